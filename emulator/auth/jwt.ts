@@ -1,0 +1,72 @@
+import { decodeJwt, errors as joseErrors, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
+import type { ProjectRecord } from '../state/model.js';
+import type { Store } from '../state/store.js';
+
+/** The issuer of the service's access tokens (PROTOCOL.md §3.1); our tokens carry the same claims. */
+export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
+
+const keyCache = new WeakMap<JsonWebKey, Promise<CryptoKey | Uint8Array>>();
+
+function importKey(jwk: JsonWebKey): Promise<CryptoKey | Uint8Array> {
+  let key = keyCache.get(jwk);
+  if (!key) {
+    key = importJWK({ ...jwk, alg: 'ES256' } as Parameters<typeof importJWK>[0], 'ES256');
+    keyCache.set(jwk, key);
+  }
+  return key;
+}
+
+export async function signAccessToken(p: ProjectRecord, userId: string, sessionId: string, now: number, ttlMillis: number): Promise<string> {
+  const iat = Math.floor(now / 1000);
+  return new SignJWT({ branchId: 'main', refreshTokenId: sessionId })
+    .setProtectedHeader({ alg: 'ES256', kid: p.signing_key.kid })
+    .setIssuer(ACCESS_TOKEN_ISSUER)
+    .setAudience(p.id)
+    .setSubject(userId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + Math.max(1, Math.round(ttlMillis / 1000)))
+    .sign(await importKey(p.signing_key.privateJwk));
+}
+
+export type TokenCheck =
+  | { ok: true; projectId: string; userId: string; sessionId: string | null; payload: JWTPayload }
+  | { ok: false; reason: 'unparsable' }
+  | { ok: false; reason: 'expired'; expiredAtMillis: number | null };
+
+/**
+ * Verifies an access token against the key of the project in its own `aud` (the caller then
+ * compares `aud` with the project it expected). `alg: none`, another key, tampering, a wrong
+ * issuer or a malformed token are all "unparsable"; a valid but expired one is "expired".
+ */
+export async function verifyAccessToken(store: Store, token: string, now: number): Promise<TokenCheck> {
+  let aud: unknown;
+  try {
+    aud = decodeJwt(token).aud;
+  } catch {
+    return { ok: false, reason: 'unparsable' };
+  }
+  // Tokens without an audience would need the service's legacy global key, which we do not have.
+  const project = typeof aud === 'string' ? store.project(aud) : undefined;
+  if (!project) return { ok: false, reason: 'unparsable' };
+  try {
+    const { payload } = await jwtVerify(token, await importKey(project.signing_key.publicJwk), {
+      algorithms: ['ES256'],
+      issuer: ACCESS_TOKEN_ISSUER,
+      currentDate: new Date(now),
+    });
+    if (typeof payload.sub !== 'string') return { ok: false, reason: 'unparsable' };
+    return { ok: true, projectId: project.id, userId: payload.sub, sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null, payload };
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) {
+      const exp = error.payload.exp;
+      return { ok: false, reason: 'expired', expiredAtMillis: typeof exp === 'number' ? exp * 1000 : null };
+    }
+    return { ok: false, reason: 'unparsable' };
+  }
+}
+
+/** The public key set of a project (`/projects/{id}/.well-known/jwks.json`). */
+export function projectJwks(p: ProjectRecord): { keys: Array<Record<string, unknown>> } {
+  const { kty, crv, x, y } = p.signing_key.publicJwk;
+  return { keys: [{ kty, alg: 'ES256', crv, kid: p.signing_key.kid, x, y }] };
+}

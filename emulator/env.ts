@@ -1,0 +1,20 @@
+import type { EmulatorClock } from './clock.js';
+import type { Faults } from './faults.js';
+import type { Mailbox } from './mailbox.js';
+import type { Store } from './state/store.js';
+import type { Stats } from './stats.js';
+
+/** Everything a handler may use besides the request. One per running emulator. */
+export interface EmulatorEnv {
+  store: Store;
+  clock: EmulatorClock;
+  mailbox: Mailbox;
+  stats: Stats;
+  faults: Faults;
+  /** Lifetime of issued access tokens (default 10 minutes, like the service). */
+  accessTokenTtlMillis: number;
+  /** Where the emulator is listening, e.g. `http://127.0.0.1:8102` (known once it listens). */
+  baseUrl: string;
+  /** Log a line (silent unless the emulator runs verbose). */
+  log: (line: string) => void;
+}

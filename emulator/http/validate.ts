@@ -1,0 +1,72 @@
+import * as yup from 'yup';
+import { createKnownError } from '../../protocol/errors/knownError.js';
+import type { ApiRequest } from './types.js';
+
+/**
+ * Request validation with yup, the library the service itself uses, so SCHEMA_ERROR lines read
+ * the same (`body.email must be a valid email`, `body must be defined`…). Unknown keys are refused
+ * at every depth of object-typed fields (PROTOCOL.md §1.6).
+ */
+export { yup };
+
+const unknownKeys = ({ path, unknown }: { path: string; unknown?: string }) => `${path} contains unknown properties: ${unknown ?? ''}`;
+
+/** An object schema that refuses unknown keys; absent unless `.defined()`. */
+export function obj<S extends yup.ObjectShape>(shape: S) {
+  return yup.object(shape).noUnknown(true, unknownKeys).default(undefined);
+}
+
+/** Free-form JSON (metadata, template content, WebAuthn payloads). */
+export const anyJson = () => yup.mixed<NonNullable<unknown>>().nullable();
+
+export const uuid = () => yup.string().uuid();
+/** A user id: a UUID or `me`. */
+export const userIdOrMe = () =>
+  yup
+    .string()
+    .test('user-id-or-me', '${path} must be a valid UUID', (value) => value === undefined || value === 'me' || yup.string().uuid().isValidSync(value));
+export const url = () =>
+  yup.string().test('url', '${path} is not a valid URL', (value) => {
+    if (value === undefined) return true;
+    if (/\s/.test(value)) return false;
+    try {
+      new URL(value);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+/** The "strict" e-mail of sign-up and OTP: no leading dot, a TLD of at least two characters. */
+export const strictEmail = () => yup.string().test('strict-email', '${path} must be a valid email', (v) => v === undefined || /^[^.\s@][^\s@]*@[^\s@]+\.[^\s@]{2,}$/.test(v));
+export const email = () => yup.string().email();
+/** A verification code of §7: exactly 45 characters. */
+export const code45 = () => yup.string().length(45);
+
+export interface RequestSchemas {
+  body?: yup.AnySchema;
+  query?: yup.AnySchema;
+  params?: yup.AnySchema;
+}
+
+type Out<S> = S extends yup.AnySchema ? yup.InferType<S> : undefined;
+
+/** Validates and coerces body/query/params; throws SCHEMA_ERROR with one line per failure. */
+export function validate<S extends RequestSchemas>(req: ApiRequest, schemas: S): { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> } {
+  const shape = {
+    body: schemas.body ?? yup.mixed(),
+    query: schemas.query ?? obj({}).defined(),
+    params: schemas.params ?? yup.mixed(),
+  };
+  try {
+    const result = yup.object(shape).validateSync({ body: req.body, query: req.query, params: req.params }, { abortEarly: false, stripUnknown: false });
+    return result as never;
+  } catch (error) {
+    if (!(error instanceof yup.ValidationError)) throw error;
+    throw schemaError(req, error.errors);
+  }
+}
+
+export function schemaError(req: ApiRequest, lines: string[]) {
+  const message = `Request validation failed on ${req.method} ${req.url.pathname}${req.url.search}:\n${lines.map((l) => `  - ${l}`).join('\n')}`;
+  return createKnownError('SCHEMA_ERROR', { message });
+}

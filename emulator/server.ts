@@ -1,0 +1,220 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { KnownError } from '../protocol/errors/knownError.js';
+import { InvalidArgumentError } from '../protocol/errors/errors.js';
+import { authenticate } from './auth/authenticate.js';
+import { randomToken } from './crypto.js';
+import type { EmulatorEnv } from './env.js';
+import { parseBody, parseCookies, readBody } from './http/body.js';
+import { StatusError } from './http/errors.js';
+import type { Router } from './http/router.js';
+import type { ApiRequest, Reply } from './http/types.js';
+
+/** CORS of every `/api/*` response and preflight (PROTOCOL.md §1.1). */
+export const corsHeaders: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-max-age': '86400',
+  'access-control-allow-headers':
+    'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace',
+  'access-control-expose-headers': 'content-type, x-stack-actual-status, x-stack-known-error',
+};
+
+const API_PREFIX = /^\/api\/(?:v1|v2beta[1-4])(?=\/|$)/;
+const ALLOWED_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function firstValues(headers: IncomingMessage['headers']): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
+  for (const [name, value] of Object.entries(headers)) out[name] = Array.isArray(value) ? value[0] : value;
+  return out;
+}
+
+function queryRecord(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of url.searchParams) if (!(key in out)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** Turns anything a handler threw into the reply the service would give. Never a stack trace. */
+export function errorReply(error: unknown, log: (line: string) => void): Reply {
+  if (error instanceof KnownError) return { kind: 'json', status: error.status, body: error.toWire(), headers: { 'x-stack-known-error': error.code } };
+  if (error instanceof StatusError) return { kind: 'text', status: error.status, body: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  log(`internal error: ${message}`);
+  return { kind: 'text', status: 500, body: `Internal Server Error. The error message follows, but will be stripped in production.\n\n${message}` };
+}
+
+interface Written {
+  status: number;
+}
+
+/** Writes a reply, applying the error-status override when asked (PROTOCOL.md §2.4). */
+export function writeReply(res: ServerResponse, reply: Reply, options: { cors: boolean; override: boolean; pretty: boolean; extraHeaders?: Record<string, string> }): Written {
+  const headers: Record<string, string> = {
+    'x-stack-request-id': randomToken(16),
+    'cache-control': 'no-store, max-age=0',
+    ...(options.cors ? corsHeaders : {}),
+    ...options.extraHeaders,
+    ...reply.headers,
+  };
+  let body = '';
+  switch (reply.kind) {
+    case 'json':
+      headers['content-type'] = 'application/json; charset=utf-8';
+      // Known errors are always pretty-printed; other JSON only for browsers asking for HTML.
+      body = headers['x-stack-known-error'] !== undefined || options.pretty ? JSON.stringify(reply.body, null, 2) : JSON.stringify(reply.body);
+      break;
+    case 'text':
+      headers['content-type'] = 'text/plain; charset=utf-8';
+      body = reply.body;
+      break;
+    case 'html':
+      headers['content-type'] = 'text/html; charset=utf-8';
+      body = reply.body;
+      break;
+    case 'redirect':
+      headers.location = reply.location;
+      break;
+    case 'empty':
+      break;
+  }
+  let status = reply.status;
+  if (options.override && status >= 400 && status <= 599) {
+    headers['x-stack-actual-status'] = String(status);
+    status = 200;
+  }
+  res.writeHead(status, headers);
+  res.end(body);
+  return { status: reply.status };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The 404 of unknown API paths: plain text, not a known error. */
+function notFound(url: URL): Reply {
+  return { kind: 'text', status: 404, body: `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com.\n\nURL: ${url.toString()}` };
+}
+
+/** Serves one `/api/v1/*` request: faults, body, authentication, routing, handler, statistics. */
+export async function handleApiRequest(env: EmulatorEnv, router: Router, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const headers = firstValues(req.headers);
+  const override = headers['x-stack-override-error-status'] !== undefined;
+  const pretty = (headers.accept ?? '').includes('text/html');
+  const path = url.pathname.replace(API_PREFIX, '') || '/';
+
+  if (method === 'OPTIONS') {
+    res.writeHead(200, { ...corsHeaders, 'content-length': '0' });
+    res.end();
+    return;
+  }
+  if (!ALLOWED_METHODS.has(method)) {
+    writeReply(res, { kind: 'text', status: 405, body: 'Method not allowed' }, { cors: true, override: false, pretty });
+    return;
+  }
+
+  const match = router.match(method, path);
+  const routeKey = match.kind === 'found' ? match.routeKey : 'unmatched';
+  const write = match.kind === 'found' && match.write;
+
+  const fault = env.faults.pick(method, url.pathname);
+  if (fault) env.stats.fault(fault.type === 'drop' ? `drop-${fault.phase ?? 'before'}` : fault.type === 'status' ? `status-${fault.status}` : fault.type);
+  if (fault?.type === 'latency') await sleep(fault.ms);
+  if (fault?.type === 'drop' && fault.phase !== 'after') {
+    req.socket.destroy();
+    env.stats.request(routeKey, 0, false);
+    return;
+  }
+  if (fault?.type === 'status' || fault?.type === 'loop-detected') {
+    const reply: Reply =
+      fault.type === 'loop-detected'
+        ? { kind: 'text', status: 508, body: 'Loop detected: INFINITE_LOOP_DETECTED' }
+        : { kind: 'text', status: fault.status, body: fault.status === 429 ? 'Too Many Requests' : fault.status === 503 ? 'Service Unavailable' : 'Internal Server Error', ...(fault.type === 'status' && fault.retry_after !== undefined ? { headers: { 'retry-after': fault.retry_after } } : {}) };
+    const written = writeReply(res, reply, { cors: true, override, pretty });
+    env.stats.request(routeKey, written.status, false);
+    return;
+  }
+
+  let reply: Reply;
+  try {
+    // Routing comes first, as in the service: an unknown path is a 404 whatever the credentials.
+    if (match.kind === 'not-found') reply = notFound(url);
+    else if (match.kind === 'method-not-allowed') reply = { kind: 'text', status: 405, body: 'Method not allowed' };
+    else {
+      const raw = await readBody(req);
+      const body = parseBody(headers['content-type'], raw);
+      const now = env.clock.now();
+      const auth = await authenticate(headers, env.store, now);
+      const apiRequest: ApiRequest = {
+        method,
+        url,
+        path,
+        headers,
+        query: queryRecord(url),
+        params: match.params,
+        body,
+        auth,
+        now,
+        env,
+        routeKey,
+        cookies: parseCookies(headers.cookie),
+      };
+      reply = await match.handler(apiRequest);
+    }
+  } catch (error) {
+    reply = errorReply(error, env.log);
+  }
+  if (write) env.store.changed();
+  if (fault?.type === 'drop') {
+    // The write (if any) happened; the answer is lost on the way.
+    req.socket.destroy();
+    env.stats.request(routeKey, 0, false);
+    return;
+  }
+  const written = writeReply(res, reply, { cors: true, override, pretty });
+  env.stats.request(routeKey, written.status, write);
+}
+
+/** Dev endpoints under `/emulator` are plain JSON (no overrides) and answer InvalidArgumentError as 400. */
+export async function handleDevRequest(env: EmulatorEnv, router: Router, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const headers = firstValues(req.headers);
+  if (method === 'OPTIONS') {
+    res.writeHead(204, { ...corsHeaders, 'content-length': '0' });
+    res.end();
+    return;
+  }
+  const match = router.match(method, url.pathname);
+  let reply: Reply;
+  try {
+    if (match.kind !== 'found') {
+      reply = { kind: 'text', status: match.kind === 'not-found' ? 404 : 405, body: match.kind === 'not-found' ? `No emulator endpoint at ${url.pathname}` : 'Method not allowed' };
+    } else {
+      const raw = await readBody(req);
+      const body = parseBody(headers['content-type'], raw);
+      reply = await match.handler({
+        method,
+        url,
+        path: url.pathname,
+        headers,
+        query: queryRecord(url),
+        params: match.params,
+        body,
+        auth: null,
+        now: env.clock.now(),
+        env,
+        routeKey: match.routeKey,
+        cookies: parseCookies(headers.cookie),
+      });
+      if (match.write) env.store.changed();
+    }
+  } catch (error) {
+    reply = error instanceof InvalidArgumentError ? { kind: 'json', status: 400, body: error.toJSON() } : errorReply(error, env.log);
+  }
+  writeReply(res, reply, { cors: true, override: false, pretty: true });
+}
+
+export function isApiPath(pathname: string): boolean {
+  return API_PREFIX.test(pathname);
+}

@@ -1,0 +1,245 @@
+import type { EmailTemplateType } from '../../protocol/resources/admin.js';
+import type { Json } from '../../protocol/resources/common.js';
+import type { EmailConfig, OAuthAccountMergeStrategy, OAuthProviderConfig, TrustedDomain } from '../../protocol/resources/project.js';
+
+/**
+ * The emulator's whole state: plain JSON, so a snapshot is `JSON.stringify` of it.
+ * Secrets are kept hashed (passwords with scrypt, refresh tokens and API keys with SHA-256).
+ */
+export interface EmulatorState {
+  format: 'authbroker-emulator';
+  version: typeof STATE_VERSION;
+  projects: Record<string, ProjectRecord>;
+}
+
+export const STATE_VERSION = 1;
+
+export interface SigningKeyRecord {
+  kid: string;
+  privateJwk: JsonWebKey;
+  publicJwk: JsonWebKey;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  description: string;
+  created_at_millis: number;
+  expires_at_millis: number;
+  manually_revoked_at_millis: number | null;
+  /** SHA-256 of each secret, and its last four characters for display. */
+  publishable_client_key: { hash: string; last_four: string } | null;
+  secret_server_key: { hash: string; last_four: string } | null;
+  super_secret_admin_key: { hash: string; last_four: string } | null;
+}
+
+export interface ProjectConfigRecord {
+  id: string;
+  allow_localhost: boolean;
+  sign_up_enabled: boolean;
+  credential_enabled: boolean;
+  magic_link_enabled: boolean;
+  passkey_enabled: boolean;
+  client_team_creation_enabled: boolean;
+  client_user_deletion_enabled: boolean;
+  create_team_on_sign_up: boolean;
+  oauth_account_merge_strategy: OAuthAccountMergeStrategy;
+  oauth_providers: OAuthProviderConfig[];
+  domains: TrustedDomain[];
+  email_config: EmailConfig;
+  team_creator_default_permissions: string[];
+  team_member_default_permissions: string[];
+}
+
+export interface PasskeyRecord {
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: string;
+  counter: number;
+  transports: string[];
+  created_at_millis: number;
+}
+
+export interface ProviderTokenRecord {
+  access_token: string;
+  refresh_token: string | null;
+  scopes: string[];
+  expires_at_millis: number;
+}
+
+export interface OAuthAccountRecord {
+  provider_id: string;
+  account_id: string;
+  email: string | null;
+  tokens: ProviderTokenRecord[];
+}
+
+export interface UserRecord {
+  id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  signed_up_at_millis: number;
+  last_active_at_millis: number | null;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  server_metadata: Json;
+  password_hash: string | null;
+  /** Imported bcrypt hashes are kept as given; they are checked by prefix only (no bcrypt here). */
+  otp_auth_enabled: boolean;
+  totp_secret_base64: string | null;
+  selected_team_id: string | null;
+  passkey: PasskeyRecord | null;
+  oauth_accounts: OAuthAccountRecord[];
+  /** How the user signed up or last signed in, for metrics (`password`, `otp`, `passkey`, provider id). */
+  login_methods: string[];
+}
+
+export interface ContactChannelRecord {
+  id: string;
+  user_id: string;
+  type: 'email';
+  value: string;
+  is_primary: boolean;
+  is_verified: boolean;
+  used_for_auth: boolean;
+  created_at_millis: number;
+}
+
+/** A refresh token is a session; only its hash is kept. */
+export interface SessionRecord {
+  id: string;
+  user_id: string;
+  refresh_token_hash: string;
+  created_at_millis: number;
+  expires_at_millis: number;
+  is_impersonation: boolean;
+  last_used_at_millis: number | null;
+}
+
+export interface TeamRecord {
+  id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  server_metadata: Json;
+  created_at_millis: number;
+}
+
+export interface MembershipRecord {
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  created_at_millis: number;
+}
+
+export interface PermissionDefinitionRecord {
+  id: string;
+  description: string;
+  contained_permission_ids: string[];
+}
+
+export interface PermissionGrantRecord {
+  team_id: string;
+  user_id: string;
+  permission_id: string;
+}
+
+export type VerificationCodeType =
+  | 'otp'
+  | 'password_reset'
+  | 'contact_channel_verification'
+  | 'team_invitation'
+  | 'mfa_attempt'
+  | 'passkey_registration'
+  | 'passkey_authentication';
+
+/** A code of §7; `data` depends on the type (e.g. the e-mail and user it was sent for). */
+export interface VerificationCodeRecord {
+  id: string;
+  type: VerificationCodeType;
+  code: string;
+  data: Record<string, Json>;
+  created_at_millis: number;
+  expires_at_millis: number;
+  used_at_millis: number | null;
+  attempt_count: number;
+}
+
+export interface EmailTemplateRecord {
+  subject: string;
+  content: Json;
+}
+
+export interface SentEmailRecord {
+  id: string;
+  subject: string;
+  sent_at_millis: number;
+  to: string[];
+  error: Json | null;
+}
+
+/** One outer OAuth flow: what the client asked at authorize time, until the provider calls back. */
+export interface OAuthFlowRecord {
+  /** The state we gave the (mock) provider. */
+  provider_state: string;
+  provider_id: string;
+  redirect_uri: string;
+  client_state: string;
+  code_challenge: string;
+  code_challenge_method: 'S256' | 'plain';
+  type: 'authenticate' | 'link';
+  /** For `link`: the user to link to. */
+  link_user_id: string | null;
+  provider_scope: string | null;
+  error_redirect_url: string | null;
+  after_callback_redirect_url: string | null;
+  created_at_millis: number;
+}
+
+/** An authorization code issued at the end of the callback, for the token endpoint. */
+export interface AuthorizationCodeRecord {
+  code_hash: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  code_challenge_method: 'S256' | 'plain';
+  is_new_user: boolean;
+  after_callback_redirect_url: string | null;
+  expires_at_millis: number;
+  used: boolean;
+}
+
+export interface CliLoginRecord {
+  polling_code: string;
+  login_code: string;
+  expires_at_millis: number;
+  refresh_token: string | null;
+  status: 'waiting' | 'success' | 'used';
+}
+
+export interface ProjectRecord {
+  id: string;
+  display_name: string;
+  description: string;
+  created_at_millis: number;
+  is_production_mode: boolean;
+  config: ProjectConfigRecord;
+  signing_key: SigningKeyRecord;
+  api_keys: ApiKeyRecord[];
+  users: Record<string, UserRecord>;
+  contact_channels: Record<string, ContactChannelRecord>;
+  sessions: Record<string, SessionRecord>;
+  teams: Record<string, TeamRecord>;
+  memberships: MembershipRecord[];
+  permission_definitions: Record<string, PermissionDefinitionRecord>;
+  permission_grants: PermissionGrantRecord[];
+  verification_codes: Record<string, VerificationCodeRecord>;
+  email_templates: Partial<Record<EmailTemplateType, EmailTemplateRecord>>;
+  sent_emails: SentEmailRecord[];
+  oauth_flows: Record<string, OAuthFlowRecord>;
+  authorization_codes: Record<string, AuthorizationCodeRecord>;
+  cli_logins: Record<string, CliLoginRecord>;
+  /** Per-day activity for metrics: `YYYY-MM-DD` → user ids active that day. */
+  activity: Record<string, string[]>;
+}

@@ -1,0 +1,140 @@
+import { exportJWK, generateKeyPair } from 'jose';
+import type { ProjectConfigUpdate } from '../../protocol/resources/project.js';
+import { randomToken, sha256Hex } from '../crypto.js';
+import type { ApiKeyRecord, ProjectConfigRecord, ProjectRecord, SigningKeyRecord } from './model.js';
+
+/** One ES256 key per project, as the service has; tokens stay valid across restarts with --data. */
+export async function createSigningKey(): Promise<SigningKeyRecord> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = randomToken(12);
+  return { kid, privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
+}
+
+/** New-project defaults (PROTOCOL.md §12.1). */
+export function defaultProjectConfig(): ProjectConfigRecord {
+  return {
+    id: crypto.randomUUID(),
+    allow_localhost: true,
+    sign_up_enabled: true,
+    credential_enabled: true,
+    magic_link_enabled: false,
+    passkey_enabled: false,
+    client_team_creation_enabled: false,
+    client_user_deletion_enabled: false,
+    create_team_on_sign_up: false,
+    oauth_account_merge_strategy: 'link_method',
+    oauth_providers: [],
+    domains: [],
+    email_config: { type: 'shared' },
+    team_creator_default_permissions: ['admin'],
+    team_member_default_permissions: ['member'],
+  };
+}
+
+export interface NewProject {
+  id?: string;
+  display_name: string;
+  description?: string | null | undefined;
+  is_production_mode?: boolean | undefined;
+  config?: ProjectConfigUpdate | undefined;
+  /** The `internal` project has no member/admin definitions (PROTOCOL.md §12.2). */
+  withDefaultPermissions?: boolean;
+}
+
+export async function createProjectRecord(input: NewProject, now: number): Promise<ProjectRecord> {
+  const config = defaultProjectConfig();
+  const withDefaults = input.withDefaultPermissions ?? true;
+  if (!withDefaults) {
+    config.team_creator_default_permissions = [];
+    config.team_member_default_permissions = [];
+  }
+  applyConfigUpdate(config, input.config ?? {});
+  return {
+    id: input.id ?? crypto.randomUUID(),
+    display_name: input.display_name,
+    description: input.description ?? '',
+    created_at_millis: now,
+    is_production_mode: input.is_production_mode ?? false,
+    config,
+    signing_key: await createSigningKey(),
+    api_keys: [],
+    users: {},
+    contact_channels: {},
+    sessions: {},
+    teams: {},
+    memberships: [],
+    permission_definitions: withDefaults
+      ? {
+          admin: {
+            id: 'admin',
+            description: 'Default permission for team creators',
+            contained_permission_ids: ['$delete_team', '$invite_members', '$read_members', '$remove_members', '$update_team'],
+          },
+          member: { id: 'member', description: 'Default permission for team members', contained_permission_ids: ['$invite_members', '$read_members'] },
+        }
+      : {},
+    permission_grants: [],
+    verification_codes: {},
+    email_templates: {},
+    sent_emails: [],
+    oauth_flows: {},
+    authorization_codes: {},
+    cli_logins: {},
+    activity: {},
+  };
+}
+
+/** Applies the writable config fields (validation is the route's job). Lists replace lists. */
+export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectConfigUpdate): void {
+  const booleans = [
+    'sign_up_enabled',
+    'credential_enabled',
+    'magic_link_enabled',
+    'passkey_enabled',
+    'client_team_creation_enabled',
+    'client_user_deletion_enabled',
+    'allow_localhost',
+    'create_team_on_sign_up',
+  ] as const;
+  for (const key of booleans) {
+    const value = update[key];
+    if (value !== undefined) config[key] = value;
+  }
+  if (update.oauth_account_merge_strategy !== undefined) config.oauth_account_merge_strategy = update.oauth_account_merge_strategy;
+  if (update.email_config !== undefined) config.email_config = update.email_config;
+  if (update.domains !== undefined) config.domains = update.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path }));
+  if (update.oauth_providers !== undefined) {
+    config.oauth_providers = [...update.oauth_providers].sort((a, b) => a.id.localeCompare(b.id));
+  }
+  if (update.team_creator_default_permissions !== undefined) {
+    config.team_creator_default_permissions = update.team_creator_default_permissions.map((p) => p.id).sort();
+  }
+  if (update.team_member_default_permissions !== undefined) {
+    config.team_member_default_permissions = update.team_member_default_permissions.map((p) => p.id).sort();
+  }
+}
+
+export type KeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
+export const keyPrefixes: Record<KeyKind, string> = { publishable_client_key: 'pck_', secret_server_key: 'ssk_', super_secret_admin_key: 'sak_' };
+
+export function newKeySecret(kind: KeyKind): string {
+  return `${keyPrefixes[kind]}${randomToken()}`;
+}
+
+/** Stores a key set; only hashes and last four characters are kept. */
+export function createApiKeyRecord(
+  input: { description: string; expires_at_millis: number; secrets: Partial<Record<KeyKind, string>> },
+  now: number,
+): ApiKeyRecord {
+  const hashed = (secret: string | undefined) => (secret === undefined ? null : { hash: sha256Hex(secret), last_four: secret.slice(-4) });
+  return {
+    id: crypto.randomUUID(),
+    description: input.description,
+    created_at_millis: now,
+    expires_at_millis: input.expires_at_millis,
+    manually_revoked_at_millis: null,
+    publishable_client_key: hashed(input.secrets.publishable_client_key),
+    secret_server_key: hashed(input.secrets.secret_server_key),
+    super_secret_admin_key: hashed(input.secrets.super_secret_admin_key),
+  };
+}

@@ -1,0 +1,161 @@
+import type { ApiKeySet } from '../protocol/resources/admin.js';
+import type { AccessType } from '../protocol/resources/common.js';
+import type { ContactChannel } from '../protocol/resources/contactChannel.js';
+import type { AdminProject, ClientProject } from '../protocol/resources/project.js';
+import type { Session } from '../protocol/resources/session.js';
+import type { ClientTeam, ClientTeamMemberProfile, ServerTeam, ServerTeamMemberProfile, TeamPermissionDefinition } from '../protocol/resources/team.js';
+import type { ClientUser, ServerUser } from '../protocol/resources/user.js';
+import type { ApiKeyRecord, ContactChannelRecord, MembershipRecord, PermissionDefinitionRecord, ProjectRecord, SessionRecord, TeamRecord, UserRecord } from './state/model.js';
+import { own } from './state/store.js';
+import { primaryChannel } from './state/users.js';
+
+/** The wire views of stored records, per access type (the client view hides server-only fields). */
+
+export function clientTeamView(t: TeamRecord): ClientTeam {
+  return {
+    id: t.id,
+    display_name: t.display_name,
+    profile_image_url: t.profile_image_url,
+    client_metadata: t.client_metadata,
+    client_read_only_metadata: t.client_read_only_metadata,
+  };
+}
+
+export function serverTeamView(t: TeamRecord): ServerTeam {
+  return { ...clientTeamView(t), created_at_millis: t.created_at_millis, server_metadata: t.server_metadata };
+}
+
+export function teamView(t: TeamRecord, access: AccessType): ClientTeam | ServerTeam {
+  return access === 'client' ? clientTeamView(t) : serverTeamView(t);
+}
+
+export function clientUserView(p: ProjectRecord, u: UserRecord): ClientUser {
+  const primary = primaryChannel(p, u.id);
+  const selected = u.selected_team_id === null ? undefined : own(p.teams, u.selected_team_id);
+  const hasPassword = u.password_hash !== null;
+  return {
+    id: u.id,
+    primary_email: primary?.value ?? null,
+    primary_email_verified: primary?.is_verified ?? false,
+    display_name: u.display_name,
+    profile_image_url: u.profile_image_url,
+    signed_up_at_millis: u.signed_up_at_millis,
+    client_metadata: u.client_metadata,
+    client_read_only_metadata: u.client_read_only_metadata,
+    has_password: hasPassword,
+    otp_auth_enabled: u.otp_auth_enabled,
+    passkey_auth_enabled: u.passkey !== null,
+    auth_with_email: hasPassword || u.otp_auth_enabled,
+    requires_totp_mfa: u.totp_secret_base64 !== null,
+    oauth_providers: u.oauth_accounts.map((a) => ({ id: a.provider_id, account_id: a.account_id, email: a.email })),
+    selected_team_id: selected ? u.selected_team_id : null,
+    selected_team: selected ? clientTeamView(selected) : null,
+  };
+}
+
+export function serverUserView(p: ProjectRecord, u: UserRecord): ServerUser {
+  const client = clientUserView(p, u);
+  const primary = primaryChannel(p, u.id);
+  const selected = client.selected_team_id === null ? undefined : own(p.teams, client.selected_team_id);
+  return {
+    ...client,
+    primary_email_auth_enabled: primary?.used_for_auth ?? false,
+    last_active_at_millis: u.last_active_at_millis ?? u.signed_up_at_millis,
+    server_metadata: u.server_metadata,
+    selected_team: selected ? serverTeamView(selected) : null,
+  };
+}
+
+export function userView(p: ProjectRecord, u: UserRecord, access: AccessType): ClientUser | ServerUser {
+  return access === 'client' ? clientUserView(p, u) : serverUserView(p, u);
+}
+
+export function memberProfileView(p: ProjectRecord, m: MembershipRecord, access: AccessType): ClientTeamMemberProfile | ServerTeamMemberProfile {
+  const user = own(p.users, m.user_id);
+  const base: ClientTeamMemberProfile = {
+    team_id: m.team_id,
+    user_id: m.user_id,
+    display_name: m.display_name ?? user?.display_name ?? null,
+    profile_image_url: m.profile_image_url ?? user?.profile_image_url ?? null,
+  };
+  return access === 'client' || !user ? base : { ...base, user: serverUserView(p, user) };
+}
+
+export function contactChannelView(c: ContactChannelRecord): ContactChannel {
+  return { id: c.id, user_id: c.user_id, type: c.type, value: c.value, is_primary: c.is_primary, is_verified: c.is_verified, used_for_auth: c.used_for_auth };
+}
+
+export function sessionView(s: SessionRecord, currentSessionId: string | null): Session {
+  return {
+    id: s.id,
+    user_id: s.user_id,
+    created_at: s.created_at_millis,
+    is_impersonation: s.is_impersonation,
+    ...(s.last_used_at_millis === null ? {} : { last_used_at: s.last_used_at_millis }),
+    is_current_session: s.id === currentSessionId,
+  };
+}
+
+export function permissionDefinitionView(d: PermissionDefinitionRecord): TeamPermissionDefinition {
+  return { id: d.id, ...(d.description === '' ? {} : { description: d.description }), contained_permission_ids: [...d.contained_permission_ids].sort() };
+}
+
+export function clientProjectView(p: ProjectRecord): ClientProject {
+  const c = p.config;
+  return {
+    id: p.id,
+    display_name: p.display_name,
+    config: {
+      sign_up_enabled: c.sign_up_enabled,
+      credential_enabled: c.credential_enabled,
+      magic_link_enabled: c.magic_link_enabled,
+      passkey_enabled: c.passkey_enabled,
+      client_team_creation_enabled: c.client_team_creation_enabled,
+      client_user_deletion_enabled: c.client_user_deletion_enabled,
+      enabled_oauth_providers: c.oauth_providers.filter((o) => o.enabled).map((o) => ({ id: o.id })),
+    },
+  };
+}
+
+export function adminProjectView(p: ProjectRecord): AdminProject {
+  const c = p.config;
+  return {
+    id: p.id,
+    display_name: p.display_name,
+    description: p.description,
+    created_at_millis: p.created_at_millis,
+    user_count: Object.keys(p.users).length,
+    is_production_mode: p.is_production_mode,
+    config: {
+      id: c.id,
+      allow_localhost: c.allow_localhost,
+      sign_up_enabled: c.sign_up_enabled,
+      credential_enabled: c.credential_enabled,
+      magic_link_enabled: c.magic_link_enabled,
+      passkey_enabled: c.passkey_enabled,
+      client_team_creation_enabled: c.client_team_creation_enabled,
+      client_user_deletion_enabled: c.client_user_deletion_enabled,
+      create_team_on_sign_up: c.create_team_on_sign_up,
+      oauth_account_merge_strategy: c.oauth_account_merge_strategy,
+      oauth_providers: c.oauth_providers.map((o) => ({ ...o })),
+      enabled_oauth_providers: c.oauth_providers.filter((o) => o.enabled).map((o) => ({ id: o.id })),
+      domains: c.domains.map((d) => ({ ...d })),
+      email_config: { ...c.email_config },
+      team_creator_default_permissions: c.team_creator_default_permissions.map((id) => ({ id })),
+      team_member_default_permissions: c.team_member_default_permissions.map((id) => ({ id })),
+    },
+  };
+}
+
+export function apiKeyView(k: ApiKeyRecord): ApiKeySet {
+  return {
+    id: k.id,
+    description: k.description,
+    created_at_millis: k.created_at_millis,
+    expires_at_millis: k.expires_at_millis,
+    ...(k.manually_revoked_at_millis === null ? {} : { manually_revoked_at_millis: k.manually_revoked_at_millis }),
+    ...(k.publishable_client_key ? { publishable_client_key: { last_four: k.publishable_client_key.last_four } } : {}),
+    ...(k.secret_server_key ? { secret_server_key: { last_four: k.secret_server_key.last_four } } : {}),
+    ...(k.super_secret_admin_key ? { super_secret_admin_key: { last_four: k.super_secret_admin_key.last_four } } : {}),
+  };
+}

@@ -1,0 +1,160 @@
+import { trimBaseUrl } from './diagnostics.js';
+import { ProtocolError } from './errors/errors.js';
+import { knownErrorFromBody, type AnyKnownError } from './errors/knownError.js';
+import type { AccessType } from './resources/common.js';
+import { CLIENT_VERSION_HEADER_VALUE } from './version.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryValue = string | number | boolean | undefined;
+export type QueryParams = Readonly<Record<string, QueryValue>>;
+
+/** Everything that goes into the `x-stack-*` headers of one request (PROTOCOL.md §1.2–1.3). */
+export interface RequestCredentials {
+  projectId: string;
+  accessType: AccessType;
+  publishableClientKey?: string | undefined;
+  secretServerKey?: string | undefined;
+  superSecretAdminKey?: string | undefined;
+  /** An access token of the `internal` project; replaces the key check for any access type. */
+  adminAccessToken?: string | undefined;
+  /** The signed-in user's access token. */
+  accessToken?: string | undefined;
+  /**
+   * Sent only to the two endpoints that read it (`/auth/sessions/current/refresh` and
+   * `/auth/password/update`): it authenticates nothing elsewhere, so it stays off the wire.
+   */
+  refreshToken?: string | undefined;
+}
+
+export interface EncodedRequest {
+  url: string;
+  init: RequestInit & { method: HttpMethod; headers: Headers };
+}
+
+/** `{baseUrl}/api/v1{path}?query`, with one trailing slash removed as the service expects. */
+export function apiUrl(baseUrl: string, path: string, query?: QueryParams): string {
+  let url = `${trimBaseUrl(baseUrl)}/api/v1${path}`;
+  if (url.endsWith('/')) url = url.slice(0, -1);
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const encoded = search.toString();
+  return encoded === '' ? url : `${url}?${encoded}`;
+}
+
+function randomNonce(): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The headers of an API call for one access type. Later sources win: standard, extra, per call. */
+export function buildHeaders(
+  credentials: RequestCredentials,
+  options: { hasBody: boolean; extraHeaders?: Readonly<Record<string, string>>; callHeaders?: Readonly<Record<string, string>> } = { hasBody: false },
+): Headers {
+  const headers = new Headers();
+  headers.set('x-stack-project-id', credentials.projectId);
+  headers.set('x-stack-access-type', credentials.accessType);
+  headers.set('x-stack-client-version', CLIENT_VERSION_HEADER_VALUE);
+  headers.set('x-stack-override-error-status', 'true');
+  headers.set('x-stack-random-nonce', randomNonce());
+  if (credentials.adminAccessToken !== undefined) {
+    headers.set('x-stack-admin-access-token', credentials.adminAccessToken);
+  } else {
+    // Keys of another access type are ignored by the service, so only the matching one is sent.
+    if (credentials.accessType === 'client' && credentials.publishableClientKey !== undefined) {
+      headers.set('x-stack-publishable-client-key', credentials.publishableClientKey);
+    }
+    if (credentials.accessType === 'server' && credentials.secretServerKey !== undefined) {
+      headers.set('x-stack-secret-server-key', credentials.secretServerKey);
+    }
+    if (credentials.accessType === 'admin' && credentials.superSecretAdminKey !== undefined) {
+      headers.set('x-stack-super-secret-admin-key', credentials.superSecretAdminKey);
+    }
+  }
+  if (credentials.accessToken !== undefined) headers.set('x-stack-access-token', credentials.accessToken);
+  if (credentials.refreshToken !== undefined) headers.set('x-stack-refresh-token', credentials.refreshToken);
+  if (options.hasBody) headers.set('content-type', 'application/json');
+  for (const [name, value] of Object.entries(options.extraHeaders ?? {})) headers.set(name, value);
+  for (const [name, value] of Object.entries(options.callHeaders ?? {})) headers.set(name, value);
+  return headers;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  path: string;
+  query?: QueryParams | undefined;
+  /** JSON-encoded when not undefined. */
+  body?: unknown;
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+export function encodeRequest(
+  baseUrl: string,
+  spec: RequestSpec,
+  credentials: RequestCredentials,
+  extraHeaders?: Readonly<Record<string, string>>,
+): EncodedRequest {
+  const hasBody = spec.body !== undefined;
+  const headers = buildHeaders(credentials, {
+    hasBody,
+    ...(extraHeaders === undefined ? {} : { extraHeaders }),
+    ...(spec.headers === undefined ? {} : { callHeaders: spec.headers }),
+  });
+  const init: EncodedRequest['init'] = { method: spec.method, headers, credentials: 'omit', cache: 'no-store' };
+  if (hasBody) init.body = JSON.stringify(spec.body);
+  return { url: apiUrl(baseUrl, spec.path, spec.query), init };
+}
+
+/** What one HTTP exchange amounted to, once the override status is undone. */
+export type DecodedResponse =
+  | { kind: 'ok'; status: number; body: unknown }
+  | { kind: 'known-error'; status: number; error: AnyKnownError }
+  | { kind: 'http-error'; status: number; body: string; retryAfter: string | null };
+
+function actualStatus(response: Response): number {
+  const header = response.headers.get('x-stack-actual-status');
+  if (header === null) return response.status;
+  const status = Number(header);
+  if (!/^\d{3}$/.test(header.trim()) || status < 100 || status > 599) {
+    throw new ProtocolError(`x-stack-actual-status is not an HTTP status: ${JSON.stringify(header)}.`);
+  }
+  return status;
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ProtocolError(`${what} is not valid JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+/**
+ * Reads a response the way the service means it (PROTOCOL.md §2.4): the real status from
+ * `x-stack-actual-status`, then a known error when `x-stack-known-error` is set (whose value must
+ * equal the body's code), then success or a plain error.
+ */
+export async function decodeResponse(response: Response): Promise<DecodedResponse> {
+  const status = actualStatus(response);
+  const text = await response.text();
+  const knownErrorHeader = response.headers.get('x-stack-known-error');
+  if (knownErrorHeader !== null) {
+    const body = parseJson(text, `The body of known error ${knownErrorHeader}`);
+    const bodyCode = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+    if (bodyCode !== knownErrorHeader) {
+      throw new ProtocolError(`x-stack-known-error says ${knownErrorHeader} but the body's code is ${JSON.stringify(bodyCode)}.`);
+    }
+    return { kind: 'known-error', status, error: knownErrorFromBody(body, status) };
+  }
+  if (status >= 200 && status < 300) {
+    const contentType = response.headers.get('content-type') ?? '';
+    if (text === '') return { kind: 'ok', status, body: undefined };
+    const body = contentType.includes('json') ? parseJson(text, `The ${status} response`) : text;
+    return { kind: 'ok', status, body };
+  }
+  return { kind: 'http-error', status, body: text, retryAfter: response.headers.get('retry-after') };
+}

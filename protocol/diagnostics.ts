@@ -1,0 +1,106 @@
+import { NetworkError } from './errors/errors.js';
+
+/** One probe of the network diagnostics. */
+export interface ProbeResult {
+  url: string;
+  /** HTTP status when the probe got an answer; null when it failed before one. */
+  status: number | null;
+  reachable: boolean;
+  /** Why it failed (the error's message), when it did. */
+  error: string | null;
+  elapsedMillis: number;
+}
+
+/**
+ * What we know about the network after a request could not get through. Only the service's own
+ * origin is probed: no third-party host is ever contacted.
+ */
+export interface NetworkDiagnostics {
+  /** `navigator.onLine` where the runtime has it (or what the tabs last reported), else null. */
+  navigatorOnline: boolean | null;
+  /** `{baseUrl}/api/v1` */
+  apiRoot: ProbeResult;
+  /** `{baseUrl}/health`, outside the API as the service defines it. */
+  health: ProbeResult;
+  checkedAtMillis: number;
+}
+
+export interface DiagnoseOptions {
+  baseUrl: string;
+  fetch?: typeof fetch;
+  /** Overrides `navigator.onLine`, e.g. with what the broker learned from its tabs. */
+  navigatorOnline?: boolean | null;
+  /** Per probe; default 5000 ms. */
+  timeoutMillis?: number;
+  now?: () => number;
+}
+
+export function readNavigatorOnline(): boolean | null {
+  const nav = (globalThis as { navigator?: { onLine?: unknown } }).navigator;
+  return typeof nav?.onLine === 'boolean' ? nav.onLine : null;
+}
+
+export function trimBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '');
+}
+
+async function probe(url: string, fetchFn: typeof fetch, timeoutMillis: number, now: () => number): Promise<ProbeResult> {
+  const started = now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMillis);
+  try {
+    const response = await fetchFn(url, { method: 'GET', credentials: 'omit', cache: 'no-store', signal: controller.signal });
+    // Drain the body so the connection can be reused; the content does not matter.
+    await response.arrayBuffer().catch(() => undefined);
+    return { url, status: response.status, reachable: true, error: null, elapsedMillis: now() - started };
+  } catch (error) {
+    const message = controller.signal.aborted ? `no answer within ${timeoutMillis} ms` : error instanceof Error ? error.message : String(error);
+    return { url, status: null, reachable: false, error: message, elapsedMillis: now() - started };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Probes the API root and the health endpoint in parallel. */
+export async function diagnoseNetwork(options: DiagnoseOptions): Promise<NetworkDiagnostics> {
+  const base = trimBaseUrl(options.baseUrl);
+  const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const now = options.now ?? Date.now;
+  const timeout = options.timeoutMillis ?? 5000;
+  const [apiRoot, health] = await Promise.all([probe(`${base}/api/v1`, fetchFn, timeout, now), probe(`${base}/health`, fetchFn, timeout, now)]);
+  return {
+    navigatorOnline: options.navigatorOnline === undefined ? readNavigatorOnline() : options.navigatorOnline,
+    apiRoot,
+    health,
+    checkedAtMillis: now(),
+  };
+}
+
+export interface NetworkFailureContext {
+  baseUrl: string;
+  cause: unknown;
+  attempts: number;
+  fetch: typeof fetch;
+  navigatorOnline: boolean | null;
+  now: () => number;
+  /** Skip the probes (they are only context). Default false. */
+  skipProbes?: boolean;
+}
+
+/** The error for a call that never got an answer: offline when the runtime says so, else unreachable. */
+export async function networkErrorAfterFailure(context: NetworkFailureContext): Promise<NetworkError> {
+  const { navigatorOnline, cause, attempts, baseUrl } = context;
+  let diagnostics: NetworkDiagnostics | null = null;
+  if (context.skipProbes !== true && navigatorOnline !== false) {
+    diagnostics = await diagnoseNetwork({ baseUrl, fetch: context.fetch, navigatorOnline, now: context.now });
+  }
+  if (navigatorOnline === false) {
+    return new NetworkError('NETWORK_OFFLINE', 'You appear to be offline: the request could not be sent.', diagnostics, attempts, { cause });
+  }
+  const detail = cause instanceof Error && cause.message !== '' ? ` (${cause.message})` : '';
+  const message =
+    diagnostics?.health.reachable === true
+      ? `The service at ${baseUrl} answers its health check, but this request got no response${detail}.`
+      : `The service at ${baseUrl} could not be reached${detail}.`;
+  return new NetworkError('NETWORK_UNREACHABLE', message, diagnostics, attempts, { cause });
+}

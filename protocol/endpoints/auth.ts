@@ -1,0 +1,126 @@
+import { requireNonEmptyString, requireObject, requireString, requireUrl } from '../args.js';
+import type { Json, SuccessResponse, CodeCheckResponse } from '../resources/common.js';
+import type { PasskeyAuthenticationOptions, PasskeyRegistered, PasskeyRegistrationOptions } from '../resources/passkey.js';
+import type { OtpSent, PasswordAuthResponse, SignInResponse } from '../resources/session.js';
+import type { Transport } from '../transport.js';
+import { assertValidPassword } from '../validation.js';
+
+/** Verification codes are 45 characters; the service refuses any other length. */
+function requireCode(value: unknown, argument = 'code'): string {
+  return requireNonEmptyString(value, argument);
+}
+
+/** `POST /auth/password/sign-up`: creates the user and signs in; the verification e-mail goes out on its own. */
+export function signUpWithPassword(
+  t: Transport,
+  input: { email: string; password: string; verification_callback_url: string },
+): Promise<PasswordAuthResponse> {
+  requireObject(input, 'input');
+  const email = requireNonEmptyString(input.email, 'email');
+  assertValidPassword(input.password);
+  const verification_callback_url = requireUrl(input.verification_callback_url, 'verification_callback_url');
+  return t.request({ method: 'POST', path: '/auth/password/sign-up', body: { email, password: input.password, verification_callback_url }, user: 'none' });
+}
+
+/** `POST /auth/password/sign-in`; MULTI_FACTOR_AUTHENTICATION_REQUIRED carries the attempt code. */
+export function signInWithPassword(t: Transport, input: { email: string; password: string }): Promise<PasswordAuthResponse> {
+  requireObject(input, 'input');
+  const email = requireNonEmptyString(input.email, 'email');
+  const password = requireString(input.password, 'password');
+  return t.request({ method: 'POST', path: '/auth/password/sign-in', body: { email, password }, user: 'none' });
+}
+
+/** Always answers the same string, whether or not the e-mail exists (so it leaks nothing). */
+export function sendPasswordResetCode(t: Transport, input: { email: string; callback_url: string }): Promise<{ success: string }> {
+  requireObject(input, 'input');
+  const email = requireNonEmptyString(input.email, 'email');
+  const callback_url = requireUrl(input.callback_url, 'callback_url');
+  return t.request({ method: 'POST', path: '/auth/password/send-reset-code', body: { email, callback_url }, user: 'none' });
+}
+
+/** Sets the new password and revokes every session of the user. A rejected password still burns the code. */
+export function resetPassword(t: Transport, input: { code: string; password: string }): Promise<SuccessResponse> {
+  requireObject(input, 'input');
+  const code = requireCode(input.code);
+  assertValidPassword(input.password);
+  return t.request({ method: 'POST', path: '/auth/password/reset', body: { code, password: input.password }, user: 'none' });
+}
+
+export function checkPasswordResetCode(t: Transport, code: string): Promise<CodeCheckResponse> {
+  return t.request({ method: 'POST', path: '/auth/password/reset/check-code', body: { code: requireCode(code) }, user: 'none' });
+}
+
+/** Needs a signed-in user; every other session of the user is revoked (the current one is kept). */
+export function updatePassword(t: Transport, input: { old_password: string; new_password: string }): Promise<SuccessResponse> {
+  requireObject(input, 'input');
+  const old_password = requireString(input.old_password, 'old_password');
+  assertValidPassword(input.new_password, 'new_password');
+  return t.request({ method: 'POST', path: '/auth/password/update', body: { old_password, new_password: input.new_password }, sendRefreshToken: true });
+}
+
+/** For a signed-in user without a password (e.g. signed up by magic link). */
+export function setPassword(t: Transport, input: { password: string }): Promise<SuccessResponse> {
+  requireObject(input, 'input');
+  assertValidPassword(input.password);
+  return t.request({ method: 'POST', path: '/auth/password/set', body: { password: input.password } });
+}
+
+/** E-mails a magic link and a 6-character code; the answer's nonce completes a typed code. */
+export function sendOtpSignInCode(t: Transport, input: { email: string; callback_url: string }): Promise<OtpSent> {
+  requireObject(input, 'input');
+  const email = requireNonEmptyString(input.email, 'email');
+  const callback_url = requireUrl(input.callback_url, 'callback_url');
+  return t.request({ method: 'POST', path: '/auth/otp/send-sign-in-code', body: { email, callback_url }, user: 'none' });
+}
+
+/**
+ * The code of a magic link, or a typed OTP joined to the nonce: `otpCodeFromTyped(otp, nonce)`.
+ */
+export function signInWithOtp(t: Transport, code: string): Promise<SignInResponse> {
+  return t.request({ method: 'POST', path: '/auth/otp/sign-in', body: { code: requireCode(code) }, user: 'none' });
+}
+
+export function checkOtpCode(t: Transport, code: string): Promise<CodeCheckResponse> {
+  return t.request({ method: 'POST', path: '/auth/otp/sign-in/check-code', body: { code: requireCode(code) }, user: 'none' });
+}
+
+/** The 45-character code for a typed 6-character OTP: the OTP followed by the nonce, lower-cased. */
+export function otpCodeFromTyped(otp: string, nonce: string): string {
+  const typed = requireNonEmptyString(otp, 'otp').trim();
+  return `${typed}${requireNonEmptyString(nonce, 'nonce')}`.toLowerCase();
+}
+
+/** Completes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED. */
+export function signInWithMfa(t: Transport, input: { attempt_code: string; totp: string }): Promise<SignInResponse> {
+  requireObject(input, 'input');
+  const code = requireCode(input.attempt_code, 'attempt_code');
+  const totp = requireNonEmptyString(input.totp, 'totp').replace(/\s+/g, '');
+  return t.request({ method: 'POST', path: '/auth/mfa/sign-in', body: { code, type: 'totp', totp }, user: 'none' });
+}
+
+export function initiatePasskeyRegistration(t: Transport): Promise<PasskeyRegistrationOptions> {
+  return t.request({ method: 'POST', path: '/auth/passkey/initiate-passkey-registration', body: {} });
+}
+
+/** `credential` is the browser's RegistrationResponseJSON. */
+export function registerPasskey(t: Transport, input: { credential: Json; code: string }): Promise<PasskeyRegistered> {
+  requireObject(input, 'input');
+  requireObject(input.credential, 'credential');
+  return t.request({ method: 'POST', path: '/auth/passkey/register', body: { credential: input.credential, code: requireString(input.code, 'code') } });
+}
+
+export function initiatePasskeyAuthentication(t: Transport): Promise<PasskeyAuthenticationOptions> {
+  return t.request({ method: 'POST', path: '/auth/passkey/initiate-passkey-authentication', body: {}, user: 'none' });
+}
+
+/** `authentication_response` is the browser's AuthenticationResponseJSON. */
+export function signInWithPasskey(t: Transport, input: { authentication_response: Json; code: string }): Promise<SignInResponse> {
+  requireObject(input, 'input');
+  requireObject(input.authentication_response, 'authentication_response');
+  return t.request({
+    method: 'POST',
+    path: '/auth/passkey/sign-in',
+    body: { authentication_response: input.authentication_response, code: requireString(input.code, 'code') },
+    user: 'none',
+  });
+}

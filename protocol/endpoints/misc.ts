@@ -1,0 +1,68 @@
+import { requireNonEmptyString, requireObject } from '../args.js';
+import { trimBaseUrl } from '../diagnostics.js';
+import { HttpStatusError, ProtocolError } from '../errors/errors.js';
+import type { CliLoginStarted, CliPollResult } from '../resources/session.js';
+import type { SuccessResponse } from '../resources/common.js';
+import type { Transport } from '../transport.js';
+
+/** `GET /api/v1`: the welcome text, which also says how the request was authenticated. */
+export function getApiInfo(t: Transport): Promise<string> {
+  return t.request({ method: 'GET', path: '/' });
+}
+
+export interface JsonWebKeySet {
+  keys: Array<{ kty: string; alg: string; crv: string; kid: string; x: string; y: string }>;
+}
+
+/** The project's public signing keys, for verifying access tokens on your own server. */
+export async function getProjectJwks(baseUrl: string, projectId: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<JsonWebKeySet> {
+  const url = `${trimBaseUrl(baseUrl)}/api/v1/projects/${encodeURIComponent(requireNonEmptyString(projectId, 'projectId'))}/.well-known/jwks.json`;
+  const response = await fetchFn(url, { credentials: 'omit', cache: 'no-store' });
+  const text = await response.text();
+  if (!response.ok) throw new HttpStatusError(response.status, text);
+  try {
+    return JSON.parse(text) as JsonWebKeySet;
+  } catch {
+    throw new ProtocolError(`The JWKS of ${projectId} is not JSON.`);
+  }
+}
+
+/** `GET {baseUrl}/health` (outside the API). True when the service answers 200. */
+export async function checkHealth(baseUrl: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<boolean> {
+  try {
+    const response = await fetchFn(`${trimBaseUrl(baseUrl)}/health`, { credentials: 'omit', cache: 'no-store' });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Reports an unsupported feature to the service (fire-and-forget upstream). */
+export function checkFeatureSupport(t: Transport, input: { feature_name?: string; [key: string]: unknown }): Promise<string> {
+  return t.request({ method: 'POST', path: '/check-feature-support', body: requireObject(input, 'input') });
+}
+
+export function checkVersion(t: Transport, clientVersion: string): Promise<{ upToDate: boolean; error?: string; severe?: boolean }> {
+  return t.request({ method: 'POST', path: '/check-version', body: { clientVersion: requireNonEmptyString(clientVersion, 'clientVersion') }, user: 'none' });
+}
+
+/** CLI login, step 1 (the CLI): a polling code to keep and a login code for the browser. */
+export function startCliLogin(t: Transport, options: { expires_in_millis?: number } = {}): Promise<CliLoginStarted> {
+  return t.request({ method: 'POST', path: '/auth/cli', body: requireObject(options, 'options'), user: 'none' });
+}
+
+/** CLI login, step 2 (a signed-in browser): hands its refresh token to the waiting CLI. */
+export function completeCliLogin(t: Transport, input: { login_code: string; refresh_token: string }): Promise<SuccessResponse> {
+  requireObject(input, 'input');
+  return t.request({
+    method: 'POST',
+    path: '/auth/cli/complete',
+    body: { login_code: requireNonEmptyString(input.login_code, 'login_code'), refresh_token: requireNonEmptyString(input.refresh_token, 'refresh_token') },
+  });
+}
+
+/** CLI login, step 3 (the CLI): `success` once, with the refresh token. */
+export function pollCliLogin(t: Transport, pollingCode: string): Promise<CliPollResult> {
+  return t.request({ method: 'POST', path: '/auth/cli/poll', body: { polling_code: requireNonEmptyString(pollingCode, 'pollingCode') }, user: 'none' });
+}

@@ -1,0 +1,34 @@
+import { requireNonEmptyString, requireObject } from '../args.js';
+import type { AccessType, ListResponse, SuccessResponse } from '../resources/common.js';
+import type { AdminProject, ProjectCreate, ProjectUpdate } from '../resources/project.js';
+import type { ProjectFor } from '../resources/views.js';
+import type { Transport } from '../transport.js';
+
+/** Clients and servers get the client view; admins the full configuration. */
+export function getCurrentProject<A extends AccessType>(t: Transport<A>): Promise<ProjectFor<A>> {
+  return t.request({ method: 'GET', path: '/projects/current' });
+}
+
+/**
+ * Lists replace whole lists; `oauth_providers` must name every configured provider.
+ * Quirk of the service: a PATCH without `description` resets it to "".
+ */
+export function updateCurrentProject(t: Transport<'admin'>, update: ProjectUpdate): Promise<AdminProject> {
+  return t.request({ method: 'PATCH', path: '/projects/current', body: requireObject(update, 'update') });
+}
+
+/** Deletes the project and everything in it. */
+export function deleteCurrentProject(t: Transport<'admin'>): Promise<SuccessResponse> {
+  return t.request({ method: 'DELETE', path: '/projects/current' });
+}
+
+/** Projects the signed-in `internal` user owns, newest first (transport for project `internal`). */
+export async function listOwnedProjects(t: Transport): Promise<AdminProject[]> {
+  return (await t.request<ListResponse<AdminProject>>({ method: 'GET', path: '/internal/projects' })).items;
+}
+
+/** Creates a project owned by the signed-in `internal` user. It starts with no API keys. */
+export function createProject(t: Transport, input: ProjectCreate): Promise<AdminProject> {
+  requireNonEmptyString(requireObject(input, 'input').display_name, 'display_name');
+  return t.request({ method: 'POST', path: '/internal/projects', body: input });
+}

@@ -1,0 +1,71 @@
+import { optionalObject, requireObject, requirePositiveInteger, requireString, requireUserId, requireUuid, seg } from '../args.js';
+import type { AccessType, PaginatedListResponse, SuccessResponse } from '../resources/common.js';
+import type { ClientUserUpdate, ListUsersQuery, ServerUser, ServerUserCreate, ServerUserUpdate } from '../resources/user.js';
+import type { ServerAccess, UserFor } from '../resources/views.js';
+import { isKnownError } from '../errors/knownError.js';
+import { InvalidArgumentError } from '../errors/errors.js';
+import type { Transport } from '../transport.js';
+
+/** The signed-in user, or null when there is none (the service says CANNOT_GET_OWN_USER_WITHOUT_USER). */
+export async function getCurrentUser<A extends AccessType>(t: Transport<A>): Promise<UserFor<A> | null> {
+  try {
+    return await t.request<UserFor<A>>({ method: 'GET', path: '/users/me' });
+  } catch (error) {
+    if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return null;
+    throw error;
+  }
+}
+
+/** Clients send the client write shape; servers may send the server one. */
+export function updateCurrentUser<A extends AccessType>(t: Transport<A>, update: A extends 'client' ? ClientUserUpdate : ServerUserUpdate): Promise<UserFor<A>> {
+  return t.request({ method: 'PATCH', path: '/users/me', body: requireObject(update, 'update') });
+}
+
+/** Clients need the project's client_user_deletion_enabled. */
+export function deleteCurrentUser(t: Transport): Promise<SuccessResponse> {
+  return t.request({ method: 'DELETE', path: '/users/me' });
+}
+
+/** One page of users, oldest first unless `desc`; `pagination.next_cursor` fetches the next page. */
+export function listUsers(t: Transport<ServerAccess>, query: ListUsersQuery = {}): Promise<PaginatedListResponse<ServerUser>> {
+  const q = optionalObject(query, 'query') ?? {};
+  if (q.limit !== undefined) requirePositiveInteger(q.limit, 'query.limit');
+  if (q.cursor !== undefined) requireUuid(q.cursor, 'query.cursor');
+  if (q.team_id !== undefined) requireUuid(q.team_id, 'query.team_id');
+  if (q.query !== undefined) requireString(q.query, 'query.query');
+  if (q.order_by !== undefined && q.order_by !== 'signed_up_at') throw new InvalidArgumentError('query.order_by', 'query.order_by can only be "signed_up_at".');
+  if (q.desc !== undefined && typeof q.desc !== 'boolean') throw new InvalidArgumentError('query.desc', 'query.desc must be a boolean.');
+  return t.request({
+    method: 'GET',
+    path: '/users',
+    query: { limit: query.limit, cursor: query.cursor, order_by: query.order_by, desc: query.desc, query: query.query, team_id: query.team_id },
+  });
+}
+
+/** Walks every page of `listUsers`. */
+export async function* iterateUsers(t: Transport<ServerAccess>, query: Omit<ListUsersQuery, 'cursor'> = {}): AsyncGenerator<ServerUser> {
+  let cursor: string | undefined;
+  do {
+    const page = await listUsers(t, { ...query, ...(cursor === undefined ? {} : { cursor }) });
+    yield* page.items;
+    cursor = page.pagination.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+export function createUser(t: Transport<ServerAccess>, input: ServerUserCreate): Promise<ServerUser> {
+  return t.request({ method: 'POST', path: '/users', body: requireObject(input, 'input') });
+}
+
+export function getUser(t: Transport<ServerAccess>, userId: string): Promise<ServerUser> {
+  return t.request({ method: 'GET', path: `/users/${seg(requireUserId(userId))}` });
+}
+
+/** Setting or removing `password` revokes every session of the user. */
+export function updateUser(t: Transport<ServerAccess>, userId: string, update: ServerUserUpdate): Promise<ServerUser> {
+  return t.request({ method: 'PATCH', path: `/users/${seg(requireUserId(userId))}`, body: requireObject(update, 'update') });
+}
+
+/** Removes the user with their sessions, memberships and contact channels. */
+export function deleteUser(t: Transport<ServerAccess>, userId: string): Promise<SuccessResponse> {
+  return t.request({ method: 'DELETE', path: `/users/${seg(requireUserId(userId))}` });
+}

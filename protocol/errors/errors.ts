@@ -1,0 +1,107 @@
+import type { NetworkDiagnostics } from '../diagnostics.js';
+
+/**
+ * Plain-data form of any authbroker error. It survives JSON and structured cloning, so errors
+ * can cross the broker ↔ tab boundary and be rebuilt as the same class on the other side.
+ */
+export type SerializedError =
+  | { kind: 'known'; code: string; message: string; status: number; details?: unknown }
+  | { kind: 'http-status'; code: 'HTTP_STATUS_ERROR'; message: string; status: number; body: string }
+  | { kind: 'protocol'; code: 'PROTOCOL_ERROR'; message: string }
+  | { kind: 'network'; code: NetworkErrorCode; message: string; diagnostics: NetworkDiagnostics | null; attempts: number }
+  | { kind: 'invalid-argument'; code: 'INVALID_ARGUMENT'; message: string; argument: string }
+  | { kind: 'client'; code: ClientErrorCode; message: string };
+
+/** Every error authbroker throws has a stable `code` to switch on and a plain-data form. */
+export abstract class AuthBrokerError extends Error {
+  abstract readonly code: string;
+  abstract toJSON(): SerializedError;
+}
+
+/** A response with an error status that is not a known error (PROTOCOL.md §2.3), e.g. a plain 403. */
+export class HttpStatusError extends AuthBrokerError {
+  override readonly name = 'HttpStatusError';
+  readonly code = 'HTTP_STATUS_ERROR';
+  constructor(
+    readonly status: number,
+    /** The response body as text (the service's plain-text message). */
+    readonly body: string,
+    message: string = body.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${body.trim()}`,
+  ) {
+    super(message);
+  }
+  toJSON(): SerializedError {
+    return { kind: 'http-status', code: this.code, message: this.message, status: this.status, body: this.body };
+  }
+}
+
+/** The service answered in a way the protocol does not allow (e.g. header and body disagree). */
+export class ProtocolError extends AuthBrokerError {
+  override readonly name = 'ProtocolError';
+  readonly code = 'PROTOCOL_ERROR';
+  toJSON(): SerializedError {
+    return { kind: 'protocol', code: this.code, message: this.message };
+  }
+}
+
+export type NetworkErrorCode = 'NETWORK_OFFLINE' | 'NETWORK_UNREACHABLE';
+
+/** The request never got an answer, after every allowed attempt. */
+export class NetworkError extends AuthBrokerError {
+  override readonly name = 'NetworkError';
+  constructor(
+    readonly code: NetworkErrorCode,
+    message: string,
+    /** What was checked after the last failure; null when not collected. */
+    readonly diagnostics: NetworkDiagnostics | null,
+    /** How many attempts were made. */
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+  toJSON(): SerializedError {
+    return { kind: 'network', code: this.code, message: this.message, diagnostics: this.diagnostics, attempts: this.attempts };
+  }
+}
+
+/** A caller passed something a public function cannot accept; nothing was sent or changed. */
+export class InvalidArgumentError extends AuthBrokerError {
+  override readonly name = 'InvalidArgumentError';
+  readonly code = 'INVALID_ARGUMENT';
+  constructor(
+    /** Name of the offending argument, as a path such as `options.email`. */
+    readonly argument: string,
+    message: string,
+  ) {
+    super(message);
+  }
+  toJSON(): SerializedError {
+    return { kind: 'invalid-argument', code: this.code, message: this.message, argument: this.argument };
+  }
+}
+
+export type ClientErrorCode =
+  | 'BROKER_UNAVAILABLE'
+  | 'BROKER_CLOSED'
+  | 'STORAGE_UNAVAILABLE'
+  | 'OAUTH_STATE_MISMATCH'
+  | 'OAUTH_FLOW_NOT_FOUND'
+  | 'OAUTH_CALLBACK_INVALID'
+  | 'NOT_SIGNED_IN'
+  | 'LOCK_TIMEOUT'
+  | 'UNSAFE_CREDENTIALS';
+
+/** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
+export class ClientError extends AuthBrokerError {
+  override readonly name = 'ClientError';
+  constructor(
+    readonly code: ClientErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+  toJSON(): SerializedError {
+    return { kind: 'client', code: this.code, message: this.message };
+  }
+}

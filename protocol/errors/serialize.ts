@@ -1,0 +1,44 @@
+import { isKnownErrorCode } from './catalogue.js';
+import {
+  AuthBrokerError,
+  ClientError,
+  HttpStatusError,
+  InvalidArgumentError,
+  NetworkError,
+  ProtocolError,
+  type SerializedError,
+} from './errors.js';
+import { KnownError, knownErrorFromBody } from './knownError.js';
+
+/** Plain-data form of any thrown value, so it can cross a structured-clone boundary intact. */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof AuthBrokerError) return error.toJSON();
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'protocol', code: 'PROTOCOL_ERROR', message: `Unexpected failure: ${message}` };
+}
+
+function isSerializedError(value: unknown): value is SerializedError {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record.kind === 'string' && typeof record.code === 'string' && typeof record.message === 'string';
+}
+
+/** Rebuilds the error class that `serializeError` flattened. */
+export function deserializeError(value: unknown): AuthBrokerError {
+  if (!isSerializedError(value)) return new ProtocolError(`Received a malformed error: ${String(value)}`);
+  switch (value.kind) {
+    case 'known':
+      if (!isKnownErrorCode(value.code)) return knownErrorFromBody({ code: value.code, error: value.message }, value.status);
+      return new KnownError(value.code, value.details as never, value.message, value.status);
+    case 'http-status':
+      return new HttpStatusError(value.status, value.body, value.message);
+    case 'protocol':
+      return new ProtocolError(value.message);
+    case 'network':
+      return new NetworkError(value.code, value.message, value.diagnostics, value.attempts);
+    case 'invalid-argument':
+      return new InvalidArgumentError(value.argument, value.message);
+    case 'client':
+      return new ClientError(value.code, value.message);
+  }
+}

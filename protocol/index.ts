@@ -1,0 +1,20 @@
+/**
+ * `authbroker`: the Stack Auth REST API v1 wire protocol, runtime-agnostic (fetch, URL and
+ * crypto.subtle only). Everything else in the package is built on it.
+ */
+export * from './resources/index.js';
+export * from './errors/catalogue.js';
+export * from './errors/families.js';
+export * from './errors/errors.js';
+export * from './errors/knownError.js';
+export * from './errors/serialize.js';
+export * from './codec.js';
+export * from './retry.js';
+export * from './diagnostics.js';
+export * from './transport.js';
+export * from './tokens.js';
+export * from './tokenSource.js';
+export * from './validation.js';
+export * from './version.js';
+export * as endpoints from './endpoints/index.js';
+export { isUuid } from './args.js';

@@ -1,0 +1,91 @@
+import type { Json, Millis } from './common.js';
+import type { ServerUser } from './user.js';
+
+/** An API key set as listed (secrets reduced to their last four characters). */
+export interface ApiKeySet {
+  id: string;
+  description: string;
+  created_at_millis: Millis;
+  expires_at_millis: Millis;
+  manually_revoked_at_millis?: Millis;
+  publishable_client_key?: { last_four: string };
+  secret_server_key?: { last_four: string };
+  super_secret_admin_key?: { last_four: string };
+}
+
+/** `POST /internal/api-keys` answers 200 with the full secrets, shown this once. */
+export interface ApiKeySetWithSecrets extends Omit<ApiKeySet, 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key'> {
+  publishable_client_key?: string;
+  secret_server_key?: string;
+  super_secret_admin_key?: string;
+}
+
+export interface ApiKeySetCreate {
+  description: string;
+  expires_at_millis: Millis;
+  has_publishable_client_key: boolean;
+  has_secret_server_key: boolean;
+  has_super_secret_admin_key: boolean;
+}
+
+/** Revocation is `{ revoked: true }`; `false` is rejected by the service. */
+export interface ApiKeySetUpdate {
+  description?: string;
+  revoked?: true;
+}
+
+export const emailTemplateTypes = ['email_verification', 'password_reset', 'magic_link', 'team_invitation'] as const;
+export type EmailTemplateType = (typeof emailTemplateTypes)[number];
+
+export interface EmailTemplate {
+  type: EmailTemplateType;
+  subject: string;
+  content: Json;
+  is_default: boolean;
+}
+
+export interface EmailTemplateUpdate {
+  subject?: string;
+  /** Any non-null JSON. */
+  content?: Json;
+}
+
+/** `GET /internal/emails` item. */
+export interface SentEmail {
+  id: string;
+  subject: string;
+  sent_at_millis: Millis;
+  to: string[];
+  sender_config: { type: string; host?: string; port?: number; username?: string; sender_name?: string; sender_email?: string };
+  error?: Json;
+}
+
+export interface SendTestEmailRequest {
+  recipient_email: string;
+  email_config: { host: string; port: number; username: string; password: string; sender_name: string; sender_email: string };
+}
+
+export interface SendTestEmailResult {
+  success: boolean;
+  error_message?: string;
+}
+
+export interface SvixToken {
+  token: string;
+}
+
+export interface DailyActivity {
+  date: string;
+  activity: number;
+}
+
+/** `GET /internal/metrics`; recently_* hold server users. */
+export interface ProjectMetrics<U = ServerUser> {
+  total_users: number;
+  daily_users: DailyActivity[];
+  daily_active_users: DailyActivity[];
+  users_by_country: Record<string, number>;
+  recently_registered: U[];
+  recently_active: U[];
+  login_methods: Array<{ method: string; count: number }>;
+}

@@ -1,0 +1,105 @@
+import type { Millis } from './common.js';
+
+export const oauthProviderIds = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x'] as const;
+export type OAuthProviderId = (typeof oauthProviderIds)[number];
+/** Providers for which the service has shared development keys. */
+export const sharedOAuthProviderIds = ['google', 'github', 'microsoft', 'spotify'] as const;
+
+/** What a client sees of the project (`GET /projects/current` with `client` or `server`). */
+export interface ClientProject {
+  id: string;
+  display_name: string;
+  config: {
+    sign_up_enabled: boolean;
+    credential_enabled: boolean;
+    magic_link_enabled: boolean;
+    passkey_enabled: boolean;
+    client_team_creation_enabled: boolean;
+    client_user_deletion_enabled: boolean;
+    enabled_oauth_providers: Array<{ id: string }>;
+  };
+}
+
+export interface OAuthProviderConfig {
+  id: string;
+  enabled: boolean;
+  type: 'shared' | 'standard';
+  client_id?: string;
+  client_secret?: string;
+  facebook_config_id?: string;
+  microsoft_tenant_id?: string;
+}
+
+export type EmailConfig =
+  | { type: 'shared' }
+  | { type: 'standard'; host: string; port: number; username: string; password: string; sender_name: string; sender_email: string };
+
+/** A trusted domain: a URL starting with http:// or https://, and the app's handler path. */
+export interface TrustedDomain {
+  domain: string;
+  handler_path: string;
+}
+
+export type OAuthAccountMergeStrategy = 'link_method' | 'raise_error' | 'allow_duplicates';
+
+export interface AdminProjectConfig {
+  id: string;
+  allow_localhost: boolean;
+  sign_up_enabled: boolean;
+  credential_enabled: boolean;
+  magic_link_enabled: boolean;
+  passkey_enabled: boolean;
+  client_team_creation_enabled: boolean;
+  client_user_deletion_enabled: boolean;
+  create_team_on_sign_up: boolean;
+  oauth_account_merge_strategy: OAuthAccountMergeStrategy;
+  oauth_providers: OAuthProviderConfig[];
+  enabled_oauth_providers: Array<{ id: string }>;
+  domains: TrustedDomain[];
+  email_config: EmailConfig;
+  team_creator_default_permissions: Array<{ id: string }>;
+  team_member_default_permissions: Array<{ id: string }>;
+}
+
+/** The admin view (`GET/PATCH /projects/current` with `admin`, `/internal/projects`). */
+export interface AdminProject {
+  id: string;
+  display_name: string;
+  description: string;
+  created_at_millis: Millis;
+  user_count: number;
+  is_production_mode: boolean;
+  config: AdminProjectConfig;
+}
+
+export interface ProjectConfigUpdate {
+  sign_up_enabled?: boolean;
+  credential_enabled?: boolean;
+  magic_link_enabled?: boolean;
+  passkey_enabled?: boolean;
+  client_team_creation_enabled?: boolean;
+  client_user_deletion_enabled?: boolean;
+  allow_localhost?: boolean;
+  create_team_on_sign_up?: boolean;
+  oauth_account_merge_strategy?: OAuthAccountMergeStrategy;
+  email_config?: EmailConfig;
+  /** Replaces the whole list. */
+  domains?: TrustedDomain[];
+  /** Replaces the whole list, and must mention every provider already configured. */
+  oauth_providers?: OAuthProviderConfig[];
+  team_creator_default_permissions?: Array<{ id: string }>;
+  team_member_default_permissions?: Array<{ id: string }>;
+}
+
+/** `PATCH /projects/current` (admin). Quirk: omitting `description` resets it to "". */
+export interface ProjectUpdate {
+  display_name?: string;
+  description?: string | null;
+  is_production_mode?: boolean;
+  config?: ProjectConfigUpdate;
+}
+
+/** `POST /internal/projects`. */
+export interface ProjectCreate extends ProjectUpdate {
+  display_name: string;
+}

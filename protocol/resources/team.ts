@@ -1,0 +1,120 @@
+import type { Json, Millis } from './common.js';
+import type { ServerUser } from './user.js';
+
+export interface ClientTeam {
+  id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+}
+
+export interface ServerTeam extends ClientTeam {
+  created_at_millis: Millis;
+  server_metadata: Json;
+}
+
+export interface ClientTeamCreate {
+  display_name: string;
+  profile_image_url?: string | null;
+  client_metadata?: Json;
+  /** A uuid or `me`; for clients it must be the caller. */
+  creator_user_id?: string;
+}
+
+export interface ServerTeamCreate extends ClientTeamCreate {
+  client_read_only_metadata?: Json;
+  server_metadata?: Json;
+}
+
+export interface ClientTeamUpdate {
+  display_name?: string;
+  profile_image_url?: string | null;
+  client_metadata?: Json;
+}
+
+export interface ServerTeamUpdate extends ClientTeamUpdate {
+  client_read_only_metadata?: Json;
+  server_metadata?: Json;
+}
+
+/** `POST /team-memberships/{team_id}/{user_id}`: the body must be exactly `{}`. */
+export interface TeamMembership {
+  team_id: string;
+  user_id: string;
+}
+
+/** A member as other members see them; the name and image fall back to the user's own. */
+export interface ClientTeamMemberProfile {
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+}
+
+export interface ServerTeamMemberProfile extends ClientTeamMemberProfile {
+  user: ServerUser;
+}
+
+export interface TeamMemberProfileUpdate {
+  display_name?: string;
+  profile_image_url?: string | null;
+}
+
+/** An unused, unexpired invitation (`GET /team-invitations?team_id=`). */
+export interface TeamInvitation {
+  id: string;
+  team_id: string;
+  expires_at_millis: Millis;
+  recipient_email: string;
+}
+
+/** `POST /team-invitations/accept/details`. */
+export interface TeamInvitationDetails {
+  team_id: string;
+  team_display_name: string;
+}
+
+/** `POST /team-invitations/send-code`. */
+export interface TeamInvitationSent {
+  success: true;
+  id: string;
+}
+
+/** A grant of a permission to a member (`id` is the permission id). */
+export interface TeamPermission {
+  id: string;
+  team_id: string;
+  user_id: string;
+}
+
+export interface ListTeamPermissionsQuery {
+  team_id?: string;
+  user_id?: string;
+  permission_id?: string;
+  /** Include permissions reached through `contained_permission_ids`. */
+  recursive?: boolean;
+}
+
+/** A permission definition (admin). `description` is omitted when empty. */
+export interface TeamPermissionDefinition {
+  id: string;
+  description?: string;
+  contained_permission_ids: string[];
+}
+
+export interface TeamPermissionDefinitionCreate {
+  id: string;
+  description?: string;
+  contained_permission_ids?: string[];
+}
+
+export interface TeamPermissionDefinitionUpdate {
+  id?: string;
+  description?: string;
+  contained_permission_ids?: string[];
+}
+
+/** The five permissions every project has; custom ids match `^[a-z0-9_:]+$`. */
+export const systemPermissionIds = ['$delete_team', '$invite_members', '$read_members', '$remove_members', '$update_team'] as const;
+export type SystemPermissionId = (typeof systemPermissionIds)[number];

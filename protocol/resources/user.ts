@@ -1,0 +1,84 @@
+import type { Json, Millis } from './common.js';
+import type { ClientTeam, ServerTeam } from './team.js';
+
+/** A provider account linked to a user (`id` is the provider id, e.g. `github`). */
+export interface LinkedOAuthProvider {
+  id: string;
+  account_id: string;
+  email: string | null;
+}
+
+/** The user as a client sees itself (`GET /users/me` with access type `client`). */
+export interface ClientUser {
+  id: string;
+  primary_email: string | null;
+  primary_email_verified: boolean;
+  display_name: string | null;
+  profile_image_url: string | null;
+  signed_up_at_millis: Millis;
+  client_metadata: Json;
+  client_read_only_metadata: Json;
+  has_password: boolean;
+  otp_auth_enabled: boolean;
+  passkey_auth_enabled: boolean;
+  /** Deprecated by the service: `has_password || otp_auth_enabled`. */
+  auth_with_email: boolean;
+  /** True iff a TOTP secret is set (the service kept the old name). */
+  requires_totp_mfa: boolean;
+  oauth_providers: LinkedOAuthProvider[];
+  selected_team_id: string | null;
+  selected_team: ClientTeam | null;
+}
+
+/** The user as a server or admin sees it. */
+export interface ServerUser extends Omit<ClientUser, 'selected_team'> {
+  primary_email_auth_enabled: boolean;
+  last_active_at_millis: Millis;
+  server_metadata: Json;
+  selected_team: ServerTeam | null;
+}
+
+/** `PATCH /users/me` with access type `client`. */
+export interface ClientUserUpdate {
+  display_name?: string | null;
+  /** Clients may only send a base64 image (data URL or bare base64). */
+  profile_image_url?: string | null;
+  client_metadata?: Json;
+  otp_auth_enabled?: boolean;
+  /** Only `false` is meaningful: it removes the passkey. */
+  passkey_auth_enabled?: boolean;
+  /** Standard base64; non-null enables TOTP MFA, null disables it. */
+  totp_secret_base64?: string | null;
+  selected_team_id?: string | null;
+}
+
+/** `PATCH /users/{id}` with access type `server` or `admin`. */
+export interface ServerUserUpdate extends ClientUserUpdate {
+  client_read_only_metadata?: Json;
+  server_metadata?: Json;
+  primary_email?: string | null;
+  primary_email_verified?: boolean;
+  primary_email_auth_enabled?: boolean;
+  /** At most 70 characters; null removes the password. Setting or removing it revokes every session. */
+  password?: string | null;
+  /** A bcrypt hash in Modular Crypt Format ($2a$/$2b$/$2y$, cost ≤ 16). */
+  password_hash?: string;
+}
+
+/** `POST /users` (server or admin). */
+export interface ServerUserCreate extends Omit<ServerUserUpdate, 'selected_team_id'> {
+  oauth_providers?: Array<{ id: string; account_id: string; email?: string | null }>;
+}
+
+/** Query of `GET /users`. */
+export interface ListUsersQuery {
+  /** Page size, at least 1; absent returns everyone. */
+  limit?: number;
+  /** Id of the first user of the page (inclusive), from a previous `next_cursor`. */
+  cursor?: string;
+  order_by?: 'signed_up_at';
+  desc?: boolean;
+  /** Case-insensitive substring of display name or any contact channel, or an exact id. */
+  query?: string;
+  team_id?: string;
+}

@@ -1,0 +1,13 @@
+import type { AccessType } from './common.js';
+import type { AdminProject, ClientProject } from './project.js';
+import type { ClientTeam, ClientTeamMemberProfile, ServerTeam, ServerTeamMemberProfile } from './team.js';
+import type { ClientUser, ServerUser } from './user.js';
+
+/** Access types that see server views and may act on any user. */
+export type ServerAccess = 'server' | 'admin';
+
+/** The view of a resource the service returns for an access type. */
+export type UserFor<A extends AccessType> = A extends 'client' ? ClientUser : ServerUser;
+export type TeamFor<A extends AccessType> = A extends 'client' ? ClientTeam : ServerTeam;
+export type TeamMemberProfileFor<A extends AccessType> = A extends 'client' ? ClientTeamMemberProfile : ServerTeamMemberProfile;
+export type ProjectFor<A extends AccessType> = A extends 'admin' ? AdminProject : ClientProject;

@@ -1,0 +1,117 @@
+import type { HttpMethod } from './codec.js';
+import type { KnownErrorCode } from './errors/catalogue.js';
+import { codeBelongsTo } from './errors/knownError.js';
+
+/** Attempts per call, all causes together (PROTOCOL.md §9.1.6). */
+export const MAX_ATTEMPTS = 5;
+/** Base of the exponential backoff. */
+export const BACKOFF_BASE_MILLIS = 1000;
+/** A Retry-After longer than this is not waited out: the call fails with the 429 instead. */
+export const MAX_RETRY_AFTER_MILLIS = 60_000;
+
+/** Methods whose network failures are retried: sending them twice does no harm. */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/** How one attempt failed. */
+export type AttemptOutcome =
+  /** fetch threw (a TypeError in every runtime), or the attempt timed out with no answer. */
+  | { kind: 'network-error' }
+  /** A response with an error status that is not a known error. */
+  | { kind: 'http-error'; status: number; body: string; retryAfter: string | null }
+  /**
+   * A known error. `tokenRenewable` says whether the credential it complains about can be
+   * renewed and has not been renewed for this call yet.
+   */
+  | { kind: 'known-error'; code: KnownErrorCode; tokenRenewable: boolean };
+
+export type RetryDecision = { retry: true; delayMillis: number; reason: RetryReason } | { retry: false };
+
+export type RetryReason = 'network' | 'rate-limited' | 'loop-detected' | 'token-renewed';
+
+export interface RetryContext {
+  /** Zero-based index of the attempt that just failed. */
+  attempt: number;
+  outcome: AttemptOutcome;
+  method: HttpMethod | string;
+  /** Current time in ms since the epoch (for Retry-After dates). */
+  now: number;
+  /** A uniform random number in [0, 1). */
+  random: number;
+  maxAttempts?: number;
+  /** Overrides the method-based idempotency check (e.g. a refresh grant is safe to repeat). */
+  idempotent?: boolean;
+}
+
+/** The wait after failed attempt k (0-based): uniformly 0.5–1.5 × 1000 × 2^k ms. */
+export function backoffDelay(attempt: number, random: number): number {
+  return (random + 0.5) * BACKOFF_BASE_MILLIS * 2 ** attempt;
+}
+
+/**
+ * Retry-After as milliseconds to wait: delta-seconds or an HTTP-date (RFC 9110 §10.2.3).
+ * Returns null when the header is missing or unreadable.
+ */
+export function parseRetryAfter(header: string | null, now: number): number | null {
+  if (header === null) return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  if (!/[a-z]/i.test(value)) return null;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/**
+ * Decides whether to try a call again, and when. A pure function: the caller supplies the
+ * clock and the random number, so every branch can be tested exactly.
+ */
+export function decideRetry(context: RetryContext): RetryDecision {
+  const { attempt, outcome, method, now, random } = context;
+  if (attempt + 1 >= (context.maxAttempts ?? MAX_ATTEMPTS)) return { retry: false };
+  switch (outcome.kind) {
+    case 'network-error':
+      return (context.idempotent ?? IDEMPOTENT_METHODS.has(method.toUpperCase())) ? { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'network' } : { retry: false };
+    case 'http-error': {
+      if (outcome.status === 429) {
+        const wait = parseRetryAfter(outcome.retryAfter, now);
+        if (wait === null) return { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'rate-limited' };
+        return wait > MAX_RETRY_AFTER_MILLIS ? { retry: false } : { retry: true, delayMillis: wait, reason: 'rate-limited' };
+      }
+      if (outcome.status === 508 && outcome.body.includes('INFINITE_LOOP_DETECTED')) {
+        return { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'loop-detected' };
+      }
+      return { retry: false };
+    }
+    case 'known-error': {
+      // The refresh is the wait: once the token is renewed the call can go again at once.
+      // (The upstream admin SDK also renews on API_KEY_NOT_FOUND; that is a genuine 404 of
+      // /internal/api-keys/{id}, so renewing there would only waste a refresh.)
+      const renewable = codeBelongsTo(outcome.code, 'INVALID_ACCESS_TOKEN') || codeBelongsTo(outcome.code, 'INVALID_ADMIN_ACCESS_TOKEN');
+      return renewable && outcome.tokenRenewable ? { retry: true, delayMillis: 0, reason: 'token-renewed' } : { retry: false };
+    }
+  }
+}
+
+/** Time and randomness, injectable so tests run on a fake clock. */
+export interface Clock {
+  now(): number;
+  sleep(millis: number, signal?: AbortSignal): Promise<void>;
+  random(): number;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  random: () => Math.random(),
+  sleep: (millis, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, millis);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};

@@ -1,0 +1,243 @@
+/**
+ * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
+ * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
+ */
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { requireNonEmptyString, requireObject } from './args.js';
+import { trimBaseUrl } from './diagnostics.js';
+import * as admin from './endpoints/admin.js';
+import * as contactChannels from './endpoints/contactChannels.js';
+import * as connectedAccounts from './endpoints/connectedAccounts.js';
+import * as invitations from './endpoints/invitations.js';
+import * as misc from './endpoints/misc.js';
+import * as permissions from './endpoints/permissions.js';
+import * as projects from './endpoints/projects.js';
+import * as sessions from './endpoints/sessions.js';
+import * as teams from './endpoints/teams.js';
+import * as users from './endpoints/users.js';
+import { ClientError, InvalidArgumentError } from './errors/errors.js';
+import type { AccessType } from './resources/common.js';
+import type { ServerAccess } from './resources/views.js';
+import type { Clock } from './retry.js';
+import { createTransport, staticTokenSource, type TokenSource, type Transport, type TransportObserver } from './transport.js';
+import { assertUsableAccessToken } from './validation.js';
+
+type Endpoint<A extends AccessType> = (t: Transport<A>, ...args: never[]) => unknown;
+type Bound<F> = F extends (t: never, ...args: infer P) => infer R ? (...args: P) => R : never;
+export type BoundEndpoints<E> = { [K in keyof E]: Bound<E[K]> };
+
+/** Fixes the transport argument of each endpoint function. */
+export function bindEndpoints<A extends AccessType, E extends Record<string, Endpoint<A>>>(t: Transport<A>, endpoints: E): BoundEndpoints<E> {
+  const bound: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(endpoints)) bound[name] = (...args: never[]) => fn(t, ...args);
+  return bound as BoundEndpoints<E>;
+}
+
+export interface CommonAppOptions {
+  baseUrl: string;
+  projectId: string;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  extraRequestHeaders?: Record<string, string>;
+  observer?: TransportObserver;
+}
+
+export interface ServerAppOptions extends CommonAppOptions {
+  secretServerKey: string;
+}
+
+export type AdminAppOptions = CommonAppOptions &
+  (
+    | { superSecretAdminKey: string; adminAccessToken?: never; adminTokens?: never }
+    /** An access token of the `internal` project whose user owns this project. */
+    | { adminAccessToken: string; superSecretAdminKey?: never; adminTokens?: never }
+    /** A renewable admin session, e.g. `createRefreshingTokenSource` against project `internal`. */
+    | { adminTokens: TokenSource; superSecretAdminKey?: never; adminAccessToken?: never }
+  );
+
+/** Browsers must never hold secret keys: refuse them there with an explanation. */
+export function assertNotInBrowser(what: string): void {
+  const scope = globalThis as { window?: unknown; document?: unknown; WorkerGlobalScope?: unknown; importScripts?: unknown };
+  const inBrowser = (scope.window !== undefined && scope.document !== undefined) || typeof scope.importScripts === 'function';
+  if (inBrowser) {
+    throw new ClientError(
+      'UNSAFE_CREDENTIALS',
+      `${what} must never be shipped to a browser: anyone could read it. Use it on your server; in the browser, administer projects with an admin access token.`,
+    );
+  }
+}
+
+function checkCommon(options: CommonAppOptions): void {
+  requireObject(options, 'options');
+  try {
+    const url = new URL(requireNonEmptyString(options.baseUrl, 'baseUrl'));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw error;
+    throw new InvalidArgumentError('baseUrl', `baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  requireNonEmptyString(options.projectId, 'projectId');
+}
+
+function serverEndpoints<A extends ServerAccess>() {
+  return {
+    listUsers: users.listUsers,
+    iterateUsers: users.iterateUsers,
+    createUser: users.createUser,
+    getUser: users.getUser,
+    updateUser: users.updateUser,
+    deleteUser: users.deleteUser,
+    listTeams: teams.listTeams<A>,
+    createTeam: teams.createTeam<A>,
+    getTeam: teams.getTeam<A>,
+    updateTeam: teams.updateTeam<A>,
+    deleteTeam: teams.deleteTeam,
+    addTeamMember: teams.addTeamMember,
+    removeTeamMember: teams.removeTeamMember,
+    listTeamMemberProfiles: teams.listTeamMemberProfiles<A>,
+    getTeamMemberProfile: teams.getTeamMemberProfile<A>,
+    updateTeamMemberProfile: teams.updateTeamMemberProfile<A>,
+    sendTeamInvitation: invitations.sendTeamInvitation,
+    listTeamInvitations: invitations.listTeamInvitations,
+    revokeTeamInvitation: invitations.revokeTeamInvitation,
+    listTeamPermissions: permissions.listTeamPermissions,
+    grantTeamPermission: permissions.grantTeamPermission,
+    revokeTeamPermission: permissions.revokeTeamPermission,
+    createContactChannel: contactChannels.createContactChannel,
+    listContactChannels: contactChannels.listContactChannels,
+    getContactChannel: contactChannels.getContactChannel,
+    updateContactChannel: contactChannels.updateContactChannel,
+    deleteContactChannel: contactChannels.deleteContactChannel,
+    sendContactChannelVerificationCode: contactChannels.sendContactChannelVerificationCode,
+    getConnectedAccountAccessToken: connectedAccounts.getConnectedAccountAccessToken,
+    createSession: sessions.createSession,
+    listSessions: sessions.listSessions,
+    deleteSession: sessions.deleteSession,
+    getCurrentProject: projects.getCurrentProject<A>,
+  };
+}
+
+const adminOnlyEndpoints = {
+  updateCurrentProject: projects.updateCurrentProject,
+  deleteCurrentProject: projects.deleteCurrentProject,
+  listApiKeys: admin.listApiKeys,
+  createApiKey: admin.createApiKey,
+  getApiKey: admin.getApiKey,
+  updateApiKey: admin.updateApiKey,
+  revokeApiKey: admin.revokeApiKey,
+  listEmailTemplates: admin.listEmailTemplates,
+  getEmailTemplate: admin.getEmailTemplate,
+  updateEmailTemplate: admin.updateEmailTemplate,
+  resetEmailTemplate: admin.resetEmailTemplate,
+  createSvixToken: admin.createSvixToken,
+  getProjectMetrics: admin.getProjectMetrics,
+  sendTestEmail: admin.sendTestEmail,
+  listSentEmails: admin.listSentEmails,
+  listPermissionDefinitions: permissions.listPermissionDefinitions,
+  createPermissionDefinition: permissions.createPermissionDefinition,
+  updatePermissionDefinition: permissions.updatePermissionDefinition,
+  deletePermissionDefinition: permissions.deletePermissionDefinition,
+};
+
+/** What a project's access token says, once its signature, issuer, audience and expiry are checked. */
+export interface VerifiedAccessToken {
+  userId: string;
+  /** The session (refresh token) it was issued for. */
+  sessionId: string | null;
+  projectId: string;
+  expiresAtMillis: number | null;
+  payload: JWTPayload;
+}
+
+export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
+
+function tokenVerifier(options: CommonAppOptions) {
+  // Keys are fetched lazily and cached by jose; a rotated key triggers one refetch.
+  const jwks = createRemoteJWKSet(new URL(`${trimBaseUrl(options.baseUrl)}/api/v1/projects/${encodeURIComponent(options.projectId)}/.well-known/jwks.json`));
+  return async (token: string): Promise<VerifiedAccessToken> => {
+    assertUsableAccessToken(token);
+    const { payload } = await jwtVerify(token, jwks, { issuer: ACCESS_TOKEN_ISSUER, audience: options.projectId, algorithms: ['ES256'] });
+    if (typeof payload.sub !== 'string') throw new InvalidArgumentError('accessToken', 'The access token names no user.');
+    return {
+      userId: payload.sub,
+      sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null,
+      projectId: options.projectId,
+      expiresAtMillis: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+      payload,
+    };
+  };
+}
+
+function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptions) {
+  return {
+    transport: t,
+    ...bindEndpoints(t, serverEndpoints<A>()),
+    /** Checks a user's access token (e.g. from a request to your API) against the project's keys. */
+    verifyAccessToken: tokenVerifier(options),
+    /** The same app acting as the user of `accessToken` (their `me`), with server access. */
+    forUser(accessToken: string) {
+      return bindEndpoints(t.withUserTokens(staticTokenSource(accessToken)), {
+        getCurrentUser: users.getCurrentUser<A>,
+        updateCurrentUser: users.updateCurrentUser<A>,
+        listTeams: teams.listTeams<A>,
+        listContactChannels: contactChannels.listContactChannels,
+        listTeamPermissions: permissions.listTeamPermissions,
+        signOut: sessions.signOutCurrentSession,
+      });
+    },
+  };
+}
+
+/** The server API with a secret server key. */
+export function createServerApp(options: ServerAppOptions) {
+  checkCommon(options);
+  requireNonEmptyString(options.secretServerKey, 'secretServerKey');
+  assertNotInBrowser('A secret server key');
+  const t = createTransport({
+    baseUrl: options.baseUrl,
+    projectId: options.projectId,
+    accessType: 'server',
+    secretServerKey: options.secretServerKey,
+    fetch: options.fetch,
+    clock: options.clock,
+    extraRequestHeaders: options.extraRequestHeaders,
+    observer: options.observer,
+  });
+  return common(t, options);
+}
+
+export type ServerApp = ReturnType<typeof createServerApp>;
+
+/** The admin API, with a super secret admin key (server only) or an admin access token. */
+export function createAdminApp(options: AdminAppOptions) {
+  checkCommon(options);
+  let adminTokens: TokenSource | undefined;
+  if (options.superSecretAdminKey !== undefined) {
+    requireNonEmptyString(options.superSecretAdminKey, 'superSecretAdminKey');
+    assertNotInBrowser('A super secret admin key');
+  } else if (options.adminAccessToken !== undefined) {
+    adminTokens = staticTokenSource(options.adminAccessToken);
+  } else if (options.adminTokens !== undefined) {
+    adminTokens = options.adminTokens;
+  } else {
+    throw new InvalidArgumentError('options', 'createAdminApp needs superSecretAdminKey, adminAccessToken or adminTokens.');
+  }
+  const t = createTransport({
+    baseUrl: options.baseUrl,
+    projectId: options.projectId,
+    accessType: 'admin',
+    superSecretAdminKey: options.superSecretAdminKey,
+    adminTokens,
+    fetch: options.fetch,
+    clock: options.clock,
+    extraRequestHeaders: options.extraRequestHeaders,
+    observer: options.observer,
+  });
+  return { ...common(t, options), ...bindEndpoints(t, adminOnlyEndpoints) };
+}
+
+export type AdminApp = ReturnType<typeof createAdminApp>;
+
+export { misc };
+export { createRefreshingTokenSource, type RefreshingTokenSourceOptions } from './tokenSource.js';
+export * from './index.js';

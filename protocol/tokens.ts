@@ -1,0 +1,243 @@
+import { decodeJwt } from 'jose';
+import * as oauth from 'oauth4webapi';
+import { decodeResponse } from './codec.js';
+import { networkErrorAfterFailure, readNavigatorOnline, trimBaseUrl } from './diagnostics.js';
+import { ClientError, HttpStatusError, ProtocolError } from './errors/errors.js';
+import { isKnownErrorCode } from './errors/catalogue.js';
+import { createKnownError, knownErrorFromBody, type AnyKnownError } from './errors/knownError.js';
+import type { AuthorizationCodeTokens } from './resources/session.js';
+import { decideRetry, systemClock, type AttemptOutcome, type Clock } from './retry.js';
+import { stripOAuthCallbackParams } from './validation.js';
+
+/** The scope the service's token endpoint knows; any other is refused. */
+export const OAUTH_SCOPE = 'legacy';
+
+/** What the token endpoint needs: the project is the OAuth client, its publishable key the secret. */
+export interface TokenEndpointOptions {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  fetch?: typeof fetch | undefined;
+  clock?: Clock | undefined;
+  navigatorOnline?: (() => boolean | null) | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+function authorizationServer(baseUrl: string): oauth.AuthorizationServer {
+  const api = `${trimBaseUrl(baseUrl)}/api/v1`;
+  return { issuer: api, token_endpoint: `${api}/auth/oauth/token` };
+}
+
+function requestOptions(options: TokenEndpointOptions): oauth.TokenEndpointRequestOptions {
+  const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+  return {
+    [oauth.allowInsecureRequests]: new URL(options.baseUrl).protocol === 'http:',
+    [oauth.customFetch]: (url, init) => fetchFn(url, init as RequestInit),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+}
+
+/** Known errors come back with `x-stack-known-error` (and a real status: no override header here). */
+async function throwIfKnownError(response: Response): Promise<void> {
+  if (response.headers.get('x-stack-known-error') === null) return;
+  const decoded = await decodeResponse(response.clone());
+  if (decoded.kind === 'known-error') throw decoded.error;
+}
+
+/** oauth4webapi's errors, in our vocabulary. */
+function translateOAuthError(error: unknown): unknown {
+  if (error instanceof oauth.ResponseBodyError) {
+    const body = error.cause;
+    // A known-error body that lost its header on the way is still a known error.
+    if (isKnownErrorCode(body.code)) return knownErrorFromBody(body, error.status);
+    return new HttpStatusError(error.status, JSON.stringify(body), `Token endpoint refused the request: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`);
+  }
+  if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
+    return new ProtocolError(`Token endpoint response rejected: ${error.message}`);
+  }
+  return error;
+}
+
+/**
+ * Runs one token-endpoint exchange with the standard retries. Both grants are safe to repeat
+ * after a network failure: the service does not rotate refresh tokens, and an authorization code
+ * that did get redeemed answers INVALID_AUTHORIZATION_CODE instead of signing in twice.
+ */
+async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: boolean, exchange: () => Promise<T>): Promise<T> {
+  const clock = options.clock ?? systemClock;
+  for (let attempt = 0; ; attempt++) {
+    let outcome: AttemptOutcome;
+    let failure: unknown;
+    try {
+      return await exchange();
+    } catch (raw) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const error = translateOAuthError(raw);
+      if (error instanceof TypeError) outcome = { kind: 'network-error' };
+      else if (error instanceof HttpStatusError) outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: null };
+      else throw error;
+      failure = error;
+    }
+    const decision = decideRetry({ attempt, outcome, method: 'POST', idempotent, now: clock.now(), random: clock.random() });
+    if (!decision.retry) {
+      if (outcome.kind !== 'network-error') throw failure;
+      throw await networkErrorAfterFailure({
+        baseUrl: options.baseUrl,
+        cause: failure,
+        attempts: attempt + 1,
+        fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+        navigatorOnline: options.navigatorOnline?.() ?? readNavigatorOnline(),
+        now: () => clock.now(),
+      });
+    }
+    await clock.sleep(decision.delayMillis, options.signal);
+  }
+}
+
+/**
+ * The refresh-token grant. The service answers with a new access token of the same session and no
+ * new refresh token (it never rotates them). REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED means the session is over.
+ */
+export async function refreshAccessToken(options: TokenEndpointOptions, refreshToken: string): Promise<{ access_token: string }> {
+  const as = authorizationServer(options.baseUrl);
+  const client: oauth.Client = { client_id: options.projectId };
+  const auth = oauth.ClientSecretPost(options.publishableClientKey);
+  return withTokenRetries(options, true, async () => {
+    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions(options));
+    await throwIfKnownError(response);
+    const result = await oauth.processRefreshTokenResponse(as, client, response);
+    return { access_token: result.access_token };
+  });
+}
+
+export interface AuthorizationCodeExchange {
+  /** The callback URL as the browser received it (with `code` and `state`). */
+  callbackUrl: string | URL;
+  /** The `state` generated when the flow started. */
+  expectedState: string;
+  /** Exactly the `redirect_uri` sent to the authorize endpoint. */
+  redirectUri: string;
+  codeVerifier: string;
+}
+
+/** Reads an error the service redirected to the error URL (`errorCode`, `message`, `details`). */
+export function knownErrorFromRedirect(url: string | URL): AnyKnownError | null {
+  const params = new URL(url).searchParams;
+  const code = params.get('errorCode');
+  if (code === null) return null;
+  let details: unknown;
+  try {
+    details = JSON.parse(params.get('details') ?? '{}');
+  } catch {
+    details = {};
+  }
+  const body = { code, error: params.get('message') ?? code, ...(details && typeof details === 'object' && Object.keys(details).length > 0 ? { details } : {}) };
+  return knownErrorFromBody(body);
+}
+
+/** The authorization-code grant with PKCE, after checking the callback's `state`. */
+export async function exchangeAuthorizationCode(options: TokenEndpointOptions, exchange: AuthorizationCodeExchange): Promise<AuthorizationCodeTokens> {
+  const redirected = knownErrorFromRedirect(exchange.callbackUrl);
+  if (redirected !== null) throw redirected;
+  const as = authorizationServer(options.baseUrl);
+  const client: oauth.Client = { client_id: options.projectId };
+  let params: URLSearchParams;
+  try {
+    params = oauth.validateAuthResponse(as, client, new URL(exchange.callbackUrl), exchange.expectedState);
+  } catch (error) {
+    if (error instanceof oauth.AuthorizationResponseError) {
+      throw new ClientError('OAUTH_CALLBACK_INVALID', `The sign-in provider returned an error: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}.`);
+    }
+    throw new ClientError('OAUTH_STATE_MISMATCH', `The OAuth callback does not belong to this sign-in (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  const auth = oauth.ClientSecretPost(options.publishableClientKey);
+  return withTokenRetries(options, true, async () => {
+    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, exchange.redirectUri, exchange.codeVerifier, requestOptions(options));
+    await throwIfKnownError(response);
+    const result = await oauth.processAuthorizationCodeResponse(as, client, response);
+    if (typeof result.refresh_token !== 'string') throw new ProtocolError('The authorization-code grant answered without a refresh token.');
+    const isNewUser = result.is_new_user ?? result.newUser;
+    const after = result.after_callback_redirect_url ?? result.afterCallbackRedirectUrl ?? null;
+    return {
+      access_token: result.access_token,
+      refresh_token: result.refresh_token,
+      is_new_user: isNewUser === true,
+      after_callback_redirect_url: typeof after === 'string' ? after : null,
+    };
+  });
+}
+
+export interface PkcePair {
+  codeVerifier: string;
+  codeChallenge: string;
+}
+
+export async function createPkcePair(): Promise<PkcePair> {
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  return { codeVerifier, codeChallenge: await oauth.calculatePKCECodeChallenge(codeVerifier) };
+}
+
+export function createOAuthState(): string {
+  return oauth.generateRandomState();
+}
+
+export interface AuthorizeUrlParams {
+  providerId: string;
+  /** Where the code comes back; `code` and `state` are stripped from it first. */
+  redirectUri: string;
+  state: string;
+  codeChallenge: string;
+  type?: 'authenticate' | 'link';
+  /** The current access token, for `type: 'link'`. */
+  token?: string;
+  /** Extra provider scopes, space-separated. */
+  providerScope?: string;
+  errorRedirectUrl?: string;
+  afterCallbackRedirectUrl?: string;
+}
+
+/** The authorize URL the browser navigates to (PROTOCOL.md §6.9 step 2). */
+export function buildAuthorizeUrl(options: Pick<TokenEndpointOptions, 'baseUrl' | 'projectId' | 'publishableClientKey'>, params: AuthorizeUrlParams): string {
+  const url = new URL(`${trimBaseUrl(options.baseUrl)}/api/v1/auth/oauth/authorize/${encodeURIComponent(params.providerId.toLowerCase())}`);
+  const search = url.searchParams;
+  search.set('client_id', options.projectId);
+  search.set('client_secret', options.publishableClientKey);
+  search.set('redirect_uri', stripOAuthCallbackParams(params.redirectUri));
+  search.set('scope', OAUTH_SCOPE);
+  search.set('state', params.state);
+  search.set('grant_type', 'authorization_code');
+  search.set('code_challenge', params.codeChallenge);
+  search.set('code_challenge_method', 'S256');
+  search.set('response_type', 'code');
+  search.set('type', params.type ?? 'authenticate');
+  if (params.token !== undefined) search.set('token', params.token);
+  if (params.providerScope !== undefined) search.set('provider_scope', params.providerScope);
+  // The deprecated name is the one every service version understands.
+  if (params.errorRedirectUrl !== undefined) search.set('error_redirect_url', params.errorRedirectUrl);
+  if (params.afterCallbackRedirectUrl !== undefined) search.set('after_callback_redirect_url', params.afterCallbackRedirectUrl);
+  return url.toString();
+}
+
+/**
+ * When an access token expires, in ms since the epoch: null when it has no `exp` (never expires).
+ * The SDK never verifies signatures; only the service does. An unreadable token counts as expired.
+ */
+export function accessTokenExpiry(token: string): number | null {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp * 1000 : null;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether a token expires within `marginMillis` of `now` (so it should be renewed before use). */
+export function isAccessTokenExpiring(token: string, now: number, marginMillis: number): boolean {
+  const expiry = accessTokenExpiry(token);
+  return expiry !== null && expiry - now < marginMillis;
+}
+
+/** Client-side only: a WebAuthn failure in the browser, reported like the service's errors. */
+export function passkeyWebAuthnError(message: string, code: string) {
+  return createKnownError('PASSKEY_WEBAUTHN_ERROR', { message, code });
+}

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll } from 'vitest';
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
+import type { AccessType } from '../../protocol/resources/common.js';
+import { createTransport, staticTokenSource, type Transport } from '../../protocol/transport.js';
+
+/** Starts a fresh emulator for the file's tests and stops it afterwards. */
+export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulator {
+  let emulator: RunningEmulator | undefined;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, ...options });
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+  });
+  return () => {
+    if (!emulator) throw new Error('The emulator has not started yet (use it inside a test or hook).');
+    return emulator;
+  };
+}
+
+/** A transport for a seeded project with its keys; `accessToken` acts as that user. */
+export function transportFor<A extends AccessType>(
+  emulator: RunningEmulator,
+  accessType: A,
+  options: { project?: 'demo' | 'internal'; accessToken?: string; diagnoseFailures?: boolean } = {},
+): Transport<A> {
+  const keys = emulator.projects[options.project ?? 'demo'];
+  return createTransport({
+    baseUrl: emulator.url,
+    projectId: keys.id,
+    accessType,
+    publishableClientKey: keys.publishableClientKey,
+    secretServerKey: keys.secretServerKey,
+    superSecretAdminKey: keys.superSecretAdminKey,
+    userTokens: options.accessToken === undefined ? undefined : staticTokenSource(options.accessToken),
+    diagnoseFailures: options.diagnoseFailures ?? false,
+  });
+}
+
+/** A unique e-mail per call, so tests sharing an emulator never collide. */
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** Emulator dev endpoints. */
+export async function devRequest<T>(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${emulator.url}${path}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
