@@ -44,6 +44,24 @@ async function throwIfKnownError(response: Response): Promise<void> {
   if (decoded.kind === 'known-error') throw decoded.error;
 }
 
+/**
+ * An error status without an OAuth error body (a proxy's 429, a 508 INFINITE_LOOP_DETECTED, a 5xx
+ * page) is an HTTP error, so that the retry rules apply to it; oauth4webapi would only call the
+ * response malformed.
+ */
+async function throwIfPlainError(response: Response): Promise<void> {
+  if (response.ok) return;
+  const text = await response.clone().text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') return;
+  throw new HttpStatusError(response.status, text);
+}
+
 /** oauth4webapi's errors, in our vocabulary. */
 function translateOAuthError(error: unknown): unknown {
   if (error instanceof oauth.ResponseBodyError) {
@@ -105,6 +123,7 @@ export async function refreshAccessToken(options: TokenEndpointOptions, refreshT
   return withTokenRetries(options, true, async () => {
     const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions(options));
     await throwIfKnownError(response);
+    await throwIfPlainError(response);
     const result = await oauth.processRefreshTokenResponse(as, client, response);
     return { access_token: result.access_token };
   });
@@ -154,6 +173,7 @@ export async function exchangeAuthorizationCode(options: TokenEndpointOptions, e
   return withTokenRetries(options, true, async () => {
     const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, exchange.redirectUri, exchange.codeVerifier, requestOptions(options));
     await throwIfKnownError(response);
+    await throwIfPlainError(response);
     const result = await oauth.processAuthorizationCodeResponse(as, client, response);
     if (typeof result.refresh_token !== 'string') throw new ProtocolError('The authorization-code grant answered without a refresh token.');
     const isNewUser = result.is_new_user ?? result.newUser;

@@ -83,6 +83,15 @@ export interface Transport<A extends AccessType = AccessType> {
   withUserTokens(userTokens: TokenSource | undefined): Transport<A>;
 }
 
+/** Observers are bookkeeping: a failing one must never change the outcome of a call. */
+function notify(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // ignored on purpose
+  }
+}
+
 interface AttemptState {
   userTokenRenewed: boolean;
   adminTokenRenewed: boolean;
@@ -160,6 +169,8 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       await options.beforeAttempt?.(event, request.signal);
       request.signal?.throwIfAborted();
       const credentials = await credentialsFor(request);
+      // Getting a token may have taken a refresh; the caller may have given up meanwhile.
+      request.signal?.throwIfAborted();
       const encoded = encodeRequest(options.baseUrl, request, credentials, options.extraRequestHeaders);
       const started = clock.now();
       let outcome: AttemptOutcome;
@@ -167,7 +178,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       try {
         const response = await timedFetch(fetchFn, encoded.url, encoded.init, timeoutMillis, request.signal);
         const decoded = await decodeResponse(response);
-        options.observer?.onResponse?.({ ...event, status: decoded.status, durationMillis: clock.now() - started });
+        notify(() => options.observer?.onResponse?.({ ...event, status: decoded.status, durationMillis: clock.now() - started }));
         if (decoded.kind === 'ok') return decoded.body as T;
         if (decoded.kind === 'known-error') {
           const code = decoded.error.code;
@@ -193,7 +204,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
         if (!(error instanceof TypeError)) throw error;
-        options.observer?.onNetworkError?.({ ...event, error });
+        notify(() => options.observer?.onNetworkError?.({ ...event, error }));
         outcome = { kind: 'network-error' };
         failure = error;
       }
@@ -201,7 +212,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       if (!decision.retry) {
         throw outcome.kind === 'network-error' ? await networkFailure(failure, attempt + 1) : failure;
       }
-      options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason });
+      notify(() => options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason }));
       if (decision.delayMillis > 0) await clock.sleep(decision.delayMillis, request.signal);
     }
   }
