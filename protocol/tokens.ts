@@ -4,9 +4,10 @@ import { decodeResponse } from './codec.js';
 import { networkErrorAfterFailure, readNavigatorOnline, trimBaseUrl } from './diagnostics.js';
 import { ClientError, HttpStatusError, ProtocolError } from './errors/errors.js';
 import { isKnownErrorCode } from './errors/catalogue.js';
-import { createKnownError, knownErrorFromBody, type AnyKnownError } from './errors/knownError.js';
+import { createKnownError, KnownError, knownErrorFromBody, type AnyKnownError } from './errors/knownError.js';
 import type { AuthorizationCodeTokens } from './resources/session.js';
 import { decideRetry, systemClock, type AttemptOutcome, type Clock } from './retry.js';
+import type { TransportObserver } from './transport.js';
 import { stripOAuthCallbackParams } from './validation.js';
 
 /** The scope the service's token endpoint knows; any other is refused. */
@@ -21,6 +22,10 @@ export interface TokenEndpointOptions {
   clock?: Clock | undefined;
   navigatorOnline?: (() => boolean | null) | undefined;
   signal?: AbortSignal | undefined;
+  /** Awaited before every attempt (the broker holds requests here while offline). */
+  beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<void>) | undefined;
+  /** Told about every answer and network failure (connectivity bookkeeping). */
+  observer?: TransportObserver | undefined;
 }
 
 function authorizationServer(baseUrl: string): oauth.AuthorizationServer {
@@ -86,14 +91,25 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
   for (let attempt = 0; ; attempt++) {
     let outcome: AttemptOutcome;
     let failure: unknown;
+    await options.beforeAttempt?.(options.signal);
+    const event = { method: 'POST', path: '/auth/oauth/token', attempt };
     try {
-      return await exchange();
+      const result = await exchange();
+      options.observer?.onResponse?.({ ...event, status: 200, durationMillis: 0 });
+      return result;
     } catch (raw) {
       if (options.signal?.aborted) throw options.signal.reason;
       const error = translateOAuthError(raw);
-      if (error instanceof TypeError) outcome = { kind: 'network-error' };
-      else if (error instanceof HttpStatusError) outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: null };
-      else throw error;
+      if (error instanceof TypeError) {
+        outcome = { kind: 'network-error' };
+        options.observer?.onNetworkError?.({ ...event, error });
+      } else if (error instanceof HttpStatusError) {
+        options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
+        outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: null };
+      } else {
+        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
+        throw error;
+      }
       failure = error;
     }
     const decision = decideRetry({ attempt, outcome, method: 'POST', idempotent, now: clock.now(), random: clock.random() });

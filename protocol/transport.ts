@@ -30,6 +30,8 @@ export interface ApiRequest extends RequestSpec {
   /** Send `x-stack-refresh-token` (only two endpoints read it). */
   sendRefreshToken?: boolean;
   signal?: AbortSignal | undefined;
+  /** Fewer attempts than the standard five (e.g. 1 for a sign-out that will be queued on failure). */
+  maxAttempts?: number;
 }
 
 export interface AttemptEvent {
@@ -208,7 +210,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
         outcome = { kind: 'network-error' };
         failure = error;
       }
-      const decision = decideRetry({ attempt, outcome, method: request.method, now: clock.now(), random: clock.random() });
+      const decision = decideRetry({ attempt, outcome, method: request.method, now: clock.now(), random: clock.random(), ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }) });
       if (!decision.retry) {
         throw outcome.kind === 'network-error' ? await networkFailure(failure, attempt + 1) : failure;
       }

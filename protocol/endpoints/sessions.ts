@@ -5,8 +5,8 @@ import type { ServerAccess } from '../resources/views.js';
 import type { Transport } from '../transport.js';
 
 /** Signs out the session of the current access token (its `refreshTokenId` claim). */
-export function signOutCurrentSession(t: Transport): Promise<SuccessResponse> {
-  return t.request({ method: 'DELETE', path: '/auth/sessions/current', body: {} });
+export function signOutCurrentSession(t: Transport, options: { maxAttempts?: number } = {}): Promise<SuccessResponse> {
+  return t.request({ method: 'DELETE', path: '/auth/sessions/current', body: {}, ...options });
 }
 
 /** The session endpoint's refresh (the token endpoint is what the broker uses; both work). */

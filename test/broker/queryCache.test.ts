@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { GC_DELAY_MILLIS, REFETCH_THROTTLE_MILLIS } from '../../worker/cache/query.js';
+import { QueryCache } from '../../worker/cache/queryCache.js';
+import { flush, ManualScheduler } from '../support/scheduler.js';
+
+function counter() {
+  let calls = 0;
+  const starts: number[] = [];
+  return {
+    get calls() {
+      return calls;
+    },
+    starts,
+    fetcher(scheduler: ManualScheduler, value = () => calls) {
+      return async () => {
+        calls += 1;
+        starts.push(scheduler.now());
+        return value();
+      };
+    },
+  };
+}
+
+describe('the shared cache', () => {
+  it('keeps an entry 5 s after its last subscriber leaves, then drops it', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    const c = counter();
+    const query = cache.ensure('k', c.fetcher(scheduler));
+    const unsubscribe = query.subscribe(() => undefined);
+    await flush();
+    unsubscribe();
+    await scheduler.advance(GC_DELAY_MILLIS - 1);
+    expect(cache.size).toBe(1);
+    await scheduler.advance(1);
+    expect(cache.size).toBe(0);
+  });
+
+  it('a subscriber arriving within the 5 s keeps the entry and its value', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    const c = counter();
+    const query = cache.ensure('k', c.fetcher(scheduler));
+    query.subscribe(() => undefined)();
+    await scheduler.advance(4000);
+    const seen: unknown[] = [];
+    query.subscribe((s) => seen.push(s.data));
+    await scheduler.advance(10_000);
+    expect(cache.size).toBe(1);
+    expect(c.calls).toBe(1);
+    expect(query.snapshot().data).toBe(1);
+  });
+
+  it('refetches at most once per 300 ms, one at a time, batching callers that wait', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    const c = counter();
+    const query = cache.ensure('k', c.fetcher(scheduler));
+    query.subscribe(() => undefined);
+    await flush();
+    expect(c.starts).toEqual([0]);
+    // Five invalidations in quick succession: one fetch, 300 ms after the first one started.
+    for (let i = 0; i < 5; i++) query.invalidate();
+    await scheduler.advance(REFETCH_THROTTLE_MILLIS - 1);
+    expect(c.calls).toBe(1);
+    await scheduler.advance(1);
+    expect(c.starts).toEqual([0, REFETCH_THROTTLE_MILLIS]);
+    await scheduler.advance(1000);
+    expect(c.calls).toBe(2);
+  });
+
+  it('runs fetches one at a time: a slow fetch delays the next', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let release!: () => void;
+    const query = cache.ensure('k', async () => {
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise<void>((resolve) => (release = resolve));
+      inFlight -= 1;
+      return 'v';
+    });
+    query.subscribe(() => undefined);
+    await flush();
+    query.invalidate();
+    await scheduler.advance(1000);
+    expect(maxInFlight).toBe(1);
+    release();
+    await scheduler.advance(1000);
+    release();
+    await flush();
+    expect(maxInFlight).toBe(1);
+  });
+
+  it("a mutation's value wins over a fetch that was already under way", async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    let release!: (value: string) => void;
+    const query = cache.ensure('k', () => new Promise<string>((resolve) => (release = resolve)));
+    query.subscribe(() => undefined);
+    await flush();
+    query.setData('from-mutation');
+    release('stale-from-fetch');
+    await flush();
+    expect(query.snapshot()).toMatchObject({ status: 'success', data: 'from-mutation', isFetching: false });
+  });
+
+  it('keeps the last good value next to an error', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    let fail = false;
+    const query = cache.ensure('k', async () => {
+      if (fail) throw new Error('boom');
+      return 'good';
+    });
+    query.subscribe(() => undefined);
+    await flush();
+    fail = true;
+    query.invalidate();
+    await scheduler.advance(1000);
+    expect(query.snapshot()).toMatchObject({ status: 'error', data: 'good' });
+    expect(query.snapshot().error?.message).toContain('boom');
+  });
+});

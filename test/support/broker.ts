@@ -1,0 +1,64 @@
+import 'fake-indexeddb/auto';
+import type { RunningEmulator } from '../../emulator/index.js';
+import type { Clock } from '../../protocol/retry.js';
+import { systemClock } from '../../protocol/retry.js';
+import { createBroker, type Broker } from '../../worker/broker.js';
+import type { BrokerHostOptions } from '../../worker/core.js';
+import { LocalLockManager } from './locks.js';
+
+/**
+ * A clock that reads the emulator's time (which tests move forward), so both agree on expiry.
+ * Waits (retry backoff, probes) are compressed to at most 20 ms: tests never sleep for seconds.
+ */
+export function emulatorClock(emulator: RunningEmulator): Clock {
+  return { ...compressedClock, now: () => emulator.env.clock.now() };
+}
+
+export const compressedClock: Clock = {
+  ...systemClock,
+  sleep: (millis, signal) => systemClock.sleep(Math.min(millis, 20), signal),
+};
+
+export interface TestBroker {
+  broker: Broker;
+  locks: LocalLockManager;
+}
+
+/** A SharedWorker-mode broker for the emulator's demo project, on fake IndexedDB and local locks. */
+export async function startTestBroker(
+  emulator: RunningEmulator,
+  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number } = {},
+): Promise<TestBroker> {
+  const locks = options.locks ?? new LocalLockManager();
+  const { demo, internal } = emulator.projects;
+  const broker = await createBroker(
+    {
+      baseUrl: emulator.url,
+      projectId: demo.id,
+      publishableClientKey: demo.publishableClientKey,
+      internalPublishableClientKey: internal.publishableClientKey,
+      ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
+    },
+    { mode: 'shared-worker', clock: emulatorClock(emulator), ...options, locks },
+  );
+  return { broker, locks };
+}
+
+/** Token requests the emulator served (refresh grants and the session refresh endpoint). */
+export async function tokenRequests(emulator: RunningEmulator): Promise<number> {
+  return emulator.env.stats.snapshot().token_refreshes;
+}
+
+/** Forgets every database of this test file's fake IndexedDB. */
+export async function resetIndexedDb(): Promise<void> {
+  const databases = await indexedDB.databases();
+  await Promise.all(
+    databases.map(
+      (db) =>
+        new Promise<void>((resolve) => {
+          const request = indexedDB.deleteDatabase(db.name!);
+          request.onsuccess = request.onerror = request.onblocked = () => resolve();
+        }),
+    ),
+  );
+}

@@ -1,0 +1,107 @@
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { BrokerApi, BrokerEntry, Delivery, QuerySnapshot, QuerySpec } from '../../worker/index.js';
+import type { Broker } from '../../worker/broker.js';
+import { installErrorTransfer } from '../../worker/rpc/errors.js';
+import { exposeBrokerEntry } from '../../worker/rpc/expose.js';
+import { holdLock, type LocalLockManager } from './locks.js';
+
+export interface SimulatedTab {
+  tabId: string;
+  api: Comlink.Remote<BrokerApi>;
+  /** Every snapshot delivered per subscription, in order. */
+  deliveries: Map<string, QuerySnapshot[]>;
+  latest(subscriptionId: string): QuerySnapshot | undefined;
+  subscribe(subscriptionId: string, query: QuerySpec): Promise<QuerySnapshot>;
+  /** Waits until a subscription's latest snapshot satisfies `predicate`. */
+  waitFor(subscriptionId: string, predicate: (snapshot: QuerySnapshot) => boolean, timeoutMillis?: number): Promise<QuerySnapshot>;
+  /** The tab disappears without a word: its port closes and its lifetime lock is released. */
+  vanish(): void;
+  close(): void;
+}
+
+/** Every message the broker side posted towards tabs (to check what leaves the broker). */
+export const brokerOutbound: unknown[] = [];
+
+function recordingEndpoint(port: MessagePort): Comlink.Endpoint {
+  const endpoint = nodeEndpoint(port);
+  return {
+    ...endpoint,
+    postMessage(message: unknown, transfer?: Transferable[]) {
+      brokerOutbound.push(message);
+      endpoint.postMessage(message, transfer);
+    },
+    addEventListener: endpoint.addEventListener.bind(endpoint),
+    removeEventListener: endpoint.removeEventListener.bind(endpoint),
+  };
+}
+
+let tabCounter = 0;
+
+/** A tab talking to `broker` through Comlink over a real MessageChannel, as a SharedWorker port would. */
+export async function connectTab(broker: Broker, locks: LocalLockManager): Promise<SimulatedTab> {
+  installErrorTransfer();
+  tabCounter += 1;
+  const tabId = `tab-${tabCounter}-${Math.random().toString(36).slice(2, 8)}`;
+  const lockName = `authbroker:tab:${tabId}`;
+  const lifetime = holdLock(locks, lockName);
+  await lifetime.ready;
+
+  const { port1, port2 } = new MessageChannel();
+  exposeBrokerEntry(async () => broker, recordingEndpoint(port2));
+  const entry = Comlink.wrap<BrokerEntry>(nodeEndpoint(port1));
+  const deliveries = new Map<string, QuerySnapshot[]>();
+  const waiters = new Set<() => void>();
+  const listener = {
+    deliver(batch: Delivery) {
+      for (const { subscriptionId, snapshot } of batch) {
+        const list = deliveries.get(subscriptionId) ?? [];
+        list.push(snapshot);
+        deliveries.set(subscriptionId, list);
+      }
+      for (const wake of [...waiters]) wake();
+    },
+  };
+  const api = (await entry.connect(broker.config, { tabId, lockName, version: 'test' }, Comlink.proxy(listener))) as unknown as Comlink.Remote<BrokerApi>;
+  const latest = (id: string) => deliveries.get(id)?.at(-1);
+  return {
+    tabId,
+    api,
+    deliveries,
+    latest,
+    async subscribe(id, query) {
+      const first = await api.subscribe(id, query);
+      const list = deliveries.get(id) ?? [];
+      list.unshift(first);
+      deliveries.set(id, list);
+      return first;
+    },
+    waitFor(id, predicate, timeoutMillis = 5000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const snapshot = latest(id);
+          if (snapshot && predicate(snapshot)) {
+            waiters.delete(check);
+            clearTimeout(timer);
+            resolve(snapshot);
+          }
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`Timed out waiting on ${id}; last snapshot: ${JSON.stringify(latest(id))}`));
+        }, timeoutMillis);
+        waiters.add(check);
+        check();
+      });
+    },
+    vanish() {
+      port1.close();
+      lifetime.release();
+    },
+    close() {
+      port1.close();
+      lifetime.release();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { InvalidArgumentError } from '../protocol/errors/errors.js';
+import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
+
+/** What a broker serves: one project of one service. Plain data, so tabs can send it over RPC. */
+export interface BrokerConfig {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  /** The `internal` project's publishable key: lets project owners sign in for admin calls. */
+  internalPublishableClientKey?: string | undefined;
+  /** Renew access tokens this long before they expire (< 60000 ms). Default 20000. */
+  tokenMarginMillis?: number | undefined;
+  /** Sent with every API call after the standard headers. */
+  extraRequestHeaders?: Record<string, string> | undefined;
+}
+
+export interface ResolvedBrokerConfig extends BrokerConfig {
+  tokenMarginMillis: number;
+}
+
+function isRecordOfStrings(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}
+
+/** Checks a config from an untrusted caller field by field; returns a clean copy. */
+export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidArgumentError('config', 'The broker config must be an object.');
+  const c = value as Record<string, unknown>;
+  const known = new Set(['baseUrl', 'projectId', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'extraRequestHeaders']);
+  for (const key of Object.keys(c)) {
+    if (!known.has(key)) {
+      const hint = key === 'secretServerKey' || key === 'superSecretAdminKey' ? ' Secret keys belong on your server (authbroker/server), never in a browser broker.' : '';
+      throw new InvalidArgumentError(`config.${key}`, `Unknown broker option "${key}".${hint}`);
+    }
+  }
+  if (typeof c.baseUrl !== 'string' || !/^https?:\/\//.test(c.baseUrl)) throw new InvalidArgumentError('config.baseUrl', 'baseUrl must be an http(s) URL.');
+  try {
+    new URL(c.baseUrl);
+  } catch {
+    throw new InvalidArgumentError('config.baseUrl', `baseUrl is not a valid URL: ${JSON.stringify(c.baseUrl)}.`);
+  }
+  if (typeof c.projectId !== 'string' || c.projectId.trim() === '') throw new InvalidArgumentError('config.projectId', 'projectId must be a non-empty string.');
+  if (typeof c.publishableClientKey !== 'string' || c.publishableClientKey.trim() === '') {
+    throw new InvalidArgumentError('config.publishableClientKey', 'publishableClientKey must be a non-empty string (pck_…).');
+  }
+  if (c.internalPublishableClientKey !== undefined && (typeof c.internalPublishableClientKey !== 'string' || c.internalPublishableClientKey === '')) {
+    throw new InvalidArgumentError('config.internalPublishableClientKey', 'internalPublishableClientKey must be a non-empty string.');
+  }
+  const margin = c.tokenMarginMillis ?? DEFAULT_TOKEN_MARGIN_MILLIS;
+  assertTokenMargin(margin, 'config.tokenMarginMillis');
+  if (c.extraRequestHeaders !== undefined && !isRecordOfStrings(c.extraRequestHeaders)) {
+    throw new InvalidArgumentError('config.extraRequestHeaders', 'extraRequestHeaders must map header names to strings.');
+  }
+  return {
+    baseUrl: c.baseUrl.replace(/\/+$/, ''),
+    projectId: c.projectId,
+    publishableClientKey: c.publishableClientKey,
+    ...(c.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: c.internalPublishableClientKey as string }),
+    tokenMarginMillis: margin,
+    ...(c.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: { ...(c.extraRequestHeaders as Record<string, string>) } }),
+  };
+}
+
+/** Two tabs asking one broker for different projects or services is a bug in the app. */
+export function sameBrokerConfig(a: BrokerConfig, b: BrokerConfig): boolean {
+  return a.baseUrl === b.baseUrl && a.projectId === b.projectId && a.publishableClientKey === b.publishableClientKey;
+}

@@ -1,0 +1,187 @@
+import { diagnoseNetwork, type NetworkDiagnostics } from '../protocol/diagnostics.js';
+import { NetworkError } from '../protocol/errors/errors.js';
+import { serializeError } from '../protocol/errors/serialize.js';
+import type { SerializedError } from '../protocol/errors/errors.js';
+import type { Clock } from '../protocol/retry.js';
+
+/**
+ * online: answers arrive. degraded: something is off (server errors, a dropped connection being
+ * checked) but requests still go. offline: the browser says so or the service cannot be reached;
+ * reads wait for the network instead of burning their retries.
+ */
+export type ConnectivityState = 'online' | 'degraded' | 'offline';
+
+export interface ConnectivitySnapshot {
+  state: ConnectivityState;
+  sinceMillis: number;
+  /** What the tabs last reported (`navigator.onLine`), null before any tab did. */
+  browserOnline: boolean | null;
+  lastError: SerializedError | null;
+  lastErrorAtMillis: number | null;
+  lastSuccessAtMillis: number | null;
+  consecutiveFailures: number;
+  diagnostics: NetworkDiagnostics | null;
+}
+
+export interface ConnectivityOptions {
+  baseUrl: string;
+  fetch: typeof fetch;
+  clock: Clock;
+  /** Probe backoff while offline: from 1 s, doubling, at most this. Default 15 s. */
+  maxProbeIntervalMillis?: number;
+}
+
+/** Server errors in a row that make the state degraded. */
+const DEGRADED_AFTER = 2;
+
+export class Connectivity {
+  private snap: ConnectivitySnapshot;
+  private listeners = new Set<(snapshot: ConnectivitySnapshot) => void>();
+  private waiters: Array<() => void> = [];
+  private probing: AbortController | null = null;
+  private closed = false;
+
+  constructor(private readonly options: ConnectivityOptions) {
+    this.snap = {
+      state: 'online',
+      sinceMillis: options.clock.now(),
+      browserOnline: null,
+      lastError: null,
+      lastErrorAtMillis: null,
+      lastSuccessAtMillis: null,
+      consecutiveFailures: 0,
+      diagnostics: null,
+    };
+  }
+
+  snapshot(): ConnectivitySnapshot {
+    return this.snap;
+  }
+
+  subscribe(listener: (snapshot: ConnectivitySnapshot) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The service answered (any status). 5xx/429/508 count as trouble, not as being offline. */
+  recordResponse(status: number): void {
+    const now = this.options.clock.now();
+    if (status >= 500 || status === 429) {
+      const failures = this.snap.consecutiveFailures + 1;
+      this.update({
+        consecutiveFailures: failures,
+        lastError: { kind: 'http-status', code: 'HTTP_STATUS_ERROR', message: `The service answered ${status}.`, status, body: '' },
+        lastErrorAtMillis: now,
+        ...(failures >= DEGRADED_AFTER && this.snap.state === 'online' ? { state: 'degraded' as const } : {}),
+      });
+      return;
+    }
+    this.stopProbing();
+    this.update({ state: 'online', consecutiveFailures: 0, lastSuccessAtMillis: now });
+  }
+
+  /** A request got no answer: check whether the service is reachable at all. */
+  recordNetworkFailure(error: unknown): void {
+    const now = this.options.clock.now();
+    this.update({
+      consecutiveFailures: this.snap.consecutiveFailures + 1,
+      lastError: serializeError(error instanceof NetworkError ? error : new NetworkError('NETWORK_UNREACHABLE', error instanceof Error ? error.message : String(error), null, 1)),
+      lastErrorAtMillis: now,
+      ...(this.snap.state === 'online' ? { state: 'degraded' as const } : {}),
+    });
+    this.startProbing();
+  }
+
+  /** A tab forwarded `online`/`offline` (no such events fire inside a SharedWorker). */
+  reportBrowser(online: boolean): void {
+    this.update({ browserOnline: online });
+    if (!online) {
+      this.update({ state: 'offline' });
+      this.startProbing();
+    } else if (this.snap.state !== 'online') {
+      // The browser thinks it is back: check now rather than at the next backoff step.
+      this.restartProbing();
+    }
+  }
+
+  /** Resolves when requests may go: at once unless offline. */
+  waitUntilOnline(signal?: AbortSignal): Promise<void> {
+    if (this.snap.state !== 'offline' || this.closed) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        this.waiters = this.waiters.filter((w) => w !== done);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(done);
+    });
+  }
+
+  get isOffline(): boolean {
+    return this.snap.state === 'offline';
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stopProbing();
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  private update(patch: Partial<ConnectivitySnapshot>): void {
+    const previous = this.snap;
+    const next = { ...previous, ...patch };
+    if (next.state !== previous.state) next.sinceMillis = this.options.clock.now();
+    const changed = (Object.keys(patch) as Array<keyof ConnectivitySnapshot>).some((key) => patch[key] !== previous[key]);
+    if (!changed) return;
+    this.snap = next;
+    if (next.state !== 'offline') for (const wake of this.waiters.splice(0)) wake();
+    for (const listener of this.listeners) listener(next);
+  }
+
+  private restartProbing(): void {
+    this.stopProbing();
+    this.startProbing();
+  }
+
+  private stopProbing(): void {
+    this.probing?.abort();
+    this.probing = null;
+  }
+
+  /** Probes `/health` with backoff until it answers; the result decides offline or back online. */
+  private startProbing(): void {
+    if (this.probing || this.closed) return;
+    const controller = new AbortController();
+    this.probing = controller;
+    const { clock } = this.options;
+    const max = this.options.maxProbeIntervalMillis ?? 15_000;
+    void (async () => {
+      for (let interval = 1000; !controller.signal.aborted; interval = Math.min(interval * 2, max)) {
+        const diagnostics = await diagnoseNetwork({
+          baseUrl: this.options.baseUrl,
+          fetch: this.options.fetch,
+          navigatorOnline: this.snap.browserOnline,
+          timeoutMillis: 5000,
+          now: () => clock.now(),
+        });
+        if (controller.signal.aborted) return;
+        const reachable = diagnostics.health.reachable || diagnostics.apiRoot.reachable;
+        if (reachable && this.snap.browserOnline !== false) {
+          this.probing = null;
+          this.update({ state: 'online', consecutiveFailures: 0, diagnostics, lastSuccessAtMillis: clock.now() });
+          return;
+        }
+        this.update({ state: 'offline', diagnostics });
+        try {
+          await clock.sleep(interval, controller.signal);
+        } catch {
+          return;
+        }
+      }
+    })();
+  }
+}
