@@ -1,9 +1,106 @@
 import { createKnownError } from '../../protocol/errors/knownError.js';
-import { requireAccess } from '../http/access.js';
+import type { AccessType, Json } from '../../protocol/resources/common.js';
+import type { AuthContext } from '../auth/authenticate.js';
+import { requireAccess, resolveUserId, SERVER } from '../http/access.js';
+import { StatusError } from '../http/errors.js';
 import type { Router } from '../http/router.js';
-import { json } from '../http/types.js';
-import { validate } from '../http/validate.js';
-import { userView } from '../views.js';
+import { json, success, type ApiRequest } from '../http/types.js';
+import { anyJson, email, obj, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
+import type { ProjectRecord, UserRecord } from '../state/model.js';
+import { findMembership } from '../state/teams.js';
+import { revokeSessionsOfUser } from '../state/sessions.js';
+import { channelsOf, createUser, deleteUser, findUser, primaryChannel, sameEmail } from '../state/users.js';
+import { serverUserView, userView } from '../views.js';
+import { hashPassword } from '../crypto.js';
+import { MAX_PASSWORD } from './password.js';
+
+/** Client images must be inline (PROTOCOL.md §4.1): a data-URL image or bare base64. */
+const BASE64_IMAGE = /^data:image\/(png|jpg|jpeg|gif|bmp|webp);base64,[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9+/]+={0,2}$/;
+const STANDARD_BASE64 = /^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+export const MAX_IMAGE_URL_LENGTH = 1_000_000;
+
+export function isBase64Image(value: string): boolean {
+  return BASE64_IMAGE.test(value);
+}
+
+/** Clients may only upload inline images; servers may set any URL. Checked in the handler, after the schema. */
+export function requireClientImage(auth: AuthContext, value: string | null | undefined): void {
+  if (auth.type === 'client' && value && !isBase64Image(value)) throw new StatusError(400, 'Invalid profile image URL');
+}
+
+/** A profile image URL or null; the shared `url()` test would refuse null, so it is wrapped. */
+export const imageUrl = () =>
+  yup
+    .string()
+    .nullable()
+    .max(MAX_IMAGE_URL_LENGTH)
+    .test('url', '${path} is not a valid URL', (value) => value === undefined || value === null || url().isValidSync(value));
+
+const base64 = () => yup.string().nullable().test('base64', '${path} is not valid base64', (v) => v === undefined || v === null || STANDARD_BASE64.test(v));
+const nonEmpty = (schema: yup.StringSchema<string | undefined>) => schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
+
+const clientFields = {
+  display_name: yup.string().nullable(),
+  profile_image_url: imageUrl(),
+  client_metadata: anyJson(),
+  otp_auth_enabled: yup.boolean(),
+  passkey_auth_enabled: yup.boolean(),
+  totp_secret_base64: base64(),
+};
+const serverFields = {
+  ...clientFields,
+  client_read_only_metadata: anyJson(),
+  server_metadata: anyJson(),
+  primary_email: nonEmpty(email()).nullable(),
+  primary_email_verified: yup.boolean(),
+  primary_email_auth_enabled: yup.boolean(),
+  password: yup.string().max(MAX_PASSWORD).nullable(),
+  password_hash: nonEmpty(yup.string()),
+};
+
+export const clientUpdateSchema = obj({ ...clientFields, selected_team_id: uuid().nullable() }).defined();
+export const serverUpdateSchema = obj({ ...serverFields, selected_team_id: uuid().nullable() }).defined();
+export const serverCreateSchema = obj({
+  ...serverFields,
+  oauth_providers: yup.array(obj({ id: yup.string().defined(), account_id: yup.string().defined(), email: email().nullable() }).defined()),
+}).defined();
+
+export type ServerUserWrite = yup.InferType<typeof serverUpdateSchema>;
+export type ServerUserCreateBody = yup.InferType<typeof serverCreateSchema>;
+
+const usersQuery = obj({
+  limit: yup.number().integer().min(1),
+  cursor: uuid(),
+  order_by: yup.string().oneOf(['signed_up_at']),
+  desc: yup.string().oneOf(['true', 'false']),
+  query: yup.string(),
+  team_id: uuid(),
+}).defined();
+
+/** Oldest first, ties by id, as the service orders (signed_up_at, id). */
+function compareUsers(a: UserRecord, b: UserRecord): number {
+  if (a.signed_up_at_millis !== b.signed_up_at_millis) return a.signed_up_at_millis - b.signed_up_at_millis;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function matchesQuery(p: ProjectRecord, u: UserRecord, query: string): boolean {
+  const needle = query.toLowerCase();
+  // The id only matches exactly, after dropping characters an id cannot contain.
+  const idCandidate = query.replace(/[^a-zA-Z0-9\-_.]/g, '');
+  if (idCandidate !== '' && idCandidate.toLowerCase() === u.id) return true;
+  if (u.display_name !== null && u.display_name.toLowerCase().includes(needle)) return true;
+  return channelsOf(p, u.id).some((c) => c.value.toLowerCase().includes(needle));
+}
+
+function readUser(p: ProjectRecord, userId: string): UserRecord {
+  const user = findUser(p, userId);
+  if (!user) throw createKnownError('USER_NOT_FOUND');
+  return user;
+}
+
+function updateSchemaFor(type: AccessType) {
+  return type === 'client' ? clientUpdateSchema : serverUpdateSchema;
+}
 
 /** Users (PROTOCOL.md §5.3). */
 export function registerUserRoutes(router: Router): void {
@@ -13,4 +110,205 @@ export function registerUserRoutes(router: Router): void {
     if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
     return json(userView(auth.project, auth.user, auth.type));
   });
+
+  router.add('PATCH', '/users/me', async (req) => {
+    const auth = requireAccess(req);
+    const { body } = validate(req, { body: updateSchemaFor(auth.type) });
+    requireClientImage(auth, body.profile_image_url);
+    if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    const user = await updateUserRecord(req, auth.project, auth.user.id, body as ServerUserWrite);
+    return json(userView(auth.project, user, auth.type));
+  });
+
+  router.add('DELETE', '/users/me', (req) => {
+    const auth = requireAccess(req);
+    validate(req, {});
+    if (auth.type === 'client' && !auth.project.config.client_user_deletion_enabled) {
+      throw new StatusError(400, 'Client user deletion is not enabled for this project');
+    }
+    if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+    deleteUser(auth.project, auth.user.id);
+    return success();
+  });
+
+  router.add('GET', '/users', (req) => listUsers(req));
+
+  router.add('POST', '/users', async (req) => {
+    const auth = requireAccess(req, SERVER);
+    const { body } = validate(req, { body: serverCreateSchema });
+    const user = await createUserFromBody(req, auth.project, body);
+    return json(serverUserView(auth.project, user), 201);
+  });
+
+  const params = obj({ user_id: userIdOrMe().defined() }).defined();
+  router.add('GET', '/users/:user_id', (req) => {
+    const auth = requireAccess(req, SERVER);
+    const v = validate(req, { params });
+    return json(serverUserView(auth.project, readUser(auth.project, resolveUserId(auth, v.params.user_id))));
+  });
+
+  router.add('PATCH', '/users/:user_id', async (req) => {
+    const auth = requireAccess(req, SERVER);
+    const v = validate(req, { params, body: serverUpdateSchema });
+    const user = await updateUserRecord(req, auth.project, resolveUserId(auth, v.params.user_id), v.body);
+    return json(serverUserView(auth.project, user));
+  });
+
+  router.add('DELETE', '/users/:user_id', (req) => {
+    const auth = requireAccess(req, SERVER);
+    const v = validate(req, { params });
+    const user = readUser(auth.project, resolveUserId(auth, v.params.user_id));
+    deleteUser(auth.project, user.id);
+    return success();
+  });
+}
+
+/** `GET /users`: filtered, ordered, then cut at the cursor (inclusive) and the limit. */
+function listUsers(req: ApiRequest) {
+  const auth = requireAccess(req, SERVER);
+  const { query } = validate(req, { query: usersQuery });
+  const p = auth.project;
+  const desc = query.desc === 'true';
+  const order = (a: UserRecord, b: UserRecord) => (desc ? compareUsers(b, a) : compareUsers(a, b));
+  let users = Object.values(p.users)
+    .filter((u) => query.team_id === undefined || findMembership(p, query.team_id, u.id) !== undefined)
+    .filter((u) => query.query === undefined || query.query === '' || matchesQuery(p, u, query.query))
+    .sort(order);
+  if (query.cursor !== undefined) {
+    // Like the service's database cursor: a position in the ordering, even if the cursor user is filtered out.
+    const cursorUser = findUser(p, query.cursor);
+    users = cursorUser === undefined ? [] : users.filter((u) => order(u, cursorUser) >= 0);
+  }
+  const page = query.limit === undefined ? users : users.slice(0, query.limit);
+  const next = query.limit !== undefined && users.length > query.limit ? users[query.limit]!.id : null;
+  return json({ items: page.map((u) => serverUserView(p, u)), is_paginated: true, pagination: { next_cursor: next } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Write rules of §4.1, shared by POST /users, PATCH /users/{id} and PATCH /users/me.
+// Each write does its only await (password hashing) first, then checks everything and only then
+// mutates, in one synchronous block: a failed check never leaves half a change behind.
+
+const BCRYPT_HASH = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
+
+/**
+ * Imported bcrypt hashes are accepted by shape (cost 4–16) and stored as given. Node has no
+ * Blowfish, so the emulator cannot check a password against them: signing in to such a user
+ * answers EMAIL_PASSWORD_MISMATCH until a new password is set.
+ */
+function isBcryptHash(hash: string): boolean {
+  const match = BCRYPT_HASH.exec(hash);
+  const cost = Number(match?.[1]);
+  return match !== null && cost >= 4 && cost <= 16;
+}
+
+/** undefined: unchanged; null: remove the password. */
+async function passwordHashFrom(body: { password?: string | null | undefined; password_hash?: string | undefined }): Promise<string | null | undefined> {
+  if (body.password !== undefined) {
+    if (body.password_hash !== undefined) throw new StatusError(400, 'Cannot set both password and password_hash at the same time.');
+    return body.password === null ? null : await hashPassword(body.password);
+  }
+  if (body.password_hash === undefined) return undefined;
+  if (!isBcryptHash(body.password_hash)) throw new StatusError(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+  return body.password_hash;
+}
+
+function requirePasswordAllowed(p: ProjectRecord, hasPrimaryEmail: boolean): void {
+  // Upstream fails with a 500 (an assertion) here; a plain 400 says what is wrong.
+  if (!hasPrimaryEmail) throw new StatusError(400, 'Cannot set a password for a user without a primary e-mail.');
+  if (!p.config.credential_enabled) throw new StatusError(400, 'Password auth not enabled in the project');
+}
+
+function requireEmailFlags(primaryEmail: string | null, authEnabled: boolean, verified: boolean): void {
+  if (primaryEmail === null && authEnabled) throw new StatusError(400, 'primary_email_auth_enabled cannot be true without primary_email');
+  if (primaryEmail === null && verified) throw new StatusError(400, 'primary_email_verified cannot be true without primary_email');
+}
+
+/** Only one channel in the project may sign in with an e-mail. */
+function requireEmailFreeForAuth(p: ProjectRecord, value: string, exceptChannelId?: string): void {
+  const taken = Object.values(p.contact_channels).some((c) => c.used_for_auth && c.type === 'email' && sameEmail(c.value, value) && c.id !== exceptChannelId);
+  if (taken) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
+}
+
+export async function createUserFromBody(req: ApiRequest, p: ProjectRecord, body: ServerUserCreateBody): Promise<UserRecord> {
+  const passwordHash = await passwordHashFrom(body);
+  const primaryEmail = body.primary_email ?? null;
+  requireEmailFlags(primaryEmail, body.primary_email_auth_enabled === true, body.primary_email_verified === true);
+  if (primaryEmail !== null && body.primary_email_auth_enabled === true) requireEmailFreeForAuth(p, primaryEmail);
+  const accounts = (body.oauth_providers ?? []).map((a) => ({ provider_id: a.id, account_id: a.account_id, email: a.email ?? null, tokens: [] }));
+  for (const account of accounts) {
+    if (!p.config.oauth_providers.some((o) => o.id === account.provider_id)) throw new StatusError(400, `OAuth provider ${account.provider_id} not found`);
+    const linked = Object.values(p.users).some((u) => u.oauth_accounts.some((a) => a.provider_id === account.provider_id && a.account_id === account.account_id));
+    if (linked) throw createKnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
+  }
+  if (passwordHash) requirePasswordAllowed(p, primaryEmail !== null);
+  if (body.otp_auth_enabled === true && !p.config.magic_link_enabled) throw new StatusError(400, 'OTP auth not enabled in the project');
+  return createUser(
+    p,
+    {
+      display_name: body.display_name ?? null,
+      profile_image_url: body.profile_image_url ?? null,
+      client_metadata: (body.client_metadata ?? null) as Json,
+      client_read_only_metadata: (body.client_read_only_metadata ?? null) as Json,
+      server_metadata: (body.server_metadata ?? null) as Json,
+      primary_email: primaryEmail,
+      primary_email_verified: body.primary_email_verified ?? false,
+      primary_email_auth_enabled: body.primary_email_auth_enabled ?? false,
+      password_hash: passwordHash ?? null,
+      otp_auth_enabled: body.otp_auth_enabled ?? false,
+      totp_secret_base64: body.totp_secret_base64 ?? null,
+      oauth_accounts: accounts,
+    },
+    req.now,
+  );
+}
+
+export async function updateUserRecord(req: ApiRequest, p: ProjectRecord, userId: string, body: ServerUserWrite): Promise<UserRecord> {
+  const passwordHash = await passwordHashFrom(body);
+  const user = readUser(p, userId);
+  if (body.selected_team_id != null && !findMembership(p, body.selected_team_id, user.id)) {
+    throw createKnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: body.selected_team_id, user_id: user.id });
+  }
+  // Quirks of §4.1: auth-enabled only counts with primary_email, and the old flags are OR-ed in.
+  const old = primaryChannel(p, user.id);
+  const newEmail = body.primary_email;
+  const effectiveEmail = newEmail || old?.value || null;
+  const authEnabled = body.primary_email_auth_enabled === true || old?.used_for_auth === true;
+  requireEmailFlags(effectiveEmail, authEnabled, body.primary_email_verified === true || old?.is_verified === true);
+  const enablesAuthNow = typeof newEmail === 'string' && authEnabled && old?.used_for_auth !== true;
+  if (effectiveEmail !== null && authEnabled && (old?.value !== effectiveEmail || enablesAuthNow)) requireEmailFreeForAuth(p, effectiveEmail, old?.id);
+  if (typeof newEmail === 'string' && channelsOf(p, user.id).some((c) => c.id !== old?.id && c.type === 'email' && sameEmail(c.value, newEmail))) {
+    throw new StatusError(400, 'Contact channel already exists');
+  }
+  if (body.passkey_auth_enabled === true) throw new StatusError(400, 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
+  if (passwordHash && user.password_hash === null) requirePasswordAllowed(p, newEmail === undefined ? old !== undefined : newEmail !== null);
+
+  if (newEmail === null && old) delete p.contact_channels[old.id];
+  if (typeof newEmail === 'string') {
+    if (old) {
+      // The channel keeps its verification flag (quirk): only the value and auth flag change.
+      old.value = newEmail;
+      old.used_for_auth = authEnabled;
+    } else {
+      const id = crypto.randomUUID();
+      p.contact_channels[id] = { id, user_id: user.id, type: 'email', value: newEmail, is_primary: true, is_verified: false, used_for_auth: authEnabled, created_at_millis: req.now };
+    }
+  }
+  const primary = primaryChannel(p, user.id);
+  if (body.primary_email_verified !== undefined && primary) primary.is_verified = body.primary_email_verified;
+  // Enabling OTP in a project without magic links is silently ignored on update.
+  if (body.otp_auth_enabled !== undefined && (!body.otp_auth_enabled || p.config.magic_link_enabled)) user.otp_auth_enabled = body.otp_auth_enabled;
+  if (body.passkey_auth_enabled === false) user.passkey = null;
+  if (passwordHash !== undefined) {
+    user.password_hash = passwordHash;
+    revokeSessionsOfUser(p, user.id);
+  }
+  if (body.totp_secret_base64 !== undefined) user.totp_secret_base64 = body.totp_secret_base64;
+  if (body.selected_team_id !== undefined) user.selected_team_id = body.selected_team_id;
+  if (body.display_name !== undefined) user.display_name = body.display_name || null;
+  if (body.profile_image_url !== undefined) user.profile_image_url = body.profile_image_url;
+  if (body.client_metadata !== undefined) user.client_metadata = body.client_metadata as Json;
+  if (body.client_read_only_metadata !== undefined) user.client_read_only_metadata = body.client_read_only_metadata as Json;
+  if (body.server_metadata !== undefined) user.server_metadata = body.server_metadata as Json;
+  return user;
 }

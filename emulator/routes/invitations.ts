@@ -1,0 +1,108 @@
+import { createKnownError } from '../../protocol/errors/knownError.js';
+import { isTrustedRedirectUrl } from '../../protocol/validation.js';
+import { createCode, linkWithCode, redeemCode } from '../codes.js';
+import { requireAccess, requireUser } from '../http/access.js';
+import { StatusError } from '../http/errors.js';
+import type { Router } from '../http/router.js';
+import { json, success, type ApiRequest } from '../http/types.js';
+import { code45, email, obj, url, uuid, validate } from '../http/validate.js';
+import type { ProjectRecord, VerificationCodeRecord } from '../state/model.js';
+import { own } from '../state/store.js';
+import { addMember } from '../state/teams.js';
+import { trustPolicy } from './password.js';
+import { requireMember, requireTeam, requireTeamPermission } from './teams.js';
+
+/** Unused, unexpired invitations of a team, oldest first. */
+function pendingInvitations(p: ProjectRecord, teamId: string, now: number): VerificationCodeRecord[] {
+  return Object.values(p.verification_codes)
+    .filter((c) => c.type === 'team_invitation' && c.data.team_id === teamId && c.used_at_millis === null && c.expires_at_millis > now)
+    .sort((a, b) => a.created_at_millis - b.created_at_millis);
+}
+
+/** The team an invitation code points at, checked by §7's redemption algorithm. */
+function redeemInvitation(req: ApiRequest, variant: 'use' | 'check' | 'details') {
+  const auth = requireAccess(req);
+  const { body } = validate(req, { body: obj({ code: code45().defined() }).defined() });
+  const code = redeemCode(auth.project, 'team_invitation', body.code, req.now, variant);
+  return { auth, teamId: String(code.data.team_id) };
+}
+
+/** Team invitations (§5.4, §6.6). */
+export function registerInvitationRoutes(router: Router): void {
+  router.add('POST', '/team-invitations/send-code', (req) => {
+    const auth = requireAccess(req);
+    const { body } = validate(req, { body: obj({ team_id: uuid().defined(), email: email().defined(), callback_url: url().defined() }).defined() });
+    const p = auth.project;
+    if (auth.type === 'client') requireTeamPermission(p, body.team_id, requireUser(auth).id, '$invite_members');
+    // Upstream fails with a 500 for a server inviting to a missing team; TEAM_NOT_FOUND says why.
+    const team = requireTeam(p, body.team_id);
+    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    const code = createCode(p, 'team_invitation', { team_id: team.id, email: body.email }, req.now);
+    const link = linkWithCode(body.callback_url, code.code);
+    req.env.mailbox.sendTemplate(p, 'team_invitation', body.email, { teamDisplayName: team.display_name, teamInvitationLink: link }, link);
+    req.env.stats.email();
+    return json({ success: true, id: code.id });
+  });
+
+  router.add('GET', '/team-invitations', (req) => {
+    const auth = requireAccess(req);
+    const { query } = validate(req, { query: obj({ team_id: uuid().defined() }).defined() });
+    const p = auth.project;
+    if (auth.type === 'client') {
+      if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      requireMember(p, query.team_id, auth.user.id);
+      for (const permission of ['$read_members', '$invite_members']) requireTeamPermission(p, query.team_id, auth.user.id, permission);
+    } else {
+      requireTeam(p, query.team_id);
+    }
+    const items = pendingInvitations(p, query.team_id, req.now).map((c) => ({
+      id: c.id,
+      team_id: query.team_id,
+      expires_at_millis: c.expires_at_millis,
+      recipient_email: String(c.data.email),
+    }));
+    return json({ items, is_paginated: false });
+  });
+
+  router.add('DELETE', '/team-invitations/:id', (req) => {
+    const auth = requireAccess(req);
+    const { params, query } = validate(req, { params: obj({ id: uuid().defined() }).defined(), query: obj({ team_id: uuid().defined() }).defined() });
+    const p = auth.project;
+    if (auth.type === 'client') {
+      if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      requireMember(p, query.team_id, auth.user.id);
+      requireTeamPermission(p, query.team_id, auth.user.id, '$remove_members');
+    } else {
+      requireTeam(p, query.team_id);
+    }
+    // Upstream answers 500 for an unknown id and does not check the team; here both are a plain 404,
+    // so $remove_members in one team cannot revoke another team's invitations.
+    const code = own(p.verification_codes, params.id);
+    if (!code || code.type !== 'team_invitation' || code.data.team_id !== query.team_id) {
+      throw new StatusError(404, 'Team invitation not found');
+    }
+    delete p.verification_codes[params.id];
+    return success();
+  });
+
+  router.add('POST', '/team-invitations/accept', (req) => {
+    // The code is consumed before the user check (quirk §11.2): a signed-out accept burns it.
+    const { auth, teamId } = redeemInvitation(req, 'use');
+    const user = requireUser(auth);
+    requireTeam(auth.project, teamId);
+    addMember(auth.project, teamId, user.id, 'member', req.now);
+    return json({});
+  });
+
+  router.add('POST', '/team-invitations/accept/check-code', (req) => {
+    redeemInvitation(req, 'check');
+    return json({ is_code_valid: true });
+  }, { write: true });
+
+  router.add('POST', '/team-invitations/accept/details', (req) => {
+    const { auth, teamId } = redeemInvitation(req, 'details');
+    requireUser(auth);
+    const team = requireTeam(auth.project, teamId);
+    return json({ team_id: team.id, team_display_name: team.display_name });
+  }, { write: true });
+}
