@@ -94,7 +94,7 @@ export function registerOAuthTokenRoute(router: Router): void {
     const user = findUser(p, record.user_id);
     if (!user) throw createKnownError('INVALID_AUTHORIZATION_CODE');
     requireSecondFactor(p, user, req.now, record.is_new_user);
-    const tokens = await issueTokens(req.env, p, user, req.now);
+    const tokens = await issueTokens(req.env, p, user, req.now, record.provider_id === undefined ? {} : { method: record.provider_id });
     req.env.stats.tokenGrant('authorization_code');
     return json(
       {

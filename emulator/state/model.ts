@@ -177,6 +177,8 @@ export interface SentEmailRecord {
   sent_at_millis: number;
   to: string[];
   error: Json | null;
+  /** The sending configuration without its password (absent in records made before it existed). */
+  sender_config?: { type: string; host?: string; port?: number; username?: string; sender_name?: string; sender_email?: string };
 }
 
 /** One outer OAuth flow: what the client asked at authorize time, until the provider calls back. */
@@ -195,6 +197,10 @@ export interface OAuthFlowRecord {
   error_redirect_url: string | null;
   after_callback_redirect_url: string | null;
   created_at_millis: number;
+  /** The outer OAuth `scope` (must be `legacy`; checked at callback time like the service). */
+  scope?: string;
+  /** The PKCE verifier of the inner exchange with the (mock) provider. */
+  inner_code_verifier?: string;
 }
 
 /** An authorization code issued at the end of the callback, for the token endpoint. */
@@ -208,6 +214,8 @@ export interface AuthorizationCodeRecord {
   after_callback_redirect_url: string | null;
   expires_at_millis: number;
   used: boolean;
+  /** The provider the user came through, recorded as the login method at redemption. */
+  provider_id?: string;
 }
 
 export interface CliLoginRecord {

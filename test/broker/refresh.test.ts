@@ -19,7 +19,7 @@ afterEach(() => {
   brokers = [];
 });
 
-async function signedInBroker(locks?: Parameters<typeof startTestBroker>[1]['locks']) {
+async function signedInBroker(locks?: NonNullable<Parameters<typeof startTestBroker>[1]>['locks']) {
   const { broker, locks: l } = await startTestBroker(emulator(), locks ? { locks } : {});
   brokers.push(broker);
   return { broker, locks: l };

@@ -9,7 +9,7 @@ import { holdLock, type LocalLockManager } from './locks.js';
 
 export interface SimulatedTab {
   tabId: string;
-  api: Comlink.Remote<BrokerApi>;
+  api: BrokerApi;
   /** Every snapshot delivered per subscription, in order. */
   deliveries: Map<string, QuerySnapshot[]>;
   latest(subscriptionId: string): QuerySnapshot | undefined;
@@ -63,7 +63,7 @@ export async function connectTab(broker: Broker, locks: LocalLockManager): Promi
       for (const wake of [...waiters]) wake();
     },
   };
-  const api = (await entry.connect(broker.config, { tabId, lockName, version: 'test' }, Comlink.proxy(listener))) as unknown as Comlink.Remote<BrokerApi>;
+  const api = (await entry.connect(broker.config, { tabId, lockName, version: 'test' }, Comlink.proxy(listener))) as unknown as BrokerApi;
   const latest = (id: string) => deliveries.get(id)?.at(-1);
   return {
     tabId,

@@ -1,0 +1,58 @@
+import { createKnownError } from '../../protocol/errors/knownError.js';
+import { mintProviderAccessToken } from '../dev/oauthProvider.js';
+import { requireAccess, resolveUserId } from '../http/access.js';
+import { StatusError } from '../http/errors.js';
+import type { Router } from '../http/router.js';
+import { json, type ApiRequest, type Reply } from '../http/types.js';
+import { obj, userIdOrMe, validate, yup } from '../http/validate.js';
+import { findUser } from '../state/users.js';
+import { enabledProvider, extractScopes } from './oauth.js';
+
+/** A stored provider token is handed out only with at least this much life left. */
+const MIN_REMAINING_MILLIS = 5 * 60 * 1000;
+const body = obj({ scope: yup.string() }).defined();
+
+function accessToken(req: ApiRequest, userIdParam: string, providerId: string, scope: string | undefined): Reply {
+  const auth = requireAccess(req);
+  const userId = resolveUserId(auth, userIdParam);
+  if (auth.type === 'client' && userId !== auth.user?.id) throw new StatusError(403, 'Client can only access its own connected accounts');
+  const p = auth.project;
+  const provider = enabledProvider(p, providerId);
+  if (!provider) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+  // Shared keys belong to the service, so their tokens are never handed to the app.
+  if (provider.type === 'shared') throw createKnownError('OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
+  const user = findUser(p, userId);
+  if (!user) throw new StatusError(404, 'User not found');
+  const account = user.oauth_accounts.find((a) => a.provider_id === providerId);
+  if (!account) throw createKnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
+  const wanted = extractScopes(scope);
+  const covers = (granted: string[]) => wanted.every((s) => granted.includes(s));
+
+  const live = account.tokens.find((t) => t.expires_at_millis > req.now + MIN_REMAINING_MILLIS && covers(t.scopes));
+  if (live) return json({ access_token: live.access_token }, 201);
+
+  const refreshable = account.tokens.find((t) => t.refresh_token !== null && covers(t.scopes));
+  if (!refreshable) throw createKnownError('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE');
+  // The provider's refresh grant: a new access token with the refresh token's scopes.
+  const minted = mintProviderAccessToken(req.env, providerId, account.account_id, refreshable.scopes);
+  account.tokens.push({ access_token: minted.access_token, refresh_token: null, scopes: [...refreshable.scopes], expires_at_millis: minted.expires_at_millis });
+  // Expired tokens without a refresh token are of no further use.
+  account.tokens = account.tokens.filter((t) => t.refresh_token !== null || t.expires_at_millis > req.now);
+  return json({ access_token: minted.access_token }, 201);
+}
+
+/** Connected accounts (PROTOCOL.md §5.6, §6.10). */
+export function registerConnectedAccountRoutes(router: Router): void {
+  router.add('POST', '/connected-accounts/:user_id/:provider_id/access-token', (req) => {
+    requireAccess(req);
+    const { params, body: input } = validate(req, { params: obj({ user_id: userIdOrMe().defined(), provider_id: yup.string().defined() }).defined(), body });
+    return accessToken(req, params.user_id, params.provider_id, input.scope);
+  });
+
+  // Deprecated alias of the `me` form.
+  router.add('POST', '/auth/oauth/connected-accounts/:provider_id/access-token', (req) => {
+    requireAccess(req);
+    const { params, body: input } = validate(req, { params: obj({ provider_id: yup.string().defined() }).defined(), body });
+    return accessToken(req, 'me', params.provider_id, input.scope);
+  });
+}

@@ -1,0 +1,278 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createKnownError, KnownError } from '../../protocol/errors/knownError.js';
+import { isTrustedRedirectUrl } from '../../protocol/validation.js';
+import { keyIsValid } from '../auth/authenticate.js';
+import { verifyAccessToken } from '../auth/jwt.js';
+import { randomToken, sha256Hex } from '../crypto.js';
+import { defaultProviderScopes, exchangeProviderCode, mockAuthorizeUrl, type ProviderGrant } from '../dev/oauthProvider.js';
+import { StatusError } from '../http/errors.js';
+import type { Router } from '../http/router.js';
+import { redirect, type ApiRequest, type Reply } from '../http/types.js';
+import { obj, url, validate, yup } from '../http/validate.js';
+import type { OAuthAccountRecord, OAuthFlowRecord, ProjectRecord, UserRecord } from '../state/model.js';
+import { own } from '../state/store.js';
+import { authChannelByEmail, createUser, findUser } from '../state/users.js';
+import { errorReply } from '../server.js';
+import { trustPolicy } from './password.js';
+
+const INNER_COOKIE = 'stack-oauth-inner-';
+/** The outer flow must complete within 10 minutes (OUTER_OAUTH_TIMEOUT). */
+const OUTER_FLOW_MILLIS = 10 * 60 * 1000;
+/** The OAuth library's authorization-code lifetime. */
+const AUTHORIZATION_CODE_MILLIS = 5 * 60 * 1000;
+/** Tokens kept per provider account: enough history for connected accounts, bounded state. */
+const MAX_TOKENS_PER_ACCOUNT = 20;
+
+export function extractScopes(scope: string | null | undefined): string[] {
+  return [...new Set((scope ?? '').split(/\s+/).filter((s) => s !== ''))];
+}
+
+/** The enabled provider config of a project, if any. */
+export function enabledProvider(p: ProjectRecord, providerId: string) {
+  return p.config.oauth_providers.find((o) => o.id === providerId && o.enabled);
+}
+
+/** The client id the service would present to the provider (shared providers use the service's own keys). */
+function providerClientId(p: ProjectRecord, providerId: string): string {
+  return enabledProvider(p, providerId)?.client_id ?? `stack-shared-${providerId}`;
+}
+
+function callbackUrl(req: ApiRequest, providerId: string): string {
+  return `${req.env.baseUrl}/api/v1/auth/oauth/callback/${encodeURIComponent(providerId)}`;
+}
+
+function withoutFragment(value: string): string {
+  const parsed = new URL(value);
+  parsed.hash = '';
+  return parsed.toString();
+}
+
+function pruneFlows(p: ProjectRecord, now: number): void {
+  for (const [state, flow] of Object.entries(p.oauth_flows)) if (flow.created_at_millis + OUTER_FLOW_MILLIS * 6 < now) delete p.oauth_flows[state];
+  for (const [hash, code] of Object.entries(p.authorization_codes)) if (code.expires_at_millis + OUTER_FLOW_MILLIS < now) delete p.authorization_codes[hash];
+}
+
+const authorizeQuery = obj({
+  client_id: yup.string().defined(),
+  client_secret: yup.string().defined(),
+  redirect_uri: url().defined(),
+  scope: yup.string().defined(),
+  state: yup.string().defined(),
+  grant_type: yup.string().oneOf(['authorization_code']).defined(),
+  code_challenge: yup.string().defined(),
+  code_challenge_method: yup.string().oneOf(['S256', 'plain']).defined(),
+  response_type: yup.string().oneOf(['code']).defined(),
+  type: yup.string().oneOf(['authenticate', 'link']).default('authenticate'),
+  token: yup.string().default(''),
+  provider_scope: yup.string(),
+  error_redirect_uri: url(),
+  error_redirect_url: url(),
+  after_callback_redirect_url: yup.string(),
+}).defined();
+
+async function authorize(req: ApiRequest): Promise<Reply> {
+  const { query } = validate(req, { query: authorizeQuery });
+  const providerId = req.params.provider_id!;
+  // The access token of a link flow is verified before anything is read, so the state below is current.
+  const tokenCheck = query.type === 'link' ? await verifyAccessToken(req.env.store, query.token, req.now) : null;
+  const p = req.env.store.project(query.client_id);
+  if (!p) throw createKnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: query.client_id });
+  if (!keyIsValid(p, 'publishable_client_key', query.client_secret, req.now)) throw createKnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: p.id });
+  const provider = enabledProvider(p, providerId);
+  if (!provider) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+  let linkUserId: string | null = null;
+  if (tokenCheck !== null) {
+    if (!tokenCheck.ok && tokenCheck.reason === 'expired') throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: tokenCheck.expiredAtMillis });
+    if (!tokenCheck.ok) throw createKnownError('UNPARSABLE_ACCESS_TOKEN');
+    if (tokenCheck.projectId !== p.id) throw new StatusError(403, 'The access token is not valid for this project');
+    if (query.provider_scope !== undefined && provider.type === 'shared') throw createKnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
+    linkUserId = tokenCheck.userId;
+  }
+  const providerState = randomToken();
+  const innerVerifier = randomBytes(32).toString('base64url');
+  const flow: OAuthFlowRecord = {
+    provider_state: providerState,
+    provider_id: providerId,
+    redirect_uri: withoutFragment(query.redirect_uri),
+    client_state: query.state,
+    code_challenge: query.code_challenge,
+    code_challenge_method: query.code_challenge_method,
+    type: query.type,
+    link_user_id: linkUserId,
+    provider_scope: query.provider_scope ?? null,
+    error_redirect_url: query.error_redirect_uri ?? query.error_redirect_url ?? null,
+    after_callback_redirect_url: query.after_callback_redirect_url ?? null,
+    created_at_millis: req.now,
+    scope: query.scope,
+    inner_code_verifier: innerVerifier,
+  };
+  pruneFlows(p, req.now);
+  p.oauth_flows[providerState] = flow;
+  const location = mockAuthorizeUrl(req.env, providerId, {
+    clientId: providerClientId(p, providerId),
+    redirectUri: callbackUrl(req, providerId),
+    state: providerState,
+    scopes: extractScopes([...defaultProviderScopes(providerId), query.provider_scope ?? ''].join(' ')),
+    codeChallenge: createHash('sha256').update(innerVerifier).digest('base64url'),
+  });
+  // No `Secure`: the service adds it only outside development.
+  return redirect(location, { 'set-cookie': `${INNER_COOKIE}${providerState}=true; Path=/; Max-Age=600; HttpOnly` });
+}
+
+/** Known errors of the callback go to the error URL when it is trusted, else answer normally. */
+function redirectOrThrow(error: KnownError, p: ProjectRecord, errorUrl: string | null): Reply {
+  if (errorUrl === null || !isTrustedRedirectUrl(errorUrl, trustPolicy(p))) throw error;
+  const target = new URL(errorUrl);
+  target.searchParams.set('errorCode', error.code);
+  target.searchParams.set('message', error.message);
+  target.searchParams.set('details', JSON.stringify(error.details ?? {}));
+  return redirect(target.toString());
+}
+
+function storeTokens(account: OAuthAccountRecord, grant: ProviderGrant): void {
+  account.tokens.push({ access_token: grant.access_token, refresh_token: grant.refresh_token, scopes: [...grant.scopes], expires_at_millis: grant.expires_at_millis });
+  if (account.tokens.length > MAX_TOKENS_PER_ACCOUNT) account.tokens.splice(0, account.tokens.length - MAX_TOKENS_PER_ACCOUNT);
+}
+
+function accountOf(user: UserRecord, providerId: string, accountId: string): OAuthAccountRecord | undefined {
+  return user.oauth_accounts.find((a) => a.provider_id === providerId && a.account_id === accountId);
+}
+
+/** Who signs in (or gets linked) for this provider account (PROTOCOL.md §6.9 step 4). Synchronous. */
+function resolveAccount(p: ProjectRecord, flow: OAuthFlowRecord, grant: ProviderGrant, now: number): { user: UserRecord; isNewUser: boolean } {
+  const { account } = grant;
+  const providerId = flow.provider_id;
+  const owner = Object.values(p.users).find((u) => accountOf(u, providerId, account.account_id) !== undefined);
+  const attach = (user: UserRecord) => {
+    const record: OAuthAccountRecord = { provider_id: providerId, account_id: account.account_id, email: account.email, tokens: [] };
+    user.oauth_accounts.push(record);
+    storeTokens(record, grant);
+  };
+
+  if (flow.type === 'link') {
+    const user = flow.link_user_id === null ? undefined : findUser(p, flow.link_user_id);
+    if (!user) throw createKnownError('USER_NOT_FOUND');
+    if (owner && owner.id !== user.id) throw createKnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
+    const existing = accountOf(user, providerId, account.account_id);
+    if (existing) storeTokens(existing, grant);
+    else {
+      if (user.oauth_accounts.some((a) => a.provider_id === providerId)) throw createKnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
+      attach(user);
+    }
+    return { user, isNewUser: false };
+  }
+
+  if (owner) {
+    storeTokens(accountOf(owner, providerId, account.account_id)!, grant);
+    return { user: owner, isNewUser: false };
+  }
+
+  // A new provider account. Merging into an existing account is not a sign-up, so it comes first.
+  let emailAuthEnabled = true;
+  const taken = authChannelByEmail(p, account.email);
+  if (taken) {
+    const strategy = p.config.oauth_account_merge_strategy;
+    const alreadyUsed = () => createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email', contact_channel_value: account.email });
+    if (strategy === 'raise_error') throw alreadyUsed();
+    if (strategy === 'link_method') {
+      // Both sides must vouch for the address, or whoever controls the provider account could take the user over.
+      if (!taken.is_verified || !account.email_verified) throw alreadyUsed();
+      const existing = findUser(p, taken.user_id);
+      if (!existing) throw alreadyUsed();
+      if (existing.oauth_accounts.some((a) => a.provider_id === providerId)) throw createKnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
+      attach(existing);
+      return { user: existing, isNewUser: false };
+    }
+    // allow_duplicates: a second user whose e-mail does not sign in.
+    emailAuthEnabled = false;
+  }
+  if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
+  const user = createUser(
+    p,
+    {
+      display_name: account.display_name,
+      profile_image_url: account.profile_image_url,
+      primary_email: account.email,
+      primary_email_verified: account.email_verified,
+      primary_email_auth_enabled: emailAuthEnabled,
+      login_method: providerId,
+    },
+    now,
+  );
+  attach(user);
+  return { user, isNewUser: true };
+}
+
+function callback(req: ApiRequest, state: string, fields: Record<string, unknown>): Reply {
+  if (req.cookies[`${INNER_COOKIE}${state}`] !== 'true') {
+    throw new StatusError(400, 'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again');
+  }
+  const p = req.env.store.projects().find((candidate) => own(candidate.oauth_flows, state) !== undefined);
+  const flow = p === undefined ? undefined : own(p.oauth_flows, state);
+  if (!p || !flow) throw new StatusError(400, 'Invalid OAuth cookie. Please try signing in again.');
+  try {
+    if (flow.created_at_millis + OUTER_FLOW_MILLIS < req.now) throw createKnownError('OUTER_OAUTH_TIMEOUT');
+    const providerId = req.params.provider_id!;
+    if (!enabledProvider(p, providerId)) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+    const providerError = typeof fields.error === 'string' ? fields.error : undefined;
+    if (providerError === 'access_denied' || providerError === 'consent_required') throw createKnownError('OAUTH_PROVIDER_ACCESS_DENIED');
+    if (providerError !== undefined) throw new StatusError(400, `Inner OAuth callback failed: the provider answered "${providerError}". Please try again.`);
+    const code = typeof fields.code === 'string' ? fields.code : '';
+    const exchanged =
+      providerId === flow.provider_id
+        ? exchangeProviderCode(req.env, providerId, code, { clientId: providerClientId(p, providerId), redirectUri: callbackUrl(req, providerId), codeVerifier: flow.inner_code_verifier ?? '' })
+        : ({ ok: false, error: 'invalid_grant' } as const);
+    if (!exchanged.ok && exchanged.error === 'invalid_client') {
+      throw new StatusError(400, 'Invalid client credentials for this OAuth provider. Please ensure the configuration in the Stack Auth dashboard is correct.');
+    }
+    if (!exchanged.ok) throw new StatusError(400, 'Inner OAuth callback failed due to invalid grant. Please try again.');
+    // The provider code is spent, so the flow is over whatever happens next.
+    delete p.oauth_flows[state];
+    // The OAuth library checks the client's redirect URI and scope before it asks who the user is.
+    if (!isTrustedRedirectUrl(flow.redirect_uri, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if ((flow.scope ?? 'legacy') !== 'legacy') throw new StatusError(400, 'Invalid scope requested. Please check the scopes you are requesting.');
+    const { user, isNewUser } = resolveAccount(p, flow, exchanged.grant, req.now);
+    const authorizationCode = randomBytes(20).toString('hex');
+    const codeHash = sha256Hex(authorizationCode);
+    p.authorization_codes[codeHash] = {
+      code_hash: codeHash,
+      user_id: user.id,
+      redirect_uri: flow.redirect_uri,
+      code_challenge: flow.code_challenge,
+      code_challenge_method: flow.code_challenge_method,
+      is_new_user: isNewUser,
+      after_callback_redirect_url: flow.after_callback_redirect_url,
+      expires_at_millis: req.now + AUTHORIZATION_CODE_MILLIS,
+      used: false,
+      provider_id: providerId,
+    };
+    const target = new URL(flow.redirect_uri);
+    target.searchParams.set('code', authorizationCode);
+    target.searchParams.set('state', flow.client_state);
+    return redirect(target.toString());
+  } catch (error) {
+    if (error instanceof KnownError) return redirectOrThrow(error, p, flow.error_redirect_url);
+    throw error;
+  }
+}
+
+/** OAuth authorize and callback (PROTOCOL.md §5.2, §6.9); the token endpoint is in oauthToken.ts. */
+export function registerOAuthRoutes(router: Router): void {
+  router.add('GET', '/auth/oauth/authorize/:provider_id', authorize, { write: true });
+
+  const handleCallback = (req: ApiRequest): Reply => {
+    const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const fields: Record<string, unknown> = { ...req.query, ...body };
+    const state = typeof req.query.state === 'string' ? req.query.state : typeof body.state === 'string' ? body.state : '';
+    // The inner cookie is deleted whatever the outcome; only states we could have issued name a cookie.
+    const clear: Record<string, string> = /^[0-9a-z]{1,64}$/.test(state) ? { 'set-cookie': `${INNER_COOKIE}${state}=; Path=/; Max-Age=0; HttpOnly` } : {};
+    let reply: Reply;
+    try {
+      reply = callback(req, state, fields);
+    } catch (error) {
+      reply = errorReply(error, req.env.log);
+    }
+    return { ...reply, headers: { ...reply.headers, ...clear } };
+  };
+  router.add(['GET', 'POST'], '/auth/oauth/callback/:provider_id', handleCallback, { write: true });
+}

@@ -1,0 +1,93 @@
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../../protocol/index.js';
+import { advanceClock, api, expectKnownError, expectPlainError, signUp } from '../support/authFlows.js';
+import { transportFor, useEmulator } from '../support/emulator.js';
+
+const emulator = useEmulator();
+const ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
+
+const asClient = (accessToken: string) => api(emulator(), 'GET', '/users/me', { accessToken });
+
+function tamper(token: string, change: (payload: Record<string, unknown>) => void): string {
+  const [header, payload, signature] = token.split('.');
+  const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as Record<string, unknown>;
+  change(claims);
+  return `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+}
+
+describe('access tokens', () => {
+  it('verify against the project JWKS with exactly the documented claims', async () => {
+    const em = emulator();
+    const user = await signUp(em);
+    const jwks = createRemoteJWKSet(new URL(`${em.url}/api/v1/projects/${em.projects.demo.id}/.well-known/jwks.json`));
+    const { payload, protectedHeader } = await jwtVerify(user.access_token, jwks, { issuer: ISSUER, audience: em.projects.demo.id, algorithms: ['ES256'], currentDate: new Date(decodeJwt(user.access_token).iat! * 1000) });
+    expect(Object.keys(payload).sort()).toEqual(['aud', 'branchId', 'exp', 'iat', 'iss', 'refreshTokenId', 'sub'].sort());
+    expect(payload).toMatchObject({ iss: ISSUER, aud: em.projects.demo.id, sub: user.user_id, branchId: 'main', refreshTokenId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(payload.exp! - payload.iat!).toBe(600);
+    expect(Object.keys(protectedHeader).sort()).toEqual(['alg', 'kid']);
+    expect(protectedHeader).toEqual({ alg: 'ES256', kid: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
+  });
+
+  it('the JWKS has one ES256 P-256 key; unknown projects are a plain 404', async () => {
+    const em = emulator();
+    const jwks = await endpoints.getProjectJwks(em.url, em.projects.demo.id);
+    expect(jwks.keys).toHaveLength(1);
+    expect(Object.keys(jwks.keys[0]!).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'x', 'y']);
+    expect(jwks.keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256', crv: 'P-256' });
+    const user = await signUp(em);
+    expect(decodeProtectedHeader(user.access_token).kid).toBe(jwks.keys[0]!.kid);
+    expectPlainError(await api(em, 'GET', '/projects/00000000-0000-4000-8000-000000000000/.well-known/jwks.json', { access: null }), 404, 'Project not found');
+  });
+
+  it('refuses alg none, another key, tampered claims and garbage as UNPARSABLE_ACCESS_TOKEN', async () => {
+    const em = emulator();
+    const user = await signUp(em);
+    const claims = decodeJwt(user.access_token);
+    const unsecured = new UnsecuredJWT({ ...claims }).encode();
+    expectKnownError(await asClient(unsecured), 'UNPARSABLE_ACCESS_TOKEN', 401);
+
+    // Same kid and claims, signed with a key the project never published.
+    const { privateKey } = await generateKeyPair('ES256');
+    const kid = decodeProtectedHeader(user.access_token).kid!;
+    const forged = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
+    expectKnownError(await asClient(forged), 'UNPARSABLE_ACCESS_TOKEN', 401);
+
+    expectKnownError(await asClient(tamper(user.access_token, (c) => (c.sub = '00000000-0000-4000-8000-000000000000'))), 'UNPARSABLE_ACCESS_TOKEN', 401);
+    expectKnownError(await asClient(tamper(user.access_token, (c) => (c.exp = (c.exp as number) + 3600))), 'UNPARSABLE_ACCESS_TOKEN', 401);
+    expectKnownError(await asClient('not.a.token'), 'UNPARSABLE_ACCESS_TOKEN', 401);
+    expectKnownError(await asClient(''), 'UNPARSABLE_ACCESS_TOKEN', 401);
+    // The untouched token still works.
+    expect((await asClient(user.access_token)).status).toBe(200);
+  });
+
+  it('refuses another project’s token with INVALID_PROJECT_FOR_ACCESS_TOKEN', async () => {
+    const em = emulator();
+    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
+    expectKnownError(await asClient(admin.access_token), 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
+    // Checked even without an access type, as long as a project id is given.
+    const noType = await api(em, 'GET', '/', { access: null, accessToken: admin.access_token, headers: { 'x-stack-project-id': em.projects.demo.id } });
+    expectKnownError(noType, 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
+    // Without a project id the token is not looked at.
+    expect((await api(em, 'GET', '/', { access: null, accessToken: 'garbage' })).status).toBe(200);
+  });
+
+  it('expires after 10 minutes of emulator time with ACCESS_TOKEN_EXPIRED', async () => {
+    const em = emulator();
+    const user = await signUp(em);
+    const exp = decodeJwt(user.access_token).exp!;
+    await advanceClock(em, 10 * 60 * 1000 + 1000);
+    const expired = await asClient(user.access_token);
+    expectKnownError(expired, 'ACCESS_TOKEN_EXPIRED', 401);
+    const body = expired.body as { details: { expired_at_millis: number }; error: string };
+    expect(body.details.expired_at_millis).toBe(exp * 1000);
+    expect(body.error).toBe(`Access token has expired. Please refresh it and try again. (The access token expired at ${new Date(exp * 1000).toISOString()}.)`);
+  });
+
+  it('a token of a deleted user is valid but names no user', async () => {
+    const em = emulator();
+    const user = await signUp(em);
+    await api(em, 'DELETE', `/users/${user.user_id}`, { access: 'server' });
+    expectKnownError(await asClient(user.access_token), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+  });
+});

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { endpoints, isKnownError, knownErrorFromRedirect } from '../../protocol/index.js';
+import { advanceClock, api, signUp } from '../support/authFlows.js';
+import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
+import { authorizeUrl, callback, consent, ERROR_URL, runFlow, startFlow } from '../support/oauth.js';
+
+const emulator = useEmulator();
+
+const COOKIE_MISSING = 'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again';
+
+async function get(url: string | URL) {
+  const response = await fetch(url, { redirect: 'manual' });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, known: response.headers.get('x-stack-known-error'), text, body, contentType: response.headers.get('content-type') };
+}
+
+async function authorizeWith(change: (url: URL) => void) {
+  const { url } = await authorizeUrl(emulator());
+  const parsed = new URL(url);
+  change(parsed);
+  return get(parsed);
+}
+
+describe('authorize errors', () => {
+  it('checks the client, its key, the provider and the query', async () => {
+    const unknownProject = await authorizeWith((u) => u.searchParams.set('client_id', '00000000-0000-4000-8000-000000000000'));
+    expect(unknownProject).toMatchObject({ status: 400, known: 'INVALID_OAUTH_CLIENT_ID_OR_SECRET' });
+    expect((unknownProject.body as { details: unknown }).details).toEqual({ client_id: '00000000-0000-4000-8000-000000000000' });
+    expect(await authorizeWith((u) => u.searchParams.set('client_secret', 'pck_wrong'))).toMatchObject({ status: 401, known: 'INVALID_PUBLISHABLE_CLIENT_KEY' });
+    const spotify = await authorizeWith((u) => (u.pathname = u.pathname.replace('/github', '/spotify')));
+    expect(spotify).toMatchObject({ status: 400, known: 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED' });
+    expect(await authorizeWith((u) => u.searchParams.set('prompt', 'login'))).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
+    expect(await authorizeWith((u) => u.searchParams.delete('code_challenge'))).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
+    expect(await authorizeWith((u) => u.searchParams.set('grant_type', 'implicit'))).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
+  });
+
+  it('checks the access token of a link flow', async () => {
+    const em = emulator();
+    const link = (token: string, extra: Record<string, string> = {}, project: 'demo' | 'internal' = 'demo') =>
+      authorizeUrl(em, { type: 'link', token, project }).then(({ url }) => {
+        const parsed = new URL(url);
+        for (const [k, v] of Object.entries(extra)) parsed.searchParams.set(k, v);
+        return get(parsed);
+      });
+    expect(await link('')).toMatchObject({ status: 401, known: 'UNPARSABLE_ACCESS_TOKEN' });
+    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
+    const foreign = await link(admin.access_token);
+    expect(foreign).toMatchObject({ status: 403, known: null, text: 'The access token is not valid for this project' });
+    // The internal project's providers use shared keys: no extra scopes.
+    const shared = await link(admin.access_token, { provider_scope: 'repo' }, 'internal');
+    expect(shared).toMatchObject({ status: 400, known: 'OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS' });
+    const user = await signUp(em);
+    await advanceClock(em, 11 * 60 * 1000);
+    expect(await link(user.access_token)).toMatchObject({ status: 401, known: 'ACCESS_TOKEN_EXPIRED' });
+  });
+});
+
+describe('callback errors', () => {
+  it('without the inner cookie: a plain 400 with the exact text; an unknown state likewise', async () => {
+    const em = emulator();
+    const flow = await startFlow(em);
+    const atCallback = await consent(flow, { email: uniqueEmail('gh') });
+    const missing = await callback(atCallback, null);
+    expect(missing).toMatchObject({ status: 400, text: COOKIE_MISSING });
+    expect(missing.headers.get('x-stack-known-error')).toBeNull();
+    expect(missing.headers.get('content-type')).toContain('text/plain');
+    const wrongValue = await callback(atCallback, `${flow.cookie.split('=')[0]}=yes`);
+    expect(wrongValue).toMatchObject({ status: 400, text: COOKIE_MISSING });
+    const unknown = new URL(atCallback);
+    unknown.searchParams.set('state', 'zzzz');
+    expect(await callback(unknown, 'stack-oauth-inner-zzzz=true')).toMatchObject({ status: 400, text: 'Invalid OAuth cookie. Please try signing in again.' });
+    // The flow is still intact: with its cookie it completes.
+    expect((await callback(atCallback, flow.cookie)).status).toBe(307);
+    // …once: the provider code is spent.
+    expect((await callback(atCallback, flow.cookie)).status).toBe(400);
+  });
+
+  it('a denied consent goes to the error URL with errorCode, message and details', async () => {
+    const em = emulator();
+    const flow = await startFlow(em);
+    const atCallback = await consent(flow, { action: 'deny' });
+    expect(atCallback.searchParams.get('error')).toBe('access_denied');
+    const result = await callback(atCallback, flow.cookie);
+    expect(result.status).toBe(307);
+    const target = new URL(result.location!);
+    expect(target.origin + target.pathname).toBe(ERROR_URL);
+    expect(Object.fromEntries(target.searchParams)).toEqual({ errorCode: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'The OAuth provider denied access to the user.', details: '{}' });
+    expect(isKnownError(knownErrorFromRedirect(target), 'OAUTH_PROVIDER_ACCESS_DENIED')).toBe(true);
+  });
+
+  it('with an untrusted error URL, the error is the normal known-error response', async () => {
+    const em = emulator();
+    const flow = await startFlow(em, { errorRedirectUrl: 'https://evil.example.com/error' });
+    const result = await callback(await consent(flow, { action: 'deny' }), flow.cookie);
+    expect(result.status).toBe(400);
+    expect(result.headers.get('x-stack-known-error')).toBe('OAUTH_PROVIDER_ACCESS_DENIED');
+  });
+
+  it('an untrusted redirect_uri is REDIRECT_URL_NOT_WHITELISTED, redirected when the error URL is trusted', async () => {
+    const em = emulator();
+    const redirected = await runFlow(em, { email: uniqueEmail('gh') }, { redirectUri: 'https://evil.example.com/callback' });
+    expect(redirected.finalUrl.origin + redirected.finalUrl.pathname).toBe(ERROR_URL);
+    expect(redirected.finalUrl.searchParams.get('errorCode')).toBe('REDIRECT_URL_NOT_WHITELISTED');
+    const flow = await startFlow(em, { redirectUri: 'https://evil.example.com/callback', errorRedirectUrl: 'https://evil.example.com/error' });
+    const result = await callback(await consent(flow, { email: uniqueEmail('gh') }), flow.cookie);
+    expect(result.status).toBe(400);
+    expect(result.headers.get('x-stack-known-error')).toBe('REDIRECT_URL_NOT_WHITELISTED');
+  });
+
+  it('the outer flow times out after 10 minutes', async () => {
+    const em = emulator();
+    const flow = await startFlow(em);
+    const atCallback = await consent(flow, { email: uniqueEmail('gh') });
+    await advanceClock(em, 10 * 60 * 1000 + 1000);
+    const result = await callback(atCallback, flow.cookie);
+    expect(new URL(result.location!).searchParams.get('errorCode')).toBe('OUTER_OAUTH_TIMEOUT');
+    const untrusted = await startFlow(em, { errorRedirectUrl: 'https://evil.example.com/error' });
+    const late = await consent(untrusted, { email: uniqueEmail('gh') });
+    await advanceClock(em, 10 * 60 * 1000 + 1000);
+    const direct = await callback(late, untrusted.cookie);
+    expect(direct.status).toBe(408);
+    expect(direct.headers.get('x-stack-known-error')).toBe('OUTER_OAUTH_TIMEOUT');
+  });
+
+  it('a forged provider code is an invalid grant; form-post callbacks work too', async () => {
+    const em = emulator();
+    const flow = await startFlow(em);
+    const atCallback = await consent(flow, { email: uniqueEmail('gh') });
+    const forged = new URL(atCallback);
+    forged.searchParams.set('code', 'not-a-code');
+    expect(await callback(forged, flow.cookie)).toMatchObject({ status: 400, text: 'Inner OAuth callback failed due to invalid grant. Please try again.' });
+    const posted = await fetch(`${atCallback.origin}${atCallback.pathname}`, {
+      method: 'POST',
+      body: new URLSearchParams(atCallback.searchParams),
+      headers: { cookie: flow.cookie },
+      redirect: 'manual',
+    });
+    expect(posted.status).toBe(307);
+    expect(new URL(posted.headers.get('location')!).searchParams.get('state')).toBe(flow.state);
+  });
+
+  it('the consent page refuses a redirect_uri that is not the service callback', async () => {
+    const em = emulator();
+    const page = await get(`${em.url}/emulator/oauth/github/authorize?redirect_uri=${encodeURIComponent('https://evil.example.com/cb')}&state=abc`);
+    expect(page.status).toBe(400);
+    const posted = await fetch(`${em.url}/emulator/oauth/github/authorize`, {
+      method: 'POST',
+      body: new URLSearchParams({ redirect_uri: 'https://evil.example.com/cb', state: 'abc', email: 'a@b.co' }),
+      redirect: 'manual',
+    });
+    expect(posted.status).toBe(400);
+    expect((await api(em, 'GET', '/auth/oauth/callback/github', { access: null })).status).toBe(400);
+  });
+});
