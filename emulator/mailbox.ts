@@ -1,6 +1,7 @@
 import type { EmailTemplateType } from '../protocol/resources/admin.js';
 import type { Json } from '../protocol/resources/common.js';
-import type { ProjectRecord } from './state/model.js';
+import type { EmailConfig } from '../protocol/resources/project.js';
+import type { ProjectRecord, SentEmailRecord } from './state/model.js';
 
 /** An e-mail the service would have sent; every one lands here instead. */
 export interface MailboxItem {
@@ -53,6 +54,18 @@ function bodyTemplate(type: EmailTemplateType, content: Json | undefined): strin
   return defaultEmailTemplates[type].body;
 }
 
+/** The e-mail configuration as `GET /internal/emails` shows it: never the password. */
+export function senderConfigOf(config: EmailConfig): NonNullable<SentEmailRecord['sender_config']> {
+  if (config.type === 'shared') return { type: 'shared' };
+  return { type: 'standard', host: config.host, port: config.port, username: config.username, sender_name: config.sender_name, sender_email: config.sender_email };
+}
+
+/** Keeps the project's e-mail log for `GET /internal/emails`, which shows at most the last 100. */
+export function recordSentEmail(p: ProjectRecord, record: Omit<SentEmailRecord, 'id'>): void {
+  p.sent_emails.push({ id: crypto.randomUUID(), ...record });
+  if (p.sent_emails.length > 100) p.sent_emails.splice(0, p.sent_emails.length - 100);
+}
+
 export class Mailbox {
   private items: MailboxItem[] = [];
   private nextId = 1;
@@ -66,7 +79,9 @@ export class Mailbox {
     const subject = renderTemplate(custom?.subject ?? defaultEmailTemplates[type].subject, vars);
     const textBody = renderTemplate(bodyTemplate(type, custom?.content), vars);
     const htmlBody = `<p>${escapeHtml(textBody).replace(/\n/g, '<br>')}</p>${link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : ''}`;
-    return this.deliver({ project_id: p.id, to, subject, text: textBody, html: htmlBody, template: type, link });
+    const delivered = this.deliver({ project_id: p.id, to, subject, text: textBody, html: htmlBody, template: type, link });
+    recordSentEmail(p, { subject, to: [to], sent_at_millis: delivered.sent_at_millis, error: null, sender_config: senderConfigOf(p.config.email_config) });
+    return delivered;
   }
 
   deliver(item: Omit<MailboxItem, 'id' | 'sent_at_millis'>): MailboxItem {

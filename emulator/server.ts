@@ -172,7 +172,8 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
     env.stats.request(routeKey, 0, false);
     return;
   }
-  const written = writeReply(res, reply, { cors: true, override, pretty });
+  // The framework-level 405 is not subject to the override (§2.4).
+  const written = writeReply(res, reply, { cors: true, override: override && match.kind !== 'method-not-allowed', pretty });
   env.stats.request(routeKey, written.status, write);
 }
 

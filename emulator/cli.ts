@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+/**
+ * `npm run emulator -- --port 8102` (or `authbroker-emulator`): runs the emulator until Ctrl-C.
+ * Exit codes: 0 stopped by a signal, 1 could not start (e.g. a refused data file), 2 bad flags.
+ */
+import { parseArgs } from 'node:util';
+import type { EmulatorOptions, RunningEmulator } from './index.js';
+
+const USAGE = `Usage: authbroker-emulator [options]
+
+  --port N                    Port to listen on (default 8102; 0 picks a free one)
+  --host HOST                 Interface to listen on (default 127.0.0.1)
+  --data FILE                 Keep the state in FILE across restarts
+  --access-token-ttl DURATION Access token lifetime: 90s, 10m, 1h or milliseconds (default 10m)
+  --project-id UUID           The demo project's id
+  --publishable-client-key K  The demo project's keys (pck_…, ssk_…, sak_…)
+  --secret-server-key K
+  --super-secret-admin-key K
+  --verbose                   Log internal errors
+  --help                      Show this help`;
+
+class UsageError extends Error {}
+
+/** `90s`, `10m`, `1h`, `250ms` or plain milliseconds. */
+function parseDuration(value: string, flag: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+  const millis = match ? Number(match[1]) * factor[(match[2] as keyof typeof factor | undefined) ?? 'ms'] : NaN;
+  if (!Number.isFinite(millis) || millis < 1000) throw new UsageError(`${flag} must be a duration of at least 1s, like 90s, 10m, 1h or 600000 (milliseconds); got "${value}".`);
+  return Math.round(millis);
+}
+
+function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a number from 0 to 65535; got "${value}".`);
+  return Number(value);
+}
+
+function parseKey(value: string, flag: string, prefix: string): string {
+  if (!value.startsWith(prefix) || !/^[A-Za-z0-9_-]{5,200}$/.test(value)) throw new UsageError(`${flag} must start with ${prefix} and contain only letters, digits, _ and -; got "${value}".`);
+  return value;
+}
+
+function parseCliArgs(argv: string[]): { help: true } | { help: false; options: EmulatorOptions } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        'access-token-ttl': { type: 'string' },
+        'project-id': { type: 'string' },
+        'publishable-client-key': { type: 'string' },
+        'secret-server-key': { type: 'string' },
+        'super-secret-admin-key': { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values;
+  if (v.help) return { help: true };
+  const demoProject: NonNullable<EmulatorOptions['demoProject']> = {};
+  if (v['project-id'] !== undefined) {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v['project-id'])) throw new UsageError(`--project-id must be a UUID; got "${v['project-id']}".`);
+    demoProject.id = v['project-id'].toLowerCase();
+  }
+  if (v['publishable-client-key'] !== undefined) demoProject.publishableClientKey = parseKey(v['publishable-client-key'], '--publishable-client-key', 'pck_');
+  if (v['secret-server-key'] !== undefined) demoProject.secretServerKey = parseKey(v['secret-server-key'], '--secret-server-key', 'ssk_');
+  if (v['super-secret-admin-key'] !== undefined) demoProject.superSecretAdminKey = parseKey(v['super-secret-admin-key'], '--super-secret-admin-key', 'sak_');
+  if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
+  if (v.data !== undefined && v.data.trim() === '') throw new UsageError('--data must name a file.');
+  const options: EmulatorOptions = {
+    port: v.port === undefined ? 8102 : parsePort(v.port),
+    ...(v.host === undefined ? {} : { host: v.host }),
+    ...(v.data === undefined ? {} : { dataFile: v.data }),
+    ...(v['access-token-ttl'] === undefined ? {} : { accessTokenTtlMillis: parseDuration(v['access-token-ttl'], '--access-token-ttl') }),
+    ...(Object.keys(demoProject).length === 0 ? {} : { demoProject }),
+    ...(v.verbose ? { verbose: true } : {}),
+  };
+  return { help: false, options };
+}
+
+function banner(em: RunningEmulator, options: EmulatorOptions, keyIsValid: typeof import('./auth/authenticate.js').keyIsValid): string {
+  const demo = em.projects.demo;
+  const lines = [
+    'authbroker emulator: the Stack Auth REST API v1, locally.',
+    '',
+    `  API URL:      ${em.apiUrl}`,
+    `  Base URL:     ${em.url}   (what SDKs take as their API URL)`,
+    `  Mailbox:      ${em.mailboxUrl}`,
+    '',
+    `  Project id:              ${demo.id}`,
+    `  Publishable client key:  ${demo.publishableClientKey}`,
+    `  Secret server key:       ${demo.secretServerKey}`,
+    `  Super secret admin key:  ${demo.superSecretAdminKey}`,
+    '',
+    em.demoUser ? `  Demo user:   ${em.demoUser.email} / ${em.demoUser.password}` : '  Demo user:   none',
+    `  Admin user:  ${em.adminUser.email} / ${em.adminUser.password}   (project "internal", owns the demo project)`,
+  ];
+  if (options.dataFile !== undefined) lines.push('', `  State file:  ${options.dataFile}`);
+  // With a data file the stored project keeps its own keys; say so rather than print keys that fail.
+  const project = em.env.store.project(demo.id);
+  const now = em.env.clock.now();
+  if (!project || !keyIsValid(project, 'publishable_client_key', demo.publishableClientKey, now)) {
+    lines.push('', '  Note: the data file holds other keys (or no such project); the keys above do not apply to it.');
+  }
+  lines.push('', 'Press Ctrl-C to stop.');
+  return lines.join('\n');
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`authbroker-emulator: ${error.message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (parsed.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  // Loaded only now, so that a mistyped flag is answered without loading the whole emulator.
+  const [{ SnapshotError, startEmulator }, { keyIsValid }] = await Promise.all([import('./index.js'), import('./auth/authenticate.js')]);
+  let em: RunningEmulator;
+  try {
+    em = await startEmulator(parsed.options);
+  } catch (error) {
+    const message = error instanceof SnapshotError ? error.message : `Cannot start: ${(error as Error).message}`;
+    process.stderr.write(`authbroker-emulator: ${message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`${banner(em, parsed.options, keyIsValid)}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      // A second Ctrl-C means "now".
+      process.exit(1);
+    }
+    stopping = true;
+    process.stdout.write(`\nReceived ${signal}, stopping.\n`);
+    em.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+await main(process.argv.slice(2));

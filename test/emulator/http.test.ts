@@ -1,0 +1,213 @@
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../../protocol/index.js';
+import { transportFor, useEmulator } from '../support/emulator.js';
+import { freshProject, keyHeaders, raw } from './httpSupport.js';
+
+const emulator = useEmulator();
+
+const ALLOW_HEADERS =
+  'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace';
+const OVERRIDE = { 'x-stack-override-error-status': 'true' };
+const WELCOME = 'Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.';
+
+function expectCors(headers: Headers): void {
+  expect(headers.get('access-control-allow-origin')).toBe('*');
+  expect(headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE, OPTIONS');
+  expect(headers.get('access-control-max-age')).toBe('86400');
+  expect(headers.get('access-control-allow-headers')).toBe(ALLOW_HEADERS);
+  expect(headers.get('access-control-expose-headers')).toBe('content-type, x-stack-actual-status, x-stack-known-error');
+}
+
+describe('CORS and standard headers (§1.1, §2.7)', () => {
+  it('answers preflights directly: 200, empty, CORS headers, never overridden', async () => {
+    const em = emulator();
+    for (const path of ['/api/v1/users/me', '/api/v1/does/not/exist']) {
+      const response = await raw(em, 'OPTIONS', path, { headers: { ...OVERRIDE, origin: 'https://app.example.com', 'access-control-request-method': 'PATCH' } });
+      expect(response.status).toBe(200);
+      expect(response.text).toBe('');
+      expect(response.headers.get('x-stack-actual-status')).toBeNull();
+      expectCors(response.headers);
+    }
+  });
+
+  it('puts CORS, a request id and cache-control on every API response', async () => {
+    const em = emulator();
+    const ids = new Set<string>();
+    for (const headers of [keyHeaders(em, 'client'), {}]) {
+      const response = await raw(em, 'GET', '/api/v1/projects/current', { headers });
+      expectCors(response.headers);
+      expect(response.headers.get('cache-control')).toBe('no-store, max-age=0');
+      const id = response.headers.get('x-stack-request-id') ?? '';
+      expect(id).toMatch(/^[0-9a-z]{16}$/);
+      ids.add(id);
+    }
+    expect(ids.size).toBe(2);
+  });
+
+  it('serves /health outside the API with permissive CORS', async () => {
+    const em = emulator();
+    const response = await raw(em, 'GET', '/health');
+    expect(response.status).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect((await raw(em, 'GET', '/api/v1/health')).status).toBe(404);
+  });
+});
+
+describe('error-status override (§2.4)', () => {
+  it('turns known errors into 200 with x-stack-actual-status, body and headers unchanged', async () => {
+    const em = emulator();
+    const plain = await raw(em, 'GET', '/api/v1/projects/current');
+    const overridden = await raw(em, 'GET', '/api/v1/projects/current', { headers: OVERRIDE });
+    expect(plain.status).toBe(400);
+    expect(plain.headers.get('x-stack-actual-status')).toBeNull();
+    expect(overridden.status).toBe(200);
+    expect(overridden.headers.get('x-stack-actual-status')).toBe('400');
+    for (const response of [plain, overridden]) {
+      expect(response.headers.get('x-stack-known-error')).toBe('ACCESS_TYPE_REQUIRED');
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(response.json()).toMatchObject({ code: 'ACCESS_TYPE_REQUIRED' });
+      // Known errors are pretty-printed, key order code, (details,) error.
+      expect(response.text.startsWith('{\n  "code": "ACCESS_TYPE_REQUIRED",\n  "error": ')).toBe(true);
+    }
+    expect(overridden.text).toBe(plain.text);
+  });
+
+  it('applies to plain errors, the 404 text and 500s', async () => {
+    const em = emulator();
+    const jwks = await raw(em, 'GET', `/api/v1/projects/${crypto.randomUUID()}/.well-known/jwks.json`, { headers: OVERRIDE });
+    expect([jwks.status, jwks.headers.get('x-stack-actual-status'), jwks.text]).toEqual([200, '404', 'Project not found']);
+    expect(jwks.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(jwks.headers.get('x-stack-known-error')).toBeNull();
+
+    const unknown = await raw(em, 'GET', '/api/v1/nothing/here', { headers: OVERRIDE });
+    expect([unknown.status, unknown.headers.get('x-stack-actual-status')]).toEqual([200, '404']);
+
+    // A project whose stored config is broken makes the handler throw: an unexpected failure.
+    const { project, adminToken } = await freshProject(em);
+    (em.env.store.project(project.id)!.config as { oauth_providers: unknown }).oauth_providers = null;
+    const headers = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': adminToken };
+    const crash = await raw(em, 'GET', '/api/v1/projects/current', { headers });
+    expect(crash.status).toBe(500);
+    expect(crash.text.startsWith('Internal Server Error. The error message follows, but will be stripped in production.')).toBe(true);
+    expect(crash.text).not.toMatch(/\n\s+at /);
+    const overriddenCrash = await raw(em, 'GET', '/api/v1/projects/current', { headers: { ...headers, ...OVERRIDE } });
+    expect([overriddenCrash.status, overriddenCrash.headers.get('x-stack-actual-status')]).toEqual([200, '500']);
+  });
+
+  it('does not apply to 405s', async () => {
+    const em = emulator();
+    for (const [method, path] of [
+      ['PROPFIND', '/api/v1'],
+      ['PUT', '/api/v1/projects/current'],
+    ] as const) {
+      const response = await raw(em, method, path, { headers: OVERRIDE });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('x-stack-actual-status')).toBeNull();
+    }
+    const propfind = await raw(em, 'PROPFIND', '/api/v1/users');
+    expect([propfind.status, propfind.text]).toEqual([405, 'Method not allowed']);
+  });
+});
+
+describe('routing, bodies and validation (§1.1, §1.5, §1.6)', () => {
+  it('answers unknown API paths with the plain 404 text', async () => {
+    const em = emulator();
+    const response = await raw(em, 'GET', '/api/v1/no/such/route?x=1', { headers: keyHeaders(em, 'client') });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('x-stack-known-error')).toBeNull();
+    expect(response.text.startsWith("404 — this page does not exist in Stack Auth's API.")).toBe(true);
+    expect(response.text.endsWith(`URL: ${em.url}/api/v1/no/such/route?x=1`)).toBe(true);
+  });
+
+  it('parses bodies by media type and refuses bad ones with BODY_PARSING_ERROR', async () => {
+    const em = emulator();
+    const headers = keyHeaders(em, 'client');
+    const cases: Array<[Record<string, string>, string | Uint8Array<ArrayBuffer>, string]> = [
+      [{ 'content-type': 'application/json' }, '{"email": ', 'Invalid JSON in request body'],
+      [{ 'content-type': 'multipart/form-data; boundary=x' }, '--x--', 'Unknown content type in request body: multipart/form-data'],
+      [{ 'content-type': 'text/plain' }, new Uint8Array([0x68, 0xff, 0xfe]), 'Request body cannot be parsed as UTF-8'],
+    ];
+    for (const [contentType, body, message] of cases) {
+      const response = await raw(em, 'POST', '/api/v1/auth/password/sign-in', { headers: { ...headers, ...contentType }, body });
+      expect(response.status).toBe(400);
+      expect(response.json()).toEqual({ code: 'BODY_PARSING_ERROR', error: message });
+    }
+    // Without a content type there is no body at all.
+    // (Bytes, so that fetch does not add a text/plain content type of its own.)
+    const noType = await raw(em, 'POST', '/api/v1/auth/password/sign-in', { headers, body: new TextEncoder().encode('{"email":"a@b.co","password":"x"}') });
+    expect(noType.json<{ error: string }>().error).toContain('body must be defined');
+  });
+
+  it('refuses a body over 1 MB', async () => {
+    const em = emulator();
+    const response = await raw(em, 'POST', '/api/v1/auth/password/sign-in', {
+      headers: { ...keyHeaders(em, 'client'), 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(1024 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    expect(response.headers.get('x-stack-known-error')).toBeNull();
+  });
+
+  it('refuses unknown body and query properties with the exact SCHEMA_ERROR', async () => {
+    const em = emulator();
+    const body = await raw(em, 'POST', '/api/v1/auth/password/sign-in', {
+      headers: keyHeaders(em, 'client'),
+      json: { email: 'demo@authbroker.dev', password: 'demo-password', remember: true, extra: 1 },
+    });
+    expect(body.json()).toEqual({
+      code: 'SCHEMA_ERROR',
+      details: { message: 'Request validation failed on POST /api/v1/auth/password/sign-in:\n  - body contains unknown properties: remember, extra' },
+      error: 'Request validation failed on POST /api/v1/auth/password/sign-in:\n  - body contains unknown properties: remember, extra',
+    });
+    const query = await raw(em, 'GET', '/api/v1?extra=1');
+    expect(query.status).toBe(400);
+    expect(query.json<{ error: string }>().error).toMatch(/^Request validation failed on GET \/api\/v1(\?extra=1)?:\n {2}- query contains unknown properties: extra$/);
+  });
+
+  it('serves the beta aliases from the same handlers', async () => {
+    const em = emulator();
+    for (const version of ['v2beta1', 'v2beta2', 'v2beta3', 'v2beta4']) {
+      const response = await raw(em, 'GET', `/api/${version}/projects/current`, { headers: keyHeaders(em, 'client') });
+      expect(response.status).toBe(200);
+      expect(response.json()).toMatchObject({ id: em.projects.demo.id });
+    }
+  });
+
+  it('keeps the emulator endpoints out of the API', async () => {
+    const em = emulator();
+    expect((await raw(em, 'GET', '/api/v1/emulator/stats')).status).toBe(404);
+    expect((await raw(em, 'GET', '/api/v1/emulator/mailbox')).status).toBe(404);
+  });
+});
+
+describe('root and JWKS (§5.9)', () => {
+  it('describes the authentication of the request', async () => {
+    const em = emulator();
+    expect((await raw(em, 'GET', '/api/v1')).text).toBe(`${WELCOME}\n\nAuthentication: None`);
+    const demo = em.projects.demo.id;
+    const signedIn = await endpoints.signInWithPassword(transportFor(em, 'client'), { email: 'demo@authbroker.dev', password: 'demo-password' });
+    const client = await raw(em, 'GET', '/api/v1', { headers: { ...keyHeaders(em, 'client'), 'x-stack-access-token': signedIn.access_token } });
+    expect(client.text).toBe(`${WELCOME}\n\nAuthentication: Client\n  Project: ${demo}\n  User: demo@authbroker.dev`);
+    expect(client.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect((await raw(em, 'GET', '/api/v1', { headers: keyHeaders(em, 'server') })).text).toBe(`${WELCOME}\n\nAuthentication: Server\n  Project: ${demo}\n  User: None`);
+    expect((await raw(em, 'GET', '/api/v1', { headers: keyHeaders(em, 'admin', 'internal') })).text).toBe(`${WELCOME}\n\nAuthentication: Admin\n  Project: internal\n  User: None`);
+  });
+
+  it('publishes the key that verifies the project tokens, and a plain 404 for unknown projects', async () => {
+    const em = emulator();
+    const response = await raw(em, 'GET', `/api/v1/projects/${em.projects.demo.id}/.well-known/jwks.json`);
+    expect(response.status).toBe(200);
+    const jwks = response.json<{ keys: Array<Record<string, unknown>> }>();
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+    const { access_token } = await endpoints.signInWithPassword(transportFor(em, 'client'), { email: 'demo@authbroker.dev', password: 'demo-password' });
+    const { payload } = await jwtVerify(access_token, createLocalJWKSet(jwks as never), { audience: em.projects.demo.id });
+    expect(payload.aud).toBe(em.projects.demo.id);
+
+    const missing = await raw(em, 'GET', `/api/v1/projects/${crypto.randomUUID()}/.well-known/jwks.json`);
+    expect([missing.status, missing.text, missing.headers.get('x-stack-known-error')]).toEqual([404, 'Project not found', null]);
+  });
+});

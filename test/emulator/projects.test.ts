@@ -1,0 +1,285 @@
+import { describe, expect, it } from 'vitest';
+import { endpoints, HttpStatusError, KnownError } from '../../protocol/index.js';
+import { transportFor, useEmulator } from '../support/emulator.js';
+import { adminTokenTransport, freshProject, internalUserTransport, keyHeaders, raw, rejection, signInAdmin } from './httpSupport.js';
+
+const emulator = useEmulator();
+
+async function expectPlain(promise: Promise<unknown>, status: number, body: string): Promise<void> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(HttpStatusError);
+  expect(error).toMatchObject({ status, body });
+}
+
+async function expectKnown(promise: Promise<unknown>, code: string, details?: Record<string, unknown>): Promise<KnownError> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(KnownError);
+  expect((error as KnownError).code).toBe(code);
+  if (details !== undefined) expect((error as KnownError).details).toEqual(details);
+  return error as KnownError;
+}
+
+describe('GET /projects/current', () => {
+  it('gives clients and servers the client view, exactly', async () => {
+    const em = emulator();
+    const expected = {
+      id: em.projects.demo.id,
+      display_name: 'Authbroker Demo',
+      config: {
+        sign_up_enabled: true,
+        credential_enabled: true,
+        magic_link_enabled: true,
+        passkey_enabled: true,
+        client_team_creation_enabled: true,
+        client_user_deletion_enabled: true,
+        enabled_oauth_providers: [{ id: 'github' }, { id: 'google' }],
+      },
+    };
+    expect(await endpoints.getCurrentProject(transportFor(em, 'client'))).toEqual(expected);
+    expect(await endpoints.getCurrentProject(transportFor(em, 'server'))).toEqual(expected);
+  });
+
+  it('gives admins the admin view with provider credentials', async () => {
+    const em = emulator();
+    const project = await endpoints.getCurrentProject(transportFor(em, 'admin'));
+    expect(project).toMatchObject({ id: em.projects.demo.id, description: 'Seeded by the authbroker emulator', is_production_mode: false });
+    expect(project.user_count).toBeGreaterThanOrEqual(1);
+    expect(project.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google']);
+    expect(project.config.oauth_providers[0]).toEqual({ id: 'github', enabled: true, type: 'standard', client_id: 'emulator-github-client', client_secret: 'emulator-github-secret' });
+    expect(project.config.email_config).toMatchObject({ type: 'standard', password: 'emulator' });
+    expect(project.config.id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('PATCH /projects/current', () => {
+  it('is admin-only', async () => {
+    const em = emulator();
+    for (const access of ['client', 'server'] as const) {
+      const response = await raw(em, 'PATCH', '/api/v1/projects/current', { headers: keyHeaders(em, access), json: { display_name: 'x' } });
+      expect(response.status).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE', details: { actual_access_type: access, allowed_access_types: ['admin'] } });
+    }
+  });
+
+  it('updates fields, replaces lists and resets an omitted description', async () => {
+    const em = emulator();
+    const { admin } = await freshProject(em);
+    const first = await endpoints.updateCurrentProject(admin, {
+      display_name: 'Renamed',
+      description: 'About it',
+      is_production_mode: true,
+      config: {
+        magic_link_enabled: true,
+        domains: [
+          { domain: 'https://a.example.com', handler_path: '/handler' },
+          { domain: 'http://b.example.com', handler_path: '/h' },
+        ],
+        oauth_providers: [{ id: 'github', enabled: true, type: 'shared', client_id: 'ignored-for-shared' }],
+      },
+    });
+    expect(first).toMatchObject({ display_name: 'Renamed', description: 'About it', is_production_mode: true });
+    expect(first.config.magic_link_enabled).toBe(true);
+    expect(first.config.oauth_providers).toEqual([{ id: 'github', enabled: true, type: 'shared' }]);
+    expect(first.config.enabled_oauth_providers).toEqual([{ id: 'github' }]);
+
+    const second = await endpoints.updateCurrentProject(admin, {
+      config: {
+        domains: [{ domain: 'https://c.example.com', handler_path: '/handler' }],
+        oauth_providers: [
+          { id: 'google', enabled: false, type: 'standard' },
+          { id: 'github', enabled: false, type: 'shared' },
+        ],
+      },
+    });
+    // Quirk §4.9: no description in the update resets it.
+    expect(second.description).toBe('');
+    expect(second.display_name).toBe('Renamed');
+    expect(second.config.domains).toEqual([{ domain: 'https://c.example.com', handler_path: '/handler' }]);
+    expect(second.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google']);
+    expect(second.config.enabled_oauth_providers).toEqual([]);
+    expect(second.config.magic_link_enabled).toBe(true);
+  });
+
+  it('requires every configured provider in an oauth_providers update and changes nothing otherwise', async () => {
+    const em = emulator();
+    const { admin } = await freshProject(em, { display_name: 'P', config: { oauth_providers: [{ id: 'github', enabled: true, type: 'shared' }] } });
+    await expectPlain(
+      endpoints.updateCurrentProject(admin, { display_name: 'changed', config: { oauth_providers: [{ id: 'google', enabled: true, type: 'shared' }] } }),
+      400,
+      "Provider with id 'github' not found in the update",
+    );
+    const unchanged = await endpoints.getCurrentProject(admin);
+    expect(unchanged.display_name).toBe('P');
+    expect(unchanged.config.oauth_providers).toEqual([{ id: 'github', enabled: true, type: 'shared' }]);
+  });
+
+  it('allows shared keys only for google, github, microsoft and spotify', async () => {
+    const em = emulator();
+    const { admin } = await freshProject(em);
+    await expectKnown(endpoints.updateCurrentProject(admin, { config: { oauth_providers: [{ id: 'facebook', enabled: true, type: 'shared' }] } }), 'INVALID_SHARED_OAUTH_PROVIDER_ID', {
+      provider_id: 'facebook',
+    });
+    const ok = await endpoints.updateCurrentProject(admin, {
+      config: { oauth_providers: (['google', 'github', 'microsoft', 'spotify'] as const).map((id) => ({ id, enabled: true, type: 'shared' as const })) },
+    });
+    expect(ok.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google', 'microsoft', 'spotify']);
+  });
+
+  it('requires non-empty credentials for enabled standard providers', async () => {
+    const em = emulator();
+    const { project, admin } = await freshProject(em);
+    const headers = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': (await signInAdmin(em)).access_token };
+    const missing = await raw(em, 'PATCH', '/api/v1/projects/current', { headers, json: { config: { oauth_providers: [{ id: 'discord', enabled: true, type: 'standard' }] } } });
+    expect(missing.json()).toMatchObject({ code: 'SCHEMA_ERROR' });
+    expect(missing.json<{ error: string }>().error).toContain('body.config.oauth_providers[0].client_id must be defined');
+    const empty = await raw(em, 'PATCH', '/api/v1/projects/current', {
+      headers,
+      json: { config: { oauth_providers: [{ id: 'discord', enabled: true, type: 'standard', client_id: '', client_secret: 's' }] } },
+    });
+    expect(empty.json<{ error: string }>().error).toContain('body.config.oauth_providers[0].client_id must not be empty');
+    const disabled = await endpoints.updateCurrentProject(admin, { config: { oauth_providers: [{ id: 'discord', enabled: false, type: 'standard' }] } });
+    expect(disabled.config.oauth_providers).toEqual([{ id: 'discord', enabled: false, type: 'standard' }]);
+  });
+
+  it('refuses duplicate domains, bad domains and unknown default permissions', async () => {
+    const em = emulator();
+    const { admin } = await freshProject(em);
+    const domain = { domain: 'https://a.example.com', handler_path: '/handler' };
+    await expectPlain(endpoints.updateCurrentProject(admin, { config: { domains: [domain, domain] } }), 400, 'Duplicated domain found');
+    const bad = await expectKnown(endpoints.updateCurrentProject(admin, { config: { domains: [{ domain: 'ftp://a.example.com', handler_path: '/h' }] } }), 'SCHEMA_ERROR');
+    expect(bad.message).toContain('URL must start with http:// or https://');
+    await expectPlain(endpoints.updateCurrentProject(admin, { config: { team_member_default_permissions: [{ id: 'nope' }] } }), 400, 'Invalid team default permission ids');
+    const ok = await endpoints.updateCurrentProject(admin, { config: { team_member_default_permissions: [{ id: 'member' }, { id: '$read_members' }] } });
+    expect(ok.config.team_member_default_permissions).toEqual([{ id: '$read_members' }, { id: 'member' }]);
+  });
+
+  it('refuses shared e-mail while custom templates exist, with the exact text', async () => {
+    const em = emulator();
+    const standard = { type: 'standard' as const, host: 'smtp.example.com', port: 587, username: 'u', password: 'p', sender_name: 'S', sender_email: 's@example.com' };
+    const { admin } = await freshProject(em, { display_name: 'Mail', config: { email_config: standard } });
+    await endpoints.updateEmailTemplate(admin, 'password_reset', { subject: 'Custom' });
+    await expectPlain(
+      endpoints.updateCurrentProject(admin, { config: { email_config: { type: 'shared' } } }),
+      400,
+      'Cannot change email service type to shared when custom templates are defined. Disable custom templates first, before changing the email service type.',
+    );
+    await endpoints.resetEmailTemplate(admin, 'password_reset');
+    const shared = await endpoints.updateCurrentProject(admin, { config: { email_config: { type: 'shared' } } });
+    expect(shared.config.email_config).toEqual({ type: 'shared' });
+  });
+
+  it('validates standard e-mail configs', async () => {
+    const em = emulator();
+    const { admin } = await freshProject(em);
+    const error = await expectKnown(endpoints.updateCurrentProject(admin, { config: { email_config: { type: 'standard', host: '', port: 70000 } as never } }), 'SCHEMA_ERROR');
+    expect(error.message).toContain('body.config.email_config.host must not be empty');
+    expect(error.message).toContain('body.config.email_config.port must be less than or equal to 65535');
+    expect(error.message).toContain('body.config.email_config.username must be defined');
+  });
+
+  it('does not let config.id, created_at_millis or user_count be written', async () => {
+    const em = emulator();
+    const headers = keyHeaders(em, 'admin');
+    const top = await raw(em, 'PATCH', '/api/v1/projects/current', { headers, json: { created_at_millis: 1, user_count: 5 } });
+    expect(top.status).toBe(400);
+    expect(top.json()).toMatchObject({ code: 'SCHEMA_ERROR' });
+    expect(top.json<{ error: string }>().error).toBe('Request validation failed on PATCH /api/v1/projects/current:\n  - body contains unknown properties: created_at_millis, user_count');
+    const nested = await raw(em, 'PATCH', '/api/v1/projects/current', { headers, json: { config: { id: crypto.randomUUID() } } });
+    expect(nested.json<{ error: string }>().error).toContain('body.config contains unknown properties: id');
+  });
+});
+
+describe('DELETE /projects/current', () => {
+  it('deletes the project and removes it from its owner', async () => {
+    const em = emulator();
+    const { project, admin, adminToken } = await freshProject(em, { display_name: 'Doomed' });
+    expect(await endpoints.deleteCurrentProject(admin)).toEqual({ success: true });
+    expect(em.env.store.project(project.id)).toBeUndefined();
+    const owned = await endpoints.listOwnedProjects(internalUserTransport(em, adminToken));
+    expect(owned.map((p) => p.id)).not.toContain(project.id);
+    // No longer listed, so the owner's token no longer administers it.
+    await expectKnown(endpoints.getCurrentProject(adminTokenTransport(em, project.id, adminToken)), 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+  });
+
+  it('is admin-only and keeps the internal project', async () => {
+    const em = emulator();
+    const client = await raw(em, 'DELETE', '/api/v1/projects/current', { headers: keyHeaders(em, 'client') });
+    expect(client.json()).toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE' });
+    const internal = await raw(em, 'DELETE', '/api/v1/projects/current', { headers: keyHeaders(em, 'admin', 'internal') });
+    expect(internal.status).toBe(400);
+    expect(em.env.store.project('internal')).toBeDefined();
+  });
+});
+
+describe('/internal/projects', () => {
+  it('needs a signed-in user, then the internal project', async () => {
+    const em = emulator();
+    await expectKnown(endpoints.listOwnedProjects(transportFor(em, 'client', { project: 'internal' })), 'USER_AUTHENTICATION_REQUIRED');
+    const demoUser = await endpoints.signInWithPassword(transportFor(em, 'client'), { email: 'demo@authbroker.dev', password: 'demo-password' });
+    await expectKnown(endpoints.listOwnedProjects(transportFor(em, 'client', { accessToken: demoUser.access_token })), 'EXPECTED_INTERNAL_PROJECT');
+    await expectKnown(endpoints.createProject(transportFor(em, 'client', { accessToken: demoUser.access_token }), { display_name: 'x' }), 'EXPECTED_INTERNAL_PROJECT');
+  });
+
+  it('creates a project with the §12.1 defaults, 201, owned by the caller and without keys', async () => {
+    const em = emulator();
+    const { access_token, user_id } = await signInAdmin(em);
+    const response = await raw(em, 'POST', '/api/v1/internal/projects', {
+      headers: { ...keyHeaders(em, 'client', 'internal'), 'x-stack-access-token': access_token },
+      json: { display_name: 'My App' },
+    });
+    expect(response.status).toBe(201);
+    const project = response.json<Record<string, unknown> & { id: string; config: Record<string, unknown> }>();
+    expect(project.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(project).toMatchObject({ display_name: 'My App', description: '', user_count: 0, is_production_mode: false });
+    const { id: _configId, ...config } = project.config;
+    expect(config).toEqual({
+      allow_localhost: true,
+      sign_up_enabled: true,
+      credential_enabled: true,
+      magic_link_enabled: false,
+      passkey_enabled: false,
+      client_team_creation_enabled: false,
+      client_user_deletion_enabled: false,
+      create_team_on_sign_up: false,
+      oauth_account_merge_strategy: 'link_method',
+      oauth_providers: [],
+      enabled_oauth_providers: [],
+      domains: [],
+      email_config: { type: 'shared' },
+      team_creator_default_permissions: [{ id: 'admin' }],
+      team_member_default_permissions: [{ id: 'member' }],
+    });
+    const owner = em.env.store.project('internal')!.users[user_id]!;
+    expect((owner.server_metadata as { managedProjectIds: string[] }).managedProjectIds).toContain(project.id);
+    expect(await endpoints.listApiKeys(adminTokenTransport(em, project.id, access_token))).toEqual([]);
+  });
+
+  it('lists owned projects newest first', async () => {
+    const em = emulator();
+    const { access_token } = await signInAdmin(em);
+    const t = internalUserTransport(em, access_token);
+    const a = await endpoints.createProject(t, { display_name: 'A' });
+    await raw(em, 'POST', '/emulator/time', { json: { advance_millis: 1000 } });
+    const b = await endpoints.createProject(t, { display_name: 'B', config: { magic_link_enabled: true } });
+    expect(b.config.magic_link_enabled).toBe(true);
+    const ids = (await endpoints.listOwnedProjects(t)).map((p) => p.id);
+    expect(ids.indexOf(b.id)).toBeLessThan(ids.indexOf(a.id));
+    expect(ids[0]).toBe(b.id);
+    expect(ids).toContain(em.projects.demo.id);
+    expect(ids).toContain('internal');
+  });
+
+  it('validates the create body', async () => {
+    const em = emulator();
+    const { access_token } = await signInAdmin(em);
+    const response = await raw(em, 'POST', '/api/v1/internal/projects', {
+      headers: { ...keyHeaders(em, 'client', 'internal'), 'x-stack-access-token': access_token },
+      json: { description: 'no name' },
+    });
+    expect(response.json<{ error: string }>().error).toContain('body.display_name must be defined');
+    await expectKnown(
+      endpoints.createProject(internalUserTransport(em, access_token), { display_name: 'x', config: { oauth_providers: [{ id: 'myspace', enabled: true, type: 'shared' }] } }),
+      'SCHEMA_ERROR',
+    );
+  });
+});
