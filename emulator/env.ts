@@ -15,6 +15,8 @@ export interface EmulatorEnv {
   accessTokenTtlMillis: number;
   /** Where the emulator is listening, e.g. `http://127.0.0.1:8102` (known once it listens). */
   baseUrl: string;
+  /** How long `send-reset-code` stalls for an unknown e-mail (the service: 2–3 s, so timing leaks nothing). */
+  unknownEmailDelayMillis: () => number;
   /** Log a line (silent unless the emulator runs verbose). */
   log: (line: string) => void;
 }

@@ -36,6 +36,11 @@ export interface EmulatorOptions {
   adminUser?: SeedUser;
   /** Print a line per internal error. */
   verbose?: boolean;
+  /**
+   * The stall of `send-reset-code` for unknown e-mails: a fixed value or a [min, max] range.
+   * Default [2000, 3000] like the service; tests shorten it.
+   */
+  unknownEmailDelayMillis?: number | [number, number];
 }
 
 export interface RunningEmulator {
@@ -86,6 +91,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults: new Faults(),
     accessTokenTtlMillis: options.accessTokenTtlMillis ?? 10 * 60 * 1000,
     baseUrl: '',
+    unknownEmailDelayMillis: () => {
+      const delay = options.unknownEmailDelayMillis ?? [2000, 3000];
+      return typeof delay === 'number' ? delay : delay[0] + Math.random() * (delay[1] - delay[0]);
+    },
     log: options.verbose ? (line) => console.error(`[emulator] ${line}`) : () => undefined,
   };
   const api = new Router();

@@ -131,7 +131,8 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
       fault.type === 'loop-detected'
         ? { kind: 'text', status: 508, body: 'Loop detected: INFINITE_LOOP_DETECTED' }
         : { kind: 'text', status: fault.status, body: fault.status === 429 ? 'Too Many Requests' : fault.status === 503 ? 'Service Unavailable' : 'Internal Server Error', ...(fault.type === 'status' && fault.retry_after !== undefined ? { headers: { 'retry-after': fault.retry_after } } : {}) };
-    const written = writeReply(res, reply, { cors: true, override, pretty });
+    // Infrastructure in front of the service answers these, and it knows nothing of the override header.
+    const written = writeReply(res, reply, { cors: true, override: false, pretty });
     env.stats.request(routeKey, written.status, false);
     return;
   }
@@ -216,6 +217,7 @@ export async function handleDevRequest(env: EmulatorEnv, router: Router, req: In
   writeReply(res, reply, { cors: true, override: false, pretty: true });
 }
 
+/** Everything under /api/ is the API's: unknown versions get the API's own 404 text too. */
 export function isApiPath(pathname: string): boolean {
-  return API_PREFIX.test(pathname);
+  return pathname === '/api' || pathname.startsWith('/api/');
 }

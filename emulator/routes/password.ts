@@ -83,7 +83,7 @@ export function registerPasswordRoutes(router: Router): void {
     const channel = authChannelByEmail(p, body.email);
     if (!channel) {
       // The service waits 2–3 s here so the answer's timing does not reveal unknown e-mails.
-      await new Promise((resolve) => setTimeout(resolve, 2000 + Math.random() * 1000));
+      await new Promise((resolve) => setTimeout(resolve, req.env.unknownEmailDelayMillis()));
       return json({ success: 'maybe, only if user with e-mail exists' });
     }
     if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');

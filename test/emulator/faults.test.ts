@@ -18,6 +18,13 @@ afterEach(async () => {
 const get = () => raw(emulator(), 'GET', CURRENT, { headers: keyHeaders(emulator(), 'client') });
 
 describe('POST /emulator/faults', () => {
+  it('answers injected errors as infrastructure would: real status even with the override header', async () => {
+    await addFaults([{ path: CURRENT, count: 1, effect: { type: 'status', status: 503 } }]);
+    const response = await raw(emulator(), 'GET', CURRENT, { headers: { ...keyHeaders(emulator(), 'client'), 'x-stack-override-error-status': 'true' } });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('x-stack-actual-status')).toBeNull();
+  });
+
   it('adds latency and still answers', async () => {
     await addFaults([{ path: '/api/v1/projects/current', method: 'GET', count: 1, effect: { type: 'latency', ms: 150 } }]);
     const started = performance.now();

@@ -121,6 +121,15 @@ describe('routing, bodies and validation (§1.1, §1.5, §1.6)', () => {
     expect(response.text.endsWith(`URL: ${em.url}/api/v1/no/such/route?x=1`)).toBe(true);
   });
 
+  it('answers every other /api/ path (unknown versions too) with the same 404 text', async () => {
+    const em = emulator();
+    for (const path of ['/api/v2beta5/users/me', '/api/foo', '/api']) {
+      const response = await raw(em, 'GET', path);
+      expect(response.status).toBe(404);
+      expect(response.text.startsWith("404 — this page does not exist in Stack Auth's API.")).toBe(true);
+    }
+  });
+
   it('parses bodies by media type and refuses bad ones with BODY_PARSING_ERROR', async () => {
     const em = emulator();
     const headers = keyHeaders(em, 'client');
