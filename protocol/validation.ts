@@ -82,11 +82,4 @@ export function assertTrustedRedirectUrl(url: string, policy: TrustPolicy | null
   if (policy !== null && !isTrustedRedirectUrl(url, policy)) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
 }
 
-/** The OAuth callback URL without its `code` and `state` parameters (and without a fragment). */
-export function stripOAuthCallbackParams(url: string | URL): string {
-  const cleaned = new URL(url);
-  cleaned.searchParams.delete('code');
-  cleaned.searchParams.delete('state');
-  cleaned.hash = '';
-  return cleaned.toString();
-}
+export { stripOAuthCallbackParams } from './urls.js';

@@ -10,6 +10,7 @@ import {
 } from './catalogue.js';
 import { AuthBrokerError, ProtocolError, type SerializedError } from './errors.js';
 import { knownErrorFamilies, type KnownErrorFamily } from './families.js';
+import { renderKnownErrorMessage } from './messages.js';
 import { pickShape, shapeMismatches } from './shape.js';
 
 /** The JSON body of a known-error response (PROTOCOL.md §2.2); the message field is `error`. */
@@ -92,7 +93,7 @@ export function createKnownError<C extends KnownErrorCode>(code: C, ...args: Cre
   const entry = catalogueEntry(code);
   const input = (args[0] ?? {}) as Record<string, unknown>;
   const details = entry.details === null ? undefined : pickShape(entry.details, input);
-  return new KnownError(code, details as KnownErrorDetails<C>, entry.message(input as never), entry.status);
+  return new KnownError(code, details as KnownErrorDetails<C>, renderKnownErrorMessage(code, input as KnownErrorInput<C>), entry.status);
 }
 
 function describe(value: unknown): string {

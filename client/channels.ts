@@ -1,0 +1,88 @@
+import * as Comlink from 'comlink';
+import { ClientError } from '../protocol/errors/errors.js';
+import type { BrokerApi, BrokerEntry, BrokerMode, TabHello, TabListener } from '../worker/api/types.js';
+import { installErrorTransfer } from '../worker/rpc/errors.js';
+import type { ConnectOptions } from './options.js';
+import { brokerConfigOf } from './options.js';
+
+/** A connection to a broker, whatever hosts it. */
+export interface BrokerChannel {
+  mode: BrokerMode;
+  api: BrokerApi;
+  close(): void;
+}
+
+export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl'>): string {
+  return `authbroker:${options.projectId}@${options.baseUrl}`;
+}
+
+function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`)), millis);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+async function connectOverPort(port: MessagePort, options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerApi> {
+  installErrorTransfer();
+  const entry = Comlink.wrap<BrokerEntry>(port);
+  const api = await withTimeout(entry.connect(brokerConfigOf(options), hello, Comlink.proxy(listener)), options.connectTimeoutMillis ?? 8000, 'The broker');
+  return api as unknown as BrokerApi;
+}
+
+export async function openSharedWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  const name = workerName(options);
+  const source = options.sharedWorker;
+  if (source === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
+  const worker = typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name });
+  worker.port.start();
+  const api = await connectOverPort(worker.port, options, hello, listener);
+  return { mode: 'shared-worker', api, close: () => worker.port.close() };
+}
+
+/** Service workers stop when idle; a message now and then keeps ours alive while a tab is open. */
+const SERVICE_WORKER_KEEPALIVE_MILLIS = 10_000;
+
+export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  if (options.serviceWorker === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No service worker script was configured (options.serviceWorker).');
+  // Loaded only on this fallback path, so SharedWorker browsers never download it.
+  const { Workbox } = await import('workbox-window');
+  const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });
+  await workbox.register();
+  const sw = await withTimeout(workbox.active, options.connectTimeoutMillis ?? 8000, 'The service worker');
+  const { port1, port2 } = new MessageChannel();
+  sw.postMessage({ type: 'authbroker:connect' }, [port2]);
+  port1.start();
+  const api = await connectOverPort(port1, options, hello, listener);
+  const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
+  return {
+    mode: 'service-worker',
+    api,
+    close: () => {
+      clearInterval(keepAlive);
+      port1.close();
+    },
+  };
+}
+
+export async function openInProcess(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  // The whole broker, loaded only when this page must host it itself.
+  const { createInProcessBroker } = await import('../worker/hosts/inProcess.js');
+  const broker = await createInProcessBroker(brokerConfigOf(options));
+  return { mode: 'in-process', api: broker.connect(hello, listener), close: () => broker.close() };
+}
+
+export const openers: Record<BrokerMode, typeof openSharedWorker> = {
+  'shared-worker': openSharedWorker,
+  'service-worker': openServiceWorker,
+  'in-process': openInProcess,
+};

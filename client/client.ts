@@ -1,0 +1,201 @@
+import { ClientError } from '../protocol/errors/errors.js';
+import type { BrokerApi, BrokerMode, DataOf, OAuthResult, SignInResult } from '../worker/api/types.js';
+import type { QuerySnapshot } from '../worker/cache/query.js';
+import type { QuerySpec } from '../worker/cache/queries.js';
+import { openers, type BrokerChannel } from './channels.js';
+import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
+import { holdTabLock, newTabId } from './lifetime.js';
+import { candidateModes, detectCapabilities } from './mode.js';
+import { oauthMethods, type OAuthSignInOptions } from './oauth.js';
+import { checkConnectOptions, type ConnectOptions } from './options.js';
+import { QueryStore } from './store.js';
+
+/** The broker methods an app calls directly (the rest are the client's plumbing). */
+const ACTIONS = [
+  'status',
+  'read',
+  'refetch',
+  'getAccessToken',
+  'signUpWithPassword',
+  'signInWithPassword',
+  'sendMagicLink',
+  'signInWithMagicLink',
+  'signInWithOtp',
+  'signInWithMfa',
+  'signOut',
+  'sendPasswordResetEmail',
+  'checkPasswordResetCode',
+  'resetPassword',
+  'updatePassword',
+  'setPassword',
+  'updateUser',
+  'deleteUser',
+  'createContactChannel',
+  'updateContactChannel',
+  'deleteContactChannel',
+  'sendContactChannelVerification',
+  'verifyEmail',
+  'checkEmailVerificationCode',
+  'revokeSession',
+  'getConnectedAccountAccessToken',
+  'createTeam',
+  'updateTeam',
+  'deleteTeam',
+  'leaveTeam',
+  'removeTeamMember',
+  'updateTeamProfile',
+  'inviteToTeam',
+  'revokeTeamInvitation',
+  'acceptTeamInvitation',
+  'checkTeamInvitationCode',
+  'getTeamInvitationDetails',
+  'adminSignInWithPassword',
+  'adminSignInWithMfa',
+  'adminSignOut',
+  'adminCreateProject',
+  'adminUpdateProject',
+  'adminCreateApiKey',
+  'adminRevokeApiKey',
+  'adminUpdateEmailTemplate',
+  'adminResetEmailTemplate',
+  'adminCreatePermissionDefinition',
+  'adminUpdatePermissionDefinition',
+  'adminDeletePermissionDefinition',
+  'adminSendTestEmail',
+  'adminCreateSvixToken',
+] as const satisfies ReadonlyArray<keyof BrokerApi>;
+
+export type BrokerActions = Pick<BrokerApi, (typeof ACTIONS)[number]>;
+
+export interface BrokerClient extends BrokerActions {
+  /** The host in use, once connected (null before). */
+  readonly mode: BrokerMode | null;
+  /** Connects (if not yet) and resolves when the broker answers. */
+  connect(): Promise<BrokerClient>;
+  readonly paths: HandlerPaths;
+  /** Absolute handler URLs (only in a browser; empty strings during server rendering). */
+  readonly urls: HandlerUrls;
+  /** Watches a query; the snapshot is then available from `getSnapshot`. */
+  subscribe(query: QuerySpec, listener: () => void): () => void;
+  getSnapshot(query: QuerySpec): QuerySnapshot | undefined;
+  /** Resolves with the first settled snapshot of a query (Suspense). */
+  settled(query: QuerySpec): Promise<QuerySnapshot>;
+  registerPasskey(): Promise<void>;
+  signInWithPasskey(): Promise<SignInResult>;
+  signInWithOAuth(providerId: string, options?: OAuthSignInOptions): Promise<void>;
+  linkOAuthAccount(providerId: string, scopes?: string[]): Promise<void>;
+  /** On the OAuth callback page: finishes the sign-in, cleans the address bar and moves on. */
+  handleOAuthCallback(options?: { navigate?: boolean }): Promise<OAuthResult>;
+  /** Releases this tab's subscriptions and connection. */
+  close(): void;
+}
+
+function forwardBrowserState(api: BrokerApi): () => void {
+  if (typeof window === 'undefined') return () => undefined;
+  const report = (state: { online?: boolean; visible?: boolean }) => void api.reportBrowserState(state).catch(() => undefined);
+  const online = () => report({ online: true });
+  const offline = () => report({ online: false });
+  const visibility = () => report({ visible: document.visibilityState === 'visible' });
+  const leave = (event: PageTransitionEvent) => {
+    if (!event.persisted) void api.goodbye().catch(() => undefined);
+  };
+  window.addEventListener('online', online);
+  window.addEventListener('offline', offline);
+  document.addEventListener('visibilitychange', visibility);
+  window.addEventListener('pagehide', leave);
+  report({ online: navigator.onLine, visible: document.visibilityState === 'visible' });
+  return () => {
+    window.removeEventListener('online', online);
+    window.removeEventListener('offline', offline);
+    document.removeEventListener('visibilitychange', visibility);
+    window.removeEventListener('pagehide', leave);
+  };
+}
+
+/**
+ * Creates the tab's client. Nothing happens until it is first used (so importing and creating it
+ * is safe during server rendering); then it starts or joins the broker.
+ */
+export function createBrokerClient(options: ConnectOptions): BrokerClient {
+  checkConnectOptions(options);
+  const paths = handlerPaths(options.handlerPaths);
+  const origin = typeof location === 'undefined' ? null : location.origin;
+  const urls = origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin);
+  let channel: BrokerChannel | null = null;
+  let connecting: Promise<BrokerApi> | null = null;
+  let stopForwarding: () => void = () => undefined;
+  const store = new QueryStore(() => api());
+
+  async function open(): Promise<BrokerApi> {
+    if (typeof window === 'undefined' && typeof document === 'undefined' && options.mode !== 'in-process') {
+      throw new ClientError('BROKER_UNAVAILABLE', 'The broker runs in the browser; during server rendering there is nothing to connect to.');
+    }
+    const tabId = newTabId();
+    const lockName = await holdTabLock(tabId);
+    const hello = { tabId, version: '0.1.0', ...(lockName === undefined ? {} : { lockName }) };
+    const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
+    const failures: string[] = [];
+    for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
+      try {
+        channel = await openers[mode](options, hello, listener);
+        stopForwarding = forwardBrowserState(channel.api);
+        return channel.api;
+      } catch (error) {
+        failures.push(`${mode}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    throw new ClientError('BROKER_UNAVAILABLE', `No broker could be started (${failures.join('; ')}).`);
+  }
+
+  function api(): Promise<BrokerApi> {
+    connecting ??= open().catch((error: unknown) => {
+      connecting = null;
+      throw error;
+    });
+    return connecting;
+  }
+
+  const client = {
+    get mode() {
+      return channel?.mode ?? null;
+    },
+    paths,
+    urls,
+    connect: async () => {
+      await api();
+      return client;
+    },
+    subscribe: (query: QuerySpec, listener: () => void) => store.subscribe(query, listener),
+    getSnapshot: (query: QuerySpec) => store.getSnapshot(query),
+    settled: (query: QuerySpec) => store.settled(query),
+    read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
+    async registerPasskey() {
+      const { registerPasskey } = await import('./passkeys.js');
+      return registerPasskey(await api());
+    },
+    async signInWithPasskey() {
+      const { signInWithPasskey } = await import('./passkeys.js');
+      return signInWithPasskey(await api());
+    },
+    ...oauthMethods(api, urls),
+    close() {
+      stopForwarding();
+      void channel?.api.goodbye().catch(() => undefined);
+      channel?.close();
+      channel = null;
+      connecting = null;
+    },
+  };
+  // Each action waits for the broker, then calls it: typed by BrokerActions, listed once above.
+  const actions: Record<string, unknown> = {};
+  for (const name of ACTIONS) {
+    if (name in client) continue;
+    actions[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+  }
+  return Object.assign(client, actions) as unknown as BrokerClient;
+}
+
+/** Creates the client and waits for its broker. */
+export function connectBroker(options: ConnectOptions): Promise<BrokerClient> {
+  return createBrokerClient(options).connect();
+}

@@ -1,0 +1,53 @@
+import { AuthBrokerError, type SerializedError } from '../protocol/errors/errors.js';
+
+/**
+ * Sentences for people, per error code: what happened and what to do. Anything without an entry
+ * falls back to the error's own message, never to raw JSON.
+ */
+const sentences: Record<string, string> = {
+  EMAIL_PASSWORD_MISMATCH: 'That e-mail and password do not match. Check them and try again.',
+  USER_EMAIL_ALREADY_EXISTS: 'An account with this e-mail already exists. Sign in instead, or use another e-mail.',
+  PASSWORD_TOO_SHORT: 'The password is too short: use at least 8 characters.',
+  PASSWORD_TOO_LONG: 'The password is too long: use at most 70 characters.',
+  PASSWORD_CONFIRMATION_MISMATCH: 'The passwords do not match.',
+  SIGN_UP_NOT_ENABLED: 'New accounts cannot be created here at the moment.',
+  PASSWORD_AUTHENTICATION_NOT_ENABLED: 'Signing in with a password is turned off for this app.',
+  PASSKEY_AUTHENTICATION_NOT_ENABLED: 'Passkeys are turned off for this app.',
+  PASSKEY_AUTHENTICATION_FAILED: 'That passkey could not be used. Try again, or sign in another way.',
+  PASSKEY_REGISTRATION_FAILED: 'The passkey could not be registered. Please try again.',
+  PASSKEY_WEBAUTHN_ERROR: 'The passkey prompt was cancelled or is not available on this device.',
+  VERIFICATION_CODE_NOT_FOUND: 'This code or link is not valid. Ask for a new one.',
+  VERIFICATION_CODE_EXPIRED: 'This code or link has expired. Ask for a new one.',
+  VERIFICATION_CODE_ALREADY_USED: 'This code or link has already been used.',
+  VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: 'Too many wrong tries with this code. Ask for a new one.',
+  INVALID_TOTP_CODE: 'That authenticator code is not right. Check the time on your device and try again.',
+  MULTI_FACTOR_AUTHENTICATION_REQUIRED: 'Enter the code from your authenticator app to finish signing in.',
+  EMAIL_ALREADY_VERIFIED: 'This e-mail is already verified.',
+  REDIRECT_URL_NOT_WHITELISTED: 'This address is not allowed to receive sign-in links. The app needs to add it to its trusted domains.',
+  TEAM_PERMISSION_REQUIRED: 'You do not have permission to do that in this team.',
+  TEAM_MEMBERSHIP_NOT_FOUND: 'You are not a member of this team.',
+  TEAM_MEMBERSHIP_ALREADY_EXISTS: 'That person is already a member of the team.',
+  OAUTH_PROVIDER_ACCESS_DENIED: 'Sign-in was cancelled at the provider.',
+  OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: 'That account is already linked to another user.',
+  USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: 'You already linked a different account of this provider.',
+  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: 'This e-mail is already used to sign in to another account.',
+  OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: 'The linked account has not granted this permission yet. Link it again to grant it.',
+  OUTER_OAUTH_TIMEOUT: 'Sign-in took too long. Please start again.',
+  USER_AUTHENTICATION_REQUIRED: 'Please sign in first.',
+  NOT_SIGNED_IN: 'Please sign in first.',
+  NETWORK_OFFLINE: 'You are offline. Your changes were not sent; try again when you are back online.',
+  NETWORK_UNREACHABLE: 'The service cannot be reached right now. Please try again in a moment.',
+  OAUTH_FLOW_NOT_FOUND: 'This sign-in was already completed or has expired. Please start again.',
+  OAUTH_STATE_MISMATCH: 'This sign-in link does not belong to this browser. Please start again.',
+  BROKER_UNAVAILABLE: 'The sign-in service of this page could not start. Reload the page to try again.',
+};
+
+/** A sentence a person understands, for any error. */
+export function describeError(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && sentences[code] !== undefined) return sentences[code];
+  if (error instanceof AuthBrokerError || (typeof error === 'object' && error !== null && typeof (error as SerializedError).message === 'string')) {
+    return (error as { message: string }).message;
+  }
+  return 'Something went wrong. Please try again.';
+}

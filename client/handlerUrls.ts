@@ -1,0 +1,56 @@
+/**
+ * The app's own pages for auth steps (they are the app's routes, not ours). The e-mails and
+ * redirects the service sends point at them, so they are configuration.
+ */
+export interface HandlerPaths {
+  handler: string;
+  signIn: string;
+  signUp: string;
+  signOut: string;
+  emailVerification: string;
+  passwordReset: string;
+  forgotPassword: string;
+  oauthCallback: string;
+  magicLinkCallback: string;
+  accountSettings: string;
+  error: string;
+  teamInvitation: string;
+  home: string;
+  afterSignIn: string;
+  afterSignUp: string;
+  afterSignOut: string;
+}
+
+/** Defaults under `/handler`, as the official SDK's pages. */
+export function handlerPaths(overrides: Partial<HandlerPaths> = {}): HandlerPaths {
+  const handler = overrides.handler ?? '/handler';
+  const home = overrides.home ?? '/';
+  return {
+    handler,
+    signIn: `${handler}/sign-in`,
+    signUp: `${handler}/sign-up`,
+    signOut: `${handler}/sign-out`,
+    emailVerification: `${handler}/email-verification`,
+    passwordReset: `${handler}/password-reset`,
+    forgotPassword: `${handler}/forgot-password`,
+    oauthCallback: `${handler}/oauth-callback`,
+    magicLinkCallback: `${handler}/magic-link-callback`,
+    accountSettings: `${handler}/account-settings`,
+    error: `${handler}/error`,
+    teamInvitation: `${handler}/team-invitation`,
+    home,
+    afterSignIn: home,
+    afterSignUp: home,
+    afterSignOut: home,
+    ...overrides,
+  };
+}
+
+export type HandlerUrls = { [K in keyof HandlerPaths]: string };
+
+/** Absolute URLs of the handler pages, for callback URLs in e-mails and OAuth redirects. */
+export function handlerUrls(paths: HandlerPaths, origin: string): HandlerUrls {
+  const out = {} as HandlerUrls;
+  for (const key of Object.keys(paths) as Array<keyof HandlerPaths>) out[key] = new URL(paths[key], origin).toString();
+  return out;
+}

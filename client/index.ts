@@ -1,0 +1,19 @@
+/**
+ * `authbroker/client`: what a tab imports. Importing it touches nothing of the page, so it is safe
+ * during server rendering.
+ */
+export { connectBroker, createBrokerClient, type BrokerActions, type BrokerClient } from './client.js';
+export type { ConnectOptions, BrokerModeChoice } from './options.js';
+export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
+export { candidateModes, detectCapabilities, type Capabilities } from './mode.js';
+export { describeError } from './errorMessages.js';
+export type { OAuthSignInOptions } from './oauth.js';
+export { isKnownError, KnownError, type AnyKnownError } from '../protocol/errors/knownError.js';
+export { AuthBrokerError, ClientError, HttpStatusError, InvalidArgumentError, NetworkError, ProtocolError } from '../protocol/errors/errors.js';
+export { deserializeError } from '../protocol/errors/serialize.js';
+export type * from '../worker/api/types.js';
+export type { QuerySpec } from '../worker/cache/queries.js';
+export type { QuerySnapshot } from '../worker/cache/query.js';
+export type { ConnectivitySnapshot, ConnectivityState } from '../worker/connectivity.js';
+export type { SessionEnd, SessionEndReason } from '../worker/storage/types.js';
+export type * from '../worker/models.js';

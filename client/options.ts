@@ -1,0 +1,60 @@
+import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
+import type { HandlerPaths } from './handlerUrls.js';
+
+export type BrokerModeChoice = 'auto' | 'shared-worker' | 'service-worker' | 'in-process';
+
+export interface ConnectOptions {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  /** The `internal` project's publishable key, for project owners' admin sign-in. */
+  internalPublishableClientKey?: string;
+  tokenMarginMillis?: number;
+  extraRequestHeaders?: Record<string, string>;
+  /**
+   * How to start the SharedWorker: its same-origin script URL (a prebuilt
+   * `authbroker-shared-worker.js` copied to your public folder), or a factory, which is how Vite
+   * bundles it: `() => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })`.
+   */
+  sharedWorker?: string | URL | ((name: string) => SharedWorker);
+  /** The service worker script, for browsers without SharedWorker (registered with workbox-window). */
+  serviceWorker?: string | URL;
+  /** Force a host; default 'auto' (SharedWorker, then service worker, then in the page). */
+  mode?: BrokerModeChoice;
+  handlerPaths?: Partial<HandlerPaths>;
+  /** How long to wait for a worker to answer before falling back. Default 8000 ms. */
+  connectTimeoutMillis?: number;
+}
+
+const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
+
+/** Refuses, with an explanation, what must never be in a browser; checks the rest. */
+export function checkConnectOptions(options: ConnectOptions): void {
+  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'connectBroker needs an options object.');
+  for (const key of SECRET_OPTIONS) {
+    if (key in options) {
+      throw new ClientError(
+        'UNSAFE_CREDENTIALS',
+        `${key} must never be given to browser code: anyone could read it from your bundle. Use it on your server (authbroker/server); admin work in the browser signs in a project owner and uses their admin access token.`,
+      );
+    }
+  }
+  for (const key of ['baseUrl', 'projectId', 'publishableClientKey'] as const) {
+    if (typeof options[key] !== 'string' || options[key] === '') throw new InvalidArgumentError(`options.${key}`, `options.${key} must be a non-empty string.`);
+  }
+  if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
+    throw new InvalidArgumentError('options.mode', 'mode must be auto, shared-worker, service-worker or in-process.');
+  }
+}
+
+/** The part of the options the broker itself receives. */
+export function brokerConfigOf(options: ConnectOptions) {
+  return {
+    baseUrl: options.baseUrl,
+    projectId: options.projectId,
+    publishableClientKey: options.publishableClientKey,
+    ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),
+    ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
+    ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
+  };
+}

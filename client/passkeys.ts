@@ -1,0 +1,45 @@
+/**
+ * Passkey ceremonies, which only a window can run. This module (and @simplewebauthn/browser) is
+ * loaded on first use, so apps without passkeys never download it.
+ */
+import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { KnownError } from '../protocol/errors/knownError.js';
+import { PASSKEY_RP_ID_PLACEHOLDER } from '../protocol/resources/passkey.js';
+import type { Json } from '../protocol/resources/common.js';
+import type { BrokerApi, SignInResult } from '../worker/api/types.js';
+
+/** The service sends a placeholder RP id; the page's own hostname is the real one (PROTOCOL.md §6.8). */
+function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp' | 'rpId'): T {
+  if (field === 'rpId') return options.rpId === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rpId: location.hostname } : options;
+  const rp = options.rp as { id?: string; name: string };
+  return rp.id === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rp: { ...rp, id: location.hostname } } : options;
+}
+
+/** Browser refusals (cancelled, no authenticator…) reported like the service's errors. */
+function webAuthnError(error: unknown): KnownError<'PASSKEY_WEBAUTHN_ERROR'> {
+  const name = error instanceof Error ? ((error as { code?: string }).code ?? error.name) : 'UnknownError';
+  const message = error instanceof Error ? error.message : String(error);
+  return new KnownError('PASSKEY_WEBAUTHN_ERROR', { message, code: name }, message);
+}
+
+export async function registerPasskey(api: BrokerApi): Promise<void> {
+  const { optionsJson, code } = await api.beginPasskeyRegistration();
+  let credential;
+  try {
+    credential = await startRegistration({ optionsJSON: withHostname(optionsJson, 'rp') as unknown as PublicKeyCredentialCreationOptionsJSON });
+  } catch (error) {
+    throw webAuthnError(error);
+  }
+  await api.finishPasskeyRegistration({ credential: credential as unknown as Record<string, Json>, code });
+}
+
+export async function signInWithPasskey(api: BrokerApi): Promise<SignInResult> {
+  const { optionsJson, code } = await api.beginPasskeySignIn();
+  let response;
+  try {
+    response = await startAuthentication({ optionsJSON: withHostname(optionsJson, 'rpId') as unknown as PublicKeyCredentialRequestOptionsJSON });
+  } catch (error) {
+    throw webAuthnError(error);
+  }
+  return api.finishPasskeySignIn({ response: response as unknown as Record<string, Json>, code });
+}

@@ -1,0 +1,7 @@
+/**
+ * `authbroker/react`: a provider and hooks over the broker. Values come from the broker's shared
+ * cache through `useSyncExternalStore`, so every tab shows the same thing.
+ */
+export { AuthProvider, useBrokerClient, type AuthProviderProps } from './provider.js';
+export { useQuery, useQuerySnapshot, useSuspenseQuery, type QueryState } from './query.js';
+export * from './hooks.js';

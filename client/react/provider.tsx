@@ -1,0 +1,25 @@
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { ClientError } from '../../protocol/errors/errors.js';
+import { createBrokerClient, type BrokerClient } from '../client.js';
+import type { ConnectOptions } from '../options.js';
+
+const ClientContext = createContext<BrokerClient | null>(null);
+
+export type AuthProviderProps = { children?: ReactNode } & ({ client: BrokerClient; options?: never } | { options: ConnectOptions; client?: never });
+
+/**
+ * Makes a broker client available to the hooks. Pass a client you created once at module level,
+ * or options (a client is then created once per provider and closed when it unmounts).
+ */
+export function AuthProvider(props: AuthProviderProps) {
+  const [owned] = useState(() => (props.client === undefined ? createBrokerClient(props.options) : null));
+  const client = props.client ?? owned!;
+  useEffect(() => (owned ? () => owned.close() : undefined), [owned]);
+  return <ClientContext.Provider value={client}>{props.children}</ClientContext.Provider>;
+}
+
+export function useBrokerClient(): BrokerClient {
+  const client = useContext(ClientContext);
+  if (client === null) throw new ClientError('BROKER_UNAVAILABLE', 'Authbroker hooks need an <AuthProvider> above them.');
+  return client;
+}

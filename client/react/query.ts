@@ -1,0 +1,69 @@
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import type { AuthBrokerError } from '../../protocol/errors/errors.js';
+import { deserializeError } from '../../protocol/errors/serialize.js';
+import type { DataOf } from '../../worker/api/types.js';
+import type { QuerySnapshot } from '../../worker/cache/query.js';
+import type { QuerySpec } from '../../worker/cache/queries.js';
+import type { BrokerClient } from '../client.js';
+import { queryKey } from '../store.js';
+import { useBrokerClient } from './provider.js';
+
+export interface QueryState<T> {
+  data: T | undefined;
+  /** The last failure, as the typed error it was in the broker. */
+  error: AuthBrokerError | null;
+  /** No value yet. */
+  isLoading: boolean;
+  isFetching: boolean;
+}
+
+const noop = () => undefined;
+const serverSnapshot = () => undefined;
+
+/** The raw snapshot of a query, kept in sync with the broker (null spec: nothing to watch). */
+export function useQuerySnapshot(spec: QuerySpec | null): QuerySnapshot | undefined {
+  const client = useBrokerClient();
+  const key = spec === null ? null : queryKey(spec);
+  // The key, not the object, decides identity: callers may build a new spec object per render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const subscribe = useCallback((listener: () => void) => (spec === null ? noop : client.subscribe(spec, listener)), [client, key]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const getSnapshot = useCallback(() => (spec === null ? undefined : client.getSnapshot(spec)), [client, key]);
+  return useSyncExternalStore(subscribe, getSnapshot, serverSnapshot);
+}
+
+/** A query's data with its loading and error state. */
+export function useQuery<Q extends QuerySpec>(spec: Q | null): QueryState<DataOf<Q>> {
+  const snapshot = useQuerySnapshot(spec);
+  return useMemo(
+    () => ({
+      data: snapshot?.data as DataOf<Q> | undefined,
+      error: snapshot?.error ? deserializeError(snapshot.error) : null,
+      isLoading: snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined),
+      isFetching: snapshot?.isFetching ?? true,
+    }),
+    [snapshot],
+  );
+}
+
+/** One pending promise per client and query, so a suspended component retries the same one. */
+const pendingByClient = new WeakMap<BrokerClient, Map<string, Promise<QuerySnapshot>>>();
+
+/** The data of a query, suspending until it is known; failures go to the nearest error boundary. */
+export function useSuspenseQuery<Q extends QuerySpec>(spec: Q): DataOf<Q> {
+  const client = useBrokerClient();
+  const snapshot = useQuerySnapshot(spec);
+  if (snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined)) {
+    let pending = pendingByClient.get(client);
+    if (!pending) pendingByClient.set(client, (pending = new Map()));
+    const key = queryKey(spec);
+    let promise = pending.get(key);
+    if (!promise) {
+      promise = client.settled(spec).finally(() => pending.delete(key));
+      pending.set(key, promise);
+    }
+    throw promise;
+  }
+  if (snapshot.status === 'error' && snapshot.data === undefined && snapshot.error) throw deserializeError(snapshot.error);
+  return snapshot.data as DataOf<Q>;
+}

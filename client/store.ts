@@ -1,0 +1,132 @@
+import { serializeError } from '../protocol/errors/serialize.js';
+import type { BrokerApi, Delivery } from '../worker/api/types.js';
+import type { QuerySnapshot } from '../worker/cache/query.js';
+import type { QuerySpec } from '../worker/cache/queries.js';
+
+interface Entry {
+  spec: QuerySpec;
+  snapshot: QuerySnapshot | undefined;
+  listeners: Set<() => void>;
+  /** Deliveries received; the subscribe call's own answer only counts when none came first. */
+  deliveries: number;
+  subscribed: boolean;
+  releaseTimer: ReturnType<typeof setTimeout> | null;
+}
+
+/** A stable text key for a query: the same query from any hook is the same subscription. */
+export function queryKey(spec: QuerySpec): string {
+  const record = spec as unknown as Record<string, unknown>;
+  return Object.keys(record)
+    .sort()
+    .filter((k) => record[k] !== undefined)
+    .map((k) => `${k}=${String(record[k])}`)
+    .join('&');
+}
+
+/** Unsubscribing waits this long, so a remount (StrictMode, navigation) keeps the subscription. */
+export const RELEASE_GRACE_MILLIS = 100;
+
+/**
+ * The tab's view of its subscriptions. However many components watch a query, the broker sees one
+ * subscription; snapshots keep their identity until the broker sends a new one.
+ */
+export class QueryStore {
+  private entries = new Map<string, Entry>();
+
+  constructor(private readonly api: () => Promise<BrokerApi>) {}
+
+  subscribe(spec: QuerySpec, listener: () => void): () => void {
+    const key = queryKey(spec);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      entry = { spec, snapshot: undefined, listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null };
+      this.entries.set(key, entry);
+    }
+    if (entry.releaseTimer !== null) {
+      clearTimeout(entry.releaseTimer);
+      entry.releaseTimer = null;
+    }
+    entry.listeners.add(listener);
+    if (!entry.subscribed) this.open(key, entry);
+    return () => {
+      entry.listeners.delete(listener);
+      if (entry.listeners.size === 0 && entry.releaseTimer === null) {
+        entry.releaseTimer = setTimeout(() => this.close(key, entry), RELEASE_GRACE_MILLIS);
+      }
+    };
+  }
+
+  getSnapshot(spec: QuerySpec): QuerySnapshot | undefined {
+    return this.entries.get(queryKey(spec))?.snapshot;
+  }
+
+  /** Resolves with the first snapshot that is not pending (for Suspense). */
+  settled(spec: QuerySpec): Promise<QuerySnapshot> {
+    return new Promise((resolve) => {
+      let unsubscribe: () => void = () => undefined;
+      const check = () => {
+        const snapshot = this.getSnapshot(spec);
+        if (snapshot !== undefined && (snapshot.status !== 'pending' || snapshot.data !== undefined)) {
+          // Keep the subscription briefly so the component that suspended finds the value.
+          setTimeout(unsubscribe, 0);
+          resolve(snapshot);
+        }
+      };
+      unsubscribe = this.subscribe(spec, check);
+      check();
+    });
+  }
+
+  /** From the broker: one batch of new snapshots. */
+  deliver(batch: Delivery): void {
+    const touched: Entry[] = [];
+    for (const { subscriptionId, snapshot } of batch) {
+      const entry = this.entries.get(subscriptionId);
+      if (!entry) continue;
+      entry.deliveries += 1;
+      entry.snapshot = snapshot;
+      touched.push(entry);
+    }
+    for (const entry of touched) for (const listener of [...entry.listeners]) listener();
+  }
+
+  /** After reconnecting to a (new) broker: subscribe everything again. */
+  resubscribeAll(): void {
+    for (const [key, entry] of this.entries) {
+      entry.subscribed = false;
+      if (entry.listeners.size > 0) this.open(key, entry);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private open(key: string, entry: Entry): void {
+    entry.subscribed = true;
+    const before = entry.deliveries;
+    this.api()
+      .then((api) => api.subscribe(key, entry.spec))
+      .then(
+        (snapshot) => {
+          if (entry.deliveries === before) this.set(entry, snapshot);
+        },
+        (error: unknown) => {
+          entry.subscribed = false;
+          this.set(entry, { status: 'error', data: entry.snapshot?.data, error: serializeError(error), updatedAtMillis: Date.now(), isFetching: false });
+        },
+      );
+  }
+
+  private close(key: string, entry: Entry): void {
+    entry.releaseTimer = null;
+    if (entry.listeners.size > 0) return;
+    this.entries.delete(key);
+    if (entry.subscribed) void this.api().then((api) => api.unsubscribe(key)).catch(() => undefined);
+  }
+
+  private set(entry: Entry, snapshot: QuerySnapshot): void {
+    entry.snapshot = snapshot;
+    for (const listener of [...entry.listeners]) listener();
+  }
+}
