@@ -1,0 +1,23 @@
+import { createBrokerClient, type BrokerClient, type BrokerModeChoice } from '../../client/index.js';
+
+export interface DemoConfig {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  internalPublishableClientKey: string;
+}
+
+/**
+ * The demo's broker client. The SharedWorker is written as `new SharedWorker(new URL(...))` so
+ * Vite bundles it as a same-origin module file (no blob:, no eval). `?mode=` forces a host, which
+ * the end-to-end tests use to check the fallbacks.
+ */
+export function createDemoClient(config: DemoConfig): BrokerClient {
+  const forced = new URLSearchParams(location.search).get('mode') as BrokerModeChoice | null;
+  return createBrokerClient({
+    ...config,
+    sharedWorker: (name) => new SharedWorker(new URL('../../worker/hosts/sharedWorker.ts', import.meta.url), { type: 'module', name }),
+    serviceWorker: '/authbroker-sw.js',
+    ...(forced === null ? {} : { mode: forced }),
+  });
+}
