@@ -4,7 +4,8 @@ import { decodeResponse } from './codec.js';
 import { networkErrorAfterFailure, readNavigatorOnline, trimBaseUrl } from './diagnostics.js';
 import { ClientError, HttpStatusError, ProtocolError } from './errors/errors.js';
 import { isKnownErrorCode } from './errors/catalogue.js';
-import { createKnownError, KnownError, knownErrorFromBody, type AnyKnownError } from './errors/knownError.js';
+import { KnownError, knownErrorFromBody, knownErrorWithTemplate, type AnyKnownError } from './errors/knownError.js';
+import { passkeyWebAuthnErrorMessage } from './errors/messages.js';
 import type { AuthorizationCodeTokens } from './resources/session.js';
 import { decideRetry, systemClock, type AttemptOutcome, type Clock } from './retry.js';
 import type { TransportObserver } from './transport.js';
@@ -275,5 +276,5 @@ export function isAccessTokenExpiring(token: string, now: number, marginMillis: 
 
 /** Client-side only: a WebAuthn failure in the browser, reported like the service's errors. */
 export function passkeyWebAuthnError(message: string, code: string) {
-  return createKnownError('PASSKEY_WEBAUTHN_ERROR', { message, code });
+  return knownErrorWithTemplate('PASSKEY_WEBAUTHN_ERROR', passkeyWebAuthnErrorMessage, { message, code });
 }

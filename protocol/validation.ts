@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from './errors/errors.js';
-import { createKnownError, type KnownError } from './errors/knownError.js';
+import { knownErrorWithTemplate, type KnownError } from './errors/knownError.js';
+import { passwordConfirmationMismatchMessage, passwordTooLongMessage, passwordTooShortMessage, redirectUrlNotWhitelistedMessage } from './errors/messages.js';
 import type { TrustedDomain } from './resources/project.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -13,8 +14,8 @@ export type PasswordProblem = KnownError<'PASSWORD_TOO_SHORT'> | KnownError<'PAS
 
 /** The service's password rules, checked before anything is sent. Returns null when acceptable. */
 export function passwordProblem(password: string): PasswordProblem | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return createKnownError('PASSWORD_TOO_SHORT', { min_length: MIN_PASSWORD_LENGTH });
-  if (password.length > MAX_PASSWORD_LENGTH) return createKnownError('PASSWORD_TOO_LONG', { maxLength: MAX_PASSWORD_LENGTH });
+  if (password.length < MIN_PASSWORD_LENGTH) return knownErrorWithTemplate('PASSWORD_TOO_SHORT', passwordTooShortMessage, { min_length: MIN_PASSWORD_LENGTH });
+  if (password.length > MAX_PASSWORD_LENGTH) return knownErrorWithTemplate('PASSWORD_TOO_LONG', passwordTooLongMessage, { maxLength: MAX_PASSWORD_LENGTH });
   return null;
 }
 
@@ -26,7 +27,7 @@ export function assertValidPassword(password: unknown, argument = 'password'): a
 
 /** A repeated password that differs from the first is refused with the service's own error. */
 export function assertPasswordConfirmed(password: string, confirmation: string): void {
-  if (password !== confirmation) throw createKnownError('PASSWORD_CONFIRMATION_MISMATCH');
+  if (password !== confirmation) throw knownErrorWithTemplate('PASSWORD_CONFIRMATION_MISMATCH', passwordConfirmationMismatchMessage);
 }
 
 /** Catches the classic `${undefined}` bug before it reaches the service as a token. */
@@ -79,7 +80,7 @@ export function isTrustedRedirectUrl(url: string | URL, policy: TrustPolicy): bo
 
 /** Refuses an untrusted redirect URL before the service does, when its trust list is known. */
 export function assertTrustedRedirectUrl(url: string, policy: TrustPolicy | null): void {
-  if (policy !== null && !isTrustedRedirectUrl(url, policy)) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+  if (policy !== null && !isTrustedRedirectUrl(url, policy)) throw knownErrorWithTemplate('REDIRECT_URL_NOT_WHITELISTED', redirectUrlNotWhitelistedMessage);
 }
 
 export { stripOAuthCallbackParams } from './urls.js';

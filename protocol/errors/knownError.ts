@@ -10,7 +10,7 @@ import {
 } from './catalogue.js';
 import { AuthBrokerError, ProtocolError, type SerializedError } from './errors.js';
 import { knownErrorFamilies, type KnownErrorFamily } from './families.js';
-import { renderKnownErrorMessage } from './messages.js';
+import { knownErrorMessages, renderTemplate, type MessageTemplate } from './messages.js';
 import { pickShape, shapeMismatches } from './shape.js';
 
 /** The JSON body of a known-error response (PROTOCOL.md §2.2); the message field is `error`. */
@@ -88,12 +88,20 @@ export function isKnownError(value: unknown, codeOrFamily?: KnownErrorCode | Kno
 
 type CreateArgs<C extends KnownErrorCode> = keyof KnownErrorInput<C> extends never ? [] : [input: KnownErrorInput<C>];
 
-/** Builds a known error with the service's message for it; used by the emulator and client-side checks. */
+/** Builds a known error with the service's message for it (the emulator uses it for every answer). */
 export function createKnownError<C extends KnownErrorCode>(code: C, ...args: CreateArgs<C>): KnownError<C> {
+  return knownErrorWithTemplate(code, knownErrorMessages[code] as MessageTemplate<C>, ...args);
+}
+
+/**
+ * The same with the message template given, for code that raises only a few known errors itself
+ * (the broker's checks): bundles then carry those templates, not all of them.
+ */
+export function knownErrorWithTemplate<C extends KnownErrorCode>(code: C, template: MessageTemplate<C>, ...args: CreateArgs<C>): KnownError<C> {
   const entry = catalogueEntry(code);
-  const input = (args[0] ?? {}) as Record<string, unknown>;
-  const details = entry.details === null ? undefined : pickShape(entry.details, input);
-  return new KnownError(code, details as KnownErrorDetails<C>, renderKnownErrorMessage(code, input as KnownErrorInput<C>), entry.status);
+  const input = (args[0] ?? {}) as KnownErrorInput<C>;
+  const details = entry.details === null ? undefined : pickShape(entry.details, input as Record<string, unknown>);
+  return new KnownError(code, details as KnownErrorDetails<C>, renderTemplate(template, input), entry.status);
 }
 
 function describe(value: unknown): string {

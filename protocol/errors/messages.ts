@@ -4,13 +4,20 @@ import type { KnownErrorCode, KnownErrorInput } from './catalogue.js';
  * The service's message for each known error (PROTOCOL.md §8.3), apart from the catalogue so that
  * code which only reads errors (the tab side) does not carry them. Exhaustive by type.
  */
+export type MessageTemplate<C extends KnownErrorCode> = string | ((input: KnownErrorInput<C>) => string);
+
 const quote = (value: string) => JSON.stringify(value);
 const REST_AUTH_DOCS = '\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication';
 const expiredAt = (millis: number | null) => (millis === null ? '' : ` (The access token expired at ${new Date(millis).toISOString()}.)`);
 const permissionMessage = (d: { team_id: string; user_id: string; permission_id: string }) =>
   `User ${d.user_id} does not have permission ${d.permission_id} in team ${d.team_id}.`;
 
-export type MessageTemplate<C extends KnownErrorCode> = string | ((input: KnownErrorInput<C>) => string);
+/** Templates the broker also needs for its own checks, exported alone so the rest can be left out of bundles. */
+export const passwordTooShortMessage: MessageTemplate<'PASSWORD_TOO_SHORT'> = (d) => `Password too short. Minimum length is ${d.min_length}.`;
+export const passwordTooLongMessage: MessageTemplate<'PASSWORD_TOO_LONG'> = (d) => `Password too long. Maximum length is ${d.maxLength}.`;
+export const passwordConfirmationMismatchMessage: MessageTemplate<'PASSWORD_CONFIRMATION_MISMATCH'> = 'Passwords do not match.';
+export const redirectUrlNotWhitelistedMessage: MessageTemplate<'REDIRECT_URL_NOT_WHITELISTED'> = 'Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?';
+export const passkeyWebAuthnErrorMessage: MessageTemplate<'PASSKEY_WEBAUTHN_ERROR'> = (d) => d.message;
 
 export const knownErrorMessages: { [C in KnownErrorCode]: MessageTemplate<C> } = {
   UNSUPPORTED_ERROR: (d) =>
@@ -26,7 +33,10 @@ export const knownErrorMessages: { [C in KnownErrorCode]: MessageTemplate<C> } =
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: "Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate.",
   INVALID_ACCESS_TYPE: (a) => `The x-stack-access-type header must be 'client', 'server', or 'admin', but was '${a.accessType}'.`,
   ACCESS_TYPE_WITHOUT_PROJECT_ID: (d) => `The x-stack-access-type header was '${d.request_type}', but the x-stack-project-id header was not provided.${REST_AUTH_DOCS}`,
-  ACCESS_TYPE_REQUIRED: `You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.${REST_AUTH_DOCS}`,
+  // A function rather than a template literal: bundlers cannot prove a top-level `${…}` pure, and
+  // this table must drop out of bundles that do not use it.
+  ACCESS_TYPE_REQUIRED: () =>
+    `You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.${REST_AUTH_DOCS}`,
   INSUFFICIENT_ACCESS_TYPE: (d) =>
     `The x-stack-access-type header must be ${d.allowed_access_types.map((t) => `'${t}'`).join(' or ')}, but was '${d.actual_access_type}'.`,
   INVALID_PUBLISHABLE_CLIENT_KEY: (d) => `The publishable key is not valid for the project ${quote(d.project_id)}. Does the project and/or the key exist?`,
@@ -60,20 +70,20 @@ export const knownErrorMessages: { [C in KnownErrorCode]: MessageTemplate<C> } =
   PASSWORD_AUTHENTICATION_NOT_ENABLED: 'Password authentication is not enabled for this project.',
   PASSKEY_AUTHENTICATION_NOT_ENABLED: 'Passkey authentication is not enabled for this project.',
   EMAIL_PASSWORD_MISMATCH: 'Wrong e-mail or password.',
-  REDIRECT_URL_NOT_WHITELISTED: 'Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?',
-  PASSWORD_TOO_SHORT: (d) => `Password too short. Minimum length is ${d.min_length}.`,
-  PASSWORD_TOO_LONG: (d) => `Password too long. Maximum length is ${d.maxLength}.`,
+  REDIRECT_URL_NOT_WHITELISTED: redirectUrlNotWhitelistedMessage,
+  PASSWORD_TOO_SHORT: passwordTooShortMessage,
+  PASSWORD_TOO_LONG: passwordTooLongMessage,
   USER_DOES_NOT_HAVE_PASSWORD: 'This user does not have password authentication enabled.',
   VERIFICATION_CODE_NOT_FOUND: 'The verification code does not exist for this project.',
   VERIFICATION_CODE_EXPIRED: 'The verification code has expired.',
   VERIFICATION_CODE_ALREADY_USED: 'The verification link has already been used.',
   VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: 'The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.',
-  PASSWORD_CONFIRMATION_MISMATCH: 'Passwords do not match.',
+  PASSWORD_CONFIRMATION_MISMATCH: passwordConfirmationMismatchMessage,
   EMAIL_ALREADY_VERIFIED: 'The e-mail is already verified.',
   EMAIL_NOT_ASSOCIATED_WITH_USER: 'The e-mail is not associated with a user that could log in with that e-mail.',
   EMAIL_IS_NOT_PRIMARY_EMAIL: (d) => `The given e-mail (${d.email}) must equal the user's primary e-mail (${String(d.primary_email)}).`,
   PASSKEY_REGISTRATION_FAILED: (a) => a.message,
-  PASSKEY_WEBAUTHN_ERROR: (d) => d.message,
+  PASSKEY_WEBAUTHN_ERROR: passkeyWebAuthnErrorMessage,
   PASSKEY_AUTHENTICATION_FAILED: (a) => a.message,
   PERMISSION_NOT_FOUND: (d) => `Permission "${d.permission_id}" not found. Make sure you created it on the dashboard.`,
   CONTAINED_PERMISSION_NOT_FOUND: (d) => `Contained permission with ID "${d.permission_id}" not found. Make sure you created it on the dashboard.`,
@@ -109,6 +119,9 @@ export const knownErrorMessages: { [C in KnownErrorCode]: MessageTemplate<C> } =
 };
 
 export function renderKnownErrorMessage<C extends KnownErrorCode>(code: C, input: KnownErrorInput<C>): string {
-  const template = knownErrorMessages[code] as MessageTemplate<C>;
+  return renderTemplate(knownErrorMessages[code] as MessageTemplate<C>, input);
+}
+
+export function renderTemplate<C extends KnownErrorCode>(template: MessageTemplate<C>, input: KnownErrorInput<C>): string {
   return typeof template === 'string' ? template : template(input);
 }
