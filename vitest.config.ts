@@ -27,6 +27,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/support/globalSetup.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -1,0 +1,79 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import type { RunningEmulator } from '../../../emulator/index.js';
+import { DEMO_DIST } from './demoBuild.js';
+
+const types: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json',
+};
+
+/**
+ * The demo's production build served from its own http://localhost origin under a strict CSP:
+ * scripts and workers from the origin only, no eval; API calls to the emulator on 127.0.0.1.
+ */
+export function contentSecurityPolicy(emulatorUrl: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "worker-src 'self'",
+    `connect-src 'self' ${emulatorUrl}`,
+    "img-src 'self' data:",
+    "style-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export interface DemoServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> {
+  const config = {
+    baseUrl: emulator.url,
+    projectId: emulator.projects.demo.id,
+    publishableClientKey: emulator.projects.demo.publishableClientKey,
+    internalPublishableClientKey: emulator.projects.internal.publishableClientKey,
+  };
+  const csp = contentSecurityPolicy(emulator.url);
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    if (path === '/demo-config.json') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(config));
+      return;
+    }
+    let file = normalize(join(DEMO_DIST, path));
+    if (!file.startsWith(DEMO_DIST)) {
+      res.writeHead(403).end();
+      return;
+    }
+    // The app's routes (/handler/…) are the single page's.
+    if (!existsSync(file) || statSync(file).isDirectory()) file = join(DEMO_DIST, 'index.html');
+    const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
+    if (file.endsWith('.html')) headers['content-security-policy'] = csp;
+    if (file.endsWith('authbroker-sw.js')) headers['service-worker-allowed'] = '/';
+    res.writeHead(200, headers);
+    createReadStream(file).pipe(res);
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://localhost:${port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

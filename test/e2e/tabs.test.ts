@@ -1,0 +1,27 @@
+import { describe, expect } from 'vitest';
+import { scenario } from './support/scenario.js';
+
+describe('tabs share one broker', () => {
+  scenario('1. three tabs share one broker (exactly one shared_worker target)', async (stage) => {
+    const context = await stage.newContext();
+    const tabs = [await stage.openTab(context), await stage.openTab(context), await stage.openTab(context)];
+    const modes = await Promise.all(tabs.map((page) => page.evaluate(async () => (await window.__authbroker.connect()).mode)));
+    expect(modes).toEqual(['shared-worker', 'shared-worker', 'shared-worker']);
+    expect(await stage.sharedWorkerCount()).toBe(1);
+    const status = await tabs[2]!.evaluate(() => window.__authbroker.status());
+    expect(status.tabsConnected).toBe(3);
+    expect(status.mode).toBe('shared-worker');
+  });
+
+  scenario('2. sign in in tab 1: tabs 2 and 3 show the user without reload', async (stage) => {
+    const context = await stage.newContext();
+    const tabs = [await stage.openTab(context), await stage.openTab(context), await stage.openTab(context)];
+    const result = await tabs[0]!.evaluate(() => window.__authbroker.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' }));
+    expect(result.status).toBe('signed-in');
+    for (const page of tabs.slice(1)) {
+      await page.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
+    }
+    const navigations = await Promise.all(tabs.map((page) => page.evaluate(() => performance.getEntriesByType('navigation').length)));
+    expect(navigations).toEqual([1, 1, 1]);
+  });
+});
