@@ -15,7 +15,8 @@ import * as projects from './endpoints/projects.js';
 import * as sessions from './endpoints/sessions.js';
 import * as teams from './endpoints/teams.js';
 import * as users from './endpoints/users.js';
-import { ClientError, InvalidArgumentError } from './errors/errors.js';
+import { InvalidArgumentError } from './errors/errors.js';
+import { assertNotInBrowser } from './environment.js';
 import type { AccessType } from './resources/common.js';
 import type { ServerAccess } from './resources/views.js';
 import type { Clock } from './retry.js';
@@ -54,18 +55,6 @@ export type AdminAppOptions = CommonAppOptions &
     /** A renewable admin session, e.g. `createRefreshingTokenSource` against project `internal`. */
     | { adminTokens: TokenSource; superSecretAdminKey?: never; adminAccessToken?: never }
   );
-
-/** Browsers must never hold secret keys: refuse them there with an explanation. */
-export function assertNotInBrowser(what: string): void {
-  const scope = globalThis as { window?: unknown; document?: unknown; WorkerGlobalScope?: unknown; importScripts?: unknown };
-  const inBrowser = (scope.window !== undefined && scope.document !== undefined) || typeof scope.importScripts === 'function';
-  if (inBrowser) {
-    throw new ClientError(
-      'UNSAFE_CREDENTIALS',
-      `${what} must never be shipped to a browser: anyone could read it. Use it on your server; in the browser, administer projects with an admin access token.`,
-    );
-  }
-}
 
 function checkCommon(options: CommonAppOptions): void {
   requireObject(options, 'options');
@@ -239,5 +228,6 @@ export function createAdminApp(options: AdminAppOptions) {
 export type AdminApp = ReturnType<typeof createAdminApp>;
 
 export { misc };
+export { assertNotInBrowser };
 export { createRefreshingTokenSource, type RefreshingTokenSourceOptions } from './tokenSource.js';
 export * from './index.js';

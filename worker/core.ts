@@ -1,4 +1,5 @@
 import { ClientError, NetworkError } from '../protocol/errors/errors.js';
+import { assertNotInBrowser } from '../protocol/environment.js';
 import type { AccessType } from '../protocol/resources/common.js';
 import { systemClock, type Clock } from '../protocol/retry.js';
 import type { TokenEndpointOptions } from '../protocol/tokens.js';
@@ -80,6 +81,7 @@ export async function openStorage(option: BrokerHostOptions['storage'], warnings
 }
 
 export async function createCore(config: ResolvedBrokerConfig, host: BrokerHostOptions): Promise<BrokerCore> {
+  if (host.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
   const warnings: string[] = [];
   const clock = host.clock ?? systemClock;
   const fetchFn = host.fetch ?? globalThis.fetch.bind(globalThis);

@@ -62,6 +62,7 @@ export function useSuspensePermission(teamId: string, permissionId: string): boo
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 export const useSuspenseContactChannels = () => useSuspenseQuery({ kind: 'contactChannels' });
 export const useSessions = () => useQuery({ kind: 'sessions' }).data ?? EMPTY;
+export const useSuspenseSessions = () => useSuspenseQuery({ kind: 'sessions' });
 export const useProject = () => useQuery({ kind: 'project' }).data ?? null;
 export const useSuspenseProject = () => useSuspenseQuery({ kind: 'project' });
 
@@ -109,3 +110,10 @@ export const useEmailTemplates = (projectId?: string) => useQuery({ kind: 'admin
 export const usePermissionDefinitions = (projectId?: string) => useQuery({ kind: 'admin.permissionDefinitions', projectId }).data ?? EMPTY;
 export const useProjectMetrics = (projectId?: string) => useQuery({ kind: 'admin.metrics', projectId }).data ?? null;
 export const useSentEmails = (projectId?: string) => useQuery({ kind: 'admin.sentEmails', projectId }).data ?? EMPTY;
+export const useSuspenseOwnedProjects = () => useSuspenseQuery({ kind: 'admin.ownedProjects' });
+export const useSuspenseAdminProject = (projectId?: string) => useSuspenseQuery({ kind: 'admin.project', projectId });
+export const useSuspenseApiKeys = (projectId?: string) => useSuspenseQuery({ kind: 'admin.apiKeys', projectId });
+export const useSuspenseEmailTemplates = (projectId?: string) => useSuspenseQuery({ kind: 'admin.emailTemplates', projectId });
+export const useSuspensePermissionDefinitions = (projectId?: string) => useSuspenseQuery({ kind: 'admin.permissionDefinitions', projectId });
+export const useSuspenseProjectMetrics = (projectId?: string) => useSuspenseQuery({ kind: 'admin.metrics', projectId });
+export const useSuspenseSentEmails = (projectId?: string) => useSuspenseQuery({ kind: 'admin.sentEmails', projectId });
