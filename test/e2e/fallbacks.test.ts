@@ -1,0 +1,62 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import { scenario, type Stage } from './support/scenario.js';
+
+const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
+const ELEVEN_MINUTES = 11 * 60 * 1000;
+
+/** The same checks in every host: sign-in propagation, one refresh, sign-out propagation. */
+async function sameBehaviour(stage: Stage, context: BrowserContext, expectedMode: string): Promise<Page[]> {
+  const tabs = [await stage.openTab(context), await stage.openTab(context), await stage.openTab(context)];
+  const modes = await Promise.all(tabs.map((page) => page.evaluate(async () => (await window.__authbroker.connect()).mode)));
+  expect(modes).toEqual([expectedMode, expectedMode, expectedMode]);
+
+  await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+  for (const page of tabs.slice(1)) {
+    await page.waitForFunction(async () => (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail === 'demo@authbroker.dev', null, { timeout: 10_000, polling: 100 });
+    await page.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
+  }
+
+  // Every tab needs a new access token at once: one token request in all.
+  stage.emulator.env.stats.reset();
+  stage.emulator.env.clock.advance(ELEVEN_MINUTES);
+  const users = await Promise.all(
+    tabs.map((page) =>
+      page.evaluate(async () => {
+        await window.__authbroker.refetch({ kind: 'currentUser' });
+        return (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail;
+      }),
+    ),
+  );
+  expect(users).toEqual([DEMO.email, DEMO.email, DEMO.email]);
+  expect(stage.emulator.env.stats.snapshot().token_refreshes).toBe(1);
+
+  await tabs[1]!.evaluate(() => window.__authbroker.signOut());
+  for (const page of tabs) {
+    await page.waitForFunction(async () => {
+      const status = await window.__authbroker.status();
+      return status.session.status === 'signed-out' && status.session.lastEnd?.reason === 'signed-out';
+    }, null, { timeout: 10_000, polling: 100 });
+  }
+  return tabs;
+}
+
+describe('fallback hosts behave the same', () => {
+  scenario('11a. SharedWorker removed before load: the service-worker host', async (stage) => {
+    const context = await stage.newContext();
+    await context.addInitScript(() => {
+      delete (window as { SharedWorker?: unknown }).SharedWorker;
+    });
+    await sameBehaviour(stage, context, 'service-worker');
+    expect(await stage.sharedWorkerCount()).toBe(0);
+  });
+
+  scenario('11b. SharedWorker and service workers unavailable: the in-page host', async (stage) => {
+    const context = await stage.newContext();
+    await context.addInitScript(() => {
+      delete (window as { SharedWorker?: unknown }).SharedWorker;
+      Object.defineProperty(navigator, 'serviceWorker', { value: undefined, configurable: true });
+    });
+    await sameBehaviour(stage, context, 'in-process');
+  });
+});

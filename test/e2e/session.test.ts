@@ -1,0 +1,84 @@
+import { describe, expect } from 'vitest';
+import { scenario } from './support/scenario.js';
+import { WorkerTarget } from './support/workerCdp.js';
+
+const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
+
+describe('one session for every tab', () => {
+  scenario(
+    '3. short-lived access tokens, five tabs busy: exactly one token request per expiry',
+    async (stage) => {
+      const context = await stage.newContext();
+      const tabs = await Promise.all(Array.from({ length: 5 }, () => stage.openTab(context)));
+      await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+      stage.emulator.env.stats.reset();
+      const first = await tabs[0]!.evaluate(() => window.__authbroker.getAccessToken());
+      // A 21 s token is renewed 20 s before expiry, so every second or so: five tabs keep asking.
+      const seen = await Promise.all(
+        tabs.map((page) =>
+          page.evaluate(async () => {
+            const tokens: string[] = [];
+            const until = performance.now() + 4500;
+            while (performance.now() < until) {
+              const token = await window.__authbroker.getAccessToken();
+              if (token !== null && tokens.at(-1) !== token) tokens.push(token);
+              await window.__authbroker.refetch({ kind: 'currentUser' });
+            }
+            return tokens;
+          }),
+        ),
+      );
+      const distinct = new Set([first, ...seen.flat()]);
+      const refreshes = stage.emulator.env.stats.snapshot().token_refreshes;
+      expect(refreshes).toBeGreaterThanOrEqual(2);
+      // Every token after the sign-in's came from exactly one token request, shared by the five tabs.
+      expect(refreshes).toBe(distinct.size - 1);
+      // And the tabs saw the same tokens in the same order.
+      const order = [...distinct];
+      for (const tokens of seen) expect(tokens).toEqual(order.filter((t) => tokens.includes(t)));
+      expect((await tabs[4]!.evaluate(() => window.__authbroker.status())).tokenRefreshes).toBe(refreshes);
+    },
+    { emulator: { accessTokenTtlMillis: 21_000 } },
+  );
+
+  scenario('9. offline: the worker taken offline through CDP → diagnostics, session kept; back online → recovers by itself', async (stage) => {
+    const context = await stage.newContext();
+    const page = await stage.openTab(context);
+    await page.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+    await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
+    const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
+    await worker.setOffline(true);
+    // A read while offline waits rather than failing; the broker notices and probes.
+    const pendingRead = page.evaluate(async () => {
+      await window.__authbroker.refetch({ kind: 'currentUser' });
+      return (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail;
+    });
+    await page.waitForFunction(async () => (await window.__authbroker.status()).connectivity.state === 'offline', null, { timeout: 20_000, polling: 200 });
+    const offline = await page.evaluate(() => window.__authbroker.status());
+    expect(offline.session.status).toBe('signed-in');
+    expect(offline.connectivity.diagnostics?.health.reachable).toBe(false);
+    // Offline is known either from a failed request or from the browser itself (Chromium tells the tab).
+    expect(offline.connectivity.lastError !== null || offline.connectivity.browserOnline === false).toBe(true);
+    await worker.setOffline(false);
+    await page.waitForFunction(async () => (await window.__authbroker.status()).connectivity.state === 'online', null, { timeout: 30_000, polling: 250 });
+    expect(await pendingRead).toBe(DEMO.email);
+    expect((await page.evaluate(() => window.__authbroker.status())).session.status).toBe('signed-in');
+  });
+
+  scenario('10. close every tab, open a new one: the session is restored from IndexedDB', async (stage) => {
+    const context = await stage.newContext();
+    const first = await stage.openTab(context);
+    await first.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+    const before = await first.evaluate(() => window.__authbroker.status());
+    await first.close();
+    // Closing the last tab ends the SharedWorker; wait until it is really gone.
+    for (let i = 0; i < 50 && (await stage.sharedWorkerCount()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await stage.sharedWorkerCount()).toBe(0);
+    const again = await stage.openTab(context);
+    const user = await again.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
+    expect(user?.primaryEmail).toBe(DEMO.email);
+    const after = await again.evaluate(() => window.__authbroker.status());
+    expect(after.brokerId).not.toBe(before.brokerId);
+    expect(after.session.status).toBe('signed-in');
+  });
+});

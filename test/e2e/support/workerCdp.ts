@@ -1,0 +1,47 @@
+import type { CDPSession } from 'playwright-core';
+
+/**
+ * Commands to a SharedWorker target over the browser-level CDP session (Playwright has no handle on
+ * SharedWorkers): attach without flattening, then wrap messages in Target.sendMessageToTarget.
+ */
+export class WorkerTarget {
+  private nextId = 1;
+  private pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+
+  private constructor(
+    private readonly cdp: CDPSession,
+    private readonly sessionId: string,
+  ) {
+    cdp.on('Target.receivedMessageFromTarget', (event) => {
+      if (event.sessionId !== this.sessionId) return;
+      const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string } };
+      const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
+      if (!waiter) return;
+      this.pending.delete(message.id!);
+      if (message.error) waiter.reject(new Error(message.error.message));
+      else waiter.resolve(message.result);
+    });
+  }
+
+  static async attach(cdp: CDPSession, urlPrefix: string): Promise<WorkerTarget> {
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const target = targetInfos.find((t) => t.type === 'shared_worker' && t.url.startsWith(urlPrefix));
+    if (!target) throw new Error(`No shared_worker target under ${urlPrefix}`);
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+    return new WorkerTarget(cdp, sessionId);
+  }
+
+  send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      void this.cdp.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
+    });
+  }
+
+  /** Takes the worker's network down or up (Network.enable first, or it silently does nothing). */
+  async setOffline(offline: boolean): Promise<void> {
+    await this.send('Network.enable');
+    await this.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  }
+}
