@@ -124,3 +124,20 @@ describe('the shared cache', () => {
     expect(query.snapshot().error?.message).toContain('boom');
   });
 });
+
+describe('reads after a mutation', () => {
+  it('a read right after an invalidation waits for the refetch instead of returning the stale value', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    let value = 'before';
+    const query = cache.ensure('k', async () => value);
+    query.subscribe(() => undefined);
+    await flush();
+    expect(query.snapshot().data).toBe('before');
+    value = 'after';
+    query.invalidate();
+    const read = query.read();
+    await scheduler.advance(1000);
+    expect(await read).toBe('after');
+  });
+});

@@ -41,6 +41,8 @@ export class Query<T = unknown> {
   /** Bumped by `setData`, so a fetch that started before a mutation cannot overwrite its result. */
   private generation = 0;
   private lastError: unknown = null;
+  /** Invalidated and not fetched since; subscribers keep seeing the old value meanwhile. */
+  private stale = false;
 
   constructor(
     readonly key: string,
@@ -71,9 +73,10 @@ export class Query<T = unknown> {
     };
   }
 
-  /** The cached value, or a fetch when there is none (errors are not kept for reads). */
+  /** The cached value, or a fetch when there is none or it is stale (errors are not kept for reads). */
   async read(): Promise<T> {
-    if (this.snap.status !== 'success') await this.fetch();
+    // A read after a mutation must not see what the mutation made stale, even while the refetch runs.
+    if (this.snap.status !== 'success' || this.stale) await this.fetch();
     if (this.listeners.size === 0) this.scheduleGc();
     if (this.snap.status === 'error') throw this.lastError;
     return this.snap.data as T;
@@ -104,6 +107,7 @@ export class Query<T = unknown> {
 
   private async run(): Promise<void> {
     const generation = this.generation;
+    this.stale = false;
     this.set({ ...this.snap, isFetching: true });
     try {
       const data = await this.fetcher();
@@ -121,11 +125,13 @@ export class Query<T = unknown> {
   /** A mutation's result: shown at once, and wins over fetches already under way. */
   setData(data: T): void {
     this.generation++;
+    this.stale = false;
     this.set({ status: 'success', data, error: null, updatedAtMillis: this.scheduler.now(), isFetching: this.snap.isFetching });
   }
 
   /** Marks the value stale: refetched at once when someone is watching, else on the next read. */
   invalidate(): void {
+    this.stale = true;
     if (this.listeners.size > 0) void this.fetch().catch(() => undefined);
     else if (this.snap.status === 'success') this.set({ ...this.snap, status: 'pending' });
   }
