@@ -65,7 +65,7 @@ async function throwIfPlainError(response: Response): Promise<void> {
     body = undefined;
   }
   if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') return;
-  throw new HttpStatusError(response.status, text);
+  throw new HttpStatusError(response.status, text, undefined, response.headers.get('retry-after'));
 }
 
 /** oauth4webapi's errors, in our vocabulary. */
@@ -106,7 +106,7 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         options.observer?.onNetworkError?.({ ...event, error });
       } else if (error instanceof HttpStatusError) {
         options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
-        outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: null };
+        outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: error.retryAfter };
       } else {
         if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
         throw error;

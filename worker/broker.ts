@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { accountMethods } from './api/account.js';
 import { adminMethods } from './api/admin.js';
-import { requireInput } from './api/args.js';
+import { checkRpcArguments, requireInput } from './api/args.js';
 import { authMethods } from './api/auth.js';
 import { passwordMethods } from './api/password.js';
 import { teamMethods } from './api/teams.js';
@@ -38,6 +38,18 @@ function parseHello(value: unknown): TabHello {
   if (typeof hello.tabId !== 'string' || hello.tabId === '' || hello.tabId.length > 200) throw new InvalidArgumentError('hello.tabId', 'tabId must be a non-empty string.');
   if (hello.lockName !== undefined && (typeof hello.lockName !== 'string' || hello.lockName === '')) throw new InvalidArgumentError('hello.lockName', 'lockName must be a string.');
   return { tabId: hello.tabId, version: String(hello.version ?? ''), ...(hello.lockName === undefined ? {} : { lockName: hello.lockName as string }) };
+}
+
+/** Every method checks what it was sent (oversized, too deep, `__proto__`) before it runs. */
+function guardArguments(api: BrokerApi): BrokerApi {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(api) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
+    guarded[name] = async (...args: unknown[]) => {
+      checkRpcArguments(name, args);
+      return method(...args);
+    };
+  }
+  return guarded as unknown as BrokerApi;
 }
 
 /** Builds a broker for one project. Every host (SharedWorker, service worker, page) uses this. */
@@ -157,7 +169,7 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
       goodbye: async () => tabs.release(tab.tabId),
       getAccessToken: () => session.getAccessToken(),
     };
-    return api;
+    return guardArguments(api);
   }
 
   return {

@@ -131,13 +131,18 @@ export class Connectivity {
     for (const wake of this.waiters.splice(0)) wake();
   }
 
+  /**
+   * Applies a patch. Subscribers hear about what they show (state, error, diagnostics, the
+   * browser's word); bookkeeping such as the time of the last success changes silently, or every
+   * answer from the service would wake every tab.
+   */
   private update(patch: Partial<ConnectivitySnapshot>): void {
     const previous = this.snap;
     const next = { ...previous, ...patch };
     if (next.state !== previous.state) next.sinceMillis = this.options.clock.now();
-    const changed = (Object.keys(patch) as Array<keyof ConnectivitySnapshot>).some((key) => patch[key] !== previous[key]);
-    if (!changed) return;
     this.snap = next;
+    const notable = (['state', 'lastError', 'diagnostics', 'browserOnline'] as const).some((key) => key in patch && patch[key] !== previous[key]);
+    if (!notable) return;
     if (next.state !== 'offline') for (const wake of this.waiters.splice(0)) wake();
     for (const listener of this.listeners) listener(next);
   }

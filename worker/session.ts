@@ -117,6 +117,13 @@ export class Session implements TokenSource {
     return this.live?.accessToken ?? null;
   }
 
+  /** The access token if it can be used as it is, without renewing it; null otherwise. */
+  async currentAccessToken(): Promise<string | null> {
+    await this.start();
+    const token = this.live?.accessToken ?? null;
+    return this.usable(token) ? token : null;
+  }
+
   invalidateAccessToken(token: string): void {
     // Remembered so that the token is not adopted again from storage, where it may still sit.
     this.refused.add(token);

@@ -27,6 +27,8 @@ export class HttpStatusError extends AuthBrokerError {
     /** The response body as text (the service's plain-text message). */
     readonly body: string,
     message: string = body.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${body.trim()}`,
+    /** The Retry-After header, when the response had one the runtime could read. */
+    readonly retryAfter: string | null = null,
   ) {
     super(message);
   }

@@ -21,22 +21,6 @@ export interface SimulatedTab {
   close(): void;
 }
 
-/** Every message the broker side posted towards tabs (to check what leaves the broker). */
-export const brokerOutbound: unknown[] = [];
-
-function recordingEndpoint(port: MessagePort): Comlink.Endpoint {
-  const endpoint = nodeEndpoint(port);
-  return {
-    ...endpoint,
-    postMessage(message: unknown, transfer?: Transferable[]) {
-      brokerOutbound.push(message);
-      endpoint.postMessage(message, transfer);
-    },
-    addEventListener: endpoint.addEventListener.bind(endpoint),
-    removeEventListener: endpoint.removeEventListener.bind(endpoint),
-  };
-}
-
 let tabCounter = 0;
 
 /** A tab talking to `broker` through Comlink over a real MessageChannel, as a SharedWorker port would. */
@@ -49,7 +33,7 @@ export async function connectTab(broker: Broker, locks: LocalLockManager): Promi
   await lifetime.ready;
 
   const { port1, port2 } = new MessageChannel();
-  exposeBrokerEntry(async () => broker, recordingEndpoint(port2));
+  exposeBrokerEntry(async () => broker, nodeEndpoint(port2));
   const entry = Comlink.wrap<BrokerEntry>(nodeEndpoint(port1));
   const deliveries = new Map<string, QuerySnapshot[]>();
   const waiters = new Set<() => void>();

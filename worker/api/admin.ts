@@ -3,6 +3,7 @@ import * as endpoints from '../../protocol/endpoints/index.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { emailTemplateTypes, type EmailTemplateType } from '../../protocol/resources/admin.js';
 import type { ProjectUpdate } from '../../protocol/resources/project.js';
+import { staticTokenSource } from '../../protocol/transport.js';
 import { requireAdminSession, type BrokerCore } from '../core.js';
 import { camelize } from '../models.js';
 import { sessionEnd } from '../session.js';
@@ -57,7 +58,11 @@ export function adminMethods(core: BrokerCore): Pick<
       const session = requireAdminSession(core);
       const key = session.sessionKey;
       if (key === null) return;
-      await endpoints.signOutCurrentSession(core.internal(), { maxAttempts: 1 }).catch(() => undefined);
+      // As for the user's sign-out: never renew the token (that waits for the network) just to sign out.
+      const token = await session.currentAccessToken();
+      if (token !== null && !core.connectivity.isOffline) {
+        await endpoints.signOutCurrentSession(core.internal().withUserTokens(staticTokenSource(token)), { maxAttempts: 1 }).catch(() => undefined);
+      }
       await session.end(sessionEnd('signed-out', core.clock.now()), key);
     },
     async adminCreateProject(input) {

@@ -2,6 +2,40 @@ import { describeType, requireObject } from '../../protocol/args.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import type { Json } from '../../protocol/resources/common.js';
 
+/**
+ * Longer than any field the service accepts (the largest, a profile image data URL, is capped at
+ * 1,000,000 characters): such a string could only fail later, after a request, or not at all.
+ */
+export const MAX_ARGUMENT_STRING_LENGTH = 1_048_576;
+/** Deeper than any real input, metadata included; deeper values could exhaust the stack of the JSON and case conversions. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/**
+ * Checks everything a tab sent, at every depth, before a method sees it: no oversized string, no
+ * absurd nesting, no `__proto__` key (structured clone and JSON.parse keep it as an own property,
+ * which a later `out[key] = value` would turn into a prototype). Cycles are visited once.
+ */
+export function checkRpcArguments(method: string, args: readonly unknown[]): void {
+  const seen = new Set<object>();
+  const visit = (value: unknown, path: string, depth: number): void => {
+    if (typeof value === 'string') {
+      if (value.length > MAX_ARGUMENT_STRING_LENGTH) {
+        throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_ARGUMENT_STRING_LENGTH}).`);
+      }
+      return;
+    }
+    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
+    seen.add(value);
+    const array = Array.isArray(value);
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
+      visit((value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+    }
+  };
+  args.forEach((arg, i) => visit(arg, `arguments[${i}]`, 0));
+}
+
 /** An input object with only `allowed` keys: a typo in a field name is a bug worth hearing about. */
 export function requireInput(value: unknown, name: string, allowed: readonly string[]): Record<string, unknown> {
   const input = requireObject(value, name);

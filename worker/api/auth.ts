@@ -4,11 +4,11 @@ import { ClientError, InvalidArgumentError } from '../../protocol/errors/errors.
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import type { Json } from '../../protocol/resources/common.js';
 import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/tokens.js';
-import { createTransport } from '../../protocol/transport.js';
+import { createTransport, staticTokenSource } from '../../protocol/transport.js';
 import { stripOAuthCallbackParams } from '../../protocol/validation.js';
 import type { BrokerCore } from '../core.js';
 import { sessionEnd, type Session } from '../session.js';
-import { queueSignOut } from '../outbox.js';
+import { flushOutbox, queueSignOut } from '../outbox.js';
 import { requireInput } from './args.js';
 import type { BrokerApi, OAuthResult, SignInResult } from './types.js';
 
@@ -182,21 +182,26 @@ export function authMethods(core: BrokerCore): Pick<
       const key = session.sessionKey;
       if (key === null) return;
       const refreshToken = await session.getRefreshToken();
-      let queued = core.connectivity.isOffline;
+      // Never renew the access token to sign out: a renewal waits for the network, and the local
+      // sign-out must not. Without a usable token the call is kept and sent (after a renewal) later.
+      const accessToken = await session.currentAccessToken();
+      let queued = core.connectivity.isOffline || accessToken === null;
       if (!queued) {
         try {
           // One attempt: on a network failure the sign-out is kept and sent when the network returns.
-          await endpoints.signOutCurrentSession(core.client, { maxAttempts: 1 });
+          await endpoints.signOutCurrentSession(core.client.withUserTokens(staticTokenSource(accessToken!)), { maxAttempts: 1 });
         } catch (error) {
           // Already gone on the service side: signing out here is all that is left to do. Anything
-          // else (no network, a server error) keeps the call to send later; the local sign-out stands.
-          queued = !isKnownError(error, 'REFRESH_TOKEN_ERROR') && !isKnownError(error, 'INVALID_ACCESS_TOKEN');
+          // else (no network, a server error, a token the service found expired) keeps the call to
+          // send later, with a renewed token; the local sign-out stands.
+          queued = !isKnownError(error, 'REFRESH_TOKEN_ERROR');
         }
       }
       if (queued && refreshToken !== null) {
         await queueSignOut(core, refreshToken, null);
       }
       await session.end(sessionEnd('signed-out', core.clock.now()), key);
+      if (queued) void flushOutbox(core);
     },
   };
 }

@@ -64,14 +64,23 @@ export async function createIndexedDbStorage(): Promise<BrokerStorage> {
   let reopening: Promise<IDBPDatabase<BrokerDB>> | null = null;
   let closedForever = false;
 
-  // After a newer broker upgraded the schema, our old connection is closed: reopen on next use.
-  listeners.push((event) => {
-    if (event.kind === 'closed' && !closedForever) reopening = openBrokerDatabase(emit);
+  // After a newer broker upgraded the schema, our old connection is closed: reopen (the next use
+  // waits for it). After site data was cleared it is closed too and the database is gone: the
+  // reopen waits for the deletion to finish and creates it anew, so a later sign-in is stored again.
+  listeners.push(() => {
+    if (closedForever || reopening !== null) return;
+    reopening = openBrokerDatabase(emit);
+    // Observed here so that a failed reopen is not an unhandled rejection; callers still see it.
+    reopening.catch(() => undefined);
   });
   const database = async () => {
-    if (reopening) {
-      db = await reopening;
-      reopening = null;
+    const pending = reopening;
+    if (pending) {
+      try {
+        db = await pending;
+      } finally {
+        if (reopening === pending) reopening = null;
+      }
     }
     return db;
   };
@@ -115,6 +124,8 @@ export async function createIndexedDbStorage(): Promise<BrokerStorage> {
     close: () => {
       closedForever = true;
       db.close();
+      // A reopen still under way would otherwise leave its connection open, blocking later upgrades.
+      reopening?.then((reopened) => reopened.close(), () => undefined);
     },
   };
 }
