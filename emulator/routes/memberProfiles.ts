@@ -7,7 +7,7 @@ import { obj, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
 import { findMembership } from '../state/teams.js';
 import { findUser } from '../state/users.js';
 import { memberProfileView } from '../views.js';
-import { requireMember, requireTeam, requireTeamPermission } from './teams.js';
+import { requireClientRightOver, requireMember, requireTeam, requireTeamPermission } from './teams.js';
 import { imageUrl } from './users.js';
 
 const params = obj({ team_id: uuid().defined(), user_id: userIdOrMe().defined() }).defined();
@@ -40,10 +40,7 @@ export function registerMemberProfileRoutes(router: Router): void {
     const v = validate(req, { params });
     const p = auth.project;
     const userId = resolveUserId(auth, v.params.user_id);
-    if (auth.type === 'client') {
-      if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-      if (userId !== auth.user.id) requireTeamPermission(p, v.params.team_id, auth.user.id, '$read_members');
-    }
+    requireClientRightOver(auth, v.params.team_id, userId, '$read_members');
     requireMember(p, v.params.team_id, userId);
     return json(memberProfileView(p, findMembership(p, v.params.team_id, userId)!, auth.type));
   });

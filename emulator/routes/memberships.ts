@@ -5,7 +5,7 @@ import { json, success } from '../http/types.js';
 import { obj, userIdOrMe, uuid, validate } from '../http/validate.js';
 import { addMember, findMembership, removeMember } from '../state/teams.js';
 import { findUser } from '../state/users.js';
-import { requireMember, requireTeam, requireTeamPermission } from './teams.js';
+import { requireClientRightOver, requireMember, requireTeam } from './teams.js';
 
 const params = obj({ team_id: uuid().defined(), user_id: userIdOrMe().defined() }).defined();
 
@@ -29,11 +29,8 @@ export function registerMembershipRoutes(router: Router): void {
     const v = validate(req, { params });
     const p = auth.project;
     const userId = resolveUserId(auth, v.params.user_id);
-    if (auth.type === 'client') {
-      if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-      // Leaving is always allowed; removing someone else needs $remove_members.
-      if (userId !== auth.user.id) requireTeamPermission(p, v.params.team_id, auth.user.id, '$remove_members');
-    }
+    // Leaving is always allowed; removing someone else needs $remove_members.
+    requireClientRightOver(auth, v.params.team_id, userId, '$remove_members');
     requireMember(p, v.params.team_id, userId);
     removeMember(p, v.params.team_id, userId);
     return success();

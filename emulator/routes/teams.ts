@@ -1,3 +1,4 @@
+import type { AuthContext } from '../auth/authenticate.js';
 import { createKnownError } from '../../protocol/errors/knownError.js';
 import type { Json } from '../../protocol/resources/common.js';
 import { requireAccess, requireUser, resolveUserId } from '../http/access.js';
@@ -30,6 +31,13 @@ export function requireTeamPermission(p: ProjectRecord, teamId: string, userId: 
   if (!hasPermission(p, teamId, userId, permissionId)) {
     throw createKnownError('TEAM_PERMISSION_REQUIRED', { team_id: teamId, user_id: userId, permission_id: permissionId });
   }
+}
+
+/** A client may always act on itself; acting on another member of the team needs `permissionId`. */
+export function requireClientRightOver(auth: AuthContext, teamId: string, userId: string, permissionId: string): void {
+  if (auth.type !== 'client') return;
+  if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+  if (userId !== auth.user.id) requireTeamPermission(auth.project, teamId, auth.user.id, permissionId);
 }
 
 /** Invitations of a deleted team must not add members to nothing. */

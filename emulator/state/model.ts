@@ -1,6 +1,7 @@
 import type { EmailTemplateType } from '../../protocol/resources/admin.js';
 import type { Json } from '../../protocol/resources/common.js';
-import type { EmailConfig, OAuthAccountMergeStrategy, OAuthProviderConfig, TrustedDomain } from '../../protocol/resources/project.js';
+import type { ContactChannel } from '../../protocol/resources/contactChannel.js';
+import type { AdminProjectConfig } from '../../protocol/resources/project.js';
 
 /**
  * The emulator's whole state: plain JSON, so a snapshot is `JSON.stringify` of it.
@@ -32,23 +33,11 @@ export interface ApiKeyRecord {
   super_secret_admin_key: { hash: string; last_four: string } | null;
 }
 
-export interface ProjectConfigRecord {
-  id: string;
-  allow_localhost: boolean;
-  sign_up_enabled: boolean;
-  credential_enabled: boolean;
-  magic_link_enabled: boolean;
-  passkey_enabled: boolean;
-  client_team_creation_enabled: boolean;
-  client_user_deletion_enabled: boolean;
-  create_team_on_sign_up: boolean;
-  oauth_account_merge_strategy: OAuthAccountMergeStrategy;
-  oauth_providers: OAuthProviderConfig[];
-  domains: TrustedDomain[];
-  email_config: EmailConfig;
+/** The admin view's config, with default permissions kept as plain ids and the enabled list derived. */
+export type ProjectConfigRecord = Omit<AdminProjectConfig, 'enabled_oauth_providers' | 'team_creator_default_permissions' | 'team_member_default_permissions'> & {
   team_creator_default_permissions: string[];
   team_member_default_permissions: string[];
-}
+};
 
 export interface PasskeyRecord {
   credential_id: string;
@@ -93,16 +82,7 @@ export interface UserRecord {
   login_methods: string[];
 }
 
-export interface ContactChannelRecord {
-  id: string;
-  user_id: string;
-  type: 'email';
-  value: string;
-  is_primary: boolean;
-  is_verified: boolean;
-  used_for_auth: boolean;
-  created_at_millis: number;
-}
+export type ContactChannelRecord = ContactChannel & { created_at_millis: number };
 
 /** A refresh token is a session; only its hash is kept. */
 export interface SessionRecord {

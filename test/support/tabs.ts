@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel } from 'node:worker_threads';
 import type { BrokerApi, BrokerEntry, Delivery, QuerySnapshot, QuerySpec } from '../../worker/index.js';
 import type { Broker } from '../../worker/broker.js';
 import { installErrorTransfer } from '../../worker/rpc/errors.js';
