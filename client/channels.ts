@@ -45,7 +45,14 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
   if (source === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
   const worker = typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name });
   worker.port.start();
-  const api = await connectOverPort(worker.port, options, hello, listener);
+  let api: BrokerApi;
+  try {
+    api = await connectOverPort(worker.port, options, hello, listener);
+  } catch (error) {
+    // We fall back to another host: a worker that answers late must not keep a tab nobody uses.
+    worker.port.close();
+    throw error;
+  }
   return { mode: 'shared-worker', api, close: () => worker.port.close() };
 }
 
@@ -62,7 +69,13 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
   const { port1, port2 } = new MessageChannel();
   sw.postMessage({ type: 'authbroker:connect' }, [port2]);
   port1.start();
-  const api = await connectOverPort(port1, options, hello, listener);
+  let api: BrokerApi;
+  try {
+    api = await connectOverPort(port1, options, hello, listener);
+  } catch (error) {
+    port1.close();
+    throw error;
+  }
   const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
   return {
     mode: 'service-worker',

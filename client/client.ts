@@ -124,25 +124,42 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   let channel: BrokerChannel | null = null;
   let connecting: Promise<BrokerApi> | null = null;
   let stopForwarding: () => void = () => undefined;
-  const store = new QueryStore(() => api());
+  /** Bumped by close(), so that a connection arriving after it is closed rather than used. */
+  let closes = 0;
+  const store = new QueryStore(
+    () => api(),
+    () => connecting,
+  );
 
   async function open(): Promise<BrokerApi> {
     if (typeof window === 'undefined' && typeof document === 'undefined' && options.mode !== 'in-process') {
       throw new ClientError('BROKER_UNAVAILABLE', 'The broker runs in the browser; during server rendering there is nothing to connect to.');
     }
+    const generation = closes;
     const tabId = newTabId();
     const lockName = await holdTabLock(tabId);
     const hello = { tabId, version: '0.1.0', ...(lockName === undefined ? {} : { lockName }) };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
     const failures: string[] = [];
     for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
+      let opened: BrokerChannel;
       try {
-        channel = await openers[mode](options, hello, listener);
-        stopForwarding = forwardBrowserState(channel.api);
-        return channel.api;
+        opened = await openers[mode](options, hello, listener);
       } catch (error) {
         failures.push(`${mode}: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
       }
+      if (generation !== closes) {
+        // close() came while this connection was being made: nobody holds it, so it would leak.
+        void opened.api.goodbye().catch(() => undefined);
+        opened.close();
+        throw new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
+      }
+      channel = opened;
+      stopForwarding = forwardBrowserState(opened.api);
+      // Used again after a close(): what is still watched subscribes to the new broker.
+      queueMicrotask(() => store.resubscribeAll());
+      return opened.api;
     }
     throw new ClientError('BROKER_UNAVAILABLE', `No broker could be started (${failures.join('; ')}).`);
   }
@@ -179,11 +196,14 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     },
     ...oauthMethods(api, urls),
     close() {
+      closes += 1;
       stopForwarding();
+      stopForwarding = () => undefined;
       void channel?.api.goodbye().catch(() => undefined);
       channel?.close();
       channel = null;
       connecting = null;
+      store.disconnected();
     },
   };
   // Each action waits for the broker, then calls it: typed by BrokerActions, listed once above.

@@ -40,14 +40,26 @@ const sentences: Record<string, string> = {
   OAUTH_FLOW_NOT_FOUND: 'This sign-in was already completed or has expired. Please start again.',
   OAUTH_STATE_MISMATCH: 'This sign-in link does not belong to this browser. Please start again.',
   BROKER_UNAVAILABLE: 'The sign-in service of this page could not start. Reload the page to try again.',
+  // Their messages carry raw service bodies (possibly JSON): not for people.
+  HTTP_STATUS_ERROR: 'The service could not handle this request. Please try again in a moment.',
+  PROTOCOL_ERROR: 'The service sent an answer this app does not understand. Please try again later.',
 };
+
+const FALLBACK = 'Something went wrong. Please try again.';
+
+/** An own message is shown only when it reads as text: not empty, not a JSON body. */
+function readable(message: string): boolean {
+  const text = message.trim();
+  return text !== '' && !/^[[{]/.test(text);
+}
 
 /** A sentence a person understands, for any error. */
 export function describeError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && sentences[code] !== undefined) return sentences[code];
   if (error instanceof AuthBrokerError || (typeof error === 'object' && error !== null && typeof (error as SerializedError).message === 'string')) {
-    return (error as { message: string }).message;
+    const { message } = error as { message: string };
+    if (readable(message)) return message;
   }
-  return 'Something went wrong. Please try again.';
+  return FALLBACK;
 }

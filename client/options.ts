@@ -1,4 +1,5 @@
 import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
+import { assertTokenMargin } from '../protocol/validation.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
 export type BrokerModeChoice = 'auto' | 'shared-worker' | 'service-worker' | 'in-process';
@@ -28,6 +29,15 @@ export interface ConnectOptions {
 
 const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && /^https?:\/\//i.test(text);
+  } catch {
+    return false;
+  }
+}
+
 /** Refuses, with an explanation, what must never be in a browser; checks the rest. */
 export function checkConnectOptions(options: ConnectOptions): void {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'connectBroker needs an options object.');
@@ -42,6 +52,15 @@ export function checkConnectOptions(options: ConnectOptions): void {
   for (const key of ['baseUrl', 'projectId', 'publishableClientKey'] as const) {
     if (typeof options[key] !== 'string' || options[key] === '') throw new InvalidArgumentError(`options.${key}`, `options.${key} must be a non-empty string.`);
   }
+  // Checked here, where the app passed them, rather than failing later as "no broker could start".
+  if (!isHttpUrl(options.baseUrl)) {
+    throw new InvalidArgumentError('options.baseUrl', `options.baseUrl must be an http(s) URL such as https://api.stack-auth.com, got ${JSON.stringify(options.baseUrl)}.`);
+  }
+  const timeout = options.connectTimeoutMillis;
+  if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)) {
+    throw new InvalidArgumentError('options.connectTimeoutMillis', 'options.connectTimeoutMillis must be a positive number of milliseconds.');
+  }
+  if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
     throw new InvalidArgumentError('options.mode', 'mode must be auto, shared-worker, service-worker or in-process.');
   }

@@ -15,11 +15,18 @@ function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp'
   return rp.id === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rp: { ...rp, id: location.hostname } } : options;
 }
 
-/** Browser refusals (cancelled, no authenticator…) reported like the service's errors. */
+/**
+ * Browser refusals (cancelled, no authenticator…) reported like the service's errors. `code` is the
+ * library's specific code when it has one, else the DOMException name (NotAllowedError…): the
+ * library's "see cause" code says nothing, and a DOMException's own `code` is a legacy number.
+ * Duck-typed, because a DOMException is not always `instanceof Error` (other realms, older engines).
+ */
 function webAuthnError(error: unknown): KnownError<'PASSKEY_WEBAUTHN_ERROR'> {
-  const name = error instanceof Error ? ((error as { code?: string }).code ?? error.name) : 'UnknownError';
-  const message = error instanceof Error ? error.message : String(error);
-  return new KnownError('PASSKEY_WEBAUTHN_ERROR', { message, code: name }, message);
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; code?: unknown; message?: unknown };
+  const specific = typeof e.code === 'string' && e.code !== 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY' ? e.code : null;
+  const code = specific ?? (typeof e.name === 'string' && e.name !== '' ? e.name : 'UnknownError');
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  return new KnownError('PASSKEY_WEBAUTHN_ERROR', { message, code }, message);
 }
 
 export async function registerPasskey(api: BrokerApi): Promise<void> {

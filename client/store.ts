@@ -27,13 +27,27 @@ export function queryKey(spec: QuerySpec): string {
 export const RELEASE_GRACE_MILLIS = 100;
 
 /**
+ * A query a component suspended on stays watched this long after it settles, until the component
+ * commits and subscribes itself. React holds a revealed boundary back for 300 ms (and a transition
+ * longer): released sooner, the value is gone at commit and the boundary suspends a second time.
+ */
+export const SUSPENSE_HOLD_MILLIS = 1000;
+
+/**
  * The tab's view of its subscriptions. However many components watch a query, the broker sees one
  * subscription; snapshots keep their identity until the broker sends a new one.
  */
 export class QueryStore {
   private entries = new Map<string, Entry>();
 
-  constructor(private readonly api: () => Promise<BrokerApi>) {}
+  /**
+   * `api` connects when needed; `connected` is the connection under way or open, or null (then
+   * releasing a query has nothing to tell, and must not start a broker just to unsubscribe).
+   */
+  constructor(
+    private readonly api: () => Promise<BrokerApi>,
+    private readonly connected: () => Promise<BrokerApi> | null = api,
+  ) {}
 
   subscribe(spec: QuerySpec, listener: () => void): () => void {
     const key = queryKey(spec);
@@ -64,11 +78,13 @@ export class QueryStore {
   settled(spec: QuerySpec): Promise<QuerySnapshot> {
     return new Promise((resolve) => {
       let unsubscribe: () => void = () => undefined;
+      let done = false;
       const check = () => {
         const snapshot = this.getSnapshot(spec);
-        if (snapshot !== undefined && (snapshot.status !== 'pending' || snapshot.data !== undefined)) {
-          // Keep the subscription briefly so the component that suspended finds the value.
-          setTimeout(unsubscribe, 0);
+        if (!done && snapshot !== undefined && (snapshot.status !== 'pending' || snapshot.data !== undefined)) {
+          done = true;
+          // Keep the subscription so the component that suspended still finds the value at commit.
+          setTimeout(unsubscribe, SUSPENSE_HOLD_MILLIS);
           resolve(snapshot);
         }
       };
@@ -90,11 +106,21 @@ export class QueryStore {
     for (const entry of touched) for (const listener of [...entry.listeners]) listener();
   }
 
-  /** After reconnecting to a (new) broker: subscribe everything again. */
-  resubscribeAll(): void {
+  /** The connection closed: its broker forgot our subscriptions; queries nobody watches go now. */
+  disconnected(): void {
     for (const [key, entry] of this.entries) {
       entry.subscribed = false;
-      if (entry.listeners.size > 0) this.open(key, entry);
+      if (entry.listeners.size === 0) {
+        if (entry.releaseTimer !== null) clearTimeout(entry.releaseTimer);
+        this.entries.delete(key);
+      }
+    }
+  }
+
+  /** After reconnecting to a (new) broker: subscribe again what is watched but not subscribed there. */
+  resubscribeAll(): void {
+    for (const [key, entry] of this.entries) {
+      if (!entry.subscribed && entry.listeners.size > 0) this.open(key, entry);
     }
   }
 
@@ -122,7 +148,7 @@ export class QueryStore {
     entry.releaseTimer = null;
     if (entry.listeners.size > 0) return;
     this.entries.delete(key);
-    if (entry.subscribed) void this.api().then((api) => api.unsubscribe(key)).catch(() => undefined);
+    if (entry.subscribed) void this.connected()?.then((api) => api.unsubscribe(key)).catch(() => undefined);
   }
 
   private set(entry: Entry, snapshot: QuerySnapshot): void {

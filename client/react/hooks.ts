@@ -76,8 +76,16 @@ export interface ConnectedAccount {
 
 /** The user's linked account at a provider, or null. */
 export function useConnectedAccount(providerId: string): ConnectedAccount | null {
+  return useAccountOf(useUser(), providerId);
+}
+
+/** The user's linked account at a provider, or null, suspending until the user is known. */
+export function useSuspenseConnectedAccount(providerId: string): ConnectedAccount | null {
+  return useAccountOf(useSuspenseUser(), providerId);
+}
+
+function useAccountOf(user: User | null, providerId: string): ConnectedAccount | null {
   const client = useBrokerClient();
-  const user = useUser();
   const link = user?.oauthProviders.find((p) => p.id === providerId) ?? null;
   return useMemo(
     () =>

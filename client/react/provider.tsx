@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ClientError } from '../../protocol/errors/errors.js';
 import { createBrokerClient, type BrokerClient } from '../client.js';
 import type { ConnectOptions } from '../options.js';
@@ -14,7 +14,17 @@ export type AuthProviderProps = { children?: ReactNode } & ({ client: BrokerClie
 export function AuthProvider(props: AuthProviderProps) {
   const [owned] = useState(() => (props.client === undefined ? createBrokerClient(props.options) : null));
   const client = props.client ?? owned!;
-  useEffect(() => (owned ? () => owned.close() : undefined), [owned]);
+  const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    if (!owned) return undefined;
+    // StrictMode unmounts and mounts again at once: only an unmount that stays closes the client
+    // (closing it in between would start a second broker and leak the first).
+    if (closing.current !== null) clearTimeout(closing.current);
+    closing.current = null;
+    return () => {
+      closing.current = setTimeout(() => owned.close(), 0);
+    };
+  }, [owned]);
   return <ClientContext.Provider value={client}>{props.children}</ClientContext.Provider>;
 }
 

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { AuthBrokerError } from '../../protocol/errors/errors.js';
+import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.js';
 import { deserializeError } from '../../protocol/errors/serialize.js';
 import type { DataOf } from '../../worker/api/types.js';
 import type { QuerySnapshot } from '../../worker/cache/query.js';
@@ -54,6 +54,12 @@ export function useSuspenseQuery<Q extends QuerySpec>(spec: Q): DataOf<Q> {
   const client = useBrokerClient();
   const snapshot = useQuerySnapshot(spec);
   if (snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined)) {
+    if (typeof window === 'undefined' && typeof document === 'undefined') {
+      // Server rendering: nothing to wait for (the session lives in the browser). A promise would
+      // settle at once with the same server snapshot, and a streaming render would retry forever;
+      // an error makes React send the fallback and render this boundary in the browser.
+      throw new ClientError('BROKER_UNAVAILABLE', 'Auth data is only known in the browser: this Suspense boundary is rendered there.');
+    }
     let pending = pendingByClient.get(client);
     if (!pending) pendingByClient.set(client, (pending = new Map()));
     const key = queryKey(spec);

@@ -1,0 +1,114 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { createElement as h } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ClientError, connectBroker, createBrokerClient, describeError, InvalidArgumentError, type ConnectOptions } from '../../client/index.js';
+import { AuthProvider } from '../../client/react/index.js';
+import { createAdminApp, createServerApp } from '../../protocol/server.js';
+import { Boundary, quietConsoleErrors, resetBrowser } from '../react/helpers.js';
+
+afterEach(resetBrowser);
+
+const valid: ConnectOptions = { baseUrl: 'http://127.0.0.1:8102', projectId: 'demo-project', publishableClientKey: 'pck_demo', mode: 'in-process' };
+
+/** The error a call throws (synchronously or as a rejection). */
+async function thrown(run: () => unknown): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('secret keys are refused in the browser', () => {
+  it.each(['secretServerKey', 'superSecretAdminKey'])('createBrokerClient refuses %s with UNSAFE_CREDENTIALS and says why and where it belongs', async (key) => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const error = await thrown(() => createBrokerClient({ ...valid, [key]: 'ssk_or_sak_value' } as ConnectOptions));
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({ code: 'UNSAFE_CREDENTIALS' });
+    const message = (error as Error).message;
+    expect(message).toContain(key);
+    expect(message).toMatch(/never be given to browser code/);
+    expect(message).toMatch(/anyone could read it/);
+    expect(message).toContain('authbroker/server');
+    // The secret is not echoed back into logs.
+    expect(message).not.toContain('ssk_or_sak_value');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('refuses the key even when its value is empty or undefined, and through connectBroker', async () => {
+    for (const value of ['', undefined]) {
+      expect(await thrown(() => createBrokerClient({ ...valid, secretServerKey: value } as ConnectOptions))).toMatchObject({ code: 'UNSAFE_CREDENTIALS' });
+    }
+    expect(await thrown(() => connectBroker({ ...valid, superSecretAdminKey: 'sak' } as ConnectOptions))).toMatchObject({ code: 'UNSAFE_CREDENTIALS' });
+  });
+
+  it('<AuthProvider options> with a secret key fails at render with the same error', async () => {
+    quietConsoleErrors();
+    const caught: unknown[] = [];
+    render(h(Boundary, { onError: (error: unknown) => caught.push(error) }, h(AuthProvider, { options: { ...valid, secretServerKey: 'ssk' } as ConnectOptions })));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('ClientError:UNSAFE_CREDENTIALS'));
+    expect(caught[0]).toBeInstanceOf(ClientError);
+  });
+
+  it('describeError gives the refusal as a sentence', async () => {
+    const error = await thrown(() => createBrokerClient({ ...valid, superSecretAdminKey: 'sak' } as ConnectOptions));
+    expect(describeError(error)).toMatch(/^superSecretAdminKey must never be given to browser code/);
+  });
+});
+
+describe('authbroker/server refuses secret keys in a browser-like environment (jsdom has window and document)', () => {
+  const common = { baseUrl: 'http://127.0.0.1:8102', projectId: 'demo-project' };
+
+  it('createServerApp with a secret server key', async () => {
+    const error = await thrown(() => createServerApp({ ...common, secretServerKey: 'ssk_demo' }));
+    expect(error).toBeInstanceOf(ClientError);
+    expect(error).toMatchObject({ code: 'UNSAFE_CREDENTIALS', message: expect.stringMatching(/^A secret server key must never be shipped to a browser/) });
+    expect((error as Error).message).not.toContain('ssk_demo');
+  });
+
+  it('createAdminApp with a super secret admin key', async () => {
+    const error = await thrown(() => createAdminApp({ ...common, superSecretAdminKey: 'sak_demo' }));
+    expect(error).toMatchObject({ name: 'ClientError', code: 'UNSAFE_CREDENTIALS', message: expect.stringMatching(/^A super secret admin key must never be shipped to a browser.*admin access token/) });
+  });
+
+  it('createAdminApp with a project owner’s admin access token is allowed in the browser', () => {
+    const app = createAdminApp({ ...common, adminAccessToken: 'eyJ.admin.token' });
+    expect(typeof app.listApiKeys).toBe('function');
+  });
+
+  it('checks its arguments before the environment: bad options are InvalidArgumentErrors', async () => {
+    expect(await thrown(() => createServerApp({ ...common, baseUrl: 'ftp://example.com', secretServerKey: 'ssk' }))).toMatchObject({ name: 'InvalidArgumentError', argument: 'baseUrl' });
+    expect(await thrown(() => createAdminApp({ ...common } as never))).toBeInstanceOf(InvalidArgumentError);
+  });
+});
+
+describe('bad options are InvalidArgumentErrors naming the option, thrown when the client is created', () => {
+  it.each([
+    ['no options at all', null, 'options'],
+    ['a string instead of options', 'http://localhost', 'options'],
+    ['no baseUrl', { ...valid, baseUrl: undefined }, 'options.baseUrl'],
+    ['an empty baseUrl', { ...valid, baseUrl: '' }, 'options.baseUrl'],
+    ['a baseUrl that is not a URL', { ...valid, baseUrl: 'localhost:8102' }, 'options.baseUrl'],
+    ['a baseUrl that is not http(s)', { ...valid, baseUrl: 'ftp://auth.example.com' }, 'options.baseUrl'],
+    ['an empty projectId', { ...valid, projectId: '' }, 'options.projectId'],
+    ['a numeric publishableClientKey', { ...valid, publishableClientKey: 42 }, 'options.publishableClientKey'],
+    ['an unknown mode', { ...valid, mode: 'web-worker' }, 'options.mode'],
+    ['a negative connectTimeoutMillis', { ...valid, connectTimeoutMillis: -1 }, 'options.connectTimeoutMillis'],
+    ['a connectTimeoutMillis that is not a number', { ...valid, connectTimeoutMillis: '8000' }, 'options.connectTimeoutMillis'],
+    ['a tokenMarginMillis of a minute or more', { ...valid, tokenMarginMillis: 60_000 }, 'options.tokenMarginMillis'],
+  ])('%s', async (_, options, argument) => {
+    const error = await thrown(() => createBrokerClient(options as ConnectOptions));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument });
+    expect((error as Error).message.length).toBeGreaterThan(10);
+  });
+
+  it('valid options create a client without connecting', () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const client = createBrokerClient(valid);
+    expect(client.mode).toBeNull();
+    expect(client.urls.signIn).toBe('http://localhost:3000/handler/sign-in');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+});
