@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['test/{protocol,emulator,broker,architecture,server}/**/*.test.ts'],
+          include: ['test/{protocol,emulator,broker,architecture,server,reliability}/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
         },
