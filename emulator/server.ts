@@ -30,7 +30,10 @@ function firstValues(headers: IncomingMessage['headers']): Record<string, string
 
 function queryRecord(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) if (!(key in out)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  // Own-property checks: `key in out` would also find toString & co. and silently drop such keys.
+  for (const [key, value] of url.searchParams) {
+    if (!Object.prototype.hasOwnProperty.call(out, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 

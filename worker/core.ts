@@ -169,6 +169,9 @@ export async function createCore(config: ResolvedBrokerConfig, host: BrokerHostO
     client,
     internal: () => transport('client', 'internal', { publishableClientKey: config.internalPublishableClientKey, userTokens: requireAdminSession(core) }),
     admin(projectId = config.projectId) {
+      if (host.superSecretAdminKey === undefined && requireAdminSession(core).sessionKey === null) {
+        throw new ClientError('NOT_SIGNED_IN', 'Sign in as a project owner (adminSignInWithPassword) before administering a project.');
+      }
       let t = adminTransports.get(projectId);
       if (!t) {
         t = host.superSecretAdminKey !== undefined && adminSession?.sessionKey == null

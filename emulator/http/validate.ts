@@ -57,13 +57,47 @@ export function validate<S extends RequestSchemas>(req: ApiRequest, schemas: S):
     query: schemas.query ?? obj({}).defined(),
     params: schemas.params ?? yup.mixed(),
   };
+  const input = { body: req.body, query: req.query, params: req.params };
+  // yup looks fields up by key on plain objects and casts by calling toString/valueOf: keys such as
+  // `toString` and objects where text is expected would reach its internals. Caught here first.
+  const hazards = inputHazards(shape, input);
+  if (hazards.length > 0) throw schemaError(req, hazards);
   try {
-    const result = yup.object(shape).validateSync({ body: req.body, query: req.query, params: req.params }, { abortEarly: false, stripUnknown: false });
-    return result as never;
+    return yup.object(shape).validateSync(input, { abortEarly: false, stripUnknown: false }) as never;
   } catch (error) {
-    if (!(error instanceof yup.ValidationError)) throw error;
-    throw schemaError(req, error.errors);
+    if (error instanceof yup.ValidationError) throw schemaError(req, error.errors);
+    // Whatever else the library trips over is still the request's fault, never a 500.
+    throw schemaError(req, [`the request could not be read (${error instanceof Error ? error.message : String(error)})`]);
   }
+}
+
+const SCALAR_TYPES = new Set(['string', 'number', 'boolean', 'date']);
+
+/** Keys a schema does not define but would find on Object.prototype, and objects given for scalars. */
+export function inputHazards(shape: Record<string, yup.AnySchema>, value: Record<string, unknown>, path = ''): string[] {
+  const problems: string[] = [];
+  const visit = (schema: yup.AnySchema | undefined, node: unknown, at: string): void => {
+    if (schema === undefined || node === null || node === undefined) return;
+    if (SCALAR_TYPES.has(schema.type) && typeof node === 'object') {
+      problems.push(`${at} must be a \`${schema.type}\` type, but the final value was an ${Array.isArray(node) ? 'array' : 'object'}.`);
+      return;
+    }
+    if (schema instanceof yup.ArraySchema && Array.isArray(node)) {
+      const inner = (schema as yup.ArraySchema<unknown[] | undefined, yup.AnyObject>).innerType as yup.AnySchema | undefined;
+      node.forEach((item, i) => visit(inner, item, `${at}[${i}]`));
+      return;
+    }
+    if (schema instanceof yup.ObjectSchema && typeof node === 'object' && !Array.isArray(node)) {
+      const fields = (schema as yup.ObjectSchema<yup.AnyObject>).fields as Record<string, yup.AnySchema>;
+      const inherited = Object.keys(node).filter((key) => !Object.prototype.hasOwnProperty.call(fields, key) && key in fields);
+      if (inherited.length > 0) problems.push(`${at} contains unknown properties: ${inherited.join(', ')}`);
+      for (const key of Object.keys(node)) {
+        if (Object.prototype.hasOwnProperty.call(fields, key)) visit(fields[key], (node as Record<string, unknown>)[key], `${at}.${key}`);
+      }
+    }
+  };
+  for (const [key, schema] of Object.entries(shape)) visit(schema, value[key], path === '' ? key : `${path}.${key}`);
+  return problems;
 }
 
 export function schemaError(req: ApiRequest, lines: string[]) {

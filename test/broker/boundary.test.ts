@@ -82,7 +82,7 @@ describe('bad input is refused at the boundary: InvalidArgumentError across Coml
       ['verification_callback_url', (api) => api.signUpWithPassword({ email: 'x@example.com', password: 'long-enough', verificationCallbackUrl: 'not a url' })],
       ['update.displayName', (api) => api.updateUser({ displayName: 5 } as never)],
       ['update.otpAuthEnabled', (api) => api.updateUser({ otpAuthEnabled: 'yes' } as never)],
-      ['update.clientMetadata', (api) => api.updateUser({ clientMetadata: 10n } as never)],
+      ['arguments[0].clientMetadata', (api) => api.updateUser({ clientMetadata: 10n } as never)],
       ['displayName', (api) => api.createTeam({ displayName: ['Team'] } as never)],
       ['state.online', (api) => api.reportBrowserState({ online: 'no' } as never)],
       ['query.recursive', (api) => api.subscribe('p', { kind: 'permissions', teamId: UUID, recursive: 'yes' } as never)],

@@ -20,13 +20,6 @@ const SEED = 4242;
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const report: Record<string, unknown> = {
   seed: SEED,
-  // Input classes left out of the committed properties until the bugs are fixed (see fuzzInputs.ts and rpcInputs.ts).
-  knownBugsExcluded: [
-    'emulator E1: top-level body keys named after Object.prototype members (__proto__, constructor, toString…) → 500 "field.resolve is not a function"',
-    'emulator E3: an object with own toString (and valueOf) given for a string or boolean field → 500 "value.toString is not a function" / "Cannot convert object to primitive value"',
-    'broker B1–B3: BigInt in read/refetch/subscribe queries, passkey payloads, adminUpdateProject/adminCreateProject → untyped TypeError',
-    'emulator E1 through the broker: Object.prototype key names inside adminCreateProject/adminUpdateProject config',
-  ],
 };
 afterAll(() => void writeReport('fuzz', report));
 

@@ -126,40 +126,19 @@ export function percent(text: string): string {
   return encodeURIComponent((text as string & { toWellFormed(): string }).toWellFormed());
 }
 
-/**
- * KNOWN EMULATOR BUGS, reported and left out until fixed (delete this function's renaming to
- * re-arm them). Both come from yup's non-strict casting in emulator/http/validate.ts:
- *  - E1: a top-level body key named after an `Object.prototype` member (`__proto__`,
- *    `constructor`, `toString`, `hasOwnProperty`, `valueOf`…) makes the object schema (`obj()`)
- *    call `fields[key].resolve` on the inherited function: a 500 "field.resolve is not a
- *    function" instead of SCHEMA_ERROR "body contains unknown properties".
- *  - E3: an object with its own `toString` key given for a string field (`{"display_name":
- *    {"toString":1}}`) is a 500 "value.toString is not a function"; with `toString` and `valueOf`
- *    for a boolean field, a 500 "Cannot convert object to primitive value".
- * So: top-level keys that are `Object.prototype` members, and `toString`/`valueOf` keys below
- * the top level (outside the free-form `client_metadata`), get a `_` suffix. Every other
- * dangerous key (`__proto__`, `constructor`, `prototype`…) is still sent at every deeper level.
- */
-export function outsideKnownBug(node: JNode, depth = 0, freeForm = false): JNode {
-  if ('a' in node) return { a: node.a.map((child) => outsideKnownBug(child, depth + 1, freeForm)) };
-  if (!('o' in node)) return node;
-  const risky = (k: string) => !freeForm && (depth === 0 ? k in Object.prototype : k === 'toString' || k === 'valueOf');
-  return { o: node.o.map(([k, v]): [string, JNode] => [risky(k) ? `${k}_` : k, outsideKnownBug(v, depth + 1, freeForm || (depth === 0 && k === 'client_metadata'))]) };
-}
-
 export function bodyBytes(plan: BodyPlan, base: JNode): Buffer | null {
   switch (plan.kind) {
     case 'json':
-      return Buffer.from(jsonText(outsideKnownBug(mutate(base, plan.mutations))));
+      return Buffer.from(jsonText(mutate(base, plan.mutations)));
     case 'malformed': {
-      const text = jsonText(outsideKnownBug(mutate(base, plan.mutations)));
+      const text = jsonText(mutate(base, plan.mutations));
       const cut = plan.cut % Math.max(1, text.length);
       return Buffer.from(text.slice(0, cut) + plan.garbage + text.slice(cut + 1));
     }
     case 'bytes':
       return Buffer.from(plan.bytes);
     case 'form':
-      return Buffer.from(plan.pairs.map(([k, v]) => `${percent(k in Object.prototype ? `${k}_` : k)}=${percent(v)}`).join('&'));
+      return Buffer.from(plan.pairs.map(([k, v]) => `${percent(k)}=${percent(v)}`).join('&'));
     case 'oversized':
       return Buffer.from(`{"display_name":"${'a'.repeat(plan.size)}"}`);
     case 'none':

@@ -13,10 +13,12 @@ export const MAX_ARGUMENT_DEPTH = 64;
 /**
  * Checks everything a tab sent, at every depth, before a method sees it: no oversized string, no
  * absurd nesting, no `__proto__` key (structured clone and JSON.parse keep it as an own property,
- * which a later `out[key] = value` would turn into a prototype). Cycles are visited once.
+ * which a later `out[key] = value` would turn into a prototype), no BigInt, symbol, function or cycle
+ * (JSON cannot carry them, and they would surface later as untyped errors).
  */
 export function checkRpcArguments(method: string, args: readonly unknown[]): void {
-  const seen = new Set<object>();
+  // Ancestors, not everything seen: a value shared by two fields is fine, a value inside itself is not.
+  const ancestors = new Set<object>();
   const visit = (value: unknown, path: string, depth: number): void => {
     if (typeof value === 'string') {
       if (value.length > MAX_ARGUMENT_STRING_LENGTH) {
@@ -24,14 +26,19 @@ export function checkRpcArguments(method: string, args: readonly unknown[]): voi
       }
       return;
     }
-    if (typeof value !== 'object' || value === null || seen.has(value)) return;
+    if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
+      throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
+    }
+    if (typeof value !== 'object' || value === null) return;
+    if (ancestors.has(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
     if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
-    seen.add(value);
+    ancestors.add(value);
     const array = Array.isArray(value);
     for (const key of Object.keys(value)) {
       if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
       visit((value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
     }
+    ancestors.delete(value);
   };
   args.forEach((arg, i) => visit(arg, `arguments[${i}]`, 0));
 }
