@@ -216,6 +216,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
 }
 
 /** Creates the client and waits for its broker. */
-export function connectBroker(options: ConnectOptions): Promise<BrokerClient> {
+export async function connectBroker(options: ConnectOptions): Promise<BrokerClient> {
+  // async: bad options reject like any other failure to connect, rather than throwing synchronously.
   return createBrokerClient(options).connect();
 }

@@ -3,5 +3,5 @@
  * cache through `useSyncExternalStore`, so every tab shows the same thing.
  */
 export { AuthProvider, useBrokerClient, type AuthProviderProps } from './provider.js';
-export { useQuery, useQuerySnapshot, useSuspenseQuery, type QueryState } from './query.js';
+export { useQuery, useQuerySnapshot, useSuspenseQueries, useSuspenseQuery, type DataOfAll, type QueryState } from './query.js';
 export * from './hooks.js';

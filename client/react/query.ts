@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.js';
 import { deserializeError } from '../../protocol/errors/serialize.js';
 import type { DataOf } from '../../worker/api/types.js';
@@ -49,27 +49,68 @@ export function useQuery<Q extends QuerySpec>(spec: Q | null): QueryState<DataOf
 /** One pending promise per client and query, so a suspended component retries the same one. */
 const pendingByClient = new WeakMap<BrokerClient, Map<string, Promise<QuerySnapshot>>>();
 
+function isPending(snapshot: QuerySnapshot | undefined): boolean {
+  return snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined);
+}
+
+/** Suspends on the queries still pending (one promise per client and set of queries). */
+function suspend(client: BrokerClient, specs: readonly QuerySpec[]): never {
+  if (typeof window === 'undefined' && typeof document === 'undefined') {
+    // Server rendering: nothing to wait for (the session lives in the browser). A promise would
+    // settle at once with the same server snapshot, and a streaming render would retry forever;
+    // an error makes React send the fallback and render this boundary in the browser.
+    throw new ClientError('BROKER_UNAVAILABLE', 'Auth data is only known in the browser: this Suspense boundary is rendered there.');
+  }
+  let pending = pendingByClient.get(client);
+  if (!pending) pendingByClient.set(client, (pending = new Map()));
+  const key = specs.map(queryKey).join('|');
+  let promise = pending.get(key);
+  if (!promise) {
+    promise = Promise.all(specs.map((spec) => client.settled(spec))).then((snapshots) => snapshots[0]!).finally(() => pending.delete(key));
+    pending.set(key, promise);
+  }
+  throw promise;
+}
+
+function dataOrThrow(snapshot: QuerySnapshot): unknown {
+  if (snapshot.status === 'error' && snapshot.data === undefined && snapshot.error) throw deserializeError(snapshot.error);
+  return snapshot.data;
+}
+
 /** The data of a query, suspending until it is known; failures go to the nearest error boundary. */
 export function useSuspenseQuery<Q extends QuerySpec>(spec: Q): DataOf<Q> {
   const client = useBrokerClient();
   const snapshot = useQuerySnapshot(spec);
-  if (snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined)) {
-    if (typeof window === 'undefined' && typeof document === 'undefined') {
-      // Server rendering: nothing to wait for (the session lives in the browser). A promise would
-      // settle at once with the same server snapshot, and a streaming render would retry forever;
-      // an error makes React send the fallback and render this boundary in the browser.
-      throw new ClientError('BROKER_UNAVAILABLE', 'Auth data is only known in the browser: this Suspense boundary is rendered there.');
-    }
-    let pending = pendingByClient.get(client);
-    if (!pending) pendingByClient.set(client, (pending = new Map()));
-    const key = queryKey(spec);
-    let promise = pending.get(key);
-    if (!promise) {
-      promise = client.settled(spec).finally(() => pending.delete(key));
-      pending.set(key, promise);
-    }
-    throw promise;
-  }
-  if (snapshot.status === 'error' && snapshot.data === undefined && snapshot.error) throw deserializeError(snapshot.error);
-  return snapshot.data as DataOf<Q>;
+  if (isPending(snapshot)) suspend(client, [spec]);
+  return dataOrThrow(snapshot!) as DataOf<Q>;
 }
+
+export type DataOfAll<Q extends readonly QuerySpec[]> = { [K in keyof Q]: Q[K] extends QuerySpec ? DataOf<Q[K]> : never };
+
+/**
+ * Several queries' data, suspending once until all are known. Several `useSuspense…` hooks in one
+ * component load one after another (the first suspends before the next runs); this asks for all
+ * of them at once.
+ */
+export function useSuspenseQueries<const Q extends readonly QuerySpec[]>(specs: Q): DataOfAll<Q> {
+  const client = useBrokerClient();
+  const key = specs.map(queryKey).join('|');
+  const last = useRef<Array<QuerySnapshot | undefined>>([]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const subscribe = useCallback((listener: () => void) => {
+    const unsubscribes = specs.map((spec) => client.subscribe(spec, listener));
+    return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
+  }, [client, key]);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const getSnapshot = useCallback(() => {
+    const next = specs.map((spec) => client.getSnapshot(spec));
+    // The same array while every snapshot is the same object, as useSyncExternalStore requires.
+    if (next.length !== last.current.length || next.some((snapshot, i) => snapshot !== last.current[i])) last.current = next;
+    return last.current;
+  }, [client, key]);
+  const snapshots = useSyncExternalStore(subscribe, getSnapshot, () => EMPTY_SNAPSHOTS);
+  if (snapshots.length !== specs.length || snapshots.some(isPending)) suspend(client, specs);
+  return snapshots.map((snapshot) => dataOrThrow(snapshot!)) as DataOfAll<Q>;
+}
+
+const EMPTY_SNAPSHOTS: Array<QuerySnapshot | undefined> = [];

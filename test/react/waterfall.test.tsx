@@ -9,6 +9,7 @@ import {
   useProject,
   useSuspenseContactChannels,
   useSuspensePermissions,
+  useSuspenseQueries,
   useSuspenseProject,
   useSuspenseTeams,
   useSuspenseUser,
@@ -77,10 +78,9 @@ function expectConcurrent(calls: Exchange[], teamId: string) {
   expect(reads.map((c) => c.path).sort()).toEqual(EXPECTED_READS(teamId));
   const lastStart = Math.max(...reads.map((c) => c.startedAt));
   const firstAnswer = Math.min(...reads.map((c) => c.answeredAt ?? Number.POSITIVE_INFINITY));
+  // Ordering, not a duration: with every answer delayed, a waterfall would start a read only after
+  // an answer came back, whatever the machine's load.
   expect(lastStart).toBeLessThan(firstAnswer);
-  // One round of latency for all five, not five rounds.
-  const span = Math.max(...reads.map((c) => c.answeredAt!)) - Math.min(...reads.map((c) => c.startedAt));
-  expect(span).toBeLessThan(LATENCY_MILLIS * 2.5);
 }
 
 function Everything({ teamId }: { teamId: string }) {
@@ -152,6 +152,29 @@ describe('Suspense', () => {
     await waitFor(() => expect(screen.getByTestId('permissions').textContent).not.toBe(''), { timeout: 3000 });
     expect(screen.getByTestId('user').textContent).toBe('ok');
     expect(screen.getByTestId('teams').textContent).toBe('1');
+    expectConcurrent(calls, team.id);
+  });
+
+  it('several queries in one component: useSuspenseQueries asks for all of them at once', async () => {
+    const { client, account, team, calls } = await signedInWithTeam();
+    function All() {
+      const [user, teams, channels, project, permissions] = useSuspenseQueries([
+        { kind: 'currentUser' },
+        { kind: 'teams' },
+        { kind: 'contactChannels' },
+        { kind: 'project' },
+        { kind: 'permissions', teamId: team.id, recursive: true },
+      ]);
+      return <p data-testid="all">{`${user?.primaryEmail}|${teams.length}|${channels.length}|${project.displayName}|${permissions.length > 0}`}</p>;
+    }
+    render(
+      <AuthProvider client={client}>
+        <Suspense fallback={<p>loading</p>}>
+          <All />
+        </Suspense>
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('all').textContent).toBe(`${account.email}|1|1|Authbroker Demo|true`), { timeout: 3000 });
     expectConcurrent(calls, team.id);
   });
 });
