@@ -1,0 +1,32 @@
+import { describeError } from '../../../client/index.js';
+import { useConnectivity } from '../../../client/react/index.js';
+import { formatRelative } from '../lib/format.js';
+import { T } from '../testids.js';
+import { ProbeLine } from './ProbeLine.js';
+
+/** Shown while the broker considers the service unreachable; it keeps probing by itself. */
+export function OfflineBanner() {
+  const connectivity = useConnectivity();
+  if (connectivity?.state !== 'offline') return null;
+  const d = connectivity.diagnostics;
+  const browserOffline = connectivity.browserOnline === false;
+  return (
+    <div className="offline-banner" role="alert" data-testid={T.offlineBanner}>
+      <div className="offline-inner">
+        <strong>{browserOffline ? 'You are offline.' : 'The service cannot be reached.'}</strong>{' '}
+        <span>Everything you see stays available; changes wait until the connection is back. Retrying automatically.</span>
+        <ul className="offline-diagnostics" data-testid={T.offlineDiagnostics}>
+          <li>Browser network: {connectivity.browserOnline === null ? 'unknown' : connectivity.browserOnline ? 'online' : 'offline'}</li>
+          {d && <ProbeLine label="API root" probe={d.apiRoot} />}
+          {d && <ProbeLine label="Health check" probe={d.health} />}
+          {connectivity.lastError && (
+            <li>
+              Last error{connectivity.lastErrorAtMillis !== null ? ` (${formatRelative(connectivity.lastErrorAtMillis)})` : ''}: {describeError(connectivity.lastError)}
+            </li>
+          )}
+          <li>Offline since {new Date(connectivity.sinceMillis).toLocaleTimeString()}</li>
+        </ul>
+      </div>
+    </div>
+  );
+}

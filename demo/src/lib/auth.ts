@@ -1,0 +1,32 @@
+import { useQuery, useSession } from '../../../client/react/index.js';
+import type { BrokerClient, SessionEnd, User } from '../../../client/index.js';
+import { navigate, safeReturnPath, useLocation } from '../router.js';
+
+export type AuthState =
+  | { status: 'loading'; user: null; lastEnd: null }
+  | { status: 'signed-out'; user: null; lastEnd: SessionEnd | null }
+  | { status: 'signed-in'; user: User; lastEnd: null };
+
+/** The session and the user together: "loading" until both are known, so pages never flash. */
+export function useAuth(): AuthState {
+  const session = useSession();
+  const user = useQuery(session.status === 'signed-in' ? { kind: 'currentUser' } : null).data;
+  if (session.status === 'signed-out') return { status: 'signed-out', user: null, lastEnd: session.lastEnd };
+  if (session.status === 'signed-in' && user) return { status: 'signed-in', user, lastEnd: null };
+  return { status: 'loading', user: null, lastEnd: null };
+}
+
+/** `?after_auth_return_to=/path` (what `useUser({ or: 'redirect' })` and our guards add). */
+export function useReturnTo(): string | null {
+  return safeReturnPath(useLocation().search.get('after_auth_return_to'));
+}
+
+/** The sign-in page, with a way back to where the person was. */
+export function signInHref(client: BrokerClient, returnTo: string): string {
+  return `${client.paths.signIn}?after_auth_return_to=${encodeURIComponent(returnTo)}`;
+}
+
+/** After a completed sign-in: back where the person came from, else the configured page. */
+export function goAfterSignIn(client: BrokerClient, options: { isNewUser: boolean; returnTo: string | null }): void {
+  navigate(options.returnTo ?? (options.isNewUser ? client.paths.afterSignUp : client.paths.afterSignIn), { replace: true });
+}

@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import type { SignInResult } from '../../../../client/index.js';
+import { useBrokerClient, useProject } from '../../../../client/react/index.js';
+import { ErrorText } from '../../components/Alert.js';
+import { Button } from '../../components/Button.js';
+import { Loading } from '../../components/Card.js';
+import { MfaChallenge } from '../../components/MfaChallenge.js';
+import { OAuthButtons } from '../../components/OAuthButtons.js';
+import { ProviderIcon } from '../../components/ProviderIcon.js';
+import { Tabs } from '../../components/Tabs.js';
+import { goAfterSignIn, useAuth, useReturnTo } from '../../lib/auth.js';
+import { useAction } from '../../lib/useAction.js';
+import { Link, useLocation } from '../../router.js';
+import { T } from '../../testids.js';
+import { AlreadySignedIn, AuthCard, Divider } from './AuthCard.js';
+import { MagicLinkForm } from './MagicLinkForm.js';
+import { PasswordSignInForm } from './PasswordSignInForm.js';
+
+type Method = 'password' | 'magic-link';
+
+export function SignIn() {
+  const client = useBrokerClient();
+  const project = useProject();
+  const auth = useAuth();
+  const returnTo = useReturnTo();
+  const { search } = useLocation();
+  const [method, setMethod] = useState<Method>(search.get('method') === 'magic-link' ? 'magic-link' : 'password');
+  const [mfa, setMfa] = useState<string | null>(null);
+  const [finishing, setFinishing] = useState(false);
+
+  const onResult = (result: SignInResult) => {
+    if (result.status === 'mfa-required') {
+      setMfa(result.attemptCode);
+      return;
+    }
+    setFinishing(true);
+    goAfterSignIn(client, { isNewUser: result.isNewUser, returnTo });
+  };
+  const passkey = useAction(async () => onResult(await client.signInWithPasskey()));
+
+  if (mfa !== null) {
+    return (
+      <AuthCard title="One more step">
+        <MfaChallenge attemptCode={mfa} onSignedIn={onResult} onCancel={() => setMfa(null)} />
+      </AuthCard>
+    );
+  }
+  if (auth.status === 'signed-in' && !finishing) return <AlreadySignedIn returnTo={returnTo} />;
+  if (project === null) return <Loading />;
+
+  const { credentialEnabled, magicLinkEnabled, passkeyEnabled } = project.config;
+  const methods: Array<{ id: Method; label: string; testid: string }> = [
+    ...(credentialEnabled ? [{ id: 'password' as const, label: 'Password', testid: T.signInTabPassword }] : []),
+    ...(magicLinkEnabled ? [{ id: 'magic-link' as const, label: 'E-mail code', testid: T.signInTabMagicLink }] : []),
+  ];
+  const shown = methods.some((m) => m.id === method) ? method : (methods[0]?.id ?? null);
+  const hasOAuth = project.config.enabledOauthProviders.length > 0;
+  return (
+    <AuthCard
+      title="Sign in"
+      subtitle={`to ${project.displayName}`}
+      footer={
+        project.config.signUpEnabled && (
+          <>
+            New here? <Link to={client.paths.signUp + (returnTo ? `?after_auth_return_to=${encodeURIComponent(returnTo)}` : '')}>Create an account</Link>
+          </>
+        )
+      }
+    >
+      <div className="stack">
+        <OAuthButtons returnTo={returnTo} />
+        {passkeyEnabled && (
+          <>
+            <Button size="large" className="btn-provider" busy={passkey.busy} onClick={() => void passkey.run()} testid={T.passkeySignIn}>
+              <ProviderIcon id="passkey" />
+              Sign in with a passkey
+            </Button>
+            <ErrorText error={passkey.error} />
+          </>
+        )}
+        {(hasOAuth || passkeyEnabled) && shown !== null && <Divider />}
+        {methods.length > 1 && <Tabs label="Sign-in method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />}
+        {shown === 'password' && <PasswordSignInForm onResult={onResult} />}
+        {shown === 'magic-link' && <MagicLinkForm onResult={onResult} />}
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,36 @@
+import { describeError } from '../../../../client/index.js';
+import { useBrokerClient } from '../../../../client/react/index.js';
+import { Alert } from '../../components/Alert.js';
+import { Link, useLocation } from '../../router.js';
+import { T } from '../../testids.js';
+import { HandlerCard } from './HandlerCard.js';
+
+/** `/handler/error?errorCode=…&message=…`: where the service sends the browser when a redirect flow fails. */
+export function ErrorPage() {
+  const client = useBrokerClient();
+  const { search } = useLocation();
+  const code = search.get('errorCode') ?? search.get('error_code') ?? search.get('error');
+  const message = search.get('message') ?? search.get('error_description');
+  const sentence =
+    code === null && message === null ? 'Something went wrong, but the page that sent you here did not say what.' : describeError({ code: code ?? 'UNKNOWN', message: message ?? 'Something went wrong. Please try again.' });
+  return (
+    <HandlerCard title="Something went wrong" testid={T.errorPage} state={code ?? 'unknown'}>
+      <Alert kind="error" testid={T.errorPageMessage}>
+        {sentence}
+      </Alert>
+      {code && (
+        <p className="muted small">
+          Error code: <code data-testid={T.errorPageCode}>{code}</code>
+        </p>
+      )}
+      <div className="row">
+        <Link className="btn btn-primary" to={client.paths.signIn}>
+          Back to sign-in
+        </Link>
+        <Link className="btn btn-secondary" to={client.paths.home}>
+          Home
+        </Link>
+      </div>
+    </HandlerCard>
+  );
+}
