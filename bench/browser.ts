@@ -1,0 +1,203 @@
+/**
+ * The Chromium side of the benchmarks: the bench pages bundled with esbuild into bench/.tmp/www,
+ * served from http://localhost (cross-origin isolated, so performance.now() has fine resolution),
+ * Debian's Chromium through playwright-core, and helpers to open tabs and seed sessions.
+ */
+import { build } from 'esbuild';
+import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/e2e/support/chromium.js';
+import { BENCH, freshDir, ROOT, sleep, TMP, type BenchEmulator } from './harness.js';
+
+export type ClientKind = 'authbroker' | 'sdk' | 'naive';
+export const CLIENT_KINDS: ClientKind[] = ['authbroker', 'sdk', 'naive'];
+export const CLIENT_LABELS: Record<ClientKind, string> = {
+  authbroker: 'authbroker (SharedWorker)',
+  sdk: 'official SDK @stackframe/js',
+  naive: 'naive per-tab client',
+};
+
+export const WWW = join(TMP, 'www');
+
+/** Bundles the three pages, the broker's SharedWorker script and the echo worker (production React, minified). */
+export async function buildPages(): Promise<void> {
+  freshDir(WWW);
+  const common = {
+    absWorkingDir: ROOT,
+    bundle: true,
+    format: 'esm' as const,
+    platform: 'browser' as const,
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none' as const,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'error' as const,
+  };
+  await build({
+    ...common,
+    entryPoints: { authbroker: `${BENCH}pages/authbroker.tsx`, sdk: `${BENCH}pages/sdk.tsx`, naive: `${BENCH}pages/naive.tsx` },
+    outdir: WWW,
+    jsx: 'automatic',
+    // The very first statement of each page's script: "script start".
+    banner: { js: 'globalThis.__benchT0=performance.now();globalThis.__benchT0Epoch=Date.now();' },
+  });
+  await build({ ...common, entryPoints: { 'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`, 'echo-worker': `${BENCH}pages/echoWorker.ts` }, outdir: WWW });
+  for (const kind of CLIENT_KINDS) {
+    writeFileSync(join(WWW, `${kind}.html`), `<!doctype html><html><head><meta charset="utf-8"><title>${kind} bench</title></head><body><div id="root"></div><script type="module" src="/${kind}.js"></script></body></html>`);
+  }
+}
+
+const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+
+export interface PageServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves bench/.tmp/www on http://localhost:PORT. COOP/COEP make the pages cross-origin isolated
+ * (5 µs timers instead of 100 µs); scripts may be cached like a deployed app's.
+ */
+export async function servePages(): Promise<PageServer> {
+  const server = createServer((req, res) => {
+    const path = normalize(join(WWW, decodeURIComponent((req.url ?? '/').split('?')[0]!)));
+    if (!path.startsWith(WWW) || !existsSync(path) || statSync(path).isDirectory()) return void res.writeHead(404).end();
+    res.writeHead(200, {
+      'content-type': types[extname(path)] ?? 'application/octet-stream',
+      'cache-control': path.endsWith('.html') ? 'no-store' : 'max-age=600',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+      'cross-origin-resource-policy': 'same-origin',
+    });
+    createReadStream(path).pipe(res);
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  return {
+    url: `http://localhost:${(server.address() as AddressInfo).port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A browser, the page server and an emulator: what a browser benchmark works with. */
+export class Stage {
+  private cdpSession: CDPSession | null = null;
+  /** Requests pages tried to send to hosts other than loopback (all failed through the dead proxy). */
+  readonly externalRequests: string[] = [];
+  constructor(
+    readonly browser: Browser,
+    readonly pages: PageServer,
+    readonly emulator: BenchEmulator,
+  ) {}
+
+  static async open(emulator: BenchEmulator, browser: Browser, pages: PageServer): Promise<Stage> {
+    return new Stage(browser, pages, emulator);
+  }
+
+  url(kind: ClientKind, mode: 'hooks' | 'idle'): string {
+    const { em } = this.emulator;
+    const params = new URLSearchParams({ api: em.url, pid: em.projects.demo.id, pck: em.projects.demo.publishableClientKey, mode });
+    return `${this.pages.url}/${kind}.html?${params}`;
+  }
+
+  private contextIds = new Map<BrowserContext, string>();
+
+  /** A fresh context (its own storage); its CDP id is kept to tell its SharedWorkers apart. */
+  async newContext(): Promise<BrowserContext> {
+    const context = await this.browser.newContext();
+    const page = await context.newPage();
+    const session = await context.newCDPSession(page);
+    const { targetInfo } = await session.send('Target.getTargetInfo');
+    if (targetInfo.browserContextId) this.contextIds.set(context, targetInfo.browserContextId);
+    await session.detach();
+    await page.close();
+    return context;
+  }
+
+  /** Opens a bench page; waits until its script has run (window.__bench exists). */
+  async open(context: BrowserContext, kind: ClientKind, mode: 'hooks' | 'idle'): Promise<Page> {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`  [${kind}] page error: ${error.message}`));
+    page.on('request', (request) => {
+      if (!isLoopback(request.url())) this.externalRequests.push(`${kind}: ${request.method()} ${request.url()}`);
+    });
+    await page.goto(this.url(kind, mode));
+    await page.waitForFunction(() => window.__bench !== undefined, null, { timeout: 30_000 });
+    return page;
+  }
+
+  /** Waits for a mark of the page's screen ('user' or 'ready'). */
+  async waitMark(page: Page, mark: 'user' | 'ready', timeout = 60_000): Promise<void> {
+    await page.waitForFunction((name) => window.__bench.marks[name] !== undefined, mark, { timeout, polling: 20 });
+  }
+
+  /**
+   * Signs the demo user in from a set-up tab, then closes it and waits until no broker runs: the
+   * session is left in storage (IndexedDB, cookies or localStorage) with no tab open.
+   * `expiredToken`: the emulator's clock is moved back for the sign-in, so the stored access token
+   * has already expired (by the real clock too) when the measurement starts.
+   */
+  async seedSession(context: BrowserContext, kind: ClientKind, options: { expiredToken?: boolean } = {}): Promise<void> {
+    const { em } = this.emulator;
+    const shift = em.env.accessTokenTtlMillis + 60_000;
+    const page = await this.open(context, kind, 'idle');
+    if (options.expiredToken) em.env.clock.advance(-shift);
+    try {
+      await page.evaluate(async ({ email, password }) => window.__bench.signIn(email, password), { email: em.demoUser!.email, password: em.demoUser!.password });
+    } finally {
+      if (options.expiredToken) em.env.clock.advance(shift);
+    }
+    await page.close();
+    await this.waitNoBroker(context);
+  }
+
+  async cdp(): Promise<CDPSession> {
+    this.cdpSession ??= await this.browser.newBrowserCDPSession();
+    return this.cdpSession;
+  }
+
+  /** Broker SharedWorkers alive in a context (or in the whole browser). */
+  async brokerCount(context?: BrowserContext): Promise<number> {
+    const { targetInfos } = await (await this.cdp()).send('Target.getTargets');
+    const id = context === undefined ? undefined : this.contextIds.get(context);
+    return targetInfos.filter((t) => t.type === 'shared_worker' && t.url.includes('/broker-worker.js') && (id === undefined || t.browserContextId === id)).length;
+  }
+
+  async waitNoBroker(context?: BrowserContext, timeout = 10_000): Promise<void> {
+    const deadline = Date.now() + timeout;
+    while ((await this.brokerCount(context)) > 0) {
+      if (Date.now() > deadline) throw new Error('A broker SharedWorker is still running after its tabs closed.');
+      await sleep(25);
+    }
+  }
+
+  /** A note for the results when a page tried to reach a non-loopback host. */
+  externalNote(): string[] {
+    if (this.externalRequests.length === 0) return [];
+    const unique = [...new Set(this.externalRequests)];
+    return [`Pages tried ${this.externalRequests.length} request(s) to non-loopback hosts (refused locally by the harness's dead proxy): ${unique.slice(0, 6).join('; ')}.`];
+  }
+
+  async close(): Promise<void> {
+    await this.cdpSession?.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * Debian's Chromium with the flags of BROWSER-NOTES.md. Every request to a host other than
+ * loopback goes to a proxy address where nothing listens, so it fails on this machine: some
+ * clients (the official SDK's network diagnostics) try public hosts after a failed request.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, proxy: { server: 'http://127.0.0.1:9', bypass: 'localhost,127.0.0.1' } });
+}
+
+const isLoopback = (url: string) => /^(https?|wss?):\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/)/.test(url) || !/^(https?|wss?):/.test(url);

@@ -1,0 +1,165 @@
+/**
+ * 5. Bundle size (esbuild, minified, gzip -9): our tab side with its lazy chunks, the passkey
+ * module, the worker, and other browser auth clients bundled for the same job.
+ */
+import { build, type Metafile } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { BENCH, fmt, packageVersion, ROOT, type BenchResult, type Flags } from './harness.js';
+
+interface Chunk {
+  file: string;
+  entry: boolean;
+  bytes: number;
+  gzip: number;
+  /** The inputs that make most of it. */
+  mainInputs: string[];
+  /** Minified bytes per input (package or file), largest first. */
+  inputs: Array<[string, number]>;
+  /** Chunks this one imports statically (loaded with it). */
+  staticImports: string[];
+}
+
+const options = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  format: 'esm' as const,
+  platform: 'browser' as const,
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none' as const,
+  define: { 'process.env.NODE_ENV': '"production"' },
+  jsx: 'automatic' as const,
+  external: ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'],
+  write: false,
+  metafile: true,
+  logLevel: 'error' as const,
+};
+
+function shortInput(path: string): string {
+  const m = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  return m ? m[1]! : path.replace(/^\.\.\//, '');
+}
+
+/** Bundles one entry with code splitting; returns every output chunk with its gzip size. */
+async function measure(entryFile: string, splitting = true): Promise<Chunk[]> {
+  const result = await build({ ...options, entryPoints: [entryFile], outdir: '/virtual', splitting, chunkNames: '[name]-[hash]' });
+  const meta = result.metafile as Metafile;
+  return result.outputFiles!
+    .filter((f) => f.path.endsWith('.js'))
+    .map((file) => {
+      const key = Object.keys(meta.outputs).find((k) => file.path.endsWith(k.replace(/^.*virtual/, '')))!;
+      const output = meta.outputs[key]!;
+      const byPackage = new Map<string, number>();
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byPackage.set(shortInput(input), (byPackage.get(shortInput(input)) ?? 0) + bytesInOutput);
+      const inputs = [...byPackage].sort((a, b) => b[1] - a[1]);
+      const mainInputs = inputs.slice(0, 3).map(([name]) => name);
+      // Dynamic imports are entry points in the metafile too: the entry is the one we asked for.
+      const entry = output.entryPoint !== undefined && entryFile.endsWith(output.entryPoint.replace(/^(\.\.\/)+/, ''));
+      const staticImports = output.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path.replace(/^.*virtual\//, ''));
+      return { file: key.replace(/^.*virtual\//, ''), entry, bytes: file.contents.length, gzip: gzipSync(file.contents, { level: 9 }).length, mainInputs, inputs, staticImports };
+    });
+}
+
+const kB = (bytes: number) => `${fmt(bytes / 1000, 1)} kB`;
+
+/** The entry and every chunk it imports statically: what loads before the app's code runs. */
+function upFront(chunks: Chunk[]): Chunk[] {
+  const byFile = new Map(chunks.map((c) => [c.file, c]));
+  const seen = new Set<Chunk>();
+  const visit = (chunk: Chunk | undefined) => {
+    if (!chunk || seen.has(chunk)) return;
+    seen.add(chunk);
+    for (const file of chunk.staticImports) visit(byFile.get(file));
+  };
+  visit(chunks.find((c) => c.entry));
+  return [...seen];
+}
+
+export async function bundleSize(_flags: Flags): Promise<BenchResult> {
+  const tab = await measure(`${BENCH}sizes/tabSide.ts`);
+  const job = await measure(`${BENCH}sizes/authbrokerJob.tsx`);
+  const worker = await measure(`${ROOT}worker/hosts/sharedWorker.ts`, false);
+  const serviceWorker = await measure(`${ROOT}worker/hosts/serviceWorkerEntry.ts`, false);
+  const tabEntry = tab.find((c) => c.entry)!;
+  const tabUpFront = upFront(tab);
+  const sum = (chunks: Chunk[]) => chunks.reduce((a, c) => a + c.gzip, 0);
+  const tabUpFrontGzip = sum(tabUpFront);
+  const passkeys = tab.filter((c) => c.inputs.some(([name]) => name === '@simplewebauthn/browser' || name === 'client/passkeys.ts'));
+  const largest = (chunk: Chunk) => chunk.inputs.slice(0, 8).map(([name, bytes]) => `${name} ${fmt(bytes / 1000, 1)}`).join(', ');
+  const others: Array<{ name: string; pkg: string; file: string; how: string }> = [
+    { name: '@stackframe/js (official SDK)', pkg: '@stackframe/js', file: 'stackframe.ts', how: 'signInWithCredential + getUser' },
+    { name: '@supabase/auth-js', pkg: '@supabase/auth-js', file: 'supabase.ts', how: 'signInWithPassword + getUser' },
+    { name: '@auth0/auth0-spa-js', pkg: '@auth0/auth0-spa-js', file: 'auth0.ts', how: 'createAuth0Client + loginWithRedirect/handleRedirectCallback + getUser' },
+    { name: 'oidc-client-ts', pkg: 'oidc-client-ts', file: 'oidc.ts', how: 'UserManager signinRedirect/signinCallback + getUser' },
+    { name: 'firebase/auth', pkg: 'firebase', file: 'firebase.ts', how: 'initializeApp + getAuth + signInWithEmailAndPassword + currentUser' },
+  ];
+  const workerSize = worker[0]!;
+  const jobUpFront = sum(upFront(job));
+  const compared: Array<Array<string | number>> = [
+    [`authbroker ${packageVersion('..')} (client + React hooks; React external)`, 'createBrokerClient + AuthProvider/useUser + signInWithPassword', kB(jobUpFront), kB(jobUpFront + workerSize.gzip), kB(sum(job)), job.length - upFront(job).length],
+  ];
+  const otherData: Record<string, Chunk[] | string> = {};
+  for (const other of others) {
+    try {
+      const chunks = await measure(`${BENCH}sizes/${other.file}`);
+      otherData[other.name] = chunks;
+      const first = sum(upFront(chunks));
+      compared.push([`${other.name} ${packageVersion(other.pkg)}`, other.how, kB(first), kB(first), kB(sum(chunks)), chunks.length - upFront(chunks).length]);
+    } catch (error) {
+      otherData[other.name] = String(error);
+      compared.push([other.name, other.how, 'failed to bundle', String(error).split('\n')[0]!, '', '']);
+    }
+  }
+  const lazy = tab.filter((c) => !tabUpFront.includes(c));
+  return {
+    id: 'bundle-size',
+    title: '5. Bundle size (min+gzip, esbuild)',
+    method: [
+      `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, browser, es2022, code splitting, \`process.env.NODE_ENV = "production"\`, React and react-dom external; each output chunk gzipped at level 9 (kB = 1000 bytes).`,
+      `Our tab side is every export of \`authbroker/client\` and \`authbroker/react\` (\`bench/sizes/tabSide.ts\`). "Up front" is the entry chunk plus the chunks it imports statically (what loads before the app runs); dynamic imports (passkeys with @simplewebauthn/browser, the service-worker fallback's workbox-window, the in-page fallback broker) become lazy chunks fetched only when used. The worker is \`worker/hosts/sharedWorker.ts\` in one file, as \`npm run build\` ships it. The others are bundled from a small entry doing the same job (\`bench/sizes/*.ts\`: sign in, read the user).`,
+    ].join('\n\n'),
+    tables: [
+      {
+        caption: 'Our bundles',
+        columns: ['bundle', 'min', 'min+gzip', 'main inputs'],
+        rows: [
+          ['tab side: entry chunk (client + React hooks)', kB(tabEntry.bytes), kB(tabEntry.gzip), tabEntry.mainInputs.join(', ')],
+          ...tabUpFront.filter((c) => c !== tabEntry).map((c) => [`  + statically imported chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
+          ['tab side up front (entry + static imports)', kB(tabUpFront.reduce((a, c) => a + c.bytes, 0)), kB(tabUpFrontGzip), ''],
+          ...lazy.map((c) => [`  lazy chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
+          ['SharedWorker broker (one file)', kB(workerSize.bytes), kB(workerSize.gzip), workerSize.mainInputs.join(', ')],
+          ['service-worker broker (one file, fallback)', kB(serviceWorker[0]!.bytes), kB(serviceWorker[0]!.gzip), serviceWorker[0]!.mainInputs.join(', ')],
+        ],
+      },
+      {
+        caption: 'Where the bytes are: largest inputs (minified kB before gzip)',
+        columns: ['bundle', 'largest inputs'],
+        rows: [
+          ['tab side entry chunk', largest(tabEntry)],
+          ['SharedWorker broker', largest(workerSize)],
+        ],
+      },
+      {
+        caption: 'Side by side for the same job (sign in, read the user), min+gzip',
+        columns: ['client', 'job', 'page, up front', 'up front + worker script', 'all chunks (incl. lazy)', 'lazy chunks'],
+        rows: compared,
+      },
+    ],
+    goals: [
+      {
+        goal: 'tab side ≤ 8 kB min+gzip (up front: entry + static imports)',
+        measured: `${kB(tabUpFrontGzip)} (${tabUpFrontGzip} B; entry chunk alone ${kB(tabEntry.gzip)}; for the sign-in-and-show-user job ${kB(jobUpFront)})`,
+        met: tabUpFrontGzip <= 8000,
+      },
+      { goal: 'worker ≤ 25 kB min+gzip', measured: `${kB(workerSize.gzip)} (${workerSize.gzip} B)`, met: workerSize.gzip <= 25_000 },
+    ],
+    notes: [
+      passkeys.length
+        ? `The lazy passkey module: ${passkeys.map((c) => `${c.file} ${kB(c.gzip)} min+gzip (${c.mainInputs.join(', ')})`).join('; ')}; fetched only by registerPasskey/signInWithPasskey.`
+        : 'No lazy chunk with @simplewebauthn/browser was found: the passkey module is not split out.',
+      'With authbroker the broker script (the worker) is downloaded once per origin on the SharedWorker path, hence the "+ worker" column; the others run everything in the page.',
+      'auth0-spa-js and oidc-client-ts have no password sign-in in the browser; their job uses the redirect flow they offer.',
+    ],
+    data: { tab, job, worker, serviceWorker, others: otherData },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * 7 (second part). A cached getUser() round trip through Comlink in Node (worker_threads
+ * MessageChannel) next to a raw MessageChannel ping-pong. Goal: at most 2×.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import { BENCH, fmt, isChild, runChild, spawnEmulator, summarize, type BenchResult, type Flags, type Summary } from './harness.js';
+import { connectSimTab, startNodeBroker } from './simTabs.js';
+
+async function child(quick: boolean): Promise<unknown> {
+  const rounds = quick ? 4 : 20;
+  const perRound = quick ? 200 : 500;
+  const warmup = quick ? 200 : 1000;
+  const emulator = await spawnEmulator();
+  try {
+    const bench = await startNodeBroker(emulator.info);
+    const tab = await connectSimTab(bench);
+    await tab.api.signInWithPassword(emulator.info.demoUser);
+    const user = await tab.api.read({ kind: 'currentUser' });
+    const { port1, port2 } = new MessageChannel();
+    port2.on('message', (message) => port2.postMessage(message));
+    let pending: ((value: unknown) => void) | null = null;
+    port1.on('message', (message) => pending?.(message));
+    const ping = (value: unknown) =>
+      new Promise((resolve) => {
+        pending = resolve;
+        port1.postMessage(value);
+      });
+    const calls: Record<string, () => Promise<unknown>> = {
+      comlink: () => tab.api.read({ kind: 'currentUser' }),
+      raw: () => ping(1),
+      rawUser: () => ping(user),
+    };
+    const samples: Record<string, number[]> = { comlink: [], raw: [], rawUser: [] };
+    const names = Object.keys(calls);
+    for (const name of names) for (let i = 0; i < warmup; i++) await calls[name]!();
+    for (let round = 0; round < rounds; round++) {
+      for (const name of [...names.slice(round % names.length), ...names.slice(0, round % names.length)]) {
+        for (let i = 0; i < perRound; i++) {
+          const start = performance.now();
+          await calls[name]!();
+          samples[name]!.push(performance.now() - start);
+        }
+      }
+    }
+    port1.close();
+    const stats: Record<string, Summary> = {};
+    for (const [name, list] of Object.entries(samples)) stats[name] = summarize(list);
+    bench.broker.close();
+    return { rounds, perRound, warmup, stats };
+  } finally {
+    await emulator.stop();
+  }
+}
+
+export async function nodeRpc(flags: Flags): Promise<BenchResult> {
+  const out = await runChild<{ rounds: number; perRound: number; warmup: number; stats: Record<string, Summary> }>(`${BENCH}nodeRpc.ts`, flags.quick ? ['--quick'] : [], { timeoutMillis: 180_000 });
+  const { comlink, raw, rawUser } = out.stats as Record<'comlink' | 'raw' | 'rawUser', Summary>;
+  const ratio = comlink.median / raw.median;
+  const row = (label: string, s: Summary) => [label, fmt(s.median * 1000, 1), fmt(s.p95 * 1000, 1), fmt(s.p99 * 1000, 1), fmt(s.mean * 1000, 1), s.n, `×${fmt(s.median / raw.median, 2)}`];
+  return {
+    id: 'node-rpc',
+    title: '7b. Cached getUser() through Comlink in Node vs a raw MessageChannel ping-pong',
+    method: `In a child process: a SharedWorker-mode broker (fake-indexeddb) and one simulated tab connected through Comlink over a worker_threads MessageChannel (comlink's node adapter), signed in, the user read once so it is cached. Then \`api.read({kind:'currentUser'})\` next to a raw ping-pong on another MessageChannel (the other end posts every message back), with a number and with the same user object. ${out.rounds} rounds × ${out.perRound} sequential calls per variant, interleaved round by round, after ${out.warmup} warm-up calls each; performance.now() per call.`,
+    tables: [{ caption: 'Round trip per call (µs)', columns: ['variant', 'median', 'p95', 'p99', 'mean', 'n', 'median ÷ raw ping-pong'], rows: [row('Comlink cached read (broker)', comlink), row('raw ping-pong (a number)', raw), row('raw ping-pong carrying the user object', rawUser)] }],
+    goals: [{ goal: 'Comlink cached getUser() at most 2× a raw MessageChannel ping-pong (medians)', measured: `×${fmt(ratio, 2)} (${fmt(comlink.median * 1000, 1)} µs vs ${fmt(raw.median * 1000, 1)} µs)`, met: ratio <= 2 }],
+    notes: [`Against a ping-pong that carries the same user object the ratio is ×${fmt(comlink.median / rawUser.median, 2)}.`],
+    data: out,
+  };
+}
+
+if (isChild(import.meta.url)) {
+  const result = await child(process.argv.includes('--quick'));
+  console.log(JSON.stringify(result));
+  process.exit(0);
+}

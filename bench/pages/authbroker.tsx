@@ -1,0 +1,113 @@
+/** The authbroker bench page: the SharedWorker broker, the React hooks, and the RPC timing loop. */
+import { scriptStart } from './t0.js';
+import { createRoot } from 'react-dom/client';
+import { createBrokerClient, type BrokerClient } from '../../client/index.js';
+import { AuthProvider, useContactChannels, useQuery, useTeams, useUser } from '../../client/react/index.js';
+import { marks, readConfig, Screen, settle } from './common.js';
+
+Object.assign(marks, scriptStart);
+
+const config = readConfig();
+const options = { baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey, sharedWorker: '/broker-worker.js' };
+const client = createBrokerClient(options);
+// The hooks connect on first use anyway; this only notes when the connection is there.
+void client.connect().then(() => (marks.connected = performance.now()));
+
+function App() {
+  const user = useUser();
+  const teams = useTeams();
+  const channels = useContactChannels();
+  const teamsState = useQuery({ kind: 'teams' });
+  const channelsState = useQuery({ kind: 'contactChannels' });
+  return (
+    <Screen
+      user={user ? { email: user.primaryEmail, name: user.displayName } : null}
+      teams={teamsState.isLoading ? null : teams.map((t) => t.displayName)}
+      channels={channelsState.isLoading ? null : channels.map((c) => c.value)}
+    />
+  );
+}
+
+if (config.mode === 'hooks') {
+  createRoot(document.getElementById('root')!).render(
+    <AuthProvider client={client}>
+      <App />
+    </AuthProvider>,
+  );
+}
+
+const reads = [{ kind: 'currentUser' }, { kind: 'teams' }, { kind: 'contactChannels' }] as const;
+
+type Variant = 'broker' | 'inPage' | 'raw' | 'rawUser' | 'direct';
+
+/**
+ * Round trips, interleaved by round so that machine noise hits every variant alike:
+ * broker = `client.read({kind:'currentUser'})` once cached (tab → SharedWorker → tab, Comlink);
+ * inPage = the same read on an in-page broker (mode 'in-process': no messaging at all);
+ * raw = postMessage to a trivial SharedWorker and back (a number); rawUser = the same carrying the user object;
+ * direct = an async in-page function returning the cached user.
+ */
+async function rpc(rounds: number, perRound: number, warmup: number) {
+  await client.read({ kind: 'currentUser' });
+  const cached = await client.read({ kind: 'currentUser' });
+  const inPage: BrokerClient = createBrokerClient({ ...options, mode: 'in-process' });
+  await inPage.read({ kind: 'currentUser' });
+  const echo = new SharedWorker('/echo-worker.js', { name: 'echo' });
+  echo.port.start();
+  let pending: ((value: unknown) => void) | null = null;
+  echo.port.onmessage = (message) => pending?.(message.data);
+  const ping = (value: unknown) =>
+    new Promise((resolve) => {
+      pending = resolve;
+      echo.port.postMessage(value);
+    });
+  const direct = async () => cached;
+  const calls: Record<Variant, () => Promise<unknown>> = {
+    broker: () => client.read({ kind: 'currentUser' }),
+    inPage: () => inPage.read({ kind: 'currentUser' }),
+    raw: () => ping(1),
+    rawUser: () => ping(cached),
+    direct,
+  };
+  const samples: Record<Variant, number[]> = { broker: [], inPage: [], raw: [], rawUser: [], direct: [] };
+  const variants = Object.keys(calls) as Variant[];
+  for (const variant of variants) for (let i = 0; i < warmup; i++) await calls[variant]();
+  for (let round = 0; round < rounds; round++) {
+    for (const variant of [...variants.slice(round % variants.length), ...variants.slice(0, round % variants.length)]) {
+      const call = calls[variant];
+      const list = samples[variant];
+      for (let i = 0; i < perRound; i++) {
+        const start = performance.now();
+        await call();
+        list.push(performance.now() - start);
+      }
+    }
+  }
+  inPage.close();
+  echo.port.close();
+  // The timer's granularity: the smallest non-zero step performance.now() shows.
+  let step = Infinity;
+  for (let i = 0, last = performance.now(); i < 2000; i++) {
+    const now = performance.now();
+    if (now > last) step = Math.min(step, now - last);
+    last = now;
+  }
+  return { samples, crossOriginIsolated: globalThis.crossOriginIsolated === true, timerStepMillis: step };
+}
+
+window.__bench = {
+  marks,
+  ready: async () => void (await client.connect()),
+  async signIn(email, password) {
+    const result = await client.signInWithPassword({ email, password });
+    if (result.status !== 'signed-in') throw new Error(`Sign-in answered ${result.status}`);
+  },
+  storm: (count) =>
+    settle(
+      Array.from({ length: count }, (_, i) => (i % 2 === 0 ? () => client.getAccessToken() : () => client.refetch(reads[((i - 1) / 2) % 3]!))),
+    ),
+  rpc,
+  status: () => client.status(),
+};
+
+marks.scriptEnd = performance.now();

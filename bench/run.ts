@@ -1,0 +1,143 @@
+/**
+ * `npm run bench [-- --quick] [-- --only=fan-in,rpc] [-- --load-seconds=60]`: runs every benchmark
+ * in sequence on this machine and writes bench/results.json and bench/RESULTS.md.
+ */
+import { execFileSync } from 'node:child_process';
+import type { Browser } from 'playwright-core';
+import { brokerLoad } from './brokerLoad.js';
+import { brokerMemory } from './brokerMemory.js';
+import { buildPages, launchBrowser, servePages, type PageServer } from './browser.js';
+import { bundleSize } from './bundleSize.js';
+import { emulatorThroughput } from './emulatorThroughput.js';
+import { fanIn } from './fanIn.js';
+import { machineInfo, packageVersion, parseFlags, type BenchResult, type Flags } from './harness.js';
+import { nodeRpc } from './nodeRpc.js';
+import { refreshStorm } from './refreshStorm.js';
+import { writeResults } from './report.js';
+import { rpcOverhead } from './rpcOverhead.js';
+import { timeToUser } from './timeToUser.js';
+
+interface BrowserKit {
+  browser: Browser;
+  pages: PageServer;
+}
+
+interface Benchmark {
+  id: string;
+  title: string;
+  run(flags: Flags, kit: () => Promise<BrowserKit>): Promise<BenchResult>;
+}
+
+const benchmarks: Benchmark[] = [
+  { id: 'fan-in', title: '1. Fan-in', run: async (flags, kit) => fanIn(flags, (await kit()).browser, (await kit()).pages) },
+  { id: 'refresh-storm', title: '2. Refresh storm', run: async (flags, kit) => refreshStorm(flags, (await kit()).browser, (await kit()).pages) },
+  { id: 'rpc', title: '3. RPC overhead in Chromium', run: async (flags, kit) => rpcOverhead(flags, (await kit()).browser, (await kit()).pages) },
+  { id: 'time-to-user', title: '4. Time to a signed-in screen', run: async (flags, kit) => timeToUser(flags, (await kit()).browser, (await kit()).pages) },
+  { id: 'bundle-size', title: '5. Bundle size', run: (flags) => bundleSize(flags) },
+  { id: 'broker-memory', title: '6. Broker memory', run: (flags) => brokerMemory(flags) },
+  { id: 'emulator-throughput', title: '7. Emulator throughput and start-up', run: (flags) => emulatorThroughput(flags) },
+  { id: 'node-rpc', title: '7. Comlink round trip in Node', run: (flags) => nodeRpc(flags) },
+  { id: 'broker-load', title: '8. Broker load', run: (flags) => brokerLoad(flags) },
+];
+
+/**
+ * Why @stackframe/js 2.8.3: the registry holds 2.7.23, 2.8.3, 2.8.39, 2.8.41, 2.8.51, 2.8.77,
+ * 2.8.102 and 2.8.108; each was tried against the emulator (sign in, user, teams, channels).
+ */
+const SDK_NOTE = [
+  `Side by side with authbroker runs \`@stackframe/js\` ${packageVersion('@stackframe/js')}, the newest published release that works against the emulator in a browser (cookie token store). 2.7.23, the release closest to our protocol version (PROTOCOL.md describes service v2.7.27), passed the same probe from Node (sign in, user, teams, channels); 2.8.3 is newer and was used.`,
+  '2.8.39 works from Node but not in a browser: it adds the headers `x-stack-allow-anonymous-user` and `ngrok-skip-browser-warning` to every call, and the emulator\'s CORS preflight (`OPTIONS /api/v1/auth/password/sign-in`) answers with an `access-control-allow-headers` list without them, so Chromium blocks `POST /api/v1/auth/password/sign-in` ("Failed to fetch"). Anonymous users are absent at v2.7.27, so the list matches the protocol we implement.',
+  '2.8.41, 2.8.51, 2.8.77 and 2.8.102: sign-in answers 200, then the SDK rejects the access token itself ("Access token in fetchNewAccessToken is invalid, looks like the backend is returning an invalid token!"): it validates the JWT payload against claims the v2.7.27 tokens do not have (`project_id`, `branch_id`, `refresh_token_id`, `role`, `name`, `email`, `email_verified`, `selected_team_id`, `is_anonymous`; ours carry `branchId`, `refreshTokenId`, as PROTOCOL.md specifies).',
+  '2.8.108 sends `x-hexclave-*` headers instead of `x-stack-*`: `POST /api/v1/auth/password/sign-in` answers 400 ACCESS_TYPE_REQUIRED.',
+  'The SDK has no React hooks in this package; its bench page wraps `app.getUser()`, `user.listTeams()` and `user.listContactChannels()` in small effects (bench/pages/sdk.tsx).',
+];
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync('/usr/lib/chromium/chromium', ['--version'], { encoding: 'utf8', timeout: 20_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const flags = parseFlags(argv);
+  const started = Date.now();
+  const selected = benchmarks.filter((b) => flags.only === null || flags.only.has(b.id));
+  if (selected.length === 0) throw new Error(`No benchmark matches --only; ids: ${benchmarks.map((b) => b.id).join(', ')}`);
+
+  let kit: BrowserKit | null = null;
+  let kitPromise: Promise<BrowserKit> | null = null;
+  const getKit = () =>
+    (kitPromise ??= (async () => {
+      console.log('Bundling the bench pages and starting Chromium…');
+      await buildPages();
+      kit = { browser: await launchBrowser(), pages: await servePages() };
+      return kit;
+    })());
+
+  const machine = machineInfo();
+  const results: BenchResult[] = [];
+  let browserVersion = 'not started';
+  for (const benchmark of selected) {
+    // Node-only benchmarks run with the browser closed, so it takes no CPU from them.
+    if (kit !== null && !['fan-in', 'refresh-storm', 'rpc', 'time-to-user'].includes(benchmark.id)) {
+      const open = kit as BrowserKit;
+      browserVersion = open.browser.version();
+      await open.browser.close();
+      await open.pages.stop();
+      kit = null;
+      kitPromise = null;
+    }
+    console.log(`\n▶ ${benchmark.title}`);
+    const start = Date.now();
+    let result: BenchResult;
+    try {
+      result = await benchmark.run(flags, getKit);
+    } catch (error) {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`  ✗ ${benchmark.title} failed: ${message}`);
+      result = { id: benchmark.id, title: benchmark.title, method: '(not run)', tables: [], goals: [], notes: [], data: null, error: message };
+    }
+    result.durationMillis = Date.now() - start;
+    results.push(result);
+    for (const goal of result.goals) console.log(`  ${goal.met === null ? '·' : goal.met ? '✓' : '✗'} ${goal.goal}: ${goal.measured}`);
+  }
+  if (kit !== null) {
+    const open = kit as BrowserKit;
+    browserVersion = open.browser.version();
+    await open.browser.close();
+    await open.pages.stop();
+  }
+
+  writeResults(
+    {
+      date: new Date().toISOString(),
+      quick: flags.quick,
+      flags: argv,
+      machine,
+      versions: {
+        chromium: browserVersion === 'not started' ? chromiumVersion() : `${chromiumVersion()} (playwright reports ${browserVersion})`,
+        authbroker: `${packageVersion('..')} (working tree)`,
+        '@stackframe/js': packageVersion('@stackframe/js'),
+        react: packageVersion('react'),
+        comlink: packageVersion('comlink'),
+        esbuild: packageVersion('esbuild'),
+        'playwright-core': packageVersion('playwright-core'),
+        autocannon: packageVersion('autocannon'),
+      },
+      totalMillis: Date.now() - started,
+      loadSeconds: flags.loadSeconds,
+      sdkNote: SDK_NOTE,
+    },
+    results,
+  );
+  console.log(`\nWrote bench/results.json and bench/RESULTS.md (${Math.round((Date.now() - started) / 1000)} s).`);
+  const missed = results.flatMap((r) => r.goals.filter((g) => g.met === false)).length;
+  const failed = results.filter((r) => r.error).length;
+  console.log(`${results.length - failed} benchmarks ran, ${failed} failed to run; ${missed} goal(s) missed.`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+await main();

@@ -1,0 +1,130 @@
+/**
+ * A broker in Node (fake IndexedDB, in-memory Web Locks) and simulated tabs talking to it through
+ * Comlink over real worker_threads MessageChannels, as SharedWorker ports would (like
+ * test/support/tabs.ts, without recording messages, which would skew memory figures).
+ */
+import 'fake-indexeddb/auto';
+import * as Comlink from 'comlink';
+import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
+import { MessageChannel } from 'node:worker_threads';
+import type { RunningEmulator } from '../emulator/index.js';
+import { holdLock, LocalLockManager } from '../test/support/locks.js';
+import type { BrokerApi, BrokerEntry, Delivery, QuerySnapshot, QuerySpec } from '../worker/index.js';
+import { createBroker, type Broker } from '../worker/broker.js';
+import { installErrorTransfer } from '../worker/rpc/errors.js';
+import { exposeBrokerEntry } from '../worker/rpc/expose.js';
+
+export interface BenchBroker {
+  broker: Broker;
+  locks: LocalLockManager;
+}
+
+/** A SharedWorker-mode broker for the emulator's demo project, with the real clock and timers. */
+export async function startNodeBroker(em: Pick<RunningEmulator, 'url' | 'projects'>): Promise<BenchBroker> {
+  const locks = new LocalLockManager();
+  const { demo, internal } = em.projects;
+  const broker = await createBroker(
+    { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, internalPublishableClientKey: internal.publishableClientKey },
+    { mode: 'shared-worker', locks },
+  );
+  return { broker, locks };
+}
+
+export interface SimTab {
+  api: BrokerApi;
+  /** The latest snapshot per subscription id. */
+  latest: Map<string, QuerySnapshot>;
+  /** Snapshots delivered so far (all subscriptions). */
+  delivered: number;
+  subscribe(id: string, query: QuerySpec): Promise<QuerySnapshot>;
+  /** Leaves the way a tab does: goodbye, then the port closes and the lifetime lock goes. */
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function connectSimTab({ broker, locks }: BenchBroker): Promise<SimTab> {
+  installErrorTransfer();
+  counter += 1;
+  const tabId = `bench-tab-${counter}`;
+  const lockName = `authbroker:tab:${tabId}`;
+  const lifetime = holdLock(locks, lockName);
+  await lifetime.ready;
+  const { port1, port2 } = new MessageChannel();
+  exposeBrokerEntry(async () => broker, nodeEndpoint(port2));
+  const entry = Comlink.wrap<BrokerEntry>(nodeEndpoint(port1));
+  const tab: SimTab = {
+    api: null as unknown as BrokerApi,
+    latest: new Map(),
+    delivered: 0,
+    async subscribe(id, query) {
+      const first = await tab.api.subscribe(id, query);
+      if (!tab.latest.has(id)) tab.latest.set(id, first);
+      return first;
+    },
+    async close() {
+      await tab.api.goodbye().catch(() => undefined);
+      // A closing tab loses every port it holds: the entry port and the API proxy's.
+      (tab.api as unknown as { [Comlink.releaseProxy](): void })[Comlink.releaseProxy]();
+      (entry as unknown as { [Comlink.releaseProxy](): void })[Comlink.releaseProxy]();
+      port1.close();
+      port2.close();
+      lifetime.release();
+    },
+  };
+  const listener = {
+    deliver(batch: Delivery) {
+      for (const { subscriptionId, snapshot } of batch) tab.latest.set(subscriptionId, snapshot);
+      tab.delivered += batch.length;
+    },
+  };
+  tab.api = (await entry.connect(broker.config, { tabId, lockName, version: 'bench' }, Comlink.proxy(listener))) as unknown as BrokerApi;
+  return tab;
+}
+
+/**
+ * A tab connected to the broker directly (no Comlink, no MessageChannel): the control that tells
+ * the broker's own memory from the RPC layer's.
+ */
+export async function connectDirectTab({ broker, locks }: BenchBroker): Promise<SimTab> {
+  counter += 1;
+  const tabId = `bench-direct-${counter}`;
+  const lockName = `authbroker:tab:${tabId}`;
+  const lifetime = holdLock(locks, lockName);
+  await lifetime.ready;
+  const tab: SimTab = {
+    api: null as unknown as BrokerApi,
+    latest: new Map(),
+    delivered: 0,
+    async subscribe(id, query) {
+      const first = await tab.api.subscribe(id, query);
+      if (!tab.latest.has(id)) tab.latest.set(id, first);
+      return first;
+    },
+    async close() {
+      await tab.api.goodbye();
+      lifetime.release();
+    },
+  };
+  tab.api = broker.connect(
+    { tabId, lockName, version: 'bench' },
+    {
+      deliver(batch) {
+        for (const { subscriptionId, snapshot } of batch) tab.latest.set(subscriptionId, snapshot);
+        tab.delivered += batch.length;
+      },
+    },
+  );
+  return tab;
+}
+
+/** Forces full garbage collections (needs --expose-gc) and returns the heap in use, in bytes. */
+export async function settledHeap(): Promise<number> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('Run with node --expose-gc.');
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return process.memoryUsage().heapUsed;
+}
