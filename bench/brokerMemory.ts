@@ -2,6 +2,9 @@
  * 6. Broker memory in Node (--expose-gc): baseline; 10 tabs × 100 subscriptions; all released;
  * 5 s later (the cache drops entries 5 s after their last subscriber, real timers) back to baseline?
  */
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { writeHeapSnapshot } from 'node:v8';
 import { BENCH, fmt, isChild, runChild, sleep, spawnEmulator, type BenchResult, type Flags } from './harness.js';
 import { connectDirectTab, connectSimTab, settledHeap, startNodeBroker, type SimTab } from './simTabs.js';
 import type { QuerySpec } from '../worker/index.js';
@@ -25,6 +28,29 @@ function specs(teamIds: string[]): QuerySpec[] {
 }
 
 type Mode = 'comlink' | 'direct';
+
+/** Bytes held per heap-snapshot node type (object, closure, string…), compiled code excluded. */
+function objectBytesByType(): Map<string, number> {
+  const file = writeHeapSnapshot(`${tmpdir()}/authbroker-memory-${process.pid}-${Date.now()}.heapsnapshot`);
+  try {
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[] };
+    const fields = snapshot.snapshot.meta.node_fields;
+    const typeIndex = fields.indexOf('type');
+    const sizeIndex = fields.indexOf('self_size');
+    const names = snapshot.snapshot.meta.node_types[0];
+    const bytes = new Map<string, number>();
+    for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+      const type = names[snapshot.nodes[i + typeIndex]!]!;
+      if (type === 'code' || type === 'hidden' || type === 'object shape') continue;
+      bytes.set(type, (bytes.get(type) ?? 0) + snapshot.nodes[i + sizeIndex]!);
+    }
+    return bytes;
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+/** Load-and-release cycles for the leak check. */
+const CYCLES = 8;
 
 async function child(): Promise<unknown> {
   const emulator = await spawnEmulator({ teams: 10 });
@@ -68,8 +94,23 @@ async function child(): Promise<unknown> {
       await sleep(GC_WAIT_MILLIS);
       await record(`${GC_WAIT_MILLIS / 1000} s later`);
     }
+    // A leak grows with every cycle; warm-up residue (compiled code, caches filled once) does not.
+    // heapUsed also counts V8's compiled code and inline-cache feedback, which keep growing slowly
+    // while functions warm up: the leak check counts objects by heap-snapshot node type instead.
+    const cycles: number[] = [];
+    let before: Map<string, number> | null = null;
+    for (let cycle = 0; cycle < CYCLES; cycle++) {
+      if (cycle === CYCLES / 2) before = objectBytesByType();
+      const tabs = await Promise.all(Array.from({ length: TABS }, () => connectSimTab(bench)));
+      await Promise.all(tabs.map((tab) => Promise.all(Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)))));
+      await Promise.all(tabs.map((tab) => tab.close()));
+      await sleep(GC_WAIT_MILLIS);
+      cycles.push(await settledHeap());
+    }
+    const after = objectBytesByType();
+    const growth = [...after].map(([type, bytes]) => [type, bytes - (before!.get(type) ?? 0)] as const).filter(([, bytes]) => bytes > 0);
     broker.close();
-    return { phases, distinctQueries: queries.length, notSuccess };
+    return { phases, cycles, objectGrowth: Object.fromEntries(growth), distinctQueries: queries.length, notSuccess };
   } finally {
     await emulator.stop();
   }
@@ -86,11 +127,12 @@ function verdict(phases: Phase[]) {
 }
 
 export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
-  const out = await runChild<{ phases: Record<'comlink' | 'direct', Phase[]>; distinctQueries: number; notSuccess: number }>(`${BENCH}brokerMemory.ts`, [], {
+  const out = await runChild<{ phases: Record<'comlink' | 'direct', Phase[]>; cycles: number[]; objectGrowth: Record<string, number>; distinctQueries: number; notSuccess: number }>(`${BENCH}brokerMemory.ts`, [], {
     nodeFlags: ['--expose-gc'],
     timeoutMillis: 240_000,
   });
   const comlink = verdict(out.phases.comlink);
+  const objectGrowth = Object.values(out.objectGrowth).reduce((sum, bytes) => sum + bytes, 0);
   const direct = verdict(out.phases.direct);
   const rows = (label: string, phases: Phase[]) =>
     phases.map((p) => [label, p.phase, kB(p.heapBytes), `${p.heapBytes >= phases[0]!.heapBytes ? '+' : ''}${kB(p.heapBytes - phases[0]!.heapBytes)}`, p.cacheEntries, p.subscriptions, p.tabs]);
@@ -100,9 +142,10 @@ export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
     id: 'broker-memory',
     title: '6. Broker memory (Node, simulated tabs over Comlink)',
     method: [
-      `A child process \`node --expose-gc\` runs a SharedWorker-mode broker (fake-indexeddb, in-memory Web Locks, real clock and timers) against an emulator in another process; simulated tabs talk to it through Comlink over worker_threads MessageChannels, as in test/support/tabs.ts (without its message recording). A tab that leaves says goodbye and loses its ports (its entry port and the API proxy's, released).`,
+      `A child process \`node --expose-gc\` runs a SharedWorker-mode broker (fake-indexeddb, in-memory Web Locks, real clock and timers) against an emulator in another process; simulated tabs talk to it through Comlink over MessageChannels, as in test/support/tabs.ts. A tab that leaves says goodbye and closes its ports; the broker closes its side of them when it releases the tab.`,
       `The demo user signs in. Per mode, a warm-up cycle (the same load, released, ${GC_WAIT_MILLIS} ms) runs first. Heap = \`process.memoryUsage().heapUsed\` after four forced GCs. Phases: baseline; ${TABS} tabs × ${SUBSCRIPTIONS} subscriptions (over ${out.distinctQueries} distinct queries: user, teams, channels, sessions, project, live session and connectivity, and team, members and permissions of 10 teams) once all have a value; every tab gone; ${GC_WAIT_MILLIS} ms later (cache entries are dropped 5 s after their last subscriber).`,
       `The control repeats it with tabs connected to the broker object directly (no Comlink, no ports), to tell the broker's own memory from the RPC layer's. "Back to baseline" was fixed before measuring as: the heap left 5 s later exceeds the baseline by at most 5 % of what the load added.`,
+      `Then the same load over Comlink is applied and released ${CYCLES} more times, with the heap measured after each release (+${GC_WAIT_MILLIS} ms): memory that is left once but not again is warm-up; memory that grows every cycle is a leak. heapUsed also counts V8's compiled code and inline-cache feedback, which keep growing while functions warm up, so the leak check compares two heap snapshots (after cycle ${CYCLES / 2} and after the last) by node type, compiled code and V8 internals left out.`,
     ].join('\n\n'),
     tables: [
       {
@@ -110,7 +153,14 @@ export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
         rows: [...rows('Comlink (measured)', out.phases.comlink), ...rows('directly (control)', out.phases.direct)],
       },
     ],
-    goals: [{ goal: 'heap back to the baseline 5 s after every subscription is released (tabs over Comlink)', measured: describe(comlink), met: comlink.met }],
+    goals: [
+      { goal: 'heap back to the baseline 5 s after every subscription is released (tabs over Comlink)', measured: describe(comlink), met: comlink.met },
+      {
+        goal: `no leak: objects (compiled code aside) held after the last ${CYCLES / 2} of ${CYCLES} load-and-release cycles grow by at most 5 % of what one load adds`,
+        measured: `objects grew by ${kB(objectGrowth)} over ${CYCLES / 2} cycles (${Object.entries(out.objectGrowth).map(([type, bytes]) => `${type} +${kB(bytes)}`).join(', ') || 'nothing'}); one load adds ${kB(comlink.growth)}. heapUsed after each cycle, compiled code included: ${out.cycles.map(kB).join(', ')}`,
+        met: objectGrowth <= 0.05 * comlink.growth,
+      },
+    ],
     notes: [
       `Control without Comlink: ${describe(direct)} → ${direct.met ? 'back to baseline' : 'not back to baseline'}.`,
       ...(out.notSuccess ? [`${out.notSuccess} subscriptions had no successful value when measured.`] : []),

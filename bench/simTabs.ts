@@ -1,12 +1,10 @@
 /**
  * A broker in Node (fake IndexedDB, in-memory Web Locks) and simulated tabs talking to it through
- * Comlink over real worker_threads MessageChannels, as SharedWorker ports would (like
+ * Comlink over real MessageChannels, as SharedWorker ports would (like
  * test/support/tabs.ts, without recording messages, which would skew memory figures).
  */
 import 'fake-indexeddb/auto';
 import * as Comlink from 'comlink';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { MessageChannel } from 'node:worker_threads';
 import type { RunningEmulator } from '../emulator/index.js';
 import { holdLock, LocalLockManager } from '../test/support/locks.js';
 import type { BrokerApi, BrokerEntry, Delivery, QuerySnapshot, QuerySpec } from '../worker/index.js';
@@ -51,8 +49,10 @@ export async function connectSimTab({ broker, locks }: BenchBroker): Promise<Sim
   const lifetime = holdLock(locks, lockName);
   await lifetime.ready;
   const { port1, port2 } = new MessageChannel();
-  exposeBrokerEntry(async () => broker, nodeEndpoint(port2));
-  const entry = Comlink.wrap<BrokerEntry>(nodeEndpoint(port1));
+  exposeBrokerEntry(async () => broker, port2);
+  const entry = Comlink.wrap<BrokerEntry>(port1);
+  const listenerChannel = new MessageChannel();
+  const ports: MessagePort[] = [];
   const tab: SimTab = {
     api: null as unknown as BrokerApi,
     latest: new Map(),
@@ -65,10 +65,8 @@ export async function connectSimTab({ broker, locks }: BenchBroker): Promise<Sim
     async close() {
       await tab.api.goodbye().catch(() => undefined);
       // A closing tab loses every port it holds: the entry port and the API proxy's.
-      (tab.api as unknown as { [Comlink.releaseProxy](): void })[Comlink.releaseProxy]();
-      (entry as unknown as { [Comlink.releaseProxy](): void })[Comlink.releaseProxy]();
+      for (const port of ports) port.close();
       port1.close();
-      port2.close();
       lifetime.release();
     },
   };
@@ -78,7 +76,10 @@ export async function connectSimTab({ broker, locks }: BenchBroker): Promise<Sim
       tab.delivered += batch.length;
     },
   };
-  tab.api = (await entry.connect(broker.config, { tabId, lockName, version: 'bench' }, Comlink.proxy(listener))) as unknown as BrokerApi;
+  Comlink.expose(listener, listenerChannel.port1);
+  const apiPort = await entry.connect(broker.config, { tabId, lockName, version: 'bench' }, Comlink.transfer(listenerChannel.port2, [listenerChannel.port2]));
+  tab.api = Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi;
+  ports.push(apiPort, listenerChannel.port1);
   return tab;
 }
 

@@ -32,11 +32,26 @@ function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Prom
   });
 }
 
-async function connectOverPort(port: MessagePort, options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerApi> {
+/** The tab serves its listener on a port of its own and gets a port serving its API back. */
+async function connectOverPort(port: MessagePort, options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<{ api: BrokerApi; close(): void }> {
   installErrorTransfer();
   const entry = Comlink.wrap<BrokerEntry>(port);
-  const api = await withTimeout(entry.connect(brokerConfigOf(options), hello, Comlink.proxy(listener)), options.connectTimeoutMillis ?? 8000, 'The broker');
-  return api as unknown as BrokerApi;
+  const { port1, port2 } = new MessageChannel();
+  Comlink.expose(listener, port1);
+  let apiPort: MessagePort;
+  try {
+    apiPort = await withTimeout(entry.connect(brokerConfigOf(options), hello, Comlink.transfer(port2, [port2])), options.connectTimeoutMillis ?? 8000, 'The broker');
+  } catch (error) {
+    port1.close();
+    throw error;
+  }
+  return {
+    api: Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi,
+    close() {
+      port1.close();
+      apiPort.close();
+    },
+  };
 }
 
 export async function openSharedWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
@@ -45,15 +60,22 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
   if (source === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
   const worker = typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name });
   worker.port.start();
-  let api: BrokerApi;
+  let connection: Awaited<ReturnType<typeof connectOverPort>>;
   try {
-    api = await connectOverPort(worker.port, options, hello, listener);
+    connection = await connectOverPort(worker.port, options, hello, listener);
   } catch (error) {
     // We fall back to another host: a worker that answers late must not keep a tab nobody uses.
     worker.port.close();
     throw error;
   }
-  return { mode: 'shared-worker', api, close: () => worker.port.close() };
+  return {
+    mode: 'shared-worker',
+    api: connection.api,
+    close: () => {
+      connection.close();
+      worker.port.close();
+    },
+  };
 }
 
 /** Service workers stop when idle; a message now and then keeps ours alive while a tab is open. */
@@ -69,9 +91,9 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
   const { port1, port2 } = new MessageChannel();
   sw.postMessage({ type: 'authbroker:connect' }, [port2]);
   port1.start();
-  let api: BrokerApi;
+  let connection: Awaited<ReturnType<typeof connectOverPort>>;
   try {
-    api = await connectOverPort(port1, options, hello, listener);
+    connection = await connectOverPort(port1, options, hello, listener);
   } catch (error) {
     port1.close();
     throw error;
@@ -79,9 +101,10 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
   const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
   return {
     mode: 'service-worker',
-    api,
+    api: connection.api,
     close: () => {
       clearInterval(keepAlive);
+      connection.close();
       port1.close();
     },
   };

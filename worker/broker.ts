@@ -17,9 +17,9 @@ export interface Broker {
   readonly config: ResolvedBrokerConfig;
   readonly core: BrokerCore;
   /** A tab's view of the broker. `listener` receives its subscription updates. */
-  connect(hello: TabHello, listener: TabListener): BrokerApi;
+  connect(hello: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi;
   /** Like `connect`, after checking that the tab asks for this broker's project. */
-  connectWithConfig(config: unknown, hello: TabHello, listener: TabListener): BrokerApi;
+  connectWithConfig(config: unknown, hello: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi;
   status(): BrokerStatus;
   close(): void;
 }
@@ -140,10 +140,10 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
     ...adminMethods(core),
   };
 
-  function connect(helloInput: TabHello, listener: TabListener): BrokerApi {
+  function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
     const hello = parseHello(helloInput);
     if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'A tab must pass a listener with a deliver(batch) method.');
-    const tab = tabs.register(hello, listener);
+    const tab = tabs.register(hello, listener, onRelease);
     const api: BrokerApi = {
       ...modules,
       status: async () => status(),
@@ -176,7 +176,7 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
     config: resolved,
     core,
     connect,
-    connectWithConfig(configInput, hello, listener) {
+    connectWithConfig(configInput, hello, listener, onRelease) {
       const asked = resolveBrokerConfig(configInput);
       if (!sameBrokerConfig(asked, resolved)) {
         throw new InvalidArgumentError(
@@ -184,7 +184,7 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
           `This broker serves project ${resolved.projectId} at ${resolved.baseUrl}; a tab asked for ${asked.projectId} at ${asked.baseUrl}. Give each project its own broker name.`,
         );
       }
-      return connect(hello, listener);
+      return connect(hello, listener, onRelease);
     },
     status,
     close() {

@@ -27,6 +27,8 @@ export interface Tab {
 
 interface TabState extends Tab {
   listener: TabListener;
+  /** Frees what the connection holds (its ports), once the tab is released. */
+  onRelease: (() => void) | undefined;
   pending: Map<string, QuerySnapshot>;
   flushScheduled: boolean;
 }
@@ -66,10 +68,10 @@ export class Tabs {
     return () => this.changeListeners.delete(listener);
   }
 
-  register(hello: TabHello, listener: TabListener): Tab {
+  register(hello: TabHello, listener: TabListener, onRelease?: () => void): Tab {
     const existing = this.tabs.get(hello.tabId);
     if (existing) this.release(existing.tabId);
-    const tab: TabState = { tabId: hello.tabId, listener, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
+    const tab: TabState = { tabId: hello.tabId, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
     this.tabs.set(tab.tabId, tab);
     if (hello.lockName !== undefined) void this.watchLiveness(tab, hello.lockName);
     this.changed();
@@ -99,6 +101,8 @@ export class Tabs {
     tab.subscriptions.clear();
     tab.pending.clear();
     this.tabs.delete(tabId);
+    // After the goodbye answer (if any) has gone out.
+    if (tab.onRelease) setTimeout(tab.onRelease, 0);
     this.changed();
   }
 

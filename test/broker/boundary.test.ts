@@ -1,6 +1,4 @@
 import * as Comlink from 'comlink';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { MessageChannel } from 'node:worker_threads';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ClientError, HttpStatusError, InvalidArgumentError, NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
@@ -174,14 +172,20 @@ describe('the broker config', () => {
     const { broker } = await world();
     installErrorTransfer();
     const { port1, port2 } = new MessageChannel();
-    exposeBrokerEntry(async () => broker, nodeEndpoint(port2));
-    const entry = Comlink.wrap<BrokerEntry>(nodeEndpoint(port1));
+    exposeBrokerEntry(async () => broker, port2);
+    const entry = Comlink.wrap<BrokerEntry>(port1);
     closers.push(() => port1.close());
-    const listener = Comlink.proxy({ deliver: () => undefined });
-    const secret = await refusal(entry.connect({ ...broker.config, secretServerKey: 'ssk_x' }, { tabId: 'evil', version: 'x' }, listener));
+    const listener = () => {
+      const channel = new MessageChannel();
+      Comlink.expose({ deliver: () => undefined }, channel.port1);
+      closers.push(() => channel.port1.close());
+      return Comlink.transfer(channel.port2, [channel.port2]);
+    };
+    expect(await refusal(entry.connect(broker.config, { tabId: 'no-port', version: 'x' }, {} as MessagePort))).toMatchObject({ name: 'InvalidArgumentError', argument: 'listenerPort' });
+    const secret = await refusal(entry.connect({ ...broker.config, secretServerKey: 'ssk_x' }, { tabId: 'evil', version: 'x' }, listener()));
     expect(secret).toBeInstanceOf(InvalidArgumentError);
     expect(secret).toMatchObject({ argument: 'config.secretServerKey' });
-    const other = await refusal(entry.connect({ ...broker.config, projectId: 'another-project' }, { tabId: 'lost', version: 'x' }, listener));
+    const other = await refusal(entry.connect({ ...broker.config, projectId: 'another-project' }, { tabId: 'lost', version: 'x' }, listener()));
     expect(other).toBeInstanceOf(InvalidArgumentError);
     expect((other as Error).message).toContain('another-project');
     expect(broker.status().tabsConnected).toBe(1);

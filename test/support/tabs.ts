@@ -1,6 +1,4 @@
 import * as Comlink from 'comlink';
-import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { MessageChannel } from 'node:worker_threads';
 import type { BrokerApi, BrokerEntry, Delivery, QuerySnapshot, QuerySpec } from '../../worker/index.js';
 import type { Broker } from '../../worker/broker.js';
 import { installErrorTransfer } from '../../worker/rpc/errors.js';
@@ -23,7 +21,7 @@ export interface SimulatedTab {
 
 let tabCounter = 0;
 
-/** A tab talking to `broker` through Comlink over a real MessageChannel, as a SharedWorker port would. */
+/** A tab talking to `broker` through Comlink over real MessageChannels, as a SharedWorker port would. */
 export async function connectTab(broker: Broker, locks: LocalLockManager): Promise<SimulatedTab> {
   installErrorTransfer();
   tabCounter += 1;
@@ -32,9 +30,10 @@ export async function connectTab(broker: Broker, locks: LocalLockManager): Promi
   const lifetime = holdLock(locks, lockName);
   await lifetime.ready;
 
+  // Real transferable ports, as between a tab and a SharedWorker (Node's MessageChannel suits Comlink as is).
   const { port1, port2 } = new MessageChannel();
-  exposeBrokerEntry(async () => broker, nodeEndpoint(port2));
-  const entry = Comlink.wrap<BrokerEntry>(nodeEndpoint(port1));
+  exposeBrokerEntry(async () => broker, port2);
+  const entry = Comlink.wrap<BrokerEntry>(port1);
   const deliveries = new Map<string, QuerySnapshot[]>();
   const waiters = new Set<() => void>();
   const listener = {
@@ -47,7 +46,15 @@ export async function connectTab(broker: Broker, locks: LocalLockManager): Promi
       for (const wake of [...waiters]) wake();
     },
   };
-  const api = (await entry.connect(broker.config, { tabId, lockName, version: 'test' }, Comlink.proxy(listener))) as unknown as BrokerApi;
+  const listenerChannel = new MessageChannel();
+  Comlink.expose(listener, listenerChannel.port1);
+  const apiPort = await entry.connect(broker.config, { tabId, lockName, version: 'test' }, Comlink.transfer(listenerChannel.port2, [listenerChannel.port2]));
+  const api = Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi;
+  const closePorts = () => {
+    port1.close();
+    apiPort.close();
+    listenerChannel.port1.close();
+  };
   const latest = (id: string) => deliveries.get(id)?.at(-1);
   return {
     tabId,
@@ -80,11 +87,11 @@ export async function connectTab(broker: Broker, locks: LocalLockManager): Promi
       });
     },
     vanish() {
-      port1.close();
+      closePorts();
       lifetime.release();
     },
     close() {
-      port1.close();
+      closePorts();
       lifetime.release();
     },
   };

@@ -218,7 +218,11 @@ export interface BrokerApi {
   adminCreateSvixToken(options?: AdminOptions): Promise<{ token: string }>;
 }
 
-/** The first call on a fresh connection: which project, and who is calling. */
+/**
+ * The first call on a fresh connection: which project, who is calling, and a port on which the
+ * tab serves its TabListener. The answer is a port serving this tab's BrokerApi. Both ports are
+ * owned explicitly (not Comlink.proxy), so the broker can close them when the tab is gone.
+ */
 export interface BrokerEntry {
-  connect(config: unknown, hello: TabHello, listener: TabListener): Promise<BrokerApi>;
+  connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort>;
 }
