@@ -1,6 +1,7 @@
 import { createKnownError } from '../../protocol/errors/knownError.js';
 import type { AccessType } from '../../protocol/resources/common.js';
-import { constantTimeEqual, sha256Hex } from '../crypto.js';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '../crypto.js';
 import { StatusError } from '../http/errors.js';
 import type { ApiKeyRecord, ProjectRecord, UserRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
@@ -22,13 +23,14 @@ type KeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_ad
 
 /** Whether some live key set of the project holds `secret` as a key of this kind. Checks every set. */
 export function keyIsValid(p: ProjectRecord, kind: KeyKind, secret: string, now: number): boolean {
-  const hash = sha256Hex(secret);
+  // Hashes of equal length, compared in constant time: timing tells nothing of the secret.
+  const hash = Buffer.from(sha256Hex(secret), 'hex');
   let valid = false;
   for (const set of p.api_keys) {
     const stored = set[kind];
     const live = set.manually_revoked_at_millis === null && set.expires_at_millis > now;
     // No early exit: the time taken does not depend on which set (if any) matched.
-    if (stored !== null && constantTimeEqual(stored.hash, hash) && live) valid = true;
+    if (stored !== null && timingSafeEqual(Buffer.from(stored.hash, 'hex'), hash) && live) valid = true;
   }
   return valid;
 }

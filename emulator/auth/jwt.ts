@@ -38,7 +38,34 @@ export type TokenCheck =
  * compares `aud` with the project it expected). `alg: none`, another key, tampering, a wrong
  * issuer or a malformed token are all "unparsable"; a valid but expired one is "expired".
  */
+/**
+ * Signatures already verified, by exact token text. Verifying is the costliest step of most
+ * requests and the same token comes back many times; the expiry is still checked on every use.
+ * A cached entry stands only while its project still signs with the same key.
+ */
+const verified = new Map<string, { projectId: string; kid: string; check: Extract<TokenCheck, { ok: true }>; expMillis: number | null }>();
+const VERIFIED_CACHE_SIZE = 2000;
+
 export async function verifyAccessToken(store: Store, token: string, now: number): Promise<TokenCheck> {
+  const cached = verified.get(token);
+  if (cached) {
+    const project = store.project(cached.projectId);
+    if (project && project.signing_key.kid === cached.kid) {
+      if (cached.expMillis !== null && cached.expMillis <= now) return { ok: false, reason: 'expired', expiredAtMillis: cached.expMillis };
+      return cached.check;
+    }
+    verified.delete(token);
+  }
+  const result = await verifyUncached(store, token, now);
+  if (result.ok) {
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+    const exp = result.payload.exp;
+    verified.set(token, { projectId: result.projectId, kid: store.project(result.projectId)!.signing_key.kid, check: result, expMillis: typeof exp === 'number' ? exp * 1000 : null });
+  }
+  return result;
+}
+
+async function verifyUncached(store: Store, token: string, now: number): Promise<TokenCheck> {
   let aud: unknown;
   try {
     aud = decodeJwt(token).aud;
