@@ -9,7 +9,8 @@ const sentences: Record<string, string> = {
   USER_EMAIL_ALREADY_EXISTS: 'An account with this e-mail already exists. Sign in instead, or use another e-mail.',
   PASSWORD_TOO_SHORT: 'The password is too short: use at least 8 characters.',
   PASSWORD_TOO_LONG: 'The password is too long: use at most 70 characters.',
-  PASSWORD_CONFIRMATION_MISMATCH: 'The passwords do not match.',
+  // The service sends it for a wrong current password; our own check, for a repeated password that differs.
+  PASSWORD_CONFIRMATION_MISMATCH: 'That password does not match: check the current password, and that the new one is typed the same twice.',
   SIGN_UP_NOT_ENABLED: 'New accounts cannot be created here at the moment.',
   PASSWORD_AUTHENTICATION_NOT_ENABLED: 'Signing in with a password is turned off for this app.',
   PASSKEY_AUTHENTICATION_NOT_ENABLED: 'Passkeys are turned off for this app.',
@@ -56,6 +57,13 @@ function readable(message: string): boolean {
 /** A sentence a person understands, for any error. */
 export function describeError(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
+  // A plain 4xx from the service is usually a sentence written for people ("Contact channel already
+  // exists"); 5xx bodies and machine-looking ones are not.
+  const plain = error as { status?: unknown; body?: unknown } | null;
+  if (code === 'HTTP_STATUS_ERROR' && typeof plain?.status === 'number' && plain.status < 500 && typeof plain.body === 'string') {
+    const text = plain.body.trim();
+    if (text.length > 0 && text.length <= 300 && readable(text) && !text.includes('\n')) return text;
+  }
   if (typeof code === 'string' && sentences[code] !== undefined) return sentences[code];
   if (error instanceof AuthBrokerError || (typeof error === 'object' && error !== null && typeof (error as SerializedError).message === 'string')) {
     const { message } = error as { message: string };

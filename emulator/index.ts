@@ -112,7 +112,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (isApiPath(url.pathname)) return void done(handleApiRequest(env, api, req, res, url));
     if (url.pathname === '/emulator' || url.pathname.startsWith('/emulator/')) return void done(handleDevRequest(env, dev, req, res, url));
     if (url.pathname === '/health') {
-      return void writeReply(res, { kind: 'json', status: 200, body: { status: 'ok' } }, { cors: true, override: false, pretty: false });
+      // Faults may target /health too, so that tests can make the service look unreachable.
+      return void done(
+        (async () => {
+          const fault = env.faults.pick((req.method ?? 'GET').toUpperCase(), url.pathname);
+          if (fault) env.stats.fault(fault.type);
+          if (fault?.type === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+          if (fault?.type === 'drop') return void req.socket.destroy();
+          if (fault?.type === 'status' || fault?.type === 'loop-detected') {
+            return void writeReply(res, { kind: 'text', status: fault.type === 'status' ? fault.status : 508, body: 'Unavailable' }, { cors: true, override: false, pretty: false });
+          }
+          writeReply(res, { kind: 'json', status: 200, body: { status: 'ok' } }, { cors: true, override: false, pretty: false });
+        })(),
+      );
     }
     if (url.pathname === '/.well-known/jwks.json') {
       // The legacy global key set, for tokens without an audience; the emulator issues none.

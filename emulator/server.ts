@@ -197,7 +197,8 @@ export async function handleDevRequest(env: EmulatorEnv, router: Router, req: In
       reply = { kind: 'text', status: match.kind === 'not-found' ? 404 : 405, body: match.kind === 'not-found' ? `No emulator endpoint at ${url.pathname}` : 'Method not allowed' };
     } else {
       const raw = await readBody(req);
-      const body = parseBody(headers['content-type'], raw);
+      // Dev endpoints are lenient: an empty body is no body, whatever its content type says.
+      const body = raw.length === 0 ? undefined : parseBody(headers['content-type'], raw);
       reply = await match.handler({
         method,
         url,

@@ -177,7 +177,12 @@ export class Connectivity {
         const reachable = diagnostics.health.reachable || diagnostics.apiRoot.reachable;
         if (reachable && this.snap.browserOnline !== false) {
           this.probing = null;
-          this.update({ state: 'online', consecutiveFailures: 0, diagnostics, lastSuccessAtMillis: clock.now() });
+          // The origin answering its health check while the API itself does not is trouble, not health.
+          this.update(
+            diagnostics.apiRoot.reachable
+              ? { state: 'online', consecutiveFailures: 0, diagnostics, lastSuccessAtMillis: clock.now() }
+              : { state: 'degraded', diagnostics },
+          );
           return;
         }
         this.update({ state: 'offline', diagnostics });

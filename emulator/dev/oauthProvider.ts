@@ -208,7 +208,7 @@ function page(req: ApiRequest, providerId: string, f: Fields, problem: string | 
     )
     .join('');
   const body = `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in with ${escape(name)} (emulated)</title>
+<link rel="icon" href="data:,"><title>Sign in with ${escape(name)} (emulated)</title>
 <style>
 body{font:15px/1.45 system-ui,sans-serif;background:#f3f4f6;color:#111827;margin:0;display:grid;place-items:center;min-height:100vh}
 main{background:#fff;border-radius:14px;box-shadow:0 8px 30px #0002;padding:28px 30px;width:min(420px,92vw)}

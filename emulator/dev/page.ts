@@ -99,7 +99,7 @@ export function registerDevPage(router: Router): void {
       .map((p) => projectSection(p, now))
       .join('');
     const clock = env.clock.offset === 0 ? '' : ` (clock advanced by ${Math.round(env.clock.offset / 1000)} s)`;
-    const body = `<!doctype html><html lang="en"><meta charset="utf-8"><title>authbroker emulator</title><style>${STYLE}</style>
+    const body = `<!doctype html><html lang="en"><meta charset="utf-8"><link rel="icon" href="data:,"><title>authbroker emulator</title><style>${STYLE}</style>
 <h1>authbroker emulator</h1>
 <p>API: <code>${escape(env.baseUrl)}/api/v1</code> · emulator time ${time(now)}${escape(clock)} · <a href="/emulator">refresh</a> · <a href="/emulator/mailbox">mailbox as JSON</a> · <a href="/emulator/stats">stats as JSON</a></p>
 <h2>Mailbox (newest first)</h2>${mailSection(env)}

@@ -190,3 +190,16 @@ describe('/emulator/stats', () => {
     expect((await raw(em, 'POST', '/api/v1/emulator/faults', { json: { rules: [] } })).status).toBe(404);
   });
 });
+
+describe('faults on /health and lenient dev endpoints', () => {
+  it('a fault rule can target /health (to make the service look unreachable)', async () => {
+    await addFaults([{ path: '/health', count: 1, effect: { type: 'status', status: 503 } }]);
+    expect((await fetch(`${emulator().url}/health`)).status).toBe(503);
+    expect((await fetch(`${emulator().url}/health`)).status).toBe(200);
+  });
+
+  it('DELETE /emulator/faults with a JSON content type and no body works', async () => {
+    const response = await fetch(`${emulator().url}/emulator/faults`, { method: 'DELETE', headers: { 'content-type': 'application/json' } });
+    expect(response.status).toBe(200);
+  });
+});
