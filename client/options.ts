@@ -1,5 +1,5 @@
 import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
-import { assertTokenMargin } from '../protocol/validation.js';
+import { assertTokenMargin } from '../protocol/tokenRules.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
 export type BrokerModeChoice = 'auto' | 'shared-worker' | 'service-worker' | 'in-process';

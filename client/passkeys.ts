@@ -26,7 +26,8 @@ function webAuthnError(error: unknown): KnownError<'PASSKEY_WEBAUTHN_ERROR'> {
   const specific = typeof e.code === 'string' && e.code !== 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY' ? e.code : null;
   const code = specific ?? (typeof e.name === 'string' && e.name !== '' ? e.name : 'UnknownError');
   const message = typeof e.message === 'string' ? e.message : String(error);
-  return new KnownError('PASSKEY_WEBAUTHN_ERROR', { message, code }, message);
+  // A direct child of the root with status 400 (PROTOCOL.md §8.3), built without the catalogue.
+  return new KnownError('PASSKEY_WEBAUTHN_ERROR', { message, code }, message, 400, ['PASSKEY_WEBAUTHN_ERROR']);
 }
 
 export async function registerPasskey(api: BrokerApi): Promise<void> {

@@ -1,4 +1,4 @@
-import { createKnownError } from '../protocol/errors/knownError.js';
+import { createKnownError } from '../protocol/errors/create.js';
 import type { Json } from '../protocol/resources/common.js';
 import { randomToken } from './crypto.js';
 import type { ProjectRecord, VerificationCodeRecord, VerificationCodeType } from './state/model.js';

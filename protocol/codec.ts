@@ -1,6 +1,7 @@
 import { trimBaseUrl } from './diagnostics.js';
 import { ProtocolError } from './errors/errors.js';
-import { knownErrorFromBody, type AnyKnownError } from './errors/knownError.js';
+import { type AnyKnownError } from './errors/knownError.js';
+import { knownErrorFromBody } from './errors/create.js';
 import type { AccessType } from './resources/common.js';
 import { CLIENT_VERSION_HEADER_VALUE } from './version.js';
 

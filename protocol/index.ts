@@ -4,9 +4,11 @@
  */
 export * from './resources/index.js';
 export * from './errors/catalogue.js';
+export { codeBelongsTo, knownErrorLineage, lineageOf, parentOf, statusOf } from './errors/lineage.js';
 export * from './errors/families.js';
 export * from './errors/errors.js';
 export * from './errors/knownError.js';
+export * from './errors/create.js';
 export * from './errors/serialize.js';
 export * from './codec.js';
 export * from './retry.js';

@@ -1,6 +1,6 @@
 import type { HttpMethod } from './codec.js';
 import type { KnownErrorCode } from './errors/catalogue.js';
-import { codeBelongsTo } from './errors/knownError.js';
+import { codeBelongsTo } from './errors/lineage.js';
 
 /** Attempts per call, all causes together (PROTOCOL.md §9.1.6). */
 export const MAX_ATTEMPTS = 5;

@@ -1,7 +1,7 @@
 import { decodeResponse, encodeRequest, type RequestCredentials, type RequestSpec } from './codec.js';
 import { networkErrorAfterFailure, readNavigatorOnline } from './diagnostics.js';
 import { HttpStatusError, type NetworkError } from './errors/errors.js';
-import { codeBelongsTo } from './errors/knownError.js';
+import { codeBelongsTo } from './errors/lineage.js';
 import type { AccessType } from './resources/common.js';
 import { decideRetry, systemClock, type AttemptOutcome, type Clock, type RetryReason } from './retry.js';
 import { assertUsableAccessToken } from './validation.js';

@@ -1,15 +1,11 @@
 import { InvalidArgumentError } from './errors/errors.js';
-import { knownErrorWithTemplate, type KnownError } from './errors/knownError.js';
+import { type KnownError } from './errors/knownError.js';
+import { knownErrorWithTemplate } from './errors/create.js';
 import { passwordConfirmationMismatchMessage, passwordTooLongMessage, passwordTooShortMessage, redirectUrlNotWhitelistedMessage } from './errors/messages.js';
 import type { TrustedDomain } from './resources/project.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 70;
-/** How close to expiry an access token is renewed before use (PROTOCOL.md §9.1). */
-export const DEFAULT_TOKEN_MARGIN_MILLIS = 20_000;
-/** Margins this long would renew nearly every token; the service's SDK refuses them too. */
-export const MAX_TOKEN_MARGIN_MILLIS = 60_000;
-
 export type PasswordProblem = KnownError<'PASSWORD_TOO_SHORT'> | KnownError<'PASSWORD_TOO_LONG'>;
 
 /** The service's password rules, checked before anything is sent. Returns null when acceptable. */
@@ -28,23 +24,6 @@ export function assertValidPassword(password: unknown, argument = 'password'): a
 /** A repeated password that differs from the first is refused with the service's own error. */
 export function assertPasswordConfirmed(password: string, confirmation: string): void {
   if (password !== confirmation) throw knownErrorWithTemplate('PASSWORD_CONFIRMATION_MISMATCH', passwordConfirmationMismatchMessage);
-}
-
-/** Catches the classic `${undefined}` bug before it reaches the service as a token. */
-export function assertUsableAccessToken(token: unknown, argument = 'accessToken'): asserts token is string {
-  if (typeof token !== 'string' || token.trim() === '') throw new InvalidArgumentError(argument, `${argument} must be a non-empty string.`);
-  if (token === 'undefined' || token === 'null') {
-    throw new InvalidArgumentError(argument, `${argument} is the string ${JSON.stringify(token)}, which usually means a missing value was turned into text.`);
-  }
-}
-
-export function assertTokenMargin(margin: unknown, argument = 'tokenMarginMillis'): asserts margin is number {
-  if (typeof margin !== 'number' || !Number.isFinite(margin) || margin < 0) {
-    throw new InvalidArgumentError(argument, `${argument} must be a non-negative number of milliseconds.`);
-  }
-  if (margin >= MAX_TOKEN_MARGIN_MILLIS) {
-    throw new InvalidArgumentError(argument, `${argument} must be less than ${MAX_TOKEN_MARGIN_MILLIS} ms (got ${margin}).`);
-  }
 }
 
 export interface TrustPolicy {
@@ -84,3 +63,4 @@ export function assertTrustedRedirectUrl(url: string, policy: TrustPolicy | null
 }
 
 export { stripOAuthCallbackParams } from './urls.js';
+export { assertTokenMargin, assertUsableAccessToken, DEFAULT_TOKEN_MARGIN_MILLIS, MAX_TOKEN_MARGIN_MILLIS } from './tokenRules.js';

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { AccessType } from '../../protocol/resources/common.js';
 import { timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../crypto.js';

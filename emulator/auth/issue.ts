@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { EmulatorEnv } from '../env.js';
 import { createCode } from '../codes.js';
 import type { ProjectRecord, UserRecord } from '../state/model.js';

@@ -1,5 +1,5 @@
 import * as yup from 'yup';
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { ApiRequest } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { ApiKeySetWithSecrets } from '../../protocol/resources/admin.js';
 import { ADMIN, requireAccess } from '../http/access.js';
 import type { Router } from '../http/router.js';

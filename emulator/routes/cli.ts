@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { randomToken } from '../crypto.js';
 import { requireAccess } from '../http/access.js';
 import { StatusError } from '../http/errors.js';

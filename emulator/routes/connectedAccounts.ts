@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { mintProviderAccessToken } from '../dev/oauthProvider.js';
 import { requireAccess, resolveUserId } from '../http/access.js';
 import { StatusError } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { redeemCode } from '../codes.js';

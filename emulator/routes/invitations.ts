@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import { createCode, linkWithCode, redeemCode } from '../codes.js';
 import { requireAccess, requireUser } from '../http/access.js';

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { requireAccess, resolveUserId } from '../http/access.js';
 import { StatusError } from '../http/errors.js';
 import type { Router } from '../http/router.js';

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { requireAccess, resolveUserId, SERVER } from '../http/access.js';
 import type { Router } from '../http/router.js';
 import { json, success } from '../http/types.js';

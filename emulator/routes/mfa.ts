@@ -1,5 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { issueTokens } from '../auth/issue.js';
 import { redeemCode } from '../codes.js';
 import { constantTimeEqual } from '../crypto.js';

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createKnownError, KnownError } from '../../protocol/errors/knownError.js';
+import { KnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import { keyIsValid } from '../auth/authenticate.js';
 import { verifyAccessToken } from '../auth/jwt.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { issueTokens, refreshTokenFor, requireSecondFactor } from '../auth/issue.js';
 import { keyIsValid } from '../auth/authenticate.js';
 import { sha256Hex } from '../crypto.js';

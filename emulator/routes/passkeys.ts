@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON, type RegistrationResponseJSON } from '@simplewebauthn/server';
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { PASSKEY_RP_ID_PLACEHOLDER } from '../../protocol/resources/passkey.js';
 import { issueTokens, requireSecondFactor } from '../auth/issue.js';
 import { createCode, redeemCode } from '../codes.js';

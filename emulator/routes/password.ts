@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import { issueTokens, requireSecondFactor } from '../auth/issue.js';
 import { createCode, linkWithCode, redeemCode } from '../codes.js';

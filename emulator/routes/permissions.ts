@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { TeamPermission, TeamPermissionDefinition } from '../../protocol/resources/team.js';
 import { ADMIN, requireAccess, resolveUserId, SERVER } from '../http/access.js';
 import { StatusError } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { EmailConfig, OAuthProviderConfig, ProjectConfigUpdate } from '../../protocol/resources/project.js';
 import { oauthProviderIds, sharedOAuthProviderIds } from '../../protocol/resources/project.js';
 import { systemPermissionIds } from '../../protocol/resources/team.js';

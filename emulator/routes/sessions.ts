@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import { refreshTokenFor, issueTokens } from '../auth/issue.js';
 import { requireAccess, resolveUserId, SERVER } from '../http/access.js';
 import { StatusError } from '../http/errors.js';

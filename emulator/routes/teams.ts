@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth/authenticate.js';
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { Json } from '../../protocol/resources/common.js';
 import { requireAccess, requireUser, resolveUserId } from '../http/access.js';
 import { StatusError } from '../http/errors.js';

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { AccessType, Json } from '../../protocol/resources/common.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { requireAccess, resolveUserId, SERVER } from '../http/access.js';

@@ -5,7 +5,7 @@ import type { NetworkDiagnostics } from '../diagnostics.js';
  * can cross the broker ↔ tab boundary and be rebuilt as the same class on the other side.
  */
 export type SerializedError =
-  | { kind: 'known'; code: string; message: string; status: number; details?: unknown }
+  | { kind: 'known'; code: string; message: string; status: number; details?: unknown; lineage?: string[] }
   | { kind: 'http-status'; code: 'HTTP_STATUS_ERROR'; message: string; status: number; body: string }
   | { kind: 'protocol'; code: 'PROTOCOL_ERROR'; message: string }
   | { kind: 'network'; code: NetworkErrorCode; message: string; diagnostics: NetworkDiagnostics | null; attempts: number }

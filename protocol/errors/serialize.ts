@@ -1,4 +1,4 @@
-import { isKnownErrorCode } from './catalogue.js';
+import type { KnownErrorCode } from './lineage.js';
 import {
   AuthBrokerError,
   ClientError,
@@ -8,7 +8,7 @@ import {
   ProtocolError,
   type SerializedError,
 } from './errors.js';
-import { KnownError, knownErrorFromBody } from './knownError.js';
+import { KnownError } from './knownError.js';
 
 /** Plain-data form of any thrown value, so it can cross a structured-clone boundary intact. */
 export function serializeError(error: unknown): SerializedError {
@@ -28,8 +28,12 @@ export function deserializeError(value: unknown): AuthBrokerError {
   if (!isSerializedError(value)) return new ProtocolError(`Received a malformed error: ${String(value)}`);
   switch (value.kind) {
     case 'known':
-      if (!isKnownErrorCode(value.code)) return knownErrorFromBody({ code: value.code, error: value.message }, value.status);
-      return new KnownError(value.code, value.details as never, value.message, value.status);
+      // The lineage travels with the error, so the receiving side needs no catalogue to match
+      // families. Without one the data did not come from serializeError: its code is not trusted.
+      if (!Array.isArray(value.lineage) || value.lineage[0] !== value.code || !value.lineage.every((item) => typeof item === 'string')) {
+        return new KnownError('UNSUPPORTED_ERROR', { originalErrorCode: value.code }, value.message, value.status, ['UNSUPPORTED_ERROR']);
+      }
+      return new KnownError(value.code as KnownErrorCode, value.details as never, value.message, value.status, value.lineage);
     case 'http-status':
       return new HttpStatusError(value.status, value.body, value.message);
     case 'protocol':

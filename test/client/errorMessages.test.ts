@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeError } from '../../client/errorMessages.js';
 import { HttpStatusError } from '../../protocol/errors/errors.js';
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 
 describe('describeError', () => {
   it("shows a plain 4xx sentence from the service as it is", () => {

@@ -165,7 +165,7 @@ describe('the whole flow against the emulator, with the in-page broker', () => {
 
 describe('describeError: sentences for people', () => {
   it('known codes get their sentence, whatever form the error arrives in', () => {
-    const mismatch = new KnownError('EMAIL_PASSWORD_MISMATCH', undefined, 'Wrong e-mail or password.');
+    const mismatch = new KnownError('EMAIL_PASSWORD_MISMATCH', undefined, 'Wrong e-mail or password.', 400);
     expect(describeError(mismatch)).toBe('That e-mail and password do not match. Check them and try again.');
     expect(describeError(mismatch.toJSON())).toBe(describeError(mismatch));
     expect(describeError(new ClientError('NOT_SIGNED_IN', 'x'))).toBe('Please sign in first.');

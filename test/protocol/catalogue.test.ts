@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { knownErrorCatalogue, knownErrorCodes, type KnownErrorCode } from '../../protocol/errors/catalogue.js';
+import { parentOf, statusOf } from '../../protocol/errors/lineage.js';
 import { knownErrorFamilies, type KnownErrorFamily } from '../../protocol/errors/families.js';
-import { createKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 
 /** PROTOCOL.md §8.3 (status, parent family; null = a direct child of the root), in table order. */
 const TABLE: Record<string, [number, KnownErrorFamily | null]> = {
@@ -119,9 +120,9 @@ describe('catalogue shape', () => {
   });
 
   it.each(Object.entries(TABLE))('%s has status %j and parent per §8.2/§8.3', (code, [status, parent]) => {
-    const entry = knownErrorCatalogue[code as KnownErrorCode];
-    expect(entry.status).toBe(status);
-    expect(entry.parent).toBe(parent);
+    expect(statusOf(code as KnownErrorCode)).toBe(status);
+    expect(parentOf(code as KnownErrorCode)).toBe(parent);
+    expect(knownErrorCatalogue[code as KnownErrorCode]).toBeDefined();
   });
 
   it('has the family tree of §8.2', () => {
@@ -129,14 +130,14 @@ describe('catalogue shape', () => {
   });
 
   it('spot-checks statuses', () => {
-    expect(knownErrorCatalogue.TEAM_PERMISSION_REQUIRED.status).toBe(401);
-    expect(knownErrorCatalogue.VERIFICATION_CODE_NOT_FOUND.status).toBe(404);
-    expect(knownErrorCatalogue.VERIFICATION_CODE_ALREADY_USED.status).toBe(409);
-    expect(knownErrorCatalogue.CANNOT_DELETE_CURRENT_SESSION.status).toBe(400);
-    expect(knownErrorCatalogue.OUTER_OAUTH_TIMEOUT.status).toBe(408);
-    expect(knownErrorCatalogue.UNSUPPORTED_ERROR.status).toBe(500);
+    expect(statusOf('TEAM_PERMISSION_REQUIRED')).toBe(401);
+    expect(statusOf('VERIFICATION_CODE_NOT_FOUND')).toBe(404);
+    expect(statusOf('VERIFICATION_CODE_ALREADY_USED')).toBe(409);
+    expect(statusOf('CANNOT_DELETE_CURRENT_SESSION')).toBe(400);
+    expect(statusOf('OUTER_OAUTH_TIMEOUT')).toBe(408);
+    expect(statusOf('UNSUPPORTED_ERROR')).toBe(500);
     // No known error uses 403 (§2.2).
-    expect(knownErrorCodes.filter((c) => knownErrorCatalogue[c].status === 403)).toEqual([]);
+    expect(knownErrorCodes.filter((c) => statusOf(c) === 403)).toEqual([]);
   });
 
   it('marks the never-sent codes as not emitted', () => {

@@ -1,7 +1,8 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { ClientError, HttpStatusError, NetworkError, ProtocolError } from '../../protocol/errors/errors.js';
-import { createKnownError, isKnownError, type AnyKnownError } from '../../protocol/errors/knownError.js';
+import { isKnownError, type AnyKnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { Clock } from '../../protocol/retry.js';
 import {
   accessTokenExpiry,

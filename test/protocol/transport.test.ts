@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError, NetworkError, ProtocolError } from '../../protocol/errors/errors.js';
-import { createKnownError, isKnownError, KnownError } from '../../protocol/errors/knownError.js';
+import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
+import { createKnownError } from '../../protocol/errors/create.js';
 import type { Clock, RetryReason } from '../../protocol/retry.js';
 import { createTransport, staticTokenSource, type TokenSource, type TransportOptions } from '../../protocol/transport.js';
 

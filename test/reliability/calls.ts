@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HttpStatusError, NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownErrorCode } from '../../protocol/errors/catalogue.js';
-import { codeBelongsTo, KnownError } from '../../protocol/errors/knownError.js';
+import { KnownError } from '../../protocol/errors/knownError.js';
+import { codeBelongsTo } from '../../protocol/errors/lineage.js';
 import { IDEMPOTENT_METHODS, MAX_RETRY_AFTER_MILLIS, parseRetryAfter } from '../../protocol/retry.js';
 
 /** One attempt the broker's `fetch` made at an API call. */

@@ -1,4 +1,4 @@
-import { createKnownError } from '../../../protocol/errors/knownError.js';
+import { createKnownError } from '../../../protocol/errors/create.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, passwordProblem } from '../../../protocol/validation.js';
 
 export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH };
