@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
+import { byTestId, T, waitForSignedIn } from './support/ui.js';
 
 describe('tabs share one broker', () => {
   scenario('1. three tabs share one broker (exactly one shared_worker target)', async (stage) => {
@@ -20,6 +21,9 @@ describe('tabs share one broker', () => {
     expect(result.status).toBe('signed-in');
     for (const page of tabs.slice(1)) {
       await page.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
+      // …and it is the nav's current-user element that shows it, not some other text on the page.
+      expect(await waitForSignedIn(page, 'demo@authbroker.dev')).toBe('demo@authbroker.dev');
+      expect(await byTestId(page, T.currentUserEmail).count()).toBe(1);
     }
     const navigations = await Promise.all(tabs.map((page) => page.evaluate(() => performance.getEntriesByType('navigation').length)));
     expect(navigations).toEqual([1, 1, 1]);

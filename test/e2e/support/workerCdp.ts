@@ -7,6 +7,7 @@ import type { CDPSession } from 'playwright-core';
 export class WorkerTarget {
   private nextId = 1;
   private pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private listeners = new Set<(method: string, params: Record<string, unknown>) => void>();
 
   private constructor(
     private readonly cdp: CDPSession,
@@ -14,7 +15,11 @@ export class WorkerTarget {
   ) {
     cdp.on('Target.receivedMessageFromTarget', (event) => {
       if (event.sessionId !== this.sessionId) return;
-      const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string } };
+      const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string }; method?: string; params?: Record<string, unknown> };
+      if (message.id === undefined && message.method !== undefined) {
+        for (const listener of this.listeners) listener(message.method, message.params ?? {});
+        return;
+      }
       const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
       if (!waiter) return;
       this.pending.delete(message.id!);
@@ -37,6 +42,11 @@ export class WorkerTarget {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       void this.cdp.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
     });
+  }
+
+  /** The worker's CDP events (e.g. `Runtime.consoleAPICalled` after `Runtime.enable`). */
+  onEvent(listener: (method: string, params: Record<string, unknown>) => void): void {
+    this.listeners.add(listener);
   }
 
   /** Takes the worker's network down or up (Network.enable first, or it silently does nothing). */

@@ -8,6 +8,7 @@ import { Field } from '../../components/Field.js';
 import { mailboxUrl } from '../../lib/config.js';
 import { formatRelative } from '../../lib/format.js';
 import { useAction } from '../../lib/useAction.js';
+import { useLiveRefresh } from '../../lib/useLiveRefresh.js';
 import { T } from '../../testids.js';
 
 function InvitationRow({ invitation }: { invitation: TeamInvitationModel }) {
@@ -33,6 +34,8 @@ function InvitationRow({ invitation }: { invitation: TeamInvitationModel }) {
 export function TeamInvitations({ teamId, canList }: { teamId: string; canList: boolean }) {
   const client = useBrokerClient();
   const invitations = useQuery(canList ? { kind: 'teamInvitations', teamId } : null);
+  // An accepted invitation leaves the list when the invitee accepts, elsewhere.
+  useLiveRefresh(canList ? { kind: 'teamInvitations', teamId } : null);
   const [email, setEmail] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);

@@ -5,6 +5,7 @@ import { Avatar } from '../../components/Avatar.js';
 import { Button } from '../../components/Button.js';
 import { Badge, Card, Empty, Loading } from '../../components/Card.js';
 import { useAction } from '../../lib/useAction.js';
+import { useLiveRefresh } from '../../lib/useLiveRefresh.js';
 import { T } from '../../testids.js';
 
 function MemberRow({ member, isMe, canRemove, myEmail }: { member: TeamMember; isMe: boolean; canRemove: boolean; myEmail: string | null }) {
@@ -33,6 +34,8 @@ function MemberRow({ member, isMe, canRemove, myEmail }: { member: TeamMember; i
 
 export function TeamMembers({ teamId, user, canRead, canRemove }: { teamId: string; user: User; canRead: boolean; canRemove: boolean }) {
   const members = useQuery(canRead ? { kind: 'teamMembers', teamId } : null);
+  // Others join (accepting an invitation) and leave without this tab doing anything.
+  useLiveRefresh(canRead ? { kind: 'teamMembers', teamId } : null);
   const list = members.data ?? [];
   return (
     <Card title="Members" description={canRead && list.length > 0 ? `${list.length} ${list.length === 1 ? 'person' : 'people'}` : undefined}>
