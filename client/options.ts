@@ -13,6 +13,11 @@ export interface ConnectOptions {
   tokenMarginMillis?: number;
   extraRequestHeaders?: Record<string, string>;
   /**
+   * When a hidden tab comes back into view, or the network comes back, what is on screen refetches
+   * (at most once per 5 s for the whole broker). Default true. The first tab to start the broker decides.
+   */
+  refetchOnReturn?: boolean;
+  /**
    * How to start the SharedWorker: its same-origin script URL (a prebuilt
    * `authbroker-shared-worker.js` copied to your public folder), or a factory, which is how Vite
    * bundles it: `() => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })`.
@@ -61,6 +66,9 @@ export function checkConnectOptions(options: ConnectOptions): void {
     throw new InvalidArgumentError('options.connectTimeoutMillis', 'options.connectTimeoutMillis must be a positive number of milliseconds.');
   }
   if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
+  if (options.refetchOnReturn !== undefined && typeof options.refetchOnReturn !== 'boolean') {
+    throw new InvalidArgumentError('options.refetchOnReturn', 'options.refetchOnReturn must be true or false.');
+  }
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
     throw new InvalidArgumentError('options.mode', 'mode must be auto, shared-worker, service-worker or in-process.');
   }
@@ -75,5 +83,6 @@ export function brokerConfigOf(options: ConnectOptions) {
     ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),
     ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
     ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
+    ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
   };
 }

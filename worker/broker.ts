@@ -52,6 +52,9 @@ function guardArguments(api: BrokerApi): BrokerApi {
   return guarded as unknown as BrokerApi;
 }
 
+/** Returns closer together than this share one refetch of what is on screen. */
+export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
+
 /** Builds a broker for one project. Every host (SharedWorker, service worker, page) uses this. */
 export async function createBroker(config: BrokerConfig | unknown, host: BrokerHostOptions): Promise<Broker> {
   const resolved = resolveBrokerConfig(config);
@@ -124,9 +127,25 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
     notifyStatus();
   });
   tabs.onChange(notifyStatus);
+
+  // Like refetch-on-window-focus: someone looking at a tab again, or a network that is back, should
+  // see today's data, not what was fetched before they left. Rate-limited per broker, because ten
+  // tabs becoming visible together are one return, not ten.
+  let lastReturnMillis = Number.NEGATIVE_INFINITY;
+  const refetchOnReturn = () => {
+    if (!resolved.refetchOnReturn) return;
+    const now = core.clock.now();
+    if (now - lastReturnMillis < RETURN_REFETCH_INTERVAL_MILLIS) return;
+    lastReturnMillis = now;
+    core.cache.refetchWatched();
+  };
+
+  let lastConnectivity = connectivity.snapshot().state;
   connectivity.subscribe((snapshot) => {
     notifyStatus();
     if (snapshot.state === 'online') void flushOutbox(core);
+    if (snapshot.state === 'online' && lastConnectivity !== 'online') refetchOnReturn();
+    lastConnectivity = snapshot.state;
   });
 
   await Promise.all([session.start(), adminSession?.start()]);
@@ -144,6 +163,8 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
     const hello = parseHello(helloInput);
     if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'A tab must pass a listener with a deliver(batch) method.');
     const tab = tabs.register(hello, listener, onRelease);
+    // Unknown until the tab first reports; that first report is not a return.
+    let visible: boolean | undefined;
     const api: BrokerApi = {
       ...modules,
       status: async () => status(),
@@ -164,6 +185,11 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
         if (s.online !== undefined) {
           if (typeof s.online !== 'boolean') throw new InvalidArgumentError('state.online', 'online must be a boolean.');
           connectivity.reportBrowser(s.online);
+        }
+        if (s.visible !== undefined) {
+          if (typeof s.visible !== 'boolean') throw new InvalidArgumentError('state.visible', 'visible must be a boolean.');
+          if (s.visible && visible === false) refetchOnReturn();
+          visible = s.visible;
         }
       },
       goodbye: async () => tabs.release(tab.tabId),

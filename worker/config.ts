@@ -12,10 +12,13 @@ export interface BrokerConfig {
   tokenMarginMillis?: number | undefined;
   /** Sent with every API call after the standard headers. */
   extraRequestHeaders?: Record<string, string> | undefined;
+  /** Refetch what tabs watch when a tab comes back into view or the network returns. Default true. */
+  refetchOnReturn?: boolean | undefined;
 }
 
 export interface ResolvedBrokerConfig extends BrokerConfig {
   tokenMarginMillis: number;
+  refetchOnReturn: boolean;
 }
 
 function isRecordOfStrings(value: unknown): value is Record<string, string> {
@@ -26,7 +29,7 @@ function isRecordOfStrings(value: unknown): value is Record<string, string> {
 export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidArgumentError('config', 'The broker config must be an object.');
   const c = value as Record<string, unknown>;
-  const known = new Set(['baseUrl', 'projectId', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'extraRequestHeaders']);
+  const known = new Set(['baseUrl', 'projectId', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'extraRequestHeaders', 'refetchOnReturn']);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) {
       const hint = key === 'secretServerKey' || key === 'superSecretAdminKey' ? ' Secret keys belong on your server (authbroker/server), never in a browser broker.' : '';
@@ -51,12 +54,16 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (c.extraRequestHeaders !== undefined && !isRecordOfStrings(c.extraRequestHeaders)) {
     throw new InvalidArgumentError('config.extraRequestHeaders', 'extraRequestHeaders must map header names to strings.');
   }
+  if (c.refetchOnReturn !== undefined && typeof c.refetchOnReturn !== 'boolean') {
+    throw new InvalidArgumentError('config.refetchOnReturn', 'refetchOnReturn must be true or false.');
+  }
   return {
     baseUrl: c.baseUrl.replace(/\/+$/, ''),
     projectId: c.projectId,
     publishableClientKey: c.publishableClientKey,
     ...(c.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: c.internalPublishableClientKey as string }),
     tokenMarginMillis: margin,
+    refetchOnReturn: c.refetchOnReturn ?? true,
     ...(c.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: { ...(c.extraRequestHeaders as Record<string, string>) } }),
   };
 }

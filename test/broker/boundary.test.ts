@@ -166,6 +166,9 @@ describe('the broker config', () => {
     const ok = await createBroker({ ...base(), tokenMarginMillis: 59_999 }, { mode: 'shared-worker', locks: null });
     brokers.push(ok);
     expect(ok.config.tokenMarginMillis).toBe(59_999);
+    expect(ok.config.refetchOnReturn).toBe(true);
+    const notBoolean = await refusal(createBroker({ ...base(), refetchOnReturn: 1 }, { mode: 'shared-worker', locks: null }));
+    expect(notBoolean).toMatchObject({ name: 'InvalidArgumentError', argument: 'config.refetchOnReturn' });
   });
 
   it('a tab sending a config with a secret key, or another project, is refused over Comlink', async () => {

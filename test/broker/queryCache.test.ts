@@ -36,6 +36,38 @@ describe('the shared cache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('an entry fetched with nobody watching (a bare refetch) is dropped 5 s later, not kept forever', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    const c = counter();
+    await cache.ensure('k', c.fetcher(scheduler)).fetch();
+    expect(c.calls).toBe(1);
+    await scheduler.advance(GC_DELAY_MILLIS - 1);
+    expect(cache.size).toBe(1);
+    await scheduler.advance(1);
+    expect(cache.size).toBe(0);
+    // A failing fetch nobody watches is collected too.
+    const failing = cache.ensure('bad', async () => {
+      throw new Error('down');
+    });
+    await expect(failing.fetch()).rejects.toThrow('down');
+    await scheduler.advance(GC_DELAY_MILLIS);
+    expect(cache.size).toBe(0);
+  });
+
+  it('refetchWatched refetches only entries someone watches', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache(scheduler);
+    const watched = counter();
+    const unwatched = counter();
+    cache.ensure('watched', watched.fetcher(scheduler)).subscribe(() => undefined);
+    await cache.ensure('unwatched', unwatched.fetcher(scheduler)).read();
+    await flush();
+    expect(cache.refetchWatched()).toBe(1);
+    await scheduler.advance(REFETCH_THROTTLE_MILLIS);
+    expect([watched.calls, unwatched.calls]).toEqual([2, 1]);
+  });
+
   it('a subscriber arriving within the 5 s keeps the entry and its value', async () => {
     const scheduler = new ManualScheduler();
     const cache = new QueryCache(scheduler);

@@ -27,7 +27,7 @@ export interface TestBroker {
 /** A SharedWorker-mode broker for the emulator's demo project, on fake IndexedDB and local locks. */
 export async function startTestBroker(
   emulator: RunningEmulator,
-  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number } = {},
+  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number; refetchOnReturn?: boolean } = {},
 ): Promise<TestBroker> {
   const locks = options.locks ?? new LocalLockManager();
   const { demo, internal } = emulator.projects;
@@ -38,6 +38,7 @@ export async function startTestBroker(
       publishableClientKey: demo.publishableClientKey,
       internalPublishableClientKey: internal.publishableClientKey,
       ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
+      ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
     },
     { mode: 'shared-worker', clock: emulatorClock(emulator), ...options, locks },
   );

@@ -43,6 +43,7 @@ export class Query<T = unknown> {
   private lastError: unknown = null;
   /** Invalidated and not fetched since; subscribers keep seeing the old value meanwhile. */
   private stale = false;
+  private disposed = false;
 
   constructor(
     readonly key: string,
@@ -99,6 +100,8 @@ export class Query<T = unknown> {
         await run;
       } finally {
         if (this.running === run) this.running = null;
+        // A fetch nobody watches (a refetch of an unwatched query) must not leave the entry forever.
+        if (this.listeners.size === 0 && this.gcHandle === null) this.scheduleGc();
       }
     });
     this.queued = queued;
@@ -143,6 +146,7 @@ export class Query<T = unknown> {
 
   private scheduleGc(): void {
     this.cancelGc();
+    if (this.disposed) return;
     this.gcHandle = this.scheduler.setTimeout(() => {
       this.gcHandle = null;
       if (this.listeners.size === 0) this.onGarbage(this);
@@ -155,6 +159,7 @@ export class Query<T = unknown> {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.cancelGc();
     this.listeners.clear();
   }

@@ -37,6 +37,18 @@ export class QueryCache {
     for (const [key, query] of this.queries) if (key.startsWith(prefix)) query.invalidate();
   }
 
+  /** Invalidates the entries someone watches: they refetch now; unwatched ones are left to expire. */
+  refetchWatched(predicate: (key: string) => boolean = () => true): number {
+    let count = 0;
+    for (const [key, query] of this.queries) {
+      if (query.subscriberCount > 0 && predicate(key)) {
+        query.invalidate();
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** Drops entries of other sessions that nobody watches (after a sign-out, for instance). */
   removeUnwatched(predicate: (key: string) => boolean): void {
     for (const [key, query] of this.queries) {

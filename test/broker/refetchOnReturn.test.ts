@@ -1,0 +1,128 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServerApp } from '../../protocol/server.js';
+import { RETURN_REFETCH_INTERVAL_MILLIS, type Broker } from '../../worker/broker.js';
+import type { User } from '../../worker/index.js';
+import { resetIndexedDb, startTestBroker } from '../support/broker.js';
+import { useEmulator } from '../support/emulator.js';
+import { connectTab, type SimulatedTab } from '../support/tabs.js';
+
+const emulator = useEmulator();
+let broker: Broker;
+let tabs: SimulatedTab[] = [];
+
+let locks: Awaited<ReturnType<typeof startTestBroker>>['locks'];
+
+async function tab(): Promise<SimulatedTab> {
+  const t = await connectTab(broker, locks);
+  tabs.push(t);
+  return t;
+}
+
+async function start(options: { refetchOnReturn?: boolean } = {}): Promise<[SimulatedTab, SimulatedTab]> {
+  ({ broker, locks } = await startTestBroker(emulator(), options));
+  return [await tab(), await tab()];
+}
+
+beforeEach(resetIndexedDb);
+afterEach(() => {
+  for (const tab of tabs) tab.close();
+  tabs = [];
+  broker.close();
+});
+
+const usersMeReads = () => emulator().env.stats.snapshot().requests['GET /users/me']?.['200'] ?? 0;
+
+async function readsReach(count: number): Promise<void> {
+  for (let i = 0; i < 100 && usersMeReads() < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(usersMeReads()).toBe(count);
+}
+
+/** Somebody else (an admin, a server job) renames the user: no tab hears of it. */
+async function renameElsewhere(userId: string, displayName: string) {
+  const { demo } = emulator().projects;
+  const server = createServerApp({ baseUrl: emulator().url, projectId: demo.id, secretServerKey: demo.secretServerKey });
+  await server.updateUser(userId, { display_name: displayName });
+}
+
+async function signedInWatching(a: SimulatedTab, b: SimulatedTab): Promise<User> {
+  await a.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
+  await b.subscribe('user', { kind: 'currentUser' });
+  const seen = await b.waitFor('user', (s) => s.status === 'success' && s.data !== null);
+  // Both tabs are on screen, then b goes to the background.
+  await a.api.reportBrowserState({ visible: true, online: true });
+  await b.api.reportBrowserState({ visible: true, online: true });
+  await b.api.reportBrowserState({ visible: false });
+  return seen.data as User;
+}
+
+describe('refetch on return', () => {
+  it('a hidden tab that becomes visible again sees changes made elsewhere meanwhile', async () => {
+    const [a, b] = await start();
+    const user = await signedInWatching(a, b);
+    await renameElsewhere(user.id, 'Renamed while away');
+    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    const before = usersMeReads();
+    await b.api.reportBrowserState({ visible: true });
+    const seen = await b.waitFor('user', (s) => (s.data as User | null)?.displayName === 'Renamed while away');
+    expect(seen.status).toBe('success');
+    expect(usersMeReads()).toBe(before + 1);
+  });
+
+  it('the first report of a new tab, and visible-to-visible, are not returns', async () => {
+    const [a, b] = await start();
+    await signedInWatching(a, b);
+    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    const before = usersMeReads();
+    const c = await tab();
+    await c.api.reportBrowserState({ visible: true });
+    await a.api.reportBrowserState({ visible: true });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(usersMeReads()).toBe(before);
+  });
+
+  it('many tabs returning together cause one refetch; another return within 5 s causes none', async () => {
+    const [a, b] = await start();
+    await signedInWatching(a, b);
+    await a.api.reportBrowserState({ visible: false });
+    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    const before = usersMeReads();
+    await Promise.all([a.api.reportBrowserState({ visible: true }), b.api.reportBrowserState({ visible: true })]);
+    await readsReach(before + 1);
+    // Longer than the 300 ms refetch throttle: a second refetch would have started by now.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(usersMeReads()).toBe(before + 1);
+    await b.api.reportBrowserState({ visible: false });
+    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS - 1000);
+    await b.api.reportBrowserState({ visible: true });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(usersMeReads()).toBe(before + 1);
+  });
+
+  it('the network coming back refetches what is watched', async () => {
+    const [a, b] = await start();
+    const user = await signedInWatching(a, b);
+    await renameElsewhere(user.id, 'Renamed while offline');
+    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    await a.api.reportBrowserState({ online: false });
+    expect((await a.api.status()).connectivity.state).toBe('offline');
+    await a.api.reportBrowserState({ online: true });
+    await b.waitFor('user', (s) => (s.data as User | null)?.displayName === 'Renamed while offline');
+  });
+
+  it('refetchOnReturn: false leaves the cache alone', async () => {
+    const [a, b] = await start({ refetchOnReturn: false });
+    const user = await signedInWatching(a, b);
+    await renameElsewhere(user.id, 'Not fetched');
+    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    const before = usersMeReads();
+    await b.api.reportBrowserState({ visible: true });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(usersMeReads()).toBe(before);
+    expect((b.latest('user')?.data as User).displayName).not.toBe('Not fetched');
+  });
+
+  it('a visible that is not a boolean is a typed error', async () => {
+    const [a] = await start();
+    await expect(a.api.reportBrowserState({ visible: 'yes' as unknown as boolean })).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'state.visible' });
+  });
+});
