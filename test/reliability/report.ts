@@ -2,8 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Where the reliability suites leave their figures (`test/reliability/report/*.json`). */
-export const REPORT_DIR = join(dirname(fileURLToPath(import.meta.url)), 'report');
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Where the reliability suites leave their figures. An ordinary test run writes to `.artifacts/`
+ * (so `npm test` never dirties the tree); `npm run reliability` writes the committed
+ * `test/reliability/report/*.json`.
+ */
+export const REPORT_DIR = process.env.AUTHBROKER_RELIABILITY_REPORT === 'commit' ? join(HERE, 'report') : join(HERE, '..', '..', '.artifacts', 'reliability');
 
 /** Writes one suite's figures as pretty JSON and returns the file path. */
 export function writeReport(name: string, figures: Record<string, unknown>): string {

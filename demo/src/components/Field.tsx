@@ -38,3 +38,20 @@ export function Toggle({
     </label>
   );
 }
+
+/** The 6-digit authenticator-app code (a space in the middle, as apps show it, is allowed). */
+export function TotpCodeInput({ value, onChange, testid, autoFocus }: { value: string; onChange: (value: string) => void; testid: string; autoFocus?: boolean }) {
+  return (
+    <input
+      className="input input-code"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={7}
+      placeholder="123456"
+      autoFocus={autoFocus}
+      data-testid={testid}
+    />
+  );
+}

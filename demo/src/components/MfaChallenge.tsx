@@ -5,7 +5,7 @@ import { useAction } from '../lib/useAction.js';
 import { T } from '../testids.js';
 import { ErrorText } from './Alert.js';
 import { Button } from './Button.js';
-import { Field } from './Field.js';
+import { Field, TotpCodeInput } from './Field.js';
 import { ProviderIcon } from './ProviderIcon.js';
 
 /**
@@ -54,17 +54,7 @@ export function MfaChallenge({
         </div>
       </div>
       <Field label="Authentication code" problem={problem}>
-        <input
-          className="input input-code"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
-          placeholder="123456"
-          autoFocus
-          data-testid={T.mfaCode}
-        />
+        <TotpCodeInput value={code} onChange={setCode} testid={T.mfaCode} autoFocus />
       </Field>
       <ErrorText error={submit.error} />
       <div className="row">

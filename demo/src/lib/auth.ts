@@ -1,5 +1,6 @@
-import { useQuery, useSession } from '../../../client/react/index.js';
-import type { BrokerClient, SessionEnd, User } from '../../../client/index.js';
+import { useState } from 'react';
+import { useBrokerClient, useQuery, useSession } from '../../../client/react/index.js';
+import type { BrokerClient, SessionEnd, SignInResult, User } from '../../../client/index.js';
 import { navigate, safeReturnPath, useLocation } from '../router.js';
 
 export type AuthState =
@@ -29,4 +30,23 @@ export function signInHref(client: BrokerClient, returnTo: string): string {
 /** After a completed sign-in: back where the person came from, else the configured page. */
 export function goAfterSignIn(client: BrokerClient, options: { isNewUser: boolean; returnTo: string | null }): void {
   navigate(options.returnTo ?? (options.isNewUser ? client.paths.afterSignUp : client.paths.afterSignIn), { replace: true });
+}
+
+/**
+ * What a sign-in page does with a result: an MFA challenge to show, or off to the next page.
+ * `finishing` keeps the page from flashing "already signed in" while it navigates away.
+ */
+export function useSignInOutcome(returnTo: string | null) {
+  const client = useBrokerClient();
+  const [mfaAttemptCode, setMfaAttemptCode] = useState<string | null>(null);
+  const [finishing, setFinishing] = useState(false);
+  const onResult = (result: SignInResult) => {
+    if (result.status === 'mfa-required') {
+      setMfaAttemptCode(result.attemptCode);
+      return;
+    }
+    setFinishing(true);
+    goAfterSignIn(client, { isNewUser: result.isNewUser, returnTo });
+  };
+  return { mfaAttemptCode, finishing, onResult, cancelMfa: () => setMfaAttemptCode(null) };
 }

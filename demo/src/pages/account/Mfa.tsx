@@ -4,7 +4,7 @@ import { useBrokerClient, useProject } from '../../../../client/react/index.js';
 import { ErrorText, Success } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Badge, Card } from '../../components/Card.js';
-import { Field } from '../../components/Field.js';
+import { Field, TotpCodeInput } from '../../components/Field.js';
 import { QrCode } from '../../components/QrCode.js';
 import { base32, base64, groupSecret, otpauthUri, randomSecret, verifyTotp } from '../../lib/totp.js';
 import { useAction } from '../../lib/useAction.js';
@@ -103,16 +103,7 @@ export function Mfa({ user }: { user: User }) {
                 </code>
               </details>
               <Field label="Code from the app" problem={problem}>
-                <input
-                  className="input input-code"
-                  value={code}
-                  onChange={(e) => setCode(e.target.value)}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={7}
-                  placeholder="123456"
-                  data-testid={T.mfaSetupCode}
-                />
+                <TotpCodeInput value={code} onChange={setCode} testid={T.mfaSetupCode} />
               </Field>
               <ErrorText error={enable.error} />
               <div className="row">

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { SignInResult } from '../../../../client/index.js';
 import { useBrokerClient, useProject } from '../../../../client/react/index.js';
 import { ErrorText } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
@@ -8,7 +7,7 @@ import { MfaChallenge } from '../../components/MfaChallenge.js';
 import { OAuthButtons } from '../../components/OAuthButtons.js';
 import { ProviderIcon } from '../../components/ProviderIcon.js';
 import { Tabs } from '../../components/Tabs.js';
-import { goAfterSignIn, useAuth, useReturnTo } from '../../lib/auth.js';
+import { useAuth, useReturnTo, useSignInOutcome } from '../../lib/auth.js';
 import { useAction } from '../../lib/useAction.js';
 import { Link, useLocation } from '../../router.js';
 import { T } from '../../testids.js';
@@ -25,23 +24,13 @@ export function SignIn() {
   const returnTo = useReturnTo();
   const { search } = useLocation();
   const [method, setMethod] = useState<Method>(search.get('method') === 'magic-link' ? 'magic-link' : 'password');
-  const [mfa, setMfa] = useState<string | null>(null);
-  const [finishing, setFinishing] = useState(false);
-
-  const onResult = (result: SignInResult) => {
-    if (result.status === 'mfa-required') {
-      setMfa(result.attemptCode);
-      return;
-    }
-    setFinishing(true);
-    goAfterSignIn(client, { isNewUser: result.isNewUser, returnTo });
-  };
+  const { mfaAttemptCode, finishing, onResult, cancelMfa } = useSignInOutcome(returnTo);
   const passkey = useAction(async () => onResult(await client.signInWithPasskey()));
 
-  if (mfa !== null) {
+  if (mfaAttemptCode !== null) {
     return (
       <AuthCard title="One more step">
-        <MfaChallenge attemptCode={mfa} onSignedIn={onResult} onCancel={() => setMfa(null)} />
+        <MfaChallenge attemptCode={mfaAttemptCode} onSignedIn={onResult} onCancel={cancelMfa} />
       </AuthCard>
     );
   }

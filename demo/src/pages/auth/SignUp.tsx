@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import type { SignInResult } from '../../../../client/index.js';
 import { useBrokerClient, useProject } from '../../../../client/react/index.js';
 import { Alert, ErrorText } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
@@ -9,7 +8,7 @@ import { MfaChallenge } from '../../components/MfaChallenge.js';
 import { OAuthButtons } from '../../components/OAuthButtons.js';
 import { PasswordFields, usePasswordPair } from '../../components/PasswordFields.js';
 import { Tabs } from '../../components/Tabs.js';
-import { goAfterSignIn, useAuth, useReturnTo } from '../../lib/auth.js';
+import { useAuth, useReturnTo, useSignInOutcome } from '../../lib/auth.js';
 import { useAction } from '../../lib/useAction.js';
 import { Link } from '../../router.js';
 import { T } from '../../testids.js';
@@ -27,17 +26,7 @@ export function SignUp() {
   const [email, setEmail] = useState('');
   const [emailProblem, setEmailProblem] = useState<string | null>(null);
   const pair = usePasswordPair();
-  const [mfa, setMfa] = useState<string | null>(null);
-  const [finishing, setFinishing] = useState(false);
-
-  const onResult = (result: SignInResult) => {
-    if (result.status === 'mfa-required') {
-      setMfa(result.attemptCode);
-      return;
-    }
-    setFinishing(true);
-    goAfterSignIn(client, { isNewUser: result.isNewUser, returnTo });
-  };
+  const { mfaAttemptCode, finishing, onResult, cancelMfa } = useSignInOutcome(returnTo);
   const submit = useAction(async () =>
     onResult(await client.signUpWithPassword({ email: email.trim(), password: pair.password, verificationCallbackUrl: client.urls.emailVerification })),
   );
@@ -49,10 +38,10 @@ export function SignUp() {
     if (emailOk && passwordOk) void submit.run();
   };
 
-  if (mfa !== null) {
+  if (mfaAttemptCode !== null) {
     return (
       <AuthCard title="One more step">
-        <MfaChallenge attemptCode={mfa} onSignedIn={onResult} onCancel={() => setMfa(null)} />
+        <MfaChallenge attemptCode={mfaAttemptCode} onSignedIn={onResult} onCancel={cancelMfa} />
       </AuthCard>
     );
   }
