@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
+import { T, waitForGone, waitForText } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
 
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
@@ -63,10 +64,14 @@ describe('one session for every tab', () => {
     expect(offline.connectivity.diagnostics?.health.reachable).toBe(false);
     // Offline is known either from a failed request or from the browser itself (Chromium tells the tab).
     expect(offline.connectivity.lastError !== null || offline.connectivity.browserOnline === false).toBe(true);
+    // The page says so in words, with what the broker found when it probed.
+    await waitForText(page, T.offlineDiagnostics, /Health check .*no answer/);
+    await waitForText(page, T.offlineBanner, /offline|cannot be reached/);
     await worker.setOffline(false);
     await page.waitForFunction(async () => (await window.__authbroker.status()).connectivity.state === 'online', null, { timeout: 30_000, polling: 250 });
     expect(await pendingRead).toBe(DEMO.email);
     expect((await page.evaluate(() => window.__authbroker.status())).session.status).toBe('signed-in');
+    await waitForGone(page, T.offlineBanner);
   });
 
   scenario('10. close every tab, open a new one: the session is restored from IndexedDB', async (stage) => {

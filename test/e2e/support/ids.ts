@@ -36,6 +36,8 @@ export const T = {
   navSignOut: "nav-sign-out",
   navSignUp: "nav-sign-up",
   navTeams: "nav-teams",
+  offlineBanner: "offline-banner",
+  offlineDiagnostics: "offline-diagnostics",
   otpInput: "otp-input",
   otpSubmit: "otp-submit",
   profileDisplayName: "profile-display-name",
