@@ -78,6 +78,8 @@ export interface BrokerClient extends BrokerActions {
   /** Watches a query; the snapshot is then available from `getSnapshot`. */
   subscribe(query: QuerySpec, listener: () => void): () => void;
   getSnapshot(query: QuerySpec): QuerySnapshot | undefined;
+  /** Starts loading a query now (for a second or so) so that a component about to show it finds it sooner. */
+  prefetch(query: QuerySpec): void;
   /** Resolves with the first settled snapshot of a query (Suspense). */
   settled(query: QuerySpec): Promise<QuerySnapshot>;
   registerPasskey(): Promise<void>;
@@ -137,8 +139,10 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     }
     const generation = closes;
     const tabId = newTabId();
-    const lockName = await holdTabLock(tabId);
-    const hello = { tabId, version: '0.1.0', ...(lockName === undefined ? {} : { lockName }) };
+    // The lock is taken while the connection is made (taking it can cost a new tab tens of ms);
+    // the broker is told its name once it is held, since a free lock would mean "this tab is gone".
+    const lifetimeLock = holdTabLock(tabId);
+    const hello = { tabId, version: '0.1.0' };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
     const failures: string[] = [];
     for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
@@ -156,6 +160,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
         throw new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
       }
       channel = opened;
+      void lifetimeLock.then((lockName) => (lockName === undefined ? undefined : opened.api.watchLifetime(lockName))).catch(() => undefined);
       stopForwarding = forwardBrowserState(opened.api);
       // Used again after a close(): what is still watched subscribes to the new broker.
       queueMicrotask(() => store.resubscribeAll());
@@ -184,6 +189,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     },
     subscribe: (query: QuerySpec, listener: () => void) => store.subscribe(query, listener),
     getSnapshot: (query: QuerySpec) => store.getSnapshot(query),
+    prefetch: (query: QuerySpec) => store.prefetch(query),
     settled: (query: QuerySpec) => store.settled(query),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
     async registerPasskey() {

@@ -11,6 +11,8 @@ interface Entry {
   deliveries: number;
   subscribed: boolean;
   releaseTimer: ReturnType<typeof setTimeout> | null;
+  /** A prefetch's hold: ends when it expires or when a real listener arrives. */
+  prefetchHold: (() => void) | null;
 }
 
 /** A stable text key for a query: the same query from any hook is the same subscription. */
@@ -33,6 +35,11 @@ export const RELEASE_GRACE_MILLIS = 100;
  */
 export const SUSPENSE_HOLD_MILLIS = 1000;
 
+/** How long a query asked for during a render stays watched while React gets to commit. */
+export const PREFETCH_HOLD_MILLIS = 1000;
+
+const noop = () => undefined;
+
 /**
  * The tab's view of its subscriptions. However many components watch a query, the broker sees one
  * subscription; snapshots keep their identity until the broker sends a new one.
@@ -53,7 +60,7 @@ export class QueryStore {
     const key = queryKey(spec);
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { spec, snapshot: undefined, listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null };
+      entry = { spec, snapshot: undefined, listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null, prefetchHold: null };
       this.entries.set(key, entry);
     }
     if (entry.releaseTimer !== null) {
@@ -62,11 +69,30 @@ export class QueryStore {
     }
     entry.listeners.add(listener);
     if (!entry.subscribed) this.open(key, entry);
+    // The component that rendered it has subscribed: the prefetch's hold is no longer needed.
+    if (listener !== noop && entry.prefetchHold) entry.prefetchHold();
     return () => {
       entry.listeners.delete(listener);
       if (entry.listeners.size === 0 && entry.releaseTimer === null) {
         entry.releaseTimer = setTimeout(() => this.close(key, entry), RELEASE_GRACE_MILLIS);
       }
+    };
+  }
+
+  /**
+   * Starts watching a query that nobody watches yet, for `holdMillis`: what a component asks for
+   * while it renders is on its way before React commits and subscribes (no render-then-fetch delay).
+   */
+  prefetch(spec: QuerySpec, holdMillis = PREFETCH_HOLD_MILLIS): void {
+    const key = queryKey(spec);
+    if (this.entries.has(key)) return;
+    const release = this.subscribe(spec, noop);
+    const entry = this.entries.get(key)!;
+    const timer = setTimeout(() => entry.prefetchHold?.(), holdMillis);
+    entry.prefetchHold = () => {
+      entry.prefetchHold = null;
+      clearTimeout(timer);
+      release();
     };
   }
 

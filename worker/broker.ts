@@ -193,6 +193,10 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
         }
       },
       goodbye: async () => tabs.release(tab.tabId),
+      watchLifetime: async (lockName) => {
+        if (typeof lockName !== 'string' || lockName === '' || lockName.length > 300) throw new InvalidArgumentError('lockName', 'lockName must be a non-empty string of at most 300 characters.');
+        tabs.watchLifetime(tab, lockName);
+      },
       getAccessToken: () => session.getAccessToken(),
     };
     return guardArguments(api);

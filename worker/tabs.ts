@@ -31,6 +31,8 @@ interface TabState extends Tab {
   onRelease: (() => void) | undefined;
   pending: Map<string, QuerySnapshot>;
   flushScheduled: boolean;
+  /** The lifetime lock being watched, once the tab has named it. */
+  watchedLock?: string;
 }
 
 export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
@@ -73,9 +75,17 @@ export class Tabs {
     if (existing) this.release(existing.tabId);
     const tab: TabState = { tabId: hello.tabId, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
     this.tabs.set(tab.tabId, tab);
-    if (hello.lockName !== undefined) void this.watchLiveness(tab, hello.lockName);
+    if (hello.lockName !== undefined) this.watchLifetime(tab, hello.lockName);
     this.changed();
     return tab;
+  }
+
+  /** Releases the tab when its lifetime lock becomes free (it closed or crashed). Once per tab. */
+  watchLifetime(tab: Tab, lockName: string): void {
+    const state = this.tabs.get(tab.tabId);
+    if (state === undefined || state !== tab || state.watchedLock !== undefined) return;
+    state.watchedLock = lockName;
+    void this.watchLiveness(state, lockName);
   }
 
   private async watchLiveness(tab: TabState, lockName: string): Promise<void> {

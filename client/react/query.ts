@@ -29,7 +29,11 @@ export function useQuerySnapshot(spec: QuerySpec | null): QuerySnapshot | undefi
   const subscribe = useCallback((listener: () => void) => (spec === null ? noop : client.subscribe(spec, listener)), [client, key]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const getSnapshot = useCallback(() => (spec === null ? undefined : client.getSnapshot(spec)), [client, key]);
-  return useSyncExternalStore(subscribe, getSnapshot, serverSnapshot);
+  const snapshot = useSyncExternalStore(subscribe, getSnapshot, serverSnapshot);
+  // Ask the broker while rendering, not only once React has committed and run effects: on a cold
+  // page that saves the whole first render. Idempotent, and it lets go by itself if never committed.
+  if (snapshot === undefined && spec !== null && typeof window !== 'undefined') client.prefetch(spec);
+  return snapshot;
 }
 
 /** A query's data with its loading and error state. */

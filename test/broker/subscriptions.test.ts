@@ -84,6 +84,35 @@ describe('subscriptions in every tab', () => {
     expect(status.subscriptions).toBe(1);
   });
 
+  it('a tab that names its lifetime lock after connecting (as the client does) is released when it vanishes', async () => {
+    const a = await connectTab(broker, locks, { lifetimeLock: 'after-connect' });
+    tabs.push(a);
+    const b = await tab();
+    await a.subscribe('user', { kind: 'currentUser' });
+    expect((await b.api.status()).tabsConnected).toBe(2);
+    a.vanish();
+    let status = await b.api.status();
+    for (let i = 0; i < 50 && status.tabsConnected !== 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      status = await b.api.status();
+    }
+    expect(status).toMatchObject({ tabsConnected: 1, subscriptions: 0 });
+  });
+
+  it('watchLifetime naming a lock nobody holds does not release the tab; a bad name is a typed error', async () => {
+    const a = await connectTab(broker, locks, { lifetimeLock: 'after-connect' });
+    tabs.push(a);
+    const c = await connectTab(broker, locks, { lifetimeLock: 'after-connect' });
+    tabs.push(c);
+    await c.subscribe('user', { kind: 'currentUser' });
+    // A second call is ignored: the first lock named is the one watched.
+    await c.api.watchLifetime('authbroker:tab:nobody-holds-this');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect((await a.api.status()).tabsConnected).toBe(2);
+    const error = await a.api.watchLifetime('' as string).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'InvalidArgumentError', argument: 'lockName' });
+  });
+
   it('goodbye releases a tab at once', async () => {
     const [a, b] = [await tab(), await tab()];
     await a.subscribe('user', { kind: 'currentUser' });

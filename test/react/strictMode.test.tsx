@@ -1,9 +1,9 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, Suspense, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrokerClient } from '../../client/index.js';
 import { AuthProvider, useBrokerClient, useSession, useTeams, useUser } from '../../client/react/index.js';
-import { RELEASE_GRACE_MILLIS } from '../../client/store.js';
+import { PREFETCH_HOLD_MILLIS, RELEASE_GRACE_MILLIS } from '../../client/store.js';
 import { useEmulator } from '../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser, sleep } from './helpers.js';
 
@@ -150,6 +150,37 @@ describe('StrictMode', () => {
     view.unmount();
     await sleep(RELEASE_GRACE_MILLIS + 50);
     expect(seen.brokersClosed).toBe(seen.brokersStarted);
+  });
+});
+
+describe('asking during render', () => {
+  const never = new Promise<never>(() => undefined);
+  function Stuck(): ReactNode {
+    throw never;
+  }
+
+  it('a component that rendered but has not committed (a sibling suspends) has already asked the broker; unasked, it lets go', async () => {
+    const { client } = await signedInClient();
+    const renders: string[] = [];
+    const view = render(
+      strict(
+        client,
+        <Suspense fallback={<p data-testid="fallback">…</p>}>
+          <Stuck />
+          <Email renders={renders} />
+        </Suspense>,
+      ),
+    );
+    screen.getByTestId('fallback');
+    // Email rendered (React pre-renders the siblings of what suspended) but never committed, so no
+    // effect subscribed it: the request comes from the render itself.
+    await waitFor(() => expect(renders.length).toBeGreaterThan(0));
+    await waitFor(() => expect(count(seen.subscribe, 'kind=currentUser')).toBe(1));
+    expect(screen.queryByTestId('email')).toBeNull();
+    view.unmount();
+    // Nobody committed to it: the broker subscription goes once the hold and the grace are over.
+    await waitFor(() => expect(seen.unsubscribe).toContain('kind=currentUser'), { timeout: PREFETCH_HOLD_MILLIS + RELEASE_GRACE_MILLIS * 5 });
+    expect((await client.status()).subscriptions).toBe(0);
   });
 });
 

@@ -19,6 +19,7 @@ export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteU
   read: [{ kind: 'team', teamId: UUID }],
   refetch: [{ kind: 'permissions', teamId: UUID, recursive: true }],
   reportBrowserState: [{ online: true, visible: true }],
+  watchLifetime: ['authbroker:tab:fuzz'],
   getAccessToken: [],
   signUpWithPassword: [{ email: 'demo@authbroker.dev', password: 'long-enough-password', verificationCallbackUrl: `${APP}/v` }],
   signInWithPassword: [{ email: 'demo@authbroker.dev', password: 'not-the-password' }],

@@ -22,13 +22,18 @@ export interface SimulatedTab {
 let tabCounter = 0;
 
 /** A tab talking to `broker` through Comlink over real MessageChannels, as a SharedWorker port would. */
-export async function connectTab(broker: Broker, locks: LocalLockManager): Promise<SimulatedTab> {
+export async function connectTab(
+  broker: Broker,
+  locks: LocalLockManager,
+  options: { lifetimeLock?: 'in-hello' | 'after-connect' } = {},
+): Promise<SimulatedTab> {
   installErrorTransfer();
   tabCounter += 1;
   const tabId = `tab-${tabCounter}-${Math.random().toString(36).slice(2, 8)}`;
   const lockName = `authbroker:tab:${tabId}`;
+  const lockInHello = (options.lifetimeLock ?? 'in-hello') === 'in-hello';
   const lifetime = holdLock(locks, lockName);
-  await lifetime.ready;
+  if (lockInHello) await lifetime.ready;
 
   // Real transferable ports, as between a tab and a SharedWorker (Node's MessageChannel suits Comlink as is).
   const { port1, port2 } = new MessageChannel();
@@ -48,8 +53,11 @@ export async function connectTab(broker: Broker, locks: LocalLockManager): Promi
   };
   const listenerChannel = new MessageChannel();
   Comlink.expose(listener, listenerChannel.port1);
-  const apiPort = await entry.connect(broker.config, { tabId, lockName, version: 'test' }, Comlink.transfer(listenerChannel.port2, [listenerChannel.port2]));
+  const hello = lockInHello ? { tabId, lockName, version: 'test' } : { tabId, version: 'test' };
+  const apiPort = await entry.connect(broker.config, hello, Comlink.transfer(listenerChannel.port2, [listenerChannel.port2]));
   const api = Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi;
+  // As the real client does: the lock is named to the broker once the tab holds it.
+  if (!lockInHello) await lifetime.ready.then(() => api.watchLifetime(lockName));
   const closePorts = () => {
     port1.close();
     apiPort.close();

@@ -134,6 +134,11 @@ export interface BrokerApi {
   reportBrowserState(state: { online?: boolean; visible?: boolean }): Promise<void>;
   /** The tab is leaving (pagehide): release its subscriptions now. */
   goodbye(): Promise<void>;
+  /**
+   * The tab now holds this Web Lock for its whole life: when the broker can take it, the tab is gone.
+   * Sent after connecting (rather than in the hello) so that a new tab never waits for its lock first.
+   */
+  watchLifetime(lockName: string): Promise<void>;
   /** For the app's own backend calls (`x-stack-access-token`). Never the refresh token. */
   getAccessToken(): Promise<string | null>;
 
