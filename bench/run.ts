@@ -16,6 +16,7 @@ import { refreshStorm } from './refreshStorm.js';
 import { writeResults } from './report.js';
 import { rpcOverhead } from './rpcOverhead.js';
 import { timeToUser } from './timeToUser.js';
+import { workerMemory } from './workerMemory.js';
 
 interface BrowserKit {
   browser: Browser;
@@ -35,6 +36,7 @@ const benchmarks: Benchmark[] = [
   { id: 'time-to-user', title: '4. Time to a signed-in screen', run: async (flags, kit) => timeToUser(flags, (await kit()).browser, (await kit()).pages) },
   { id: 'bundle-size', title: '5. Bundle size', run: (flags) => bundleSize(flags) },
   { id: 'broker-memory', title: '6. Broker memory', run: (flags) => brokerMemory(flags) },
+  { id: 'worker-memory', title: '6b. Broker memory in Chromium', run: async (flags, kit) => workerMemory(flags, (await kit()).browser, (await kit()).pages) },
   { id: 'emulator-throughput', title: '7. Emulator throughput and start-up', run: (flags) => emulatorThroughput(flags) },
   { id: 'node-rpc', title: '7. Comlink round trip in Node', run: (flags) => nodeRpc(flags) },
   { id: 'broker-load', title: '8. Broker load', run: (flags) => brokerLoad(flags) },
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
   let browserVersion = 'not started';
   for (const benchmark of selected) {
     // Node-only benchmarks run with the browser closed, so it takes no CPU from them.
-    if (kit !== null && !['fan-in', 'refresh-storm', 'rpc', 'time-to-user'].includes(benchmark.id)) {
+    if (kit !== null && !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory'].includes(benchmark.id)) {
       const open = kit as BrowserKit;
       browserVersion = open.browser.version();
       await open.browser.close();
