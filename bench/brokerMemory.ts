@@ -87,31 +87,24 @@ async function child(): Promise<unknown> {
     // A leak grows with every cycle; warm-up residue (compiled code, caches filled once) does not.
     // heapUsed also counts V8's compiled code and inline-cache feedback, which keep growing slowly
     // while functions warm up: the leak check counts objects by heap-snapshot node type instead.
-    const cycles: number[] = [];
-    let before: Map<string, number> | null = null;
-    for (let cycle = 0; cycle < CYCLES; cycle++) {
-      if (cycle === CYCLES / 2) before = heapByType();
-      const tabs = await Promise.all(Array.from({ length: TABS }, () => connectSimTab(bench)));
-      await Promise.all(tabs.map((tab) => Promise.all(Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)))));
-      await Promise.all(tabs.map((tab) => tab.close()));
-      await sleep(GC_WAIT_MILLIS);
-      cycles.push(await settledHeap());
-    }
-    const after = heapByType();
+    const leakCycles = async (connect: typeof connectSimTab) => {
+      const heaps: number[] = [];
+      let before: Map<string, number> | null = null;
+      for (let cycle = 0; cycle < CYCLES; cycle++) {
+        if (cycle === CYCLES / 2) before = heapByType();
+        const tabs = await Promise.all(Array.from({ length: TABS }, () => connect(bench)));
+        await Promise.all(tabs.map((tab) => Promise.all(Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)))));
+        await Promise.all(tabs.map((tab) => tab.close()));
+        await sleep(GC_WAIT_MILLIS);
+        heaps.push(await settledHeap());
+      }
+      return { heaps, growth: growthByType(before!, heapByType()) };
+    };
+    const overComlink = await leakCycles(connectSimTab);
     // The control again: the same cycles with tabs connected directly (no Comlink, no MessagePorts).
-    const directCycles: number[] = [];
-    let directBefore: Map<string, number> | null = null;
-    for (let cycle = 0; cycle < CYCLES; cycle++) {
-      if (cycle === CYCLES / 2) directBefore = heapByType();
-      const tabs = await Promise.all(Array.from({ length: TABS }, () => connectDirectTab(bench)));
-      await Promise.all(tabs.map((tab) => Promise.all(Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)))));
-      await Promise.all(tabs.map((tab) => tab.close()));
-      await sleep(GC_WAIT_MILLIS);
-      directCycles.push(await settledHeap());
-    }
-    const directAfter = heapByType();
+    const direct = await leakCycles(connectDirectTab);
     broker.close();
-    return { phases, cycles, objectGrowth: growthByType(before!, after), directCycles, directObjectGrowth: growthByType(directBefore!, directAfter), distinctQueries: queries.length, notSuccess };
+    return { phases, cycles: overComlink.heaps, objectGrowth: overComlink.growth, directCycles: direct.heaps, directObjectGrowth: direct.growth, distinctQueries: queries.length, notSuccess };
   } finally {
     await emulator.stop();
   }
