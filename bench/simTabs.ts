@@ -41,6 +41,28 @@ export interface SimTab {
 
 let counter = 0;
 
+/** The tab record both kinds share, and the listener that fills it; `api` is set once connected. */
+function newSimTab(close: () => Promise<void>): { tab: SimTab; listener: { deliver(batch: Delivery): void } } {
+  const tab: SimTab = {
+    api: null as unknown as BrokerApi,
+    latest: new Map(),
+    delivered: 0,
+    async subscribe(id, query) {
+      const first = await tab.api.subscribe(id, query);
+      if (!tab.latest.has(id)) tab.latest.set(id, first);
+      return first;
+    },
+    close,
+  };
+  const listener = {
+    deliver(batch: Delivery) {
+      for (const { subscriptionId, snapshot } of batch) tab.latest.set(subscriptionId, snapshot);
+      tab.delivered += batch.length;
+    },
+  };
+  return { tab, listener };
+}
+
 export async function connectSimTab({ broker, locks }: BenchBroker): Promise<SimTab> {
   installErrorTransfer();
   counter += 1;
@@ -53,29 +75,13 @@ export async function connectSimTab({ broker, locks }: BenchBroker): Promise<Sim
   const entry = Comlink.wrap<BrokerEntry>(port1);
   const listenerChannel = new MessageChannel();
   const ports: MessagePort[] = [];
-  const tab: SimTab = {
-    api: null as unknown as BrokerApi,
-    latest: new Map(),
-    delivered: 0,
-    async subscribe(id, query) {
-      const first = await tab.api.subscribe(id, query);
-      if (!tab.latest.has(id)) tab.latest.set(id, first);
-      return first;
-    },
-    async close() {
-      await tab.api.goodbye().catch(() => undefined);
-      // A closing tab loses every port it holds: the entry port and the API proxy's.
-      for (const port of ports) port.close();
-      port1.close();
-      lifetime.release();
-    },
-  };
-  const listener = {
-    deliver(batch: Delivery) {
-      for (const { subscriptionId, snapshot } of batch) tab.latest.set(subscriptionId, snapshot);
-      tab.delivered += batch.length;
-    },
-  };
+  const { tab, listener } = newSimTab(async () => {
+    await tab.api.goodbye().catch(() => undefined);
+    // A closing tab loses every port it holds: the entry port and the API proxy's.
+    for (const port of ports) port.close();
+    port1.close();
+    lifetime.release();
+  });
   Comlink.expose(listener, listenerChannel.port1);
   const apiPort = await entry.connect(broker.config, { tabId, lockName, version: 'bench' }, Comlink.transfer(listenerChannel.port2, [listenerChannel.port2]));
   tab.api = Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi;
@@ -93,29 +99,11 @@ export async function connectDirectTab({ broker, locks }: BenchBroker): Promise<
   const lockName = `authbroker:tab:${tabId}`;
   const lifetime = holdLock(locks, lockName);
   await lifetime.ready;
-  const tab: SimTab = {
-    api: null as unknown as BrokerApi,
-    latest: new Map(),
-    delivered: 0,
-    async subscribe(id, query) {
-      const first = await tab.api.subscribe(id, query);
-      if (!tab.latest.has(id)) tab.latest.set(id, first);
-      return first;
-    },
-    async close() {
-      await tab.api.goodbye();
-      lifetime.release();
-    },
-  };
-  tab.api = broker.connect(
-    { tabId, lockName, version: 'bench' },
-    {
-      deliver(batch) {
-        for (const { subscriptionId, snapshot } of batch) tab.latest.set(subscriptionId, snapshot);
-        tab.delivered += batch.length;
-      },
-    },
-  );
+  const { tab, listener } = newSimTab(async () => {
+    await tab.api.goodbye();
+    lifetime.release();
+  });
+  tab.api = broker.connect({ tabId, lockName, version: 'bench' }, listener);
   return tab;
 }
 

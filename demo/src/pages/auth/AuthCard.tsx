@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { useBrokerClient } from '../../../../client/react/index.js';
 import { Avatar } from '../../components/Avatar.js';
-import { useAuth } from '../../lib/auth.js';
+import { MfaChallenge } from '../../components/MfaChallenge.js';
+import { useAuth, type AuthState, type useSignInOutcome } from '../../lib/auth.js';
 import { Link } from '../../router.js';
 import { T } from '../../testids.js';
 
@@ -55,4 +56,20 @@ export function Divider({ children = 'or' }: { children?: ReactNode }) {
       <span>{children}</span>
     </div>
   );
+}
+
+/**
+ * What a sign-in or sign-up page shows instead of its form: the MFA challenge after a password
+ * that needs one, or "already signed in" (not while the page is navigating away after success).
+ */
+export function signInInterstitial(outcome: ReturnType<typeof useSignInOutcome>, auth: AuthState, returnTo: string | null): ReactNode | null {
+  if (outcome.mfaAttemptCode !== null) {
+    return (
+      <AuthCard title="One more step">
+        <MfaChallenge attemptCode={outcome.mfaAttemptCode} onSignedIn={outcome.onResult} onCancel={outcome.cancelMfa} />
+      </AuthCard>
+    );
+  }
+  if (auth.status === 'signed-in' && !outcome.finishing) return <AlreadySignedIn returnTo={returnTo} />;
+  return null;
 }

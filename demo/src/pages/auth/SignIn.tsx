@@ -3,7 +3,6 @@ import { useBrokerClient, useProject } from '../../../../client/react/index.js';
 import { ErrorText } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Loading } from '../../components/Card.js';
-import { MfaChallenge } from '../../components/MfaChallenge.js';
 import { OAuthButtons } from '../../components/OAuthButtons.js';
 import { ProviderIcon } from '../../components/ProviderIcon.js';
 import { Tabs } from '../../components/Tabs.js';
@@ -11,7 +10,7 @@ import { useAuth, useReturnTo, useSignInOutcome } from '../../lib/auth.js';
 import { useAction } from '../../lib/useAction.js';
 import { Link, useLocation } from '../../router.js';
 import { T } from '../../testids.js';
-import { AlreadySignedIn, AuthCard, Divider } from './AuthCard.js';
+import { AuthCard, Divider, signInInterstitial } from './AuthCard.js';
 import { MagicLinkForm } from './MagicLinkForm.js';
 import { PasswordSignInForm } from './PasswordSignInForm.js';
 
@@ -24,17 +23,12 @@ export function SignIn() {
   const returnTo = useReturnTo();
   const { search } = useLocation();
   const [method, setMethod] = useState<Method>(search.get('method') === 'magic-link' ? 'magic-link' : 'password');
-  const { mfaAttemptCode, finishing, onResult, cancelMfa } = useSignInOutcome(returnTo);
+  const outcome = useSignInOutcome(returnTo);
+  const { onResult } = outcome;
   const passkey = useAction(async () => onResult(await client.signInWithPasskey()));
 
-  if (mfaAttemptCode !== null) {
-    return (
-      <AuthCard title="One more step">
-        <MfaChallenge attemptCode={mfaAttemptCode} onSignedIn={onResult} onCancel={cancelMfa} />
-      </AuthCard>
-    );
-  }
-  if (auth.status === 'signed-in' && !finishing) return <AlreadySignedIn returnTo={returnTo} />;
+  const interstitial = signInInterstitial(outcome, auth, returnTo);
+  if (interstitial !== null) return interstitial;
   if (project === null) return <Loading />;
 
   const { credentialEnabled, magicLinkEnabled, passkeyEnabled } = project.config;

@@ -4,7 +4,6 @@ import { Alert, ErrorText } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Loading } from '../../components/Card.js';
 import { Field } from '../../components/Field.js';
-import { MfaChallenge } from '../../components/MfaChallenge.js';
 import { OAuthButtons } from '../../components/OAuthButtons.js';
 import { PasswordFields, usePasswordPair } from '../../components/PasswordFields.js';
 import { Tabs } from '../../components/Tabs.js';
@@ -12,7 +11,7 @@ import { useAuth, useReturnTo, useSignInOutcome } from '../../lib/auth.js';
 import { useAction } from '../../lib/useAction.js';
 import { Link } from '../../router.js';
 import { T } from '../../testids.js';
-import { AlreadySignedIn, AuthCard, Divider } from './AuthCard.js';
+import { AuthCard, Divider, signInInterstitial } from './AuthCard.js';
 import { MagicLinkForm } from './MagicLinkForm.js';
 
 type Method = 'password' | 'magic-link';
@@ -26,7 +25,8 @@ export function SignUp() {
   const [email, setEmail] = useState('');
   const [emailProblem, setEmailProblem] = useState<string | null>(null);
   const pair = usePasswordPair();
-  const { mfaAttemptCode, finishing, onResult, cancelMfa } = useSignInOutcome(returnTo);
+  const outcome = useSignInOutcome(returnTo);
+  const { onResult } = outcome;
   const submit = useAction(async () =>
     onResult(await client.signUpWithPassword({ email: email.trim(), password: pair.password, verificationCallbackUrl: client.urls.emailVerification })),
   );
@@ -38,14 +38,8 @@ export function SignUp() {
     if (emailOk && passwordOk) void submit.run();
   };
 
-  if (mfaAttemptCode !== null) {
-    return (
-      <AuthCard title="One more step">
-        <MfaChallenge attemptCode={mfaAttemptCode} onSignedIn={onResult} onCancel={cancelMfa} />
-      </AuthCard>
-    );
-  }
-  if (auth.status === 'signed-in' && !finishing) return <AlreadySignedIn returnTo={returnTo} />;
+  const interstitial = signInInterstitial(outcome, auth, returnTo);
+  if (interstitial !== null) return interstitial;
   if (project === null) return <Loading />;
   const signIn = (
     <>
