@@ -81,13 +81,29 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
 /** Service workers stop when idle; a message now and then keeps ours alive while a tab is open. */
 const SERVICE_WORKER_KEEPALIVE_MILLIS = 10_000;
 
+/** The registration's worker once activated: a newer one being installed wins over the active one. */
+function activatedWorker(registration: ServiceWorkerRegistration): Promise<ServiceWorker> {
+  return new Promise((resolve, reject) => {
+    const settle = (): void => {
+      const next = registration.installing ?? registration.waiting ?? registration.active;
+      if (next === null) reject(new ClientError('BROKER_UNAVAILABLE', 'The service worker failed to install.'));
+      else if (next.state === 'activated') resolve(next);
+      else next.addEventListener('statechange', settle, { once: true });
+    };
+    settle();
+  });
+}
+
 export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
   if (options.serviceWorker === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No service worker script was configured (options.serviceWorker).');
   // Loaded only on this fallback path, so SharedWorker browsers never download it.
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });
-  await workbox.register();
-  const sw = await withTimeout(workbox.active, options.connectTimeoutMillis ?? 8000, 'The service worker');
+  const registration = await workbox.register();
+  if (registration === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'The service worker could not be registered.');
+  // Not `workbox.active`: it only settles for a worker this page installed or is controlled by, and a
+  // page loaded while another tab's worker was activating (or hard-reloaded) is neither.
+  const sw = await withTimeout(activatedWorker(registration), options.connectTimeoutMillis ?? 8000, 'The service worker');
   const { port1, port2 } = new MessageChannel();
   sw.postMessage({ type: 'authbroker:connect' }, [port2]);
   port1.start();

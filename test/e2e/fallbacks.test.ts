@@ -51,6 +51,21 @@ describe('fallback hosts behave the same', () => {
     expect(await stage.sharedWorkerCount()).toBe(0);
   });
 
+  scenario('11c. a page the service worker does not control (hard reload) still joins it', async (stage) => {
+    const context = await stage.newContext();
+    await context.addInitScript(() => {
+      delete (window as { SharedWorker?: unknown }).SharedWorker;
+    });
+    const page = await stage.openTab(context);
+    expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('service-worker');
+    // A hard reload bypasses the service worker: the page is not controlled although the worker is active.
+    const session = await context.newCDPSession(page);
+    await session.send('Page.reload', { ignoreCache: true });
+    await page.waitForFunction(() => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined, null, { timeout: 15_000 });
+    expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
+    expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('service-worker');
+  });
+
   scenario('11b. SharedWorker and service workers unavailable: the in-page host', async (stage) => {
     const context = await stage.newContext();
     await context.addInitScript(() => {
