@@ -6,7 +6,6 @@ export { connectBroker, createBrokerClient, type BrokerActions, type BrokerClien
 export type { ConnectOptions, BrokerModeChoice } from './options.js';
 export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 export { candidateModes, detectCapabilities, type Capabilities } from './mode.js';
-export { describeError } from './errorMessages.js';
 export type { OAuthSignInOptions } from './oauth.js';
 export { isKnownError, KnownError, type AnyKnownError } from '../protocol/errors/knownError.js';
 export { AuthBrokerError, ClientError, HttpStatusError, InvalidArgumentError, NetworkError, ProtocolError } from '../protocol/errors/errors.js';

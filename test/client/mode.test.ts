@@ -140,13 +140,22 @@ describe('createBrokerClient falls back for real', () => {
   });
 
   it('a service worker that registers but never becomes active: falls back after the timeout', async () => {
-    const registration = { installing: null, waiting: null, active: null, addEventListener: () => undefined, update: () => Promise.resolve() };
+    const stuck = { state: 'installing', scriptURL: '/service-worker.js', addEventListener: () => undefined };
+    const registration = { installing: stuck, waiting: null, active: null, addEventListener: () => undefined, update: () => Promise.resolve() };
     const container = serviceWorkerContainer(async () => registration);
     const client = newClient(emulator(), { mode: 'auto', serviceWorker: '/service-worker.js', connectTimeoutMillis: TIMEOUT });
     const started = performance.now();
     await client.connect();
     expect(performance.now() - started).toBeGreaterThanOrEqual(TIMEOUT - 5);
     expect(container.register).toHaveBeenCalledTimes(1);
+    await expectWorkingInProcess(client);
+  });
+
+  it('a registration left with no worker (its install failed): falls back at once, without waiting for the timeout', async () => {
+    const registration = { installing: null, waiting: null, active: null, addEventListener: () => undefined, update: () => Promise.resolve() };
+    serviceWorkerContainer(async () => registration);
+    const client = newClient(emulator(), { mode: 'auto', serviceWorker: '/service-worker.js', connectTimeoutMillis: 60_000 });
+    await client.connect();
     await expectWorkingInProcess(client);
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthBrokerError, ClientError, describeError, handlerPaths, handlerUrls, HttpStatusError, isKnownError, KnownError, NetworkError, ProtocolError, type OAuthResult } from '../../client/index.js';
+import { AuthBrokerError, ClientError, handlerPaths, handlerUrls, HttpStatusError, isKnownError, KnownError, NetworkError, ProtocolError, type OAuthResult } from '../../client/index.js';
+import { describeError } from '../../client/messages.js';
 import { oauthMethods } from '../../client/oauth.js';
 import type { BrokerApi } from '../../worker/api/types.js';
 import { useEmulator } from '../support/emulator.js';

@@ -1,7 +1,8 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { createElement as h } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ClientError, connectBroker, createBrokerClient, describeError, InvalidArgumentError, type ConnectOptions } from '../../client/index.js';
+import { ClientError, connectBroker, createBrokerClient, InvalidArgumentError, type ConnectOptions } from '../../client/index.js';
+import { describeError } from '../../client/messages.js';
 import { AuthProvider } from '../../client/react/index.js';
 import { createAdminApp, createServerApp } from '../../protocol/server.js';
 import { Boundary, quietConsoleErrors, resetBrowser } from '../react/helpers.js';

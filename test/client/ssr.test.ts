@@ -29,6 +29,7 @@ beforeAll(async () => {
   try {
     client = await import('../../client/index.js');
     react = await import('../../client/react/index.js');
+    await import('../../client/messages.js');
   } finally {
     for (const [name, descriptor] of saved) {
       if (descriptor) Object.defineProperty(globalThis, name, descriptor);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { describeError } from '../../../client/index.js';
+import { describeError } from '../../../client/messages.js';
 import { T } from '../testids.js';
 
 type Kind = 'info' | 'success' | 'warning' | 'error';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { describeError } from '../../../client/index.js';
+import { describeError } from '../../../client/messages.js';
 import { useAdminSession, useBrokerClient, useBrokerStatus, useConnectivity, useSession } from '../../../client/react/index.js';
 import { formatRelative } from '../lib/format.js';
 import { T } from '../testids.js';

@@ -1,4 +1,4 @@
-import { describeError } from '../../../client/index.js';
+import { describeError } from '../../../client/messages.js';
 import { useConnectivity } from '../../../client/react/index.js';
 import { formatRelative } from '../lib/format.js';
 import { T } from '../testids.js';

@@ -1,4 +1,4 @@
-import { describeError } from '../../../../client/index.js';
+import { describeError } from '../../../../client/messages.js';
 import { useBrokerClient } from '../../../../client/react/index.js';
 import { Alert } from '../../components/Alert.js';
 import { Link, useLocation } from '../../router.js';

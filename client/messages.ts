@@ -1,6 +1,9 @@
 import { AuthBrokerError, type SerializedError } from '../protocol/errors/errors.js';
 
 /**
+ * `authbroker/messages`, an entry of its own so that apps with their own wording (or their own
+ * languages) do not ship ours; like Firebase's opt-in `debugErrorMap`.
+ *
  * Sentences for people, per error code: what happened and what to do. Anything without an entry
  * falls back to the error's own message, never to raw JSON.
  */

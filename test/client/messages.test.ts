@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError } from '../../client/errorMessages.js';
+import { describeError } from '../../client/messages.js';
 import { HttpStatusError } from '../../protocol/errors/errors.js';
 import { createKnownError } from '../../protocol/errors/create.js';
 
