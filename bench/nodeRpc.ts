@@ -71,7 +71,7 @@ export async function nodeRpc(flags: Flags): Promise<BenchResult> {
     tables: [{ caption: 'Round trip per call (µs)', columns: ['variant', 'median', 'p95', 'p99', 'mean', 'n', 'median ÷ raw ping-pong'], rows: [row('Comlink cached read (broker)', comlink), row('Comlink alone: echo of a number (no broker)', comlinkEcho), row('raw ping-pong (a number)', raw), row('raw ping-pong carrying the user object', rawUser)] }],
     goals: [{ goal: 'Comlink cached getUser() at most 2× a raw MessageChannel ping-pong (medians)', measured: `×${fmt(ratio, 2)} (${fmt(comlink.median * 1000, 1)} µs vs ${fmt(raw.median * 1000, 1)} µs)`, met: ratio <= 2 }],
     notes: [
-      `Against a ping-pong that carries the same user object the ratio is ×${fmt(comlink.median / rawUser.median, 2)}. That ping-pong is itself ×${fmt(rawUser.median / raw.median, 2)} the one carrying a number: cloning the user both ways costs more than the budget allows any call that returns it.`,
+      `Against a ping-pong that carries the same user object the ratio is ×${fmt(comlink.median / rawUser.median, 2)}. That ping-pong is itself ×${fmt(rawUser.median / raw.median, 2)} the one carrying a number (it clones the user both ways; a read clones it once).`,
       `Comlink alone, returning a number, is ×${fmt(comlinkEcho.median / raw.median, 2)} the raw ping-pong: the 2× budget is spent before the broker does anything or a user is cloned. Much of it is Comlink's request id (four Math.random() numbers printed in hex, ~9 µs in V8 per call; upstream GoogleChromeLabs/comlink#654, unmerged).`,
     ],
     data: out,
