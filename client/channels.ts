@@ -9,6 +9,8 @@ import { brokerConfigOf } from './options.js';
 export interface BrokerChannel {
   mode: BrokerMode;
   api: BrokerApi;
+  /** Settles if the host goes away under the tab (a service worker replaced by a new deploy). */
+  lost?: Promise<void>;
   close(): void;
 }
 
@@ -78,6 +80,25 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
   };
 }
 
+/**
+ * Calls made on a host that is gone would wait forever (its ports never answer): each call is
+ * raced against the loss, so its caller gets BROKER_UNAVAILABLE and can try again.
+ */
+function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
+  const gone = lost.then(() => {
+    throw new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (a new version of the service worker took over). Try again.');
+  });
+  gone.catch(() => undefined);
+  return new Proxy(api, {
+    get(target, name) {
+      // Not a thenable: the API object is itself the value of a promise.
+      if (name === 'then') return undefined;
+      const method = target[name as keyof BrokerApi] as (...args: unknown[]) => Promise<unknown>;
+      return (...args: unknown[]) => Promise.race([method(...args), gone]);
+    },
+  });
+}
+
 /** Service workers stop when idle; a message now and then keeps ours alive while a tab is open. */
 const SERVICE_WORKER_KEEPALIVE_MILLIS = 10_000;
 
@@ -115,9 +136,19 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
     throw error;
   }
   const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
+  // A new version that activates makes this one redundant: the browser stops it, and its ports
+  // go silent rather than failing.
+  const lost = new Promise<void>((resolve) => {
+    const check = () => {
+      if (sw.state === 'redundant') resolve();
+      else sw.addEventListener('statechange', check, { once: true });
+    };
+    check();
+  });
   return {
     mode: 'service-worker',
-    api: connection.api,
+    api: failingWhenLost(connection.api, lost),
+    lost,
     close: () => {
       clearInterval(keepAlive);
       connection.close();

@@ -160,6 +160,13 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
         throw new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
       }
       channel = opened;
+      void opened.lost?.then(() => {
+        if (channel !== opened) return;
+        // The host went away under us (a new service worker took over): the next broker has the
+        // session in IndexedDB; connect to it and subscribe again to what is on screen.
+        disconnect();
+        void api().catch(() => undefined);
+      });
       void lifetimeLock.then((lockName) => (lockName === undefined ? undefined : opened.api.watchLifetime(lockName))).catch(() => undefined);
       stopForwarding = forwardBrowserState(opened.api);
       // Used again after a close(): what is still watched subscribes to the new broker.
@@ -167,6 +174,15 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       return opened.api;
     }
     throw new ClientError('BROKER_UNAVAILABLE', `No broker could be started (${failures.join('; ')}).`);
+  }
+
+  function disconnect(): void {
+    stopForwarding();
+    stopForwarding = () => undefined;
+    channel?.close();
+    channel = null;
+    connecting = null;
+    store.disconnected();
   }
 
   function api(): Promise<BrokerApi> {
@@ -203,13 +219,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     ...oauthMethods(api, urls),
     close() {
       closes += 1;
-      stopForwarding();
-      stopForwarding = () => undefined;
       void channel?.api.goodbye().catch(() => undefined);
-      channel?.close();
-      channel = null;
-      connecting = null;
-      store.disconnected();
+      disconnect();
     },
   };
   // Each action waits for the broker, then calls it: typed by BrokerActions, listed once above.

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { candidateModes, createBrokerClient, detectCapabilities, type Capabilities } from '../../client/index.js';
 import { workerName } from '../../client/channels.js';
+import { createBroker, type Broker } from '../../worker/broker.js';
+import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/expose.js';
 import { useEmulator } from '../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser } from '../react/helpers.js';
 
@@ -91,6 +93,39 @@ function serviceWorkerContainer(register: (url: string) => Promise<unknown>) {
 
 const TIMEOUT = 150;
 
+/**
+ * A service worker as the page sees it, hosting a real broker (as `installAuthBroker` does).
+ * `replace()` stops it the way a new deploy does: its broker dies at once, its state turns
+ * `redundant` a little later.
+ */
+function hostingServiceWorker() {
+  const brokers: Broker[] = [];
+  const getBroker = brokerRegistry(async (config) => {
+    const broker = await createBroker(config, { mode: 'service-worker' });
+    brokers.push(broker);
+    return broker;
+  });
+  const worker = Object.assign(new EventTarget(), {
+    state: 'activated' as ServiceWorkerState,
+    scriptURL: '/service-worker.js',
+    postMessage(message: { type?: string }, transfer?: Transferable[]) {
+      const port = transfer?.[0];
+      if (message.type === 'authbroker:connect' && port instanceof MessagePort) exposeBrokerEntry(getBroker, port);
+    },
+    replace() {
+      for (const broker of brokers) broker.close();
+      setTimeout(() => {
+        worker.state = 'redundant';
+        worker.dispatchEvent(new Event('statechange'));
+      }, 50);
+    },
+    stop() {
+      for (const broker of brokers) broker.close();
+    },
+  });
+  return worker;
+}
+
 async function expectWorkingInProcess(client: ReturnType<typeof createBrokerClient>) {
   expect(client.mode).toBe('in-process');
   const project = await client.read({ kind: 'project' });
@@ -157,6 +192,40 @@ describe('createBrokerClient falls back for real', () => {
     const client = newClient(emulator(), { mode: 'auto', serviceWorker: '/service-worker.js', connectTimeoutMillis: 60_000 });
     await client.connect();
     await expectWorkingInProcess(client);
+  });
+
+  it('a service worker replaced by a new deploy: a call in flight fails with BROKER_UNAVAILABLE, the client moves to the new one, signed in and subscribed', async () => {
+    let active = hostingServiceWorker();
+    const first = active;
+    const registration = { installing: null, waiting: null, get active() { return active; }, addEventListener: () => undefined, update: () => Promise.resolve() };
+    serviceWorkerContainer(async () => registration);
+    const em = emulator();
+    const client = newClient(em, { mode: 'service-worker', serviceWorker: '/service-worker.js' });
+    await client.connect();
+    expect(client.mode).toBe('service-worker');
+    const account = await createUser(em);
+    await client.signInWithPassword({ email: account.email, password: account.password });
+    const before = (await client.status()).brokerId;
+    const onScreen = { kind: 'currentUser' } as const;
+    const unsubscribe = client.subscribe(onScreen, () => undefined);
+    await vi.waitFor(() => expect(client.getSnapshot(onScreen)?.status).toBe('success'));
+
+    active = hostingServiceWorker();
+    first.replace();
+    // Once the old broker's ports are shut (it closes them a task after it stops), nothing answers.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const inFlight = client.status();
+    await expect(inFlight).rejects.toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
+
+    await vi.waitFor(async () => expect((await client.status()).brokerId).not.toBe(before));
+    expect(client.mode).toBe('service-worker');
+    expect((await client.status()).session).toMatchObject({ status: 'signed-in', userId: account.id });
+    // What the tab watches is subscribed on the new broker.
+    await client.updateUser({ displayName: 'After the deploy' });
+    await vi.waitFor(() => expect((client.getSnapshot(onScreen)?.data as { displayName?: string } | null)?.displayName).toBe('After the deploy'));
+    unsubscribe();
+    client.close();
+    active.stop();
   });
 
   it('an insecure context never registers the service worker', async () => {

@@ -66,6 +66,41 @@ describe('fallback hosts behave the same', () => {
     expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('service-worker');
   });
 
+  scenario('11d. a new service worker deployed while tabs are open: every tab moves to it, signed in, nothing hangs', async (stage) => {
+    const context = await stage.newContext();
+    await context.addInitScript(() => {
+      delete (window as { SharedWorker?: unknown }).SharedWorker;
+    });
+    const tabs = [await stage.openTab(context), await stage.openTab(context)];
+    for (const page of tabs) expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('service-worker');
+    await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+    await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
+    const before = await tabs[0]!.evaluate(async () => (await window.__authbroker.status()).brokerId);
+
+    stage.demo.redeployServiceWorker();
+    await tabs[0]!.evaluate(async () => {
+      await (await navigator.serviceWorker.getRegistration())!.update();
+    });
+    // Both tabs reach the new broker, which has the session from IndexedDB.
+    for (const page of tabs) {
+      await page.waitForFunction(
+        async (old) => {
+          const status = await window.__authbroker.status().catch(() => null);
+          return status !== null && status.brokerId !== old && status.session.status === 'signed-in';
+        },
+        before,
+        { timeout: 15_000, polling: 200 },
+      );
+    }
+    const statuses = await Promise.all(tabs.map((page) => page.evaluate(() => window.__authbroker.status())));
+    expect(statuses[0]!.brokerId).toBe(statuses[1]!.brokerId);
+    expect(statuses[0]!.tabsConnected).toBe(2);
+
+    // What the tabs watch is subscribed on the new broker: a change in one tab shows in the other.
+    await tabs[0]!.evaluate(() => window.__authbroker.updateUser({ displayName: 'After the deploy' }));
+    await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('After the deploy'), null, { timeout: 10_000 });
+  });
+
   scenario('11b. SharedWorker and service workers unavailable: the in-page host', async (stage) => {
     const context = await stage.newContext();
     await context.addInitScript(() => {

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
@@ -34,6 +34,8 @@ export function contentSecurityPolicy(emulatorUrl: string): string {
 
 export interface DemoServer {
   url: string;
+  /** Serves a changed service-worker script from now on, as a new deploy would. */
+  redeployServiceWorker(): void;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
     internalPublishableClientKey: emulator.projects.internal.publishableClientKey,
   };
   const csp = contentSecurityPolicy(emulator.url);
+  let deploys = 0;
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     if (path === '/demo-config.json') {
@@ -61,7 +64,14 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(DEMO_DIST, 'index.html');
     const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
     if (file.endsWith('.html')) headers['content-security-policy'] = csp;
-    if (file.endsWith('authbroker-sw.js')) headers['service-worker-allowed'] = '/';
+    if (file.endsWith('authbroker-sw.js')) {
+      headers['service-worker-allowed'] = '/';
+      if (deploys > 0) {
+        res.writeHead(200, headers);
+        res.end(`${readFileSync(file, 'utf8')}\n// deploy ${deploys}\n`);
+        return;
+      }
+    }
     res.writeHead(200, headers);
     createReadStream(file).pipe(res);
   });
@@ -70,6 +80,9 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://localhost:${port}`,
+    redeployServiceWorker() {
+      deploys += 1;
+    },
     stop: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
