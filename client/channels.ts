@@ -9,8 +9,10 @@ import { brokerConfigOf } from './options.js';
 export interface BrokerChannel {
   mode: BrokerMode;
   api: BrokerApi;
-  /** Settles if the host goes away under the tab (a service worker replaced by a new deploy). */
+  /** Settles if the host goes away under the tab (a service worker replaced by a new deploy, a worker killed). */
   lost?: Promise<void>;
+  /** Says the host is gone, when the tab learns it another way (the broker's lifetime lock). */
+  markLost?(): void;
   close(): void;
 }
 
@@ -34,8 +36,18 @@ function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Prom
   });
 }
 
-/** The tab serves its listener on a port of its own and gets a port serving its API back. */
-async function connectOverPort(port: MessagePort, options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<{ api: BrokerApi; close(): void }> {
+/**
+ * The tab serves its listener on a port of its own and gets a port serving its API back. Ports
+ * never say that the other end died, so the connection is lost when the host says so (`hostGone`)
+ * or when the tab is told (`markLost`).
+ */
+async function connectOverPort(
+  port: MessagePort,
+  options: ConnectOptions,
+  hello: TabHello,
+  listener: TabListener,
+  hostGone?: Promise<void>,
+): Promise<{ api: BrokerApi; lost: Promise<void>; markLost(): void; close(): void }> {
   installErrorTransfer();
   const entry = Comlink.wrap<BrokerEntry>(port);
   const { port1, port2 } = new MessageChannel();
@@ -47,8 +59,13 @@ async function connectOverPort(port: MessagePort, options: ConnectOptions, hello
     port1.close();
     throw error;
   }
+  let markLost!: () => void;
+  const lost = new Promise<void>((resolve) => (markLost = resolve));
+  void hostGone?.then(markLost);
   return {
-    api: Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi,
+    api: failingWhenLost(Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi, lost),
+    lost,
+    markLost,
     close() {
       port1.close();
       apiPort.close();
@@ -73,6 +90,8 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
   return {
     mode: 'shared-worker',
     api: connection.api,
+    lost: connection.lost,
+    markLost: connection.markLost,
     close: () => {
       connection.close();
       worker.port.close();
@@ -86,7 +105,7 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
  */
 function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
   const gone = lost.then(() => {
-    throw new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (a new version of the service worker took over). Try again.');
+    throw new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
   });
   gone.catch(() => undefined);
   return new Proxy(api, {
@@ -125,30 +144,31 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
   // Not `workbox.active`: it only settles for a worker this page installed or is controlled by, and a
   // page loaded while another tab's worker was activating (or hard-reloaded) is neither.
   const sw = await withTimeout(activatedWorker(registration), options.connectTimeoutMillis ?? 8000, 'The service worker');
-  const { port1, port2 } = new MessageChannel();
-  sw.postMessage({ type: 'authbroker:connect' }, [port2]);
-  port1.start();
-  let connection: Awaited<ReturnType<typeof connectOverPort>>;
-  try {
-    connection = await connectOverPort(port1, options, hello, listener);
-  } catch (error) {
-    port1.close();
-    throw error;
-  }
-  const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
   // A new version that activates makes this one redundant: the browser stops it, and its ports
   // go silent rather than failing.
-  const lost = new Promise<void>((resolve) => {
+  const replaced = new Promise<void>((resolve) => {
     const check = () => {
       if (sw.state === 'redundant') resolve();
       else sw.addEventListener('statechange', check, { once: true });
     };
     check();
   });
+  const { port1, port2 } = new MessageChannel();
+  sw.postMessage({ type: 'authbroker:connect' }, [port2]);
+  port1.start();
+  let connection: Awaited<ReturnType<typeof connectOverPort>>;
+  try {
+    connection = await connectOverPort(port1, options, hello, listener, replaced);
+  } catch (error) {
+    port1.close();
+    throw error;
+  }
+  const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
   return {
     mode: 'service-worker',
-    api: failingWhenLost(connection.api, lost),
-    lost,
+    api: connection.api,
+    lost: connection.lost,
+    markLost: connection.markLost,
     close: () => {
       clearInterval(keepAlive);
       connection.close();

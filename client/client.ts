@@ -4,7 +4,7 @@ import type { QuerySnapshot } from '../worker/cache/query.js';
 import type { QuerySpec } from '../worker/cache/queries.js';
 import { openers, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
-import { holdTabLock, newTabId } from './lifetime.js';
+import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
 import { candidateModes, detectCapabilities } from './mode.js';
 import { oauthMethods, type OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
@@ -167,7 +167,16 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
         disconnect();
         void api().catch(() => undefined);
       });
-      void lifetimeLock.then((lockName) => (lockName === undefined ? undefined : opened.api.watchLifetime(lockName))).catch(() => undefined);
+      // Each side watches the other's lifetime lock: the broker learns when this tab is gone, the tab
+      // when the broker's worker is (killed, crashed), which nothing else would tell it.
+      void lifetimeLock
+        .then(async (lockName) => {
+          const brokerLock = lockName === undefined ? null : await opened.api.watchLifetime(lockName);
+          if (brokerLock === null) return;
+          await whenReleased(brokerLock);
+          opened.markLost?.();
+        })
+        .catch(() => undefined);
       stopForwarding = forwardBrowserState(opened.api);
       // Used again after a close(): what is still watched subscribes to the new broker.
       queueMicrotask(() => store.resubscribeAll());

@@ -17,6 +17,23 @@ export function holdTabLock(tabId: string): Promise<string | undefined> {
   });
 }
 
+/**
+ * Resolves when whoever holds `lockName` lets it go (the broker's worker ended). Never, if nobody
+ * holds it now or the page has no Web Locks: a free lock says nothing about anyone.
+ */
+export async function whenReleased(lockName: string): Promise<void> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  const never = new Promise<never>(() => undefined);
+  if (!locks) return never;
+  try {
+    const held = await locks.request(lockName, { ifAvailable: true }, (lock) => lock === null);
+    if (!held) return never;
+    await locks.request(lockName, () => undefined);
+  } catch {
+    return never;
+  }
+}
+
 export function newTabId(): string {
   return crypto.randomUUID();
 }

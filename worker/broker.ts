@@ -10,6 +10,7 @@ import { fetcherFor } from './cache/fetchers.js';
 import { isLive, parseQuerySpec, type QuerySpec } from './cache/queries.js';
 import { resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { BROKER_VERSION, createCore, type BrokerCore, type BrokerHostOptions } from './core.js';
+import { holdUntilReleased } from './locks.js';
 import { flushOutbox } from './outbox.js';
 import { Tabs, type LiveSource, type LiveSources } from './tabs.js';
 
@@ -148,7 +149,9 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
     lastConnectivity = snapshot.state;
   });
 
-  await Promise.all([session.start(), adminSession?.start()]);
+  // Held for the broker's life, before any tab connects. A worker gives no sign when it is killed
+  // or crashes; its locks are freed, so tabs waiting for this one learn that it is gone.
+  const [ownLock] = await Promise.all([core.mode === 'in-process' ? null : holdUntilReleased(core.locks, `authbroker:broker:${core.brokerId}`), session.start(), adminSession?.start()]);
   void flushOutbox(core);
 
   const modules = {
@@ -196,6 +199,7 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
       watchLifetime: async (lockName) => {
         if (typeof lockName !== 'string' || lockName === '' || lockName.length > 300) throw new InvalidArgumentError('lockName', 'lockName must be a non-empty string of at most 300 characters.');
         tabs.watchLifetime(tab, lockName);
+        return ownLock?.name ?? null;
       },
       getAccessToken: () => session.getAccessToken(),
     };
@@ -218,6 +222,7 @@ export async function createBroker(config: BrokerConfig | unknown, host: BrokerH
     },
     status,
     close() {
+      ownLock?.release();
       tabs.releaseAll();
       if (statusTimer !== null) clearInterval(statusTimer);
       connectivity.close();

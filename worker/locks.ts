@@ -9,6 +9,27 @@ export function browserLocks(): LockManagerLike | null {
 }
 
 /**
+ * Takes a lock and keeps it until `release()` (or until this worker ends, when the browser frees
+ * it); resolves once it is held. Null without Web Locks, or if the lock cannot be taken.
+ */
+export async function holdUntilReleased(locks: LockManagerLike | null, name: string): Promise<{ name: string; release(): void } | null> {
+  if (locks === null) return null;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  try {
+    await new Promise<void>((held, failed) => {
+      locks.request(name, { mode: 'exclusive' }, () => {
+        held();
+        return released;
+      }).catch(failed);
+    });
+  } catch {
+    return null;
+  }
+  return { name, release };
+}
+
+/**
  * Runs `fn` holding an exclusive lock, waiting at most `timeoutMillis` for it. If the wait times
  * out (a stuck peer), `fn` runs anyway: for the refresh that costs at worst a second token request,
  * which is harmless because the service does not rotate refresh tokens — much better than stalling.

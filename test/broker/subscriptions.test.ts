@@ -113,6 +113,24 @@ describe('subscriptions in every tab', () => {
     expect(error).toMatchObject({ name: 'InvalidArgumentError', argument: 'lockName' });
   });
 
+  it("watchLifetime answers with the broker's own lifetime lock: held while it lives, free once it stops; none for a broker in the page", async () => {
+    const a = await connectTab(broker, locks, { lifetimeLock: 'after-connect' });
+    tabs.push(a);
+    const brokerLock = await a.api.watchLifetime('authbroker:tab:someone');
+    expect(brokerLock).toBe(`authbroker:broker:${(await a.api.status()).brokerId}`);
+    const isFree = () => locks.request(brokerLock!, { ifAvailable: true }, (lock) => lock !== null);
+    expect(await isFree()).toBe(false);
+    broker.close();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await isFree()).toBe(true);
+
+    const inPage = await startTestBroker(emulator(), { mode: 'in-process', locks });
+    const b = await connectTab(inPage.broker, locks, { lifetimeLock: 'after-connect' });
+    expect(await b.api.watchLifetime('authbroker:tab:someone-else')).toBeNull();
+    b.close();
+    inPage.broker.close();
+  });
+
   it('goodbye releases a tab at once', async () => {
     const [a, b] = [await tab(), await tab()];
     await a.subscribe('user', { kind: 'currentUser' });

@@ -28,4 +28,32 @@ describe('tabs share one broker', () => {
     const navigations = await Promise.all(tabs.map((page) => page.evaluate(() => performance.getEntriesByType('navigation').length)));
     expect(navigations).toEqual([1, 1, 1]);
   });
+
+  scenario('2b. the SharedWorker killed under open tabs: they start a new one and carry on, signed in, nothing hangs', async (stage) => {
+    const context = await stage.newContext();
+    const tabs = [await stage.openTab(context), await stage.openTab(context)];
+    await tabs[0]!.evaluate(() => window.__authbroker.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' }));
+    await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
+    const before = await tabs[0]!.evaluate(async () => (await window.__authbroker.status()).brokerId);
+
+    const cdp = await stage.cdp();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const worker = targetInfos.find((t) => t.type === 'shared_worker' && t.url.startsWith(stage.demo.url))!;
+    await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+
+    for (const page of tabs) {
+      await page.waitForFunction(
+        async (old) => {
+          const status = await window.__authbroker.status().catch(() => null);
+          return status !== null && status.brokerId !== old && status.session.status === 'signed-in';
+        },
+        before,
+        { timeout: 15_000, polling: 200 },
+      );
+    }
+    expect(await stage.sharedWorkerCount()).toBe(1);
+    expect((await tabs[0]!.evaluate(() => window.__authbroker.status())).tabsConnected).toBe(2);
+    await tabs[0]!.evaluate(() => window.__authbroker.updateUser({ displayName: 'After the restart' }));
+    await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('After the restart'), null, { timeout: 10_000 });
+  });
 });

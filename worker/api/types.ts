@@ -137,8 +137,10 @@ export interface BrokerApi {
   /**
    * The tab now holds this Web Lock for its whole life: when the broker can take it, the tab is gone.
    * Sent after connecting (rather than in the hello) so that a new tab never waits for its lock first.
+   * Answers with the broker's own lifetime lock, for the tab to wait on the same way (granted: the
+   * broker's worker is gone), or null where the broker lives in the page itself.
    */
-  watchLifetime(lockName: string): Promise<void>;
+  watchLifetime(lockName: string): Promise<string | null>;
   /** For the app's own backend calls (`x-stack-access-token`). Never the refresh token. */
   getAccessToken(): Promise<string | null>;
 
