@@ -10,7 +10,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['test/{protocol,emulator,broker,architecture,server,reliability}/**/*.test.ts'],
+          include: ['test/{protocol,contract,emulator,worker,architecture,server,reliability}/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -18,7 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'react',
-          include: ['test/react/**/*.test.{ts,tsx}', 'test/client/**/*.test.{ts,tsx}'],
+          include: ['test/client/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           testTimeout: 20_000,
         },

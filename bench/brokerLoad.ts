@@ -60,7 +60,7 @@ async function child(seconds: number): Promise<LoadOutcome> {
       if (wait > 0) await sleep(wait);
       else if (wait < -TICK_MILLIS) lateTicks++;
       seq++;
-      for (const { spec, base } of teams) bench.broker.core.setQueryData(spec, { ...base, clientMetadata: { seq } });
+      for (const { spec, base } of teams) bench.broker.parts.queries.setQueryData(spec, { ...base, clientMetadata: { seq } });
       const t = performance.now();
       await tabs[1]!.api.updateUser({ clientMetadata: { seq } });
       updateTimes.push(performance.now() - t);

@@ -1,16 +1,15 @@
 /**
  * A broker in Node (fake IndexedDB, in-memory Web Locks) and simulated tabs talking to it through
- * Comlink over real MessageChannels, as SharedWorker ports would (like
+ * the client's connection code (Comlink calls, port deliveries) over real MessageChannels, as SharedWorker ports would (like
  * test/support/tabs.ts, without recording messages, which would skew memory figures).
  */
 import 'fake-indexeddb/auto';
-import * as Comlink from 'comlink';
+import { connectOverPort } from '../client/rpc.js';
 import type { RunningEmulator } from '../emulator/index.js';
 import { holdLock, LocalLockManager } from '../test/support/locks.js';
-import type { BrokerApi, BrokerEntry, Delivery, QuerySnapshot, QuerySpec } from '../worker/index.js';
+import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec } from '../worker/index.js';
 import { createBroker, type Broker } from '../worker/broker.js';
-import { installErrorTransfer } from '../worker/rpc/errors.js';
-import { exposeBrokerEntry } from '../worker/rpc/expose.js';
+import { exposeBrokerEntry } from '../worker/rpc/entry.js';
 
 export interface BenchBroker {
   broker: Broker;
@@ -64,7 +63,6 @@ function newSimTab(close: () => Promise<void>): { tab: SimTab; listener: { deliv
 }
 
 export async function connectSimTab({ broker, locks }: BenchBroker): Promise<SimTab> {
-  installErrorTransfer();
   counter += 1;
   const tabId = `bench-tab-${counter}`;
   const lockName = `authbroker:tab:${tabId}`;
@@ -72,20 +70,17 @@ export async function connectSimTab({ broker, locks }: BenchBroker): Promise<Sim
   await lifetime.ready;
   const { port1, port2 } = new MessageChannel();
   exposeBrokerEntry(async () => broker, port2);
-  const entry = Comlink.wrap<BrokerEntry>(port1);
-  const listenerChannel = new MessageChannel();
-  const ports: MessagePort[] = [];
+  let closeConnection = () => undefined as void;
   const { tab, listener } = newSimTab(async () => {
     await tab.api.goodbye().catch(() => undefined);
-    // A closing tab loses every port it holds: the entry port and the API proxy's.
-    for (const port of ports) port.close();
+    // A closing tab loses every port it holds: the entry port, the API's and the listener's.
+    closeConnection();
     port1.close();
     lifetime.release();
   });
-  Comlink.expose(listener, listenerChannel.port1);
-  const apiPort = await entry.connect(broker.config, { tabId, lockName, version: 'bench' }, Comlink.transfer(listenerChannel.port2, [listenerChannel.port2]));
-  tab.api = Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi;
-  ports.push(apiPort, listenerChannel.port1);
+  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, { tabId, lockName, version: 'bench' }, (batch) => listener.deliver(batch), (promise) => promise);
+  tab.api = connection.api;
+  closeConnection = () => connection.close();
   return tab;
 }
 

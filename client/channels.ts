@@ -1,9 +1,10 @@
-import * as Comlink from 'comlink';
+import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
+import type { BrokerMode } from '../contract/state.js';
+import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 import { ClientError } from '../protocol/errors/errors.js';
-import type { BrokerApi, BrokerEntry, BrokerMode, TabHello, TabListener } from '../worker/api/types.js';
-import { installErrorTransfer } from '../worker/rpc/errors.js';
 import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
+import { connectOverPort as connectEntry } from './rpc.js';
 
 /** A connection to a broker, whatever hosts it. */
 export interface BrokerChannel {
@@ -37,9 +38,8 @@ function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Prom
 }
 
 /**
- * The tab serves its listener on a port of its own and gets a port serving its API back. Ports
- * never say that the other end died, so the connection is lost when the host says so (`hostGone`)
- * or when the tab is told (`markLost`).
+ * Ports never say that the other end died, so the connection is lost when the host says so
+ * (`hostGone`) or when the tab is told (`markLost`).
  */
 async function connectOverPort(
   port: MessagePort,
@@ -48,29 +48,13 @@ async function connectOverPort(
   listener: TabListener,
   hostGone?: Promise<void>,
 ): Promise<{ api: BrokerApi; lost: Promise<void>; markLost(): void; close(): void }> {
-  installErrorTransfer();
-  const entry = Comlink.wrap<BrokerEntry>(port);
-  const { port1, port2 } = new MessageChannel();
-  Comlink.expose(listener, port1);
-  let apiPort: MessagePort;
-  try {
-    apiPort = await withTimeout(entry.connect(brokerConfigOf(options), hello, Comlink.transfer(port2, [port2])), options.connectTimeoutMillis ?? 8000, 'The broker');
-  } catch (error) {
-    port1.close();
-    throw error;
-  }
+  const connection = await connectEntry(port, brokerConfigOf(options), hello, (batch) => listener.deliver(batch), (promise) =>
+    withTimeout(promise, options.connectTimeoutMillis ?? 8000, 'The broker'),
+  );
   let markLost!: () => void;
   const lost = new Promise<void>((resolve) => (markLost = resolve));
   void hostGone?.then(markLost);
-  return {
-    api: failingWhenLost(Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi, lost),
-    lost,
-    markLost,
-    close() {
-      port1.close();
-      apiPort.close();
-    },
-  };
+  return { api: failingWhenLost(connection.api, lost), lost, markLost, close: () => connection.close() };
 }
 
 export async function openSharedWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
@@ -154,7 +138,7 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
     check();
   });
   const { port1, port2 } = new MessageChannel();
-  sw.postMessage({ type: 'authbroker:connect' }, [port2]);
+  sw.postMessage({ type: SERVICE_WORKER_CONNECT }, [port2]);
   port1.start();
   let connection: Awaited<ReturnType<typeof connectOverPort>>;
   try {

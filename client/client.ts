@@ -1,7 +1,10 @@
+import type { BrokerApi, OAuthResult, SignInResult } from '../contract/api.js';
+import { actionNames, type ActionName } from '../contract/methods.js';
+import type { DataOf, QuerySpec } from '../contract/queries.js';
+import type { QuerySnapshot } from '../contract/snapshot.js';
+import type { BrokerMode } from '../contract/state.js';
 import { ClientError } from '../protocol/errors/errors.js';
-import type { BrokerApi, BrokerMode, DataOf, OAuthResult, SignInResult } from '../worker/api/types.js';
-import type { QuerySnapshot } from '../worker/cache/query.js';
-import type { QuerySpec } from '../worker/cache/queries.js';
+import { AUTHBROKER_VERSION } from '../protocol/version.js';
 import { openers, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
@@ -10,62 +13,8 @@ import { oauthMethods, type OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
 import { QueryStore } from './store.js';
 
-/** The broker methods an app calls directly (the rest are the client's plumbing). */
-const ACTIONS = [
-  'status',
-  'read',
-  'refetch',
-  'getAccessToken',
-  'signUpWithPassword',
-  'signInWithPassword',
-  'sendMagicLink',
-  'signInWithMagicLink',
-  'signInWithOtp',
-  'signInWithMfa',
-  'signOut',
-  'sendPasswordResetEmail',
-  'checkPasswordResetCode',
-  'resetPassword',
-  'updatePassword',
-  'setPassword',
-  'updateUser',
-  'deleteUser',
-  'createContactChannel',
-  'updateContactChannel',
-  'deleteContactChannel',
-  'sendContactChannelVerification',
-  'verifyEmail',
-  'checkEmailVerificationCode',
-  'revokeSession',
-  'getConnectedAccountAccessToken',
-  'createTeam',
-  'updateTeam',
-  'deleteTeam',
-  'leaveTeam',
-  'removeTeamMember',
-  'updateTeamProfile',
-  'inviteToTeam',
-  'revokeTeamInvitation',
-  'acceptTeamInvitation',
-  'checkTeamInvitationCode',
-  'getTeamInvitationDetails',
-  'adminSignInWithPassword',
-  'adminSignInWithMfa',
-  'adminSignOut',
-  'adminCreateProject',
-  'adminUpdateProject',
-  'adminCreateApiKey',
-  'adminRevokeApiKey',
-  'adminUpdateEmailTemplate',
-  'adminResetEmailTemplate',
-  'adminCreatePermissionDefinition',
-  'adminUpdatePermissionDefinition',
-  'adminDeletePermissionDefinition',
-  'adminSendTestEmail',
-  'adminCreateSvixToken',
-] as const satisfies ReadonlyArray<keyof BrokerApi>;
-
-export type BrokerActions = Pick<BrokerApi, (typeof ACTIONS)[number]>;
+/** The broker methods an app calls directly (their role in the contract is `action`). */
+export type BrokerActions = Pick<BrokerApi, ActionName>;
 
 export interface BrokerClient extends BrokerActions {
   /** The host in use, once connected (null before). */
@@ -142,7 +91,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     // The lock is taken while the connection is made (taking it can cost a new tab tens of ms);
     // the broker is told its name once it is held, since a free lock would mean "this tab is gone".
     const lifetimeLock = holdTabLock(tabId);
-    const hello = { tabId, version: '0.1.0' };
+    const hello = { tabId, version: AUTHBROKER_VERSION };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
     const failures: string[] = [];
     for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
@@ -232,9 +181,9 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       disconnect();
     },
   };
-  // Each action waits for the broker, then calls it: typed by BrokerActions, listed once above.
+  // Each action waits for the broker, then calls it: the contract's list, typed by BrokerActions.
   const actions: Record<string, unknown> = {};
-  for (const name of ACTIONS) {
+  for (const name of actionNames) {
     if (name in client) continue;
     actions[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   }

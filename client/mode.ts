@@ -1,4 +1,4 @@
-import type { BrokerMode } from '../worker/api/types.js';
+import type { BrokerMode } from '../contract/state.js';
 import type { BrokerModeChoice } from './options.js';
 
 /** What the page can do, as far as choosing a broker host goes. */

@@ -1,5 +1,5 @@
 import { stripOAuthCallbackParams } from '../protocol/urls.js';
-import type { BrokerApi, OAuthResult } from '../worker/api/types.js';
+import type { BrokerApi, OAuthResult } from '../contract/api.js';
 import type { HandlerUrls } from './handlerUrls.js';
 
 export interface OAuthSignInOptions {

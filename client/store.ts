@@ -1,7 +1,8 @@
+import type { BrokerApi, Delivery } from '../contract/api.js';
+import type { QuerySpec } from '../contract/queries.js';
+import { hashQueryKey } from '../contract/queryKey.js';
+import type { QuerySnapshot } from '../contract/snapshot.js';
 import { serializeError } from '../protocol/errors/serialize.js';
-import type { BrokerApi, Delivery } from '../worker/api/types.js';
-import type { QuerySnapshot } from '../worker/cache/query.js';
-import type { QuerySpec } from '../worker/cache/queries.js';
 
 interface Entry {
   spec: QuerySpec;
@@ -15,15 +16,8 @@ interface Entry {
   prefetchHold: (() => void) | null;
 }
 
-/** A stable text key for a query: the same query from any hook is the same subscription. */
-export function queryKey(spec: QuerySpec): string {
-  const record = spec as unknown as Record<string, unknown>;
-  return Object.keys(record)
-    .sort()
-    .filter((k) => record[k] !== undefined)
-    .map((k) => `${k}=${String(record[k])}`)
-    .join('&');
-}
+/** The same key the broker computes: the same query from any hook is the same subscription. */
+export const queryKey = hashQueryKey;
 
 /** Unsubscribing waits this long, so a remount (StrictMode, navigation) keeps the subscription. */
 export const RELEASE_GRACE_MILLIS = 100;

@@ -91,27 +91,4 @@ export function decideRetry(context: RetryContext): RetryDecision {
   }
 }
 
-/** Time and randomness, injectable so tests run on a fake clock. */
-export interface Clock {
-  now(): number;
-  sleep(millis: number, signal?: AbortSignal): Promise<void>;
-  random(): number;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  random: () => Math.random(),
-  sleep: (millis, signal) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, millis);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
+export { systemClock, type Clock, type TimerHandle } from './clock.js';

@@ -1,234 +1,245 @@
+import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
+import { Emitter, type Watchable } from '../contract/events.js';
+import type { LiveContext, QueryScope } from '../contract/queries.js';
+import { parseValue } from '../contract/schema.js';
+import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js';
+import { systemClock, type Clock } from '../protocol/clock.js';
+import { assertNotInBrowser } from '../protocol/environment.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
+import * as v from 'valibot';
 import { accountMethods } from './api/account.js';
 import { adminMethods } from './api/admin.js';
-import { checkRpcArguments, requireInput } from './api/args.js';
 import { authMethods } from './api/auth.js';
+import type { ApiContext } from './api/context.js';
+import { oauthMethods } from './api/oauth.js';
 import { passwordMethods } from './api/password.js';
 import { teamMethods } from './api/teams.js';
-import type { BrokerApi, BrokerStatus, DataOf, TabHello, TabListener } from './api/types.js';
-import { fetcherFor } from './cache/fetchers.js';
-import { isLive, parseQuerySpec, type QuerySpec } from './cache/queries.js';
-import { resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
-import { BROKER_VERSION, createCore, type BrokerCore, type BrokerHostOptions } from './core.js';
-import { holdUntilReleased } from './locks.js';
-import { flushOutbox } from './outbox.js';
-import { Tabs, type LiveSource, type LiveSources } from './tabs.js';
+import { createBus, type Bus } from './bus.js';
+import { QueryClient } from './cache/queryClient.js';
+import { brokerKeyOf, resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
+import { Connectivity } from './connectivity.js';
+import { openStorage, type BrokerHostOptions } from './host.js';
+import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
+import { createOutbox, type Outbox } from './outbox.js';
+import { checkedApi } from './rpc/guard.js';
+import { Session, type SessionState } from './session.js';
+import { createStatus, Warnings } from './status.js';
+import type { BrokerStorage } from './storage/types.js';
+import { createTabApi, type ServiceMethods } from './tabApi.js';
+import { Tabs } from './tabs.js';
+import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
+
+/** The broker's parts, for its hosts, diagnostics and tests; API modules each get only what they need. */
+export interface BrokerParts {
+  readonly brokerId: string;
+  readonly mode: BrokerMode;
+  readonly clock: Clock;
+  readonly storage: BrokerStorage;
+  readonly bus: Bus;
+  readonly locks: LockManagerLike | null;
+  readonly connectivity: Connectivity;
+  readonly session: Session;
+  readonly adminSession: Session | null;
+  readonly queries: QueryClient;
+  readonly transports: Transports;
+  readonly outbox: Outbox;
+  readonly tabs: Tabs;
+  readonly warnings: Warnings;
+}
 
 export interface Broker {
   readonly config: ResolvedBrokerConfig;
-  readonly core: BrokerCore;
+  readonly parts: BrokerParts;
   /** A tab's view of the broker. `listener` receives its subscription updates. */
   connect(hello: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi;
-  /** Like `connect`, after checking that the tab asks for this broker's project. */
+  /** Like `connect`, after checking that the tab asks for this broker's service and project. */
   connectWithConfig(config: unknown, hello: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi;
   status(): BrokerStatus;
   close(): void;
 }
 
-function simpleSource<T>(current: () => T, subscribe: (notify: () => void) => () => void): LiveSource<T> {
-  return {
-    current,
-    subscribe(listener) {
-      return subscribe(() => listener(current()));
-    },
-  };
-}
-
-function parseHello(value: unknown): TabHello {
-  const hello = requireInput(value, 'hello', ['tabId', 'lockName', 'version']);
-  if (typeof hello.tabId !== 'string' || hello.tabId === '' || hello.tabId.length > 200) throw new InvalidArgumentError('hello.tabId', 'tabId must be a non-empty string.');
-  if (hello.lockName !== undefined && (typeof hello.lockName !== 'string' || hello.lockName === '')) throw new InvalidArgumentError('hello.lockName', 'lockName must be a string.');
-  return { tabId: hello.tabId, version: String(hello.version ?? ''), ...(hello.lockName === undefined ? {} : { lockName: hello.lockName as string }) };
-}
-
-/** Every method checks what it was sent (oversized, too deep, `__proto__`) before it runs. */
-function guardArguments(api: BrokerApi): BrokerApi {
-  const guarded: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(api) as Array<[string, (...args: unknown[]) => Promise<unknown>]>) {
-    guarded[name] = async (...args: unknown[]) => {
-      checkRpcArguments(name, args);
-      return method(...args);
-    };
-  }
-  return guarded as unknown as BrokerApi;
-}
-
 /** Returns closer together than this share one refetch of what is on screen. */
 export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
 
-/** Builds a broker for one project. Every host (SharedWorker, service worker, page) uses this. */
-export async function createBroker(config: BrokerConfig | unknown, host: BrokerHostOptions): Promise<Broker> {
-  const resolved = resolveBrokerConfig(config);
-  const core = await createCore(resolved, host);
-  const { session, adminSession, connectivity } = core;
+const helloRules = v.strictObject({
+  tabId: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
+  lockName: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(300, 'must be at most 300 characters'))),
+  version: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters')), ''),
+});
 
-  const statusListeners = new Set<() => void>();
-  const notifyStatus = () => {
-    for (const listener of statusListeners) listener();
+/** A session's state as tabs may see it: never its key or a token. */
+function sessionInfo(state: SessionState): SessionInfo {
+  return state.status === 'signed-in' ? { status: 'signed-in', userId: state.userId } : state;
+}
+
+function watchSession(session: Session | null): Watchable<SessionInfo> {
+  const signedOut: SessionInfo = { status: 'signed-out', lastEnd: null };
+  let last: { state: SessionState; info: SessionInfo } | null = null;
+  // The same object while the state is the same, so that watchers can compare by identity.
+  const current = (): SessionInfo => {
+    if (session === null) return signedOut;
+    const state = session.state();
+    if (last === null || JSON.stringify(last.state) !== JSON.stringify(state)) last = { state, info: sessionInfo(state) };
+    return last.info;
   };
-  const status = (): BrokerStatus => ({
-    mode: core.mode,
-    brokerId: core.brokerId,
-    version: BROKER_VERSION,
-    startedAtMillis: core.startedAtMillis,
-    tabsConnected: tabs.count,
-    tokenRefreshes: session.refreshCount + (adminSession?.refreshCount ?? 0),
-    cacheEntries: core.cache.size,
-    subscriptions: tabs.subscriptionCount,
-    connectivity: connectivity.snapshot(),
-    session: core.sessionInfo(session.state()),
-    adminSession: adminSession ? core.sessionInfo(adminSession.state()) : { status: 'signed-out', lastEnd: null },
-    storage: core.storage.kind,
-    warnings: [...core.warnings],
-  });
+  return { current, subscribe: (listener) => session?.subscribe(() => listener(current())) ?? (() => undefined) };
+}
 
-  // Cache size and refresh counts change without events: while anyone watches the status, a
-  // light check each second pushes it when a figure moved.
-  let lastStatus = '';
-  let statusTimer: ReturnType<typeof setInterval> | null = null;
-  const statusSource: LiveSource<BrokerStatus> = {
-    current: status,
-    subscribe(listener) {
-      const push = () => {
-        const next = status();
-        lastStatus = JSON.stringify(next);
-        listener(next);
-      };
-      statusListeners.add(push);
-      statusTimer ??= setInterval(() => {
-        if (JSON.stringify(status()) !== lastStatus) notifyStatus();
-      }, 1000);
-      return () => {
-        statusListeners.delete(push);
-        if (statusListeners.size === 0 && statusTimer !== null) {
-          clearInterval(statusTimer);
-          statusTimer = null;
-        }
-      };
+/** Builds a broker for one project of one service. Every host (SharedWorker, service worker, page) uses this. */
+export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions): Promise<Broker> {
+  const config = resolveBrokerConfig(configInput);
+  if (host.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
+  const brokerKey = brokerKeyOf(config);
+  const clock = host.clock ?? systemClock;
+  const fetchFn = host.fetch ?? globalThis.fetch.bind(globalThis);
+  const warnings = new Warnings();
+  const storage = await openStorage(host.storage, (warning) => warnings.add(warning));
+  const bus = host.bus ?? createBus(brokerKey);
+  const locks = host.locks === undefined ? browserLocks() : host.locks;
+  const connectivity = new Connectivity({ baseUrl: config.baseUrl, fetch: fetchFn, clock });
+  const brokerId = crypto.randomUUID();
+  const refreshed = new Emitter();
+  const network = { config, fetch: fetchFn, clock, connectivity };
+
+  const newSession = (slot: string, tokenSlot: 'user' | 'admin') =>
+    new Session({
+      slot,
+      storage,
+      bus,
+      locks,
+      clock,
+      marginMillis: config.tokenMarginMillis,
+      lockTimeoutMillis: host.lockTimeoutMillis ?? 10_000,
+      tokenEndpoint: tokenEndpointOptions(network, tokenSlot),
+      onStorageError: (error) => warnings.add(`The session could not be saved (${error instanceof Error ? error.message : String(error)}); it lasts until the broker stops.`),
+      onRefreshed: () => refreshed.emit(),
+    });
+  // Keyed by service and project: the storage slot, and with it the refresh lock's name.
+  const session = newSession(brokerKey, 'user');
+  const adminSession = config.internalPublishableClientKey === undefined ? null : newSession(`admin:${brokerKey}`, 'admin');
+  const transports = createTransports({ ...network, userSession: session, adminSession, superSecretAdminKey: host.superSecretAdminKey });
+
+  const ownerOf = (scope: QueryScope): string => {
+    if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
+    if (scope === 'admin') return `admin:${adminSession?.sessionKey ?? (host.superSecretAdminKey ? 'key' : 'anonymous')}`;
+    return scope;
+  };
+  const liveContext: LiveContext = {
+    session: watchSession(session),
+    adminSession: watchSession(adminSession),
+    connectivity: { current: () => connectivity.snapshot(), subscribe: (listener) => connectivity.subscribe(listener) },
+    get status() {
+      return status;
     },
   };
-
-  const live: LiveSources = {
-    session: simpleSource(() => core.sessionInfo(session.state()), (notify) => session.subscribe(notify)),
-    adminSession: simpleSource(
-      () => (adminSession ? core.sessionInfo(adminSession.state()) : { status: 'signed-out' as const, lastEnd: null }),
-      (notify) => adminSession?.subscribe(notify) ?? (() => undefined),
-    ),
-    connectivity: simpleSource(() => connectivity.snapshot(), (notify) => connectivity.subscribe(notify)),
-    status: statusSource as LiveSource,
-  };
-  const tabs = new Tabs(core, live);
-
-  session.subscribe(() => {
-    tabs.repoint('user');
-    notifyStatus();
+  const queries = new QueryClient({
+    clock,
+    fetchContext: {
+      client: transports.client,
+      isSignedIn: () => session.sessionKey !== null,
+      internal: () => transports.internal(),
+      admin: (projectId) => transports.admin(projectId),
+    },
+    liveContext,
+    ownerOf,
+    broadcast: (message) => bus.post(message),
   });
-  adminSession?.subscribe(() => {
-    tabs.repoint('admin');
-    notifyStatus();
+  // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.
+  bus.onMessage((message) => {
+    if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message);
   });
-  tabs.onChange(notifyStatus);
+  const tabs = new Tabs(queries, locks);
+  const outbox = createOutbox({ storage, key: brokerKey, clock, marginMillis: config.tokenMarginMillis, connectivity, transports });
+  const status: Watchable<BrokerStatus> = createStatus({
+    mode: host.mode,
+    brokerId,
+    startedAtMillis: clock.now(),
+    storageKind: storage.kind,
+    tabs,
+    cache: queries.cache,
+    session: liveContext.session,
+    adminSession: liveContext.adminSession,
+    connectivity: liveContext.connectivity,
+    tokenRefreshes: { count: () => session.refreshCount + (adminSession?.refreshCount ?? 0), changed: refreshed },
+    warnings,
+  });
+
+  session.subscribe(() => tabs.repoint('user'));
+  adminSession?.subscribe(() => tabs.repoint('admin'));
 
   // Like refetch-on-window-focus: someone looking at a tab again, or a network that is back, should
   // see today's data, not what was fetched before they left. Rate-limited per broker, because ten
   // tabs becoming visible together are one return, not ten.
   let lastReturnMillis = Number.NEGATIVE_INFINITY;
   const refetchOnReturn = () => {
-    if (!resolved.refetchOnReturn) return;
-    const now = core.clock.now();
+    if (!config.refetchOnReturn) return;
+    const now = clock.now();
     if (now - lastReturnMillis < RETURN_REFETCH_INTERVAL_MILLIS) return;
     lastReturnMillis = now;
-    core.cache.refetchWatched();
+    queries.cache.refetchWatched((entry) => entry.scope !== 'broker');
   };
-
   let lastConnectivity = connectivity.snapshot().state;
   connectivity.subscribe((snapshot) => {
-    notifyStatus();
-    if (snapshot.state === 'online') void flushOutbox(core);
+    if (snapshot.state === 'online') void outbox.flush();
     if (snapshot.state === 'online' && lastConnectivity !== 'online') refetchOnReturn();
     lastConnectivity = snapshot.state;
   });
 
   // Held for the broker's life, before any tab connects. A worker gives no sign when it is killed
   // or crashes; its locks are freed, so tabs waiting for this one learn that it is gone.
-  const [ownLock] = await Promise.all([core.mode === 'in-process' ? null : holdUntilReleased(core.locks, `authbroker:broker:${core.brokerId}`), session.start(), adminSession?.start()]);
-  void flushOutbox(core);
+  const [ownLock] = await Promise.all([host.mode === 'in-process' ? null : holdUntilReleased(locks, `authbroker:broker:${brokerId}`), session.start(), adminSession?.start()]);
+  void outbox.flush();
 
-  const modules = {
-    ...authMethods(core),
-    ...passwordMethods(core),
-    ...accountMethods(core),
-    ...teamMethods(core),
-    ...adminMethods(core),
+  const apiContext: ApiContext = { config, clock, session, adminSession, transports, queries, connectivity, oauthFlows: storage, outbox };
+  const services: ServiceMethods = {
+    ...authMethods(apiContext),
+    ...oauthMethods(apiContext),
+    ...passwordMethods(apiContext),
+    ...accountMethods(apiContext),
+    ...teamMethods(apiContext),
+    ...adminMethods(apiContext),
   };
 
   function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
-    const hello = parseHello(helloInput);
+    const hello = parseValue('connect', 'hello', helloRules, helloInput);
     if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'A tab must pass a listener with a deliver(batch) method.');
     const tab = tabs.register(hello, listener, onRelease);
-    // Unknown until the tab first reports; that first report is not a return.
-    let visible: boolean | undefined;
-    const api: BrokerApi = {
-      ...modules,
-      status: async () => status(),
-      subscribe: async (subscriptionId, query) => tabs.subscribe(tab, subscriptionId, parseQuerySpec(query)),
-      unsubscribe: async (subscriptionId) => tabs.unsubscribe(tab, subscriptionId),
-      read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => {
-        const spec = parseQuerySpec(query);
-        if (isLive(spec)) return live[spec.kind].current() as DataOf<Q>;
-        if (spec.kind !== 'project') await session.start();
-        return (await core.cache.ensure(core.keyOf(spec), fetcherFor(core, spec)).read()) as DataOf<Q>;
-      },
-      refetch: async (query) => {
-        const spec = parseQuerySpec(query);
-        if (!isLive(spec)) await core.cache.ensure(core.keyOf(spec), fetcherFor(core, spec)).fetch();
-      },
-      reportBrowserState: async (state) => {
-        const s = requireInput(state, 'state', ['online', 'visible']);
-        if (s.online !== undefined) {
-          if (typeof s.online !== 'boolean') throw new InvalidArgumentError('state.online', 'online must be a boolean.');
-          connectivity.reportBrowser(s.online);
-        }
-        if (s.visible !== undefined) {
-          if (typeof s.visible !== 'boolean') throw new InvalidArgumentError('state.visible', 'visible must be a boolean.');
-          if (s.visible && visible === false) refetchOnReturn();
-          visible = s.visible;
-        }
-      },
-      goodbye: async () => tabs.release(tab.tabId),
-      watchLifetime: async (lockName) => {
-        if (typeof lockName !== 'string' || lockName === '' || lockName.length > 300) throw new InvalidArgumentError('lockName', 'lockName must be a non-empty string of at most 300 characters.');
-        tabs.watchLifetime(tab, lockName);
-        return ownLock?.name ?? null;
-      },
-      getAccessToken: () => session.getAccessToken(),
-    };
-    return guardArguments(api);
+    return checkedApi(
+      createTabApi(tab, {
+        tabs,
+        queries,
+        session,
+        connectivity,
+        status: () => status.current(),
+        onReturn: refetchOnReturn,
+        ownLockName: ownLock?.name ?? null,
+        services,
+      }),
+    );
   }
 
   return {
-    config: resolved,
-    core,
+    config,
+    parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings },
     connect,
     connectWithConfig(configInput, hello, listener, onRelease) {
       const asked = resolveBrokerConfig(configInput);
-      if (!sameBrokerConfig(asked, resolved)) {
+      if (!sameBrokerConfig(asked, config)) {
         throw new InvalidArgumentError(
           'config',
-          `This broker serves project ${resolved.projectId} at ${resolved.baseUrl}; a tab asked for ${asked.projectId} at ${asked.baseUrl}. Give each project its own broker name.`,
+          `This broker serves project ${config.projectId} at ${config.baseUrl}; a tab asked for ${asked.projectId} at ${asked.baseUrl}. Give each project its own broker name.`,
         );
       }
       return connect(hello, listener, onRelease);
     },
-    status,
+    status: () => status.current(),
     close() {
       ownLock?.release();
       tabs.releaseAll();
-      if (statusTimer !== null) clearInterval(statusTimer);
       connectivity.close();
-      core.cache.clear();
-      core.bus.close();
-      core.storage.close();
+      queries.cache.clear();
+      bus.close();
+      storage.close();
     },
   };
 }

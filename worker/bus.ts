@@ -1,4 +1,5 @@
-import type { SessionEnd } from './storage/types.js';
+import type { SessionEnd } from '../contract/state.js';
+import type { CacheMessage } from './cache/queryClient.js';
 
 /** What brokers of one origin tell each other (several SharedWorker builds, or in-page brokers). */
 export type BusMessage =
@@ -6,9 +7,8 @@ export type BusMessage =
   | { type: 'session'; slot: string; sessionKey: string | null; end: SessionEnd | null }
   /** A slot's access token was renewed: re-read storage instead of renewing again. */
   | { type: 'tokens'; slot: string; sessionKey: string }
-  /** A cache entry changed through a mutation (keys are session-qualified, values plain data). */
-  | { type: 'cache-set'; key: string; value: unknown }
-  | { type: 'cache-invalidate'; prefix: string };
+  /** A mutation's answer or an invalidation, for the same session's entries. */
+  | CacheMessage;
 
 export interface Bus {
   post(message: BusMessage): void;
@@ -16,14 +16,15 @@ export interface Bus {
   close(): void;
 }
 
-export function channelName(projectId: string): string {
-  return `authbroker:${projectId}`;
+/** One channel per service and project: brokers of another API URL never hear of this session. */
+export function channelName(brokerKey: string): string {
+  return `authbroker:${brokerKey}`;
 }
 
-/** A BroadcastChannel per project; no-op where BroadcastChannel does not exist. */
-export function createBus(projectId: string): Bus {
+/** A BroadcastChannel per broker key; no-op where BroadcastChannel does not exist. */
+export function createBus(brokerKey: string): Bus {
   if (typeof BroadcastChannel === 'undefined') return { post: () => undefined, onMessage: () => undefined, close: () => undefined };
-  const channel = new BroadcastChannel(channelName(projectId));
+  const channel = new BroadcastChannel(channelName(brokerKey));
   const listeners: Array<(message: BusMessage) => void> = [];
   channel.onmessage = (event: MessageEvent<BusMessage>) => {
     for (const listener of listeners) listener(event.data);

@@ -72,3 +72,12 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
 export function sameBrokerConfig(a: BrokerConfig, b: BrokerConfig): boolean {
   return a.baseUrl === b.baseUrl && a.projectId === b.projectId && a.publishableClientKey === b.publishableClientKey;
 }
+
+/**
+ * What a session is keyed by everywhere (storage slot, refresh lock, broadcast channel, broker
+ * registry): the service and the project. A tab of the same project on another API URL must never
+ * have this session's tokens sent to its URL.
+ */
+export function brokerKeyOf(config: Pick<BrokerConfig, 'baseUrl' | 'projectId'>): string {
+  return `${config.projectId}@${config.baseUrl.replace(/\/+$/, '')}`;
+}

@@ -1,51 +1,63 @@
+import type { Clock } from '../protocol/clock.js';
 import * as endpoints from '../protocol/endpoints/index.js';
 import { isKnownError } from '../protocol/errors/knownError.js';
-import { createTransport, staticTokenSource } from '../protocol/transport.js';
-import { refreshAccessToken, isAccessTokenExpiring } from '../protocol/tokens.js';
-import type { BrokerCore } from './core.js';
+import { refreshAccessToken, isAccessTokenExpiring, type TokenEndpointOptions } from '../protocol/tokens.js';
+import type { Transport } from '../protocol/transport.js';
+import type { BrokerStorage } from './storage/types.js';
 
-/** Keeps a sign-out that could not reach the service, to send when the network returns. */
-export async function queueSignOut(core: BrokerCore, refreshToken: string, accessToken: string | null): Promise<void> {
-  await core.storage
-    .addOutbox({ projectId: core.config.projectId, kind: 'sign-out', refreshToken, accessToken, createdAtMillis: core.clock.now() })
-    .catch(() => undefined);
+export interface OutboxOptions {
+  storage: Pick<BrokerStorage, 'addOutbox' | 'listOutbox' | 'removeOutbox'>;
+  /** The service and project whose sign-outs these are (a refresh token is only ever sent to its own service). */
+  key: string;
+  clock: Clock;
+  /** Renew an access token this long before it expires. */
+  marginMillis: number;
+  connectivity: { readonly isOffline: boolean };
+  /** The broker's transports: the sign-out goes out like any call (extra headers, connectivity). */
+  transports: { withAccessToken(token: string): Transport<'client'>; tokenEndpoint(slot: 'user'): TokenEndpointOptions };
 }
 
-const flushes = new WeakMap<BrokerCore, Promise<void>>();
+export interface Outbox {
+  /** Keeps a sign-out that could not reach the service, to send when the network returns. */
+  queueSignOut(refreshToken: string): Promise<void>;
+  /**
+   * Sends the kept sign-outs: renews an access token for the old session if needed, then deletes
+   * the session. A session the service no longer knows is done too. Network failures keep the item.
+   */
+  flush(): Promise<void>;
+}
 
-/**
- * Sends the kept sign-outs: renews an access token for the old session if needed, then deletes
- * the session. A session the service no longer knows is done too. Network failures keep the item.
- */
-export function flushOutbox(core: BrokerCore): Promise<void> {
-  const running = flushes.get(core);
-  if (running) return running;
-  const flushing = (async () => {
-    const items = await core.storage.listOutbox(core.config.projectId).catch(() => []);
+export function createOutbox(options: OutboxOptions): Outbox {
+  const { storage, key, clock, connectivity, transports } = options;
+  let flushing: Promise<void> | null = null;
+
+  const flushOnce = async () => {
+    const items = await storage.listOutbox(key).catch(() => []);
     for (const item of items) {
-      if (core.connectivity.isOffline) return;
+      if (connectivity.isOffline) return;
       try {
         let accessToken = item.accessToken;
-        if (accessToken === null || isAccessTokenExpiring(accessToken, core.clock.now(), core.config.tokenMarginMillis)) {
-          accessToken = (await refreshAccessToken(core.tokenEndpoint('user'), item.refreshToken)).access_token;
+        if (accessToken === null || isAccessTokenExpiring(accessToken, clock.now(), options.marginMillis)) {
+          accessToken = (await refreshAccessToken(transports.tokenEndpoint('user'), item.refreshToken)).access_token;
         }
-        const t = createTransport({
-          baseUrl: core.config.baseUrl,
-          projectId: core.config.projectId,
-          accessType: 'client',
-          publishableClientKey: core.config.publishableClientKey,
-          userTokens: staticTokenSource(accessToken),
-          fetch: core.fetch,
-          clock: core.clock,
-        });
-        await endpoints.signOutCurrentSession(t, { maxAttempts: 1 });
+        await endpoints.signOutCurrentSession(transports.withAccessToken(accessToken), { maxAttempts: 1 });
       } catch (error) {
         const done = isKnownError(error, 'REFRESH_TOKEN_ERROR') || isKnownError(error, 'INVALID_ACCESS_TOKEN');
         if (!done) continue;
       }
-      if (item.id !== undefined) await core.storage.removeOutbox(item.id).catch(() => undefined);
+      if (item.id !== undefined) await storage.removeOutbox(item.id).catch(() => undefined);
     }
-  })().finally(() => flushes.delete(core));
-  flushes.set(core, flushing);
-  return flushing;
+  };
+
+  return {
+    async queueSignOut(refreshToken) {
+      await storage.addOutbox({ projectId: key, kind: 'sign-out', refreshToken, accessToken: null, createdAtMillis: clock.now() }).catch(() => undefined);
+    },
+    flush() {
+      flushing ??= flushOnce().finally(() => {
+        flushing = null;
+      });
+      return flushing;
+    },
+  };
 }

@@ -5,7 +5,8 @@ import { isAccessTokenExpiring, refreshAccessToken, type TokenEndpointOptions } 
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
-import { liveKey, type BrokerStorage, type SessionEnd, type SessionRecord, type StoredSession } from './storage/types.js';
+import { sessionEnd, type SessionEnd } from '../contract/state.js';
+import { liveKey, type BrokerStorage, type SessionRecord, type StoredSession } from './storage/types.js';
 
 export type SessionState =
   | { status: 'loading' }
@@ -25,6 +26,8 @@ export interface SessionOptions {
   tokenEndpoint: TokenEndpointOptions;
   /** A write to storage failed (quota…): the session goes on in memory. */
   onStorageError?: (error: unknown) => void;
+  /** This session renewed its access token (the broker's status counts them). */
+  onRefreshed?: () => void;
 }
 
 type RefreshOutcome = { token: string | null } | { changed: true };
@@ -38,17 +41,7 @@ function userIdOf(accessToken: string): string | null {
   }
 }
 
-const endMessages: Record<SessionEnd['reason'], string> = {
-  'signed-out': 'You signed out.',
-  'session-revoked': 'Your session was revoked or has expired. Please sign in again.',
-  'refresh-rejected': 'Your session could not be renewed. Please sign in again.',
-  'user-deleted': 'The account was deleted.',
-  'storage-cleared': 'Site data was cleared, which signed you out.',
-};
-
-export function sessionEnd(reason: SessionEnd['reason'], now: number, code?: string): SessionEnd {
-  return { reason, atMillis: now, message: endMessages[reason], ...(code === undefined ? {} : { code }) };
-}
+export { sessionEnd };
 
 /**
  * One signed-in session (or none) of one slot, shared by every tab through the broker. The refresh
@@ -168,6 +161,7 @@ export class Session implements TokenSource {
       try {
         const { access_token } = await refreshAccessToken(this.options.tokenEndpoint, started.refreshToken);
         this.refreshCount++;
+        this.options.onRefreshed?.();
         if (this.live?.sessionKey !== started.sessionKey) return { changed: true };
         const next: StoredSession = { ...this.live, accessToken: access_token, updatedAtMillis: clock.now() };
         this.live = next;

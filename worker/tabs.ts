@@ -1,21 +1,14 @@
+import type { Delivery, TabHello, TabListener } from '../contract/api.js';
+import { Emitter } from '../contract/events.js';
+import type { QueryScope, QuerySpec } from '../contract/queries.js';
+import type { QuerySnapshot } from '../contract/snapshot.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
-import type { Delivery, TabHello, TabListener } from './api/types.js';
-import { fetcherFor } from './cache/fetchers.js';
-import { isLive, scopeOf, type QueryScope, type QuerySpec } from './cache/queries.js';
-import type { QuerySnapshot } from './cache/query.js';
-import type { BrokerCore } from './core.js';
-
-/** A value the broker itself holds (session state, connectivity, status) that tabs can watch. */
-export interface LiveSource<T = unknown> {
-  current(): T;
-  subscribe(listener: (value: T) => void): () => void;
-}
-
-export type LiveSources = Record<'session' | 'adminSession' | 'connectivity' | 'status', LiveSource>;
+import type { CacheEntry } from './cache/entry.js';
+import type { QueryClient } from './cache/queryClient.js';
+import type { LockManagerLike } from './locks.js';
 
 interface ActiveSubscription {
-  spec: QuerySpec;
-  key: string;
+  entry: CacheEntry;
   detach: () => void;
 }
 
@@ -37,10 +30,6 @@ interface TabState extends Tab {
 
 export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
 
-function liveSnapshot(value: unknown, now: number): QuerySnapshot {
-  return { status: 'success', data: value, error: null, updatedAtMillis: now, isFetching: false };
-}
-
 /**
  * The tabs connected to this broker and what each watches. A tab that closes or crashes sends
  * nothing (ports have no close event), so each tab holds a Web Lock for its lifetime and the broker
@@ -48,11 +37,12 @@ function liveSnapshot(value: unknown, now: number): QuerySnapshot {
  */
 export class Tabs {
   private tabs = new Map<string, TabState>();
-  private changeListeners = new Set<() => void>();
+  /** A tab came or went, or a subscription changed. */
+  readonly changed = new Emitter();
 
   constructor(
-    private readonly core: BrokerCore,
-    private readonly live: LiveSources,
+    private readonly queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>,
+    private readonly locks: LockManagerLike | null,
   ) {}
 
   get count(): number {
@@ -65,18 +55,13 @@ export class Tabs {
     return total;
   }
 
-  onChange(listener: () => void): () => void {
-    this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
-  }
-
   register(hello: TabHello, listener: TabListener, onRelease?: () => void): Tab {
     const existing = this.tabs.get(hello.tabId);
     if (existing) this.release(existing.tabId);
     const tab: TabState = { tabId: hello.tabId, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
     this.tabs.set(tab.tabId, tab);
     if (hello.lockName !== undefined) this.watchLifetime(tab, hello.lockName);
-    this.changed();
+    this.changed.emit();
     return tab;
   }
 
@@ -89,7 +74,7 @@ export class Tabs {
   }
 
   private async watchLiveness(tab: TabState, lockName: string): Promise<void> {
-    const locks = this.core.locks;
+    const locks = this.locks;
     if (locks === null) return;
     try {
       // Only wait for the lock if the tab really holds it; a free lock would release the tab at once.
@@ -113,22 +98,19 @@ export class Tabs {
     this.tabs.delete(tabId);
     // After the goodbye answer (if any) has gone out.
     if (tab.onRelease) setTimeout(tab.onRelease, 0);
-    this.changed();
+    this.changed.emit();
   }
 
   subscribe(tab: Tab, subscriptionId: string, spec: QuerySpec): QuerySnapshot {
     const state = this.state(tab);
-    if (typeof subscriptionId !== 'string' || subscriptionId === '' || subscriptionId.length > 200) {
-      throw new InvalidArgumentError('subscriptionId', 'subscriptionId must be a non-empty string of at most 200 characters.');
-    }
     if (!state.subscriptions.has(subscriptionId) && state.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_TAB) {
       throw new InvalidArgumentError('subscriptionId', `A tab may hold at most ${MAX_SUBSCRIPTIONS_PER_TAB} subscriptions.`);
     }
     state.subscriptions.get(subscriptionId)?.detach();
     const subscription = this.attach(state, subscriptionId, spec);
     state.subscriptions.set(subscriptionId, subscription);
-    this.changed();
-    return this.currentSnapshot(spec);
+    this.changed.emit();
+    return subscription.entry.snapshot();
   }
 
   unsubscribe(tab: Tab, subscriptionId: string): void {
@@ -136,44 +118,29 @@ export class Tabs {
     state.subscriptions.get(subscriptionId)?.detach();
     state.subscriptions.delete(subscriptionId);
     state.pending.delete(subscriptionId);
-    this.changed();
+    this.changed.emit();
   }
 
-  /** After a sign-in or sign-out, queries of that scope name new cache entries: move every subscription over. */
+  /** After a sign-in or sign-out, queries of that scope belong to a new owner: move every subscription over. */
   repoint(scope: QueryScope): void {
+    const owner = this.queries.ownerOf(scope);
     for (const tab of this.tabs.values()) {
       for (const [id, subscription] of tab.subscriptions) {
-        if (scopeOf(subscription.spec) !== scope) continue;
-        const key = this.core.keyOf(subscription.spec);
-        if (key === subscription.key) continue;
+        if (subscription.entry.scope !== scope || subscription.entry.owner === owner) continue;
         subscription.detach();
-        const moved = this.attach(tab, id, subscription.spec);
+        const moved = this.attach(tab, id, subscription.entry.spec);
         tab.subscriptions.set(id, moved);
-        this.queue(tab, id, this.currentSnapshot(subscription.spec));
+        this.queue(tab, id, moved.entry.snapshot());
       }
     }
     // Entries of the old session nobody watches any more are dropped now rather than in 5 s.
-    const prefix = scope === 'user' ? 'user:' : scope === 'admin' ? 'admin:' : null;
-    if (prefix !== null) {
-      const current = this.core.keyOf({ kind: scope === 'user' ? 'currentUser' : 'admin.ownedProjects' }).split('|')[0]!;
-      this.core.cache.removeUnwatched((key) => key.startsWith(prefix) && !key.startsWith(`${current}|`));
-    }
+    this.queries.cache.removeUnwatched((entry) => entry.scope === scope && entry.owner !== owner);
   }
 
   private attach(tab: TabState, subscriptionId: string, spec: QuerySpec): ActiveSubscription {
-    const key = this.core.keyOf(spec);
-    if (isLive(spec)) {
-      const detach = this.live[spec.kind].subscribe((value) => this.queue(tab, subscriptionId, liveSnapshot(value, this.core.clock.now())));
-      return { spec, key, detach };
-    }
-    const query = this.core.cache.ensure(key, fetcherFor(this.core, spec));
-    const detach = query.subscribe((snapshot) => this.queue(tab, subscriptionId, snapshot));
-    return { spec, key, detach };
-  }
-
-  private currentSnapshot(spec: QuerySpec): QuerySnapshot {
-    if (isLive(spec)) return liveSnapshot(this.live[spec.kind].current(), this.core.clock.now());
-    return this.core.cache.ensure(this.core.keyOf(spec), fetcherFor(this.core, spec)).snapshot();
+    const entry = this.queries.entryFor(spec);
+    const detach = entry.subscribe((snapshot) => this.queue(tab, subscriptionId, snapshot));
+    return { entry, detach };
   }
 
   /** Updates for a tab are batched per microtask: one message however many subscriptions changed. */
@@ -188,9 +155,7 @@ export class Tabs {
       const batch: Delivery = [...tab.pending].map(([id, snap]) => ({ subscriptionId: id, snapshot: snap }));
       tab.pending.clear();
       try {
-        // Over Comlink this returns a promise; a tab that vanished never answers, and that is fine.
-        const result = tab.listener.deliver(batch) as unknown;
-        if (result instanceof Promise) result.catch(() => undefined);
+        tab.listener.deliver(batch);
       } catch {
         // The tab's port is gone; its lock will release it.
       }
@@ -201,10 +166,6 @@ export class Tabs {
     const state = this.tabs.get(tab.tabId);
     if (!state || state !== tab) throw new InvalidArgumentError('tab', 'This connection was closed; connect again.');
     return state;
-  }
-
-  private changed(): void {
-    for (const listener of this.changeListeners) listener();
   }
 
   releaseAll(): void {

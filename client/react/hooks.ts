@@ -1,8 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { ClientError } from '../../protocol/errors/errors.js';
-import type { ConnectivitySnapshot } from '../../worker/connectivity.js';
-import type { BrokerStatus, SessionInfo } from '../../worker/api/types.js';
-import type { TeamPermissionModel, User } from '../../worker/models.js';
+import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
+import type { TeamPermissionModel, User } from '../../protocol/models.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 

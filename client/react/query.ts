@@ -1,9 +1,8 @@
 import { useCallback, useMemo, useRef, useSyncExternalStore } from 'react';
 import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.js';
 import { deserializeError } from '../../protocol/errors/serialize.js';
-import type { DataOf } from '../../worker/api/types.js';
-import type { QuerySnapshot } from '../../worker/cache/query.js';
-import type { QuerySpec } from '../../worker/cache/queries.js';
+import type { DataOf, QuerySpec } from '../../contract/queries.js';
+import type { QuerySnapshot } from '../../contract/snapshot.js';
 import type { BrokerClient } from '../client.js';
 import { queryKey } from '../store.js';
 import { useBrokerClient } from './provider.js';

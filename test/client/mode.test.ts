@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { candidateModes, createBrokerClient, detectCapabilities, type Capabilities } from '../../client/index.js';
 import { workerName } from '../../client/channels.js';
 import { createBroker, type Broker } from '../../worker/broker.js';
-import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/expose.js';
+import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
+import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
 import { useEmulator } from '../support/emulator.js';
-import { createUser, demoOptions, newClient, resetBrowser } from '../react/helpers.js';
+import { createUser, demoOptions, newClient, resetBrowser } from './react/helpers.js';
 
 /** Lets one test make the in-page host fail too, to see what happens when nothing starts. */
 const inProcess = vi.hoisted(() => ({ fail: false }));
@@ -100,7 +101,7 @@ const TIMEOUT = 150;
  */
 function hostingServiceWorker() {
   const brokers: Broker[] = [];
-  const getBroker = brokerRegistry(async (config) => {
+  const getBroker = brokerRegistry((config) => brokerKeyOf(resolveBrokerConfig(config)), async (config) => {
     const broker = await createBroker(config, { mode: 'service-worker' });
     brokers.push(broker);
     return broker;

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuthBrokerError, ClientError, handlerPaths, handlerUrls, HttpStatusError, isKnownError, KnownError, NetworkError, ProtocolError, type OAuthResult } from '../../client/index.js';
 import { describeError } from '../../client/messages.js';
 import { oauthMethods } from '../../client/oauth.js';
-import type { BrokerApi } from '../../worker/api/types.js';
+import type { BrokerApi } from '../../contract/api.js';
 import { useEmulator } from '../support/emulator.js';
 import { callback, consent, type StartedFlow } from '../support/oauth.js';
-import { newClient, PAGE_ORIGIN, recordNavigations, resetBrowser } from '../react/helpers.js';
+import { newClient, PAGE_ORIGIN, recordNavigations, resetBrowser } from './react/helpers.js';
 
 const emulator = useEmulator();
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { ClientError, connectBroker, createBrokerClient, InvalidArgumentError, t
 import { describeError } from '../../client/messages.js';
 import { AuthProvider } from '../../client/react/index.js';
 import { createAdminApp, createServerApp } from '../../protocol/server.js';
-import { Boundary, quietConsoleErrors, resetBrowser } from '../react/helpers.js';
+import { Boundary, quietConsoleErrors, resetBrowser } from './react/helpers.js';
 
 afterEach(resetBrowser);
 

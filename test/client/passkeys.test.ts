@@ -4,7 +4,7 @@ import { createBrokerClient, isKnownError, KnownError } from '../../client/index
 import { PASSKEY_RP_ID_PLACEHOLDER } from '../../protocol/resources/passkey.js';
 import type { Json } from '../../protocol/resources/common.js';
 import { useEmulator } from '../support/emulator.js';
-import { createUser, demoOptions, newClient, resetBrowser } from '../react/helpers.js';
+import { createUser, demoOptions, newClient, resetBrowser } from './react/helpers.js';
 
 /** Which modules were loaded, and the browser ceremonies the test plays. */
 const loaded = vi.hoisted(() => ({ passkeysModule: 0, webAuthnLibrary: 0 }));

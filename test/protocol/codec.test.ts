@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { apiUrl, buildHeaders, decodeResponse, encodeRequest, type RequestCredentials } from '../../protocol/codec.js';
 import { HttpStatusError, ProtocolError } from '../../protocol/errors/errors.js';
 import { KnownError } from '../../protocol/errors/knownError.js';
-import type { Clock } from '../../protocol/retry.js';
+import { systemClock, type Clock } from '../../protocol/retry.js';
 import { createTransport, type TokenSource } from '../../protocol/transport.js';
 import { AUTHBROKER_VERSION, CLIENT_VERSION_HEADER_VALUE } from '../../protocol/version.js';
 
@@ -241,7 +241,8 @@ describe('decodeResponse', () => {
 });
 
 describe('through a transport', () => {
-  const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
+  const clock: Clock = {
+    ...systemClock, now: () => 0, random: () => 0, sleep: async () => undefined };
 
   function transportWith(respond: () => Response) {
     const calls: Array<{ url: string; headers: Headers }> = [];

@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import * as endpoints from '../../protocol/endpoints/index.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
-import type { Clock } from '../../protocol/retry.js';
+import { systemClock, type Clock } from '../../protocol/retry.js';
 import { createAdminApp, createServerApp } from '../../protocol/server.js';
 import { createTransport, type Transport } from '../../protocol/transport.js';
 
 const BASE = 'https://api.example.test';
 const PROJECT = '6b1c2f0e-3a7d-4e55-9a41-0c2d5e8f9b10';
 const USER = '0f8e2d7c-1b3a-4c5d-8e9f-a0b1c2d3e4f5';
-const clock: Clock = { now: () => 0, random: () => 0, sleep: async () => undefined };
+const clock: Clock = {
+    ...systemClock, now: () => 0, random: () => 0, sleep: async () => undefined };
 
 interface Sent {
   url: string;

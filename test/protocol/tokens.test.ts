@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ClientError, HttpStatusError, NetworkError, ProtocolError } from '../../protocol/errors/errors.js';
 import { isKnownError, type AnyKnownError } from '../../protocol/errors/knownError.js';
 import { createKnownError } from '../../protocol/errors/create.js';
-import type { Clock } from '../../protocol/retry.js';
+import { systemClock, type Clock } from '../../protocol/retry.js';
 import {
   accessTokenExpiry,
   buildAuthorizeUrl,
@@ -38,7 +38,8 @@ function tokenEndpoint(replies: Reply[]) {
     if (reply === 'network') throw new TypeError('fetch failed');
     return reply();
   }) as typeof fetch;
-  const clock: Clock = { now: () => NOW, random: () => 0.25, sleep: async (ms) => void sleeps.push(ms) };
+  const clock: Clock = {
+    ...systemClock, now: () => NOW, random: () => 0.25, sleep: async (ms) => void sleeps.push(ms) };
   const options: TokenEndpointOptions = { baseUrl: BASE, projectId: PROJECT, publishableClientKey: 'pck_abc', fetch: fetchFn, clock, navigatorOnline: () => true };
   return { options, sent, sleeps };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpStatusError, NetworkError, ProtocolError } from '../../protocol/errors/errors.js';
 import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
 import { createKnownError } from '../../protocol/errors/create.js';
-import type { Clock, RetryReason } from '../../protocol/retry.js';
+import { systemClock, type Clock, type RetryReason } from '../../protocol/retry.js';
 import { createTransport, staticTokenSource, type TokenSource, type TransportOptions } from '../../protocol/transport.js';
 
 const BASE = 'https://api.example.test';
@@ -49,6 +49,7 @@ function fakeClock(random = 0.25) {
   const signals: Array<AbortSignal | undefined> = [];
   let now = NOW;
   const clock: Clock = {
+    ...systemClock,
     now: () => now,
     random: () => random,
     sleep: async (millis, signal) => {

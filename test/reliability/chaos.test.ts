@@ -74,7 +74,7 @@ const get = (prefix: string, teamId?: string) => (a: Pick<Attempt, 'method' | 'p
 
 /** The request each user query makes. */
 function queryMatcher(query: QuerySpec): Op['matches'] {
-  const teamId = 'teamId' in query ? query.teamId : undefined;
+  const teamId = 'teamId' in query ? (query.teamId as string) : undefined;
   switch (query.kind) {
     case 'currentUser':
       return (a) => a.method === 'GET' && a.path === '/users/me';
@@ -116,7 +116,7 @@ describe('chaos: faults on the API while ten tabs work', () => {
     const signUp = await tabs[0]!.api.signUpWithPassword({ email: uniqueEmail('chaos'), password: 'chaos-password', verificationCallbackUrl: `${APP}/x` });
     if (signUp.status !== 'signed-in') throw new Error('sign-up did not sign in');
     const userId = signUp.userId;
-    const sessionKey = broker.core.session.sessionKey;
+    const sessionKey = broker.parts.session.sessionKey;
     const teamIds = [(await tabs[0]!.api.createTeam({ displayName: 'chaos base A' })).id, (await tabs[0]!.api.createTeam({ displayName: 'chaos base B' })).id];
     for (const tab of tabs) {
       await tab.subscribe('session', { kind: 'session' });
@@ -284,7 +284,7 @@ describe('chaos: faults on the API while ten tabs work', () => {
       if (seen.some((s) => s.status !== 'signed-in' || s.userId !== userId)) sessionsLost++;
     }
     expect(sessionsLost).toBe(0);
-    expect(broker.core.session.sessionKey).toBe(sessionKey);
+    expect(broker.parts.session.sessionKey).toBe(sessionKey);
 
     // ── the faults were real: every kind, at the intended rate
     const faultRate = stats.faults_injected.total / net.attempts.length;

@@ -208,7 +208,7 @@ describe('the broker at its RPC boundary', () => {
     await tab.subscribe('session', { kind: 'session' });
     await tab.subscribe('user', { kind: 'currentUser' });
     const before = started.status();
-    const sessionKey = started.core.session.sessionKey;
+    const sessionKey = started.parts.session.sessionKey;
     expect(before.session).toEqual({ status: 'signed-in', userId: (signedUp as { userId: string }).userId });
 
     const inputs: Record<string, number> = {};
@@ -232,7 +232,7 @@ describe('the broker at its RPC boundary', () => {
           if (method === 'subscribe' && outcome === 'ok' && typeof args[0] === 'string') await tab!.api.unsubscribe(args[0]);
           if (method === 'reportBrowserState') await restoreOnline();
           const now = started.status();
-          if (JSON.stringify(now.session) !== JSON.stringify(before.session) || started.core.session.sessionKey !== sessionKey) problem ||= `session changed to ${JSON.stringify(now.session)}`;
+          if (JSON.stringify(now.session) !== JSON.stringify(before.session) || started.parts.session.sessionKey !== sessionKey) problem ||= `session changed to ${JSON.stringify(now.session)}`;
           else if (now.subscriptions !== before.subscriptions) problem ||= `subscriptions ${before.subscriptions} → ${now.subscriptions}`;
           else problem ||= polluted().join('; ');
           if (problem !== '' && failures.filter((f) => f.method === method).length < 3 * SCALE) failures.push({ method, input: shorten(fc.stringify(args)), problem });

@@ -7,7 +7,7 @@ import type { SessionInfo } from '../../worker/index.js';
 import { createIndexedDbStorage } from '../../worker/storage/indexedDb.js';
 import type { SessionRecord } from '../../worker/storage/types.js';
 import { signUp, type SignedUp } from '../support/authFlows.js';
-import { compressedClock, resetIndexedDb, startTestBroker } from '../support/broker.js';
+import { compressedClock, demoSessionSlot, resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 import { connectTab, type SimulatedTab } from '../support/tabs.js';
 import { taggingFetch, type Attempt } from './calls.js';
@@ -39,7 +39,7 @@ async function seed(user: SignedUp, tokens: { accessToken: string | null; refres
   const storage = await createIndexedDbStorage();
   const sessionKey = crypto.randomUUID();
   const record: SessionRecord = {
-    slot: emulator().projects.demo.id,
+    slot: demoSessionSlot(emulator()),
     status: 'active',
     sessionKey,
     refreshToken: tokens.refreshToken ?? user.refresh_token,
@@ -138,7 +138,7 @@ describe('a tampered refresh token in the store', () => {
     expect(await tab!.api.getAccessToken()).toBeNull();
     // The end is stored as a tombstone, so a broker started later reports the same reason.
     const storage = await createIndexedDbStorage();
-    const stored = await storage.loadSession(emulator().projects.demo.id);
+    const stored = await storage.loadSession(demoSessionSlot(emulator()));
     storage.close();
     expect(stored).toMatchObject({ status: 'ended', sessionKey, end: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } });
     expect(emulator().env.stats.snapshot().token_refreshes).toBe(0);

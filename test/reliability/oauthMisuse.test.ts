@@ -70,7 +70,7 @@ async function refused(promise: Promise<unknown>): Promise<unknown> {
 
 function expectSignedOut(broker: Broker, tab: SimulatedTab): void {
   expect(broker.status().session.status).toBe('signed-out');
-  expect(broker.core.session.sessionKey).toBeNull();
+  expect(broker.parts.session.sessionKey).toBeNull();
   for (const snapshot of tab.deliveries.get('session') ?? []) expect((snapshot.data as SessionInfo).status).not.toBe('signed-in');
 }
 
@@ -118,11 +118,11 @@ describe('state: unknown or replayed', () => {
     const { url } = await tab.api.startOAuth({ providerId: 'github', redirectUri: REDIRECT_URI });
     const callbackUrl = (await follow(url, { email: uniqueEmail('replay') })).location!;
     const first = (await tab.api.completeOAuth({ callbackUrl })) as Extract<OAuthResult, { status: 'signed-in' }>;
-    const sessionKey = broker.core.session.sessionKey;
+    const sessionKey = broker.parts.session.sessionKey;
     const before = census();
     for (let i = 0; i < 3; i++) expect(await refused(tab.api.completeOAuth({ callbackUrl }))).toMatchObject({ name: 'ClientError', code: 'OAUTH_FLOW_NOT_FOUND' });
     expect(census()).toEqual(before);
-    expect(broker.core.session.sessionKey).toBe(sessionKey);
+    expect(broker.parts.session.sessionKey).toBe(sessionKey);
     expect(broker.status().session).toEqual({ status: 'signed-in', userId: first.userId });
   });
 
@@ -171,14 +171,14 @@ describe('codes and verifiers', () => {
     const callbackUrl = new URL((await follow(url, { email: uniqueEmail('code') })).location!);
     const secrets = await storedFlow(callbackUrl.searchParams.get('state')!);
     await tab.api.completeOAuth({ callbackUrl: callbackUrl.toString() });
-    const sessionKey = broker.core.session.sessionKey;
+    const sessionKey = broker.parts.session.sessionKey;
     const before = census();
     for (const codeVerifier of [secrets.codeVerifier, 'x'.repeat(43)]) {
       const replay = await refused(exchangeAuthorizationCode(tokenOptions(em), { callbackUrl, expectedState: secrets.state, redirectUri: secrets.redirectUri, codeVerifier }));
       expect(isKnownError(replay, 'INVALID_AUTHORIZATION_CODE'), String(replay)).toBe(true);
     }
     expect(census()).toEqual(before);
-    expect(broker.core.session.sessionKey).toBe(sessionKey);
+    expect(broker.parts.session.sessionKey).toBe(sessionKey);
   });
 
   it('at the token endpoint: a wrong code_verifier, and a redirect_uri other than the authorize one, are refused; no session', async () => {

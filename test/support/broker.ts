@@ -3,7 +3,8 @@ import type { RunningEmulator } from '../../emulator/index.js';
 import type { Clock } from '../../protocol/retry.js';
 import { systemClock } from '../../protocol/retry.js';
 import { createBroker, type Broker } from '../../worker/broker.js';
-import type { BrokerHostOptions } from '../../worker/core.js';
+import { brokerKeyOf } from '../../worker/config.js';
+import type { BrokerHostOptions } from '../../worker/host.js';
 import { LocalLockManager } from './locks.js';
 
 /**
@@ -62,4 +63,9 @@ export async function resetIndexedDb(): Promise<void> {
         }),
     ),
   );
+}
+
+/** The storage slot of the demo project's user session (sessions are keyed by service and project). */
+export function demoSessionSlot(emulator: Pick<RunningEmulator, 'url' | 'projects'>): string {
+  return brokerKeyOf({ baseUrl: emulator.url, projectId: emulator.projects.demo.id });
 }

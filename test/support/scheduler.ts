@@ -1,13 +1,23 @@
-import type { Scheduler } from '../../worker/cache/query.js';
+import type { Clock } from '../../protocol/clock.js';
 
-/** A scheduler whose time moves only when the test says so. */
-export class ManualScheduler implements Scheduler {
+/**
+ * A clock whose time moves only when the test says so: timers, sleeps and `now()` all follow it.
+ * (Named for the Scheduler it replaced; it is the package's one Clock.)
+ */
+export class ManualScheduler implements Clock {
   private time = 0;
   private timers = new Map<number, { at: number; callback: () => void }>();
   private nextId = 1;
 
+  constructor(start = 0) {
+    this.time = start;
+  }
+
   now(): number {
     return this.time;
+  }
+  random(): number {
+    return 0.5;
   }
   setTimeout(callback: () => void, millis: number): unknown {
     const id = this.nextId++;
@@ -16,6 +26,20 @@ export class ManualScheduler implements Scheduler {
   }
   clearTimeout(handle: unknown): void {
     this.timers.delete(handle as number);
+  }
+  sleep(millis: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const id = this.setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, millis);
+      const onAbort = () => {
+        this.clearTimeout(id);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
   /** Moves time forward, firing due timers in order (and letting promises settle between them). */
   async advance(millis: number): Promise<void> {
@@ -35,6 +59,9 @@ export class ManualScheduler implements Scheduler {
     return this.timers.size;
   }
 }
+
+/** The name the tests use for it: one clock for time, timers and sleeps. */
+export { ManualScheduler as ManualClock };
 
 export async function flush(): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();

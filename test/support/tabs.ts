@@ -1,8 +1,7 @@
-import * as Comlink from 'comlink';
-import type { BrokerApi, BrokerEntry, Delivery, QuerySnapshot, QuerySpec } from '../../worker/index.js';
+import { connectOverPort } from '../../client/rpc.js';
+import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec } from '../../worker/index.js';
 import type { Broker } from '../../worker/broker.js';
-import { installErrorTransfer } from '../../worker/rpc/errors.js';
-import { exposeBrokerEntry } from '../../worker/rpc/expose.js';
+import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { holdLock, type LocalLockManager } from './locks.js';
 
 export interface SimulatedTab {
@@ -21,13 +20,12 @@ export interface SimulatedTab {
 
 let tabCounter = 0;
 
-/** A tab talking to `broker` through Comlink over real MessageChannels, as a SharedWorker port would. */
+/** A tab talking to `broker` through the client's own connection code over real MessageChannels, as a SharedWorker port would. */
 export async function connectTab(
   broker: Broker,
   locks: LocalLockManager,
   options: { lifetimeLock?: 'in-hello' | 'after-connect' } = {},
 ): Promise<SimulatedTab> {
-  installErrorTransfer();
   tabCounter += 1;
   const tabId = `tab-${tabCounter}-${Math.random().toString(36).slice(2, 8)}`;
   const lockName = `authbroker:tab:${tabId}`;
@@ -35,33 +33,27 @@ export async function connectTab(
   const lifetime = holdLock(locks, lockName);
   if (lockInHello) await lifetime.ready;
 
-  // Real transferable ports, as between a tab and a SharedWorker (Node's MessageChannel suits Comlink as is).
+  // Real transferable ports, as between a tab and a SharedWorker (Node's MessageChannel).
   const { port1, port2 } = new MessageChannel();
   exposeBrokerEntry(async () => broker, port2);
-  const entry = Comlink.wrap<BrokerEntry>(port1);
   const deliveries = new Map<string, QuerySnapshot[]>();
   const waiters = new Set<() => void>();
-  const listener = {
-    deliver(batch: Delivery) {
-      for (const { subscriptionId, snapshot } of batch) {
-        const list = deliveries.get(subscriptionId) ?? [];
-        list.push(snapshot);
-        deliveries.set(subscriptionId, list);
-      }
-      for (const wake of [...waiters]) wake();
-    },
+  const deliver = (batch: Delivery) => {
+    for (const { subscriptionId, snapshot } of batch) {
+      const list = deliveries.get(subscriptionId) ?? [];
+      list.push(snapshot);
+      deliveries.set(subscriptionId, list);
+    }
+    for (const wake of [...waiters]) wake();
   };
-  const listenerChannel = new MessageChannel();
-  Comlink.expose(listener, listenerChannel.port1);
   const hello = lockInHello ? { tabId, lockName, version: 'test' } : { tabId, version: 'test' };
-  const apiPort = await entry.connect(broker.config, hello, Comlink.transfer(listenerChannel.port2, [listenerChannel.port2]));
-  const api = Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi;
+  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, hello, deliver, (promise) => promise);
+  const api = connection.api;
   // As the real client does: the lock is named to the broker once the tab holds it.
   if (!lockInHello) await lifetime.ready.then(() => api.watchLifetime(lockName));
   const closePorts = () => {
     port1.close();
-    apiPort.close();
-    listenerChannel.port1.close();
+    connection.close();
   };
   const latest = (id: string) => deliveries.get(id)?.at(-1);
   return {

@@ -1,33 +1,13 @@
-import { requireNonEmptyString, requireObject, requireSegment, requireUuid } from '../../protocol/args.js';
+import type { AdminOptions, BrokerApi } from '../../contract/api.js';
+import { sessionEnd } from '../../contract/state.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
-import { InvalidArgumentError } from '../../protocol/errors/errors.js';
-import { emailTemplateTypes, type EmailTemplateType } from '../../protocol/resources/admin.js';
-import type { ProjectUpdate } from '../../protocol/resources/project.js';
+import { ClientError } from '../../protocol/errors/errors.js';
+import { camelize } from '../../protocol/models.js';
 import { staticTokenSource } from '../../protocol/transport.js';
-import { requireAdminSession, type BrokerCore } from '../core.js';
-import { camelize } from '../models.js';
-import { sessionEnd } from '../session.js';
-import { optionalJson, optionalString, optionalStringArray, requireInput } from './args.js';
-import { internalSignInTransport, signInWith } from './auth.js';
-import type { AdminOptions, BrokerApi } from './types.js';
+import { signInWith } from './auth.js';
+import type { ApiContext, ApiSession } from './context.js';
 
-function projectIdOf(options: AdminOptions | undefined): string | undefined {
-  if (options === undefined) return undefined;
-  const o = requireInput(options, 'options', ['projectId']);
-  return o.projectId === undefined ? undefined : requireNonEmptyString(o.projectId, 'options.projectId');
-}
-
-function templateType(value: unknown): EmailTemplateType {
-  if (!emailTemplateTypes.includes(value as EmailTemplateType)) throw new InvalidArgumentError('type', `type must be one of ${emailTemplateTypes.join(', ')}.`);
-  return value as EmailTemplateType;
-}
-
-/**
- * Project administration by a project owner: they sign in to the `internal` project, and its
- * access token (the admin access token) is renewed by the broker like any session's.
- */
-export function adminMethods(core: BrokerCore): Pick<
-  BrokerApi,
+type AdminMethods =
   | 'adminSignInWithPassword'
   | 'adminSignInWithMfa'
   | 'adminSignOut'
@@ -41,124 +21,105 @@ export function adminMethods(core: BrokerCore): Pick<
   | 'adminUpdatePermissionDefinition'
   | 'adminDeletePermissionDefinition'
   | 'adminSendTestEmail'
-  | 'adminCreateSvixToken'
-> {
+  | 'adminCreateSvixToken';
+
+/**
+ * Project administration by a project owner: they sign in to the `internal` project, and its
+ * access token (the admin access token) is renewed by the broker like any session's.
+ */
+export function adminMethods({ adminSession, transports, queries, connectivity, clock }: Pick<ApiContext, 'adminSession' | 'transports' | 'queries' | 'connectivity' | 'clock'>): Pick<BrokerApi, AdminMethods> {
+  const owner = (): ApiSession => {
+    if (adminSession === null) {
+      throw new ClientError('NOT_SIGNED_IN', 'Admin calls need internalPublishableClientKey in the broker config (project owners sign in to the internal project).');
+    }
+    return adminSession;
+  };
+  const admin = (options: AdminOptions | undefined) => transports.admin(options?.projectId);
   return {
-    async adminSignInWithPassword(input) {
-      const session = requireAdminSession(core);
-      const i = requireInput(input, 'input', ['email', 'password']);
-      return signInWith(session, () => endpoints.signInWithPassword(internalSignInTransport(core), { email: i.email as string, password: i.password as string }));
-    },
-    async adminSignInWithMfa(input) {
-      const session = requireAdminSession(core);
-      const i = requireInput(input, 'input', ['attemptCode', 'totp']);
-      return signInWith(session, () => endpoints.signInWithMfa(internalSignInTransport(core), { attempt_code: i.attemptCode as string, totp: i.totp as string }));
-    },
+    adminSignInWithPassword: async ({ email, password }) => signInWith(owner(), () => endpoints.signInWithPassword(transports.internalSignIn(), { email, password })),
+    adminSignInWithMfa: async ({ attemptCode, totp }) => signInWith(owner(), () => endpoints.signInWithMfa(transports.internalSignIn(), { attempt_code: attemptCode, totp })),
     async adminSignOut() {
-      const session = requireAdminSession(core);
+      const session = owner();
       const key = session.sessionKey;
       if (key === null) return;
       // As for the user's sign-out: never renew the token (that waits for the network) just to sign out.
       const token = await session.currentAccessToken();
-      if (token !== null && !core.connectivity.isOffline) {
-        await endpoints.signOutCurrentSession(core.internal().withUserTokens(staticTokenSource(token)), { maxAttempts: 1 }).catch(() => undefined);
+      if (token !== null && !connectivity.isOffline) {
+        await endpoints.signOutCurrentSession(transports.internal().withUserTokens(staticTokenSource(token)), { maxAttempts: 1 }).catch(() => undefined);
       }
-      await session.end(sessionEnd('signed-out', core.clock.now()), key);
+      await session.end(sessionEnd('signed-out', clock.now()), key);
     },
-    async adminCreateProject(input) {
-      const i = requireInput(input, 'input', ['displayName', 'description', 'config']);
-      const project = await endpoints.createProject(core.internal(), {
-        display_name: requireNonEmptyString(i.displayName, 'displayName'),
-        ...(i.description === undefined ? {} : { description: optionalString(i.description, 'description')! }),
-        ...(i.config === undefined ? {} : { config: requireObject(i.config, 'config') as ProjectUpdate['config'] }),
+    async adminCreateProject({ displayName, description, config }) {
+      const project = await endpoints.createProject(transports.internal(), {
+        display_name: displayName,
+        ...(description === undefined ? {} : { description }),
+        ...(config === undefined ? {} : { config }),
       });
-      core.invalidate({ kind: 'admin.ownedProjects' });
+      queries.invalidate({ kind: 'admin.ownedProjects' });
       return camelize(project);
     },
     async adminUpdateProject(update, options) {
-      const projectId = projectIdOf(options);
-      const project = camelize(await endpoints.updateCurrentProject(core.admin(projectId), requireObject(update, 'update') as ProjectUpdate));
-      core.setQueryData({ kind: 'admin.project', ...(projectId === undefined ? {} : { projectId }) }, project);
-      core.invalidate({ kind: 'admin.ownedProjects' });
-      core.invalidate({ kind: 'project' });
+      const project = camelize(await endpoints.updateCurrentProject(admin(options), update));
+      queries.setQueryData({ kind: 'admin.project', ...(options?.projectId === undefined ? {} : { projectId: options.projectId }) }, project);
+      queries.invalidate({ kind: 'admin.ownedProjects' });
+      queries.invalidate({ kind: 'project' });
       return project;
     },
     async adminCreateApiKey(input, options) {
-      const projectId = projectIdOf(options);
-      const i = requireInput(input, 'input', ['description', 'expiresAtMillis', 'hasPublishableClientKey', 'hasSecretServerKey', 'hasSuperSecretAdminKey']);
-      if (typeof i.expiresAtMillis !== 'number' || !Number.isFinite(i.expiresAtMillis)) throw new InvalidArgumentError('expiresAtMillis', 'expiresAtMillis must be a time in milliseconds.');
-      const keys = await endpoints.createApiKey(core.admin(projectId), {
-        description: requireNonEmptyString(i.description, 'description'),
-        expires_at_millis: i.expiresAtMillis,
-        has_publishable_client_key: i.hasPublishableClientKey === true,
-        has_secret_server_key: i.hasSecretServerKey === true,
-        has_super_secret_admin_key: i.hasSuperSecretAdminKey === true,
+      const keys = await endpoints.createApiKey(admin(options), {
+        description: input.description,
+        expires_at_millis: input.expiresAtMillis,
+        has_publishable_client_key: input.hasPublishableClientKey,
+        has_secret_server_key: input.hasSecretServerKey,
+        has_super_secret_admin_key: input.hasSuperSecretAdminKey,
       });
-      core.invalidate({ kind: 'admin.apiKeys' });
+      queries.invalidate({ kind: 'admin.apiKeys' });
       return camelize(keys);
     },
     async adminRevokeApiKey(apiKeyId, options) {
-      const key = await endpoints.revokeApiKey(core.admin(projectIdOf(options)), requireUuid(apiKeyId, 'apiKeyId'));
-      core.invalidate({ kind: 'admin.apiKeys' });
+      const key = await endpoints.revokeApiKey(admin(options), apiKeyId);
+      queries.invalidate({ kind: 'admin.apiKeys' });
       return camelize(key);
     },
     async adminUpdateEmailTemplate(type, update, options) {
-      const u = requireInput(update, 'update', ['subject', 'content']);
-      const template = await endpoints.updateEmailTemplate(core.admin(projectIdOf(options)), templateType(type), {
-        ...(u.subject === undefined ? {} : { subject: optionalString(u.subject, 'update.subject')! }),
-        ...(u.content === undefined ? {} : { content: optionalJson(u.content, 'update.content')! }),
-      });
-      core.invalidate({ kind: 'admin.emailTemplates' });
+      const template = await endpoints.updateEmailTemplate(admin(options), type, update);
+      queries.invalidate({ kind: 'admin.emailTemplates' });
       return camelize(template);
     },
     async adminResetEmailTemplate(type, options) {
-      await endpoints.resetEmailTemplate(core.admin(projectIdOf(options)), templateType(type));
-      core.invalidate({ kind: 'admin.emailTemplates' });
+      await endpoints.resetEmailTemplate(admin(options), type);
+      queries.invalidate({ kind: 'admin.emailTemplates' });
     },
-    async adminCreatePermissionDefinition(input, options) {
-      const i = requireInput(input, 'input', ['id', 'description', 'containedPermissionIds']);
-      const definition = await endpoints.createPermissionDefinition(core.admin(projectIdOf(options)), {
-        id: requireSegment(i.id, 'id'),
-        ...(i.description === undefined ? {} : { description: optionalString(i.description, 'description')! }),
-        ...(i.containedPermissionIds === undefined ? {} : { contained_permission_ids: optionalStringArray(i.containedPermissionIds, 'containedPermissionIds')! }),
+    async adminCreatePermissionDefinition({ id, description, containedPermissionIds }, options) {
+      const definition = await endpoints.createPermissionDefinition(admin(options), {
+        id,
+        ...(description === undefined ? {} : { description }),
+        ...(containedPermissionIds === undefined ? {} : { contained_permission_ids: containedPermissionIds }),
       });
-      core.invalidate({ kind: 'admin.permissionDefinitions' });
+      queries.invalidate({ kind: 'admin.permissionDefinitions' });
       return camelize(definition);
     },
-    async adminUpdatePermissionDefinition(permissionId, update, options) {
-      const u = requireInput(update, 'update', ['id', 'description', 'containedPermissionIds']);
-      const definition = await endpoints.updatePermissionDefinition(core.admin(projectIdOf(options)), requireSegment(permissionId, 'permissionId'), {
-        ...(u.id === undefined ? {} : { id: requireSegment(u.id, 'update.id') }),
-        ...(u.description === undefined ? {} : { description: optionalString(u.description, 'update.description')! }),
-        ...(u.containedPermissionIds === undefined ? {} : { contained_permission_ids: optionalStringArray(u.containedPermissionIds, 'update.containedPermissionIds')! }),
+    async adminUpdatePermissionDefinition(permissionId, { id, description, containedPermissionIds }, options) {
+      const definition = await endpoints.updatePermissionDefinition(admin(options), permissionId, {
+        ...(id === undefined ? {} : { id }),
+        ...(description === undefined ? {} : { description }),
+        ...(containedPermissionIds === undefined ? {} : { contained_permission_ids: containedPermissionIds }),
       });
-      core.invalidate({ kind: 'admin.permissionDefinitions' });
+      queries.invalidate({ kind: 'admin.permissionDefinitions' });
       return camelize(definition);
     },
     async adminDeletePermissionDefinition(permissionId, options) {
-      await endpoints.deletePermissionDefinition(core.admin(projectIdOf(options)), requireSegment(permissionId, 'permissionId'));
-      core.invalidate({ kind: 'admin.permissionDefinitions' });
+      await endpoints.deletePermissionDefinition(admin(options), permissionId);
+      queries.invalidate({ kind: 'admin.permissionDefinitions' });
     },
-    async adminSendTestEmail(input, options) {
-      const i = requireInput(input, 'input', ['recipientEmail', 'emailConfig']);
-      const c = requireInput(i.emailConfig, 'emailConfig', ['host', 'port', 'username', 'password', 'senderName', 'senderEmail']);
-      if (typeof c.port !== 'number') throw new InvalidArgumentError('emailConfig.port', 'port must be a number.');
-      const result = await endpoints.sendTestEmail(core.admin(projectIdOf(options)), {
-        recipient_email: requireNonEmptyString(i.recipientEmail, 'recipientEmail'),
-        email_config: {
-          host: String(c.host),
-          port: c.port,
-          username: String(c.username),
-          password: String(c.password),
-          sender_name: String(c.senderName),
-          sender_email: String(c.senderEmail),
-        },
+    async adminSendTestEmail({ recipientEmail, emailConfig: c }, options) {
+      const result = await endpoints.sendTestEmail(admin(options), {
+        recipient_email: recipientEmail,
+        email_config: { host: c.host, port: c.port, username: c.username, password: c.password, sender_name: c.senderName, sender_email: c.senderEmail },
       });
-      core.invalidate({ kind: 'admin.sentEmails' });
+      queries.invalidate({ kind: 'admin.sentEmails' });
       return { success: result.success, ...(result.error_message === undefined ? {} : { errorMessage: result.error_message }) };
     },
-    async adminCreateSvixToken(options) {
-      return endpoints.createSvixToken(core.admin(projectIdOf(options)));
-    },
+    adminCreateSvixToken: async (options) => endpoints.createSvixToken(admin(options)),
   };
 }

@@ -1,32 +1,29 @@
-import { requireNonEmptyString, requireString } from '../../protocol/args.js';
+import type { BrokerApi } from '../../contract/api.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
-import type { BrokerCore } from '../core.js';
-import { requireInput } from './args.js';
-import type { BrokerApi } from './types.js';
+import type { ApiContext } from './context.js';
 
-export function passwordMethods(core: BrokerCore): Pick<BrokerApi, 'sendPasswordResetEmail' | 'checkPasswordResetCode' | 'resetPassword' | 'updatePassword' | 'setPassword'> {
-  const t = core.client;
+export function passwordMethods({ transports, queries }: Pick<ApiContext, 'transports' | 'queries'>): Pick<
+  BrokerApi,
+  'sendPasswordResetEmail' | 'checkPasswordResetCode' | 'resetPassword' | 'updatePassword' | 'setPassword'
+> {
+  const t = transports.client;
   return {
-    async sendPasswordResetEmail(input) {
-      const i = requireInput(input, 'input', ['email', 'callbackUrl']);
-      await endpoints.sendPasswordResetCode(t, { email: i.email as string, callback_url: i.callbackUrl as string });
+    async sendPasswordResetEmail({ email, callbackUrl }) {
+      await endpoints.sendPasswordResetCode(t, { email, callback_url: callbackUrl });
     },
     async checkPasswordResetCode(code) {
-      await endpoints.checkPasswordResetCode(t, requireNonEmptyString(code, 'code'));
+      await endpoints.checkPasswordResetCode(t, code);
     },
-    async resetPassword(input) {
-      const i = requireInput(input, 'input', ['code', 'password']);
-      await endpoints.resetPassword(t, { code: requireNonEmptyString(i.code, 'code'), password: i.password as string });
+    async resetPassword({ code, password }) {
+      await endpoints.resetPassword(t, { code, password });
     },
-    async updatePassword(input) {
-      const i = requireInput(input, 'input', ['oldPassword', 'newPassword']);
-      await endpoints.updatePassword(t, { old_password: requireString(i.oldPassword, 'oldPassword'), new_password: i.newPassword as string });
-      core.invalidate({ kind: 'sessions' });
+    async updatePassword({ oldPassword, newPassword }) {
+      await endpoints.updatePassword(t, { old_password: oldPassword, new_password: newPassword });
+      queries.invalidate({ kind: 'sessions' });
     },
-    async setPassword(input) {
-      const i = requireInput(input, 'input', ['password']);
-      await endpoints.setPassword(t, { password: i.password as string });
-      core.invalidate({ kind: 'currentUser' });
+    async setPassword({ password }) {
+      await endpoints.setPassword(t, { password });
+      queries.invalidate({ kind: 'currentUser' });
     },
   };
 }

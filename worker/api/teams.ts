@@ -1,12 +1,9 @@
-import { requireNonEmptyString, requireUrl, requireUserId, requireUuid } from '../../protocol/args.js';
+import type { BrokerApi } from '../../contract/api.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
-import type { BrokerCore } from '../core.js';
-import { camelize, snakeize } from '../models.js';
-import { optionalJson, optionalNullableString, optionalString, requireInput } from './args.js';
-import type { BrokerApi } from './types.js';
+import { camelize, snakeize } from '../../protocol/models.js';
+import type { ApiContext } from './context.js';
 
-export function teamMethods(core: BrokerCore): Pick<
-  BrokerApi,
+type TeamMethods =
   | 'createTeam'
   | 'updateTeam'
   | 'deleteTeam'
@@ -17,87 +14,72 @@ export function teamMethods(core: BrokerCore): Pick<
   | 'revokeTeamInvitation'
   | 'acceptTeamInvitation'
   | 'checkTeamInvitationCode'
-  | 'getTeamInvitationDetails'
-> {
-  const t = core.client;
+  | 'getTeamInvitationDetails';
+
+export function teamMethods({ transports, queries }: Pick<ApiContext, 'transports' | 'queries'>): Pick<BrokerApi, TeamMethods> {
+  const t = transports.client;
   /** A team that appeared or disappeared changes the list and possibly the selected team. */
   const membershipChanged = (teamId?: string) => {
-    core.invalidate({ kind: 'teams' });
-    core.invalidate({ kind: 'currentUser' });
+    queries.invalidate({ kind: 'teams' });
+    queries.invalidate({ kind: 'currentUser' });
     if (teamId !== undefined) {
-      core.invalidate({ kind: 'team', teamId });
-      core.invalidate({ kind: 'teamMembers', teamId });
-      core.invalidate({ kind: 'permissions', teamId });
+      for (const kind of ['team', 'teamMembers', 'teamProfile', 'permissions'] as const) queries.invalidate({ kind, teamId });
     }
   };
   return {
-    async createTeam(input) {
-      const i = requireInput(input, 'input', ['displayName', 'profileImageUrl', 'clientMetadata']);
+    async createTeam({ displayName, profileImageUrl, clientMetadata }) {
       const team = await endpoints.createTeam(t, {
-        display_name: requireNonEmptyString(i.displayName, 'displayName'),
-        ...(i.profileImageUrl === undefined ? {} : { profile_image_url: optionalNullableString(i.profileImageUrl, 'profileImageUrl') ?? null }),
-        ...(i.clientMetadata === undefined ? {} : { client_metadata: optionalJson(i.clientMetadata, 'clientMetadata')! }),
+        display_name: displayName,
+        ...(profileImageUrl === undefined ? {} : { profile_image_url: profileImageUrl }),
+        ...(clientMetadata === undefined ? {} : { client_metadata: clientMetadata }),
         creator_user_id: 'me',
       });
       membershipChanged();
       return camelize(team);
     },
     async updateTeam(teamId, update) {
-      const id = requireUuid(teamId, 'teamId');
-      const u = requireInput(update, 'update', ['displayName', 'profileImageUrl', 'clientMetadata']);
-      optionalString(u.displayName, 'update.displayName');
-      optionalNullableString(u.profileImageUrl, 'update.profileImageUrl');
-      const team = camelize(await endpoints.updateTeam(t, id, snakeize({ ...u, clientMetadata: optionalJson(u.clientMetadata, 'update.clientMetadata') })));
-      core.setQueryData({ kind: 'team', teamId: id }, team);
-      core.invalidate({ kind: 'teams' });
-      core.invalidate({ kind: 'currentUser' });
+      const team = camelize(await endpoints.updateTeam(t, teamId, snakeize({ ...update })));
+      queries.setQueryData({ kind: 'team', teamId }, team);
+      queries.invalidate({ kind: 'teams' });
+      queries.invalidate({ kind: 'currentUser' });
       return team;
     },
     async deleteTeam(teamId) {
-      const id = requireUuid(teamId, 'teamId');
-      await endpoints.deleteTeam(t, id);
-      membershipChanged(id);
+      await endpoints.deleteTeam(t, teamId);
+      membershipChanged(teamId);
     },
     async leaveTeam(teamId) {
-      const id = requireUuid(teamId, 'teamId');
-      await endpoints.removeTeamMember(t, id, 'me');
-      membershipChanged(id);
+      await endpoints.removeTeamMember(t, teamId, 'me');
+      membershipChanged(teamId);
     },
     async removeTeamMember(teamId, userId) {
-      const id = requireUuid(teamId, 'teamId');
-      await endpoints.removeTeamMember(t, id, requireUserId(userId));
-      core.invalidate({ kind: 'teamMembers', teamId: id });
+      await endpoints.removeTeamMember(t, teamId, userId);
+      queries.invalidate({ kind: 'teamMembers', teamId });
     },
     async updateTeamProfile(teamId, update) {
-      const id = requireUuid(teamId, 'teamId');
-      const u = requireInput(update, 'update', ['displayName', 'profileImageUrl']);
-      optionalString(u.displayName, 'update.displayName');
-      optionalNullableString(u.profileImageUrl, 'update.profileImageUrl');
-      const profile = await endpoints.updateTeamMemberProfile(t, id, 'me', snakeize(u));
-      core.invalidate({ kind: 'teamMembers', teamId: id });
-      return camelize(profile);
+      const profile = camelize(await endpoints.updateTeamMemberProfile(t, teamId, 'me', snakeize(update)));
+      queries.setQueryData({ kind: 'teamProfile', teamId }, profile);
+      queries.invalidate({ kind: 'teamMembers', teamId });
+      return profile;
     },
-    async inviteToTeam(input) {
-      const i = requireInput(input, 'input', ['teamId', 'email', 'callbackUrl']);
-      const teamId = requireUuid(i.teamId, 'teamId');
-      const { id } = await endpoints.sendTeamInvitation(t, { team_id: teamId, email: requireNonEmptyString(i.email, 'email'), callback_url: requireUrl(i.callbackUrl, 'callbackUrl') });
-      core.invalidate({ kind: 'teamInvitations', teamId });
+    async inviteToTeam({ teamId, email, callbackUrl }) {
+      const { id } = await endpoints.sendTeamInvitation(t, { team_id: teamId, email, callback_url: callbackUrl });
+      queries.invalidate({ kind: 'teamInvitations', teamId });
       return { invitationId: id };
     },
     async revokeTeamInvitation(teamId, invitationId) {
-      const id = requireUuid(teamId, 'teamId');
-      await endpoints.revokeTeamInvitation(t, requireUuid(invitationId, 'invitationId'), id);
-      core.invalidate({ kind: 'teamInvitations', teamId: id });
+      await endpoints.revokeTeamInvitation(t, invitationId, teamId);
+      queries.invalidate({ kind: 'teamInvitations', teamId });
     },
     async acceptTeamInvitation(code) {
-      await endpoints.acceptTeamInvitation(t, requireNonEmptyString(code, 'code'));
+      await endpoints.acceptTeamInvitation(t, code);
       membershipChanged();
     },
     async checkTeamInvitationCode(code) {
-      await endpoints.checkTeamInvitationCode(t, requireNonEmptyString(code, 'code'));
+      await endpoints.checkTeamInvitationCode(t, code);
     },
     async getTeamInvitationDetails(code) {
-      return camelize(await endpoints.getTeamInvitationDetails(t, requireNonEmptyString(code, 'code')));
+      return camelize(await endpoints.getTeamInvitationDetails(t, code));
     },
   };
 }

@@ -1,74 +1,73 @@
-import { Query, systemScheduler, type Scheduler } from './query.js';
+import { Emitter } from '../../contract/events.js';
+import { hashQueryKey } from '../../contract/queryKey.js';
+import type { QuerySpec } from '../../contract/queries.js';
+import type { CacheEntry, EntryIdentity } from './entry.js';
 
-/** Every cache entry of a broker, by key. Entries remove themselves 5 s after their last subscriber. */
+/** Builds an entry the cache lacks; `onGarbage` removes it when the GC says so. */
+export type EntryFactory = (key: string, onGarbage: () => void) => CacheEntry;
+
+/**
+ * Every entry of a broker, by owner and query. Entries remove themselves 5 s after their last
+ * subscriber. Keys are built from structured parts and never parsed back: an entry carries its
+ * query, scope and owner as fields.
+ */
 export class QueryCache {
-  private queries = new Map<string, Query>();
+  private entries = new Map<string, CacheEntry>();
+  /** Entries were added or removed. */
+  readonly changed = new Emitter();
 
-  constructor(private readonly scheduler: Scheduler = systemScheduler) {}
+  static keyOf(owner: string, spec: QuerySpec): string {
+    return JSON.stringify([owner, hashQueryKey(spec)]);
+  }
 
-  /** The entry for `key`, created with `fetcher` when missing. */
-  ensure<T>(key: string, fetcher: () => Promise<T>): Query<T> {
-    let query = this.queries.get(key) as Query<T> | undefined;
-    if (!query) {
-      query = new Query<T>(key, fetcher, this.scheduler, (garbage) => {
-        if (this.queries.get(garbage.key) === garbage) {
-          this.queries.delete(garbage.key);
-          garbage.dispose();
-        }
-      });
-      this.queries.set(key, query as Query);
+  get(owner: string, spec: QuerySpec): CacheEntry | undefined {
+    return this.entries.get(QueryCache.keyOf(owner, spec));
+  }
+
+  /** The entry for `identity`, built with `create` when missing. */
+  ensure(identity: EntryIdentity, create: EntryFactory): CacheEntry {
+    const key = QueryCache.keyOf(identity.owner, identity.spec);
+    let entry = this.entries.get(key);
+    if (!entry) {
+      const created = create(key, () => this.remove(created));
+      entry = created;
+      this.entries.set(key, created);
+      this.changed.emit();
     }
-    return query;
+    return entry;
   }
 
-  get(key: string): Query | undefined {
-    return this.queries.get(key);
+  remove(entry: CacheEntry): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    this.entries.delete(entry.key);
+    entry.dispose();
+    this.changed.emit();
   }
 
-  /** Sets the value of an existing entry (entries nobody asked for are not created). */
-  setData(key: string, data: unknown): boolean {
-    const query = this.queries.get(key);
-    query?.setData(data);
-    return query !== undefined;
+  /** The entries that `predicate` selects. */
+  filter(predicate: (entry: CacheEntry) => boolean): CacheEntry[] {
+    return [...this.entries.values()].filter(predicate);
   }
 
-  /** Invalidates every entry whose key starts with `prefix`. */
-  invalidate(prefix: string): void {
-    for (const [key, query] of this.queries) if (key.startsWith(prefix)) query.invalidate();
+  /** Invalidates the selected entries someone watches: they refetch now; unwatched ones are left to expire. */
+  refetchWatched(predicate: (entry: CacheEntry) => boolean = () => true): number {
+    const watched = this.filter((entry) => entry.subscriberCount > 0 && predicate(entry));
+    for (const entry of watched) entry.invalidate();
+    return watched.length;
   }
 
-  /** Invalidates the entries someone watches: they refetch now; unwatched ones are left to expire. */
-  refetchWatched(predicate: (key: string) => boolean = () => true): number {
-    let count = 0;
-    for (const [key, query] of this.queries) {
-      if (query.subscriberCount > 0 && predicate(key)) {
-        query.invalidate();
-        count++;
-      }
-    }
-    return count;
-  }
-
-  /** Drops entries of other sessions that nobody watches (after a sign-out, for instance). */
-  removeUnwatched(predicate: (key: string) => boolean): void {
-    for (const [key, query] of this.queries) {
-      if (predicate(key) && query.subscriberCount === 0) {
-        this.queries.delete(key);
-        query.dispose();
-      }
-    }
+  /** Drops selected entries nobody watches (those of a session that just ended, for instance). */
+  removeUnwatched(predicate: (entry: CacheEntry) => boolean): void {
+    for (const entry of this.filter((e) => e.subscriberCount === 0 && predicate(e))) this.remove(entry);
   }
 
   get size(): number {
-    return this.queries.size;
-  }
-
-  keys(): string[] {
-    return [...this.queries.keys()];
+    return this.entries.size;
   }
 
   clear(): void {
-    for (const query of this.queries.values()) query.dispose();
-    this.queries.clear();
+    for (const entry of this.entries.values()) entry.dispose();
+    this.entries.clear();
+    this.changed.emit();
   }
 }

@@ -5,7 +5,7 @@
  */
 import { createBroker, type Broker } from '../broker.js';
 import type { BrokerConfig } from '../config.js';
-import type { BrokerHostOptions } from '../core.js';
+import type { BrokerHostOptions } from '../host.js';
 
 export function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
   return createBroker(config, { ...options, mode: 'in-process' });

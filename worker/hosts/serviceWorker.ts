@@ -4,16 +4,17 @@
  * `{ type: 'authbroker:connect' }`; the broker answers on that port. Apps with their own service
  * worker call `installAuthBroker(self)` from it; others register `serviceWorkerEntry` as theirs.
  */
-import { createBroker } from '../broker.js';
-import { brokerRegistry, exposeBrokerEntry } from '../rpc/expose.js';
+import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';
+import { exposeBrokerEntry } from '../rpc/entry.js';
+import { brokerFor } from './registry.js';
 
-export const CONNECT_MESSAGE = 'authbroker:connect';
+export const CONNECT_MESSAGE = SERVICE_WORKER_CONNECT;
 
 export function installAuthBroker(scope: ServiceWorkerGlobalScope): void {
-  const getBroker = brokerRegistry((config) => createBroker(config, { mode: 'service-worker' }));
+  const getBroker = brokerFor('service-worker');
   scope.addEventListener('message', (event) => {
     const data = event.data as { type?: unknown } | null;
     const port = event.ports[0];
-    if (data?.type === CONNECT_MESSAGE && port) exposeBrokerEntry(getBroker, port);
+    if (data?.type === SERVICE_WORKER_CONNECT && port) exposeBrokerEntry(getBroker, port);
   });
 }

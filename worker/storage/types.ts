@@ -1,24 +1,6 @@
-/** Why a session ended; every tab is told. */
-export type SessionEndReason =
-  /** Signed out by the app in some tab. */
-  | 'signed-out'
-  /** The service no longer knows the refresh token: revoked elsewhere (sign-out on another device, password reset) or expired. */
-  | 'session-revoked'
-  /** The service refused to renew for another reason (e.g. the identity provider said no). */
-  | 'refresh-rejected'
-  /** The account was deleted from this app. */
-  | 'user-deleted'
-  /** Site data was cleared: the stored session is gone. */
-  | 'storage-cleared';
+import type { SessionEnd } from '../../contract/state.js';
 
-export interface SessionEnd {
-  reason: SessionEndReason;
-  atMillis: number;
-  /** A sentence for people. */
-  message: string;
-  /** The service's error code when one caused it. */
-  code?: string | undefined;
-}
+export type { SessionEnd, SessionEndReason } from '../../contract/state.js';
 
 /** A session as persisted: the working copy lives in memory, this is its durable form. */
 export interface StoredSession {
@@ -49,6 +31,8 @@ export type SessionRecord = StoredSession | EndedSession;
 export interface StoredOAuthFlow {
   state: string;
   projectId: string;
+  /** The service the flow was started against (absent in flows stored by older versions). */
+  baseUrl?: string;
   codeVerifier: string;
   /** Exactly the redirect_uri sent to the authorize endpoint. */
   redirectUri: string;

@@ -1,0 +1,183 @@
+/**
+ * What a tab may ask of the broker, and what it gets back: the one agreement between the two
+ * sides. The broker serves exactly these methods (`methods.ts` gives each its role, `arguments.ts`
+ * checks its arguments); the tab's client derives its actions from the same list.
+ */
+import type { EmailTemplateType } from '../protocol/resources/admin.js';
+import type { Json } from '../protocol/resources/common.js';
+import type { ProjectUpdate } from '../protocol/resources/project.js';
+import type {
+  AdminProjectModel,
+  ApiKey,
+  ApiKeyWithSecrets,
+  ContactChannelModel,
+  EmailTemplateModel,
+  PermissionDefinition,
+  Team,
+  TeamInvitationDetailsModel,
+  TeamMember,
+  User,
+} from '../protocol/models.js';
+import type { DataOf, QuerySpec } from './queries.js';
+import type { QuerySnapshot } from './snapshot.js';
+import type { BrokerStatus } from './state.js';
+
+/** Sign-in either completes or needs the second factor (TOTP). Other problems are thrown. */
+export type SignInResult = { status: 'signed-in'; userId: string; isNewUser: boolean } | { status: 'mfa-required'; attemptCode: string };
+
+export type OAuthResult =
+  | { status: 'signed-in'; userId: string; isNewUser: boolean; type: 'authenticate' | 'link'; afterCallbackRedirectUrl: string | null }
+  | { status: 'mfa-required'; attemptCode: string; type: 'authenticate' | 'link'; afterCallbackRedirectUrl: string | null };
+
+export interface UserUpdate {
+  displayName?: string | null;
+  /** A data URL (or bare base64) image. */
+  profileImageUrl?: string | null;
+  clientMetadata?: Json;
+  otpAuthEnabled?: boolean;
+  /** Only false does anything: it removes the passkey. */
+  passkeyAuthEnabled?: false;
+  /** Enables TOTP with this secret (standard base64), or disables it with null. */
+  totpSecretBase64?: string | null;
+  selectedTeamId?: string | null;
+}
+
+export interface TeamUpdate {
+  displayName?: string;
+  profileImageUrl?: string | null;
+  clientMetadata?: Json;
+}
+
+/** Admin calls act on the broker's project unless another project of the owner is named. */
+export type AdminOptions = { projectId?: string };
+
+/** Everything a tab can ask of the broker. Every argument is checked here: a bad one is an InvalidArgumentError. */
+export interface BrokerApi {
+  // ── the broker itself
+  status(): Promise<BrokerStatus>;
+  /** Starts pushing a query's snapshots to this tab's listener; returns the current one. */
+  subscribe(subscriptionId: string, query: QuerySpec): Promise<QuerySnapshot>;
+  unsubscribe(subscriptionId: string): Promise<void>;
+  /** A query's data through the cache (fetched when not cached). */
+  read<Q extends QuerySpec>(query: Q): Promise<DataOf<Q>>;
+  /** Refetches a query now (within the throttle). */
+  refetch(query: QuerySpec): Promise<void>;
+  /** What the tab's window knows and the worker cannot see: `online`/`offline`, visibility. */
+  reportBrowserState(state: { online?: boolean; visible?: boolean }): Promise<void>;
+  /** The tab is leaving (pagehide): release its subscriptions now. */
+  goodbye(): Promise<void>;
+  /**
+   * The tab now holds this Web Lock for its whole life: when the broker can take it, the tab is gone.
+   * Sent after connecting (rather than in the hello) so that a new tab never waits for its lock first.
+   * Answers with the broker's own lifetime lock, for the tab to wait on the same way (granted: the
+   * broker's worker is gone), or null where the broker lives in the page itself.
+   */
+  watchLifetime(lockName: string): Promise<string | null>;
+  /** For the app's own backend calls (`x-stack-access-token`). Never the refresh token. */
+  getAccessToken(): Promise<string | null>;
+
+  // ── signing in and out
+  signUpWithPassword(input: { email: string; password: string; verificationCallbackUrl: string }): Promise<SignInResult>;
+  signInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
+  sendMagicLink(input: { email: string; callbackUrl: string }): Promise<{ nonce: string }>;
+  /** The `code` of a magic link. */
+  signInWithMagicLink(code: string): Promise<SignInResult>;
+  /** A typed 6-character code with the nonce `sendMagicLink` returned. */
+  signInWithOtp(input: { otp: string; nonce: string }): Promise<SignInResult>;
+  signInWithMfa(input: { attemptCode: string; totp: string }): Promise<SignInResult>;
+  beginPasskeyRegistration(): Promise<{ optionsJson: Record<string, Json>; code: string }>;
+  finishPasskeyRegistration(input: { credential: Record<string, Json>; code: string }): Promise<void>;
+  beginPasskeySignIn(): Promise<{ optionsJson: Record<string, Json>; code: string }>;
+  finishPasskeySignIn(input: { response: Record<string, Json>; code: string }): Promise<SignInResult>;
+  /** The authorize URL to navigate to; the flow's secrets stay in the broker. */
+  startOAuth(input: {
+    providerId: string;
+    redirectUri: string;
+    type?: 'authenticate' | 'link';
+    providerScope?: string;
+    errorRedirectUrl?: string;
+    afterCallbackRedirectUrl?: string;
+  }): Promise<{ url: string }>;
+  /** Completes a flow from its callback URL, in whichever tab the callback landed. */
+  completeOAuth(input: { callbackUrl: string }): Promise<OAuthResult>;
+  signOut(): Promise<void>;
+
+  // ── passwords
+  sendPasswordResetEmail(input: { email: string; callbackUrl: string }): Promise<void>;
+  checkPasswordResetCode(code: string): Promise<void>;
+  resetPassword(input: { code: string; password: string }): Promise<void>;
+  updatePassword(input: { oldPassword: string; newPassword: string }): Promise<void>;
+  setPassword(input: { password: string }): Promise<void>;
+
+  // ── the signed-in user
+  updateUser(update: UserUpdate): Promise<User>;
+  deleteUser(): Promise<void>;
+  createContactChannel(input: { email: string; usedForAuth: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
+  updateContactChannel(channelId: string, update: { email?: string; usedForAuth?: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
+  deleteContactChannel(channelId: string): Promise<void>;
+  sendContactChannelVerification(channelId: string, callbackUrl: string): Promise<void>;
+  verifyEmail(code: string): Promise<void>;
+  checkEmailVerificationCode(code: string): Promise<void>;
+  revokeSession(sessionId: string): Promise<void>;
+  getConnectedAccountAccessToken(providerId: string, options?: { scope?: string }): Promise<{ accessToken: string }>;
+
+  // ── teams
+  createTeam(input: { displayName: string; profileImageUrl?: string | null; clientMetadata?: Json }): Promise<Team>;
+  updateTeam(teamId: string, update: TeamUpdate): Promise<Team>;
+  deleteTeam(teamId: string): Promise<void>;
+  leaveTeam(teamId: string): Promise<void>;
+  removeTeamMember(teamId: string, userId: string): Promise<void>;
+  updateTeamProfile(teamId: string, update: { displayName?: string; profileImageUrl?: string | null }): Promise<TeamMember>;
+  inviteToTeam(input: { teamId: string; email: string; callbackUrl: string }): Promise<{ invitationId: string }>;
+  revokeTeamInvitation(teamId: string, invitationId: string): Promise<void>;
+  acceptTeamInvitation(code: string): Promise<void>;
+  checkTeamInvitationCode(code: string): Promise<void>;
+  getTeamInvitationDetails(code: string): Promise<TeamInvitationDetailsModel>;
+
+  // ── project administration (a project owner signed in to the `internal` project)
+  adminSignInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
+  adminSignInWithMfa(input: { attemptCode: string; totp: string }): Promise<SignInResult>;
+  adminSignOut(): Promise<void>;
+  adminCreateProject(input: { displayName: string; description?: string; config?: ProjectUpdate['config'] }): Promise<AdminProjectModel>;
+  adminUpdateProject(update: ProjectUpdate, options?: AdminOptions): Promise<AdminProjectModel>;
+  adminCreateApiKey(
+    input: { description: string; expiresAtMillis: number; hasPublishableClientKey: boolean; hasSecretServerKey: boolean; hasSuperSecretAdminKey: boolean },
+    options?: AdminOptions,
+  ): Promise<ApiKeyWithSecrets>;
+  adminRevokeApiKey(apiKeyId: string, options?: AdminOptions): Promise<ApiKey>;
+  adminUpdateEmailTemplate(type: EmailTemplateType, update: { subject?: string; content?: Json }, options?: AdminOptions): Promise<EmailTemplateModel>;
+  adminResetEmailTemplate(type: EmailTemplateType, options?: AdminOptions): Promise<void>;
+  adminCreatePermissionDefinition(input: { id: string; description?: string; containedPermissionIds?: string[] }, options?: AdminOptions): Promise<PermissionDefinition>;
+  adminUpdatePermissionDefinition(permissionId: string, update: { id?: string; description?: string; containedPermissionIds?: string[] }, options?: AdminOptions): Promise<PermissionDefinition>;
+  adminDeletePermissionDefinition(permissionId: string, options?: AdminOptions): Promise<void>;
+  adminSendTestEmail(
+    input: { recipientEmail: string; emailConfig: { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string } },
+    options?: AdminOptions,
+  ): Promise<{ success: boolean; errorMessage?: string }>;
+  adminCreateSvixToken(options?: AdminOptions): Promise<{ token: string }>;
+}
+
+/** One batch of subscription updates for a tab. */
+export type Delivery = Array<{ subscriptionId: string; snapshot: QuerySnapshot }>;
+
+/** The tab's side of a connection: the broker pushes subscription updates here. */
+export interface TabListener {
+  deliver(batch: Delivery): void;
+}
+
+export interface TabHello {
+  tabId: string;
+  /** A Web Lock the tab holds for its whole life; the broker learns the tab is gone when it can take it. */
+  lockName?: string | undefined;
+  version: string;
+}
+
+/**
+ * The first call on a fresh connection (the only method a worker's entry port serves): which
+ * project, who is calling, and a port on which the broker pushes the tab's deliveries. The answer
+ * is a port serving this tab's BrokerApi. Both ports are owned explicitly, so the broker can close
+ * them when the tab is gone.
+ */
+export interface BrokerEntry {
+  connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort>;
+}

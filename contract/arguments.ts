@@ -1,0 +1,232 @@
+/**
+ * The rules for every argument of every broker method, checked where calls arrive (before the
+ * method runs): a bad argument is an InvalidArgumentError naming the field, and the method gets a
+ * fresh copy holding only the fields named here. The compiler checks that each method's parsed
+ * arguments are exactly what BrokerApi declares.
+ */
+import * as v from 'valibot';
+import { InvalidArgumentError } from '../protocol/errors/errors.js';
+import { emailTemplateTypes } from '../protocol/resources/admin.js';
+import type { Json } from '../protocol/resources/common.js';
+import type { ProjectUpdate } from '../protocol/resources/project.js';
+import type { BrokerApi } from './api.js';
+import type { MethodName } from './methods.js';
+import { isQueryKind, queryDefinition, queries, type QuerySpec } from './queries.js';
+import {
+  absoluteUrl,
+  args,
+  bool,
+  fields,
+  finiteNumber,
+  json,
+  MAX_STRING_LENGTH,
+  nonEmpty,
+  nullable,
+  oneOf,
+  optional,
+  parseValue,
+  segment,
+  stringList,
+  text,
+  userId,
+  uuid,
+  type ArgumentList,
+} from './schema.js';
+
+/** A query: a known kind and exactly that kind's parameters, as a fresh object. */
+export function parseQuerySpec(value: unknown, name = 'query'): QuerySpec {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidArgumentError(name, `${name} must be a query: an object with a kind.`);
+  }
+  const { kind, ...params } = value as Record<string, unknown>;
+  if (!isQueryKind(kind)) {
+    throw new InvalidArgumentError(`${name}.kind`, `Unknown query kind ${JSON.stringify(kind)?.slice(0, 100)}; expected one of ${queryKinds.join(', ')}.`);
+  }
+  const parsed = parseValue(`a ${kind} query`, name, queryDefinition(kind).params, params) as Record<string, unknown>;
+  return { ...parsed, kind } as QuerySpec;
+}
+
+// Its own errors name the field (query.kind, query.teamId…), so it runs as a transform.
+const querySpec = () => v.pipe(v.unknown(), v.transform((value) => parseQuerySpec(value)));
+
+const email = () => v.pipe(nonEmpty(), v.maxLength(1000, 'must be at most 1000 characters'));
+const password = () => v.pipe(text(), v.check((s) => s.length > 0, 'must not be empty'));
+const code = () => v.pipe(nonEmpty(), v.maxLength(10_000, 'must be at most 10000 characters'));
+const otp = () => v.pipe(nonEmpty(), v.transform((s) => s.trim()), v.regex(/^[0-9a-z]{6}$/i, 'must be the 6 letters and digits of the code'));
+const totp = () => v.pipe(nonEmpty(), v.transform((s) => s.replace(/\s+/g, '')), v.regex(/^\d{6}$/, 'must be the 6 digits of the authenticator code'));
+const jsonObject = () =>
+  v.pipe(
+    json(),
+    v.check((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object'),
+    v.transform((value) => value as Record<string, Json>),
+  );
+/** The service checks a project's settings field by field; here they only need to be a JSON object. */
+const projectSettings = () => v.pipe(jsonObject(), v.transform((value) => value as ProjectUpdate));
+const adminOptions = () => optional(fields({ projectId: optional(segment()) }));
+const subscriptionId = () => v.pipe(nonEmpty(), v.maxLength(200, 'must be at most 200 characters'));
+const lockName = () => v.pipe(nonEmpty(), v.maxLength(300, 'must be at most 300 characters'));
+const signIn = () => fields({ email: email(), password: password() });
+const mfa = () => fields({ attemptCode: code(), totp: totp() });
+const channelUpdate = () => fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
+const permissionFields = { description: optional(text()), containedPermissionIds: optional(stringList()) };
+
+type Rules = { [K in MethodName]: ArgumentList<Parameters<BrokerApi[K]>> };
+
+export const argumentRules = {
+  status: args(),
+  subscribe: args(['subscriptionId', subscriptionId()], ['query', querySpec()]),
+  unsubscribe: args(['subscriptionId', subscriptionId()]),
+  read: args(['query', querySpec()]),
+  refetch: args(['query', querySpec()]),
+  reportBrowserState: args(['state', fields({ online: optional(bool()), visible: optional(bool()) })]),
+  goodbye: args(),
+  watchLifetime: args(['lockName', lockName()]),
+  getAccessToken: args(),
+
+  signUpWithPassword: args(['input', fields({ email: email(), password: password(), verificationCallbackUrl: absoluteUrl() })]),
+  signInWithPassword: args(['input', signIn()]),
+  sendMagicLink: args(['input', fields({ email: email(), callbackUrl: absoluteUrl() })]),
+  signInWithMagicLink: args(['code', code()]),
+  signInWithOtp: args(['input', fields({ otp: otp(), nonce: text() })]),
+  signInWithMfa: args(['input', mfa()]),
+  beginPasskeyRegistration: args(),
+  finishPasskeyRegistration: args(['input', fields({ credential: jsonObject(), code: code() })]),
+  beginPasskeySignIn: args(),
+  finishPasskeySignIn: args(['input', fields({ response: jsonObject(), code: code() })]),
+  startOAuth: args([
+    'input',
+    fields({
+      providerId: segment(),
+      redirectUri: absoluteUrl(),
+      type: optional(oneOf(['authenticate', 'link'])),
+      providerScope: optional(text()),
+      errorRedirectUrl: optional(absoluteUrl()),
+      afterCallbackRedirectUrl: optional(text()),
+    }),
+  ]),
+  completeOAuth: args(['input', fields({ callbackUrl: absoluteUrl() })]),
+  signOut: args(),
+
+  sendPasswordResetEmail: args(['input', fields({ email: email(), callbackUrl: absoluteUrl() })]),
+  checkPasswordResetCode: args(['code', code()]),
+  resetPassword: args(['input', fields({ code: code(), password: password() })]),
+  updatePassword: args(['input', fields({ oldPassword: text(), newPassword: password() })]),
+  setPassword: args(['input', fields({ password: password() })]),
+
+  updateUser: args([
+    'update',
+    fields({
+      displayName: optional(nullable(text())),
+      profileImageUrl: optional(nullable(text())),
+      clientMetadata: optional(json()),
+      otpAuthEnabled: optional(bool()),
+      passkeyAuthEnabled: optional(v.literal(false, 'can only be false (register a passkey to enable it)')),
+      totpSecretBase64: optional(nullable(text())),
+      selectedTeamId: optional(nullable(uuid())),
+    }),
+  ]),
+  deleteUser: args(),
+  createContactChannel: args(['input', fields({ email: email(), usedForAuth: bool(), isPrimary: optional(bool()) })]),
+  updateContactChannel: args(['channelId', uuid()], ['update', channelUpdate()]),
+  deleteContactChannel: args(['channelId', uuid()]),
+  sendContactChannelVerification: args(['channelId', uuid()], ['callbackUrl', absoluteUrl()]),
+  verifyEmail: args(['code', code()]),
+  checkEmailVerificationCode: args(['code', code()]),
+  revokeSession: args(['sessionId', uuid()]),
+  getConnectedAccountAccessToken: args(['providerId', segment()], ['options', optional(fields({ scope: optional(text()) }))]),
+
+  createTeam: args(['input', fields({ displayName: nonEmpty(), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),
+  updateTeam: args(['teamId', uuid()], ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),
+  deleteTeam: args(['teamId', uuid()]),
+  leaveTeam: args(['teamId', uuid()]),
+  removeTeamMember: args(['teamId', uuid()], ['userId', userId()]),
+  updateTeamProfile: args(['teamId', uuid()], ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())) })]),
+  inviteToTeam: args(['input', fields({ teamId: uuid(), email: email(), callbackUrl: absoluteUrl() })]),
+  revokeTeamInvitation: args(['teamId', uuid()], ['invitationId', uuid()]),
+  acceptTeamInvitation: args(['code', code()]),
+  checkTeamInvitationCode: args(['code', code()]),
+  getTeamInvitationDetails: args(['code', code()]),
+
+  adminSignInWithPassword: args(['input', signIn()]),
+  adminSignInWithMfa: args(['input', mfa()]),
+  adminSignOut: args(),
+  adminCreateProject: args(['input', fields({ displayName: nonEmpty(), description: optional(text()), config: optional(v.pipe(jsonObject(), v.transform((value) => value as NonNullable<ProjectUpdate['config']>))) })]),
+  adminUpdateProject: args(['update', projectSettings()], ['options', adminOptions()]),
+  adminCreateApiKey: args(
+    [
+      'input',
+      fields({
+        description: nonEmpty(),
+        expiresAtMillis: finiteNumber(),
+        hasPublishableClientKey: bool(),
+        hasSecretServerKey: bool(),
+        hasSuperSecretAdminKey: bool(),
+      }),
+    ],
+    ['options', adminOptions()],
+  ),
+  adminRevokeApiKey: args(['apiKeyId', uuid()], ['options', adminOptions()]),
+  adminUpdateEmailTemplate: args(['type', oneOf(emailTemplateTypes)], ['update', fields({ subject: optional(text()), content: optional(json()) })], ['options', adminOptions()]),
+  adminResetEmailTemplate: args(['type', oneOf(emailTemplateTypes)], ['options', adminOptions()]),
+  adminCreatePermissionDefinition: args(['input', fields({ id: segment(), ...permissionFields })], ['options', adminOptions()]),
+  adminUpdatePermissionDefinition: args(['permissionId', segment()], ['update', fields({ id: optional(segment()), ...permissionFields })], ['options', adminOptions()]),
+  adminDeletePermissionDefinition: args(['permissionId', segment()], ['options', adminOptions()]),
+  adminSendTestEmail: args(
+    [
+      'input',
+      fields({
+        recipientEmail: email(),
+        emailConfig: fields({ host: nonEmpty(), port: finiteNumber(), username: text(), password: text(), senderName: text(), senderEmail: email() }),
+      }),
+    ],
+    ['options', adminOptions()],
+  ),
+  adminCreateSvixToken: args(['options', adminOptions()]),
+} satisfies Rules;
+
+const queryKinds = Object.keys(queries);
+
+/** Checks and copies the arguments of a call to `method`. */
+export function parseArguments<K extends MethodName>(method: K, values: readonly unknown[]): Parameters<BrokerApi[K]> {
+  const rules = argumentRules[method] as ArgumentList<Parameters<BrokerApi[K]>> | undefined;
+  if (rules === undefined) throw new InvalidArgumentError('method', `The broker has no method ${JSON.stringify(method)}.`);
+  return rules.parse(method, values);
+}
+
+/** Deeper than any real input, metadata included; deeper values could exhaust the stack of later checks. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/**
+ * The first check of everything a tab sent, at every depth, before the per-method rules: no
+ * absurd nesting, no `__proto__` key (structured clone keeps it as an own property, which a later
+ * `out[key] = value` would turn into a prototype), no BigInt, symbol, function or cycle, and only
+ * plain objects and arrays (no class instances, ports or buffers where data is expected).
+ */
+export function checkPlainData(method: string, values: readonly unknown[]): void {
+  // Ancestors, not everything seen: a value shared by two fields is fine, a value inside itself is not.
+  const ancestors = new Set<object>();
+  const visit = (value: unknown, path: string, depth: number): void => {
+    if (typeof value === 'string') {
+      if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`);
+      return;
+    }
+    if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
+      throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const prototype = Object.getPrototypeOf(value) as unknown;
+    if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) {
+      throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);
+    }
+    if (ancestors.has(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
+    if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
+    ancestors.add(value);
+    const array = Array.isArray(value);
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
+      visit((value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
+    }
+    ancestors.delete(value);
+  };
+  values.forEach((value, i) => visit(value, argumentRules[method as MethodName]?.names[i] ?? `arguments[${i}]`, 0));
+}

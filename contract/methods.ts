@@ -1,0 +1,89 @@
+import type { BrokerApi } from './api.js';
+
+/**
+ * Who calls each broker method:
+ * - `action`: the app, through the client as is (`client.signInWithPassword(…)`);
+ * - `step`: the client's own browser-side flows (passkey ceremonies, OAuth redirects), which the
+ *   app calls under another name (`client.registerPasskey()`, `client.signInWithOAuth(…)`);
+ * - `connection`: the client's plumbing (subscriptions, liveness, the window's state).
+ * The compiler checks that this lists every method of BrokerApi and nothing else: a new method
+ * gets its role here, its argument rules in `arguments.ts`, and the client picks it up.
+ */
+export type MethodRole = 'action' | 'step' | 'connection';
+export type MethodName = keyof BrokerApi;
+
+export const methodRoles = {
+  status: 'action',
+  subscribe: 'connection',
+  unsubscribe: 'connection',
+  read: 'action',
+  refetch: 'action',
+  reportBrowserState: 'connection',
+  goodbye: 'connection',
+  watchLifetime: 'connection',
+  getAccessToken: 'action',
+  signUpWithPassword: 'action',
+  signInWithPassword: 'action',
+  sendMagicLink: 'action',
+  signInWithMagicLink: 'action',
+  signInWithOtp: 'action',
+  signInWithMfa: 'action',
+  beginPasskeyRegistration: 'step',
+  finishPasskeyRegistration: 'step',
+  beginPasskeySignIn: 'step',
+  finishPasskeySignIn: 'step',
+  startOAuth: 'step',
+  completeOAuth: 'step',
+  signOut: 'action',
+  sendPasswordResetEmail: 'action',
+  checkPasswordResetCode: 'action',
+  resetPassword: 'action',
+  updatePassword: 'action',
+  setPassword: 'action',
+  updateUser: 'action',
+  deleteUser: 'action',
+  createContactChannel: 'action',
+  updateContactChannel: 'action',
+  deleteContactChannel: 'action',
+  sendContactChannelVerification: 'action',
+  verifyEmail: 'action',
+  checkEmailVerificationCode: 'action',
+  revokeSession: 'action',
+  getConnectedAccountAccessToken: 'action',
+  createTeam: 'action',
+  updateTeam: 'action',
+  deleteTeam: 'action',
+  leaveTeam: 'action',
+  removeTeamMember: 'action',
+  updateTeamProfile: 'action',
+  inviteToTeam: 'action',
+  revokeTeamInvitation: 'action',
+  acceptTeamInvitation: 'action',
+  checkTeamInvitationCode: 'action',
+  getTeamInvitationDetails: 'action',
+  adminSignInWithPassword: 'action',
+  adminSignInWithMfa: 'action',
+  adminSignOut: 'action',
+  adminCreateProject: 'action',
+  adminUpdateProject: 'action',
+  adminCreateApiKey: 'action',
+  adminRevokeApiKey: 'action',
+  adminUpdateEmailTemplate: 'action',
+  adminResetEmailTemplate: 'action',
+  adminCreatePermissionDefinition: 'action',
+  adminUpdatePermissionDefinition: 'action',
+  adminDeletePermissionDefinition: 'action',
+  adminSendTestEmail: 'action',
+  adminCreateSvixToken: 'action',
+} as const satisfies Record<MethodName, MethodRole>;
+
+type RoleOf<R extends MethodRole> = { [K in MethodName]: (typeof methodRoles)[K] extends R ? K : never }[MethodName];
+export type ActionName = RoleOf<'action'>;
+
+export const methodNames = Object.keys(methodRoles) as MethodName[];
+export const actionNames = methodNames.filter((name) => methodRoles[name] === 'action') as ActionName[];
+
+/** Whether `name` is a method the broker serves (an own entry, never something inherited). */
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methodRoles, name);
+}

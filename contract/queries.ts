@@ -1,0 +1,200 @@
+/**
+ * The query registry: every kind of data a tab can watch, defined once — its parameters, its
+ * scope (whose data it is) and how it is fetched. The data type a tab sees is inferred from the
+ * fetch. Adding a kind is one entry here plus its hook.
+ *
+ * The broker uses the whole registry; a tab imports only its types (and `hashQueryKey`), so none of
+ * the fetching code reaches the tab's bundle.
+ */
+import * as v from 'valibot';
+import * as endpoints from '../protocol/endpoints/index.js';
+import { ClientError } from '../protocol/errors/errors.js';
+import { camelize } from '../protocol/models.js';
+import type { Transport } from '../protocol/transport.js';
+import type { Watchable } from './events.js';
+import { bool, fields, optional, segment, uuid } from './schema.js';
+import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from './state.js';
+
+/**
+ * Whose data a query is: the signed-in user's, the project owner's (admin), the project's (the
+ * same for everyone), or the broker's own state. A user query after a sign-in names new data.
+ */
+export type QueryScope = 'user' | 'admin' | 'project' | 'broker';
+
+/** What a fetch may use. */
+export interface FetchContext {
+  /** The user's calls (client access, the session's tokens). */
+  readonly client: Transport<'client'>;
+  isSignedIn(): boolean;
+  /** The `internal` project's calls with the project owner's session. */
+  internal(): Transport<'client'>;
+  /** Admin calls for a project (default: the broker's). */
+  admin(projectId?: string): Transport<'admin'>;
+}
+
+/** The broker's own values that tabs can watch. */
+export interface LiveContext {
+  readonly session: Watchable<SessionInfo>;
+  readonly adminSession: Watchable<SessionInfo>;
+  readonly connectivity: Watchable<ConnectivitySnapshot>;
+  readonly status: Watchable<BrokerStatus>;
+}
+
+type ParamsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
+
+export interface FetchedQueryDefinition<S extends ParamsSchema = ParamsSchema, D = unknown> {
+  readonly scope: 'user' | 'admin' | 'project';
+  readonly params: S;
+  fetch(context: FetchContext, params: v.InferOutput<S>): Promise<D>;
+}
+
+export interface LiveQueryDefinition<D = unknown> {
+  readonly scope: 'broker';
+  readonly params: ParamsSchema;
+  watch(context: LiveContext): Watchable<D>;
+}
+
+export type QueryDefinition = FetchedQueryDefinition | LiveQueryDefinition;
+
+const fetched = <S extends ParamsSchema, D>(definition: FetchedQueryDefinition<S, D>) => definition;
+const live = <D>(watch: (context: LiveContext) => Watchable<D>): LiveQueryDefinition<D> => ({ scope: 'broker', params: none, watch });
+
+const none = fields({});
+const team = fields({ teamId: uuid() });
+const ofProject = fields({ projectId: optional(segment()) });
+
+/** Lists of a signed-out user are empty without asking the service. */
+const whenSignedIn =
+  <P, D>(empty: D, fetch: (context: FetchContext, params: P) => Promise<D>) =>
+  (context: FetchContext, params: P): Promise<D> =>
+    context.isSignedIn() ? fetch(context, params) : Promise.resolve(empty);
+
+function requireSignedIn(context: FetchContext, what: string): void {
+  if (!context.isSignedIn()) throw new ClientError('NOT_SIGNED_IN', `Sign in to see ${what}.`);
+}
+
+/** Wire objects become camelCase models here, once per fetch. */
+export const queries = {
+  currentUser: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn(null, async ({ client }) => camelize(await endpoints.getCurrentUser(client))),
+  }),
+  teams: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listTeams(client, { userId: 'me' }))),
+  }),
+  team: fetched({
+    scope: 'user',
+    params: team,
+    fetch: async (context, { teamId }) => {
+      requireSignedIn(context, 'a team');
+      return camelize(await endpoints.getTeam(context.client, teamId));
+    },
+  }),
+  teamMembers: fetched({
+    scope: 'user',
+    params: team,
+    fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) => camelize(await endpoints.listTeamMemberProfiles(client, { teamId }))),
+  }),
+  /** The signed-in user's own profile in a team (needs no `$read_members`). */
+  teamProfile: fetched({
+    scope: 'user',
+    params: team,
+    fetch: async (context, { teamId }) => {
+      requireSignedIn(context, 'your team profile');
+      return camelize(await endpoints.getTeamMemberProfile(context.client, teamId, 'me'));
+    },
+  }),
+  teamInvitations: fetched({
+    scope: 'user',
+    params: team,
+    fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) => camelize(await endpoints.listTeamInvitations(client, teamId))),
+  }),
+  permissions: fetched({
+    scope: 'user',
+    params: fields({ teamId: uuid(), recursive: optional(bool()) }),
+    fetch: whenSignedIn([], async ({ client }, { teamId, recursive }: { teamId: string; recursive?: boolean | undefined }) =>
+      camelize(await endpoints.listTeamPermissions(client, { team_id: teamId, user_id: 'me', recursive: recursive ?? true })),
+    ),
+  }),
+  contactChannels: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listContactChannels(client, { userId: 'me' }))),
+  }),
+  sessions: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listSessions(client, 'me'))),
+  }),
+  project: fetched({
+    scope: 'project',
+    params: none,
+    fetch: async ({ client }) => camelize(await endpoints.getCurrentProject(client)),
+  }),
+  'admin.ownedProjects': fetched({
+    scope: 'admin',
+    params: none,
+    fetch: async (context) => camelize(await endpoints.listOwnedProjects(context.internal())),
+  }),
+  'admin.project': fetched({
+    scope: 'admin',
+    params: ofProject,
+    fetch: async (context, { projectId }) => camelize(await endpoints.getCurrentProject(context.admin(projectId))),
+  }),
+  'admin.apiKeys': fetched({
+    scope: 'admin',
+    params: ofProject,
+    fetch: async (context, { projectId }) => camelize(await endpoints.listApiKeys(context.admin(projectId))),
+  }),
+  'admin.emailTemplates': fetched({
+    scope: 'admin',
+    params: ofProject,
+    fetch: async (context, { projectId }) => camelize(await endpoints.listEmailTemplates(context.admin(projectId))),
+  }),
+  'admin.permissionDefinitions': fetched({
+    scope: 'admin',
+    params: ofProject,
+    fetch: async (context, { projectId }) => camelize(await endpoints.listPermissionDefinitions(context.admin(projectId))),
+  }),
+  'admin.metrics': fetched({
+    scope: 'admin',
+    params: ofProject,
+    fetch: async (context, { projectId }) => camelize(await endpoints.getProjectMetrics(context.admin(projectId))),
+  }),
+  'admin.sentEmails': fetched({
+    scope: 'admin',
+    params: ofProject,
+    fetch: async (context, { projectId }) => camelize(await endpoints.listSentEmails(context.admin(projectId))),
+  }),
+  /** Whether someone is signed in, and why the last session ended. */
+  session: live((context) => context.session),
+  adminSession: live((context) => context.adminSession),
+  connectivity: live((context) => context.connectivity),
+  status: live((context) => context.status),
+} satisfies Record<string, QueryDefinition>;
+
+export type Queries = typeof queries;
+export type QueryKind = keyof Queries;
+
+type ParamsOfKind<K extends QueryKind> = v.InferOutput<Queries[K]['params']>;
+
+/** A query: its kind and its parameters, e.g. `{ kind: 'team', teamId }`. */
+export type QuerySpec = { [K in QueryKind]: { kind: K } & ParamsOfKind<K> }[QueryKind];
+
+/** What a tab sees of each query kind. */
+export type QueryData = {
+  [K in QueryKind]: Queries[K] extends FetchedQueryDefinition<ParamsSchema, infer D> ? D : Queries[K] extends LiveQueryDefinition<infer D> ? D : never;
+};
+
+export type DataOf<Q extends { kind: QueryKind }> = QueryData[Q['kind']];
+
+export function queryDefinition(kind: QueryKind): QueryDefinition {
+  return queries[kind] as QueryDefinition;
+}
+
+export function isQueryKind(value: unknown): value is QueryKind {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(queries, value);
+}

@@ -1,0 +1,42 @@
+/**
+ * The messages between a tab and the broker, apart from the code that sends them.
+ *
+ * Calls: the tab uses Comlink, whose wire format has several message types (GET, SET, APPLY,
+ * CONSTRUCT, ENDPOINT, RELEASE) on arbitrary property paths. The broker answers exactly two: APPLY
+ * of one named method, and RELEASE of the connection. Anything else is answered with a typed
+ * INVALID_ARGUMENT error and changes nothing.
+ *
+ * Deliveries: the broker pushes subscription updates on the tab's listener port as plain
+ * `{ type: 'deliver', batch }` messages; nothing is called on the tab.
+ */
+import type { SerializedError } from '../protocol/errors/errors.js';
+import type { Delivery } from './api.js';
+
+/** An argument or a return value. `HANDLER` values are Comlink's transfer handlers ("proxy", "throw"). */
+export type WireValue = { type: 'RAW'; value: unknown } | { type: 'HANDLER'; name: string; value: unknown };
+
+/** The calls the broker serves. */
+export type CallMessage = { id: string; type: 'APPLY'; path: [method: string]; argumentList: WireValue[] } | { id: string; type: 'RELEASE' };
+
+/** The answer to a call, matched by `id`. */
+export type ReplyMessage = WireValue & { id: string };
+
+/** How a thrown error travels (Comlink's "throw" handler); ours carry `authbroker`, read by the tab's handler. */
+export interface ThrownValue {
+  isError: boolean;
+  value: unknown;
+  authbroker?: SerializedError;
+}
+
+export const DELIVER = 'deliver';
+
+export interface DeliverMessage {
+  type: typeof DELIVER;
+  batch: Delivery;
+}
+
+/** The longest call id the broker answers (Comlink's are four hex numbers joined by dashes). */
+export const MAX_CALL_ID_LENGTH = 100;
+
+/** The message a service worker receives to start serving a tab on the port it carries. */
+export const SERVICE_WORKER_CONNECT = 'authbroker:connect';

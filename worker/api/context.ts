@@ -1,0 +1,66 @@
+/**
+ * What the API modules need, each as narrow as it can be. The broker passes its real parts; these
+ * interfaces say which of their members the modules may touch.
+ */
+import type { QuerySpec } from '../../contract/queries.js';
+import type { SessionEnd } from '../../contract/state.js';
+import type { Clock } from '../../protocol/clock.js';
+import type { TokenEndpointOptions } from '../../protocol/tokens.js';
+import type { Transport } from '../../protocol/transport.js';
+import type { QueryFilter } from '../cache/queryClient.js';
+import type { StoredOAuthFlow } from '../storage/types.js';
+
+export type ApiSessionState = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; userId: string | null };
+
+/** A slot's session as the API modules use it. */
+export interface ApiSession {
+  readonly sessionKey: string | null;
+  state(): ApiSessionState;
+  start(): Promise<void>;
+  getAccessToken(): Promise<string | null>;
+  /** The access token if it can be used as is, without renewing it. */
+  currentAccessToken(): Promise<string | null>;
+  getRefreshToken(): Promise<string | null>;
+  signIn(tokens: { access_token: string; refresh_token: string }, userId?: string | null): Promise<void>;
+  end(end: SessionEnd, expectedKey?: string): Promise<void>;
+}
+
+export interface ApiTransports {
+  readonly client: Transport<'client'>;
+  internal(): Transport<'client'>;
+  internalSignIn(): Transport<'client'>;
+  admin(projectId?: string): Transport<'admin'>;
+  withAccessToken(token: string): Transport<'client'>;
+  tokenEndpoint(slot: 'user' | 'admin'): TokenEndpointOptions;
+}
+
+/** Mutations write their answers into the shared cache, or mark what they changed stale. */
+export interface CacheWriter {
+  setQueryData(spec: QuerySpec, value: unknown): void;
+  invalidate(filter: QueryFilter): void;
+}
+
+export interface OAuthFlowStore {
+  putOAuthFlow(flow: StoredOAuthFlow): Promise<void>;
+  takeOAuthFlow(state: string): Promise<StoredOAuthFlow | null>;
+  pruneOAuthFlows(olderThanMillis: number): Promise<void>;
+}
+
+/** Sign-outs that could not reach the service, kept to send when the network returns. */
+export interface SignOutOutbox {
+  queueSignOut(refreshToken: string): Promise<void>;
+  flush(): Promise<void>;
+}
+
+export interface ApiContext {
+  readonly config: { readonly baseUrl: string; readonly projectId: string; readonly publishableClientKey: string };
+  readonly clock: Clock;
+  readonly session: ApiSession;
+  /** Null when the broker has no `internalPublishableClientKey`. */
+  readonly adminSession: ApiSession | null;
+  readonly transports: ApiTransports;
+  readonly queries: CacheWriter;
+  readonly connectivity: { readonly isOffline: boolean };
+  readonly oauthFlows: OAuthFlowStore;
+  readonly outbox: SignOutOutbox;
+}

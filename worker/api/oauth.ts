@@ -1,0 +1,85 @@
+import type { BrokerApi, OAuthResult } from '../../contract/api.js';
+import { ClientError } from '../../protocol/errors/errors.js';
+import { isKnownError } from '../../protocol/errors/knownError.js';
+import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/tokens.js';
+import { stripOAuthCallbackParams } from '../../protocol/validation.js';
+import type { ApiContext } from './context.js';
+
+/** OAuth flows older than this are forgotten (the service's own limit is 10 minutes). */
+const OAUTH_FLOW_LIFETIME_MILLIS = 60 * 60 * 1000;
+
+/**
+ * The broker's half of OAuth: it keeps the flow's secrets (PKCE verifier, state) and redeems the
+ * code; the tab only navigates. A flow may complete in any tab, once.
+ */
+export function oauthMethods({ config, clock, session, transports, queries, oauthFlows }: Pick<ApiContext, 'config' | 'clock' | 'session' | 'transports' | 'queries' | 'oauthFlows'>): Pick<BrokerApi, 'startOAuth' | 'completeOAuth'> {
+  return {
+    async startOAuth(input) {
+      const providerId = input.providerId.toLowerCase();
+      const redirectUri = stripOAuthCallbackParams(input.redirectUri);
+      const type = input.type ?? 'authenticate';
+      let token: string | undefined;
+      if (type === 'link') {
+        token = (await session.getAccessToken()) ?? undefined;
+        if (token === undefined) throw new ClientError('NOT_SIGNED_IN', 'Sign in before linking another account.');
+      }
+      const [{ codeVerifier, codeChallenge }, state] = [await createPkcePair(), createOAuthState()];
+      const now = clock.now();
+      const after = input.afterCallbackRedirectUrl ?? null;
+      await oauthFlows.pruneOAuthFlows(now - OAUTH_FLOW_LIFETIME_MILLIS).catch(() => undefined);
+      await oauthFlows.putOAuthFlow({ state, projectId: config.projectId, baseUrl: config.baseUrl, codeVerifier, redirectUri, type, afterCallbackRedirectUrl: after, createdAtMillis: now });
+      const url = buildAuthorizeUrl(config, {
+        providerId,
+        redirectUri,
+        state,
+        codeChallenge,
+        type,
+        ...(token === undefined ? {} : { token }),
+        ...(input.providerScope === undefined ? {} : { providerScope: input.providerScope }),
+        ...(input.errorRedirectUrl === undefined ? {} : { errorRedirectUrl: input.errorRedirectUrl }),
+        ...(after === null ? {} : { afterCallbackRedirectUrl: after }),
+      });
+      return { url };
+    },
+
+    async completeOAuth({ callbackUrl: callbackText }): Promise<OAuthResult> {
+      const callbackUrl = new URL(callbackText);
+      const redirected = knownErrorFromRedirect(callbackUrl);
+      if (redirected !== null) throw redirected;
+      const state = callbackUrl.searchParams.get('state');
+      if (state === null || callbackUrl.searchParams.get('code') === null) {
+        throw new ClientError('OAUTH_CALLBACK_INVALID', 'This page was not opened by a sign-in provider (no code or state in its address).');
+      }
+      // Taking the flow deletes it: a callback completes once, in whichever tab it landed.
+      const flow = await oauthFlows.takeOAuthFlow(state);
+      // A flow started for another project or service is not ours to complete (and not ours to send there).
+      if (flow === null || flow.projectId !== config.projectId || (flow.baseUrl !== undefined && flow.baseUrl !== config.baseUrl)) {
+        throw new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in was already completed or has expired. Please start again.');
+      }
+      if (flow.createdAtMillis < clock.now() - OAUTH_FLOW_LIFETIME_MILLIS) throw new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in took too long. Please start again.');
+      // The app chose where to go when it started the flow; that wins over what the service echoes.
+      const common = { type: flow.type, afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl };
+      try {
+        const tokens = await exchangeAuthorizationCode(transports.tokenEndpoint('user'), {
+          callbackUrl,
+          expectedState: flow.state,
+          redirectUri: flow.redirectUri,
+          codeVerifier: flow.codeVerifier,
+        });
+        await session.signIn(tokens);
+        const signedIn = session.state();
+        if (flow.type === 'link') queries.invalidate({ kind: 'currentUser' });
+        return {
+          status: 'signed-in',
+          userId: signedIn.status === 'signed-in' ? (signedIn.userId ?? '') : '',
+          isNewUser: tokens.is_new_user,
+          ...common,
+          afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl ?? tokens.after_callback_redirect_url,
+        };
+      } catch (error) {
+        if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')) return { status: 'mfa-required', attemptCode: error.details.attempt_code, ...common };
+        throw error;
+      }
+    },
+  };
+}

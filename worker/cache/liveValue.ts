@@ -1,0 +1,76 @@
+import type { Watchable } from '../../contract/events.js';
+import type { QueryScope, QuerySpec } from '../../contract/queries.js';
+import type { QuerySnapshot } from '../../contract/snapshot.js';
+import type { Clock } from '../../protocol/clock.js';
+import type { CacheEntry } from './entry.js';
+import { Watchers } from './watchers.js';
+
+/**
+ * A value the broker itself holds (session state, connectivity, status), in the cache like service
+ * data: tabs watch it the same way, and it is pushed when it changes. It follows its source only
+ * while someone watches.
+ */
+export class LiveValue<T = unknown> implements CacheEntry<T> {
+  private readonly watchers: Watchers<QuerySnapshot<T>>;
+  private last: { value: T; snapshot: QuerySnapshot<T> } | null = null;
+  private unfollow: (() => void) | null = null;
+
+  constructor(
+    readonly key: string,
+    readonly spec: QuerySpec,
+    readonly scope: QueryScope,
+    readonly owner: string,
+    private readonly source: Watchable<T>,
+    private readonly clock: Clock,
+    onGarbage: () => void,
+  ) {
+    this.watchers = new Watchers(clock, onGarbage);
+  }
+
+  snapshot(): QuerySnapshot<T> {
+    return this.snapshotOf(this.source.current());
+  }
+
+  get subscriberCount(): number {
+    return this.watchers.size;
+  }
+
+  subscribe(listener: (snapshot: QuerySnapshot<T>) => void): () => void {
+    this.unfollow ??= this.source.subscribe((value) => this.watchers.notify(this.snapshotOf(value)));
+    return this.watchers.add(listener, () => {
+      this.unfollow?.();
+      this.unfollow = null;
+    });
+  }
+
+  async read(): Promise<T> {
+    this.watchers.scheduleGcIfUnwatched();
+    return this.source.current();
+  }
+
+  async fetch(): Promise<void> {
+    // Nothing to fetch: the broker pushes every change.
+  }
+
+  setData(): void {
+    // Only the broker changes its own state.
+  }
+
+  invalidate(): void {
+    // Never stale.
+  }
+
+  /** The same snapshot object while the value is the same, as tabs compare by identity. */
+  private snapshotOf(value: T): QuerySnapshot<T> {
+    if (this.last?.value !== value) {
+      this.last = { value, snapshot: { status: 'success', data: value, error: null, updatedAtMillis: this.clock.now(), isFetching: false } };
+    }
+    return this.last.snapshot;
+  }
+
+  dispose(): void {
+    this.unfollow?.();
+    this.unfollow = null;
+    this.watchers.dispose();
+  }
+}

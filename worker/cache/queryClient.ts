@@ -1,0 +1,85 @@
+import { queryDefinition, type FetchContext, type LiveContext, type QueryKind, type QueryScope, type QuerySpec } from '../../contract/queries.js';
+import type { Clock } from '../../protocol/clock.js';
+import type { CacheEntry } from './entry.js';
+import { LiveValue } from './liveValue.js';
+import { FetchedQuery } from './query.js';
+import { QueryCache } from './queryCache.js';
+
+/** What brokers of one origin tell each other about their caches (values are plain data). */
+export type CacheMessage =
+  | { type: 'cache-set'; owner: string; spec: QuerySpec; value: unknown }
+  /** Every entry of `kind` for `owner` whose parameters include `params`. */
+  | { type: 'cache-invalidate'; owner: string; kind: QueryKind; params: Record<string, unknown> };
+
+export interface QueryClientOptions {
+  clock: Clock;
+  fetchContext: FetchContext;
+  liveContext: LiveContext;
+  /** Whose data a scope's queries are right now (the session's key, or the project's). */
+  ownerOf(scope: QueryScope): string;
+  /** Tells the other brokers of the origin (another deploy, in-page brokers of other tabs). */
+  broadcast(message: CacheMessage): void;
+}
+
+/** Selects queries of a kind, optionally only those with some parameter values. */
+export type QueryFilter = { kind: QueryKind } & Record<string, unknown>;
+
+/**
+ * The registry bound to this broker's cache: finds or builds the entry for a query in the current
+ * sessions, and applies mutations here and in every other broker.
+ */
+export class QueryClient {
+  readonly cache = new QueryCache();
+
+  constructor(private readonly options: QueryClientOptions) {}
+
+  ownerOf(scope: QueryScope): string {
+    return this.options.ownerOf(scope);
+  }
+
+  /** The entry a tab watching `spec` watches now. */
+  entryFor(spec: QuerySpec): CacheEntry {
+    const definition = queryDefinition(spec.kind);
+    const owner = this.options.ownerOf(definition.scope);
+    const { clock } = this.options;
+    return this.cache.ensure({ spec, scope: definition.scope, owner }, (key, onGarbage) => {
+      if (definition.scope === 'broker') {
+        if (!('watch' in definition)) throw new TypeError(`${spec.kind} is a broker value without a source.`);
+        return new LiveValue(key, spec, definition.scope, owner, definition.watch(this.options.liveContext), clock, onGarbage);
+      }
+      if (!('fetch' in definition)) throw new TypeError(`${spec.kind} has no fetch.`);
+      const { fetchContext } = this.options;
+      return new FetchedQuery(key, spec, definition.scope, owner, () => definition.fetch(fetchContext, spec as never), clock, onGarbage);
+    });
+  }
+
+  /** A mutation's answer: into the current session's entry here and in every other broker. */
+  setQueryData(spec: QuerySpec, value: unknown): void {
+    const owner = this.options.ownerOf(queryDefinition(spec.kind).scope);
+    this.cache.get(owner, spec)?.setData(value);
+    this.options.broadcast({ type: 'cache-set', owner, spec, value });
+  }
+
+  /** Marks matching queries of the current session stale, here and in every other broker. */
+  invalidate(filter: QueryFilter): void {
+    const { kind, ...params } = filter;
+    const owner = this.options.ownerOf(queryDefinition(kind).scope);
+    this.invalidateOwned(owner, kind, params);
+    this.options.broadcast({ type: 'cache-invalidate', owner, kind, params });
+  }
+
+  /** What another broker sent. */
+  receive(message: CacheMessage): void {
+    if (message.type === 'cache-set') this.cache.get(message.owner, message.spec)?.setData(message.value);
+    else this.invalidateOwned(message.owner, message.kind, message.params);
+  }
+
+  private invalidateOwned(owner: string, kind: QueryKind, params: Record<string, unknown>): void {
+    const matches = (entry: CacheEntry) => {
+      if (entry.owner !== owner || entry.spec.kind !== kind) return false;
+      const own = entry.spec as unknown as Record<string, unknown>;
+      return Object.entries(params).every(([name, value]) => value === undefined || own[name] === value);
+    };
+    for (const entry of this.cache.filter(matches)) entry.invalidate();
+  }
+}

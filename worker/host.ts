@@ -1,0 +1,35 @@
+import type { BrokerMode } from '../contract/state.js';
+import type { Clock } from '../protocol/clock.js';
+import type { Bus } from './bus.js';
+import type { LockManagerLike } from './locks.js';
+import { createIndexedDbStorage } from './storage/indexedDb.js';
+import { createMemoryStorage } from './storage/memory.js';
+import type { BrokerStorage } from './storage/types.js';
+
+/** What the host supplies: the runtime's facilities, replaceable in tests. */
+export interface BrokerHostOptions {
+  mode: BrokerMode;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** Default: IndexedDB, falling back to memory (with a warning) when IndexedDB fails. */
+  storage?: BrokerStorage | (() => Promise<BrokerStorage>);
+  /** Default: `navigator.locks` where it exists. */
+  locks?: LockManagerLike | null;
+  bus?: Bus;
+  lockTimeoutMillis?: number;
+  /**
+   * Node and development only: admin calls with a super secret admin key instead of an owner's
+   * session. Refused in browsers.
+   */
+  superSecretAdminKey?: string;
+}
+
+export async function openStorage(option: BrokerHostOptions['storage'], warn: (warning: string) => void): Promise<BrokerStorage> {
+  if (option !== undefined && typeof option !== 'function') return option;
+  try {
+    return await (option ?? createIndexedDbStorage)();
+  } catch (error) {
+    warn(`IndexedDB is not available (${error instanceof Error ? error.message : String(error)}): the session is kept in memory and ends when the broker stops.`);
+    return createMemoryStorage();
+  }
+}

@@ -1,0 +1,12 @@
+import type { BrokerMode } from '../../contract/state.js';
+import { createBroker, type Broker } from '../broker.js';
+import { brokerKeyOf, resolveBrokerConfig } from '../config.js';
+import { brokerRegistry } from '../rpc/entry.js';
+
+/** A worker host's brokers: one per service and project, made by the first tab that asks. */
+export function brokerFor(mode: BrokerMode): (config: unknown) => Promise<Broker> {
+  return brokerRegistry(
+    (config) => brokerKeyOf(resolveBrokerConfig(config)),
+    (config) => createBroker(config, { mode }),
+  );
+}

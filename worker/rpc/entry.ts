@@ -1,0 +1,60 @@
+import type { BrokerApi, BrokerEntry, TabHello } from '../../contract/api.js';
+import { DELIVER, type DeliverMessage } from '../../contract/wire.js';
+import { InvalidArgumentError } from '../../protocol/errors/errors.js';
+import { serveMethods, withTransfer, type ServedPort } from './server.js';
+
+/** What the entry needs of a broker: a tab's connection, after checking the config it asked for. */
+export interface ConnectableBroker {
+  connectWithConfig(config: unknown, hello: TabHello, listener: { deliver(batch: DeliverMessage['batch']): void }, onRelease?: () => void): BrokerApi;
+}
+
+/**
+ * Serves one tab's entry port (a SharedWorker's connect port, or a port a service worker was
+ * sent): its only method is `connect(config, hello, listenerPort)`, answered with a port serving
+ * the tab's own API. The broker is created by the first tab that connects. When the tab is released
+ * (gone, or said goodbye) its ports are closed here: a dead tab never answers anything, so without
+ * this each one would stay in memory for the worker's lifetime.
+ */
+export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<ConnectableBroker>, endpoint: ServedPort): void {
+  const entry: BrokerEntry = {
+    async connect(config, hello, listenerPort) {
+      if (!(listenerPort instanceof MessagePort)) throw new InvalidArgumentError('listenerPort', 'connect needs a MessagePort on which the broker delivers updates.');
+      const broker = await getBroker(config);
+      const listener = { deliver: (batch: DeliverMessage['batch']) => listenerPort.postMessage({ type: DELIVER, batch } satisfies DeliverMessage) };
+      const { port1, port2 } = new MessageChannel();
+      let stopServing = () => undefined as void;
+      const release = () => {
+        stopServing();
+        port1.close();
+        listenerPort.close();
+        endpoint.close?.();
+      };
+      let api: BrokerApi;
+      try {
+        api = broker.connectWithConfig(config, hello, listener, release);
+      } catch (error) {
+        port1.close();
+        listenerPort.close();
+        throw error;
+      }
+      stopServing = serveMethods(port1, api as unknown as Record<string, (...args: unknown[]) => unknown>, { onRelease: () => void api.goodbye().catch(() => undefined) });
+      return withTransfer(port2, [port2]);
+    },
+  };
+  serveMethods(endpoint, { connect: (...args: unknown[]) => entry.connect(args[0], args[1] as TabHello, args[2] as MessagePort) });
+}
+
+/** One broker per service and project per host, created on first use; a failed start is retried by the next tab. */
+export function brokerRegistry<B>(keyOf: (config: unknown) => string, create: (config: unknown) => Promise<B>): (config: unknown) => Promise<B> {
+  const brokers = new Map<string, Promise<B>>();
+  return (config) => {
+    const key = keyOf(config);
+    let broker = brokers.get(key);
+    if (!broker) {
+      broker = create(config);
+      brokers.set(key, broker);
+      broker.catch(() => brokers.delete(key));
+    }
+    return broker;
+  };
+}

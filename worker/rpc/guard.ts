@@ -1,0 +1,20 @@
+import type { BrokerApi } from '../../contract/api.js';
+import { checkPlainData, parseArguments } from '../../contract/arguments.js';
+import { methodNames } from '../../contract/methods.js';
+
+/**
+ * The API a tab gets, in every host mode: each method first checks what it was sent (plain data,
+ * then its own rules) and runs with the parsed copy. An object with no prototype and exactly the
+ * contract's methods, so nothing inherited can be named.
+ */
+export function checkedApi(api: BrokerApi): BrokerApi {
+  const checked = Object.create(null) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const name of methodNames) {
+    const method = api[name] as (...args: unknown[]) => Promise<unknown>;
+    checked[name] = async (...args: unknown[]) => {
+      checkPlainData(name, args);
+      return method(...(parseArguments(name, args) as unknown[]));
+    };
+  }
+  return checked as unknown as BrokerApi;
+}

@@ -1,0 +1,123 @@
+import { ClientError, NetworkError } from '../protocol/errors/errors.js';
+import type { Clock } from '../protocol/clock.js';
+import type { AccessType } from '../protocol/resources/common.js';
+import type { TokenEndpointOptions } from '../protocol/tokens.js';
+import { createTransport, staticTokenSource, type TokenSource, type Transport, type TransportObserver, type TransportOptions } from '../protocol/transport.js';
+import type { ResolvedBrokerConfig } from './config.js';
+import type { Connectivity } from './connectivity.js';
+
+export interface TransportsOptions {
+  config: ResolvedBrokerConfig;
+  fetch: typeof fetch;
+  clock: Clock;
+  connectivity: Connectivity;
+  userSession: TokenSource & { readonly sessionKey: string | null };
+  adminSession: (TokenSource & { readonly sessionKey: string | null }) | null;
+  superSecretAdminKey: string | undefined;
+  /** Told about every attempt (the broker's diagnostics), besides connectivity. */
+  observer?: TransportObserver;
+}
+
+/** Every way the broker reaches the service. All of them share the same pipeline. */
+export interface Transports {
+  /** The user's calls (client access, the session's tokens). */
+  readonly client: Transport<'client'>;
+  /** The `internal` project's calls with the project owner's session (to list and create projects). */
+  internal(): Transport<'client'>;
+  /** The `internal` project without a session: where project owners sign in. */
+  internalSignIn(): Transport<'client'>;
+  /** Admin calls for a project (default: the broker's), with the owner's session or the dev key. */
+  admin(projectId?: string): Transport<'admin'>;
+  /** The user's calls made with exactly this token, never renewed (to end a session). */
+  withAccessToken(token: string): Transport<'client'>;
+  tokenEndpoint(slot: 'user' | 'admin'): TokenEndpointOptions;
+}
+
+/**
+ * The one transport factory of a broker: every transport it makes feeds connectivity, waits out an
+ * offline network for reads (writes fail at once), and sends the app's extra headers.
+ */
+export function createTransports(options: TransportsOptions): Transports {
+  const { config, clock, connectivity, userSession, adminSession, superSecretAdminKey } = options;
+  const observer = connectivityObserver(connectivity, options.observer);
+  /** Reads wait out an outage; writes fail at once (they are not retried on network errors anyway). */
+  const beforeAttempt = async ({ method }: { method: string }, signal: AbortSignal | undefined) => {
+    if (!connectivity.isOffline) return;
+    if (method === 'GET') return connectivity.waitUntilOnline(signal);
+    throw new NetworkError('NETWORK_OFFLINE', 'You are offline: this change was not sent. Try again when the connection is back.', connectivity.snapshot().diagnostics, 0);
+  };
+  const make = <A extends AccessType>(accessType: A, projectId: string, credentials: Partial<TransportOptions<A>>) =>
+    createTransport<A>({
+      baseUrl: config.baseUrl,
+      projectId,
+      accessType,
+      fetch: options.fetch,
+      clock,
+      observer,
+      beforeAttempt,
+      extraRequestHeaders: config.extraRequestHeaders,
+      navigatorOnline: () => connectivity.snapshot().browserOnline,
+      ...credentials,
+    });
+
+  const requireAdminSession = () => {
+    if (adminSession === null) {
+      throw new ClientError('NOT_SIGNED_IN', 'Admin calls need internalPublishableClientKey in the broker config (project owners sign in to the internal project).');
+    }
+    return adminSession;
+  };
+  const client = make('client', config.projectId, { publishableClientKey: config.publishableClientKey, userTokens: userSession });
+  // Admin transports hold the credentials they were made with; a new admin sign-in makes new ones.
+  const adminTransports = new Map<string, { sessionKey: string | null; transport: Transport<'admin'> }>();
+
+  return {
+    client,
+    internal: () => make('client', 'internal', { publishableClientKey: config.internalPublishableClientKey, userTokens: requireAdminSession() }),
+    internalSignIn: () => make('client', 'internal', { publishableClientKey: config.internalPublishableClientKey }),
+    admin(projectId = config.projectId) {
+      const sessionKey = adminSession?.sessionKey ?? null;
+      if (superSecretAdminKey === undefined && requireAdminSession().sessionKey === null) {
+        throw new ClientError('NOT_SIGNED_IN', 'Sign in as a project owner (adminSignInWithPassword) before administering a project.');
+      }
+      const cached = adminTransports.get(projectId);
+      if (cached && cached.sessionKey === sessionKey) return cached.transport;
+      const transport =
+        superSecretAdminKey !== undefined && sessionKey === null
+          ? make('admin', projectId, { superSecretAdminKey })
+          : make('admin', projectId, { adminTokens: requireAdminSession() });
+      adminTransports.set(projectId, { sessionKey, transport });
+      return transport;
+    },
+    withAccessToken: (token) => client.withUserTokens(staticTokenSource(token)),
+    tokenEndpoint: (slot) => tokenEndpointOptions(options, slot),
+  };
+}
+
+function connectivityObserver(connectivity: Connectivity, also: TransportObserver | undefined): TransportObserver {
+  return {
+    onResponse: (event) => {
+      connectivity.recordResponse(event.status);
+      also?.onResponse?.(event);
+    },
+    onNetworkError: (event) => {
+      connectivity.recordNetworkFailure(event.error);
+      also?.onNetworkError?.(event);
+    },
+    onRetry: (event) => also?.onRetry?.(event),
+  };
+}
+
+/** The token endpoint of a slot's project, through the same connectivity bookkeeping as every call. */
+export function tokenEndpointOptions(options: Pick<TransportsOptions, 'config' | 'fetch' | 'clock' | 'connectivity' | 'observer'>, slot: 'user' | 'admin'): TokenEndpointOptions {
+  const { config, connectivity } = options;
+  return {
+    baseUrl: config.baseUrl,
+    projectId: slot === 'user' ? config.projectId : 'internal',
+    publishableClientKey: slot === 'user' ? config.publishableClientKey : (config.internalPublishableClientKey ?? ''),
+    fetch: options.fetch,
+    clock: options.clock,
+    observer: connectivityObserver(connectivity, options.observer),
+    beforeAttempt: (signal) => connectivity.waitUntilOnline(signal),
+    navigatorOnline: () => connectivity.snapshot().browserOnline,
+  };
+}
