@@ -45,6 +45,9 @@ export const useTeam = (teamId: string | null) => useQuery(teamId === null ? nul
 export const useSuspenseTeam = (teamId: string) => useSuspenseQuery({ kind: 'team', teamId });
 export const useTeamMembers = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamMembers', teamId }).data ?? EMPTY;
 export const useSuspenseTeamMembers = (teamId: string) => useSuspenseQuery({ kind: 'teamMembers', teamId });
+/** The signed-in user's own profile in a team (no `$read_members` needed). */
+export const useTeamProfile = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamProfile', teamId }).data ?? null;
+export const useSuspenseTeamProfile = (teamId: string) => useSuspenseQuery({ kind: 'teamProfile', teamId });
 export const useTeamInvitations = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamInvitations', teamId }).data ?? EMPTY;
 export const useSuspenseTeamInvitations = (teamId: string) => useSuspenseQuery({ kind: 'teamInvitations', teamId });
 /** The user's permissions in a team, including those reached through contained permissions. */

@@ -28,7 +28,7 @@ export interface TestBroker {
 /** A SharedWorker-mode broker for the emulator's demo project, on fake IndexedDB and local locks. */
 export async function startTestBroker(
   emulator: RunningEmulator,
-  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number; refetchOnReturn?: boolean } = {},
+  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number; refetchOnReturn?: boolean; extraRequestHeaders?: Record<string, string> } = {},
 ): Promise<TestBroker> {
   const locks = options.locks ?? new LocalLockManager();
   const { demo, internal } = emulator.projects;
@@ -40,6 +40,7 @@ export async function startTestBroker(
       internalPublishableClientKey: internal.publishableClientKey,
       ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
       ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
+      ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
     },
     { mode: 'shared-worker', clock: emulatorClock(emulator), ...options, locks },
   );

@@ -4,13 +4,18 @@ import { RETURN_REFETCH_INTERVAL_MILLIS, type Broker } from '../../worker/broker
 import type { User } from '../../worker/index.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { useEmulator } from '../support/emulator.js';
+import { EmulatorClock } from '../support/scheduler.js';
 import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import { recordingFetch, type RecordingFetch } from './network.js';
 
 const emulator = useEmulator();
 let broker: Broker;
 let tabs: SimulatedTab[] = [];
 
 let locks: Awaited<ReturnType<typeof startTestBroker>>['locks'];
+/** The broker's timers (the 300 ms refetch throttle among them) run only when the test moves this clock. */
+let clock: EmulatorClock;
+let net: RecordingFetch;
 
 async function tab(): Promise<SimulatedTab> {
   const t = await connectTab(broker, locks);
@@ -19,7 +24,9 @@ async function tab(): Promise<SimulatedTab> {
 }
 
 async function start(options: { refetchOnReturn?: boolean } = {}): Promise<[SimulatedTab, SimulatedTab]> {
-  ({ broker, locks } = await startTestBroker(emulator(), options));
+  clock = new EmulatorClock(emulator().env.clock);
+  net = recordingFetch();
+  ({ broker, locks } = await startTestBroker(emulator(), { ...options, clock, fetch: net.fetch }));
   return [await tab(), await tab()];
 }
 
@@ -30,12 +37,8 @@ afterEach(() => {
   broker.close();
 });
 
-const usersMeReads = () => emulator().env.stats.snapshot().requests['GET /users/me']?.['200'] ?? 0;
-
-async function readsReach(count: number): Promise<void> {
-  for (let i = 0; i < 100 && usersMeReads() < count; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(usersMeReads()).toBe(count);
-}
+/** GET /users/me calls the broker started (counted when it calls fetch, so nothing is missed by looking early). */
+const usersMeReads = () => net.attempts.filter((a) => a.method === 'GET' && a.call === '/users/me').length;
 
 /** Somebody else (an admin, a server job) renames the user: no tab hears of it. */
 async function renameElsewhere(userId: string, displayName: string) {
@@ -60,7 +63,7 @@ describe('refetch on return', () => {
     const [a, b] = await start();
     const user = await signedInWatching(a, b);
     await renameElsewhere(user.id, 'Renamed while away');
-    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    await clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
     const before = usersMeReads();
     await b.api.reportBrowserState({ visible: true });
     const seen = await b.waitFor('user', (s) => (s.data as User | null)?.displayName === 'Renamed while away');
@@ -71,12 +74,12 @@ describe('refetch on return', () => {
   it('the first report of a new tab, and visible-to-visible, are not returns', async () => {
     const [a, b] = await start();
     await signedInWatching(a, b);
-    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    await clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
     const before = usersMeReads();
     const c = await tab();
     await c.api.reportBrowserState({ visible: true });
     await a.api.reportBrowserState({ visible: true });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await clock.advance(1000);
     expect(usersMeReads()).toBe(before);
   });
 
@@ -84,17 +87,18 @@ describe('refetch on return', () => {
     const [a, b] = await start();
     await signedInWatching(a, b);
     await a.api.reportBrowserState({ visible: false });
-    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    await clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
     const before = usersMeReads();
     await Promise.all([a.api.reportBrowserState({ visible: true }), b.api.reportBrowserState({ visible: true })]);
-    await readsReach(before + 1);
-    // Longer than the 300 ms refetch throttle: a second refetch would have started by now.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await clock.advance(0);
+    expect(usersMeReads()).toBe(before + 1);
+    // Past the 300 ms refetch throttle: a second refetch would have started by now.
+    await clock.advance(1000);
     expect(usersMeReads()).toBe(before + 1);
     await b.api.reportBrowserState({ visible: false });
-    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS - 1000);
+    await clock.advance(RETURN_REFETCH_INTERVAL_MILLIS - 2000);
     await b.api.reportBrowserState({ visible: true });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await clock.advance(1000);
     expect(usersMeReads()).toBe(before + 1);
   });
 
@@ -102,7 +106,7 @@ describe('refetch on return', () => {
     const [a, b] = await start();
     const user = await signedInWatching(a, b);
     await renameElsewhere(user.id, 'Renamed while offline');
-    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    await clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
     await a.api.reportBrowserState({ online: false });
     expect((await a.api.status()).connectivity.state).toBe('offline');
     await a.api.reportBrowserState({ online: true });
@@ -113,10 +117,10 @@ describe('refetch on return', () => {
     const [a, b] = await start({ refetchOnReturn: false });
     const user = await signedInWatching(a, b);
     await renameElsewhere(user.id, 'Not fetched');
-    emulator().env.clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    await clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
     const before = usersMeReads();
     await b.api.reportBrowserState({ visible: true });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await clock.advance(1000);
     expect(usersMeReads()).toBe(before);
     expect((b.latest('user')?.data as User).displayName).not.toBe('Not fetched');
   });

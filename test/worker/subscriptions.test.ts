@@ -3,6 +3,7 @@ import type { Broker } from '../../worker/broker.js';
 import type { SessionInfo, User } from '../../worker/index.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
+import { flush } from '../support/scheduler.js';
 import { connectTab, type SimulatedTab } from '../support/tabs.js';
 
 const emulator = useEmulator();
@@ -107,7 +108,8 @@ describe('subscriptions in every tab', () => {
     await c.subscribe('user', { kind: 'currentUser' });
     // A second call is ignored: the first lock named is the one watched.
     await c.api.watchLifetime('authbroker:tab:nobody-holds-this');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Lock requests settle in microtasks and immediates here: a release would have happened by now.
+    await flush();
     expect((await a.api.status()).tabsConnected).toBe(2);
     const error = await a.api.watchLifetime('' as string).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'InvalidArgumentError', argument: 'lockName' });

@@ -1,0 +1,108 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import { Suspense } from 'react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerClient, QuerySpec } from '../../../client/index.js';
+import * as hooks from '../../../client/react/hooks.js';
+import { AuthProvider } from '../../../client/react/index.js';
+import { endpoints } from '../../../protocol/index.js';
+import { transportFor, useEmulator } from '../../support/emulator.js';
+import { createUser, newClient, resetBrowser } from './helpers.js';
+
+/**
+ * Every data hook, each in its own test: mounted under a signed-in user (and project owner), it
+ * shows what the broker reads for the same query, and its Suspense form shows it too.
+ */
+const emulator = useEmulator();
+afterEach(resetBrowser);
+
+let teamId = '';
+beforeAll(async () => {
+  const em = emulator();
+  const owner = await createUser(em);
+  const team = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Every hook', creator_user_id: owner.id });
+  teamId = team.id;
+  account = owner;
+});
+let account: { id: string; email: string; password: string };
+
+type Case = [name: string, use: () => unknown, query: () => QuerySpec, owner?: boolean];
+
+const cases: Case[] = [
+  ['useUser', () => hooks.useUser(), () => ({ kind: 'currentUser' })],
+  ['useSuspenseUser', () => hooks.useSuspenseUser(), () => ({ kind: 'currentUser' })],
+  ['useTeams', () => hooks.useTeams(), () => ({ kind: 'teams' })],
+  ['useSuspenseTeams', () => hooks.useSuspenseTeams(), () => ({ kind: 'teams' })],
+  ['useTeam', () => hooks.useTeam(teamId), () => ({ kind: 'team', teamId })],
+  ['useSuspenseTeam', () => hooks.useSuspenseTeam(teamId), () => ({ kind: 'team', teamId })],
+  ['useTeamMembers', () => hooks.useTeamMembers(teamId), () => ({ kind: 'teamMembers', teamId })],
+  ['useSuspenseTeamMembers', () => hooks.useSuspenseTeamMembers(teamId), () => ({ kind: 'teamMembers', teamId })],
+  ['useTeamProfile', () => hooks.useTeamProfile(teamId), () => ({ kind: 'teamProfile', teamId })],
+  ['useSuspenseTeamProfile', () => hooks.useSuspenseTeamProfile(teamId), () => ({ kind: 'teamProfile', teamId })],
+  ['useTeamInvitations', () => hooks.useTeamInvitations(teamId), () => ({ kind: 'teamInvitations', teamId })],
+  ['useSuspenseTeamInvitations', () => hooks.useSuspenseTeamInvitations(teamId), () => ({ kind: 'teamInvitations', teamId })],
+  ['usePermissions', () => hooks.usePermissions(teamId), () => ({ kind: 'permissions', teamId, recursive: true })],
+  ['useSuspensePermissions', () => hooks.useSuspensePermissions(teamId), () => ({ kind: 'permissions', teamId, recursive: true })],
+  ['useContactChannels', () => hooks.useContactChannels(), () => ({ kind: 'contactChannels' })],
+  ['useSuspenseContactChannels', () => hooks.useSuspenseContactChannels(), () => ({ kind: 'contactChannels' })],
+  ['useSessions', () => hooks.useSessions(), () => ({ kind: 'sessions' })],
+  ['useSuspenseSessions', () => hooks.useSuspenseSessions(), () => ({ kind: 'sessions' })],
+  ['useProject', () => hooks.useProject(), () => ({ kind: 'project' })],
+  ['useSuspenseProject', () => hooks.useSuspenseProject(), () => ({ kind: 'project' })],
+  ['useOwnedProjects', () => hooks.useOwnedProjects(), () => ({ kind: 'admin.ownedProjects' }), true],
+  ['useSuspenseOwnedProjects', () => hooks.useSuspenseOwnedProjects(), () => ({ kind: 'admin.ownedProjects' }), true],
+  ['useAdminProject', () => hooks.useAdminProject(), () => ({ kind: 'admin.project' }), true],
+  ['useSuspenseAdminProject', () => hooks.useSuspenseAdminProject(), () => ({ kind: 'admin.project' }), true],
+  ['useApiKeys', () => hooks.useApiKeys(), () => ({ kind: 'admin.apiKeys' }), true],
+  ['useSuspenseApiKeys', () => hooks.useSuspenseApiKeys(), () => ({ kind: 'admin.apiKeys' }), true],
+  ['useEmailTemplates', () => hooks.useEmailTemplates(), () => ({ kind: 'admin.emailTemplates' }), true],
+  ['useSuspenseEmailTemplates', () => hooks.useSuspenseEmailTemplates(), () => ({ kind: 'admin.emailTemplates' }), true],
+  ['usePermissionDefinitions', () => hooks.usePermissionDefinitions(), () => ({ kind: 'admin.permissionDefinitions' }), true],
+  ['useSuspensePermissionDefinitions', () => hooks.useSuspensePermissionDefinitions(), () => ({ kind: 'admin.permissionDefinitions' }), true],
+  ['useProjectMetrics', () => hooks.useProjectMetrics(), () => ({ kind: 'admin.metrics' }), true],
+  ['useSuspenseProjectMetrics', () => hooks.useSuspenseProjectMetrics(), () => ({ kind: 'admin.metrics' }), true],
+  ['useSentEmails', () => hooks.useSentEmails(), () => ({ kind: 'admin.sentEmails' }), true],
+  ['useSuspenseSentEmails', () => hooks.useSuspenseSentEmails(), () => ({ kind: 'admin.sentEmails' }), true],
+  ['useSession', () => hooks.useSession(), () => ({ kind: 'session' })],
+  ['useAdminSession', () => hooks.useAdminSession(), () => ({ kind: 'adminSession' }), true],
+];
+
+/** What the hook showed, as JSON (volatile figures of live values left out). */
+function Show({ use }: { use: () => unknown }) {
+  return <pre data-testid="value">{JSON.stringify(use())}</pre>;
+}
+
+async function signedIn(owner: boolean): Promise<BrokerClient> {
+  const em = emulator();
+  const client = newClient(em, { internalPublishableClientKey: em.projects.internal.publishableClientKey });
+  await client.signInWithPassword({ email: account.email, password: account.password });
+  if (owner) await client.adminSignInWithPassword({ email: 'admin@authbroker.dev', password: 'admin-password' });
+  return client;
+}
+
+describe('every data hook shows what the broker has for its query', () => {
+  it.each(cases)('%s', async (_name, use, query, owner) => {
+    const client = await signedIn(owner === true);
+    const expected = JSON.stringify(await client.read(query()));
+    expect(expected).not.toBe('null');
+    render(
+      <AuthProvider client={client}>
+        <Suspense fallback={<p>loading</p>}>
+          <Show use={use} />
+        </Suspense>
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('value').textContent).toBe(expected));
+  });
+
+  it('useSuspensePermission and usePermission answer for one permission', async () => {
+    const client = await signedIn(false);
+    render(
+      <AuthProvider client={client}>
+        <Suspense fallback={<p>loading</p>}>
+          <Show use={() => [hooks.usePermission(teamId, '$update_team'), hooks.useSuspensePermission(teamId, '$read_members'), hooks.usePermission(teamId, 'nope')]} />
+        </Suspense>
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('[true,true,false]'));
+  });
+});
