@@ -174,7 +174,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       const { signInWithPasskey } = await import('./passkeys.js');
       return signInWithPasskey(await api());
     },
-    ...oauthMethods(api, urls),
+    ...oauthMethods(api, urls, options.allowedRedirectOrigins),
     close() {
       closes += 1;
       void channel?.api.goodbye().catch(() => undefined);

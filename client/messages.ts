@@ -43,6 +43,7 @@ const sentences: Record<string, string> = {
   NETWORK_UNREACHABLE: 'The service cannot be reached right now. Please try again in a moment.',
   OAUTH_FLOW_NOT_FOUND: 'This sign-in was already completed or has expired. Please start again.',
   OAUTH_STATE_MISMATCH: 'This sign-in link does not belong to this browser. Please start again.',
+  UNSAFE_REDIRECT: 'This link tried to send you to another site after signing in, so it was not followed.',
   BROKER_UNAVAILABLE: 'The sign-in service of this page could not start. Reload the page to try again.',
   // Their messages carry raw service bodies (possibly JSON): not for people.
   HTTP_STATUS_ERROR: 'The service could not handle this request. Please try again in a moment.',

@@ -1,6 +1,7 @@
-import { stripOAuthCallbackParams } from '../protocol/urls.js';
 import type { BrokerApi, OAuthResult } from '../contract/api.js';
+import { stripOAuthCallbackParams } from '../protocol/urls.js';
 import type { HandlerUrls } from './handlerUrls.js';
+import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
 
 export interface OAuthSignInOptions {
   /** Where the provider sends the browser back; default the oauth-callback handler page. */
@@ -14,14 +15,16 @@ export interface OAuthSignInOptions {
 }
 
 /** The OAuth steps only a window can take: navigating away and cleaning the address bar. */
-export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls) {
+export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, allowedOrigins: readonly string[] = []) {
+  const rules = () => ({ origin: location.origin, allowedOrigins });
   return {
     async signInWithOAuth(providerId: string, options: OAuthSignInOptions = {}): Promise<void> {
       const { url } = await (await api()).startOAuth({
         providerId,
         redirectUri: options.redirectUri ?? urls.oauthCallback,
         errorRedirectUrl: options.errorRedirectUrl ?? urls.error,
-        ...(options.afterCallbackRedirectUrl === undefined ? {} : { afterCallbackRedirectUrl: options.afterCallbackRedirectUrl }),
+        // Checked now, where the app passed it: an unsafe target is the app's bug, not the callback page's.
+        ...(options.afterCallbackRedirectUrl === undefined ? {} : { afterCallbackRedirectUrl: checkRedirectTarget(options.afterCallbackRedirectUrl, rules()) }),
         ...(options.providerScope === undefined ? {} : { providerScope: options.providerScope }),
       });
       location.assign(url);
@@ -46,7 +49,10 @@ export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls) {
       history.replaceState(history.state, '', stripOAuthCallbackParams(callbackUrl));
       const result = await (await api()).completeOAuth({ callbackUrl });
       if (result.status === 'signed-in' && options.navigate !== false) {
-        location.replace(result.afterCallbackRedirectUrl ?? (result.isNewUser ? urls.afterSignUp : urls.afterSignIn));
+        // The target the app stored when the flow started wins; whatever it is, only a same-origin
+        // (or allowed) URL is followed, else the app's own page.
+        const fallback = result.isNewUser ? urls.afterSignUp : urls.afterSignIn;
+        location.replace(safeRedirectTarget(result.afterCallbackRedirectUrl, rules(), fallback, (refused) => console.warn(refused.message)));
       }
       return result;
     },

@@ -30,6 +30,11 @@ export interface ConnectOptions {
   handlerPaths?: Partial<HandlerPaths>;
   /** How long to wait for a worker to answer before falling back. Default 8000 ms. */
   connectTimeoutMillis?: number;
+  /**
+   * Origins other than the page's own that the app sends people to after signing in (OAuth's
+   * after-callback URL, `after_auth_return_to`). Anything else is refused with UNSAFE_REDIRECT.
+   */
+  allowedRedirectOrigins?: string[];
 }
 
 const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
@@ -68,6 +73,12 @@ export function checkConnectOptions(options: ConnectOptions): void {
   if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
   if (options.refetchOnReturn !== undefined && typeof options.refetchOnReturn !== 'boolean') {
     throw new InvalidArgumentError('options.refetchOnReturn', 'options.refetchOnReturn must be true or false.');
+  }
+  if (options.allowedRedirectOrigins !== undefined) {
+    const origins = options.allowedRedirectOrigins;
+    if (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, ''))) {
+      throw new InvalidArgumentError('options.allowedRedirectOrigins', 'options.allowedRedirectOrigins must be a list of origins such as https://app.example.com (scheme, host and port only).');
+    }
   }
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
     throw new InvalidArgumentError('options.mode', 'mode must be auto, shared-worker, service-worker or in-process.');

@@ -49,6 +49,13 @@ export function parseQuerySpec(value: unknown, name = 'query'): QuerySpec {
 // Its own errors name the field (query.kind, query.teamId…), so it runs as a transform.
 const querySpec = () => v.pipe(v.unknown(), v.transform((value) => parseQuerySpec(value)));
 
+/** Where to send the browser after a flow: an absolute http(s) URL without whitespace, control characters or backslashes (the tab checks the origin). */
+const redirectTarget = () =>
+  v.pipe(
+    absoluteUrl(),
+    // eslint-disable-next-line no-control-regex
+    v.check((s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL without whitespace or backslashes'),
+  );
 const email = () => v.pipe(nonEmpty(), v.maxLength(1000, 'must be at most 1000 characters'));
 const password = () => v.pipe(text(), v.check((s) => s.length > 0, 'must not be empty'));
 const code = () => v.pipe(nonEmpty(), v.maxLength(10_000, 'must be at most 10000 characters'));
@@ -100,8 +107,8 @@ export const argumentRules = {
       redirectUri: absoluteUrl(),
       type: optional(oneOf(['authenticate', 'link'])),
       providerScope: optional(text()),
-      errorRedirectUrl: optional(absoluteUrl()),
-      afterCallbackRedirectUrl: optional(text()),
+      errorRedirectUrl: optional(redirectTarget()),
+      afterCallbackRedirectUrl: optional(redirectTarget()),
     }),
   ]),
   completeOAuth: args(['input', fields({ callbackUrl: absoluteUrl() })]),

@@ -51,12 +51,6 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
 }
 
-/** A same-origin path that is safe to go back to after signing in (never another site). */
-export function safeReturnPath(value: string | null): string | null {
-  if (value === null || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  return value;
-}
-
 type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string; replace?: boolean; children?: ReactNode };
 
 /** An `<a>` that navigates in the app; modified clicks (new tab, etc.) keep the browser's behaviour. */

@@ -92,7 +92,9 @@ export type ClientErrorCode =
   | 'OAUTH_CALLBACK_INVALID'
   | 'NOT_SIGNED_IN'
   | 'LOCK_TIMEOUT'
-  | 'UNSAFE_CREDENTIALS';
+  | 'UNSAFE_CREDENTIALS'
+  /** A redirect after sign-in to somewhere that is not this app (another site, javascript:…). */
+  | 'UNSAFE_REDIRECT';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {

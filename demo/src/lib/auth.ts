@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useBrokerClient, useQuery, useSession } from '../../../client/react/index.js';
-import type { BrokerClient, SessionEnd, SignInResult, User } from '../../../client/index.js';
-import { navigate, safeReturnPath, useLocation } from '../router.js';
+import { readReturnTo, type BrokerClient, type SessionEnd, type SignInResult, type User } from '../../../client/index.js';
+import { navigate, useLocation } from '../router.js';
 
 export type AuthState =
   | { status: 'loading'; user: null; lastEnd: null }
@@ -19,7 +19,9 @@ export function useAuth(): AuthState {
 
 /** `?after_auth_return_to=/path` (what `useUser({ or: 'redirect' })` and our guards add). */
 export function useReturnTo(): string | null {
-  return safeReturnPath(useLocation().search.get('after_auth_return_to'));
+  useLocation(); // re-read on every navigation
+  // The library's reader: a path of this app, never another site (nor `/\t/evil.example` tricks).
+  return readReturnTo(location.href, { origin: location.origin });
 }
 
 /** The sign-in page, with a way back to where the person was. */

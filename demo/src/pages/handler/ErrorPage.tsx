@@ -5,14 +5,17 @@ import { Link, useLocation } from '../../router.js';
 import { T } from '../../testids.js';
 import { HandlerCard } from './HandlerCard.js';
 
-/** `/handler/error?errorCode=…&message=…`: where the service sends the browser when a redirect flow fails. */
+/**
+ * `/handler/error?errorCode=…&message=…`: where the service sends the browser when a redirect flow
+ * fails. Anyone can craft such a link, so the page says only what we wrote: our sentence for a code
+ * we know, a generic one otherwise. The address's own `message` is never shown as if it were ours.
+ */
 export function ErrorPage() {
   const client = useBrokerClient();
   const { search } = useLocation();
-  const code = search.get('errorCode') ?? search.get('error_code') ?? search.get('error');
-  const message = search.get('message') ?? search.get('error_description');
-  const sentence =
-    code === null && message === null ? 'Something went wrong, but the page that sent you here did not say what.' : describeError({ code: code ?? 'UNKNOWN', message: message ?? 'Something went wrong. Please try again.' });
+  const given = search.get('errorCode') ?? search.get('error_code') ?? search.get('error');
+  const code = given !== null && /^[A-Z][A-Z0-9_]{0,79}$/.test(given) ? given : null;
+  const sentence = given === null ? 'Something went wrong, but the page that sent you here did not say what.' : describeError({ code: code ?? 'UNKNOWN', message: '' });
   return (
     <HandlerCard title="Something went wrong" testid={T.errorPage} state={code ?? 'unknown'}>
       <Alert kind="error" testid={T.errorPageMessage}>

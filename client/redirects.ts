@@ -1,0 +1,63 @@
+import { ClientError } from '../protocol/errors/errors.js';
+
+export interface RedirectRules {
+  /** The app's origin (`location.origin`). */
+  origin: string;
+  /** Other origins the app sends people to after sign-in (e.g. `https://app.example.com`). */
+  allowedOrigins?: readonly string[] | undefined;
+}
+
+/**
+ * Where a redirect after sign-in may go: a path of this app, or a URL of this origin or an allowed
+ * one. Everything else is refused with `UNSAFE_REDIRECT`: other sites, `javascript:` and `data:`
+ * URLs, protocol-relative (`//evil.example`) and backslash forms (`/\evil.example`), and anything
+ * with whitespace or control characters, which browsers strip or reinterpret (`/\t/evil.example`
+ * becomes `//evil.example`). Returns the absolute URL to go to.
+ */
+export function checkRedirectTarget(candidate: string, rules: RedirectRules): string {
+  const refuse = (why: string): never => {
+    throw new ClientError('UNSAFE_REDIRECT', `Refused to redirect to ${JSON.stringify(candidate.slice(0, 200))}: ${why}.`);
+  };
+  if (typeof candidate !== 'string' || candidate === '') refuse('it is empty');
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f\\]/.test(candidate)) refuse('it contains whitespace, a control character or a backslash');
+  let url: URL;
+  try {
+    url = new URL(candidate, rules.origin);
+  } catch {
+    return refuse('it is not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse(`${url.protocol} URLs are never followed`);
+  const allowed = [rules.origin, ...(rules.allowedOrigins ?? [])].map((origin) => new URL(origin).origin);
+  if (!allowed.includes(url.origin)) refuse(`${url.origin} is not this app's origin${rules.allowedOrigins?.length ? ' nor an allowed one' : ''}`);
+  return url.href;
+}
+
+/** The same check, falling back to `fallback` (the app's own default) when the target is refused. */
+export function safeRedirectTarget(candidate: string | null | undefined, rules: RedirectRules, fallback: string, onRefused?: (error: ClientError) => void): string {
+  if (candidate === null || candidate === undefined || candidate === '') return fallback;
+  try {
+    return checkRedirectTarget(candidate, rules);
+  } catch (error) {
+    if (error instanceof ClientError) onRefused?.(error);
+    return fallback;
+  }
+}
+
+/** The query parameter that carries where to go back to after signing in. */
+export const RETURN_TO_PARAM = 'after_auth_return_to';
+
+/**
+ * Where to go back to after signing in, read from the page's `after_auth_return_to`: a same-origin
+ * path (or an allowed origin's URL), or null when there is none or it is not safe.
+ */
+export function readReturnTo(href: string, rules: RedirectRules): string | null {
+  const value = new URL(href).searchParams.get(RETURN_TO_PARAM);
+  if (value === null || value === '') return null;
+  try {
+    const target = new URL(checkRedirectTarget(value, rules));
+    return target.origin === new URL(rules.origin).origin ? target.pathname + target.search + target.hash : target.href;
+  } catch {
+    return null;
+  }
+}
