@@ -1,6 +1,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
+import { WORKER_CONTENT_SECURITY_POLICY } from '../worker/csp.js';
 
 const serviceWorkerEntry = fileURLToPath(new URL('../worker/hosts/serviceWorkerEntry.ts', import.meta.url));
 
@@ -26,7 +27,9 @@ export function authbrokerDemoPlugin(): Plugin {
     name: 'authbroker-demo',
     configureServer(server) {
       server.middlewares.use(async (req, res, next) => {
-        const path = (req.url ?? '').split('?')[0];
+        const [path, query = ''] = (req.url ?? '').split('?');
+        // The broker's workers run without eval, as they would in production.
+        if (path === '/authbroker-sw.js' || /(^|&)worker_file(&|=|$)/.test(query)) res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
         if (path === '/authbroker-sw.js') {
           res.setHeader('content-type', 'text/javascript');
           res.setHeader('cache-control', 'no-store');

@@ -11,3 +11,4 @@ export type * from '../contract/index.js';
 export * from '../protocol/models.js';
 export { exposeBrokerEntry } from './rpc/entry.js';
 export type { LockManagerLike } from './locks.js';
+export { WORKER_CONTENT_SECURITY_POLICY } from './csp.js';

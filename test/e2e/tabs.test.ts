@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
 import { byTestId, T, waitForSignedIn } from './support/ui.js';
+import { WorkerTarget } from './support/workerCdp.js';
 
 describe('tabs share one broker', () => {
   scenario('1. three tabs share one broker (exactly one shared_worker target)', async (stage) => {
@@ -12,6 +13,14 @@ describe('tabs share one broker', () => {
     const status = await tabs[2]!.evaluate(() => window.__authbroker.status());
     expect(status.tabsConnected).toBe(3);
     expect(status.mode).toBe('shared-worker');
+
+    // The worker runs under its own CSP (script-src 'self'): no string becomes code inside the broker.
+    const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
+    const probe = (expression: string) => worker.send<{ result: { value: unknown } }>('Runtime.evaluate', { expression, returnByValue: true, allowUnsafeEvalBlockedByCSP: false });
+    const evaluated = await probe("(() => { const out = []; for (const attempt of [() => eval('1 + 1'), () => new Function('return 2')()]) { try { out.push(String(attempt())); } catch (e) { out.push(e.name); } } return out; })()");
+    expect(evaluated.result.value).toEqual(['EvalError', 'EvalError']);
+    // …and the broker still works under it (the tabs above connected through it).
+    expect(await tabs[0]!.evaluate(async () => (await window.__authbroker.status()).tabsConnected)).toBe(3);
   });
 
   scenario('2. sign in in tab 1: tabs 2 and 3 show the user without reload', async (stage) => {

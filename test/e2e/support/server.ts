@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import type { RunningEmulator } from '../../../emulator/index.js';
+import { WORKER_CONTENT_SECURITY_POLICY } from '../../../worker/csp.js';
 import { DEMO_DIST } from './demoBuild.js';
 
 const types: Record<string, string> = {
@@ -64,6 +65,8 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(DEMO_DIST, 'index.html');
     const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
     if (file.endsWith('.html')) headers['content-security-policy'] = csp;
+    // Scripts loaded by the page follow the page's policy; a worker follows its own script's.
+    if (file.endsWith('.js')) headers['content-security-policy'] = WORKER_CONTENT_SECURITY_POLICY;
     if (file.endsWith('authbroker-sw.js')) {
       headers['service-worker-allowed'] = '/';
       if (deploys > 0) {
