@@ -24,6 +24,8 @@ export interface BrokerClient extends BrokerActions {
   readonly paths: HandlerPaths;
   /** Absolute handler URLs (only in a browser; empty strings during server rendering). */
   readonly urls: HandlerUrls;
+  /** Goes to a page of the app: the app's router when `options.navigate` was given, else a page load. */
+  navigate(to: string): void;
   /** Watches a query; the snapshot is then available from `getSnapshot`. */
   subscribe(query: QuerySpec, listener: () => void): () => void;
   getSnapshot(query: QuerySpec): QuerySnapshot | undefined;
@@ -91,7 +93,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     // The lock is taken while the connection is made (taking it can cost a new tab tens of ms);
     // the broker is told its name once it is held, since a free lock would mean "this tab is gone".
     const lifetimeLock = holdTabLock(tabId);
-    const hello = { tabId, version: AUTHBROKER_VERSION };
+    const hello = { tabId, version: AUTHBROKER_VERSION, ...(origin === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }) };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
     const failures: string[] = [];
     for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
@@ -157,6 +159,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     },
     paths,
     urls,
+    navigate: (to: string) => (options.navigate ? options.navigate(to) : location.assign(to)),
     connect: async () => {
       await api();
       return client;

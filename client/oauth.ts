@@ -10,8 +10,8 @@ export interface OAuthSignInOptions {
   afterCallbackRedirectUrl?: string;
   /** Where errors during the callback are shown; default the error handler page. */
   errorRedirectUrl?: string;
-  /** Extra provider scopes (space-separated), e.g. for connected-account tokens. */
-  providerScope?: string;
+  /** Extra provider scopes, e.g. for connected-account tokens. */
+  scopes?: string[];
 }
 
 /** The OAuth steps only a window can take: navigating away and cleaning the address bar. */
@@ -25,7 +25,7 @@ export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, a
         errorRedirectUrl: options.errorRedirectUrl ?? urls.error,
         // Checked now, where the app passed it: an unsafe target is the app's bug, not the callback page's.
         ...(options.afterCallbackRedirectUrl === undefined ? {} : { afterCallbackRedirectUrl: checkRedirectTarget(options.afterCallbackRedirectUrl, rules()) }),
-        ...(options.providerScope === undefined ? {} : { providerScope: options.providerScope }),
+        ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
       });
       location.assign(url);
     },
@@ -38,7 +38,7 @@ export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, a
         redirectUri: urls.oauthCallback,
         errorRedirectUrl: urls.error,
         afterCallbackRedirectUrl: location.href,
-        ...(scopes.length === 0 ? {} : { providerScope: scopes.join(' ') }),
+        ...(scopes.length === 0 ? {} : { scopes }),
       });
       location.assign(url);
     },

@@ -35,6 +35,11 @@ export interface ConnectOptions {
    * after-callback URL, `after_auth_return_to`). Anything else is refused with UNSAFE_REDIRECT.
    */
   allowedRedirectOrigins?: string[];
+  /**
+   * How to go to another page of the app (the sign-in page, for `useUser({ or: 'redirect' })`):
+   * your router's navigate function, so it stays a client-side navigation. Default: a full page load.
+   */
+  navigate?: (to: string) => void;
 }
 
 const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
@@ -73,6 +78,9 @@ export function checkConnectOptions(options: ConnectOptions): void {
   if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
   if (options.refetchOnReturn !== undefined && typeof options.refetchOnReturn !== 'boolean') {
     throw new InvalidArgumentError('options.refetchOnReturn', 'options.refetchOnReturn must be true or false.');
+  }
+  if (options.navigate !== undefined && typeof options.navigate !== 'function') {
+    throw new InvalidArgumentError('options.navigate', 'options.navigate must be a function taking the path to go to.');
   }
   if (options.allowedRedirectOrigins !== undefined) {
     const origins = options.allowedRedirectOrigins;

@@ -5,7 +5,6 @@
  */
 import type { EmailTemplateType } from '../protocol/resources/admin.js';
 import type { Json } from '../protocol/resources/common.js';
-import type { ProjectUpdate } from '../protocol/resources/project.js';
 import type {
   AdminProjectModel,
   ApiKey,
@@ -13,6 +12,7 @@ import type {
   ContactChannelModel,
   EmailTemplateModel,
   PermissionDefinition,
+  ProjectUpdateModel,
   Team,
   TeamInvitationDetailsModel,
   TeamMember,
@@ -37,8 +37,8 @@ export interface UserUpdate {
   otpAuthEnabled?: boolean;
   /** Only false does anything: it removes the passkey. */
   passkeyAuthEnabled?: false;
-  /** Enables TOTP with this secret (standard base64), or disables it with null. */
-  totpSecretBase64?: string | null;
+  /** Enables TOTP with this secret (the raw bytes, e.g. 20 random ones), or disables it with null. */
+  totpSecret?: Uint8Array | null;
   selectedTeamId?: string | null;
 }
 
@@ -50,6 +50,18 @@ export interface TeamUpdate {
 
 /** Admin calls act on the broker's project unless another project of the owner is named. */
 export type AdminOptions = { projectId?: string };
+
+/**
+ * The tab's handler pages (absolute URLs of its origin). The broker fills a callback URL the app
+ * left out (sign-up verification, magic link, password reset, e-mail verification, invitation)
+ * from the calling tab's own pages, as the official SDK does.
+ */
+export interface TabHandlerUrls {
+  emailVerification: string;
+  passwordReset: string;
+  magicLinkCallback: string;
+  teamInvitation: string;
+}
 
 /** Everything a tab can ask of the broker. Every argument is checked here: a bad one is an InvalidArgumentError. */
 export interface BrokerApi {
@@ -77,9 +89,11 @@ export interface BrokerApi {
   getAccessToken(): Promise<string | null>;
 
   // ── signing in and out
-  signUpWithPassword(input: { email: string; password: string; verificationCallbackUrl: string }): Promise<SignInResult>;
+  /** `verificationCallbackUrl` defaults to the tab's e-mail verification page. */
+  signUpWithPassword(input: { email: string; password: string; verificationCallbackUrl?: string }): Promise<SignInResult>;
   signInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
-  sendMagicLink(input: { email: string; callbackUrl: string }): Promise<{ nonce: string }>;
+  /** `callbackUrl` defaults to the tab's magic-link page. */
+  sendMagicLink(input: { email: string; callbackUrl?: string }): Promise<{ nonce: string }>;
   /** The `code` of a magic link. */
   signInWithMagicLink(code: string): Promise<SignInResult>;
   /** A typed 6-character code with the nonce `sendMagicLink` returned. */
@@ -94,7 +108,8 @@ export interface BrokerApi {
     providerId: string;
     redirectUri: string;
     type?: 'authenticate' | 'link';
-    providerScope?: string;
+    /** Extra provider scopes (e.g. for connected-account tokens). */
+    scopes?: string[];
     errorRedirectUrl?: string;
     afterCallbackRedirectUrl?: string;
   }): Promise<{ url: string }>;
@@ -103,7 +118,8 @@ export interface BrokerApi {
   signOut(): Promise<void>;
 
   // ── passwords
-  sendPasswordResetEmail(input: { email: string; callbackUrl: string }): Promise<void>;
+  /** `callbackUrl` defaults to the tab's password-reset page. */
+  sendPasswordResetEmail(input: { email: string; callbackUrl?: string }): Promise<void>;
   checkPasswordResetCode(code: string): Promise<void>;
   resetPassword(input: { code: string; password: string }): Promise<void>;
   updatePassword(input: { oldPassword: string; newPassword: string }): Promise<void>;
@@ -111,15 +127,19 @@ export interface BrokerApi {
 
   // ── the signed-in user
   updateUser(update: UserUpdate): Promise<User>;
+  /** The team the user works in (`selectedTeamId`), or none. */
+  setSelectedTeam(teamId: string | null): Promise<User>;
   deleteUser(): Promise<void>;
   createContactChannel(input: { email: string; usedForAuth: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
   updateContactChannel(channelId: string, update: { email?: string; usedForAuth?: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
   deleteContactChannel(channelId: string): Promise<void>;
-  sendContactChannelVerification(channelId: string, callbackUrl: string): Promise<void>;
+  /** `callbackUrl` defaults to the tab's e-mail verification page. */
+  sendContactChannelVerification(channelId: string, callbackUrl?: string): Promise<void>;
   verifyEmail(code: string): Promise<void>;
   checkEmailVerificationCode(code: string): Promise<void>;
   revokeSession(sessionId: string): Promise<void>;
-  getConnectedAccountAccessToken(providerId: string, options?: { scope?: string }): Promise<{ accessToken: string }>;
+  /** A provider access token covering `scopes` (OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE when the link lacks them). */
+  getConnectedAccountAccessToken(providerId: string, options?: { scopes?: string[] }): Promise<{ accessToken: string }>;
 
   // ── teams
   createTeam(input: { displayName: string; profileImageUrl?: string | null; clientMetadata?: Json }): Promise<Team>;
@@ -128,8 +148,9 @@ export interface BrokerApi {
   leaveTeam(teamId: string): Promise<void>;
   removeTeamMember(teamId: string, userId: string): Promise<void>;
   updateTeamProfile(teamId: string, update: { displayName?: string; profileImageUrl?: string | null }): Promise<TeamMember>;
-  inviteToTeam(input: { teamId: string; email: string; callbackUrl: string }): Promise<{ invitationId: string }>;
-  revokeTeamInvitation(teamId: string, invitationId: string): Promise<void>;
+  /** `callbackUrl` defaults to the tab's team-invitation page. */
+  inviteToTeam(input: { teamId: string; email: string; callbackUrl?: string }): Promise<{ invitationId: string }>;
+  revokeTeamInvitation(input: { teamId: string; invitationId: string }): Promise<void>;
   acceptTeamInvitation(code: string): Promise<void>;
   checkTeamInvitationCode(code: string): Promise<void>;
   getTeamInvitationDetails(code: string): Promise<TeamInvitationDetailsModel>;
@@ -138,13 +159,17 @@ export interface BrokerApi {
   adminSignInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
   adminSignInWithMfa(input: { attemptCode: string; totp: string }): Promise<SignInResult>;
   adminSignOut(): Promise<void>;
-  adminCreateProject(input: { displayName: string; description?: string; config?: ProjectUpdate['config'] }): Promise<AdminProjectModel>;
-  adminUpdateProject(update: ProjectUpdate, options?: AdminOptions): Promise<AdminProjectModel>;
+  adminCreateProject(input: { displayName: string; description?: string; config?: ProjectUpdateModel['config'] }): Promise<AdminProjectModel>;
+  /** camelCase, like what it returns (`{ displayName, config: { signUpEnabled } }`). */
+  adminUpdateProject(update: ProjectUpdateModel, options?: AdminOptions): Promise<AdminProjectModel>;
+  /** Deletes the project for good (the broker's own, unless another is named). */
+  adminDeleteProject(options?: AdminOptions): Promise<void>;
   adminCreateApiKey(
     input: { description: string; expiresAtMillis: number; hasPublishableClientKey: boolean; hasSecretServerKey: boolean; hasSuperSecretAdminKey: boolean },
     options?: AdminOptions,
   ): Promise<ApiKeyWithSecrets>;
   adminRevokeApiKey(apiKeyId: string, options?: AdminOptions): Promise<ApiKey>;
+  adminUpdateApiKey(apiKeyId: string, update: { description: string }, options?: AdminOptions): Promise<ApiKey>;
   adminUpdateEmailTemplate(type: EmailTemplateType, update: { subject?: string; content?: Json }, options?: AdminOptions): Promise<EmailTemplateModel>;
   adminResetEmailTemplate(type: EmailTemplateType, options?: AdminOptions): Promise<void>;
   adminCreatePermissionDefinition(input: { id: string; description?: string; containedPermissionIds?: string[] }, options?: AdminOptions): Promise<PermissionDefinition>;
@@ -167,6 +192,8 @@ export interface TabListener {
 
 export interface TabHello {
   tabId: string;
+  /** Where the tab's handler pages are, for callback URLs the app leaves out. */
+  handlerUrls?: TabHandlerUrls | undefined;
   /** A Web Lock the tab holds for its whole life; the broker learns the tab is gone when it can take it. */
   lockName?: string | undefined;
   version: string;

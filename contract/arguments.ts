@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { emailTemplateTypes } from '../protocol/resources/admin.js';
 import type { Json } from '../protocol/resources/common.js';
-import type { ProjectUpdate } from '../protocol/resources/project.js';
+import type { ProjectUpdateModel } from '../protocol/models.js';
 import type { BrokerApi } from './api.js';
 import type { MethodName } from './methods.js';
 import { isQueryKind, queryDefinition, queries, type QuerySpec } from './queries.js';
@@ -56,6 +56,8 @@ const redirectTarget = () =>
     // eslint-disable-next-line no-control-regex
     v.check((s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL without whitespace or backslashes'),
   );
+/** Provider scopes, each one word (they are joined with spaces on the wire). */
+const scopeList = () => v.array(v.pipe(nonEmpty(), v.regex(/^\S+$/, 'must be one scope without spaces')), 'must be an array of scopes');
 const email = () => v.pipe(nonEmpty(), v.maxLength(1000, 'must be at most 1000 characters'));
 const password = () => v.pipe(text(), v.check((s) => s.length > 0, 'must not be empty'));
 const code = () => v.pipe(nonEmpty(), v.maxLength(10_000, 'must be at most 10000 characters'));
@@ -67,8 +69,8 @@ const jsonObject = () =>
     v.check((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object'),
     v.transform((value) => value as Record<string, Json>),
   );
-/** The service checks a project's settings field by field; here they only need to be a JSON object. */
-const projectSettings = () => v.pipe(jsonObject(), v.transform((value) => value as ProjectUpdate));
+/** The service checks a project's settings field by field; here they only need to be a JSON object (camelCase, as returned). */
+const projectSettings = () => v.pipe(jsonObject(), v.transform((value) => value as ProjectUpdateModel));
 const adminOptions = () => optional(fields({ projectId: optional(segment()) }));
 const subscriptionId = () => v.pipe(nonEmpty(), v.maxLength(200, 'must be at most 200 characters'));
 const lockName = () => v.pipe(nonEmpty(), v.maxLength(300, 'must be at most 300 characters'));
@@ -90,9 +92,9 @@ export const argumentRules = {
   watchLifetime: args(['lockName', lockName()]),
   getAccessToken: args(),
 
-  signUpWithPassword: args(['input', fields({ email: email(), password: password(), verificationCallbackUrl: absoluteUrl() })]),
+  signUpWithPassword: args(['input', fields({ email: email(), password: password(), verificationCallbackUrl: optional(absoluteUrl()) })]),
   signInWithPassword: args(['input', signIn()]),
-  sendMagicLink: args(['input', fields({ email: email(), callbackUrl: absoluteUrl() })]),
+  sendMagicLink: args(['input', fields({ email: email(), callbackUrl: optional(absoluteUrl()) })]),
   signInWithMagicLink: args(['code', code()]),
   signInWithOtp: args(['input', fields({ otp: otp(), nonce: text() })]),
   signInWithMfa: args(['input', mfa()]),
@@ -106,7 +108,7 @@ export const argumentRules = {
       providerId: segment(),
       redirectUri: absoluteUrl(),
       type: optional(oneOf(['authenticate', 'link'])),
-      providerScope: optional(text()),
+      scopes: optional(scopeList()),
       errorRedirectUrl: optional(redirectTarget()),
       afterCallbackRedirectUrl: optional(redirectTarget()),
     }),
@@ -114,7 +116,7 @@ export const argumentRules = {
   completeOAuth: args(['input', fields({ callbackUrl: absoluteUrl() })]),
   signOut: args(),
 
-  sendPasswordResetEmail: args(['input', fields({ email: email(), callbackUrl: absoluteUrl() })]),
+  sendPasswordResetEmail: args(['input', fields({ email: email(), callbackUrl: optional(absoluteUrl()) })]),
   checkPasswordResetCode: args(['code', code()]),
   resetPassword: args(['input', fields({ code: code(), password: password() })]),
   updatePassword: args(['input', fields({ oldPassword: text(), newPassword: password() })]),
@@ -128,19 +130,20 @@ export const argumentRules = {
       clientMetadata: optional(json()),
       otpAuthEnabled: optional(bool()),
       passkeyAuthEnabled: optional(v.literal(false, 'can only be false (register a passkey to enable it)')),
-      totpSecretBase64: optional(nullable(text())),
+      totpSecret: optional(nullable(v.pipe(v.instance(Uint8Array, 'must be bytes (a Uint8Array)'), v.check((b) => b.length >= 10 && b.length <= 64, 'must be 10 to 64 bytes')))),
       selectedTeamId: optional(nullable(uuid())),
     }),
   ]),
+  setSelectedTeam: args(['teamId', nullable(uuid())]),
   deleteUser: args(),
   createContactChannel: args(['input', fields({ email: email(), usedForAuth: bool(), isPrimary: optional(bool()) })]),
   updateContactChannel: args(['channelId', uuid()], ['update', channelUpdate()]),
   deleteContactChannel: args(['channelId', uuid()]),
-  sendContactChannelVerification: args(['channelId', uuid()], ['callbackUrl', absoluteUrl()]),
+  sendContactChannelVerification: args(['channelId', uuid()], ['callbackUrl', optional(absoluteUrl())]),
   verifyEmail: args(['code', code()]),
   checkEmailVerificationCode: args(['code', code()]),
   revokeSession: args(['sessionId', uuid()]),
-  getConnectedAccountAccessToken: args(['providerId', segment()], ['options', optional(fields({ scope: optional(text()) }))]),
+  getConnectedAccountAccessToken: args(['providerId', segment()], ['options', optional(fields({ scopes: optional(scopeList()) }))]),
 
   createTeam: args(['input', fields({ displayName: nonEmpty(), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),
   updateTeam: args(['teamId', uuid()], ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),
@@ -148,8 +151,8 @@ export const argumentRules = {
   leaveTeam: args(['teamId', uuid()]),
   removeTeamMember: args(['teamId', uuid()], ['userId', userId()]),
   updateTeamProfile: args(['teamId', uuid()], ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())) })]),
-  inviteToTeam: args(['input', fields({ teamId: uuid(), email: email(), callbackUrl: absoluteUrl() })]),
-  revokeTeamInvitation: args(['teamId', uuid()], ['invitationId', uuid()]),
+  inviteToTeam: args(['input', fields({ teamId: uuid(), email: email(), callbackUrl: optional(absoluteUrl()) })]),
+  revokeTeamInvitation: args(['input', fields({ teamId: uuid(), invitationId: uuid() })]),
   acceptTeamInvitation: args(['code', code()]),
   checkTeamInvitationCode: args(['code', code()]),
   getTeamInvitationDetails: args(['code', code()]),
@@ -157,7 +160,7 @@ export const argumentRules = {
   adminSignInWithPassword: args(['input', signIn()]),
   adminSignInWithMfa: args(['input', mfa()]),
   adminSignOut: args(),
-  adminCreateProject: args(['input', fields({ displayName: nonEmpty(), description: optional(text()), config: optional(v.pipe(jsonObject(), v.transform((value) => value as NonNullable<ProjectUpdate['config']>))) })]),
+  adminCreateProject: args(['input', fields({ displayName: nonEmpty(), description: optional(text()), config: optional(v.pipe(jsonObject(), v.transform((value) => value as NonNullable<ProjectUpdateModel['config']>))) })]),
   adminUpdateProject: args(['update', projectSettings()], ['options', adminOptions()]),
   adminCreateApiKey: args(
     [
@@ -173,6 +176,8 @@ export const argumentRules = {
     ['options', adminOptions()],
   ),
   adminRevokeApiKey: args(['apiKeyId', uuid()], ['options', adminOptions()]),
+  adminUpdateApiKey: args(['apiKeyId', uuid()], ['update', fields({ description: text() })], ['options', adminOptions()]),
+  adminDeleteProject: args(['options', adminOptions()]),
   adminUpdateEmailTemplate: args(['type', oneOf(emailTemplateTypes)], ['update', fields({ subject: optional(text()), content: optional(json()) })], ['options', adminOptions()]),
   adminResetEmailTemplate: args(['type', oneOf(emailTemplateTypes)], ['options', adminOptions()]),
   adminCreatePermissionDefinition: args(['input', fields({ id: segment(), ...permissionFields })], ['options', adminOptions()]),
@@ -221,6 +226,11 @@ export function checkPlainData(method: string, values: readonly unknown[]): void
       throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
     }
     if (typeof value !== 'object' || value === null) return;
+    // Bytes (a TOTP secret) are a value, not a container.
+    if (ArrayBuffer.isView(value)) {
+      if (value.byteLength > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
+      return;
+    }
     const prototype = Object.getPrototypeOf(value) as unknown;
     if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) {
       throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);

@@ -149,6 +149,11 @@ export const queries = {
     params: ofProject,
     fetch: async (context, { projectId }) => camelize(await endpoints.listApiKeys(context.admin(projectId))),
   }),
+  'admin.apiKey': fetched({
+    scope: 'admin',
+    params: fields({ apiKeyId: uuid(), projectId: optional(segment()) }),
+    fetch: async (context, { apiKeyId, projectId }) => camelize(await endpoints.getApiKey(context.admin(projectId), apiKeyId)),
+  }),
   'admin.emailTemplates': fetched({
     scope: 'admin',
     params: ofProject,

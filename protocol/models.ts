@@ -10,6 +10,7 @@ import type {
   EmailTemplate,
   Json,
   ProjectMetrics,
+  ProjectUpdate,
   SentEmail,
   ServerUser,
   Session,
@@ -75,6 +76,8 @@ export type EmailTemplateModel = Camelize<EmailTemplate>;
 export type SentEmailModel = Camelize<SentEmail>;
 export type PermissionDefinition = Camelize<TeamPermissionDefinition>;
 export type Metrics = Camelize<ProjectMetrics>;
+/** `adminUpdateProject`'s input: the wire's ProjectUpdate in camelCase. */
+export type ProjectUpdateModel = Camelize<ProjectUpdate>;
 
 function snakeKey(key: string): string {
   return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

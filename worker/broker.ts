@@ -61,7 +61,9 @@ export interface Broker {
 /** Returns closer together than this share one refetch of what is on screen. */
 export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
 
+const tabUrl = v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'), v.url('must be an absolute URL'));
 const helloRules = v.strictObject({
+  handlerUrls: v.optional(v.strictObject({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
   tabId: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
   lockName: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(300, 'must be at most 300 characters'))),
   version: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters')), ''),
@@ -214,7 +216,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
         onReturn: refetchOnReturn,
         ownLockName: ownLock?.name ?? null,
         services,
-      }),
+      }, hello.handlerUrls),
     );
   }
 

@@ -1,7 +1,8 @@
-import type { BrokerApi } from '../contract/api.js';
+import type { BrokerApi, TabHandlerUrls } from '../contract/api.js';
 import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { BrokerStatus } from '../contract/state.js';
 import type { QueryClient } from './cache/queryClient.js';
+import { withTabCallbacks } from './callbackDefaults.js';
 import type { Tab, Tabs } from './tabs.js';
 
 /** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
@@ -21,12 +22,12 @@ export interface TabApiContext {
 }
 
 /** One tab's view of the broker: the service methods every tab shares, plus this tab's own plumbing. */
-export function createTabApi(tab: Tab, context: TabApiContext): BrokerApi {
+export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: TabHandlerUrls): BrokerApi {
   const { tabs, queries, session } = context;
   // Unknown until the tab first reports; that first report is not a return.
   let visible: boolean | undefined;
   return {
-    ...context.services,
+    ...withTabCallbacks(context.services, handlerUrls),
     status: async () => context.status(),
     subscribe: async (subscriptionId, query) => tabs.subscribe(tab, subscriptionId, query),
     unsubscribe: async (subscriptionId) => tabs.unsubscribe(tab, subscriptionId),

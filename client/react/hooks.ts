@@ -1,43 +1,9 @@
-import { useEffect, useMemo } from 'react';
-import { ClientError } from '../../protocol/errors/errors.js';
+import { useMemo } from 'react';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
-import type { TeamPermissionModel, User } from '../../protocol/models.js';
-import { useBrokerClient } from './provider.js';
+import type { TeamPermissionModel } from '../../protocol/models.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 
 const EMPTY: never[] = [];
-
-export interface UseUserOptions {
-  /** When nobody is signed in: go to the sign-in page, throw, or return null (the default). */
-  or?: 'redirect' | 'throw' | 'return-null';
-}
-
-function useSignedOutReaction(user: User | null | undefined, or: UseUserOptions['or']): void {
-  const client = useBrokerClient();
-  const signedOut = user === null;
-  useEffect(() => {
-    if (signedOut && or === 'redirect') {
-      const target = new URL(client.urls.signIn);
-      target.searchParams.set('after_auth_return_to', location.pathname + location.search);
-      location.assign(target.toString());
-    }
-  }, [signedOut, or, client]);
-  if (signedOut && or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
-}
-
-/** The signed-in user (null when signed out or not known yet). */
-export function useUser(options: UseUserOptions = {}): User | null {
-  const user = useQuery({ kind: 'currentUser' }).data;
-  useSignedOutReaction(user, options.or);
-  return user ?? null;
-}
-
-/** The signed-in user, suspending until it is known. */
-export function useSuspenseUser(options: UseUserOptions = {}): User | null {
-  const user = useSuspenseQuery({ kind: 'currentUser' });
-  useSignedOutReaction(user, options.or);
-  return user;
-}
 
 export const useTeams = () => useQuery({ kind: 'teams' }).data ?? EMPTY;
 export const useSuspenseTeams = () => useSuspenseQuery({ kind: 'teams' });
@@ -67,41 +33,6 @@ export const useSessions = () => useQuery({ kind: 'sessions' }).data ?? EMPTY;
 export const useSuspenseSessions = () => useSuspenseQuery({ kind: 'sessions' });
 export const useProject = () => useQuery({ kind: 'project' }).data ?? null;
 export const useSuspenseProject = () => useSuspenseQuery({ kind: 'project' });
-
-export interface ConnectedAccount {
-  providerId: string;
-  accountId: string;
-  email: string | null;
-  /** A provider access token covering `scope` (space-separated provider scopes). */
-  getAccessToken(scope?: string): Promise<string>;
-}
-
-/** The user's linked account at a provider, or null. */
-export function useConnectedAccount(providerId: string): ConnectedAccount | null {
-  return useAccountOf(useUser(), providerId);
-}
-
-/** The user's linked account at a provider, or null, suspending until the user is known. */
-export function useSuspenseConnectedAccount(providerId: string): ConnectedAccount | null {
-  return useAccountOf(useSuspenseUser(), providerId);
-}
-
-function useAccountOf(user: User | null, providerId: string): ConnectedAccount | null {
-  const client = useBrokerClient();
-  const link = user?.oauthProviders.find((p) => p.id === providerId) ?? null;
-  return useMemo(
-    () =>
-      link === null
-        ? null
-        : {
-            providerId: link.id,
-            accountId: link.accountId,
-            email: link.email,
-            getAccessToken: async (scope?: string) => (await client.getConnectedAccountAccessToken(providerId, scope === undefined ? {} : { scope })).accessToken,
-          },
-    [client, link, providerId],
-  );
-}
 
 const unknownSession: SessionInfo = { status: 'loading' };
 /** Whether someone is signed in, and why the last session ended. */

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import type { HandlerPaths } from '../../client/index.js';
 import { useBrokerClient, useProject } from '../../client/react/index.js';
 import { BrokerPanel } from './components/BrokerPanel.js';
@@ -87,6 +87,11 @@ export function App() {
   );
 }
 
+/** Pages may use suspending hooks (useUser, useSuspense…): the frame shows a quiet placeholder meanwhile. */
 function PageFrame({ children }: { children: ReactNode }) {
-  return <div className="page">{children}</div>;
+  return (
+    <div className="page">
+      <Suspense fallback={<p className="muted">Loading…</p>}>{children}</Suspense>
+    </div>
+  );
 }

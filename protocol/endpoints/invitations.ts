@@ -19,7 +19,8 @@ export async function listTeamInvitations(t: Transport, teamId: string): Promise
 }
 
 /** Clients need `$remove_members`. */
-export function revokeTeamInvitation(t: Transport, invitationId: string, teamId: string): Promise<SuccessResponse> {
+export function revokeTeamInvitation(t: Transport, input: { teamId: string; invitationId: string }): Promise<SuccessResponse> {
+  const { teamId, invitationId } = requireObject(input, 'input');
   const team_id = requireUuid(teamId, 'teamId');
   return t.request({ method: 'DELETE', path: `/team-invitations/${requireUuid(invitationId, 'invitationId')}`, query: { team_id } });
 }

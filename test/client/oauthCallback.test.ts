@@ -93,11 +93,11 @@ describe('handleOAuthCallback with a fake broker', () => {
     history.replaceState(null, '', '/account?tab=connections');
     const { assign } = recordNavigations();
     const { methods, api } = fakeBroker(signedIn());
-    await methods.signInWithOAuth('github', { providerScope: 'repo', afterCallbackRedirectUrl: `${PAGE_ORIGIN}/after` });
+    await methods.signInWithOAuth('github', { scopes: ['repo'], afterCallbackRedirectUrl: `${PAGE_ORIGIN}/after` });
     await methods.linkOAuthAccount('google', ['drive.readonly', 'calendar']);
     expect(api.startOAuth.mock.calls.map(([input]) => input)).toEqual([
-      { providerId: 'github', redirectUri: urls.oauthCallback, errorRedirectUrl: urls.error, afterCallbackRedirectUrl: `${PAGE_ORIGIN}/after`, providerScope: 'repo' },
-      { providerId: 'google', type: 'link', redirectUri: urls.oauthCallback, errorRedirectUrl: urls.error, afterCallbackRedirectUrl: `${PAGE_ORIGIN}/account?tab=connections`, providerScope: 'drive.readonly calendar' },
+      { providerId: 'github', redirectUri: urls.oauthCallback, errorRedirectUrl: urls.error, afterCallbackRedirectUrl: `${PAGE_ORIGIN}/after`, scopes: ['repo'] },
+      { providerId: 'google', type: 'link', redirectUri: urls.oauthCallback, errorRedirectUrl: urls.error, afterCallbackRedirectUrl: `${PAGE_ORIGIN}/account?tab=connections`, scopes: ['drive.readonly', 'calendar'] },
     ]);
     expect(assign).toHaveBeenCalledTimes(2);
   });

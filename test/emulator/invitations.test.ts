@@ -122,13 +122,13 @@ describe('team invitations', () => {
     await expect(endpoints.listTeamInvitations(member.client, team.id)).rejects.toMatchObject({ code: 'TEAM_PERMISSION_REQUIRED', details: { permission_id: '$invite_members' } });
     await expect(endpoints.listTeamInvitations(server, crypto.randomUUID())).rejects.toMatchObject({ code: 'TEAM_NOT_FOUND' });
 
-    await expect(endpoints.revokeTeamInvitation(member.client, id, team.id)).rejects.toMatchObject({ code: 'TEAM_PERMISSION_REQUIRED', details: { permission_id: '$remove_members' } });
+    await expect(endpoints.revokeTeamInvitation(member.client, { teamId: team.id, invitationId: id })).rejects.toMatchObject({ code: 'TEAM_PERMISSION_REQUIRED', details: { permission_id: '$remove_members' } });
     const otherTeam = await endpoints.createTeam(owner.client, { display_name: 'Other' });
-    await expect(endpoints.revokeTeamInvitation(owner.client, id, otherTeam.id)).rejects.toMatchObject({ code: 'HTTP_STATUS_ERROR', status: 404, body: 'Team invitation not found' });
-    await expect(endpoints.revokeTeamInvitation(owner.client, id, team.id)).resolves.toEqual({ success: true });
+    await expect(endpoints.revokeTeamInvitation(owner.client, { teamId: otherTeam.id, invitationId: id })).rejects.toMatchObject({ code: 'HTTP_STATUS_ERROR', status: 404, body: 'Team invitation not found' });
+    await expect(endpoints.revokeTeamInvitation(owner.client, { teamId: team.id, invitationId: id })).resolves.toEqual({ success: true });
     expect(await endpoints.listTeamInvitations(server, team.id)).toEqual([]);
     await expect(endpoints.acceptTeamInvitation(member.client, code)).rejects.toMatchObject({ code: 'VERIFICATION_CODE_NOT_FOUND' });
-    await expect(endpoints.revokeTeamInvitation(server, id, team.id)).rejects.toMatchObject({ status: 404 });
+    await expect(endpoints.revokeTeamInvitation(server, { teamId: team.id, invitationId: id })).rejects.toMatchObject({ status: 404 });
   });
 
   it('expires invitations after seven days', async () => {

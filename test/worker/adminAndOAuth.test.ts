@@ -86,14 +86,14 @@ describe("a project owner's admin session", () => {
     }
 
     const original = b!.latest('project')!.data as AdminProjectModel;
-    const updated = await b!.api.adminUpdateProject({ display_name: 'Renamed by its owner', description: 'via the broker' });
+    const updated = await b!.api.adminUpdateProject({ displayName: 'Renamed by its owner', description: 'via the broker' });
     expect(updated.displayName).toBe('Renamed by its owner');
     for (const tab of [a!, b!]) {
       await tab.waitFor('project', (s) => (s.data as AdminProjectModel).displayName === 'Renamed by its owner');
       await tab.waitFor('owned', (s) => (s.data as AdminProjectModel[]).some((p) => p.id === demoId && p.displayName === 'Renamed by its owner'));
       await tab.waitFor('public', (s) => (s.data as Project).displayName === 'Renamed by its owner');
     }
-    await a!.api.adminUpdateProject({ display_name: original.displayName, description: original.description ?? null });
+    await a!.api.adminUpdateProject({ displayName: original.displayName, description: original.description ?? null });
   });
 
   it('the admin access token is renewed by the broker when it expires: one token request, for the internal project', async () => {

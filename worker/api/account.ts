@@ -3,10 +3,19 @@ import { sessionEnd } from '../../contract/state.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
 import { camelize, snakeize } from '../../protocol/models.js';
 import type { ClientUserUpdate } from '../../protocol/resources/user.js';
+import { required } from './auth.js';
 import type { ApiContext } from './context.js';
+
+/** Standard base64, as the service reads a TOTP secret. */
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
 
 type AccountMethods =
   | 'updateUser'
+  | 'setSelectedTeam'
   | 'deleteUser'
   | 'createContactChannel'
   | 'updateContactChannel'
@@ -26,9 +35,15 @@ export function accountMethods({ transports, queries, session, clock }: Pick<Api
     queries.invalidate({ kind: 'currentUser' });
   };
   return {
-    async updateUser(update) {
-      const user = camelize(await endpoints.updateCurrentUser(t, snakeize({ ...update }) as ClientUserUpdate));
+    async updateUser({ totpSecret, ...update }) {
+      const wire = snakeize({ ...update, ...(totpSecret === undefined ? {} : { totpSecretBase64: totpSecret === null ? null : base64(totpSecret) }) }) as ClientUserUpdate;
+      const user = camelize(await endpoints.updateCurrentUser(t, wire));
       // Every tab sees the new user at once, from this answer (no refetch).
+      queries.setQueryData({ kind: 'currentUser' }, user);
+      return user;
+    },
+    async setSelectedTeam(teamId) {
+      const user = camelize(await endpoints.updateCurrentUser(t, { selected_team_id: teamId }));
       queries.setQueryData({ kind: 'currentUser' }, user);
       return user;
     },
@@ -62,7 +77,7 @@ export function accountMethods({ transports, queries, session, clock }: Pick<Api
       channelsChanged();
     },
     async sendContactChannelVerification(channelId, callbackUrl) {
-      await endpoints.sendContactChannelVerificationCode(t, 'me', channelId, callbackUrl);
+      await endpoints.sendContactChannelVerificationCode(t, 'me', channelId, required(callbackUrl));
     },
     async verifyEmail(code) {
       await endpoints.verifyContactChannel(t, code);
@@ -76,7 +91,8 @@ export function accountMethods({ transports, queries, session, clock }: Pick<Api
       queries.invalidate({ kind: 'sessions' });
     },
     async getConnectedAccountAccessToken(providerId, options = {}) {
-      const { access_token } = await endpoints.getConnectedAccountAccessToken(t, 'me', providerId, options.scope === undefined ? {} : { scope: options.scope });
+      const scope = options.scopes === undefined || options.scopes.length === 0 ? undefined : options.scopes.join(' ');
+      const { access_token } = await endpoints.getConnectedAccountAccessToken(t, 'me', providerId, scope === undefined ? {} : { scope });
       return { accessToken: access_token };
     },
   };

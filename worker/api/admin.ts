@@ -2,7 +2,8 @@ import type { AdminOptions, BrokerApi } from '../../contract/api.js';
 import { sessionEnd } from '../../contract/state.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
 import { ClientError } from '../../protocol/errors/errors.js';
-import { camelize } from '../../protocol/models.js';
+import { camelize, snakeize } from '../../protocol/models.js';
+import type { ProjectUpdate } from '../../protocol/resources/project.js';
 import { staticTokenSource } from '../../protocol/transport.js';
 import { signInWith } from './auth.js';
 import type { ApiContext, ApiSession } from './context.js';
@@ -15,6 +16,8 @@ type AdminMethods =
   | 'adminUpdateProject'
   | 'adminCreateApiKey'
   | 'adminRevokeApiKey'
+  | 'adminUpdateApiKey'
+  | 'adminDeleteProject'
   | 'adminUpdateEmailTemplate'
   | 'adminResetEmailTemplate'
   | 'adminCreatePermissionDefinition'
@@ -53,13 +56,13 @@ export function adminMethods({ adminSession, transports, queries, connectivity, 
       const project = await endpoints.createProject(transports.internal(), {
         display_name: displayName,
         ...(description === undefined ? {} : { description }),
-        ...(config === undefined ? {} : { config }),
+        ...(config === undefined ? {} : { config: snakeize(config) }),
       });
       queries.invalidate({ kind: 'admin.ownedProjects' });
       return camelize(project);
     },
     async adminUpdateProject(update, options) {
-      const project = camelize(await endpoints.updateCurrentProject(admin(options), update));
+      const project = camelize(await endpoints.updateCurrentProject(admin(options), snakeize({ ...update }) as ProjectUpdate));
       queries.setQueryData({ kind: 'admin.project', ...(options?.projectId === undefined ? {} : { projectId: options.projectId }) }, project);
       queries.invalidate({ kind: 'admin.ownedProjects' });
       queries.invalidate({ kind: 'project' });
@@ -76,9 +79,21 @@ export function adminMethods({ adminSession, transports, queries, connectivity, 
       queries.invalidate({ kind: 'admin.apiKeys' });
       return camelize(keys);
     },
+    async adminDeleteProject(options) {
+      await endpoints.deleteCurrentProject(admin(options));
+      queries.invalidate({ kind: 'admin.ownedProjects' });
+      queries.invalidate({ kind: 'admin.project' });
+    },
+    async adminUpdateApiKey(apiKeyId, { description }, options) {
+      const key = camelize(await endpoints.updateApiKey(admin(options), apiKeyId, { description }));
+      queries.setQueryData({ kind: 'admin.apiKey', apiKeyId, ...(options?.projectId === undefined ? {} : { projectId: options.projectId }) }, key);
+      queries.invalidate({ kind: 'admin.apiKeys' });
+      return key;
+    },
     async adminRevokeApiKey(apiKeyId, options) {
       const key = await endpoints.revokeApiKey(admin(options), apiKeyId);
       queries.invalidate({ kind: 'admin.apiKeys' });
+      queries.invalidate({ kind: 'admin.apiKey', apiKeyId });
       return camelize(key);
     },
     async adminUpdateEmailTemplate(type, update, options) {

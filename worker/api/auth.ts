@@ -1,6 +1,7 @@
 import type { BrokerApi, SignInResult } from '../../contract/api.js';
 import { sessionEnd } from '../../contract/state.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
+import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import type { Json } from '../../protocol/resources/common.js';
 import type { ApiContext, ApiSession } from './context.js';
@@ -10,6 +11,12 @@ interface SignInResponse {
   refresh_token: string;
   user_id?: string;
   is_new_user?: boolean;
+}
+
+/** Callback URLs the tab left out are filled in per tab before a method runs (worker/tabApi.ts); here they are always given. */
+export function required(callbackUrl: string | undefined): string {
+  if (callbackUrl === undefined) throw new InvalidArgumentError('callbackUrl', 'A callback URL is needed: pass one, or connect from a tab that knows its handler pages (authbroker/client does).');
+  return callbackUrl;
 }
 
 /** Runs a first or second factor; TOTP users get `mfa-required` with the attempt code instead of an error. */
@@ -44,12 +51,12 @@ export function authMethods({ transports, session, queries, connectivity, outbox
   const t = transports.client;
   return {
     async signUpWithPassword({ email, password, verificationCallbackUrl }) {
-      const result = await signInWith(session, () => endpoints.signUpWithPassword(t, { email, password, verification_callback_url: verificationCallbackUrl }));
+      const result = await signInWith(session, () => endpoints.signUpWithPassword(t, { email, password, verification_callback_url: required(verificationCallbackUrl) }));
       return result.status === 'signed-in' ? { ...result, isNewUser: true } : result;
     },
     signInWithPassword: ({ email, password }) => signInWith(session, () => endpoints.signInWithPassword(t, { email, password })),
     async sendMagicLink({ email, callbackUrl }) {
-      const { nonce } = await endpoints.sendOtpSignInCode(t, { email, callback_url: callbackUrl });
+      const { nonce } = await endpoints.sendOtpSignInCode(t, { email, callback_url: required(callbackUrl) });
       return { nonce };
     },
     signInWithMagicLink: (code) => signInWith(session, () => endpoints.signInWithOtp(t, code)),

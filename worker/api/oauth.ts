@@ -35,7 +35,7 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
         codeChallenge,
         type,
         ...(token === undefined ? {} : { token }),
-        ...(input.providerScope === undefined ? {} : { providerScope: input.providerScope }),
+        ...(input.scopes === undefined || input.scopes.length === 0 ? {} : { providerScope: input.scopes.join(' ') }),
         ...(input.errorRedirectUrl === undefined ? {} : { errorRedirectUrl: input.errorRedirectUrl }),
         ...(after === null ? {} : { afterCallbackRedirectUrl: after }),
       });

@@ -1,5 +1,6 @@
 import type { BrokerApi } from '../../contract/api.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
+import { required } from './auth.js';
 import type { ApiContext } from './context.js';
 
 export function passwordMethods({ transports, queries }: Pick<ApiContext, 'transports' | 'queries'>): Pick<
@@ -9,7 +10,7 @@ export function passwordMethods({ transports, queries }: Pick<ApiContext, 'trans
   const t = transports.client;
   return {
     async sendPasswordResetEmail({ email, callbackUrl }) {
-      await endpoints.sendPasswordResetCode(t, { email, callback_url: callbackUrl });
+      await endpoints.sendPasswordResetCode(t, { email, callback_url: required(callbackUrl) });
     },
     async checkPasswordResetCode(code) {
       await endpoints.checkPasswordResetCode(t, code);

@@ -1,6 +1,7 @@
 import type { BrokerApi } from '../../contract/api.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
 import { camelize, snakeize } from '../../protocol/models.js';
+import { required } from './auth.js';
 import type { ApiContext } from './context.js';
 
 type TeamMethods =
@@ -63,12 +64,12 @@ export function teamMethods({ transports, queries }: Pick<ApiContext, 'transport
       return profile;
     },
     async inviteToTeam({ teamId, email, callbackUrl }) {
-      const { id } = await endpoints.sendTeamInvitation(t, { team_id: teamId, email, callback_url: callbackUrl });
+      const { id } = await endpoints.sendTeamInvitation(t, { team_id: teamId, email, callback_url: required(callbackUrl) });
       queries.invalidate({ kind: 'teamInvitations', teamId });
       return { invitationId: id };
     },
-    async revokeTeamInvitation(teamId, invitationId) {
-      await endpoints.revokeTeamInvitation(t, invitationId, teamId);
+    async revokeTeamInvitation({ teamId, invitationId }) {
+      await endpoints.revokeTeamInvitation(t, { teamId, invitationId });
       queries.invalidate({ kind: 'teamInvitations', teamId });
     },
     async acceptTeamInvitation(code) {

@@ -1,6 +1,6 @@
 /**
  * TOTP enrolment done in the app, as the service expects (PROTOCOL.md §6.7): a random 20-byte
- * secret, sent as standard base64 in `totpSecretBase64`; the `otpauth://` URI (base32 secret) is
+ * secret, given to `updateUser({ totpSecret })` as bytes; the `otpauth://` URI (base32 secret) is
  * built here for the authenticator app. Codes are checked locally before enabling, so a person
  * cannot lock themselves out with a secret their app never saved.
  */
@@ -27,11 +27,6 @@ export function base32(bytes: Uint8Array): string {
   return out;
 }
 
-export function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
 
 /** `otpauth://totp/Issuer:account?secret=…&issuer=…` (SHA-1, 6 digits, 30 s: what every app supports). */
 export function otpauthUri(secret: Uint8Array, issuer: string, account: string): string {

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerClient, QuerySpec } from '../../../client/index.js';
-import * as hooks from '../../../client/react/hooks.js';
+import * as hooks from '../../../client/react/index.js';
 import { AuthProvider } from '../../../client/react/index.js';
 import { endpoints } from '../../../protocol/index.js';
 import { transportFor, useEmulator } from '../../support/emulator.js';

@@ -1,6 +1,6 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientError, type BrokerClient, type SessionInfo, type User } from '../../../client/index.js';
 import {
   AuthProvider,
@@ -12,6 +12,7 @@ import {
   useSuspenseConnectedAccount,
   useTeams,
   useUser,
+  useUserState,
   type UseUserOptions,
 } from '../../../client/react/index.js';
 import { endpoints } from '../../../protocol/index.js';
@@ -219,10 +220,61 @@ describe('useUser when nobody is signed in', () => {
       </AuthProvider>,
     );
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
-    const target = new URL(assign.mock.calls[0]![0] as string);
+    const target = new URL(assign.mock.calls[0]![0] as string, PAGE_ORIGIN);
     expect(target.origin + target.pathname).toBe(`${PAGE_ORIGIN}/handler/sign-in`);
     expect(target.searchParams.get('after_auth_return_to')).toBe('/account/settings?tab=security');
+    // Until then it renders nothing of its own (never a null user): the page is going away.
+    expect(screen.queryByTestId('who')).toBeNull();
     history.replaceState(null, '', '/');
+  });
+
+  it("'redirect' on the sign-in page itself does not redirect (an app with no page there would loop), and says why", async () => {
+    history.replaceState(null, '', '/handler/sign-in?after_auth_return_to=%2Fteams');
+    const { assign } = recordNavigations();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const client = newClient(emulator());
+    render(
+      <AuthProvider client={client}>
+        <Who testId="who" or="redirect" />
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(errors.mock.calls.some(([message]) => String(message).includes('rendered on the sign-in page itself'))).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(assign).not.toHaveBeenCalled();
+    history.replaceState(null, '', '/');
+  });
+
+  it("'redirect' from a page that already carries after_auth_return_to passes it on instead of nesting it, through the app's router", async () => {
+    history.replaceState(null, '', `/handler/sign-up?after_auth_return_to=${encodeURIComponent('/projects/7')}`);
+    const { assign } = recordNavigations();
+    const routed: string[] = [];
+    const client = newClient(emulator(), { navigate: (to) => void routed.push(to) });
+    render(
+      <AuthProvider client={client}>
+        <Who testId="who" or="redirect" />
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(routed).toHaveLength(1));
+    expect(routed[0]).toBe(`/handler/sign-in?after_auth_return_to=${encodeURIComponent('/projects/7')}`);
+    expect(assign).not.toHaveBeenCalled();
+    history.replaceState(null, '', '/');
+  });
+
+  it('useUserState tells loading from signed out, without suspending', async () => {
+    const client = newClient(emulator());
+    const seen: string[] = [];
+    function State() {
+      const state = useUserState();
+      seen.push(state.status);
+      return <p data-testid="state">{state.status}</p>;
+    }
+    render(
+      <AuthProvider client={client}>
+        <State />
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(text('state')).toBe('signed-out'));
+    expect(seen[0]).toBe('loading');
   });
 });
 

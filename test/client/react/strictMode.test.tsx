@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { StrictMode, Suspense, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrokerClient } from '../../../client/index.js';
-import { AuthProvider, useBrokerClient, useSession, useTeams, useUser } from '../../../client/react/index.js';
+import { AuthProvider, useBrokerClient, useSession, useTeams, useUserState } from '../../../client/react/index.js';
 import { PREFETCH_HOLD_MILLIS, RELEASE_GRACE_MILLIS } from '../../../client/store.js';
 import { useEmulator } from '../../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser, sleep } from './helpers.js';
@@ -52,14 +52,14 @@ beforeEach(() => {
 afterEach(resetBrowser);
 
 function Profile({ testId = 'profile' }: { testId?: string }) {
-  const user = useUser();
+  const { user } = useUserState();
   const teams = useTeams();
   const session = useSession();
   return <p data-testid={testId}>{`${session.status}|${user?.primaryEmail ?? 'nobody'}|${teams.length}`}</p>;
 }
 
 function Email({ renders }: { renders: string[] }) {
-  const user = useUser();
+  const { user } = useUserState();
   renders.push(user?.primaryEmail ?? 'nobody');
   return <p data-testid="email">{user?.primaryEmail ?? 'nobody'}</p>;
 }

@@ -172,7 +172,8 @@ describe('errors reach the error boundary as typed errors', () => {
 
 describe('every data hook has a Suspense variant', () => {
   /** Hooks that are not reads of service data: plumbing and the broker's own live state. */
-  const notDataHooks = new Set(['useBrokerClient', 'useQuery', 'useQuerySnapshot', 'useSuspenseQuery', 'useSession', 'useAdminSession', 'useConnectivity', 'useBrokerStatus']);
+  // useUserState is the one that never suspends (it says 'loading' instead); useUser suspends itself.
+  const notDataHooks = new Set(['useBrokerClient', 'useQuery', 'useQuerySnapshot', 'useSuspenseQuery', 'useSession', 'useAdminSession', 'useConnectivity', 'useBrokerStatus', 'useUserState']);
 
   it('useX comes with useSuspenseX', () => {
     const names = Object.keys(hooks).filter((name) => /^use[A-Z]/.test(name) && !name.startsWith('useSuspense') && !notDataHooks.has(name));

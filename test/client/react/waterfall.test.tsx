@@ -14,7 +14,7 @@ import {
   useSuspenseTeams,
   useSuspenseUser,
   useTeams,
-  useUser,
+  useUserState,
 } from '../../../client/react/index.js';
 import type { RunningEmulator } from '../../../emulator/index.js';
 import { endpoints } from '../../../protocol/index.js';
@@ -83,8 +83,9 @@ function expectConcurrent(calls: Exchange[], teamId: string) {
   expect(lastStart).toBeLessThan(firstAnswer);
 }
 
+/** useUserState, not useUser: a hook that suspends first holds back the hooks after it (see the README). */
 function Everything({ teamId }: { teamId: string }) {
-  const user = useUser();
+  const { user } = useUserState();
   const teams = useTeams();
   const channels = useContactChannels();
   const project = useProject();
@@ -113,7 +114,7 @@ describe('hooks mounting together read in parallel', () => {
     };
     render(
       <AuthProvider client={client}>
-        <One read={useUser} />
+        <One read={useUserState} />
         <One read={useTeams} />
         <One read={useContactChannels} />
         <One read={useProject} />

@@ -24,7 +24,7 @@ function ProviderRow({ providerId }: { providerId: string }) {
   const fetchToken = useAction(async (wanted: string) => {
     if (account === null) return;
     setToken(null);
-    const value = await account.getAccessToken(wanted === '' ? undefined : wanted);
+    const value = await account.getAccessToken(wanted === '' ? undefined : wanted.split(/\s+/));
     setToken({ scope: wanted, value });
   });
   const onToken = (event: FormEvent) => {

@@ -6,7 +6,7 @@ import { Button } from '../../components/Button.js';
 import { Badge, Card } from '../../components/Card.js';
 import { Field, TotpCodeInput } from '../../components/Field.js';
 import { QrCode } from '../../components/QrCode.js';
-import { base32, base64, groupSecret, otpauthUri, randomSecret, verifyTotp } from '../../lib/totp.js';
+import { base32, groupSecret, otpauthUri, randomSecret, verifyTotp } from '../../lib/totp.js';
 import { useAction } from '../../lib/useAction.js';
 import { T } from '../../testids.js';
 
@@ -22,13 +22,13 @@ export function Mfa({ user }: { user: User }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const enable = useAction(async (bytes: Uint8Array<ArrayBuffer>) => {
-    await client.updateUser({ totpSecretBase64: base64(bytes) });
+    await client.updateUser({ totpSecret: bytes });
     setSecret(null);
     setCode('');
     setNote('Two-factor authentication is on. You will be asked for a code from your app when you sign in.');
   });
   const disable = useAction(async () => {
-    await client.updateUser({ totpSecretBase64: null });
+    await client.updateUser({ totpSecret: null });
     setNote('Two-factor authentication is off.');
   });
 

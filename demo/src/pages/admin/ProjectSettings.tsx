@@ -11,14 +11,14 @@ import { T } from '../../testids.js';
 
 type Flags = 'signUpEnabled' | 'credentialEnabled' | 'magicLinkEnabled' | 'passkeyEnabled' | 'clientTeamCreationEnabled' | 'clientUserDeletionEnabled' | 'allowLocalhost';
 
-const toggles: Array<{ flag: Flags; wire: string; label: string; description: string; testid?: string }> = [
-  { flag: 'signUpEnabled', wire: 'sign_up_enabled', label: 'Sign-up', description: 'New people may create accounts.', testid: T.adminToggleSignUp },
-  { flag: 'credentialEnabled', wire: 'credential_enabled', label: 'Password sign-in', description: 'E-mail and password.' },
-  { flag: 'magicLinkEnabled', wire: 'magic_link_enabled', label: 'Magic link', description: 'Sign in with a code or link sent by e-mail.', testid: T.adminToggleMagicLink },
-  { flag: 'passkeyEnabled', wire: 'passkey_enabled', label: 'Passkeys', description: 'Sign in with a device passkey.', testid: T.adminTogglePasskey },
-  { flag: 'clientTeamCreationEnabled', wire: 'client_team_creation_enabled', label: 'Team creation', description: 'Signed-in people may create teams.' },
-  { flag: 'clientUserDeletionEnabled', wire: 'client_user_deletion_enabled', label: 'Account deletion', description: 'People may delete their own account.' },
-  { flag: 'allowLocalhost', wire: 'allow_localhost', label: 'Allow localhost', description: 'Trust any localhost address for callbacks (development).' },
+const toggles: Array<{ flag: Flags; label: string; description: string; testid?: string }> = [
+  { flag: 'signUpEnabled', label: 'Sign-up', description: 'New people may create accounts.', testid: T.adminToggleSignUp },
+  { flag: 'credentialEnabled', label: 'Password sign-in', description: 'E-mail and password.' },
+  { flag: 'magicLinkEnabled', label: 'Magic link', description: 'Sign in with a code or link sent by e-mail.', testid: T.adminToggleMagicLink },
+  { flag: 'passkeyEnabled', label: 'Passkeys', description: 'Sign in with a device passkey.', testid: T.adminTogglePasskey },
+  { flag: 'clientTeamCreationEnabled', label: 'Team creation', description: 'Signed-in people may create teams.' },
+  { flag: 'clientUserDeletionEnabled', label: 'Account deletion', description: 'People may delete their own account.' },
+  { flag: 'allowLocalhost', label: 'Allow localhost', description: 'Trust any localhost address for callbacks (development).' },
 ];
 
 function domainProblem(value: string, existing: string[]): string | null {
@@ -45,12 +45,12 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
   const save = useAction(async () => {
     await client.adminUpdateProject(
       {
-        display_name: name.trim(),
+        displayName: name.trim(),
         // Always sent: the service resets a missing description to "".
         description,
         config: {
-          ...Object.fromEntries(toggles.map((t) => [t.wire, flags[t.flag]])),
-          domains: domains.map((d) => ({ domain: d.domain, handler_path: d.handlerPath })),
+          ...Object.fromEntries(toggles.map((t) => [t.flag, flags[t.flag]])),
+          domains,
         },
       },
       { projectId: project.id },

@@ -13,7 +13,7 @@ import { T } from '../../testids.js';
 
 function InvitationRow({ invitation }: { invitation: TeamInvitationModel }) {
   const client = useBrokerClient();
-  const revoke = useAction(() => client.revokeTeamInvitation(invitation.teamId, invitation.id));
+  const revoke = useAction(() => client.revokeTeamInvitation({ teamId: invitation.teamId, invitationId: invitation.id }));
   return (
     <li className="list-row" data-testid={T.invitationRow} data-email={invitation.recipientEmail} data-invitation-id={invitation.id}>
       <div className="list-main">

@@ -1,0 +1,183 @@
+import { useMemo } from 'react';
+import type { User } from '../../protocol/models.js';
+import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.js';
+import { isKnownError } from '../../protocol/errors/knownError.js';
+import type { BrokerClient } from '../client.js';
+import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
+import { useBrokerClient } from './provider.js';
+import { useQuery, useSuspenseQuery } from './query.js';
+
+export interface UseUserOptions {
+  /**
+   * When nobody is signed in: go to the sign-in page (`'redirect'`), throw NOT_SIGNED_IN to the
+   * nearest error boundary (`'throw'`), or return null (`'return-null'`, the default).
+   */
+  or?: 'redirect' | 'throw' | 'return-null';
+}
+
+/** The user, or why there is none: read loading explicitly, without Suspense. */
+export type UserState = { status: 'loading'; user: null } | { status: 'signed-out'; user: null } | { status: 'signed-in'; user: User };
+
+/** A promise that never settles: what a component suspends on while the page navigates away. */
+const forever = new Promise<never>(() => undefined);
+
+/**
+ * Starts a navigation once per client and purpose, after the current render (several components,
+ * or StrictMode's double render, asking for the same redirect start one). Cleared when the
+ * navigation did not happen, so a later render can try again.
+ */
+const started = new WeakMap<BrokerClient, Set<string>>();
+function once(client: BrokerClient, purpose: string, go: () => boolean | void): void {
+  let set = started.get(client);
+  if (!set) started.set(client, (set = new Set()));
+  if (set.has(purpose)) return;
+  set.add(purpose);
+  queueMicrotask(() => {
+    if (go() === false) setTimeout(() => set.delete(purpose), 1000);
+  });
+}
+
+/**
+ * Sends the browser to the sign-in page, with a way back. Never from the sign-in page to itself
+ * (an app without a sign-in page there would loop), and never nesting `after_auth_return_to`: a page
+ * that already carries one passes it on. Returns false when it did not go.
+ */
+export function redirectToSignIn(client: BrokerClient): boolean {
+  const signIn = new URL(client.urls.signIn);
+  const here = new URL(location.href);
+  if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
+    console.error(
+      `useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}), so it did not redirect. Render a sign-in form at that path (see the README), or set handlerPaths.signIn to where yours is.`,
+    );
+    return false;
+  }
+  const returnTo = readReturnTo(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`;
+  signIn.searchParams.set(RETURN_TO_PARAM, returnTo);
+  client.navigate(signIn.origin === here.origin ? `${signIn.pathname}${signIn.search}` : signIn.href);
+  return true;
+}
+
+/** The user and whether it is known yet, never suspending. */
+export function useUserState(): UserState {
+  const query = useQuery({ kind: 'currentUser' });
+  return useMemo(() => {
+    if (query.data === undefined) return { status: 'loading', user: null };
+    return query.data === null ? { status: 'signed-out', user: null } : { status: 'signed-in', user: query.data };
+  }, [query.data]);
+}
+
+/**
+ * The signed-in user. Suspends until it is known (not when the tab already has it, e.g. from the
+ * last visit's snapshot), then: the user, or what `or` says when nobody is signed in.
+ */
+export function useUser(options: { or: 'redirect' | 'throw' }): User;
+export function useUser(options?: { or?: 'return-null' }): User | null;
+export function useUser(options?: UseUserOptions): User | null;
+export function useUser(options: UseUserOptions = {}): User | null {
+  const client = useBrokerClient();
+  const user = useSuspenseQuery({ kind: 'currentUser' });
+  if (user === null && options.or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
+  if (user === null && options.or === 'redirect') {
+    // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
+    // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
+    once(client, 'sign-in', () => redirectToSignIn(client));
+    throw forever;
+  }
+  return user;
+}
+
+/** @deprecated `useUser` suspends the same way; kept for apps written against 0.1. */
+export const useSuspenseUser = useUser;
+
+export interface ConnectedAccount {
+  providerId: string;
+  accountId: string;
+  email: string | null;
+  /** A provider access token covering `scopes` (and the scopes asked for when linking). */
+  getAccessToken(scopes?: string[]): Promise<string>;
+}
+
+export interface UseConnectedAccountOptions {
+  /**
+   * When the account is not linked, or does not grant `scopes`: go and link it (asking for
+   * `scopes`), or return null (the default).
+   */
+  or?: 'redirect' | 'return-null';
+  /** Provider scopes the app needs (e.g. `['https://www.googleapis.com/auth/drive.readonly']`). */
+  scopes?: string[];
+}
+
+/** Whether the linked account's token covers `scopes`, asked once per account and scope set. */
+const scopeChecks = new WeakMap<BrokerClient, Map<string, Promise<boolean>>>();
+function grants(client: BrokerClient, providerId: string, scopes: string[]): Promise<boolean> {
+  let checks = scopeChecks.get(client);
+  if (!checks) scopeChecks.set(client, (checks = new Map()));
+  const key = JSON.stringify([providerId, [...scopes].sort()]);
+  let check = checks.get(key);
+  if (!check) {
+    check = client.getConnectedAccountAccessToken(providerId, { scopes }).then(
+      () => true,
+      (error: AuthBrokerError) => {
+        checks.delete(key);
+        if (isKnownError(error, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE')) return false;
+        throw error;
+      },
+    );
+    checks.set(key, check);
+  }
+  return check;
+}
+
+/**
+ * The user's linked account at a provider. With `or: 'redirect'` it never returns null: an account
+ * that is missing, or that lacks `scopes`, is linked first (the page goes to the provider and comes back).
+ */
+export function useConnectedAccount(providerId: string, options: { or: 'redirect'; scopes?: string[] }): ConnectedAccount;
+export function useConnectedAccount(providerId: string, options?: UseConnectedAccountOptions): ConnectedAccount | null;
+export function useConnectedAccount(providerId: string, options: UseConnectedAccountOptions = {}): ConnectedAccount | null {
+  const client = useBrokerClient();
+  const user = useUser(options.or === 'redirect' ? { or: 'redirect' } : {});
+  const scopes = options.scopes ?? [];
+  const link = user?.oauthProviders.find((p) => p.id === providerId) ?? null;
+  const account = useMemo(
+    () =>
+      link === null
+        ? null
+        : {
+            providerId: link.id,
+            accountId: link.accountId,
+            email: link.email,
+            getAccessToken: async (more: string[] = scopes) => (await client.getConnectedAccountAccessToken(providerId, more.length === 0 ? {} : { scopes: more })).accessToken,
+          },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [client, link, providerId, scopes.join(' ')],
+  );
+  if (options.or !== 'redirect') return account;
+  const goLink = () => once(client, `link:${providerId}`, () => void client.linkOAuthAccount(providerId, scopes));
+  if (account === null) {
+    goLink();
+    throw forever;
+  }
+  if (scopes.length > 0 && readPromise(grants(client, providerId, scopes)) === false) {
+    goLink();
+    throw forever;
+  }
+  return account;
+}
+
+/** @deprecated `useConnectedAccount` suspends the same way; kept for apps written against 0.1. */
+export const useSuspenseConnectedAccount = (providerId: string): ConnectedAccount | null => useConnectedAccount(providerId);
+
+/** Reads a promise during render (suspending until it settles), without React 19's `use` so React 18 works too. */
+const settled = new WeakMap<Promise<unknown>, { value: unknown } | { error: unknown }>();
+function readPromise<T>(promise: Promise<T>): T {
+  const outcome = settled.get(promise);
+  if (outcome === undefined) {
+    throw promise.then(
+      (value) => void settled.set(promise, { value }),
+      (error: unknown) => void settled.set(promise, { error }),
+    );
+  }
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value as T;
+}
