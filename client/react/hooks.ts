@@ -47,6 +47,9 @@ export const useAdminSession = (): SessionInfo => useQuery({ kind: 'adminSession
 export const useOwnedProjects = () => useQuery({ kind: 'admin.ownedProjects' }).data ?? EMPTY;
 export const useAdminProject = (projectId?: string) => useQuery({ kind: 'admin.project', projectId }).data ?? null;
 export const useApiKeys = (projectId?: string) => useQuery({ kind: 'admin.apiKeys', projectId }).data ?? EMPTY;
+/** One API key of the project (or of `projectId`). */
+export const useApiKey = (apiKeyId: string | null, projectId?: string) => useQuery(apiKeyId === null ? null : { kind: 'admin.apiKey', apiKeyId, projectId }).data ?? null;
+export const useSuspenseApiKey = (apiKeyId: string, projectId?: string) => useSuspenseQuery({ kind: 'admin.apiKey', apiKeyId, projectId });
 export const useEmailTemplates = (projectId?: string) => useQuery({ kind: 'admin.emailTemplates', projectId }).data ?? EMPTY;
 export const usePermissionDefinitions = (projectId?: string) => useQuery({ kind: 'admin.permissionDefinitions', projectId }).data ?? EMPTY;
 export const useProjectMetrics = (projectId?: string) => useQuery({ kind: 'admin.metrics', projectId }).data ?? null;
