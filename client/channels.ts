@@ -1,6 +1,7 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
 import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
+import { normalizeBaseUrl } from '../protocol/credentials.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
@@ -18,7 +19,7 @@ export interface BrokerChannel {
 }
 
 export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl'>): string {
-  return `authbroker:${options.projectId}@${options.baseUrl}`;
+  return `authbroker:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`;
 }
 
 function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {
@@ -63,9 +64,19 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
   if (source === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
   const worker = typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name });
   worker.port.start();
+  // A script that does not load (missing, served as the app's HTML page, a syntax error) fires
+  // `error` on the worker: fail now, saying why, rather than after the connect timeout.
+  const failed = new Promise<never>((_, reject) => {
+    worker.addEventListener(
+      'error',
+      () => void scriptProblem(typeof source === 'function' ? null : source).then((why) => reject(new ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: ${why}`))),
+      { once: true },
+    );
+  });
+  failed.catch(() => undefined);
   let connection: Awaited<ReturnType<typeof connectOverPort>>;
   try {
-    connection = await connectOverPort(worker.port, options, hello, listener);
+    connection = await Promise.race([connectOverPort(worker.port, options, hello, listener), failed]);
   } catch (error) {
     // We fall back to another host: a worker that answers late must not keep a tab nobody uses.
     worker.port.close();
@@ -81,6 +92,23 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
       worker.port.close();
     },
   };
+}
+
+/**
+ * Why a worker script did not run, as far as the page can tell: not found, not JavaScript (a
+ * missing file that the app's server answered with its index page), or a script that failed.
+ */
+export async function scriptProblem(url: string | URL | null): Promise<string> {
+  if (url === null) return 'its script failed to load or to run (check the browser console and the network panel).';
+  try {
+    const response = await fetch(url, { cache: 'no-store' });
+    const type = response.headers.get('content-type') ?? 'no content type';
+    if (!response.ok) return `its script ${String(url)} answered HTTP ${response.status}.`;
+    if (!/javascript|ecmascript/i.test(type)) return `its script ${String(url)} is not JavaScript (${type}); the file is probably missing and the server answered with a page instead.`;
+    return `its script ${String(url)} loaded but failed to run (check the browser console).`;
+  } catch {
+    return `its script ${String(url)} could not be fetched.`;
+  }
 }
 
 /**
@@ -123,7 +151,13 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
   // Loaded only on this fallback path, so SharedWorker browsers never download it.
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });
-  const registration = await workbox.register();
+  let registration: ServiceWorkerRegistration | undefined;
+  try {
+    registration = await workbox.register();
+  } catch {
+    // A missing script that the app's server answers with its index page is refused for its MIME type.
+    throw new ClientError('BROKER_UNAVAILABLE', `The service worker could not be registered: ${await scriptProblem(options.serviceWorker)}`);
+  }
   if (registration === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'The service worker could not be registered.');
   // Not `workbox.active`: it only settles for a worker this page installed or is controlled by, and a
   // page loaded while another tab's worker was activating (or hard-reloaded) is neither.

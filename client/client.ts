@@ -96,14 +96,18 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     const hello = { tabId, version: AUTHBROKER_VERSION, ...(origin === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }) };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
     const failures: string[] = [];
+    const forced = options.mode !== undefined && options.mode !== 'auto';
     for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
       let opened: BrokerChannel;
+      // A host that did not start is a warning the broker shows in its status (and the console, once).
+      const fallback = failures.length === 0 ? {} : { warnings: [`The broker runs in ${mode} mode because a better host did not start: ${failures.join('; ')}.`] };
       try {
-        opened = await openers[mode](options, hello, listener);
+        opened = await openers[mode](options, { ...hello, ...fallback }, listener);
       } catch (error) {
         failures.push(`${mode}: ${error instanceof Error ? error.message : String(error)}`);
         continue;
       }
+      if (fallback.warnings) console.warn(`authbroker: ${fallback.warnings[0]}`);
       if (generation !== closes) {
         // close() came while this connection was being made: nobody holds it, so it would leak.
         void opened.api.goodbye().catch(() => undefined);
@@ -133,7 +137,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       queueMicrotask(() => store.resubscribeAll());
       return opened.api;
     }
-    throw new ClientError('BROKER_UNAVAILABLE', `No broker could be started (${failures.join('; ')}).`);
+    throw new ClientError('BROKER_UNAVAILABLE', forced ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).` : `No broker could be started (${failures.join('; ')}).`);
   }
 
   function disconnect(): void {

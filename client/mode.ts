@@ -25,10 +25,11 @@ export function detectCapabilities(options: { sharedWorker?: unknown; serviceWor
 /**
  * The hosts to try, best first: a SharedWorker (one broker for all tabs), else a service worker
  * (older Chrome on Android, WebViews), else the page itself (insecure contexts, workers blocked).
- * The in-page broker is always last, so there is always somewhere to fall back to.
+ * The in-page broker is always last, so there is always somewhere to fall back to. A forced host is
+ * the only one tried: if it cannot start, that is an error naming why, never a silent fallback.
  */
 export function candidateModes(capabilities: Capabilities, choice: BrokerModeChoice = 'auto'): BrokerMode[] {
-  if (choice !== 'auto') return choice === 'in-process' ? ['in-process'] : [choice, 'in-process'];
+  if (choice !== 'auto') return [choice];
   const modes: BrokerMode[] = [];
   if (capabilities.sharedWorker && capabilities.sharedWorkerScript) modes.push('shared-worker');
   if (capabilities.serviceWorker && capabilities.secureContext && capabilities.serviceWorkerScript) modes.push('service-worker');

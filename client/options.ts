@@ -1,4 +1,5 @@
 import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
+import { normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import { assertTokenMargin } from '../protocol/tokenRules.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
@@ -64,6 +65,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
       );
     }
   }
+  refuseSecretsInBrowserOptions(options, 'options.');
   for (const key of ['baseUrl', 'projectId', 'publishableClientKey'] as const) {
     if (typeof options[key] !== 'string' || options[key] === '') throw new InvalidArgumentError(`options.${key}`, `options.${key} must be a non-empty string.`);
   }
@@ -96,7 +98,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
 /** The part of the options the broker itself receives. */
 export function brokerConfigOf(options: ConnectOptions) {
   return {
-    baseUrl: options.baseUrl,
+    baseUrl: normalizeBaseUrl(options.baseUrl),
     projectId: options.projectId,
     publishableClientKey: options.publishableClientKey,
     ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),

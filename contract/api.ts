@@ -192,6 +192,8 @@ export interface TabListener {
 
 export interface TabHello {
   tabId: string;
+  /** Why this tab is not on a better host (a SharedWorker that failed to start…): shown in the broker's status. */
+  warnings?: string[] | undefined;
   /** Where the tab's handler pages are, for callback URLs the app leaves out. */
   handlerUrls?: TabHandlerUrls | undefined;
   /** A Web Lock the tab holds for its whole life; the broker learns the tab is gone when it can take it. */

@@ -63,6 +63,7 @@ export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
 
 const tabUrl = v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'), v.url('must be an absolute URL'));
 const helloRules = v.strictObject({
+  warnings: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(2000)), 'must be a list of sentences'), v.maxLength(10, 'must hold at most 10 warnings'))),
   handlerUrls: v.optional(v.strictObject({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
   tabId: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
   lockName: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(300, 'must be at most 300 characters'))),
@@ -205,6 +206,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
     const hello = parseValue('connect', 'hello', helloRules, helloInput);
     if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'A tab must pass a listener with a deliver(batch) method.');
+    for (const warning of hello.warnings ?? []) warnings.add(warning);
     const tab = tabs.register(hello, listener, onRelease);
     return checkedApi(
       createTabApi(tab, {

@@ -1,3 +1,4 @@
+import { normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
 
@@ -36,6 +37,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
       throw new InvalidArgumentError(`config.${key}`, `Unknown broker option "${key}".${hint}`);
     }
   }
+  refuseSecretsInBrowserOptions(c, 'config.');
   if (typeof c.baseUrl !== 'string' || !/^https?:\/\//.test(c.baseUrl)) throw new InvalidArgumentError('config.baseUrl', 'baseUrl must be an http(s) URL.');
   try {
     new URL(c.baseUrl);
@@ -58,7 +60,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
     throw new InvalidArgumentError('config.refetchOnReturn', 'refetchOnReturn must be true or false.');
   }
   return {
-    baseUrl: c.baseUrl.replace(/\/+$/, ''),
+    baseUrl: normalizeBaseUrl(c.baseUrl),
     projectId: c.projectId,
     publishableClientKey: c.publishableClientKey,
     ...(c.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: c.internalPublishableClientKey as string }),
@@ -79,5 +81,5 @@ export function sameBrokerConfig(a: BrokerConfig, b: BrokerConfig): boolean {
  * have this session's tokens sent to its URL.
  */
 export function brokerKeyOf(config: Pick<BrokerConfig, 'baseUrl' | 'projectId'>): string {
-  return `${config.projectId}@${config.baseUrl.replace(/\/+$/, '')}`;
+  return `${config.projectId}@${normalizeBaseUrl(config.baseUrl)}`;
 }

@@ -45,11 +45,11 @@ describe('candidateModes: the hosts to try, best first, the page always last', (
     expect(candidateModes({ ...everything, ...missing }, 'auto')).toEqual(expected);
   });
 
-  it('a forced host is tried first whatever the page has, then the page', () => {
+  it('a forced host is the only one tried, whatever the page has (no silent fallback)', () => {
     const nothing: Capabilities = { sharedWorker: false, serviceWorker: false, secureContext: false, sharedWorkerScript: false, serviceWorkerScript: false };
     for (const capabilities of [everything, nothing]) {
-      expect(candidateModes(capabilities, 'shared-worker')).toEqual(['shared-worker', 'in-process']);
-      expect(candidateModes(capabilities, 'service-worker')).toEqual(['service-worker', 'in-process']);
+      expect(candidateModes(capabilities, 'shared-worker')).toEqual(['shared-worker']);
+      expect(candidateModes(capabilities, 'service-worker')).toEqual(['service-worker']);
       expect(candidateModes(capabilities, 'in-process')).toEqual(['in-process']);
     }
   });

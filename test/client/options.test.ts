@@ -114,3 +114,35 @@ describe('bad options are InvalidArgumentErrors naming the option, thrown when t
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 });
+
+describe('misconfiguration is refused where it happens', () => {
+  it.each([
+    ['a secret server key pasted as the publishable key', { publishableClientKey: 'ssk_pasted_by_mistake' }, 'options.publishableClientKey'],
+    ['a super secret admin key as the internal publishable key', { internalPublishableClientKey: 'sak_oops' }, 'options.internalPublishableClientKey'],
+    ['a secret key among extraRequestHeaders', { extraRequestHeaders: { 'x-my-key': 'ssk_value' } }, 'options.extraRequestHeaders["x-my-key"]'],
+    ['a secret-key header among extraRequestHeaders', { extraRequestHeaders: { 'X-Stack-Super-Secret-Admin-Key': 'anything' } }, 'options.extraRequestHeaders["X-Stack-Super-Secret-Admin-Key"]'],
+  ])('%s: UNSAFE_CREDENTIALS naming the option, before anything is sent', async (_, extra, option) => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const error = await thrown(() => createBrokerClient({ ...valid, ...extra }));
+    expect(error).toMatchObject({ name: 'ClientError', code: 'UNSAFE_CREDENTIALS' });
+    expect((error as Error).message.startsWith(option)).toBe(true);
+    expect((error as Error).message).not.toMatch(/ssk_value|sak_oops|ssk_pasted/);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('the broker refuses the same from a tab that sends such a config', async () => {
+    const { resolveBrokerConfig } = await import('../../worker/config.js');
+    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: 'p', publishableClientKey: 'sak_x' })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
+    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: 'p', publishableClientKey: 'pck_x', extraRequestHeaders: { 'x-stack-secret-server-key': 'k' } })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
+  });
+
+  it('a baseUrl ending in /api/v1 (as the emulator prints its API URL) means the same service', async () => {
+    const { resolveBrokerConfig, brokerKeyOf } = await import('../../worker/config.js');
+    const { workerName } = await import('../../client/channels.js');
+    for (const baseUrl of ['http://127.0.0.1:8102/api/v1', 'http://127.0.0.1:8102/api/v1/', 'http://127.0.0.1:8102/']) {
+      expect(resolveBrokerConfig({ baseUrl, projectId: 'p', publishableClientKey: 'pck_x' }).baseUrl).toBe('http://127.0.0.1:8102');
+      expect(brokerKeyOf({ baseUrl, projectId: 'p' })).toBe('p@http://127.0.0.1:8102');
+      expect(workerName({ baseUrl, projectId: 'p' })).toBe('authbroker:p@http://127.0.0.1:8102');
+    }
+  });
+});

@@ -109,4 +109,42 @@ describe('fallback hosts behave the same', () => {
     });
     await sameBehaviour(stage, context, 'in-process');
   });
+
+  scenario('11e. a forced host that cannot start is an error naming the cause, never a silent fallback', async (stage) => {
+    stage.demo.breakServiceWorker();
+    const context = await stage.newContext();
+    await context.addInitScript(() => {
+      delete (window as { SharedWorker?: unknown }).SharedWorker;
+    });
+    const page = await stage.openTab(context, '/?mode=service-worker');
+    const outcome = await page.evaluate(async () => {
+      try {
+        return { mode: (await window.__authbroker.connect()).mode };
+      } catch (error) {
+        return { name: (error as Error).name, code: (error as { code?: string }).code, message: (error as Error).message };
+      }
+    });
+    expect(outcome).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
+    expect((outcome as { message: string }).message).toMatch(/service-worker mode you asked for.*not JavaScript \(text\/html/);
+  });
+
+  scenario('11f. an automatic fallback says so: a warning in the status and in the console', async (stage) => {
+    stage.demo.breakServiceWorker();
+    const context = await stage.newContext();
+    await context.addInitScript(() => {
+      delete (window as { SharedWorker?: unknown }).SharedWorker;
+    });
+    const page = await stage.openTab(context);
+    const warned: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warned.push(message.text());
+    });
+    expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('in-process');
+    const warnings = await page.evaluate(async () => (await window.__authbroker.status()).warnings);
+    expect(warnings.join(' ')).toMatch(/in-process mode because a better host did not start: service-worker: .*not JavaScript/);
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined);
+    await page.evaluate(async () => (await window.__authbroker.connect()).mode);
+    expect(warned.some((line) => line.includes('better host did not start'))).toBe(true);
+  });
 });

@@ -184,3 +184,18 @@ describe('a query kind added in one place: teamProfile', () => {
     expect(updated.status).toBe('success');
   });
 });
+
+describe('the API URL as the emulator prints it', () => {
+  it('a baseUrl ending in /api/v1 signs in and reads the user (no /api/v1/api/v1)', async () => {
+    const em = emulator();
+    const { createBroker } = await import('../../worker/broker.js');
+    const broker = await createBroker(
+      { baseUrl: `${em.url}/api/v1`, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey },
+      { mode: 'in-process', locks: null, clock: emulatorClock(em) },
+    );
+    brokers.push(broker);
+    const api = broker.connect({ tabId: 'api-v1', version: 'test' }, { deliver: () => undefined });
+    expect((await api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' })).status).toBe('signed-in');
+    expect(await api.read({ kind: 'currentUser' })).toMatchObject({ primaryEmail: 'demo@authbroker.dev' });
+  });
+});

@@ -37,6 +37,8 @@ export interface DemoServer {
   url: string;
   /** Serves a changed service-worker script from now on, as a new deploy would. */
   redeployServiceWorker(): void;
+  /** From now on the service-worker script is "missing": the app's page (text/html) answers, as Vite does. */
+  breakServiceWorker(): void;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
   };
   const csp = contentSecurityPolicy(emulator.url);
   let deploys = 0;
+  let serviceWorkerMissing = false;
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     if (path === '/demo-config.json') {
@@ -63,6 +66,7 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
     }
     // The app's routes (/handler/…) are the single page's.
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(DEMO_DIST, 'index.html');
+    if (file.endsWith('authbroker-sw.js') && serviceWorkerMissing) file = join(DEMO_DIST, 'index.html');
     const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
     if (file.endsWith('.html')) headers['content-security-policy'] = csp;
     // Scripts loaded by the page follow the page's policy; a worker follows its own script's.
@@ -85,6 +89,9 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
     url: `http://localhost:${port}`,
     redeployServiceWorker() {
       deploys += 1;
+    },
+    breakServiceWorker() {
+      serviceWorkerMissing = true;
     },
     stop: () =>
       new Promise((resolve) => {
