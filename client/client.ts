@@ -11,7 +11,9 @@ import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
 import { candidateModes, detectCapabilities } from './mode.js';
 import { oauthMethods, type OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
+import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
+import { normalizeBaseUrl } from '../protocol/credentials.js';
 
 /** The broker methods an app calls directly (their role in the contract is `action`). */
 export type BrokerActions = Pick<BrokerApi, ActionName>;
@@ -82,6 +84,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   const store = new QueryStore(
     () => api(),
     () => connecting,
+    new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`, options.persistSnapshot !== false),
   );
 
   async function open(): Promise<BrokerApi> {

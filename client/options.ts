@@ -41,6 +41,12 @@ export interface ConnectOptions {
    * your router's navigate function, so it stays a client-side navigation. Default: a full page load.
    */
   navigate?: (to: string) => void;
+  /**
+   * Keep a copy of what tabs show (the user, teams, contact channels, the project; never a token)
+   * so that a new tab shows it on its first render, and offline. Default true; false also deletes
+   * any copy kept so far.
+   */
+  persistSnapshot?: boolean;
 }
 
 const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
@@ -80,6 +86,9 @@ export function checkConnectOptions(options: ConnectOptions): void {
   if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
   if (options.refetchOnReturn !== undefined && typeof options.refetchOnReturn !== 'boolean') {
     throw new InvalidArgumentError('options.refetchOnReturn', 'options.refetchOnReturn must be true or false.');
+  }
+  if (options.persistSnapshot !== undefined && typeof options.persistSnapshot !== 'boolean') {
+    throw new InvalidArgumentError('options.persistSnapshot', 'options.persistSnapshot must be true or false.');
   }
   if (options.navigate !== undefined && typeof options.navigate !== 'function') {
     throw new InvalidArgumentError('options.navigate', 'options.navigate must be a function taking the path to go to.');

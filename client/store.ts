@@ -3,6 +3,7 @@ import type { QuerySpec } from '../contract/queries.js';
 import { hashQueryKey } from '../contract/queryKey.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 import { serializeError } from '../protocol/errors/serialize.js';
+import type { PersistedSnapshots } from './persisted.js';
 
 interface Entry {
   spec: QuerySpec;
@@ -40,21 +41,38 @@ const noop = () => undefined;
  */
 export class QueryStore {
   private entries = new Map<string, Entry>();
+  /** Kept copies read before anything subscribed, so that getSnapshot returns the same object each time. */
+  private seeds = new Map<string, QuerySnapshot | undefined>();
 
   /**
    * `api` connects when needed; `connected` is the connection under way or open, or null (then
    * releasing a query has nothing to tell, and must not start a broker just to unsubscribe).
+   * `persisted` is the copy kept between visits (shown, marked stale, until the broker answers).
    */
   constructor(
     private readonly api: () => Promise<BrokerApi>,
     private readonly connected: () => Promise<BrokerApi> | null = api,
+    private readonly persisted?: PersistedSnapshots,
   ) {}
+
+  /** The kept copy of a query from an earlier visit, if any (the same object every time). */
+  private seed(key: string, spec: QuerySpec): QuerySnapshot | undefined {
+    if (!this.persisted) return undefined;
+    if (!this.seeds.has(key)) this.seeds.set(key, this.persisted.read(key, spec));
+    return this.seeds.get(key);
+  }
+
+  /** The session ended: no kept copy may be shown any more, here or in the next tab. */
+  forgetPersisted(): void {
+    this.persisted?.clear();
+    this.seeds.clear();
+  }
 
   subscribe(spec: QuerySpec, listener: () => void): () => void {
     const key = queryKey(spec);
     let entry = this.entries.get(key);
     if (!entry) {
-      entry = { spec, snapshot: undefined, listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null, prefetchHold: null };
+      entry = { spec, snapshot: this.seed(key, spec), listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null, prefetchHold: null };
       this.entries.set(key, entry);
     }
     if (entry.releaseTimer !== null) {
@@ -91,7 +109,9 @@ export class QueryStore {
   }
 
   getSnapshot(spec: QuerySpec): QuerySnapshot | undefined {
-    return this.entries.get(queryKey(spec))?.snapshot;
+    const key = queryKey(spec);
+    const entry = this.entries.get(key);
+    return entry ? entry.snapshot : this.seed(key, spec);
   }
 
   /** Resolves with the first snapshot that is not pending (for Suspense). */
@@ -120,7 +140,7 @@ export class QueryStore {
       const entry = this.entries.get(subscriptionId);
       if (!entry) continue;
       entry.deliveries += 1;
-      entry.snapshot = snapshot;
+      entry.snapshot = this.received(subscriptionId, entry, snapshot);
       touched.push(entry);
     }
     for (const entry of touched) for (const listener of [...entry.listeners]) listener();
@@ -155,7 +175,7 @@ export class QueryStore {
       .then((api) => api.subscribe(key, entry.spec))
       .then(
         (snapshot) => {
-          if (entry.deliveries === before) this.set(entry, snapshot);
+          if (entry.deliveries === before) this.set(entry, this.received(key, entry, snapshot));
         },
         (error: unknown) => {
           entry.subscribed = false;
@@ -168,7 +188,23 @@ export class QueryStore {
     entry.releaseTimer = null;
     if (entry.listeners.size > 0) return;
     this.entries.delete(key);
+    // Shown again before the broker answers, as the kept copy is: the last value, marked stale.
+    if (this.seeds.has(key) && entry.snapshot?.data !== undefined) this.seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
     if (entry.subscribed) void this.connected()?.then((api) => api.unsubscribe(key)).catch(() => undefined);
+  }
+
+  /**
+   * A snapshot from the broker, kept for the next visit when persistable. While the broker has no
+   * value yet (its fetch is under way, or waits for the network), the kept copy stays on screen,
+   * still marked stale, with the broker's fetching state and error.
+   */
+  private received(key: string, entry: Entry, snapshot: QuerySnapshot): QuerySnapshot {
+    this.persisted?.remember(key, entry.spec, snapshot);
+    const shown = entry.snapshot;
+    if (snapshot.data === undefined && shown?.isStale === true && shown.data !== undefined) {
+      return { ...shown, isFetching: snapshot.isFetching, error: snapshot.error };
+    }
+    return snapshot;
   }
 
   private set(entry: Entry, snapshot: QuerySnapshot): void {

@@ -7,6 +7,13 @@ export interface QuerySnapshot<T = unknown> {
   error: SerializedError | null;
   updatedAtMillis: number;
   isFetching: boolean;
+  /** For the signed-in user's data: whose it is (a tab keeps a copy only for that user). */
+  userId?: string | null;
+  /**
+   * Set by the tab, never by the broker: the data is the copy kept from an earlier visit, shown
+   * until the broker has today's value.
+   */
+  isStale?: boolean;
 }
 
 export function pendingSnapshot<T>(): QuerySnapshot<T> {

@@ -145,6 +145,10 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     },
     liveContext,
     ownerOf,
+    currentUserId: () => {
+      const state = session.state();
+      return state.status === 'signed-in' ? state.userId : null;
+    },
     broadcast: (message) => bus.post(message),
   });
   // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.

@@ -14,6 +14,13 @@ export interface QueryState<T> {
   /** No value yet. */
   isLoading: boolean;
   isFetching: boolean;
+  /**
+   * The value is the copy kept from an earlier visit (shown at once, even offline) and the broker
+   * has not confirmed it yet.
+   */
+  isStale: boolean;
+  /** When the value was fetched (ms since the epoch), null before there is one. */
+  updatedAt: number | null;
 }
 
 const noop = () => undefined;
@@ -44,6 +51,8 @@ export function useQuery<Q extends QuerySpec>(spec: Q | null): QueryState<DataOf
       error: snapshot?.error ? deserializeError(snapshot.error) : null,
       isLoading: snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined),
       isFetching: snapshot?.isFetching ?? true,
+      isStale: snapshot?.isStale === true,
+      updatedAt: snapshot?.data === undefined || !snapshot.updatedAtMillis ? null : snapshot.updatedAtMillis,
     }),
     [snapshot],
   );

@@ -72,9 +72,10 @@ describe('detectCapabilities', () => {
 /** A SharedWorker that starts but never answers: its port leads nowhere. */
 function silentSharedWorker() {
   const created: Array<{ url: unknown; options: unknown; port: MessagePort }> = [];
-  class SilentSharedWorker {
+  class SilentSharedWorker extends EventTarget {
     readonly port: MessagePort;
     constructor(url: unknown, options: unknown) {
+      super();
       this.port = new MessageChannel().port1;
       vi.spyOn(this.port, 'close');
       created.push({ url, options, port: this.port });
@@ -238,10 +239,22 @@ describe('createBrokerClient falls back for real', () => {
     expect(client.mode).toBe('in-process');
   });
 
-  it('forcing shared-worker where there is none still ends in the page', async () => {
+  it('forcing shared-worker where there is none is an error naming why, never a quiet fallback to the page', async () => {
     const client = newClient(emulator(), { mode: 'shared-worker', sharedWorker: '/shared.js' });
+    const error = await client.connect().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
+    expect((error as Error).message).toMatch(/shared-worker mode you asked for.*SharedWorker is not defined/);
+    expect(client.mode).toBeNull();
+  });
+
+  it('an automatic fallback leaves a warning in the broker status (and the console)', async () => {
+    silentSharedWorker();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = newClient(emulator(), { mode: 'auto', sharedWorker: '/shared.js', connectTimeoutMillis: TIMEOUT });
     await client.connect();
-    await expectWorkingInProcess(client);
+    expect(client.mode).toBe('in-process');
+    expect((await client.status()).warnings.join(' ')).toMatch(/runs in in-process mode because a better host did not start: shared-worker: .*did not answer/);
+    expect(warn.mock.calls.some(([line]) => String(line).includes('better host did not start'))).toBe(true);
   });
 
   it('when no host starts, BROKER_UNAVAILABLE names every failure, and a later call tries again', async () => {

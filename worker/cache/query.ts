@@ -29,6 +29,8 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     private readonly fetcher: () => Promise<T>,
     private readonly clock: Clock,
     onGarbage: () => void,
+    /** Whose data this is, when it is the signed-in user's (tagged on every snapshot). */
+    private readonly userId?: string | null,
   ) {
     this.watchers = new Watchers(clock, onGarbage);
   }
@@ -114,8 +116,8 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   }
 
   private set(next: QuerySnapshot<T>): void {
-    this.snap = next;
-    this.watchers.notify(next);
+    this.snap = this.userId === undefined ? next : { ...next, userId: this.userId };
+    this.watchers.notify(this.snap);
   }
 
   dispose(): void {

@@ -17,6 +17,8 @@ export interface QueryClientOptions {
   liveContext: LiveContext;
   /** Whose data a scope's queries are right now (the session's key, or the project's). */
   ownerOf(scope: QueryScope): string;
+  /** The signed-in user's id now (user-scope snapshots say whose they are). */
+  currentUserId(): string | null;
   /** Tells the other brokers of the origin (another deploy, in-page brokers of other tabs). */
   broadcast(message: CacheMessage): void;
 }
@@ -49,7 +51,8 @@ export class QueryClient {
       }
       if (!('fetch' in definition)) throw new TypeError(`${spec.kind} has no fetch.`);
       const { fetchContext } = this.options;
-      return new FetchedQuery(key, spec, definition.scope, owner, () => definition.fetch(fetchContext, spec as never), clock, onGarbage);
+      const userId = definition.scope === 'user' ? this.options.currentUserId() : undefined;
+      return new FetchedQuery(key, spec, definition.scope, owner, () => definition.fetch(fetchContext, spec as never), clock, onGarbage, userId);
     });
   }
 

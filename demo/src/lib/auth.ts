@@ -8,12 +8,16 @@ export type AuthState =
   | { status: 'signed-out'; user: null; lastEnd: SessionEnd | null }
   | { status: 'signed-in'; user: User; lastEnd: null };
 
-/** The session and the user together: "loading" until both are known, so pages never flash. */
+/**
+ * The session and the user together: "loading" until both are known, so pages never flash. A new
+ * tab shows the user kept from the last visit at once (stale) while the broker starts; the session
+ * then confirms it, or says nobody is signed in.
+ */
 export function useAuth(): AuthState {
   const session = useSession();
-  const user = useQuery(session.status === 'signed-in' ? { kind: 'currentUser' } : null).data;
+  const user = useQuery({ kind: 'currentUser' }).data;
   if (session.status === 'signed-out') return { status: 'signed-out', user: null, lastEnd: session.lastEnd };
-  if (session.status === 'signed-in' && user) return { status: 'signed-in', user, lastEnd: null };
+  if (user) return { status: 'signed-in', user, lastEnd: null };
   return { status: 'loading', user: null, lastEnd: null };
 }
 

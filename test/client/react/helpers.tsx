@@ -40,6 +40,8 @@ export async function resetBrowser(): Promise<void> {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   await resetIndexedDb();
+  // The copy tabs keep between visits (persistSnapshot): each test starts as a first visit.
+  localStorage.clear();
 }
 
 /** A user of the demo project made through the server API (the broker is not signed in). */

@@ -1,0 +1,206 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { Suspense } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { QuerySnapshot } from '../../client/index.js';
+import { MAX_PERSISTED_BYTES, PersistedSnapshots } from '../../client/persisted.js';
+import { AuthProvider, useQuery, useTeams, useUser } from '../../client/react/index.js';
+import { hashQueryKey } from '../../contract/queryKey.js';
+import { endpoints } from '../../protocol/index.js';
+import { transportFor, useEmulator } from '../support/emulator.js';
+import { createUser, newClient, resetBrowser } from './react/helpers.js';
+
+/**
+ * A new tab shows the user before the broker answers: tabs keep a copy of what they showed, and
+ * the next one renders it on its very first render, marked stale, until the broker revalidates.
+ */
+const emulator = useEmulator();
+afterEach(resetBrowser);
+
+const STORAGE_KEY = () => `authbroker:snapshot:${emulator().projects.demo.id}@${emulator().url}`;
+
+/** A first tab: signs in, shows the user and the teams, lets the copy be written. */
+async function firstVisit(options: Parameters<typeof newClient>[1] = {}) {
+  const em = emulator();
+  const account = await createUser(em);
+  await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Kept team', creator_user_id: account.id });
+  const client = newClient(em, options);
+  await client.signInWithPassword({ email: account.email, password: account.password });
+  const seen = { user: false, teams: false };
+  const unsubscribe = [
+    client.subscribe({ kind: 'currentUser' }, () => void (seen.user = client.getSnapshot({ kind: 'currentUser' })?.data !== undefined)),
+    client.subscribe({ kind: 'teams' }, () => void (seen.teams = ((client.getSnapshot({ kind: 'teams' })?.data as unknown[] | undefined) ?? []).length > 0)),
+  ];
+  await waitFor(() => expect(seen).toEqual({ user: true, teams: true }));
+  // The copy is written after a burst of deliveries.
+  await waitFor(() => expect(localStorage.getItem(STORAGE_KEY())).toContain(account.email));
+  await waitFor(() => expect(localStorage.getItem(STORAGE_KEY())).toContain('Kept team'));
+  return { account, client, unsubscribe: () => unsubscribe.forEach((u) => u()) };
+}
+
+/** Records what each render showed. */
+function Screen({ renders }: { renders: string[] }) {
+  const user = useUser();
+  const teams = useTeams();
+  const state = useQuery({ kind: 'currentUser' });
+  renders.push(`${user?.primaryEmail ?? 'nobody'}|${teams.length}|${state.isStale ? 'stale' : 'fresh'}`);
+  return <p data-testid="screen">{renders.at(-1)}</p>;
+}
+
+describe('instant boot: a new tab renders from the kept copy', () => {
+  it('the very first render shows the user and teams (stale), with no Suspense fallback, then the broker confirms them', async () => {
+    const { account, client: first } = await firstVisit();
+    first.close();
+    const next = newClient(emulator());
+    const renders: string[] = [];
+    render(
+      <AuthProvider client={next}>
+        <Suspense fallback={<p data-testid="screen">fallback</p>}>
+          <Screen renders={renders} />
+        </Suspense>
+      </AuthProvider>,
+    );
+    expect(renders[0]).toBe(`${account.email}|1|stale`);
+    await waitFor(() => expect(screen.getByTestId('screen').textContent).toBe(`${account.email}|1|fresh`));
+    expect(renders).not.toContain('fallback');
+    expect(renders.some((r) => r.startsWith('nobody'))).toBe(false);
+  });
+
+  it('updatedAt says how old the kept value is', async () => {
+    const { client: first } = await firstVisit();
+    const keptAt = (first.getSnapshot({ kind: 'currentUser' }) as QuerySnapshot).updatedAtMillis;
+    first.close();
+    const next = newClient(emulator());
+    let seen: { isStale: boolean; updatedAt: number | null } | undefined;
+    function Age() {
+      const { isStale, updatedAt } = useQuery({ kind: 'currentUser' });
+      seen ??= { isStale, updatedAt };
+      return null;
+    }
+    render(
+      <AuthProvider client={next}>
+        <Age />
+      </AuthProvider>,
+    );
+    expect(seen).toEqual({ isStale: true, updatedAt: keptAt });
+  });
+
+  it('signing out deletes the copy: the next tab knows nobody until the broker says so', async () => {
+    const { client } = await firstVisit();
+    await act(() => client.signOut());
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEY())).toBeNull());
+    const next = newClient(emulator());
+    expect(next.getSnapshot({ kind: 'currentUser' })).toBeUndefined();
+  });
+
+  it("another user's sign-in replaces the copy: one user's data is never kept under another's", async () => {
+    const { client, account } = await firstVisit();
+    const other = await createUser(emulator());
+    await client.signInWithPassword({ email: other.email, password: other.password });
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEY())).toContain(other.email), { timeout: 3000, onTimeout: (e) => new Error(`${e.message}\nstored: ${localStorage.getItem(STORAGE_KEY())}\nsnapshot: ${JSON.stringify(client.getSnapshot({ kind: 'currentUser' }))}`) });
+    const kept = JSON.parse(localStorage.getItem(STORAGE_KEY())!) as { userId: string; entries: Record<string, { data: unknown }> };
+    expect(kept.userId).toBe(other.id);
+    expect(JSON.stringify(kept)).not.toContain(account.email);
+    // The first user's team is not among the second user's teams.
+    expect(JSON.stringify(kept.entries[hashQueryKey({ kind: 'teams' })]?.data ?? [])).not.toContain('Kept team');
+  });
+
+  it('persistSnapshot: false keeps nothing, and deletes what an earlier visit kept', async () => {
+    const { client } = await firstVisit();
+    client.close();
+    expect(localStorage.getItem(STORAGE_KEY())).not.toBeNull();
+    const next = newClient(emulator(), { persistSnapshot: false });
+    expect(localStorage.getItem(STORAGE_KEY())).toBeNull();
+    expect(next.getSnapshot({ kind: 'currentUser' })).toBeUndefined();
+    await next.read({ kind: 'currentUser' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(localStorage.getItem(STORAGE_KEY())).toBeNull();
+  });
+
+  it('the copy never holds a token', async () => {
+    const { client } = await firstVisit();
+    const token = (await client.getAccessToken())!;
+    const kept = localStorage.getItem(STORAGE_KEY())!;
+    expect(kept).not.toContain(token);
+    expect(kept).not.toMatch(/refresh|eyJ/);
+  });
+});
+
+describe('offline boot', () => {
+  it('reloaded with no network: the user is shown, reads do not fail, writes fail at once with NETWORK_OFFLINE, and the value refreshes when the network returns', async () => {
+    const { account, client: first } = await firstVisit();
+    first.close();
+    // Somebody renames the user while the next visit is offline.
+    await endpoints.updateUser(transportFor(emulator(), 'server'), account.id, { display_name: 'Renamed while offline' });
+    let online = false;
+    const realFetch = globalThis.fetch;
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => (online ? realFetch(input, init) : Promise.reject(new TypeError('Failed to fetch'))));
+    const next = newClient(emulator());
+    const errors: unknown[] = [];
+    function Profile() {
+      const user = useUser();
+      const { error } = useQuery({ kind: 'currentUser' });
+      if (error) errors.push(error);
+      return <p data-testid="name">{`${user?.primaryEmail ?? 'nobody'}|${user?.displayName ?? ''}`}</p>;
+    }
+    render(
+      <AuthProvider client={next}>
+        <Profile />
+      </AuthProvider>,
+    );
+    expect(screen.getByTestId('name').textContent).toBe(`${account.email}|`);
+    await waitFor(async () => expect((await next.status()).connectivity.state).toBe('offline'), { timeout: 5000 });
+    await expect(next.updateUser({ displayName: 'x' })).rejects.toMatchObject({ code: 'NETWORK_OFFLINE' });
+    expect(screen.getByTestId('name').textContent).toBe(`${account.email}|`);
+    expect(errors).toEqual([]);
+    // The network returns (the tab hears `online`): the fresh value arrives by itself.
+    online = true;
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => expect(screen.getByTestId('name').textContent).toBe(`${account.email}|Renamed while offline`), { timeout: 3000 });
+  });
+});
+
+describe('PersistedSnapshots', () => {
+  const spec = { kind: 'currentUser' } as const;
+  const key = hashQueryKey(spec);
+  const user = (id: string, extra = ''): QuerySnapshot => ({ status: 'success', data: { id, primaryEmail: `${id}@example.com`, extra }, error: null, updatedAtMillis: 1, isFetching: false, userId: id });
+
+  it('drops a damaged or foreign value instead of trusting it', () => {
+    for (const bad of ['{not json', JSON.stringify({ v: 2, userId: 'u', entries: {} }), JSON.stringify({ v: 1, userId: 5 })]) {
+      localStorage.setItem('k', bad);
+      expect(new PersistedSnapshots('k', true).read(key, spec)).toBeUndefined();
+      expect(localStorage.getItem('k')).toBeNull();
+    }
+  });
+
+  it('user data tagged for another user, or untagged, is not kept', async () => {
+    const kept = new PersistedSnapshots('k', true);
+    kept.remember(key, spec, user('alice'));
+    const teams = { kind: 'teams' } as const;
+    kept.remember(hashQueryKey(teams), teams, { status: 'success', data: ['bob-team'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'bob' });
+    kept.remember(hashQueryKey(teams), teams, { status: 'success', data: ['untagged'], error: null, updatedAtMillis: 3, isFetching: false });
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const stored = localStorage.getItem('k')!;
+    // bob's data started bob's record (alice's is gone), the untagged one was ignored.
+    expect(JSON.parse(stored).userId).toBe('bob');
+    expect(stored).not.toContain('alice');
+    expect(stored).not.toContain('untagged');
+  });
+
+  it('is bounded: a copy larger than the limit is not written', async () => {
+    const kept = new PersistedSnapshots('k', true);
+    kept.remember(key, spec, user('big', 'x'.repeat(MAX_PERSISTED_BYTES)));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(localStorage.getItem('k')).toBeNull();
+  });
+
+  it('a sign-out seen by another tab (the copy removed) is not undone by this tab’s pending write', async () => {
+    localStorage.setItem('k', JSON.stringify({ v: 1, userId: 'alice', savedAtMillis: 1, entries: {} }));
+    const kept = new PersistedSnapshots('k', true);
+    expect(kept.read(key, spec)).toBeUndefined();
+    const teams = { kind: 'teams' } as const;
+    kept.remember(hashQueryKey(teams), teams, { status: 'success', data: ['t'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'alice' });
+    localStorage.removeItem('k');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(localStorage.getItem('k')).toBeNull();
+  });
+});
