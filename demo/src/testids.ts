@@ -6,7 +6,7 @@
  * Broker:     broker-panel, broker-panel-toggle, broker-mode, broker-tabs, broker-refreshes,
  *             broker-cache-entries, broker-subscriptions, broker-connectivity, broker-diagnostics,
  *             broker-session, session-end-reason, session-end-message, broker-storage, broker-warnings,
- *             offline-banner, offline-diagnostics, session-end-notice, session-end-notice-dismiss
+ *             offline-banner, offline-diagnostics, stale-notice, session-end-notice, session-end-notice-dismiss
  * Forms:      form-error, form-success (inside each form or card)
  * Sign in/up: sign-in-form, sign-in-email, sign-in-password, sign-in-submit, sign-in-tab-password,
  *             sign-in-tab-magic-link, sign-up-form, sign-up-email, sign-up-password,
@@ -91,6 +91,7 @@ export const T = {
   brokerWarnings: 'broker-warnings',
   offlineBanner: 'offline-banner',
   offlineDiagnostics: 'offline-diagnostics',
+  staleNotice: 'stale-notice',
   sessionEndNotice: 'session-end-notice',
   sessionEndNoticeDismiss: 'session-end-notice-dismiss',
 

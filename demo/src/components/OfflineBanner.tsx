@@ -1,13 +1,27 @@
 import { describeError } from '../../../client/messages.js';
-import { useConnectivity } from '../../../client/react/index.js';
+import { useConnectivity, useQuery } from '../../../client/react/index.js';
 import { formatRelative } from '../lib/format.js';
 import { T } from '../testids.js';
 import { ProbeLine } from './ProbeLine.js';
 
+/**
+ * While what is shown is the copy kept from the last visit (a new tab, before the broker has
+ * confirmed it, or offline): when it was saved.
+ */
+function StaleNotice() {
+  const { isStale, updatedAt } = useQuery({ kind: 'currentUser' });
+  if (!isStale || updatedAt === null) return null;
+  return (
+    <p className="muted small" data-testid={T.staleNotice}>
+      Showing what was saved {formatRelative(updatedAt)}; updating…
+    </p>
+  );
+}
+
 /** Shown while the broker considers the service unreachable; it keeps probing by itself. */
 export function OfflineBanner() {
   const connectivity = useConnectivity();
-  if (connectivity?.state !== 'offline') return null;
+  if (connectivity?.state !== 'offline') return <StaleNotice />;
   const d = connectivity.diagnostics;
   const browserOffline = connectivity.browserOnline === false;
   return (
@@ -26,6 +40,7 @@ export function OfflineBanner() {
           )}
           <li>Offline since {new Date(connectivity.sinceMillis).toLocaleTimeString()}</li>
         </ul>
+        <StaleNotice />
       </div>
     </div>
   );

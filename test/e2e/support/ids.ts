@@ -38,6 +38,7 @@ export const T = {
   navTeams: "nav-teams",
   offlineBanner: "offline-banner",
   offlineDiagnostics: "offline-diagnostics",
+  staleNotice: "stale-notice",
   otpInput: "otp-input",
   otpSubmit: "otp-submit",
   profileDisplayName: "profile-display-name",
