@@ -1,5 +1,6 @@
 import type { BrokerApi, OAuthResult, SignInResult } from '../contract/api.js';
-import { actionNames, type ActionName } from '../contract/methods.js';
+import { actionNames } from '../contract/actions.js';
+import type { ActionName } from '../contract/methods.js';
 import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 import type { BrokerMode } from '../contract/state.js';
@@ -9,7 +10,7 @@ import { openers, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
 import { candidateModes, detectCapabilities } from './mode.js';
-import { oauthMethods, type OAuthSignInOptions } from './oauth.js';
+import type { OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
@@ -152,6 +153,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     store.disconnected();
   }
 
+  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls, options.allowedRedirectOrigins);
+
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
       connecting = null;
@@ -184,7 +187,10 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       const { signInWithPasskey } = await import('./passkeys.js');
       return signInWithPasskey(await api());
     },
-    ...oauthMethods(api, urls, options.allowedRedirectOrigins),
+    // OAuth's browser steps load when first used (most pages never start or finish a flow).
+    signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
+    linkOAuthAccount: async (providerId: string, scopes?: string[]) => (await oauth()).linkOAuthAccount(providerId, scopes),
+    handleOAuthCallback: async (callbackOptions?: { navigate?: boolean }) => (await oauth()).handleOAuthCallback(callbackOptions),
     close() {
       closes += 1;
       void channel?.api.goodbye().catch(() => undefined);

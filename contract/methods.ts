@@ -84,7 +84,6 @@ type RoleOf<R extends MethodRole> = { [K in MethodName]: (typeof methodRoles)[K]
 export type ActionName = RoleOf<'action'>;
 
 export const methodNames = Object.keys(methodRoles) as MethodName[];
-export const actionNames = methodNames.filter((name) => methodRoles[name] === 'action') as ActionName[];
 
 /** Whether `name` is a method the broker serves (an own entry, never something inherited). */
 export function isMethodName(name: unknown): name is MethodName {

@@ -3,7 +3,6 @@ import type { User } from '../../protocol/models.js';
 import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import type { BrokerClient } from '../client.js';
-import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 
@@ -27,13 +26,15 @@ const forever = new Promise<never>(() => undefined);
  * navigation did not happen, so a later render can try again.
  */
 const started = new WeakMap<BrokerClient, Set<string>>();
-function once(client: BrokerClient, purpose: string, go: () => boolean | void): void {
+function once(client: BrokerClient, purpose: string, go: () => Promise<boolean> | void): void {
   let set = started.get(client);
   if (!set) started.set(client, (set = new Set()));
   if (set.has(purpose)) return;
   set.add(purpose);
   queueMicrotask(() => {
-    if (go() === false) setTimeout(() => set.delete(purpose), 1000);
+    void Promise.resolve(go()).then((went) => {
+      if (went === false) setTimeout(() => set.delete(purpose), 1000);
+    });
   });
 }
 
@@ -42,7 +43,9 @@ function once(client: BrokerClient, purpose: string, go: () => boolean | void): 
  * (an app without a sign-in page there would loop), and never nesting `after_auth_return_to`: a page
  * that already carries one passes it on. Returns false when it did not go.
  */
-export function redirectToSignIn(client: BrokerClient): boolean {
+export async function redirectToSignIn(client: BrokerClient): Promise<boolean> {
+  // Loaded when a redirect happens, not by every page that reads the user.
+  const { readReturnTo, RETURN_TO_PARAM } = await import('../redirects.js');
   const signIn = new URL(client.urls.signIn);
   const here = new URL(location.href);
   if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
