@@ -1,0 +1,132 @@
+import type {
+  AdminProject,
+  ApiKeySet,
+  ApiKeySetWithSecrets,
+  ClientProject,
+  ClientTeam,
+  ClientTeamMemberProfile,
+  ClientUser,
+  ContactChannel,
+  EmailTemplate,
+  Json,
+  ProjectMetrics,
+  SentEmail,
+  ServerUser,
+  Session,
+  TeamInvitation,
+  TeamInvitationDetails,
+  TeamPermission,
+  TeamPermissionDefinition,
+} from './resources/index.js';
+
+/**
+ * The one place wire objects (snake_case) become the objects apps see (camelCase). The types are
+ * derived from the wire types, so a field added to the protocol appears here by itself. Values of
+ * free-form JSON fields (metadata, template content, WebAuthn options) are the app's own data and
+ * are passed through untouched.
+ */
+const OPAQUE_KEYS = new Set(['client_metadata', 'client_read_only_metadata', 'server_metadata', 'content', 'options_json', 'users_by_country']);
+
+type CamelKey<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelKey<Tail>>}` : S;
+type OpaqueKey = 'client_metadata' | 'client_read_only_metadata' | 'server_metadata' | 'content' | 'options_json' | 'users_by_country';
+
+/** A wire type with every key camelCased, recursively, except inside free-form JSON fields. */
+export type Camelize<T> = T extends Json
+  ? T extends readonly (infer E)[]
+    ? Camelize<E>[]
+    : T extends object
+      ? { [K in keyof T as K extends string ? CamelKey<K> : K]: K extends OpaqueKey ? T[K] : Camelize<T[K]> }
+      : T
+  : T extends readonly (infer E)[]
+    ? Camelize<E>[]
+    : T extends object
+      ? { [K in keyof T as K extends string ? CamelKey<K> : K]: K extends OpaqueKey ? T[K] : Camelize<T[K]> }
+      : T;
+
+function camelKey(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Converts a wire value; returns a fresh object tree (safe to freeze or clone). */
+export function camelize<T>(value: T): Camelize<T> {
+  if (Array.isArray(value)) return value.map((item) => camelize(item)) as Camelize<T>;
+  if (value === null || typeof value !== 'object') return value as Camelize<T>;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    out[camelKey(key)] = OPAQUE_KEYS.has(key) ? inner : camelize(inner);
+  }
+  return out as Camelize<T>;
+}
+
+export type User = Camelize<ClientUser>;
+export type ServerUserModel = Camelize<ServerUser>;
+export type Team = Camelize<ClientTeam>;
+export type TeamMember = Camelize<ClientTeamMemberProfile>;
+export type TeamInvitationModel = Camelize<TeamInvitation>;
+export type TeamInvitationDetailsModel = Camelize<TeamInvitationDetails>;
+export type TeamPermissionModel = Camelize<TeamPermission>;
+export type ContactChannelModel = Camelize<ContactChannel>;
+export type SessionModel = Camelize<Session>;
+export type Project = Camelize<ClientProject>;
+export type AdminProjectModel = Camelize<AdminProject>;
+export type ApiKey = Camelize<ApiKeySet>;
+export type ApiKeyWithSecrets = Camelize<ApiKeySetWithSecrets>;
+export type EmailTemplateModel = Camelize<EmailTemplate>;
+export type SentEmailModel = Camelize<SentEmail>;
+export type PermissionDefinition = Camelize<TeamPermissionDefinition>;
+export type Metrics = Camelize<ProjectMetrics>;
+
+function snakeKey(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** camelCase input → wire snake_case, leaving the app's free-form JSON values untouched. */
+export function snakeize(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (inner === undefined) continue;
+    const wire = snakeKey(key);
+    out[wire] =
+      OPAQUE_KEYS.has(wire) || inner === null || typeof inner !== 'object'
+        ? inner
+        : Array.isArray(inner)
+          ? inner.map((item: unknown) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? snakeize(item as Record<string, unknown>) : item))
+          : snakeize(inner as Record<string, unknown>);
+  }
+  return out;
+}
+
+type CamelArgument<T> = T extends string | number | boolean | bigint | symbol | null | undefined ? T : Camelize<T>;
+type CamelResult<R> =
+  R extends AsyncGenerator<infer Y, infer Return, infer Next> ? AsyncGenerator<Camelize<Y>, Return, Next> : R extends Promise<infer V> ? Promise<Camelize<V>> : Camelize<R>;
+/** An endpoint function that takes and returns models instead of wire objects. */
+export type CamelEndpoint<F> = F extends (...args: infer P) => infer R ? (...args: { [I in keyof P]: CamelArgument<P[I]> }) => CamelResult<R> : never;
+export type CamelEndpoints<E> = { [K in keyof E]: CamelEndpoint<E[K]> };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+async function* camelizeEach<T>(items: AsyncGenerator<T>): AsyncGenerator<Camelize<T>> {
+  for await (const item of items) yield camelize(item);
+}
+
+/**
+ * Wraps functions that speak the wire (snake_case objects in and out) so that they take and return
+ * the same camelCase models as the browser side. Plain-object arguments are converted back to the
+ * wire; strings, numbers and the app's free-form JSON values pass through untouched.
+ */
+export function camelEndpoints<E extends Record<string, (...args: never[]) => unknown>>(endpoints: E): CamelEndpoints<E> {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(endpoints)) {
+    wrapped[name] = (...args: unknown[]) => {
+      const result = (fn as (...wire: unknown[]) => unknown)(...args.map((arg) => (isPlainObject(arg) ? snakeize(arg) : arg)));
+      if (result instanceof Promise) return result.then((value: unknown) => camelize(value));
+      if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) return camelizeEach(result as AsyncGenerator<unknown>);
+      return camelize(result);
+    };
+  }
+  return wrapped as CamelEndpoints<E>;
+}
