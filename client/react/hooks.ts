@@ -19,7 +19,12 @@ function useSignedOutReaction(user: User | null | undefined, or: UseUserOptions[
   useEffect(() => {
     if (signedOut && or === 'redirect') {
       const target = new URL(client.urls.signIn);
-      target.searchParams.set('after_auth_return_to', location.pathname + location.search);
+      // On the sign-in page itself a redirect would reload it forever (an app whose router serves
+      // the same component at every path): that page must show a sign-in form instead.
+      if (target.origin === location.origin && target.pathname === location.pathname) return;
+      // A page that was itself reached on the way back passes that way back on, never nested.
+      const returnTo = new URLSearchParams(location.search).get('after_auth_return_to') ?? location.pathname + location.search;
+      target.searchParams.set('after_auth_return_to', returnTo);
       location.assign(target.toString());
     }
   }, [signedOut, or, client]);

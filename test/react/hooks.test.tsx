@@ -224,6 +224,37 @@ describe('useUser when nobody is signed in', () => {
     expect(target.searchParams.get('after_auth_return_to')).toBe('/account/settings?tab=security');
     history.replaceState(null, '', '/');
   });
+
+  it("'redirect' never sends the sign-in page to itself (an app serving one page at every path)", async () => {
+    history.replaceState(null, '', '/handler/sign-in?after_auth_return_to=%2Faccount');
+    const { assign } = recordNavigations();
+    const client = newClient(emulator());
+    render(
+      <AuthProvider client={client}>
+        <Who testId="who" or="redirect" />
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(client.getSnapshot({ kind: 'currentUser' })?.status).toBe('success'));
+    expect(text('who')).toBe('nobody');
+    expect(assign).not.toHaveBeenCalled();
+    history.replaceState(null, '', '/');
+  });
+
+  it("'redirect' from a page reached on the way back passes that way back on, not nested", async () => {
+    history.replaceState(null, '', '/handler/sign-up?after_auth_return_to=%2Faccount%3Ftab%3D1');
+    const { assign } = recordNavigations();
+    const client = newClient(emulator());
+    render(
+      <AuthProvider client={client}>
+        <Who testId="who" or="redirect" />
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
+    const target = new URL(assign.mock.calls[0]![0] as string);
+    expect(target.pathname).toBe('/handler/sign-in');
+    expect(target.searchParams.get('after_auth_return_to')).toBe('/account?tab=1');
+    history.replaceState(null, '', '/');
+  });
 });
 
 describe('permissions and connected accounts', () => {
