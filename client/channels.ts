@@ -134,8 +134,31 @@ function activatedWorker(registration: ServiceWorkerRegistration): Promise<Servi
   });
 }
 
+/**
+ * Dev servers and single-page-app hosts answer a missing file with the app's HTML (200 text/html),
+ * which the browser then refuses to register with an error that does not name the file. Checked
+ * first, so the error says what is wrong and how to fix it.
+ */
+async function assertJavaScriptScript(url: string): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin' });
+  } catch {
+    return; // Unreachable: registering reports it.
+  }
+  void response.body?.cancel().catch(() => undefined);
+  const type = response.headers.get('content-type') ?? '';
+  const fix =
+    "With Vite, add the authbroker() plugin from 'authbroker/vite' to vite.config.ts; otherwise copy node_modules/authbroker/dist/authbroker-service-worker.js to your public folder.";
+  if (!response.ok) throw new ClientError('BROKER_UNAVAILABLE', `The service worker script ${url} answered HTTP ${response.status}. ${fix}`);
+  if (!/\b(java|ecma)script\b/i.test(type)) {
+    throw new ClientError('BROKER_UNAVAILABLE', `The service worker script ${url} is not JavaScript (content-type: ${type || 'none'}); a server that answers missing files with the app's page does this. ${fix}`);
+  }
+}
+
 export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
   if (options.serviceWorker === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No service worker script was configured (options.serviceWorker).');
+  await assertJavaScriptScript(new URL(options.serviceWorker, location.href).toString());
   // Loaded only on this fallback path, so SharedWorker browsers never download it.
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });
