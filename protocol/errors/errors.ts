@@ -92,7 +92,9 @@ export type ClientErrorCode =
   | 'OAUTH_CALLBACK_INVALID'
   | 'NOT_SIGNED_IN'
   | 'LOCK_TIMEOUT'
-  | 'UNSAFE_CREDENTIALS';
+  | 'UNSAFE_CREDENTIALS'
+  /** An optional package an entry needs is not installed (e.g. authbroker-emulator for `authbroker/emulator`). */
+  | 'PACKAGE_NOT_INSTALLED';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {

@@ -4,14 +4,18 @@ import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const root = resolve(import.meta.dirname, '../..');
-type Layer = 'protocol' | 'worker' | 'client' | 'emulator' | 'demo';
+type Layer = 'protocol' | 'worker' | 'client' | 'emulator' | 'tooling' | 'demo';
 
-/** Who may import whom (ARCHITECTURE.md): protocol ← worker ← client; emulator ← protocol only. */
+/**
+ * Who may import whom (ARCHITECTURE.md): protocol ← worker ← client; emulator ← protocol only;
+ * tooling (the Vite plugin, the emulator loader) ← protocol only, reaching the emulator as a package.
+ */
 const allowed: Record<Layer, Layer[]> = {
   protocol: ['protocol'],
   worker: ['worker', 'protocol'],
   client: ['client', 'worker', 'protocol'],
   emulator: ['emulator', 'protocol'],
+  tooling: ['tooling', 'protocol'],
   demo: ['demo', 'client', 'worker', 'protocol'],
 };
 
@@ -48,7 +52,7 @@ describe('imports point one way', () => {
   }
 
   it('nothing outside the demo imports demo/', () => {
-    const offenders = ['protocol', 'worker', 'client', 'emulator', 'test', 'bench']
+    const offenders = ['protocol', 'worker', 'client', 'emulator', 'tooling', 'test', 'bench']
       .flatMap((dir) => sourceFiles(dir))
       .filter((file) => relativeImports(file).some((s) => layerOf(relative(root, resolve(root, dirname(file), s))) === 'demo'));
     expect(offenders).toEqual([]);
@@ -63,9 +67,9 @@ describe('imports point one way', () => {
 
 describe('package entries', () => {
   it('every export points at a built file of an existing source', () => {
-    for (const [entry, target] of Object.entries(packageJson.exports as Record<string, string | { import: string; types: string }>)) {
+    for (const [entry, target] of Object.entries(packageJson.exports as Record<string, string | { default: string; types: string }>)) {
       if (entry === './package.json') continue;
-      const file = typeof target === 'string' ? target : target.import;
+      const file = typeof target === 'string' ? target : target.default;
       const match = /^\.\/dist\/(.+)\.js$/.exec(file);
       expect(match, entry).not.toBeNull();
       const base = match![1]!;
@@ -82,7 +86,12 @@ describe('package entries', () => {
     }
   });
 
-  it('the bin is the emulator CLI', () => {
-    expect(packageJson.bin).toEqual({ 'authbroker-emulator': './dist/emulator/cli.js' });
+  it('the emulator is its own package (a workspace) with the CLI as its bin; authbroker has no bin', () => {
+    expect((packageJson as { bin?: unknown }).bin).toBeUndefined();
+    expect(packageJson.workspaces).toEqual(['emulator']);
+    const emulator = JSON.parse(readFileSync(join(root, 'emulator/package.json'), 'utf8')) as { name: string; bin: Record<string, string>; version: string };
+    expect(emulator.name).toBe('authbroker-emulator');
+    expect(emulator.bin).toEqual({ 'authbroker-emulator': './dist/cli.js' });
+    expect(packageJson.peerDependencies['authbroker-emulator']).toBe(`^${emulator.version}`);
   });
 });
