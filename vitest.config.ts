@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test projects by environment. Unit and integration tests run in Node (integration tests start
- * a real emulator on loopback); React tests run in jsdom; end-to-end tests drive Chromium.
+ * a real emulator on loopback); React tests run in jsdom; package tests pack and install the
+ * tarballs; end-to-end tests drive Chromium.
  */
 export default defineConfig({
   test: {
@@ -21,6 +22,17 @@ export default defineConfig({
           include: ['test/client/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          // The packed tarballs, installed into scratch apps without a registry (test/package/support).
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          globalSetup: ['test/package/support/globalSetup.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -1,6 +1,5 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
-import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
@@ -22,7 +21,7 @@ export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl'
   return `authbroker:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`;
 }
 
-function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`)), millis);
     promise.then(
@@ -42,7 +41,7 @@ function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Prom
  * Ports never say that the other end died, so the connection is lost when the host says so
  * (`hostGone`) or when the tab is told (`markLost`).
  */
-async function connectOverPort(
+export async function connectOverPort(
   port: MessagePort,
   options: ConnectOptions,
   hello: TabHello,
@@ -69,7 +68,10 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
   const failed = new Promise<never>((_, reject) => {
     worker.addEventListener(
       'error',
-      () => void scriptProblem(typeof source === 'function' ? null : source).then((why) => reject(new ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: ${why}`))),
+      () =>
+        void import('./scriptProblem.js')
+          .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
+            .then((why) => reject(new ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`))),
       { once: true },
     );
   });
@@ -95,23 +97,6 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
 }
 
 /**
- * Why a worker script did not run, as far as the page can tell: not found, not JavaScript (a
- * missing file that the app's server answered with its index page), or a script that failed.
- */
-export async function scriptProblem(url: string | URL | null): Promise<string> {
-  if (url === null) return 'its script failed to load or to run (check the browser console and the network panel).';
-  try {
-    const response = await fetch(url, { cache: 'no-store' });
-    const type = response.headers.get('content-type') ?? 'no content type';
-    if (!response.ok) return `its script ${String(url)} answered HTTP ${response.status}.`;
-    if (!/javascript|ecmascript/i.test(type)) return `its script ${String(url)} is not JavaScript (${type}); the file is probably missing and the server answered with a page instead.`;
-    return `its script ${String(url)} loaded but failed to run (check the browser console).`;
-  } catch {
-    return `its script ${String(url)} could not be fetched.`;
-  }
-}
-
-/**
  * Calls made on a host that is gone would wait forever (its ports never answer): each call is
  * raced against the loss, so its caller gets BROKER_UNAVAILABLE and can try again.
  */
@@ -130,69 +115,9 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
   });
 }
 
-/** Service workers stop when idle; a message now and then keeps ours alive while a tab is open. */
-const SERVICE_WORKER_KEEPALIVE_MILLIS = 10_000;
-
-/** The registration's worker once activated: a newer one being installed wins over the active one. */
-function activatedWorker(registration: ServiceWorkerRegistration): Promise<ServiceWorker> {
-  return new Promise((resolve, reject) => {
-    const settle = (): void => {
-      const next = registration.installing ?? registration.waiting ?? registration.active;
-      if (next === null) reject(new ClientError('BROKER_UNAVAILABLE', 'The service worker failed to install.'));
-      else if (next.state === 'activated') resolve(next);
-      else next.addEventListener('statechange', settle, { once: true });
-    };
-    settle();
-  });
-}
-
+/** The service-worker host, for browsers without SharedWorker: loaded only on that fallback path. */
 export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
-  if (options.serviceWorker === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No service worker script was configured (options.serviceWorker).');
-  // Loaded only on this fallback path, so SharedWorker browsers never download it.
-  const { Workbox } = await import('workbox-window');
-  const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });
-  let registration: ServiceWorkerRegistration | undefined;
-  try {
-    registration = await workbox.register();
-  } catch {
-    // A missing script that the app's server answers with its index page is refused for its MIME type.
-    throw new ClientError('BROKER_UNAVAILABLE', `The service worker could not be registered: ${await scriptProblem(options.serviceWorker)}`);
-  }
-  if (registration === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'The service worker could not be registered.');
-  // Not `workbox.active`: it only settles for a worker this page installed or is controlled by, and a
-  // page loaded while another tab's worker was activating (or hard-reloaded) is neither.
-  const sw = await withTimeout(activatedWorker(registration), options.connectTimeoutMillis ?? 8000, 'The service worker');
-  // A new version that activates makes this one redundant: the browser stops it, and its ports
-  // go silent rather than failing.
-  const replaced = new Promise<void>((resolve) => {
-    const check = () => {
-      if (sw.state === 'redundant') resolve();
-      else sw.addEventListener('statechange', check, { once: true });
-    };
-    check();
-  });
-  const { port1, port2 } = new MessageChannel();
-  sw.postMessage({ type: SERVICE_WORKER_CONNECT }, [port2]);
-  port1.start();
-  let connection: Awaited<ReturnType<typeof connectOverPort>>;
-  try {
-    connection = await connectOverPort(port1, options, hello, listener, replaced);
-  } catch (error) {
-    port1.close();
-    throw error;
-  }
-  const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
-  return {
-    mode: 'service-worker',
-    api: connection.api,
-    lost: connection.lost,
-    markLost: connection.markLost,
-    close: () => {
-      clearInterval(keepAlive);
-      connection.close();
-      port1.close();
-    },
-  };
+  return (await import('./serviceWorkerHost.js')).openServiceWorker(options, hello, listener);
 }
 
 export async function openInProcess(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {

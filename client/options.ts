@@ -21,7 +21,7 @@ export interface ConnectOptions {
   /**
    * How to start the SharedWorker: its same-origin script URL (a prebuilt
    * `authbroker-shared-worker.js` copied to your public folder), or a factory, which is how Vite
-   * bundles it: `() => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })`.
+   * bundles it: `(name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })`.
    */
   sharedWorker?: string | URL | ((name: string) => SharedWorker);
   /** The service worker script, for browsers without SharedWorker (registered with workbox-window). */

@@ -20,3 +20,4 @@ export * from './validation.js';
 export * from './version.js';
 export * as endpoints from './endpoints/index.js';
 export { isUuid } from './args.js';
+export * from './models.js';

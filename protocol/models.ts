@@ -18,7 +18,7 @@ import type {
   TeamInvitationDetails,
   TeamPermission,
   TeamPermissionDefinition,
-} from './index.js';
+} from './resources/index.js';
 
 /**
  * The one place wire objects (snake_case) become the objects apps see (camelCase). The types are
@@ -97,4 +97,39 @@ export function snakeize(value: Record<string, unknown>): Record<string, unknown
           : snakeize(inner as Record<string, unknown>);
   }
   return out;
+}
+
+type CamelArgument<T> = T extends string | number | boolean | bigint | symbol | null | undefined ? T : Camelize<T>;
+type CamelResult<R> =
+  R extends AsyncGenerator<infer Y, infer Return, infer Next> ? AsyncGenerator<Camelize<Y>, Return, Next> : R extends Promise<infer V> ? Promise<Camelize<V>> : Camelize<R>;
+/** An endpoint function that takes and returns models instead of wire objects. */
+export type CamelEndpoint<F> = F extends (...args: infer P) => infer R ? (...args: { [I in keyof P]: CamelArgument<P[I]> }) => CamelResult<R> : never;
+export type CamelEndpoints<E> = { [K in keyof E]: CamelEndpoint<E[K]> };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+async function* camelizeEach<T>(items: AsyncGenerator<T>): AsyncGenerator<Camelize<T>> {
+  for await (const item of items) yield camelize(item);
+}
+
+/**
+ * Wraps functions that speak the wire (snake_case objects in and out) so that they take and return
+ * the same camelCase models as the browser side. Plain-object arguments are converted back to the
+ * wire; strings, numbers and the app's free-form JSON values pass through untouched.
+ */
+export function camelEndpoints<E extends Record<string, (...args: never[]) => unknown>>(endpoints: E): CamelEndpoints<E> {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(endpoints)) {
+    wrapped[name] = (...args: unknown[]) => {
+      const result = (fn as (...wire: unknown[]) => unknown)(...args.map((arg) => (isPlainObject(arg) ? snakeize(arg) : arg)));
+      if (result instanceof Promise) return result.then((value: unknown) => camelize(value));
+      if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) return camelizeEach(result as AsyncGenerator<unknown>);
+      return camelize(result);
+    };
+  }
+  return wrapped as CamelEndpoints<E>;
 }

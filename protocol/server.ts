@@ -2,7 +2,7 @@
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
  */
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
 import * as admin from './endpoints/admin.js';
@@ -16,12 +16,12 @@ import * as sessions from './endpoints/sessions.js';
 import * as teams from './endpoints/teams.js';
 import * as users from './endpoints/users.js';
 import { InvalidArgumentError } from './errors/errors.js';
+import { camelEndpoints } from './models.js';
 import { assertNotInBrowser } from './environment.js';
 import type { AccessType } from './resources/common.js';
 import type { ServerAccess } from './resources/views.js';
 import type { Clock } from './retry.js';
 import { createTransport, staticTokenSource, type TokenSource, type Transport, type TransportObserver } from './transport.js';
-import { assertUsableAccessToken } from './validation.js';
 
 type Endpoint<A extends AccessType> = (t: Transport<A>, ...args: never[]) => unknown;
 type Bound<F> = F extends (t: never, ...args: infer P) => infer R ? (...args: P) => R : never;
@@ -128,51 +128,34 @@ const adminOnlyEndpoints = {
   deletePermissionDefinition: permissions.deletePermissionDefinition,
 };
 
-/** What a project's access token says, once its signature, issuer, audience and expiry are checked. */
-export interface VerifiedAccessToken {
-  userId: string;
-  /** The session (refresh token) it was issued for. */
-  sessionId: string | null;
-  projectId: string;
-  expiresAtMillis: number | null;
-  payload: JWTPayload;
-}
-
-export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
-
-function tokenVerifier(options: CommonAppOptions) {
-  // Keys are fetched lazily and cached by jose; a rotated key triggers one refetch.
-  const jwks = createRemoteJWKSet(new URL(`${trimBaseUrl(options.baseUrl)}/api/v1/projects/${encodeURIComponent(options.projectId)}/.well-known/jwks.json`));
-  return async (token: string): Promise<VerifiedAccessToken> => {
-    assertUsableAccessToken(token);
-    const { payload } = await jwtVerify(token, jwks, { issuer: ACCESS_TOKEN_ISSUER, audience: options.projectId, algorithms: ['ES256'] });
-    if (typeof payload.sub !== 'string') throw new InvalidArgumentError('accessToken', 'The access token names no user.');
-    return {
-      userId: payload.sub,
-      sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null,
-      projectId: options.projectId,
-      expiresAtMillis: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
-      payload,
-    };
-  };
-}
-
 function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptions) {
   return {
+    /** The wire-level transport (snake_case objects), for calls this app does not bind. */
     transport: t,
-    ...bindEndpoints(t, serverEndpoints<A>()),
-    /** Checks a user's access token (e.g. from a request to your API) against the project's keys. */
-    verifyAccessToken: tokenVerifier(options),
+    ...camelEndpoints(bindEndpoints(t, serverEndpoints<A>())),
+    /**
+     * Checks a user's access token (e.g. from a request to your API) against the project's keys.
+     * Refusals are the service's known errors: UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED and
+     * INVALID_PROJECT_FOR_ACCESS_TOKEN (family INVALID_ACCESS_TOKEN).
+     */
+    verifyAccessToken: createAccessTokenVerifier({
+      baseUrl: trimBaseUrl(options.baseUrl),
+      projectId: options.projectId,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    }),
     /** The same app acting as the user of `accessToken` (their `me`), with server access. */
     forUser(accessToken: string) {
-      return bindEndpoints(t.withUserTokens(staticTokenSource(accessToken)), {
-        getCurrentUser: users.getCurrentUser<A>,
-        updateCurrentUser: users.updateCurrentUser<A>,
-        listTeams: teams.listTeams<A>,
-        listContactChannels: contactChannels.listContactChannels,
-        listTeamPermissions: permissions.listTeamPermissions,
-        signOut: sessions.signOutCurrentSession,
-      });
+      return camelEndpoints(
+        bindEndpoints(t.withUserTokens(staticTokenSource(accessToken)), {
+          getCurrentUser: users.getCurrentUser<A>,
+          updateCurrentUser: users.updateCurrentUser<A>,
+          listTeams: teams.listTeams<A>,
+          listContactChannels: contactChannels.listContactChannels,
+          listTeamPermissions: permissions.listTeamPermissions,
+          signOut: sessions.signOutCurrentSession,
+        }),
+      );
     },
   };
 }
@@ -222,12 +205,13 @@ export function createAdminApp(options: AdminAppOptions) {
     extraRequestHeaders: options.extraRequestHeaders,
     observer: options.observer,
   });
-  return { ...common(t, options), ...bindEndpoints(t, adminOnlyEndpoints) };
+  return { ...common(t, options), ...camelEndpoints(bindEndpoints(t, adminOnlyEndpoints)) };
 }
 
 export type AdminApp = ReturnType<typeof createAdminApp>;
 
 export { misc };
 export { assertNotInBrowser };
+export { ACCESS_TOKEN_ISSUER, createAccessTokenVerifier, type AccessTokenRejection, type AccessTokenVerifierOptions, type VerifiedAccessToken } from './accessTokens.js';
 export { createRefreshingTokenSource, type RefreshingTokenSourceOptions } from './tokenSource.js';
 export * from './index.js';

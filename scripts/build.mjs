@@ -1,20 +1,79 @@
 #!/usr/bin/env node
-// `npm run build`: ESM + .d.ts for every entry (tsc), and the broker as single-file worker scripts
-// for apps whose bundler does not bundle workers (copy them to your public folder).
+// `npm run build` builds both packages of this repository; `node scripts/build.mjs <name>` one.
+//
+// authbroker (the root): ESM + .d.ts for every entry (tsc), and the broker as single-file worker
+//   scripts for apps whose bundler does not bundle workers (copy them to your public folder).
+// authbroker-emulator (emulator/): the emulator bundled by esbuild with the protocol code it uses,
+//   its npm dependencies left as imports; declarations by tsc.
+//
+// Every source map carries its sources (sourcesContent): the packages ship no .ts files.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const started = Date.now();
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-execFileSync(process.execPath, [fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-for (const [entry, outfile] of [
-  ['worker/hosts/sharedWorker.ts', 'dist/authbroker-shared-worker.js'],
-  ['worker/hosts/serviceWorkerEntry.ts', 'dist/authbroker-service-worker.js'],
-]) {
-  await build({ absWorkingDir: root, entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, legalComments: 'none' });
+const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const runTsc = (project) => execFileSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
+
+/**
+ * Dependencies' own source maps may name sources they neither ship nor embed (oauth4webapi's point
+ * at its src/*.ts): map into their published JavaScript instead, which the bundle's map embeds.
+ */
+const mapDependenciesToTheirJavaScript = {
+  name: 'map-dependencies-to-their-javascript',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async (args) => ({
+      contents: (await readFile(args.path, 'utf8')).replace(/\/\/# sourceMappingURL=\S+\s*$/, ''),
+      loader: 'js',
+    }));
+  },
+};
+
+async function buildEmulator() {
+  rmSync(new URL('../emulator/dist', import.meta.url), { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { index: 'emulator/index.ts', cli: 'emulator/cli.ts' },
+    outdir: 'emulator/dist',
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Its dependencies are the package's own dependencies: installed, not copied in.
+    packages: 'external',
+    sourcemap: true,
+    sourcesContent: true,
+    legalComments: 'none',
+  });
+  runTsc('emulator/tsconfig.build.json');
+  chmodSync(new URL('../emulator/dist/cli.js', import.meta.url), 0o755);
 }
-chmodSync(new URL('../dist/emulator/cli.js', import.meta.url), 0o755);
-console.log(`Built dist/ in ${Date.now() - started} ms.`);
+
+/** What the authbroker package ships from dist/ (package.json `files`); dist/demo is the demo's build, not ours. */
+const BROWSER_PACKAGE_OUTPUTS = ['protocol', 'worker', 'client', 'tooling', 'authbroker-shared-worker.js', 'authbroker-shared-worker.js.map', 'authbroker-service-worker.js', 'authbroker-service-worker.js.map'];
+
+async function buildBrowserPackage() {
+  for (const output of BROWSER_PACKAGE_OUTPUTS) rmSync(new URL(`../dist/${output}`, import.meta.url), { recursive: true, force: true });
+  // tooling/emulator.ts names the emulator package's types, so they must exist first.
+  runTsc('tsconfig.build.json');
+  for (const [entry, outfile] of [
+    ['worker/hosts/sharedWorker.ts', 'dist/authbroker-shared-worker.js'],
+    ['worker/hosts/serviceWorkerEntry.ts', 'dist/authbroker-service-worker.js'],
+  ]) {
+    await build({ absWorkingDir: root, entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, sourcesContent: true, legalComments: 'none', plugins: [mapDependenciesToTheirJavaScript] });
+  }
+}
+
+const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage] };
+const name = process.argv[2] ?? 'authbroker';
+if (!(name in targets)) {
+  console.error(`Unknown package "${name}": build one of ${Object.keys(targets).join(', ')}.`);
+  process.exit(2);
+}
+const started = Date.now();
+for (const step of targets[name]) await step();
+console.log(`Built ${name === 'authbroker' ? 'dist/ and emulator/dist/' : 'emulator/dist/'} in ${Date.now() - started} ms.`);

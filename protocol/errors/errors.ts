@@ -94,7 +94,9 @@ export type ClientErrorCode =
   | 'LOCK_TIMEOUT'
   | 'UNSAFE_CREDENTIALS'
   /** A redirect after sign-in to somewhere that is not this app (another site, javascript:…). */
-  | 'UNSAFE_REDIRECT';
+  | 'UNSAFE_REDIRECT'
+  /** An optional package an entry needs is not installed (e.g. authbroker-emulator for `authbroker/emulator`). */
+  | 'PACKAGE_NOT_INSTALLED';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {

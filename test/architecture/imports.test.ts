@@ -4,12 +4,13 @@ import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const root = resolve(import.meta.dirname, '../..');
-type Layer = 'protocol' | 'contract' | 'worker' | 'client' | 'emulator' | 'demo';
+type Layer = 'protocol' | 'contract' | 'worker' | 'client' | 'emulator' | 'tooling' | 'demo';
 
 /**
  * Who may import whom (ARCHITECTURE.md): protocol ← contract ← worker; contract ← client; the
- * emulator uses only protocol. The client reaches the worker only to host the broker in the page
- * itself (the last fallback, loaded lazily).
+ * emulator uses only protocol; tooling (the Vite plugin, the emulator loader) only protocol,
+ * reaching the emulator as a package. The client reaches the worker only to host the broker in the
+ * page itself (the last fallback, loaded lazily).
  */
 const allowed: Record<Layer, Layer[]> = {
   protocol: ['protocol'],
@@ -17,6 +18,7 @@ const allowed: Record<Layer, Layer[]> = {
   worker: ['worker', 'contract', 'protocol'],
   client: ['client', 'contract', 'protocol'],
   emulator: ['emulator', 'protocol'],
+  tooling: ['tooling', 'protocol'],
   demo: ['demo', 'client', 'contract', 'worker', 'protocol'],
 };
 const exceptions: Record<string, string[]> = { client: ['worker/hosts/inProcess.ts'] };
@@ -76,7 +78,7 @@ describe('imports point one way', () => {
   }
 
   it('nothing outside the demo imports demo/', () => {
-    const offenders = ['protocol', 'contract', 'worker', 'client', 'emulator', 'test', 'bench']
+    const offenders = ['protocol', 'contract', 'worker', 'client', 'emulator', 'tooling', 'test', 'bench']
       .flatMap((dir) => sourceFiles(dir))
       .filter((file) => relativeImports(readFileSync(join(root, file), 'utf8')).some((s) => layerOf(targetOf(file, s)) === 'demo'));
     expect(offenders).toEqual([]);
@@ -120,9 +122,9 @@ describe('the import checker', () => {
 
 describe('package entries', () => {
   it('every export points at a built file of an existing source', () => {
-    for (const [entry, target] of Object.entries(packageJson.exports as Record<string, string | { import: string; types: string }>)) {
+    for (const [entry, target] of Object.entries(packageJson.exports as Record<string, string | { default: string; types: string }>)) {
       if (entry === './package.json') continue;
-      const file = typeof target === 'string' ? target : target.import;
+      const file = typeof target === 'string' ? target : target.default;
       const match = /^\.\/dist\/(.+)\.js$/.exec(file);
       expect(match, entry).not.toBeNull();
       const base = match![1]!;
@@ -139,7 +141,12 @@ describe('package entries', () => {
     }
   });
 
-  it('the bin is the emulator CLI', () => {
-    expect(packageJson.bin).toEqual({ 'authbroker-emulator': './dist/emulator/cli.js' });
+  it('the emulator is its own package (a workspace) with the CLI as its bin; authbroker has no bin', () => {
+    expect((packageJson as { bin?: unknown }).bin).toBeUndefined();
+    expect(packageJson.workspaces).toEqual(['emulator']);
+    const emulator = JSON.parse(readFileSync(join(root, 'emulator/package.json'), 'utf8')) as { name: string; bin: Record<string, string>; version: string };
+    expect(emulator.name).toBe('authbroker-emulator');
+    expect(emulator.bin).toEqual({ 'authbroker-emulator': './dist/cli.js' });
+    expect(packageJson.peerDependencies['authbroker-emulator']).toBe(`^${emulator.version}`);
   });
 });

@@ -125,7 +125,7 @@ describe('fallback hosts behave the same', () => {
       }
     });
     expect(outcome).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
-    expect((outcome as { message: string }).message).toMatch(/service-worker mode you asked for.*not JavaScript \(text\/html/);
+    expect((outcome as { message: string }).message).toMatch(/service-worker mode you asked for.*not JavaScript \(content-type: text\/html/);
   });
 
   scenario('11f. an automatic fallback says so: a warning in the status and in the console', async (stage) => {

@@ -169,7 +169,7 @@ describe('a query kind added in one place: teamProfile', () => {
     const signUp = await a.api.signUpWithPassword({ email, password: 'profile-password', verificationCallbackUrl: `${APP}/x` });
     if (signUp.status !== 'signed-in') throw new Error('not signed in');
     // A team the user is only a plain member of (created by the server, no permissions given).
-    const team = await server.createTeam({ display_name: 'Plain members' });
+    const team = await server.createTeam({ displayName: 'Plain members' });
     await server.addTeamMember(team.id, signUp.userId);
     await server.revokeTeamPermission(team.id, signUp.userId, 'member');
     const members = await a.api.read({ kind: 'teamMembers', teamId: team.id }).catch((e: unknown) => e);

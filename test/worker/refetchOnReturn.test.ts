@@ -44,7 +44,7 @@ const usersMeReads = () => net.attempts.filter((a) => a.method === 'GET' && a.ca
 async function renameElsewhere(userId: string, displayName: string) {
   const { demo } = emulator().projects;
   const server = createServerApp({ baseUrl: emulator().url, projectId: demo.id, secretServerKey: demo.secretServerKey });
-  await server.updateUser(userId, { display_name: displayName });
+  await server.updateUser(userId, { displayName });
 }
 
 async function signedInWatching(a: SimulatedTab, b: SimulatedTab): Promise<User> {

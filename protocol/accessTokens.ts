@@ -1,0 +1,112 @@
+import { createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { createKnownError } from './errors/create.js';
+import { HttpStatusError, NetworkError, ProtocolError } from './errors/errors.js';
+import type { KnownError } from './errors/knownError.js';
+import type { Clock } from './retry.js';
+import { assertUsableAccessToken } from './tokenRules.js';
+
+/** What a project's access token says, once its signature, issuer, audience and expiry are checked. */
+export interface VerifiedAccessToken {
+  userId: string;
+  /** The session (refresh token) it was issued for. */
+  sessionId: string | null;
+  projectId: string;
+  expiresAtMillis: number | null;
+  /** The token's claims as signed (JWT claim names, not a model). */
+  payload: JWTPayload;
+}
+
+/** Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4). */
+export type AccessTokenRejection = KnownError<'UNPARSABLE_ACCESS_TOKEN'> | KnownError<'ACCESS_TOKEN_EXPIRED'> | KnownError<'INVALID_PROJECT_FOR_ACCESS_TOKEN'>;
+
+export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
+
+export interface AccessTokenVerifierOptions {
+  /** The service's base URL, without `/api/v1`. */
+  baseUrl: string;
+  projectId: string;
+  fetch?: typeof fetch;
+  clock?: Pick<Clock, 'now'>;
+}
+
+const unparsable = () => createKnownError('UNPARSABLE_ACCESS_TOKEN');
+
+/**
+ * Checks access tokens as the service does (§1.4): a malformed token, a bad signature, another
+ * issuer or algorithm is UNPARSABLE_ACCESS_TOKEN; an expired one ACCESS_TOKEN_EXPIRED (with
+ * `expired_at_millis`); one for another project INVALID_PROJECT_FOR_ACCESS_TOKEN. Failing to fetch
+ * the project's keys is not the token's fault: NetworkError, HttpStatusError or ProtocolError.
+ */
+export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): (token: string) => Promise<VerifiedAccessToken> {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const keysUrl = `${options.baseUrl}/api/v1/projects/${encodeURIComponent(options.projectId)}/.well-known/jwks.json`;
+  // Keys are fetched lazily and cached by jose; a token signed by an unknown key triggers one refetch.
+  const jwks = createRemoteJWKSet(new URL(keysUrl), {
+    [customFetch]: async (url, init) => {
+      let response: Response;
+      try {
+        response = await fetchImpl(url, init);
+      } catch (error) {
+        // jose turns its own abort into JWKSTimeout.
+        if (error instanceof Error && error.name === 'TimeoutError') throw error;
+        throw new NetworkError('NETWORK_UNREACHABLE', `Could not fetch the project's signing keys from ${url}: ${error instanceof Error ? error.message : String(error)}`, null, 1, { cause: error });
+      }
+      if (!response.ok) {
+        const body = await response.text().catch(() => '');
+        throw new HttpStatusError(response.status, body, `The project's signing keys (${url}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${body.trim().slice(0, 200)}`}. Check baseUrl and projectId.`);
+      }
+      return response;
+    },
+  });
+
+  return async (token: string): Promise<VerifiedAccessToken> => {
+    assertUsableAccessToken(token);
+    let claims: JWTPayload;
+    try {
+      claims = decodeJwt(token);
+    } catch {
+      throw unparsable();
+    }
+    // A token of another project is refused without fetching that project's keys: whatever its
+    // signature, it is not valid here, and keys named by an untrusted token are not ours to fetch.
+    const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+    if (audiences.length > 0 && !audiences.includes(options.projectId)) {
+      throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    }
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, jwks, {
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: options.projectId,
+        algorithms: ['ES256'],
+        ...(options.clock === undefined ? {} : { currentDate: new Date(options.clock.now()) }),
+      }));
+    } catch (error) {
+      throw rejectionOrFailure(error);
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '') throw unparsable();
+    return {
+      userId: payload.sub,
+      sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null,
+      projectId: options.projectId,
+      expiresAtMillis: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+      payload,
+    };
+  };
+}
+
+function rejectionOrFailure(error: unknown): Error {
+  if (error instanceof NetworkError || error instanceof HttpStatusError) return error;
+  if (error instanceof joseErrors.JWTExpired) {
+    const exp = error.payload.exp;
+    return createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: typeof exp === 'number' ? exp * 1000 : null });
+  }
+  if (error instanceof joseErrors.JWKSTimeout) return new NetworkError('NETWORK_UNREACHABLE', "Fetching the project's signing keys timed out.", null, 1, { cause: error });
+  if (error instanceof joseErrors.JWKSInvalid || (error instanceof joseErrors.JOSEError && error.code === 'ERR_JOSE_GENERIC')) {
+    return new ProtocolError(`The project's signing keys could not be read: ${error.message}`);
+  }
+  // Signature, algorithm, issuer, format, or a key id the project does not have: the service
+  // answers all of these with UNPARSABLE_ACCESS_TOKEN.
+  if (error instanceof joseErrors.JOSEError) return unparsable();
+  return error instanceof Error ? error : new ProtocolError(String(error));
+}

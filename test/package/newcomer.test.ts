@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInWithPassword } from '../../protocol/endpoints/auth.js';
+import { launchChromium, skipWithoutChromium } from '../e2e/support/chromium.js';
+import { transportFor, useEmulator } from '../support/emulator.js';
+import { fillPlaceholders, readmeFiles } from './support/readme.js';
+import { declaredDependencies, repoRoot, run, scratchApp, writeFiles } from './support/scratch.js';
+
+/**
+ * Issue 17's newcomer: a fresh Vite + React + TypeScript app, authbroker installed from its packed
+ * tarball, the README's files written as they are (placeholders filled for the emulator), built,
+ * served by `vite preview`, and used in Chromium.
+ */
+const skip = skipWithoutChromium();
+const emulator = useEmulator();
+const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
+
+/** What `npm create vite@latest -- --template react-ts` gives, less its sample code. */
+const INDEX_HTML = `<!doctype html>
+<html lang="en">
+  <head><meta charset="UTF-8" /><title>Newcomer</title></head>
+  <body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body>
+</html>
+`;
+const APP_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    module: 'ESNext',
+    moduleResolution: 'bundler',
+    jsx: 'react-jsx',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: [],
+  },
+  include: ['src'],
+};
+
+/**
+ * Test-only second page: an app that shows no sign-in form at its sign-in path (here the page
+ * itself), the case that reloaded forever (27 loads in 4 s) before the fix.
+ */
+const LOOP_HTML = `<!doctype html>
+<html lang="en"><body><div id="root"></div><script type="module" src="/src/loop.tsx"></script></body></html>
+`;
+const loopPage = (config: { baseUrl: string; projectId: string; publishableClientKey: string }) => `import { createRoot } from 'react-dom/client';
+import { createBrokerClient } from 'authbroker/client';
+import { AuthProvider, useSession, useUser } from 'authbroker/react';
+
+const client = createBrokerClient({ ...${JSON.stringify(config)}, handlerPaths: { signIn: '/loop.html' } });
+function Page() {
+  const user = useUser({ or: 'redirect' });
+  const session = useSession();
+  return <p id="state">{user === null ? session.status : 'signed-in'}</p>;
+}
+createRoot(document.getElementById('root')!).render(<AuthProvider client={client}><Page /></AuthProvider>);
+`;
+
+describe.skipIf(skip)('the README, followed by a newcomer in a fresh Vite app', () => {
+  let app = '';
+  let preview: PreviewServer;
+  let origin = '';
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const em = emulator();
+    const { demo } = em.projects;
+    const config = { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey };
+    app = await scratchApp('newcomer-app', {
+      tarballs: ['authbroker'],
+      dependencies: [...Object.keys(declaredDependencies(repoRoot)), 'react', 'react-dom'],
+      devDependencies: ['vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node'],
+    });
+    const readme = readmeFiles();
+    expect(Object.keys(readme).sort()).toEqual(['server.ts', 'src/main.tsx', 'vite.config.ts']);
+    writeFiles(app, {
+      'index.html': INDEX_HTML,
+      'tsconfig.json': JSON.stringify(APP_TSCONFIG, null, 2),
+      'vite.config.ts': readme['vite.config.ts']!,
+      'src/main.tsx': fillPlaceholders(readme['src/main.tsx']!, config),
+      'server.ts': fillPlaceholders(readme['server.ts']!, { baseUrl: config.baseUrl, projectId: config.projectId }),
+      'loop.html': LOOP_HTML,
+      'src/loop.tsx': loopPage(config),
+      // The README's config, with the test page as a second input.
+      'vite.test.config.ts': `import { mergeConfig } from 'vite';
+import config from './vite.config';
+export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'index.html', loop: 'loop.html' } } }, logLevel: 'warn' });
+`,
+    });
+    const built = await run(join(app, 'node_modules/.bin/vite'), ['build', '--config', 'vite.test.config.ts'], app);
+    if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
+    const { preview: startPreview } = await import('vite');
+    preview = await startPreview({ root: app, configFile: join(app, 'vite.test.config.ts'), preview: { host: 'localhost', port: 0 }, logLevel: 'warn' });
+    origin = preview.resolvedUrls!.local[0]!.replace(/\/$/, '');
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await preview?.close();
+  });
+
+  it("the README's app type-checks with skipLibCheck off", async () => {
+    const checked = await run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  });
+
+  it('in vite dev, authbroker/vite serves the service-worker script (a missing file would be the app page)', async () => {
+    const { createServer } = await import('vite');
+    const dev = await createServer({ root: app, configFile: join(app, 'vite.config.ts'), server: { host: 'localhost', port: 0 }, logLevel: 'warn', optimizeDeps: { noDiscovery: true } });
+    try {
+      await dev.listen();
+      const devOrigin = dev.resolvedUrls!.local[0]!.replace(/\/$/, '');
+      const script = await fetch(`${devOrigin}/authbroker-service-worker.js`);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+      const text = await script.text();
+      expect(text).toBe(readFileSync(join(app, 'node_modules/authbroker/dist/authbroker-service-worker.js'), 'utf8'));
+      const map = (await (await fetch(`${devOrigin}/authbroker-service-worker.js.map`)).json()) as { sourcesContent: unknown[] };
+      expect(map.sourcesContent.length).toBeGreaterThan(10);
+      const missing = await fetch(`${devOrigin}/no-such-worker.js`);
+      expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
+    } finally {
+      await dev.close();
+    }
+  });
+
+  /** Main-frame page loads of `page`, counted from now. */
+  function countLoads(page: Page): { readonly count: number } {
+    const counter = { count: 0 };
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) counter.count += 1;
+    });
+    return counter;
+  }
+
+  async function signInThroughTheForm(page: Page): Promise<void> {
+    await page.fill('input[name=email]', DEMO.email);
+    await page.fill('input[name=password]', DEMO.password);
+    await page.click('button:has-text("Sign in")');
+    await page.waitForURL(`${origin}/`);
+    await page.getByText('Hello Demo User', { exact: false }).or(page.getByText(`Hello ${DEMO.email}`)).waitFor({ timeout: 15_000 });
+  }
+
+  it('signed out, the app goes once to the sign-in page, signs in there and comes back', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const loads = countLoads(page);
+      await page.goto(`${origin}/`);
+      await page.waitForURL(`${origin}/handler/sign-in?after_auth_return_to=%2F`);
+      await page.locator('form input[name=email]').waitFor();
+      expect(loads.count).toBe(2);
+      await signInThroughTheForm(page);
+      // Signing out sends Greeting's useUser back to the sign-in page, once.
+      await page.click('button:has-text("Sign out")');
+      await page.waitForURL(`${origin}/handler/sign-in?after_auth_return_to=%2F`);
+      await page.locator('form input[name=email]').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('an app with no sign-in form at its sign-in path stays there: no redirect loop', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const loads = countLoads(page);
+      const reloaded = new Promise<void>((resolve) => page.on('framenavigated', () => loads.count > 1 && resolve()));
+      await page.goto(`${origin}/loop.html`, { waitUntil: 'commit' });
+      const signedOut = page.waitForFunction(() => document.getElementById('state')?.textContent === 'signed-out', null, { timeout: 15_000 });
+      // A loop shows as a second page load, sooner than the signed-out state settles.
+      await Promise.race([signedOut, reloaded]);
+      signedOut.catch(() => undefined);
+      // The redirect would have been made in the same commit that showed "signed-out".
+      await page.waitForTimeout(200);
+      expect(page.url()).toBe(`${origin}/loop.html`);
+      expect(loads.count).toBe(1);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('without SharedWorker, the service-worker broker served by authbroker/vite runs the app', async () => {
+    const script = await fetch(`${origin}/authbroker-service-worker.js`);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+    const context: BrowserContext = await browser.newContext();
+    try {
+      await context.addInitScript(() => {
+        delete (window as { SharedWorker?: unknown }).SharedWorker;
+      });
+      const page = await context.newPage();
+      await page.goto(`${origin}/`);
+      await page.waitForURL(/\/handler\/sign-in\?/);
+      await page.locator('form input[name=email]').waitFor();
+      await signInThroughTheForm(page);
+      const host = await page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.getRegistration();
+        const locks = await navigator.locks.query();
+        return {
+          script: registration?.active?.scriptURL ?? null,
+          // A worker-hosted broker holds this lock for its lifetime; an in-page one does not.
+          brokerLock: (locks.held ?? []).some((lock) => lock.name?.startsWith('authbroker:broker:')),
+        };
+      });
+      expect(host).toEqual({ script: `${origin}/authbroker-service-worker.js`, brokerLock: true });
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the README's server code refuses garbage with a typed error and accepts a real token", async () => {
+    const em = emulator();
+    const { access_token, user_id } = await signInWithPassword(transportFor(em, 'client'), DEMO);
+    writeFiles(app, {
+      'check-server.ts': `import { isKnownError, KnownError } from 'authbroker/server';
+import { app, newestUserEmails, userIdOf } from './server.js';
+
+const withToken = (token: string) => new Request('http://localhost/api', { headers: { 'x-stack-access-token': token } });
+let garbage: unknown;
+try {
+  await app.verifyAccessToken('garbage');
+} catch (error) {
+  garbage = { knownError: error instanceof KnownError, unparsable: isKnownError(error, 'UNPARSABLE_ACCESS_TOKEN'), family: isKnownError(error, 'INVALID_ACCESS_TOKEN') };
+}
+console.log(JSON.stringify({ garbage, userOfGarbage: await userIdOf(withToken('garbage')), userOfToken: await userIdOf(withToken(process.argv[2]!)), emails: await newestUserEmails() }));
+`,
+    });
+    const result = await run(join(repoRoot, 'node_modules/.bin/tsx'), ['check-server.ts', access_token], app, { STACK_SECRET_SERVER_KEY: em.projects.demo.secretServerKey });
+    expect(result.stderr).toBe('');
+    const out = JSON.parse(result.stdout) as { garbage: unknown; userOfGarbage: unknown; userOfToken: unknown; emails: unknown[] };
+    expect(out.garbage).toEqual({ knownError: true, unparsable: true, family: true });
+    expect(out.userOfGarbage).toBeNull();
+    expect(out.userOfToken).toBe(user_id);
+    expect(out.emails).toContain(DEMO.email);
+  });
+});
