@@ -21,3 +21,4 @@ export * from './version.js';
 export * as endpoints from './endpoints/index.js';
 export { isUuid } from './args.js';
 export * from './models.js';
+export * from './workerPolicy.js';

@@ -2,12 +2,14 @@
  * `authbroker/vite`: serves the service-worker broker (`authbroker-service-worker.js`) in `vite dev`
  * and emits it in `vite build`, at `<base>authbroker-service-worker.js`, so that the client's
  * `serviceWorker` option points at a real script. Without it a Vite app answers that URL with its
- * own page (200 text/html) and the fallback cannot start.
+ * own page (200 text/html) and the fallback cannot start. In `vite dev` the broker's worker scripts
+ * are served with `WORKER_CONTENT_SECURITY_POLICY` (no eval); serve them with it in production too.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
+import { WORKER_CONTENT_SECURITY_POLICY } from '../protocol/workerPolicy.js';
 
 export const SERVICE_WORKER_FILE = 'authbroker-service-worker.js';
 
@@ -41,7 +43,10 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const path = (req.url ?? '').split('?')[0];
+        const [path, query = ''] = (req.url ?? '').split('?');
+        // The broker's workers (this script, and the SharedWorker Vite serves with ?worker_file) run
+        // without eval in development as they should in production.
+        if (path === `${base}${fileName}` || /(^|&)worker_file(&|=|$)/.test(query)) res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
         const wanted = path === `${base}${fileName}` ? 'script' : path === `${base}${fileName}.map` ? 'map' : null;
         if (wanted === null) return next();
         readBundle(fileName).then(

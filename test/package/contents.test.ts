@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { repoRoot } from './support/scratch.js';
 
@@ -89,8 +89,20 @@ describe('the authbroker tarball', () => {
     const unexpected = filesUnder(authbroker)
       .map((file) => relative(authbroker, file))
       .filter((path) => !['LICENSE', 'README.md', 'package.json'].includes(path))
-      .filter((path) => !/^dist\/(protocol|worker|client|tooling)\/.+\.(js|js\.map|d\.ts)$/.test(path) && !/^dist\/authbroker-(shared|service)-worker\.js(\.map)?$/.test(path));
+      .filter((path) => !/^dist\/(protocol|contract|worker|client|tooling)\/.+\.(js|js\.map|d\.ts)$/.test(path) && !/^dist\/authbroker-(shared|service)-worker\.js(\.map)?$/.test(path));
     expect(unexpected).toEqual([]);
+  });
+
+  it('every relative import of every shipped module resolves to a file that is shipped too', () => {
+    const missing: string[] = [];
+    for (const file of filesUnder(authbroker).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = join(dirname(file), match[1]!);
+        if (!existsSync(target)) missing.push(`${relative(authbroker, file)} → ${match[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   it('ships source maps only with their sources inside, each linked from its file', () => {

@@ -47,17 +47,25 @@ const APP_TSCONFIG = {
 const LOOP_HTML = `<!doctype html>
 <html lang="en"><body><div id="root"></div><script type="module" src="/src/loop.tsx"></script></body></html>
 `;
-const loopPage = (config: { baseUrl: string; projectId: string; publishableClientKey: string }) => `import { createRoot } from 'react-dom/client';
+const loopPage = (config: { baseUrl: string; projectId: string; publishableClientKey: string }) => `import { Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
 import { createBrokerClient } from 'authbroker/client';
 import { AuthProvider, useSession, useUser } from 'authbroker/react';
 
 const client = createBrokerClient({ ...${JSON.stringify(config)}, handlerPaths: { signIn: '/loop.html' } });
 function Page() {
   const user = useUser({ or: 'redirect' });
-  const session = useSession();
-  return <p id="state">{user === null ? session.status : 'signed-in'}</p>;
+  return <p id="state">{user.primaryEmail}</p>;
 }
-createRoot(document.getElementById('root')!).render(<AuthProvider client={client}><Page /></AuthProvider>);
+function Session() {
+  return <p id="session">{useSession().status}</p>;
+}
+createRoot(document.getElementById('root')!).render(
+  <AuthProvider client={client}>
+    <Session />
+    <Suspense fallback={<p id="state">waiting for a sign-in</p>}><Page /></Suspense>
+  </AuthProvider>,
+);
 `;
 
 describe.skipIf(skip)('the README, followed by a newcomer in a fresh Vite app', () => {
@@ -119,6 +127,7 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
       const script = await fetch(`${devOrigin}/authbroker-service-worker.js`);
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+      expect(script.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
       const text = await script.text();
       expect(text).toBe(readFileSync(join(app, 'node_modules/authbroker/dist/authbroker-service-worker.js'), 'utf8'));
       const map = (await (await fetch(`${devOrigin}/authbroker-service-worker.js.map`)).json()) as { sourcesContent: unknown[] };
@@ -173,7 +182,8 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
       const loads = countLoads(page);
       const reloaded = new Promise<void>((resolve) => page.on('framenavigated', () => loads.count > 1 && resolve()));
       await page.goto(`${origin}/loop.html`, { waitUntil: 'commit' });
-      const signedOut = page.waitForFunction(() => document.getElementById('state')?.textContent === 'signed-out', null, { timeout: 15_000 });
+      // Signed out on the sign-in page itself: the hook waits for a sign-in there instead of redirecting.
+      const signedOut = page.waitForFunction(() => document.getElementById('session')?.textContent === 'signed-out' && document.getElementById('state')?.textContent === 'waiting for a sign-in', null, { timeout: 15_000 });
       // A loop shows as a second page load, sooner than the signed-out state settles.
       await Promise.race([signedOut, reloaded]);
       signedOut.catch(() => undefined);
