@@ -102,9 +102,9 @@ export class Stage {
     return new Stage(browser, pages, emulator);
   }
 
-  url(kind: ClientKind, mode: 'hooks' | 'idle'): string {
+  url(kind: ClientKind, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): string {
     const { em } = this.emulator;
-    const params = new URLSearchParams({ api: em.url, pid: em.projects.demo.id, pck: em.projects.demo.publishableClientKey, mode });
+    const params = new URLSearchParams({ api: em.url, pid: em.projects.demo.id, pck: em.projects.demo.publishableClientKey, mode, ...extra });
     return `${this.pages.url}/${kind}.html?${params}`;
   }
 
@@ -123,13 +123,13 @@ export class Stage {
   }
 
   /** Opens a bench page; waits until its script has run (window.__bench exists). */
-  async open(context: BrowserContext, kind: ClientKind, mode: 'hooks' | 'idle'): Promise<Page> {
+  async open(context: BrowserContext, kind: ClientKind, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): Promise<Page> {
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`  [${kind}] page error: ${error.message}`));
     page.on('request', (request) => {
       if (!isLoopback(request.url())) this.externalRequests.push(`${kind}: ${request.method()} ${request.url()}`);
     });
-    await page.goto(this.url(kind, mode));
+    await page.goto(this.url(kind, mode, extra));
     await page.waitForFunction(() => window.__bench !== undefined, null, { timeout: 30_000 });
     return page;
   }

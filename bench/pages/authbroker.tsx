@@ -2,19 +2,22 @@
 import { scriptStart } from './t0.js';
 import { createRoot } from 'react-dom/client';
 import { createBrokerClient, type BrokerClient } from '../../client/index.js';
-import { AuthProvider, useContactChannels, useQuery, useTeams, useUser } from '../../client/react/index.js';
+import { AuthProvider, useContactChannels, useQuery, useTeams, useUserState } from '../../client/react/index.js';
 import { marks, readConfig, Screen, settle } from './common.js';
 
 Object.assign(marks, scriptStart);
 
 const config = readConfig();
-const options = { baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey, sharedWorker: '/broker-worker.js' };
+// ?persist=0: without the copy of the last visit (the comparison row of benchmark 4).
+const persistSnapshot = new URLSearchParams(location.search).get('persist') !== '0';
+const options = { baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey, sharedWorker: '/broker-worker.js', persistSnapshot };
 const client = createBrokerClient(options);
 // The hooks connect on first use anyway; this only notes when the connection is there.
 void client.connect().then(() => (marks.connected = performance.now()));
 
 function App() {
-  const user = useUser();
+  // The state, not useUser(): without the kept copy, useUser() would suspend the whole screen.
+  const { user } = useUserState();
   const teams = useTeams();
   const channels = useContactChannels();
   const teamsState = useQuery({ kind: 'teams' });

@@ -33,6 +33,8 @@ export interface Marks {
   readyEpoch?: number;
   /** When the page's script finished its first run (context: how much is the page's own start-up). */
   scriptEnd?: number;
+  /** When React first committed the screen (with or without the user): the end of the page's own start-up. */
+  firstCommit?: number;
   /** authbroker only: when the client was connected to its broker. */
   connected?: number;
   errors: string[];
@@ -75,6 +77,7 @@ export interface ScreenProps {
 
 export function Screen({ user, teams, channels }: ScreenProps) {
   useLayoutEffect(() => {
+    marks.firstCommit ??= performance.now();
     if (user && marks.user === undefined) {
       marks.user = performance.now();
       marks.userEpoch = Date.now();
