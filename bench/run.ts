@@ -10,6 +10,7 @@ import { buildPages, launchBrowser, servePages, type PageServer } from './browse
 import { bundleSize } from './bundleSize.js';
 import { emulatorThroughput } from './emulatorThroughput.js';
 import { fanIn } from './fanIn.js';
+import { idleCost } from './idleCost.js';
 import { machineInfo, packageVersion, parseFlags, type BenchResult, type Flags } from './harness.js';
 import { nodeRpc } from './nodeRpc.js';
 import { refreshStorm } from './refreshStorm.js';
@@ -40,6 +41,7 @@ const benchmarks: Benchmark[] = [
   { id: 'emulator-throughput', title: '7. Emulator throughput and start-up', run: (flags) => emulatorThroughput(flags) },
   { id: 'node-rpc', title: '7. Comlink round trip in Node', run: (flags) => nodeRpc(flags) },
   { id: 'broker-load', title: '8. Broker load', run: (flags) => brokerLoad(flags) },
+  { id: 'idle-cost', title: '9. Idle cost and memory of N tabs', run: async (flags, kit) => idleCost(flags, (await kit()).browser, (await kit()).pages) },
 ];
 
 /**
