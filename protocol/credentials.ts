@@ -42,6 +42,4 @@ export function refusePublishableAsSecret(value: unknown, option: string): void 
 }
 
 /** The service's base URL: `https://api.stack-auth.com`, also when given with the `/api/v1` the emulator prints (stripped). */
-export function normalizeBaseUrl(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
-}
+export { trimBaseUrl as normalizeBaseUrl } from './diagnostics.js';

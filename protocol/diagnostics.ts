@@ -40,8 +40,9 @@ export function readNavigatorOnline(): boolean | null {
   return typeof nav?.onLine === 'boolean' ? nav.onLine : null;
 }
 
+/** The service's base URL without trailing slashes, also when given with the `/api/v1` the emulator prints as its API URL. */
 export function trimBaseUrl(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '');
+  return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
 }
 
 async function probe(url: string, fetchFn: typeof fetch, timeoutMillis: number, now: () => number): Promise<ProbeResult> {

@@ -2,6 +2,7 @@
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
  */
+import { normalizeBaseUrl, refusePublishableAsSecret } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
@@ -164,6 +165,7 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
 export function createServerApp(options: ServerAppOptions) {
   checkCommon(options);
   requireNonEmptyString(options.secretServerKey, 'secretServerKey');
+  refusePublishableAsSecret(options.secretServerKey, 'secretServerKey');
   assertNotInBrowser('A secret server key');
   const t = createTransport({
     baseUrl: options.baseUrl,
@@ -186,6 +188,7 @@ export function createAdminApp(options: AdminAppOptions) {
   let adminTokens: TokenSource | undefined;
   if (options.superSecretAdminKey !== undefined) {
     requireNonEmptyString(options.superSecretAdminKey, 'superSecretAdminKey');
+    refusePublishableAsSecret(options.superSecretAdminKey, 'superSecretAdminKey');
     assertNotInBrowser('A super secret admin key');
   } else if (options.adminAccessToken !== undefined) {
     adminTokens = staticTokenSource(options.adminAccessToken);

@@ -59,3 +59,16 @@ describe('authbroker/server speaks the same camelCase models as the browser side
     expect(project).toHaveProperty('createdAtMillis');
   });
 });
+
+describe('server app misconfiguration', () => {
+  it('a publishable key given as a secret one is refused when the app is created, and a baseUrl with /api/v1 works', async () => {
+    const { createServerApp, createAdminApp } = await import('../../protocol/server.js');
+    const em = emulator();
+    const base = { baseUrl: em.url, projectId: em.projects.demo.id };
+    expect(() => createServerApp({ ...base, secretServerKey: em.projects.demo.publishableClientKey })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
+    expect(() => createAdminApp({ ...base, superSecretAdminKey: 'pck_not_an_admin_key' })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
+    const app = createServerApp({ ...base, baseUrl: `${em.url}/api/v1/`, secretServerKey: em.projects.demo.secretServerKey });
+    const page = await app.listUsers({ limit: 1 });
+    expect(page.items.length).toBe(1);
+  });
+});
