@@ -2,7 +2,7 @@
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
  */
-import { normalizeBaseUrl, refusePublishableAsSecret } from './credentials.js';
+import { refusePublishableAsSecret } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
