@@ -1,27 +1,10 @@
-import { diagnoseNetwork, type NetworkDiagnostics } from '../protocol/diagnostics.js';
+import type { ConnectivitySnapshot } from '../contract/state.js';
+import { diagnoseNetwork } from '../protocol/diagnostics.js';
 import { NetworkError } from '../protocol/errors/errors.js';
 import { serializeError } from '../protocol/errors/serialize.js';
-import type { SerializedError } from '../protocol/errors/errors.js';
 import type { Clock } from '../protocol/retry.js';
 
-/**
- * online: answers arrive. degraded: something is off (server errors, a dropped connection being
- * checked) but requests still go. offline: the browser says so or the service cannot be reached;
- * reads wait for the network instead of burning their retries.
- */
-export type ConnectivityState = 'online' | 'degraded' | 'offline';
-
-export interface ConnectivitySnapshot {
-  state: ConnectivityState;
-  sinceMillis: number;
-  /** What the tabs last reported (`navigator.onLine`), null before any tab did. */
-  browserOnline: boolean | null;
-  lastError: SerializedError | null;
-  lastErrorAtMillis: number | null;
-  lastSuccessAtMillis: number | null;
-  consecutiveFailures: number;
-  diagnostics: NetworkDiagnostics | null;
-}
+export type { ConnectivitySnapshot, ConnectivityState } from '../contract/state.js';
 
 export interface ConnectivityOptions {
   baseUrl: string;

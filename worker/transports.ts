@@ -3,6 +3,7 @@ import type { Clock } from '../protocol/clock.js';
 import type { AccessType } from '../protocol/resources/common.js';
 import type { TokenEndpointOptions } from '../protocol/tokens.js';
 import { createTransport, staticTokenSource, type TokenSource, type Transport, type TransportObserver, type TransportOptions } from '../protocol/transport.js';
+import type { ApiTransports } from './api/context.js';
 import type { ResolvedBrokerConfig } from './config.js';
 import type { Connectivity } from './connectivity.js';
 
@@ -18,20 +19,8 @@ export interface TransportsOptions {
   observer?: TransportObserver;
 }
 
-/** Every way the broker reaches the service. All of them share the same pipeline. */
-export interface Transports {
-  /** The user's calls (client access, the session's tokens). */
-  readonly client: Transport<'client'>;
-  /** The `internal` project's calls with the project owner's session (to list and create projects). */
-  internal(): Transport<'client'>;
-  /** The `internal` project without a session: where project owners sign in. */
-  internalSignIn(): Transport<'client'>;
-  /** Admin calls for a project (default: the broker's), with the owner's session or the dev key. */
-  admin(projectId?: string): Transport<'admin'>;
-  /** The user's calls made with exactly this token, never renewed (to end a session). */
-  withAccessToken(token: string): Transport<'client'>;
-  tokenEndpoint(slot: 'user' | 'admin'): TokenEndpointOptions;
-}
+/** Every way the broker reaches the service (the API modules' view of it, declared with them). */
+export type Transports = ApiTransports;
 
 /**
  * The one transport factory of a broker: every transport it makes feeds connectivity, waits out an

@@ -25,11 +25,17 @@ export interface ApiSession {
   end(end: SessionEnd, expectedKey?: string): Promise<void>;
 }
 
+/** Every way the broker reaches the service; all share one pipeline (worker/transports.ts). */
 export interface ApiTransports {
+  /** The user's calls (client access, the session's tokens). */
   readonly client: Transport<'client'>;
+  /** The `internal` project's calls with the project owner's session (to list and create projects). */
   internal(): Transport<'client'>;
+  /** The `internal` project without a session: where project owners sign in. */
   internalSignIn(): Transport<'client'>;
+  /** Admin calls for a project (default: the broker's), with the owner's session or the dev key. */
   admin(projectId?: string): Transport<'admin'>;
+  /** The user's calls made with exactly this token, never renewed (to end a session). */
   withAccessToken(token: string): Transport<'client'>;
   tokenEndpoint(slot: 'user' | 'admin'): TokenEndpointOptions;
 }
