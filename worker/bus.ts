@@ -1,3 +1,4 @@
+import { Emitter } from '../contract/events.js';
 import type { SessionEnd } from '../contract/state.js';
 import type { CacheMessage } from './cache/queryClient.js';
 
@@ -25,13 +26,11 @@ export function channelName(brokerKey: string): string {
 export function createBus(brokerKey: string): Bus {
   if (typeof BroadcastChannel === 'undefined') return { post: () => undefined, onMessage: () => undefined, close: () => undefined };
   const channel = new BroadcastChannel(channelName(brokerKey));
-  const listeners: Array<(message: BusMessage) => void> = [];
-  channel.onmessage = (event: MessageEvent<BusMessage>) => {
-    for (const listener of listeners) listener(event.data);
-  };
+  const messages = new Emitter<BusMessage>();
+  channel.onmessage = (event: MessageEvent<BusMessage>) => messages.emit(event.data);
   return {
     post: (message) => channel.postMessage(message),
-    onMessage: (listener) => void listeners.push(listener),
+    onMessage: (listener) => void messages.subscribe(listener),
     close: () => channel.close(),
   };
 }
