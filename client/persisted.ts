@@ -42,6 +42,8 @@ export class PersistedSnapshots {
   private fromStorage = false;
   private loaded = false;
   private writeScheduled = false;
+  /** Bumped whenever the copy stops being the one read before (cleared, another user): cached reads are stale. */
+  version = 0;
 
   constructor(
     private readonly storageKey: string,
@@ -51,7 +53,9 @@ export class PersistedSnapshots {
     // Another tab signed out (or another user signed in): forget our copy at once.
     if (enabled && typeof addEventListener === 'function') {
       addEventListener('storage', (event: StorageEvent) => {
-        if (event.key === storageKey || event.key === null) this.loaded = false;
+        if (event.key !== storageKey && event.key !== null) return;
+        this.loaded = false;
+        this.version++;
       });
     }
   }
@@ -94,6 +98,7 @@ export class PersistedSnapshots {
   clear(): void {
     this.record = null;
     this.loaded = true;
+    this.version++;
     if (this.enabled) storage()?.removeItem(this.storageKey);
   }
 
@@ -103,6 +108,7 @@ export class PersistedSnapshots {
     this.record = { v: 1, userId, createdAtMillis: Date.now(), savedAtMillis: Date.now(), entries: {} };
     this.fromStorage = false;
     this.loaded = true;
+    this.version++;
   }
 
   private load(): StoredRecord | null {

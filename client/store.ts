@@ -43,6 +43,8 @@ export class QueryStore {
   private entries = new Map<string, Entry>();
   /** Kept copies read before anything subscribed, so that getSnapshot returns the same object each time. */
   private seeds = new Map<string, QuerySnapshot | undefined>();
+  /** The copy's version the seeds were read from: a cleared copy (sign-out) must not be shown again. */
+  private seedsVersion = 0;
 
   /**
    * `api` connects when needed; `connected` is the connection under way or open, or null (then
@@ -58,14 +60,12 @@ export class QueryStore {
   /** The kept copy of a query from an earlier visit, if any (the same object every time). */
   private seed(key: string, spec: QuerySpec): QuerySnapshot | undefined {
     if (!this.persisted) return undefined;
+    if (this.seedsVersion !== this.persisted.version) {
+      this.seeds.clear();
+      this.seedsVersion = this.persisted.version;
+    }
     if (!this.seeds.has(key)) this.seeds.set(key, this.persisted.read(key, spec));
     return this.seeds.get(key);
-  }
-
-  /** The session ended: no kept copy may be shown any more, here or in the next tab. */
-  forgetPersisted(): void {
-    this.persisted?.clear();
-    this.seeds.clear();
   }
 
   subscribe(spec: QuerySpec, listener: () => void): () => void {
@@ -189,7 +189,9 @@ export class QueryStore {
     if (entry.listeners.size > 0) return;
     this.entries.delete(key);
     // Shown again before the broker answers, as the kept copy is: the last value, marked stale.
-    if (this.seeds.has(key) && entry.snapshot?.data !== undefined) this.seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
+    if (this.seeds.has(key) && entry.snapshot?.data !== undefined && this.seedsVersion === this.persisted?.version) {
+      this.seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
+    }
     if (entry.subscribed) void this.connected()?.then((api) => api.unsubscribe(key)).catch(() => undefined);
   }
 
@@ -201,7 +203,8 @@ export class QueryStore {
   private received(key: string, entry: Entry, snapshot: QuerySnapshot): QuerySnapshot {
     this.persisted?.remember(key, entry.spec, snapshot);
     const shown = entry.snapshot;
-    if (snapshot.data === undefined && shown?.isStale === true && shown.data !== undefined) {
+    // Only while the broker is still getting it: an answer (an error such as NOT_SIGNED_IN included) replaces it.
+    if (snapshot.status === 'pending' && snapshot.data === undefined && shown?.isStale === true && shown.data !== undefined) {
       return { ...shown, isFetching: snapshot.isFetching, error: snapshot.error };
     }
     return snapshot;

@@ -92,6 +92,21 @@ describe('instant boot: a new tab renders from the kept copy', () => {
     expect(next.getSnapshot({ kind: 'currentUser' })).toBeUndefined();
   });
 
+  it('after a sign-out, a component mounted later in the same tab never shows the kept copy of the old user', async () => {
+    const { client: first } = await firstVisit();
+    first.close();
+    const next = newClient(emulator());
+    // The new tab starts from the copy, then the user signs out.
+    expect((next.getSnapshot({ kind: 'teams' })?.data as unknown[] | undefined)?.length).toBe(1);
+    const unsubscribe = next.subscribe({ kind: 'currentUser' }, () => undefined);
+    await waitFor(() => expect(next.getSnapshot({ kind: 'currentUser' })?.isStale).toBeFalsy());
+    await next.signOut();
+    await waitFor(() => expect(next.getSnapshot({ kind: 'currentUser' })?.data).toBeNull());
+    // A teams hook mounted now sees no teams of the old user, not even for a render.
+    expect(next.getSnapshot({ kind: 'teams' })?.data ?? []).toEqual([]);
+    unsubscribe();
+  });
+
   it("another user's sign-in replaces the copy: one user's data is never kept under another's", async () => {
     const { client, account } = await firstVisit();
     const other = await createUser(emulator());
