@@ -192,9 +192,8 @@ function listUsers(req: ApiRequest) {
 const BCRYPT_HASH = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
 
 /**
- * Imported bcrypt hashes are accepted by shape (cost 4–16) and stored as given. Node has no
- * Blowfish, so the emulator cannot check a password against them: signing in to such a user
- * answers EMAIL_PASSWORD_MISMATCH until a new password is set.
+ * Imported bcrypt hashes are accepted by shape (cost 4–16) and stored as given; sign-in checks
+ * the original password against them (`verifyPassword`).
  */
 function isBcryptHash(hash: string): boolean {
   const match = BCRYPT_HASH.exec(hash);
