@@ -28,13 +28,8 @@ export function requireClientImage(auth: AuthContext, value: string | null | und
   if (auth.type === 'client' && value && !isBase64Image(value)) throw new StatusError(400, 'Invalid profile image URL');
 }
 
-/** A profile image URL or null; the shared `url()` test would refuse null, so it is wrapped. */
-export const imageUrl = () =>
-  yup
-    .string()
-    .nullable()
-    .max(MAX_IMAGE_URL_LENGTH)
-    .test('url', '${path} is not a valid URL', (value) => value === undefined || value === null || url().isValidSync(value));
+/** A profile image URL or null: the service's URL rules and a length cap. */
+export const imageUrl = () => url().nullable().max(MAX_IMAGE_URL_LENGTH);
 
 const base64 = () => yup.string().nullable().test('base64', '${path} is not valid base64', (v) => v === undefined || v === null || STANDARD_BASE64.test(v));
 const nonEmpty = (schema: yup.StringSchema<string | undefined>) => schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
