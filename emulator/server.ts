@@ -9,13 +9,17 @@ import { StatusError } from './http/errors.js';
 import type { Router } from './http/router.js';
 import type { ApiRequest, Reply } from './http/types.js';
 
-/** CORS of every `/api/*` response and preflight (PROTOCOL.md §1.1). */
+/**
+ * CORS of every `/api/*` response and preflight (PROTOCOL.md §1.1). The allowed request headers
+ * are the service's at v2.7.27 and, after them, the two that `@stackframe/js` 2.8.39 to 2.8.102 add
+ * to every call: without them a browser blocks those SDK releases before any request is sent.
+ */
 export const corsHeaders: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': '86400',
   'access-control-allow-headers':
-    'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace',
+    'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace, x-stack-allow-anonymous-user, ngrok-skip-browser-warning',
   'access-control-expose-headers': 'content-type, x-stack-actual-status, x-stack-known-error',
 };
 

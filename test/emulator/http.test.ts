@@ -6,8 +6,9 @@ import { freshProject, keyHeaders, raw } from './httpSupport.js';
 
 const emulator = useEmulator();
 
+// The service's list at v2.7.27, then the two headers later official SDK releases send on every call.
 const ALLOW_HEADERS =
-  'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace';
+  'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace, x-stack-allow-anonymous-user, ngrok-skip-browser-warning';
 const OVERRIDE = { 'x-stack-override-error-status': 'true' };
 const WELCOME = 'Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.';
 
