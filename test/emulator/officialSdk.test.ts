@@ -6,10 +6,36 @@
  */
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { OFFICIAL_SDKS, sdkFlow } from '../support/officialSdk.js';
+import { StackClientApp as NewestStackClientApp } from 'stackframe-js-newest';
+import { StackClientApp as OldestStackClientApp } from 'stackframe-js-oldest';
+import type { RunningEmulator } from '../../emulator/index.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
+import { OFFICIAL_SDKS, type OfficialSdkRelease } from '../support/officialSdk.js';
+import { runSdkFlow, type SdkAppClass, type SdkFlowResult } from '../support/officialSdkFlow.js';
 
 const emulator = useEmulator();
+
+// Each release's own types differ; the flow needs only the methods SdkAppClass names.
+const releases: Record<OfficialSdkRelease['alias'], SdkAppClass> = {
+  'stackframe-js-oldest': OldestStackClientApp as unknown as SdkAppClass,
+  'stackframe-js-newest': NewestStackClientApp as unknown as SdkAppClass,
+};
+
+/** The flow with an in-memory token store, moving the emulator's clock in-process. */
+function sdkFlow(sdk: OfficialSdkRelease, em: RunningEmulator, email: string): Promise<SdkFlowResult> {
+  const keys = em.projects.demo;
+  return runSdkFlow(releases[sdk.alias], {
+    baseUrl: em.url,
+    projectId: keys.id,
+    publishableClientKey: keys.publishableClientKey,
+    tokenStore: 'memory',
+    email,
+    password: 'correct horse battery',
+    verificationCallbackUrl: 'http://localhost:5173/handler/email-verification',
+    shiftEmulatorClock: async (millis) => em.env.clock.advance(millis),
+    expiredByMillis: em.env.accessTokenTtlMillis + 60_000,
+  });
+}
 
 describe.each(OFFICIAL_SDKS)('@stackframe/js $version', (sdk) => {
   it('signs up, reads the user, refreshes an expired token, signs out and signs in again', async () => {
