@@ -6,6 +6,7 @@ import { randomToken } from './crypto.js';
 import type { EmulatorEnv } from './env.js';
 import { parseBody, parseCookies, readBody } from './http/body.js';
 import { StatusError } from './http/errors.js';
+import type { AccessPolicy } from './http/guard.js';
 import type { Router } from './http/router.js';
 import type { ApiRequest, Reply } from './http/types.js';
 
@@ -185,12 +186,21 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
   env.stats.request(routeKey, written.status, write);
 }
 
-/** Dev endpoints under `/emulator` are plain JSON (no overrides) and answer InvalidArgumentError as 400. */
-export async function handleDevRequest(env: EmulatorEnv, router: Router, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+/**
+ * Dev endpoints under `/emulator` are plain JSON (no overrides) and answer InvalidArgumentError as
+ * 400. Only same-origin pages, the allowed origins and requests without an origin reach them
+ * (`AccessPolicy.devAccess`); a refused request gets a 403 without CORS headers, before any handler.
+ */
+export async function handleDevRequest(env: EmulatorEnv, router: Router, policy: AccessPolicy, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = firstValues(req.headers);
+  const access = policy.devAccess(headers.origin, headers.host);
+  if (!access.allowed) {
+    writeReply(res, { kind: 'text', status: 403, body: access.message }, { cors: false, override: false, pretty: false, extraHeaders: { vary: 'origin' } });
+    return;
+  }
   if (method === 'OPTIONS') {
-    res.writeHead(204, { ...corsHeaders, 'content-length': '0' });
+    res.writeHead(204, { ...access.headers, 'content-length': '0' });
     res.end();
     return;
   }
@@ -222,7 +232,7 @@ export async function handleDevRequest(env: EmulatorEnv, router: Router, req: In
   } catch (error) {
     reply = error instanceof InvalidArgumentError ? { kind: 'json', status: 400, body: error.toJSON() } : errorReply(error, env.log);
   }
-  writeReply(res, reply, { cors: true, override: false, pretty: true });
+  writeReply(res, reply, { cors: false, override: false, pretty: true, extraHeaders: access.headers });
 }
 
 /** Everything under /api/ is the API's: unknown versions get the API's own 404 text too. */
