@@ -14,6 +14,9 @@ export default defineConfig({
           include: ['test/{protocol,contract,emulator,worker,architecture,server,reliability}/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
+          // The official SDK 2.7.23's shared package is ES modules with extension-less imports,
+          // which Node's loader refuses; Vite's resolver (inlined dependencies) reads them.
+          server: { deps: { inline: [/\/@stackframe\/stack-shared\//] } },
         },
       },
       {

@@ -11,19 +11,21 @@ import { extname, join, normalize } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/e2e/support/chromium.js';
-import { BENCH, freshDir, ROOT, sleep, TMP, type BenchEmulator } from './harness.js';
+import { BENCH, freshDir, packageVersion, ROOT, sleep, TMP, type BenchEmulator } from './harness.js';
 
-export type ClientKind = 'authbroker' | 'sdk' | 'naive';
-export const CLIENT_KINDS: ClientKind[] = ['authbroker', 'sdk', 'naive'];
+/** `sdk` is the official SDK release compared so far (`@stackframe/js`), `sdk-newest` the newest that works against the emulator (`stackframe-js-newest`). */
+export type ClientKind = 'authbroker' | 'sdk' | 'sdk-newest' | 'naive';
+export const CLIENT_KINDS: ClientKind[] = ['authbroker', 'sdk', 'sdk-newest', 'naive'];
 export const CLIENT_LABELS: Record<ClientKind, string> = {
   authbroker: 'authbroker (SharedWorker)',
-  sdk: 'official SDK @stackframe/js',
+  sdk: `official SDK @stackframe/js ${packageVersion('@stackframe/js')}`,
+  'sdk-newest': `official SDK @stackframe/js ${packageVersion('stackframe-js-newest')} (newest compatible)`,
   naive: 'naive per-tab client',
 };
 
 export const WWW = join(TMP, 'www');
 
-/** Bundles the three pages, the broker's SharedWorker script and the echo worker (production React, minified). */
+/** Bundles the pages of each client kind, the broker's SharedWorker script and the echo worker (production React, minified). */
 export async function buildPages(): Promise<void> {
   freshDir(WWW);
   const common = {
@@ -39,7 +41,7 @@ export async function buildPages(): Promise<void> {
   };
   await build({
     ...common,
-    entryPoints: { authbroker: `${BENCH}pages/authbroker.tsx`, sdk: `${BENCH}pages/sdk.tsx`, naive: `${BENCH}pages/naive.tsx` },
+    entryPoints: { authbroker: `${BENCH}pages/authbroker.tsx`, sdk: `${BENCH}pages/sdk.tsx`, 'sdk-newest': `${BENCH}pages/sdkNewest.tsx`, naive: `${BENCH}pages/naive.tsx` },
     outdir: WWW,
     jsx: 'automatic',
     // The very first statement of each page's script: "script start".

@@ -45,15 +45,15 @@ const benchmarks: Benchmark[] = [
 ];
 
 /**
- * Why @stackframe/js 2.8.3: the registry holds 2.7.23, 2.8.3, 2.8.39, 2.8.41, 2.8.51, 2.8.77,
- * 2.8.102 and 2.8.108; each was tried against the emulator (sign in, user, teams, channels).
+ * The official SDK: the registry holds 2.7.23, 2.8.3, 2.8.39, 2.8.41, 2.8.51, 2.8.77, 2.8.102 and
+ * 2.8.108. Fan-in and refresh storm run 2.8.3 (compared since the first report) and the newest
+ * release that speaks `x-stack-*` side by side.
  */
 const SDK_NOTE = [
-  `Side by side with authbroker runs \`@stackframe/js\` ${packageVersion('@stackframe/js')}, the newest published release that works against the emulator in a browser (cookie token store). 2.7.23, the release closest to our protocol version (PROTOCOL.md describes service v2.7.27), passed the same probe from Node (sign in, user, teams, channels); 2.8.3 is newer and was used.`,
-  '2.8.39 works from Node but not in a browser: it adds the headers `x-stack-allow-anonymous-user` and `ngrok-skip-browser-warning` to every call, and the emulator\'s CORS preflight (`OPTIONS /api/v1/auth/password/sign-in`) answers with an `access-control-allow-headers` list without them, so Chromium blocks `POST /api/v1/auth/password/sign-in` ("Failed to fetch"). Anonymous users are absent at v2.7.27, so the list matches the protocol we implement.',
-  '2.8.41, 2.8.51, 2.8.77 and 2.8.102: sign-in answers 200, then the SDK rejects the access token itself ("Access token in fetchNewAccessToken is invalid, looks like the backend is returning an invalid token!"): it validates the JWT payload against claims the v2.7.27 tokens do not have (`project_id`, `branch_id`, `refresh_token_id`, `role`, `name`, `email`, `email_verified`, `selected_team_id`, `is_anonymous`; ours carry `branchId`, `refreshTokenId`, as PROTOCOL.md specifies).',
+  `Side by side with authbroker run \`@stackframe/js\` ${packageVersion('@stackframe/js')} (compared since the first report) and, in fan-in and refresh storm, ${packageVersion('stackframe-js-newest')}, the newest published release that works against the emulator (cookie token store in both). Every release from 2.7.23 to 2.8.102 works against the emulator in Chromium; test/emulator/officialSdk.test.ts and test/e2e/officialSdk.test.ts drive the oldest and the newest through sign-up, sign-in, reading the user, refresh and sign-out.`,
+  'Releases from 2.8.39 send `x-stack-allow-anonymous-user` and `ngrok-skip-browser-warning` on every call, which the emulator\'s CORS preflight now allows; releases from 2.8.41 accept only access tokens with the claims later service versions add (`project_id`, `branch_id`, `refresh_token_id`, `role`, `name`, `email`, …), which the emulator\'s tokens now carry beside the v2.7.27 ones.',
   '2.8.108 sends `x-hexclave-*` headers instead of `x-stack-*`: `POST /api/v1/auth/password/sign-in` answers 400 ACCESS_TYPE_REQUIRED.',
-  'The SDK has no React hooks in this package; its bench page wraps `app.getUser()`, `user.listTeams()` and `user.listContactChannels()` in small effects (bench/pages/sdk.tsx).',
+  'The SDK has no React hooks in this package; its bench page wraps `app.getUser()`, `user.listTeams()` and `user.listContactChannels()` in small effects (bench/pages/sdkPage.tsx, the same for both releases).',
 ];
 
 function chromiumVersion(): string {

@@ -1,16 +1,30 @@
 #!/usr/bin/env node
 /**
  * `npm run emulator -- --port 8102` (or `authbroker-emulator`): runs the emulator until Ctrl-C.
+ * State is kept across restarts in .authbroker-emulator/state.json under the current directory
+ * unless --data names another file or --ephemeral asks for none.
  * Exit codes: 0 stopped by a signal, 1 could not start (e.g. a refused data file), 2 bad flags.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DEFAULT_ALLOWED_ORIGINS, exposureWarning, parseAllowedOrigin } from './http/guard.js';
 import type { EmulatorOptions, RunningEmulator } from './index.js';
+
+/** Where the CLI keeps state by default, relative to the current directory. */
+export const DEFAULT_DATA_DIR = '.authbroker-emulator';
+const DEFAULT_DATA_FILE = join(DEFAULT_DATA_DIR, 'state.json');
 
 const USAGE = `Usage: authbroker-emulator [options]
 
   --port N                    Port to listen on (default 8102; 0 picks a free one)
-  --host HOST                 Interface to listen on (default 127.0.0.1)
+  --host HOST                 Interface to listen on (default 127.0.0.1; anything else is reachable
+                              from other machines, and the dev endpoints have no authentication)
   --data FILE                 Keep the state in FILE across restarts
+                              (default ${DEFAULT_DATA_FILE} under the current directory)
+  --ephemeral                 Keep no state: everything is forgotten when the emulator stops
+  --allow-origin ORIGIN       A page origin that may use the dev endpoints (/emulator/*: mailbox,
+                              faults, clock); repeatable; default http://localhost:5173 (the demo)
   --access-token-ttl DURATION Access token lifetime: 90s, 10m, 1h or milliseconds (default 10m)
   --project-id UUID           The demo project's id
   --publishable-client-key K  The demo project's keys (pck_…, ssk_…, sak_…)
@@ -40,7 +54,15 @@ function parseKey(value: string, flag: string, prefix: string): string {
   return value;
 }
 
-function parseCliArgs(argv: string[]): { help: true } | { help: false; options: EmulatorOptions } {
+interface CliRun {
+  options: EmulatorOptions;
+  /** The state file, or null with --ephemeral. */
+  dataFile: string | null;
+  /** True when the file is the default one (its folder is made on start). */
+  defaultDataFile: boolean;
+}
+
+function parseCliArgs(argv: string[]): { help: true } | ({ help: false } & CliRun) {
   let parsed;
   try {
     parsed = parseArgs({
@@ -51,6 +73,8 @@ function parseCliArgs(argv: string[]): { help: true } | { help: false; options: 
         port: { type: 'string' },
         host: { type: 'string' },
         data: { type: 'string' },
+        ephemeral: { type: 'boolean' },
+        'allow-origin': { type: 'string', multiple: true },
         'access-token-ttl': { type: 'string' },
         'project-id': { type: 'string' },
         'publishable-client-key': { type: 'string' },
@@ -75,25 +99,40 @@ function parseCliArgs(argv: string[]): { help: true } | { help: false; options: 
   if (v['super-secret-admin-key'] !== undefined) demoProject.superSecretAdminKey = parseKey(v['super-secret-admin-key'], '--super-secret-admin-key', 'sak_');
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
   if (v.data !== undefined && v.data.trim() === '') throw new UsageError('--data must name a file.');
+  if (v.data !== undefined && v.ephemeral) throw new UsageError('--data and --ephemeral contradict each other: keep state in a file, or keep none.');
+  const allowOrigins = v['allow-origin']?.map((origin) => {
+    try {
+      return parseAllowedOrigin(origin, '--allow-origin');
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  });
+  const dataFile = v.ephemeral ? null : resolve(v.data ?? DEFAULT_DATA_FILE);
   const options: EmulatorOptions = {
     port: v.port === undefined ? 8102 : parsePort(v.port),
     ...(v.host === undefined ? {} : { host: v.host }),
-    ...(v.data === undefined ? {} : { dataFile: v.data }),
+    ...(dataFile === null ? {} : { dataFile }),
+    ...(allowOrigins === undefined ? {} : { allowOrigins }),
     ...(v['access-token-ttl'] === undefined ? {} : { accessTokenTtlMillis: parseDuration(v['access-token-ttl'], '--access-token-ttl') }),
     ...(Object.keys(demoProject).length === 0 ? {} : { demoProject }),
     ...(v.verbose ? { verbose: true } : {}),
   };
-  return { help: false, options };
+  return { help: false, options, dataFile, defaultDataFile: !v.ephemeral && v.data === undefined };
 }
 
-function banner(em: RunningEmulator, options: EmulatorOptions, keyIsValid: typeof import('./auth/authenticate.js').keyIsValid): string {
+function banner(em: RunningEmulator, run: CliRun, keyIsValid: typeof import('./auth/authenticate.js').keyIsValid): string {
   const demo = em.projects.demo;
+  const origins = run.options.allowOrigins ?? DEFAULT_ALLOWED_ORIGINS;
   const lines = [
     'authbroker emulator: the Stack Auth REST API v1, locally.',
     '',
-    `  API URL:      ${em.apiUrl}`,
-    `  Base URL:     ${em.url}   (what SDKs take as their API URL)`,
-    `  Mailbox:      ${em.mailboxUrl}`,
+    // First and alone: the one value an app's configuration needs (clients add /api/v1 themselves).
+    `  Base URL:  ${em.url}`,
+    '             the baseUrl of authbroker and of the official SDKs',
+    '',
+    `  API:       ${em.apiUrl}`,
+    `  Dev page:  ${em.mailboxUrl}   (mailbox, faults, clock, statistics)`,
+    `             no authentication, by design: for this machine. Pages of ${origins.length > 0 ? origins.join(', ') : 'no other origin'} may use it too.`,
     '',
     `  Project id:              ${demo.id}`,
     `  Publishable client key:  ${demo.publishableClientKey}`,
@@ -102,16 +141,28 @@ function banner(em: RunningEmulator, options: EmulatorOptions, keyIsValid: typeo
     '',
     em.demoUser ? `  Demo user:   ${em.demoUser.email} / ${em.demoUser.password}` : '  Demo user:   none',
     `  Admin user:  ${em.adminUser.email} / ${em.adminUser.password}   (project "internal", owns the demo project)`,
+    '',
+    run.dataFile === null
+      ? '  State:       in memory only (--ephemeral): forgotten when the emulator stops.'
+      : `  State:       ${run.dataFile}\n               kept across restarts (sessions survive); --ephemeral keeps none, --data FILE another file.`,
   ];
-  if (options.dataFile !== undefined) lines.push('', `  State file:  ${options.dataFile}`);
   // With a data file the stored project keeps its own keys; say so rather than print keys that fail.
   const project = em.env.store.project(demo.id);
   const now = em.env.clock.now();
   if (!project || !keyIsValid(project, 'publishable_client_key', demo.publishableClientKey, now)) {
-    lines.push('', '  Note: the data file holds other keys (or no such project); the keys above do not apply to it.');
+    lines.push('', '  Note: the state file holds other keys (or no such project); the keys above do not apply to it.');
   }
   lines.push('', 'Press Ctrl-C to stop.');
   return lines.join('\n');
+}
+
+/**
+ * Makes the default state folder, with a .gitignore of its own so that the state (password hashes,
+ * project keys) is not committed by accident in the app's repository.
+ */
+function prepareDefaultDataDir(): void {
+  mkdirSync(DEFAULT_DATA_DIR, { recursive: true });
+  writeFileSync(join(DEFAULT_DATA_DIR, '.gitignore'), '# The authbroker emulator\'s local state.\n*\n');
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -129,15 +180,18 @@ async function main(argv: string[]): Promise<void> {
   }
   // Loaded only now, so that a mistyped flag is answered without loading the whole emulator.
   const [{ SnapshotError, startEmulator }, { keyIsValid }] = await Promise.all([import('./index.js'), import('./auth/authenticate.js')]);
+  const warning = exposureWarning(parsed.options.host ?? '127.0.0.1');
+  if (warning !== null) process.stderr.write(`authbroker-emulator: ${warning}\n\n`);
   let em: RunningEmulator;
   try {
+    if (parsed.defaultDataFile) prepareDefaultDataDir();
     em = await startEmulator(parsed.options);
   } catch (error) {
     const message = error instanceof SnapshotError ? error.message : `Cannot start: ${(error as Error).message}`;
     process.stderr.write(`authbroker-emulator: ${message}\n`);
     process.exit(1);
   }
-  process.stdout.write(`${banner(em, parsed.options, keyIsValid)}\n`);
+  process.stdout.write(`${banner(em, parsed, keyIsValid)}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {

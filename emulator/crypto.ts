@@ -1,3 +1,4 @@
+import { compare as bcryptCompare } from 'bcryptjs';
 import { createHash, randomBytes, scrypt as scryptCallback, timingSafeEqual, type BinaryLike } from 'node:crypto';
 
 /** Lowercase Crockford base32, the alphabet of refresh tokens, codes and key bodies (PROTOCOL.md §3.2). */
@@ -39,7 +40,15 @@ export async function hashPassword(password: string): Promise<string> {
 /** A hash for users without a password, so that sign-in always spends the same time. */
 let dummyHash: Promise<string> | undefined;
 
+/** Imported hashes (`password_hash` of a server write): bcrypt in Modular Crypt Format. */
+const BCRYPT_PREFIX = /^\$2[aby]\$/;
+
+/**
+ * Checks a password against the emulator's own scrypt hashes and against imported bcrypt hashes,
+ * which is how teams bring users over from another system.
+ */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  if (stored !== null && BCRYPT_PREFIX.test(stored)) return bcryptCompare(password, stored);
   const hash = stored ?? (await (dummyHash ??= hashPassword(randomToken())));
   const [scheme, n, r, p, salt, expected] = hash.split('$');
   if (scheme !== 'scrypt' || salt === undefined || expected === undefined) return false;

@@ -3,11 +3,12 @@
  * your own development, with no account and no network.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { EmulatorClock } from './clock.js';
 import { registerDevRoutes } from './dev/routes.js';
 import type { EmulatorEnv } from './env.js';
 import { Faults } from './faults.js';
+import { createAccessPolicy, DEFAULT_ALLOWED_ORIGINS, parseAllowedOrigin } from './http/guard.js';
 import { Router } from './http/router.js';
 import { Mailbox } from './mailbox.js';
 import { registerApiRoutes } from './routes/index.js';
@@ -23,6 +24,11 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1: the emulator is for this machine only. */
   host?: string;
+  /**
+   * Origins whose pages may use the dev endpoints (`/emulator/*`) besides the emulator's own;
+   * default the demo's `http://localhost:5173`. The API answers every origin, as the service does.
+   */
+  allowOrigins?: string[];
   /** Load state from this file at start and save it after every change. */
   dataFile?: string;
   /** Lifetime of access tokens; default 10 minutes like the service. */
@@ -60,6 +66,8 @@ export interface RunningEmulator {
 export { SnapshotError };
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const allowOrigins = (options.allowOrigins ?? DEFAULT_ALLOWED_ORIGINS).map((origin, i) => parseAllowedOrigin(origin, `allowOrigins[${i}]`));
+  const policy = createAccessPolicy({ host: options.host ?? '127.0.0.1', allowOrigins });
   const clock = new EmulatorClock();
   const demo: ProjectKeys = { ...DEFAULT_DEMO_PROJECT, ...options.demoProject };
   const internal: ProjectKeys = { ...DEFAULT_INTERNAL_PROJECT, ...options.internalProject, id: 'internal' };
@@ -103,6 +111,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   registerDevRoutes(dev);
 
   const server: Server = createServer((req, res) => {
+    if (!policy.hostAllowed(req.headers.host)) {
+      return void writeReply(res, { kind: 'text', status: 403, body: policy.hostRefusal(req.headers.host ?? '') }, { cors: false, override: false, pretty: false });
+    }
     const url = new URL(req.url ?? '/', env.baseUrl || 'http://127.0.0.1');
     const done = (promise: Promise<void>) =>
       promise.catch((error: unknown) => {
@@ -110,7 +121,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         else res.destroy();
       });
     if (isApiPath(url.pathname)) return void done(handleApiRequest(env, api, req, res, url));
-    if (url.pathname === '/emulator' || url.pathname.startsWith('/emulator/')) return void done(handleDevRequest(env, dev, req, res, url));
+    if (url.pathname === '/emulator' || url.pathname.startsWith('/emulator/')) return void done(handleDevRequest(env, dev, policy, req, res, url));
     if (url.pathname === '/health') {
       // Faults may target /health too, so that tests can make the service look unreachable.
       return void done(
@@ -143,7 +154,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // Listening on every interface, this machine still reaches it on loopback: that is the URL to give clients here.
+  const reachable = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  const host = isIP(reachable) === 6 ? `[${reachable}]` : reachable;
   env.baseUrl = `http://${host}:${address.port}`;
 
   return {

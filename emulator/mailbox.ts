@@ -2,6 +2,7 @@ import type { EmailTemplateType } from '../protocol/resources/admin.js';
 import type { Json } from '../protocol/resources/common.js';
 import type { EmailConfig } from '../protocol/resources/project.js';
 import type { ProjectRecord, SentEmailRecord } from './state/model.js';
+import { defaultTemplateDocuments, documentText, isTemplateDocument } from './templateDocument.js';
 
 /** An e-mail the service would have sent; every one lands here instead. */
 export interface MailboxItem {
@@ -19,39 +20,33 @@ export interface MailboxItem {
 }
 
 /** Default subjects (PROTOCOL.md §12.3); variables use `{{ name }}`. */
-export const defaultEmailTemplates: Record<EmailTemplateType, { subject: string; body: string }> = {
-  email_verification: {
-    subject: 'Verify your email at {{ projectDisplayName }}',
-    body: 'Hi {{ userDisplayName }},\n\nPlease verify your e-mail address for {{ projectDisplayName }} by opening this link:\n{{ emailVerificationLink }}',
-  },
-  password_reset: {
-    subject: 'Reset your password at {{ projectDisplayName }}',
-    body: 'Hi {{ userDisplayName }},\n\nTo reset your password for {{ projectDisplayName }}, open this link:\n{{ passwordResetLink }}',
-  },
-  magic_link: {
-    subject: 'Sign in to {{ projectDisplayName }}: Your code is {{ otp }}',
-    body: 'Your sign-in code for {{ projectDisplayName }} is {{ otp }}.\n\nOr sign in with this link:\n{{ magicLink }}',
-  },
-  team_invitation: {
-    subject: 'You have been invited to join {{ teamDisplayName }}',
-    body: 'You have been invited to join {{ teamDisplayName }} on {{ projectDisplayName }}. Accept with this link:\n{{ teamInvitationLink }}',
-  },
+export const defaultEmailSubjects: Readonly<Record<EmailTemplateType, string>> = {
+  email_verification: 'Verify your email at {{ projectDisplayName }}',
+  password_reset: 'Reset your password at {{ projectDisplayName }}',
+  magic_link: 'Sign in to {{ projectDisplayName }}: Your code is {{ otp }}',
+  team_invitation: 'You have been invited to join {{ teamDisplayName }}',
 };
 
+/**
+ * Fills `{{ name }}` and the one Handlebars block the default templates need, `{{#if name}}…{{/if}}`
+ * (not nested, no else); unknown names become empty.
+ */
 export function renderTemplate(template: string, variables: Record<string, string>): string {
-  return template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => variables[name] ?? '');
+  const value = (name: string) => (Object.prototype.hasOwnProperty.call(variables, name) ? variables[name]! : '');
+  return template
+    .replace(/\{\{#if\s+([A-Za-z0-9_]+)\s*\}\}([\s\S]*?)\{\{\/if\}\}/g, (_, name: string, inner: string) => (value(name) === '' ? '' : inner))
+    .replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => value(name));
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A custom template's body: its `content` when it is a string, else its `body`/`text` field, else the default. */
+/**
+ * A template's text before its variables are filled: a document's words in reading order. Plain
+ * text content (kept by emulators before templates were documents) is used as it is.
+ */
 function bodyTemplate(type: EmailTemplateType, content: Json | undefined): string {
   if (typeof content === 'string') return content;
-  if (content && typeof content === 'object' && !Array.isArray(content)) {
-    const candidate = content.body ?? content.text;
-    if (typeof candidate === 'string') return candidate;
-  }
-  return defaultEmailTemplates[type].body;
+  return documentText(isTemplateDocument(content) ? content : defaultTemplateDocuments[type]);
 }
 
 /** The e-mail configuration as `GET /internal/emails` shows it: never the password. */
@@ -76,7 +71,7 @@ export class Mailbox {
   sendTemplate(p: ProjectRecord, type: EmailTemplateType, to: string, variables: Record<string, string>, link: string | null): MailboxItem {
     const custom = p.email_templates[type];
     const vars = { projectDisplayName: p.display_name, userDisplayName: '', ...variables };
-    const subject = renderTemplate(custom?.subject ?? defaultEmailTemplates[type].subject, vars);
+    const subject = renderTemplate(custom?.subject ?? defaultEmailSubjects[type], vars);
     const textBody = renderTemplate(bodyTemplate(type, custom?.content), vars);
     const htmlBody = `<p>${escapeHtml(textBody).replace(/\n/g, '<br>')}</p>${link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : ''}`;
     const delivered = this.deliver({ project_id: p.id, to, subject, text: textBody, html: htmlBody, template: type, link });

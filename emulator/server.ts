@@ -6,16 +6,21 @@ import { randomToken } from './crypto.js';
 import type { EmulatorEnv } from './env.js';
 import { parseBody, parseCookies, readBody } from './http/body.js';
 import { StatusError } from './http/errors.js';
+import type { AccessPolicy } from './http/guard.js';
 import type { Router } from './http/router.js';
 import type { ApiRequest, Reply } from './http/types.js';
 
-/** CORS of every `/api/*` response and preflight (PROTOCOL.md §1.1). */
+/**
+ * CORS of every `/api/*` response and preflight (PROTOCOL.md §1.1). The allowed request headers
+ * are the service's at v2.7.27 and, after them, the two that `@stackframe/js` 2.8.39 to 2.8.102 add
+ * to every call: without them a browser blocks those SDK releases before any request is sent.
+ */
 export const corsHeaders: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': '86400',
   'access-control-allow-headers':
-    'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace',
+    'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace, x-stack-allow-anonymous-user, ngrok-skip-browser-warning',
   'access-control-expose-headers': 'content-type, x-stack-actual-status, x-stack-known-error',
 };
 
@@ -181,12 +186,21 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
   env.stats.request(routeKey, written.status, write);
 }
 
-/** Dev endpoints under `/emulator` are plain JSON (no overrides) and answer InvalidArgumentError as 400. */
-export async function handleDevRequest(env: EmulatorEnv, router: Router, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+/**
+ * Dev endpoints under `/emulator` are plain JSON (no overrides) and answer InvalidArgumentError as
+ * 400. Only same-origin pages, the allowed origins and requests without an origin reach them
+ * (`AccessPolicy.devAccess`); a refused request gets a 403 without CORS headers, before any handler.
+ */
+export async function handleDevRequest(env: EmulatorEnv, router: Router, policy: AccessPolicy, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = firstValues(req.headers);
+  const access = policy.devAccess(headers.origin, headers.host);
+  if (!access.allowed) {
+    writeReply(res, { kind: 'text', status: 403, body: access.message }, { cors: false, override: false, pretty: false, extraHeaders: { vary: 'origin' } });
+    return;
+  }
   if (method === 'OPTIONS') {
-    res.writeHead(204, { ...corsHeaders, 'content-length': '0' });
+    res.writeHead(204, { ...access.headers, 'content-length': '0' });
     res.end();
     return;
   }
@@ -218,7 +232,7 @@ export async function handleDevRequest(env: EmulatorEnv, router: Router, req: In
   } catch (error) {
     reply = error instanceof InvalidArgumentError ? { kind: 'json', status: 400, body: error.toJSON() } : errorReply(error, env.log);
   }
-  writeReply(res, reply, { cors: true, override: false, pretty: true });
+  writeReply(res, reply, { cors: false, override: false, pretty: true, extraHeaders: access.headers });
 }
 
 /** Everything under /api/ is the API's: unknown versions get the API's own 404 text too. */

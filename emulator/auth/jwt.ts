@@ -1,5 +1,6 @@
 import { decodeJwt, errors as joseErrors, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
-import type { ProjectRecord } from '../state/model.js';
+import type { ProjectRecord, UserRecord } from '../state/model.js';
+import { primaryChannel } from '../state/users.js';
 import type { Store } from '../state/store.js';
 
 /** The issuer of the service's access tokens (PROTOCOL.md §3.1); our tokens carry the same claims. */
@@ -16,13 +17,38 @@ function importKey(jwk: JsonWebKey): Promise<CryptoKey | Uint8Array> {
   return key;
 }
 
-export async function signAccessToken(p: ProjectRecord, userId: string, sessionId: string, now: number, ttlMillis: number): Promise<string> {
+/**
+ * The claims later service versions add, which `@stackframe/js` 2.8.41 and later require before they
+ * accept a token (and read the signed-in user's name and e-mail from). The service at v2.7.27 has
+ * none of them; our client and the 2.7 SDK ignore them (PROTOCOL.md §3.1, §11). `signed_up_at` is
+ * in seconds, like `iat`; anonymous and restricted users do not exist here.
+ */
+function laterServiceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
+  const email = primaryChannel(p, user.id);
+  return {
+    project_id: p.id,
+    branch_id: 'main',
+    refresh_token_id: sessionId,
+    role: 'authenticated',
+    name: user.display_name,
+    email: email?.value ?? null,
+    email_verified: email?.is_verified ?? false,
+    selected_team_id: user.selected_team_id,
+    signed_up_at: Math.floor(user.signed_up_at_millis / 1000),
+    is_anonymous: false,
+    is_restricted: false,
+    restricted_reason: null,
+    requires_totp_mfa: user.totp_secret_base64 !== null,
+  };
+}
+
+export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessionId: string, now: number, ttlMillis: number): Promise<string> {
   const iat = Math.floor(now / 1000);
-  return new SignJWT({ branchId: 'main', refreshTokenId: sessionId })
+  return new SignJWT({ branchId: 'main', refreshTokenId: sessionId, ...laterServiceClaims(p, user, sessionId) })
     .setProtectedHeader({ alg: 'ES256', kid: p.signing_key.kid })
     .setIssuer(ACCESS_TOKEN_ISSUER)
     .setAudience(p.id)
-    .setSubject(userId)
+    .setSubject(user.id)
     .setIssuedAt(iat)
     .setExpirationTime(iat + Math.max(1, Math.round(ttlMillis / 1000)))
     .sign(await importKey(p.signing_key.privateJwk));

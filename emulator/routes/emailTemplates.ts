@@ -5,17 +5,15 @@ import { StatusError } from '../http/errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
 import { anyJson, obj, validate, yup } from '../http/validate.js';
-import { defaultEmailTemplates } from '../mailbox.js';
+import { defaultEmailSubjects } from '../mailbox.js';
 import type { ProjectRecord } from '../state/model.js';
+import { defaultTemplateDocuments, isTemplateDocument } from '../templateDocument.js';
 
-/**
- * A default template's content is its plain-text body: the mailbox renders a string content as
- * the body, so reading a default and writing it back changes nothing.
- */
+/** A default template's content is the emulator's default document, so reading it and writing it back changes nothing. */
 function templateView(p: ProjectRecord, type: EmailTemplateType): EmailTemplate {
   const custom = p.email_templates[type];
-  if (custom) return { type, subject: custom.subject, content: custom.content, is_default: false };
-  return { type, subject: defaultEmailTemplates[type].subject, content: defaultEmailTemplates[type].body, is_default: true };
+  if (custom) return { type, subject: custom.subject, content: structuredClone(custom.content), is_default: false };
+  return { type, subject: defaultEmailSubjects[type], content: structuredClone(defaultTemplateDocuments[type]), is_default: true };
 }
 
 function templateType(req: ApiRequest): EmailTemplateType {
@@ -47,7 +45,8 @@ export function registerEmailTemplateRoutes(router: Router): void {
     if (p.config.email_config.type === 'shared') {
       throw new StatusError(400, 'Cannot update email templates in shared email config. Set up a custom email config to update email templates.');
     }
-    if (body.content === null) throw new StatusError(400, 'Invalid email template content');
+    // The service checks the document block by block, as its e-mail builder reads it (PROTOCOL.md §5.8).
+    if (body.content !== undefined && !isTemplateDocument(body.content)) throw new StatusError(400, 'Invalid email template content');
     // An upsert: what the body leaves out comes from the current template, custom or default.
     const current = templateView(p, type);
     p.email_templates[type] = { subject: body.subject ?? current.subject, content: body.content ?? current.content };

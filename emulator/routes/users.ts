@@ -28,13 +28,8 @@ export function requireClientImage(auth: AuthContext, value: string | null | und
   if (auth.type === 'client' && value && !isBase64Image(value)) throw new StatusError(400, 'Invalid profile image URL');
 }
 
-/** A profile image URL or null; the shared `url()` test would refuse null, so it is wrapped. */
-export const imageUrl = () =>
-  yup
-    .string()
-    .nullable()
-    .max(MAX_IMAGE_URL_LENGTH)
-    .test('url', '${path} is not a valid URL', (value) => value === undefined || value === null || url().isValidSync(value));
+/** A profile image URL or null: the service's URL rules and a length cap. */
+export const imageUrl = () => url().nullable().max(MAX_IMAGE_URL_LENGTH);
 
 const base64 = () => yup.string().nullable().test('base64', '${path} is not valid base64', (v) => v === undefined || v === null || STANDARD_BASE64.test(v));
 const nonEmpty = (schema: yup.StringSchema<string | undefined>) => schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
@@ -192,9 +187,8 @@ function listUsers(req: ApiRequest) {
 const BCRYPT_HASH = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/;
 
 /**
- * Imported bcrypt hashes are accepted by shape (cost 4–16) and stored as given. Node has no
- * Blowfish, so the emulator cannot check a password against them: signing in to such a user
- * answers EMAIL_PASSWORD_MISMATCH until a new password is set.
+ * Imported bcrypt hashes are accepted by shape (cost 4–16) and stored as given; sign-in checks
+ * the original password against them (`verifyPassword`).
  */
 function isBcryptHash(hash: string): boolean {
   const match = BCRYPT_HASH.exec(hash);

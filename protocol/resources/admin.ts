@@ -40,13 +40,14 @@ export type EmailTemplateType = (typeof emailTemplateTypes)[number];
 export interface EmailTemplate {
   type: EmailTemplateType;
   subject: string;
+  /** The template document: the service's e-mail builder blocks by id, read from the `root` block. */
   content: Json;
   is_default: boolean;
 }
 
 export interface EmailTemplateUpdate {
   subject?: string;
-  /** Any non-null JSON. */
+  /** A template document like `EmailTemplate.content`; anything else is refused (plain 400 `Invalid email template content`). */
   content?: Json;
 }
 

@@ -20,8 +20,15 @@ describe('/email-templates', () => {
     for (const template of templates) {
       expect(template.is_default).toBe(true);
       expect(template.subject).toBe(DEFAULT_SUBJECTS[template.type]);
-      expect(template.content).not.toBeNull();
+      // The content is the service's template document: blocks by id, read from an EmailLayout root.
+      expect(template.content).toMatchObject({ root: { type: 'EmailLayout', data: { childrenIds: expect.any(Array) } } });
+      const document = template.content as Record<string, { type: string; data: { props?: { url?: string } } }>;
+      const button = Object.values(document).find((block) => block.type === 'Button');
+      expect(button?.data.props?.url).toMatch(/^\{\{ \w+Link \}\}$/);
     }
+    // One template reads the same alone and in the list.
+    const one = await endpoints.getEmailTemplate(transportFor(em, 'admin', { project: 'internal' }), 'magic_link');
+    expect(one).toEqual(templates.find((t) => t.type === 'magic_link'));
   });
 
   it('is admin-only and knows only the four types', async () => {
@@ -42,11 +49,31 @@ describe('/email-templates', () => {
     expect(error).toMatchObject({ status: 400, body: 'Cannot update email templates in shared email config. Set up a custom email config to update email templates.' });
   });
 
-  it('refuses null content with the exact text', async () => {
+  it('refuses content that is not a template document, with the exact text', async () => {
     const em = emulator();
-    const error = await rejection(endpoints.updateEmailTemplate(transportFor(em, 'admin'), 'password_reset', { content: null }));
-    expect(error).toMatchObject({ status: 400, body: 'Invalid email template content' });
-    expect((await endpoints.getEmailTemplate(transportFor(em, 'admin'), 'password_reset')).is_default).toBe(true);
+    const admin = transportFor(em, 'admin');
+    const text = { type: 'Text', data: { props: { text: 'Hi' } } };
+    const refused = [
+      null,
+      'Click {{ emailVerificationLink }}',
+      ['a'],
+      { root: 'EmailLayout' },
+      { block: { type: 'Marquee', data: {} } },
+      { block: { type: 'Text' } },
+      { block: { ...text, data: { props: { text: 42 } } } },
+      { block: { ...text, data: { style: { color: 'red' } } } },
+      { block: { ...text, data: { style: { padding: { top: 1 } } } } },
+      { root: { type: 'EmailLayout', data: { childrenIds: 'block' } } },
+    ];
+    for (const content of refused) {
+      const error = await rejection(endpoints.updateEmailTemplate(admin, 'password_reset', { content: content as never }));
+      expect(error, JSON.stringify(content)).toMatchObject({ status: 400, body: 'Invalid email template content' });
+    }
+    expect((await endpoints.getEmailTemplate(admin, 'password_reset')).is_default).toBe(true);
+    // Fields the builder does not know are ignored, as its schemas ignore them.
+    const accepted = await endpoints.updateEmailTemplate(admin, 'password_reset', { content: { block: { ...text, data: { props: { text: 'Hi' }, extra: true } } } });
+    expect(accepted.is_default).toBe(false);
+    await endpoints.resetEmailTemplate(admin, 'password_reset');
   });
 
   it('upserts with fallbacks, and the mailbox uses the custom template', async () => {
@@ -57,8 +84,14 @@ describe('/email-templates', () => {
     const subjectOnly = await endpoints.updateEmailTemplate(admin, 'email_verification', { subject: 'Welcome to {{ projectDisplayName }}!' });
     expect(subjectOnly).toEqual({ type: 'email_verification', subject: 'Welcome to {{ projectDisplayName }}!', content: defaultContent, is_default: false });
 
-    const contentOnly = await endpoints.updateEmailTemplate(admin, 'email_verification', { content: 'Click {{ emailVerificationLink }} now' });
-    expect(contentOnly).toEqual({ type: 'email_verification', subject: 'Welcome to {{ projectDisplayName }}!', content: 'Click {{ emailVerificationLink }} now', is_default: false });
+    const document = {
+      root: { type: 'EmailLayout', data: { childrenIds: ['intro', 'go'] } },
+      intro: { type: 'Text', data: { props: { text: 'Hello{{#if userDisplayName}} {{ userDisplayName }}{{/if}}, welcome.' } } },
+      go: { type: 'Button', data: { props: { text: 'Click', url: '{{ emailVerificationLink }}' } } },
+      unused: { type: 'Text', data: { props: { text: 'not reachable from the root' } } },
+    };
+    const contentOnly = await endpoints.updateEmailTemplate(admin, 'email_verification', { content: document });
+    expect(contentOnly).toEqual({ type: 'email_verification', subject: 'Welcome to {{ projectDisplayName }}!', content: document, is_default: false });
     expect(await endpoints.getEmailTemplate(admin, 'email_verification')).toEqual(contentOnly);
     const listed = await endpoints.listEmailTemplates(admin);
     expect(listed.find((t) => t.type === 'email_verification')).toEqual(contentOnly);
@@ -68,12 +101,26 @@ describe('/email-templates', () => {
     await endpoints.signUpWithPassword(transportFor(em, 'client'), { email, password: 'correct horse', verification_callback_url: 'http://localhost:5173/handler/email-verification' });
     const [mail] = em.env.mailbox.list(email);
     expect(mail?.subject).toBe('Welcome to Authbroker Demo!');
-    expect(mail?.text).toMatch(/^Click http:\/\/localhost:5173\/handler\/email-verification\?code=[0-9a-z]{45} now$/);
+    // The document's words in reading order from the root; the {{#if}} block drops out without a name.
+    expect(mail?.text).toMatch(/^Hello, welcome\.\n\nClick: http:\/\/localhost:5173\/handler\/email-verification\?code=[0-9a-z]{45}$/);
   });
 
-  it('accepts any non-null JSON content', async () => {
+  it('sends the default documents with their links and codes', async () => {
     const em = emulator();
-    const content = { schemaVersion: 1, blocks: [{ type: 'text', text: 'Hi {{ userDisplayName }}' }], body: 'Reset: {{ passwordResetLink }}' };
+    const email = uniqueEmail('default');
+    await endpoints.signUpWithPassword(transportFor(em, 'client'), { email, password: 'correct horse', verification_callback_url: 'http://localhost:5173/handler/email-verification' });
+    const [mail] = em.env.mailbox.list(email);
+    expect(mail?.link).toMatch(/^http:\/\/localhost:5173\/handler\/email-verification\?code=/);
+    expect(mail?.text).toContain(mail!.link!);
+    expect(mail?.text).not.toContain('{{');
+  });
+
+  it('keeps a document as written', async () => {
+    const em = emulator();
+    const content = {
+      root: { type: 'EmailLayout', data: { backdropColor: '#EEEEEE', fontFamily: 'BOOK_SERIF', childrenIds: ['text'] } },
+      text: { type: 'Text', data: { style: { color: '#112233', padding: { top: 1, bottom: 2, right: 3, left: 4 } }, props: { text: 'Reset: {{ passwordResetLink }}' } } },
+    };
     const updated = await endpoints.updateEmailTemplate(transportFor(em, 'admin'), 'password_reset', { content });
     expect(updated.content).toEqual(content);
     expect(updated.subject).toBe(DEFAULT_SUBJECTS.password_reset);

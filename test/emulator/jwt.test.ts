@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
+import { refreshAccessToken } from '../../protocol/tokens.js';
 import { advanceClock, api, expectKnownError, expectPlainError, signUp } from '../support/authFlows.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 
@@ -17,16 +18,51 @@ function tamper(token: string, change: (payload: Record<string, unknown>) => voi
 }
 
 describe('access tokens', () => {
-  it('verify against the project JWKS with exactly the documented claims', async () => {
+  it('verify against the project JWKS with the documented claims, and the later versions\' claims beside them', async () => {
     const em = emulator();
     const user = await signUp(em);
     const jwks = createRemoteJWKSet(new URL(`${em.url}/api/v1/projects/${em.projects.demo.id}/.well-known/jwks.json`));
     const { payload, protectedHeader } = await jwtVerify(user.access_token, jwks, { issuer: ISSUER, audience: em.projects.demo.id, algorithms: ['ES256'], currentDate: new Date(decodeJwt(user.access_token).iat! * 1000) });
-    expect(Object.keys(payload).sort()).toEqual(['aud', 'branchId', 'exp', 'iat', 'iss', 'refreshTokenId', 'sub'].sort());
-    expect(payload).toMatchObject({ iss: ISSUER, aud: em.projects.demo.id, sub: user.user_id, branchId: 'main', refreshTokenId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const sessionId = payload.refreshTokenId as string;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const record = em.env.store.project(em.projects.demo.id)!.users[user.user_id]!;
+    expect(payload).toEqual({
+      // v2.7.27's claims (PROTOCOL.md §3.1).
+      iss: ISSUER,
+      aud: em.projects.demo.id,
+      sub: user.user_id,
+      iat: expect.any(Number),
+      exp: expect.any(Number),
+      branchId: 'main',
+      refreshTokenId: sessionId,
+      // What @stackframe/js 2.8.41 and later require (a superset; our client reads none of them).
+      project_id: em.projects.demo.id,
+      branch_id: 'main',
+      refresh_token_id: sessionId,
+      role: 'authenticated',
+      name: null,
+      email: user.email,
+      email_verified: false,
+      selected_team_id: record.selected_team_id,
+      signed_up_at: Math.floor(record.signed_up_at_millis / 1000),
+      is_anonymous: false,
+      is_restricted: false,
+      restricted_reason: null,
+      requires_totp_mfa: false,
+    });
     expect(payload.exp! - payload.iat!).toBe(600);
     expect(Object.keys(protectedHeader).sort()).toEqual(['alg', 'kid']);
     expect(protectedHeader).toEqual({ alg: 'ES256', kid: expect.stringMatching(/^[A-Za-z0-9_-]{12}$/) });
+  });
+
+  it('carry the user as they are when the token is made', async () => {
+    const em = emulator();
+    const user = await signUp(em);
+    const client = transportFor(em, 'client', { accessToken: user.access_token });
+    await endpoints.updateCurrentUser(client, { display_name: 'Renamed' });
+    const keys = em.projects.demo;
+    const { access_token } = await refreshAccessToken({ baseUrl: em.url, projectId: keys.id, publishableClientKey: keys.publishableClientKey }, user.refresh_token);
+    expect(decodeJwt(access_token)).toMatchObject({ name: 'Renamed', email: user.email, refreshTokenId: decodeJwt(user.access_token).refreshTokenId });
   });
 
   it('the JWKS has one ES256 P-256 key; unknown projects are a plain 404', async () => {

@@ -40,6 +40,20 @@ describe('authorize errors', () => {
     expect(await authorizeWith((u) => u.searchParams.set('grant_type', 'implicit'))).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
   });
 
+  it('lists every failing rule of a field, in the service\'s order', async () => {
+    const both = await authorizeWith((u) => u.searchParams.set('redirect_uri', 'this is an invalid URL string'));
+    expect(both).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
+    const path = new URL((await authorizeUrl(emulator())).url).pathname;
+    expect((both.body as { error: string }).error).toBe(
+      `Request validation failed on GET ${path}:\n  - query.redirect_uri contains spaces\n  - query.redirect_uri is not a valid URL`,
+    );
+    // A space alone is one failure; the URL parser itself drops tabs, as the service's does.
+    const spaced = await authorizeWith((u) => u.searchParams.set('redirect_uri', 'http://localhost:5173/a b'));
+    expect((spaced.body as { error: string }).error).toMatch(/:\n {2}- query\.redirect_uri contains spaces$/);
+    const unparsable = await authorizeWith((u) => u.searchParams.set('redirect_uri', 'nope'));
+    expect((unparsable.body as { error: string }).error).toMatch(/:\n {2}- query\.redirect_uri is not a valid URL$/);
+  });
+
   it('checks the access token of a link flow', async () => {
     const em = emulator();
     const link = (token: string, extra: Record<string, string> = {}, project: 'demo' | 'internal' = 'demo') =>

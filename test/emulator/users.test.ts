@@ -1,3 +1,4 @@
+import { hashSync } from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
 import { refreshAccessToken } from '../../protocol/tokens.js';
@@ -216,14 +217,31 @@ describe('passwords', () => {
     await expect(endpoints.createUser(server, { password: 'no e-mail here' })).rejects.toMatchObject({ code: 'HTTP_STATUS_ERROR', status: 400 });
   });
 
-  it('stores an imported bcrypt hash (sign-in against it is not supported by the emulator)', async () => {
+  it('signs an imported bcrypt user in with the original password ($2a$, $2b$, $2y$)', async () => {
     const em = emulator();
     const server = transportFor(em, 'server');
-    const email = uniqueEmail();
-    const user = await endpoints.createUser(server, { primary_email: email, primary_email_auth_enabled: true, password_hash: BCRYPT });
-    expect(user.has_password).toBe(true);
-    expect(demo(em).users[user.id]!.password_hash).toBe(BCRYPT);
-    await expect(endpoints.signInWithPassword(transportFor(em, 'client'), { email, password: 'anything' })).rejects.toMatchObject(known('EMAIL_PASSWORD_MISMATCH'));
+    const client = transportFor(em, 'client');
+    // PHP's documentation example (made by crypt_blowfish, not by the library the emulator uses), and
+    // the same password hashed as $2a$ and $2b$ (bcrypt's three prefixes differ only in old bugs).
+    const php = '$2y$10$.vGA1O9wmRjrwAVXD98HNOgsNpDczlqm3Jq7KnEd1rVAGv3Fykk1a';
+    for (const hash of [php, hashSync('rasmuslerdorf', 4).replace(/^\$2.\$/, '$2a$'), hashSync('rasmuslerdorf', 4).replace(/^\$2.\$/, '$2b$')]) {
+      const email = uniqueEmail();
+      const user = await endpoints.createUser(server, { primary_email: email, primary_email_auth_enabled: true, password_hash: hash });
+      expect(user.has_password).toBe(true);
+      expect(demo(em).users[user.id]!.password_hash).toBe(hash);
+      await expect(endpoints.signInWithPassword(client, { email, password: 'rasmuslerdorf!' })).rejects.toMatchObject(known('EMAIL_PASSWORD_MISMATCH'));
+      const tokens = await endpoints.signInWithPassword(client, { email, password: 'rasmuslerdorf' });
+      expect(tokens.user_id).toBe(user.id);
+      // Changing the password checks the old one against the imported hash, then stores the emulator's own.
+      const signedIn = transportFor(em, 'client', { accessToken: tokens.access_token });
+      await endpoints.updatePassword(signedIn, { old_password: 'rasmuslerdorf', new_password: 'a brand new password' });
+      expect(demo(em).users[user.id]!.password_hash).toMatch(/^scrypt\$/);
+      await endpoints.signInWithPassword(client, { email, password: 'a brand new password' });
+    }
+    // A hash set later by PATCH works the same way.
+    const later = await endpoints.createUser(server, { primary_email: uniqueEmail(), primary_email_auth_enabled: true, password: 'emulator hashed' });
+    await endpoints.updateUser(server, later.id, { password_hash: php });
+    await endpoints.signInWithPassword(client, { email: later.primary_email!, password: 'rasmuslerdorf' });
   });
 });
 
