@@ -1,5 +1,5 @@
 import { trimBaseUrl } from './diagnostics.js';
-import { ProtocolError } from './errors/errors.js';
+import { ProtocolError, redactBody } from './errors/errors.js';
 import { type AnyKnownError } from './errors/knownError.js';
 import { knownErrorFromBody } from './errors/create.js';
 import type { AccessType } from './resources/common.js';
@@ -105,7 +105,10 @@ export function encodeRequest(
     ...(extraHeaders === undefined ? {} : { extraHeaders }),
     ...(spec.headers === undefined ? {} : { callHeaders: spec.headers }),
   });
-  const init: EncodedRequest['init'] = { method: spec.method, headers, credentials: 'omit', cache: 'no-store' };
+  // The service never redirects an API call. Following one would re-send the keys, the access token
+  // and any sign-in body to wherever the redirect points (a captive portal, a hijacked proxy), so
+  // redirects are not followed: `decodeResponse` turns the answer into a ProtocolError.
+  const init: EncodedRequest['init'] = { method: spec.method, headers, credentials: 'omit', cache: 'no-store', redirect: 'manual' };
   if (hasBody) init.body = JSON.stringify(spec.body);
   return { url: apiUrl(baseUrl, spec.path, spec.query), init };
 }
@@ -130,8 +133,28 @@ function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ProtocolError(`${what} is not valid JSON: ${text.slice(0, 200)}`);
+    // Not the text itself: a success body holds tokens, and a broken one may hold them too.
+    throw new ProtocolError(`${what} is not valid JSON (${text.length} characters).`);
   }
+}
+
+/**
+ * Throws a ProtocolError for a redirect answered to a request made with `redirect: 'manual'`
+ * (opaque in browsers, a plain 3xx in Node): the service never redirects an API call.
+ */
+export function refuseRedirect(response: Response): void {
+  if (response.type !== 'opaqueredirect' && (response.status < 300 || response.status >= 400)) return;
+  void response.body?.cancel().catch(() => undefined);
+  const location = response.headers.get('location');
+  throw new ProtocolError(
+    `The service answered with a redirect${location === null ? '' : ` to ${redactBody(location, 200)}`}. API calls never follow redirects, so no credential was sent on; check baseUrl (http vs https, a trailing path) and any proxy in between.`,
+  );
+}
+
+/** Whether a content type is JSON (`application/json`, `application/problem+json`, with parameters). */
+function isJsonContentType(contentType: string): boolean {
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || mediaType.endsWith('+json');
 }
 
 /**
@@ -140,6 +163,7 @@ function parseJson(text: string, what: string): unknown {
  * equal the body's code), then success or a plain error.
  */
 export async function decodeResponse(response: Response): Promise<DecodedResponse> {
+  refuseRedirect(response);
   const status = actualStatus(response);
   const text = await response.text();
   const knownErrorHeader = response.headers.get('x-stack-known-error');
@@ -154,8 +178,14 @@ export async function decodeResponse(response: Response): Promise<DecodedRespons
   if (status >= 200 && status < 300) {
     const contentType = response.headers.get('content-type') ?? '';
     if (text === '') return { kind: 'ok', status, body: undefined };
-    const body = contentType.includes('json') ? parseJson(text, `The ${status} response`) : text;
-    return { kind: 'ok', status, body };
+    // The service answers every call with JSON. Anything else on a success status is someone else
+    // answering (a captive portal's login page, a proxy's HTML), never the user's data.
+    if (!isJsonContentType(contentType)) {
+      throw new ProtocolError(
+        `The ${status} answer is ${contentType === '' ? 'not labelled' : `${contentType.split(';')[0]}`}, not JSON: something other than the service answered (a captive portal or a proxy?).`,
+      );
+    }
+    return { kind: 'ok', status, body: parseJson(text, `The ${status} response`) };
   }
   return { kind: 'http-error', status, body: text, retryAfter: response.headers.get('retry-after') };
 }

@@ -9,8 +9,19 @@ export const BACKOFF_BASE_MILLIS = 1000;
 /** A Retry-After longer than this is not waited out: the call fails with the 429 instead. */
 export const MAX_RETRY_AFTER_MILLIS = 60_000;
 
-/** Methods whose network failures are retried: sending them twice does no harm. */
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+/**
+ * Methods whose network failures and transient 5xx are retried: sending them twice does no harm.
+ * PATCH is here because every PATCH of API v1 sets fields to the values it carries (none adds or
+ * increments), so a second application changes nothing; a call that is not may say `idempotent: false`.
+ */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Server errors that say "not now" rather than "never": a crashed worker, a gateway that lost its
+ * upstream, an overloaded service, a timeout. Retried for idempotent calls only: a POST that got a
+ * 5xx may have been applied.
+ */
+export const TRANSIENT_SERVER_STATUSES: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 
 /** How one attempt failed. */
 export type AttemptOutcome =
@@ -26,7 +37,7 @@ export type AttemptOutcome =
 
 export type RetryDecision = { retry: true; delayMillis: number; reason: RetryReason } | { retry: false };
 
-export type RetryReason = 'network' | 'rate-limited' | 'loop-detected' | 'token-renewed';
+export type RetryReason = 'network' | 'rate-limited' | 'loop-detected' | 'server-error' | 'token-renewed';
 
 export interface RetryContext {
   /** Zero-based index of the attempt that just failed. */
@@ -60,6 +71,13 @@ export function parseRetryAfter(header: string | null, now: number): number | nu
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
+/** The server's Retry-After when it gives one (and it is not absurdly long), else the backoff. */
+function afterRetryAfter(header: string | null, attempt: number, now: number, random: number, reason: RetryReason): RetryDecision {
+  const wait = parseRetryAfter(header, now);
+  if (wait === null) return { retry: true, delayMillis: backoffDelay(attempt, random), reason };
+  return wait > MAX_RETRY_AFTER_MILLIS ? { retry: false } : { retry: true, delayMillis: wait, reason };
+}
+
 /**
  * Decides whether to try a call again, and when. A pure function: the caller supplies the
  * clock and the random number, so every branch can be tested exactly.
@@ -67,18 +85,16 @@ export function parseRetryAfter(header: string | null, now: number): number | nu
 export function decideRetry(context: RetryContext): RetryDecision {
   const { attempt, outcome, method, now, random } = context;
   if (attempt + 1 >= (context.maxAttempts ?? MAX_ATTEMPTS)) return { retry: false };
+  const idempotent = context.idempotent ?? IDEMPOTENT_METHODS.has(method.toUpperCase());
   switch (outcome.kind) {
     case 'network-error':
-      return (context.idempotent ?? IDEMPOTENT_METHODS.has(method.toUpperCase())) ? { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'network' } : { retry: false };
+      return idempotent ? { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'network' } : { retry: false };
     case 'http-error': {
-      if (outcome.status === 429) {
-        const wait = parseRetryAfter(outcome.retryAfter, now);
-        if (wait === null) return { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'rate-limited' };
-        return wait > MAX_RETRY_AFTER_MILLIS ? { retry: false } : { retry: true, delayMillis: wait, reason: 'rate-limited' };
-      }
+      if (outcome.status === 429) return afterRetryAfter(outcome.retryAfter, attempt, now, random, 'rate-limited');
       if (outcome.status === 508 && outcome.body.includes('INFINITE_LOOP_DETECTED')) {
         return { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'loop-detected' };
       }
+      if (idempotent && TRANSIENT_SERVER_STATUSES.has(outcome.status)) return afterRetryAfter(outcome.retryAfter, attempt, now, random, 'server-error');
       return { retry: false };
     }
     case 'known-error': {

@@ -1,6 +1,7 @@
 import { decodeJwt } from 'jose';
 import * as oauth from 'oauth4webapi';
-import { decodeResponse } from './codec.js';
+import { decodeResponse, refuseRedirect } from './codec.js';
+import { withDeadline } from './deadline.js';
 import { networkErrorAfterFailure, readNavigatorOnline, trimBaseUrl } from './diagnostics.js';
 import { ClientError, HttpStatusError, ProtocolError } from './errors/errors.js';
 import { isKnownErrorCode } from './errors/lineage.js';
@@ -10,6 +11,7 @@ import { passkeyWebAuthnErrorMessage } from './errors/messages.js';
 import type { AuthorizationCodeTokens } from './resources/session.js';
 import { decideRetry, systemClock, type AttemptOutcome, type Clock } from './retry.js';
 import type { TransportObserver } from './transport.js';
+import { readSignInTokens } from './signInResponse.js';
 import { stripOAuthCallbackParams } from './validation.js';
 
 /** The scope the service's token endpoint knows; any other is refused. */
@@ -28,6 +30,8 @@ export interface TokenEndpointOptions {
   beforeAttempt?: ((signal: AbortSignal | undefined) => Promise<void>) | undefined;
   /** Told about every answer and network failure (connectivity bookkeeping). */
   observer?: TransportObserver | undefined;
+  /** An attempt without its whole answer after this long counts as a network failure. Default 30 s. */
+  attemptTimeoutMillis?: number | undefined;
 }
 
 function authorizationServer(baseUrl: string): oauth.AuthorizationServer {
@@ -35,12 +39,13 @@ function authorizationServer(baseUrl: string): oauth.AuthorizationServer {
   return { issuer: api, token_endpoint: `${api}/auth/oauth/token` };
 }
 
-function requestOptions(options: TokenEndpointOptions): oauth.TokenEndpointRequestOptions {
+/** One attempt's options; `signal` ends with the attempt's deadline (oauth4webapi never follows redirects). */
+function requestOptions(options: TokenEndpointOptions, signal: AbortSignal): oauth.TokenEndpointRequestOptions {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   return {
     [oauth.allowInsecureRequests]: new URL(options.baseUrl).protocol === 'http:',
     [oauth.customFetch]: (url, init) => fetchFn(url, init as RequestInit),
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    signal,
   };
 }
 
@@ -57,6 +62,7 @@ async function throwIfKnownError(response: Response): Promise<void> {
  * response malformed.
  */
 async function throwIfPlainError(response: Response): Promise<void> {
+  refuseRedirect(response);
   if (response.ok) return;
   const text = await response.clone().text();
   let body: unknown;
@@ -88,16 +94,20 @@ function translateOAuthError(error: unknown): unknown {
  * after a network failure: the service does not rotate refresh tokens, and an authorization code
  * that did get redeemed answers INVALID_AUTHORIZATION_CODE instead of signing in twice.
  */
-async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: boolean, exchange: () => Promise<T>): Promise<T> {
+async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: boolean, exchange: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const clock = options.clock ?? systemClock;
+  const timeoutMillis = options.attemptTimeoutMillis ?? 30_000;
   for (let attempt = 0; ; attempt++) {
     let outcome: AttemptOutcome;
     let failure: unknown;
     await options.beforeAttempt?.(options.signal);
     const event = { method: 'POST', path: '/auth/oauth/token', attempt };
+    const started = clock.now();
     try {
-      const result = await exchange();
-      options.observer?.onResponse?.({ ...event, status: 200, durationMillis: 0 });
+      // Request and response processing (the body read) under one deadline: a token endpoint that
+      // never answers must not leave every caller, and the refresh lock, waiting forever.
+      const result = await withDeadline(clock, timeoutMillis, options.signal, exchange);
+      options.observer?.onResponse?.({ ...event, status: 200, durationMillis: clock.now() - started });
       return result;
     } catch (raw) {
       if (options.signal?.aborted) throw options.signal.reason;
@@ -106,10 +116,10 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         outcome = { kind: 'network-error' };
         options.observer?.onNetworkError?.({ ...event, error });
       } else if (error instanceof HttpStatusError) {
-        options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
+        options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started });
         outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: error.retryAfter };
       } else {
-        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
+        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started });
         throw error;
       }
       failure = error;
@@ -138,8 +148,8 @@ export async function refreshAccessToken(options: TokenEndpointOptions, refreshT
   const as = authorizationServer(options.baseUrl);
   const client: oauth.Client = { client_id: options.projectId };
   const auth = oauth.ClientSecretPost(options.publishableClientKey);
-  return withTokenRetries(options, true, async () => {
-    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions(options));
+  return withTokenRetries(options, true, async (signal) => {
+    const response = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions(options, signal));
     await throwIfKnownError(response);
     await throwIfPlainError(response);
     const result = await oauth.processRefreshTokenResponse(as, client, response);
@@ -188,17 +198,17 @@ export async function exchangeAuthorizationCode(options: TokenEndpointOptions, e
     throw new ClientError('OAUTH_STATE_MISMATCH', `The OAuth callback does not belong to this sign-in (${error instanceof Error ? error.message : String(error)}).`);
   }
   const auth = oauth.ClientSecretPost(options.publishableClientKey);
-  return withTokenRetries(options, true, async () => {
-    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, exchange.redirectUri, exchange.codeVerifier, requestOptions(options));
+  return withTokenRetries(options, true, async (signal) => {
+    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, exchange.redirectUri, exchange.codeVerifier, requestOptions(options, signal));
     await throwIfKnownError(response);
     await throwIfPlainError(response);
     const result = await oauth.processAuthorizationCodeResponse(as, client, response);
-    if (typeof result.refresh_token !== 'string') throw new ProtocolError('The authorization-code grant answered without a refresh token.');
+    const tokens = readSignInTokens({ access_token: result.access_token, refresh_token: result.refresh_token }, 'The authorization-code grant');
     const isNewUser = result.is_new_user ?? result.newUser;
     const after = result.after_callback_redirect_url ?? result.afterCallbackRedirectUrl ?? null;
     return {
-      access_token: result.access_token,
-      refresh_token: result.refresh_token,
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token,
       is_new_user: isNewUser === true,
       after_callback_redirect_url: typeof after === 'string' ? after : null,
     };
@@ -267,6 +277,42 @@ export function accessTokenExpiry(token: string): number | null {
   } catch {
     return 0;
   }
+}
+
+/** How often, at most, a token the broker cannot read (or whose lifetime it cannot tell) is renewed. */
+export const UNREADABLE_TOKEN_RENEWAL_MILLIS = 60_000;
+
+/** What a token that just arrived says about itself, by this device's clock. */
+export interface ArrivedAccessToken {
+  /** When to renew it (margin included), in ms since the epoch; null: it never expires. */
+  renewAtMillis: number | null;
+  /**
+   * `expired-on-arrival`: by this device's clock it was already (nearly) expired when it arrived, so
+   * the device's clock and the service's disagree; it is used for its stated lifetime instead.
+   * `unreadable`: not a JWT we can read; renewed once per UNREADABLE_TOKEN_RENEWAL_MILLIS at most.
+   */
+  problem: 'expired-on-arrival' | 'unreadable' | null;
+}
+
+/**
+ * Judges an access token as it arrives (sign-in or refresh). Going by `exp` alone, a device whose
+ * clock runs ahead of the service's sees every new token as expired and renews it before each call;
+ * a token that is not a readable JWT would be renewed before each call too. Either way at most one
+ * renewal per stated lifetime: the lifetime the token states (`exp - iat`), counted from arrival.
+ */
+export function judgeArrivedAccessToken(token: string, receivedAtMillis: number, marginMillis: number): ArrivedAccessToken {
+  let claims: { exp?: unknown; iat?: unknown };
+  try {
+    claims = decodeJwt(token);
+  } catch {
+    return { renewAtMillis: receivedAtMillis + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'unreadable' };
+  }
+  if (claims.exp === undefined) return { renewAtMillis: null, problem: null };
+  if (typeof claims.exp !== 'number') return { renewAtMillis: receivedAtMillis + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'unreadable' };
+  const renewAt = claims.exp * 1000 - marginMillis;
+  if (renewAt > receivedAtMillis) return { renewAtMillis: renewAt, problem: null };
+  const lifetime = typeof claims.iat === 'number' ? (claims.exp - claims.iat) * 1000 : 0;
+  return { renewAtMillis: receivedAtMillis + Math.max(lifetime - marginMillis, UNREADABLE_TOKEN_RENEWAL_MILLIS), problem: 'expired-on-arrival' };
 }
 
 /** Whether a token expires within `marginMillis` of `now` (so it should be renewed before use). */

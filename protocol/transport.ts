@@ -1,4 +1,5 @@
 import { decodeResponse, encodeRequest, type RequestCredentials, type RequestSpec } from './codec.js';
+import { withDeadline } from './deadline.js';
 import { networkErrorAfterFailure, readNavigatorOnline } from './diagnostics.js';
 import { HttpStatusError, type NetworkError } from './errors/errors.js';
 import { codeBelongsTo } from './errors/lineage.js';
@@ -32,6 +33,11 @@ export interface ApiRequest extends RequestSpec {
   signal?: AbortSignal | undefined;
   /** Fewer attempts than the standard five (e.g. 1 for a sign-out that will be queued on failure). */
   maxAttempts?: number;
+  /**
+   * Whether sending the call twice does no harm, so that it may be repeated after a network failure
+   * or a transient 5xx. Default: from the method (GET, PUT, PATCH, DELETE yes; POST no).
+   */
+  idempotent?: boolean;
 }
 
 export interface AttemptEvent {
@@ -62,7 +68,7 @@ export interface TransportOptions<A extends AccessType = AccessType> {
   extraRequestHeaders?: Readonly<Record<string, string>> | undefined;
   fetch?: typeof fetch | undefined;
   clock?: Clock | undefined;
-  /** An attempt with no answer after this long counts as a network failure. Default 30 s. */
+  /** An attempt without its whole answer (body included) after this long counts as a network failure. Default 30 s. */
   attemptTimeoutMillis?: number | undefined;
   /** Awaited before every attempt, e.g. to hold requests while the network is known to be down. */
   beforeAttempt?: ((event: AttemptEvent, signal: AbortSignal | undefined) => Promise<void>) | undefined;
@@ -94,34 +100,29 @@ function notify(call: () => void): void {
   }
 }
 
-interface AttemptState {
-  userTokenRenewed: boolean;
-  adminTokenRenewed: boolean;
+/**
+ * How many times one call may renew a refused access token. Twice, not once: the first renewal may
+ * join a refresh that was already under way when the service refused the token, and that refresh's
+ * token can have been minted before the service's verdict (its clock moved, or it expired in
+ * flight). The second renewal starts after the refusal, so its token is new.
+ */
+export const MAX_TOKEN_RENEWALS_PER_CALL = 2;
+
+/** The access tokens the service refused during one call, per kind of token. */
+interface Renewals {
+  user: Set<string>;
+  admin: Set<string>;
 }
 
-async function timedFetch(fetchFn: typeof fetch, url: string, init: RequestInit, timeoutMillis: number, outer: AbortSignal | undefined): Promise<Response> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let forward: (() => void) | undefined;
-  // Raced, not just signalled: a fetch that ignores its signal must not hang the call forever.
-  // Each rejection comes before the abort so that it, not fetch's own AbortError, wins the race.
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new TypeError(`No response within ${timeoutMillis} ms`));
-      controller.abort();
-    }, timeoutMillis);
-    forward = () => {
-      reject(outer?.reason);
-      controller.abort(outer?.reason);
-    };
-    outer?.addEventListener('abort', forward, { once: true });
-  });
-  try {
-    return await Promise.race([fetchFn(url, { ...init, signal: controller.signal }), deadline]);
-  } finally {
-    clearTimeout(timer);
-    if (forward !== undefined) outer?.removeEventListener('abort', forward);
-  }
+/**
+ * Whether to renew `token` after the service refused it: a renewable source, a token not refused
+ * before in this call (a source never hands out a refused token twice), and renewals left.
+ */
+function renewOnce(source: TokenSource | undefined, token: string | undefined, refused: Set<string>): boolean {
+  if (token === undefined || source?.renewable !== true || refused.has(token) || refused.size >= MAX_TOKEN_RENEWALS_PER_CALL) return false;
+  refused.add(token);
+  source.invalidateAccessToken(token);
+  return true;
 }
 
 export function createTransport<A extends AccessType>(options: TransportOptions<A>): Transport<A> {
@@ -165,7 +166,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
   }
 
   async function request<T>(request: ApiRequest): Promise<T> {
-    const state: AttemptState = { userTokenRenewed: false, adminTokenRenewed: false };
+    const refused: Renewals = { user: new Set(), admin: new Set() };
     for (let attempt = 0; ; attempt++) {
       const event: AttemptEvent = { method: request.method, path: request.path, attempt };
       await options.beforeAttempt?.(event, request.signal);
@@ -178,30 +179,21 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       let outcome: AttemptOutcome;
       let failure: unknown;
       try {
-        const response = await timedFetch(fetchFn, encoded.url, encoded.init, timeoutMillis, request.signal);
-        const decoded = await decodeResponse(response);
+        // The deadline covers the whole answer: headers that arrive followed by a stalled body
+        // must not hold the call either.
+        const decoded = await withDeadline(clock, timeoutMillis, request.signal, async (signal) => decodeResponse(await fetchFn(encoded.url, { ...encoded.init, signal })));
         notify(() => options.observer?.onResponse?.({ ...event, status: decoded.status, durationMillis: clock.now() - started }));
         if (decoded.kind === 'ok') return decoded.body as T;
         if (decoded.kind === 'known-error') {
           const code = decoded.error.code;
-          let tokenRenewable = false;
-          if (codeBelongsTo(code, 'INVALID_ACCESS_TOKEN') && credentials.accessToken !== undefined && options.userTokens?.renewable && !state.userTokenRenewed) {
-            options.userTokens.invalidateAccessToken(credentials.accessToken);
-            state.userTokenRenewed = tokenRenewable = true;
-          } else if (
-            codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') &&
-            credentials.adminAccessToken !== undefined &&
-            options.adminTokens?.renewable &&
-            !state.adminTokenRenewed
-          ) {
-            options.adminTokens.invalidateAccessToken(credentials.adminAccessToken);
-            state.adminTokenRenewed = tokenRenewable = true;
-          }
+          const tokenRenewable = codeBelongsTo(code, 'INVALID_ACCESS_TOKEN')
+            ? renewOnce(options.userTokens, credentials.accessToken, refused.user)
+            : codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') && renewOnce(options.adminTokens, credentials.adminAccessToken, refused.admin);
           outcome = { kind: 'known-error', code, tokenRenewable };
           failure = decoded.error;
         } else {
           outcome = { kind: 'http-error', status: decoded.status, body: decoded.body, retryAfter: decoded.retryAfter };
-          failure = new HttpStatusError(decoded.status, decoded.body);
+          failure = new HttpStatusError(decoded.status, decoded.body, undefined, decoded.retryAfter);
         }
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
@@ -210,7 +202,15 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
         outcome = { kind: 'network-error' };
         failure = error;
       }
-      const decision = decideRetry({ attempt, outcome, method: request.method, now: clock.now(), random: clock.random(), ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }) });
+      const decision = decideRetry({
+        attempt,
+        outcome,
+        method: request.method,
+        now: clock.now(),
+        random: clock.random(),
+        ...(request.idempotent === undefined ? {} : { idempotent: request.idempotent }),
+        ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
+      });
       if (!decision.retry) {
         throw outcome.kind === 'network-error' ? await networkFailure(failure, attempt + 1) : failure;
       }

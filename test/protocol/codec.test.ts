@@ -211,10 +211,19 @@ describe('decodeResponse', () => {
     expect(decoded).toEqual({ kind: 'ok', status: 200, body: list });
   });
 
-  it('reads an empty body as undefined and text as a string', async () => {
+  it('reads an empty body as undefined, and JSON by its media type (parameters and +json included)', async () => {
     expect(await decodeResponse(reply('', { status: 200 }))).toEqual({ kind: 'ok', status: 200, body: undefined });
     expect(await decodeResponse(reply('', { status: 201, headers: { 'content-type': 'application/json' } }))).toEqual({ kind: 'ok', status: 201, body: undefined });
-    expect(await decodeResponse(reply('Welcome', { headers: { 'content-type': 'text/plain' } }))).toEqual({ kind: 'ok', status: 200, body: 'Welcome' });
+    expect(await decodeResponse(reply('{"a":1}', { headers: { 'content-type': 'application/json; charset=utf-8' } }))).toEqual({ kind: 'ok', status: 200, body: { a: 1 } });
+    expect(await decodeResponse(reply('{"a":1}', { headers: { 'content-type': 'application/problem+json' } }))).toEqual({ kind: 'ok', status: 200, body: { a: 1 } });
+  });
+
+  it('refuses a success that is not JSON: someone else answered (a captive portal, a proxy)', async () => {
+    for (const contentType of ['text/plain', 'text/html; charset=utf-8', 'application/jsonp']) {
+      const error = await decodeResponse(reply('Welcome', { headers: { 'content-type': contentType } })).catch((e: unknown) => e);
+      expect(error, contentType).toBeInstanceOf(ProtocolError);
+      expect((error as Error).message).not.toContain('Welcome');
+    }
   });
 
   it('refuses a JSON success body that does not parse', async () => {

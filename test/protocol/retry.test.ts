@@ -7,6 +7,7 @@ import {
   MAX_ATTEMPTS,
   MAX_RETRY_AFTER_MILLIS,
   parseRetryAfter,
+  TRANSIENT_SERVER_STATUSES,
   systemClock,
   type AttemptOutcome,
   type RetryContext,
@@ -20,19 +21,20 @@ const decide = (outcome: AttemptOutcome, extra: Partial<RetryContext> = {}) =>
   decideRetry({ attempt: 0, outcome, method: 'GET', now: NOW, random: 0.5, ...extra });
 
 describe('constants', () => {
-  it('match PROTOCOL.md §9.1', () => {
+  it('match PROTOCOL.md §9.1, with PATCH idempotent (every v1 PATCH sets fields) and transient 5xx retried', () => {
     expect(MAX_ATTEMPTS).toBe(5);
-    expect([...IDEMPOTENT_METHODS].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT', 'TRACE']);
+    expect([...IDEMPOTENT_METHODS].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'PUT', 'TRACE']);
+    expect([...TRANSIENT_SERVER_STATUSES].sort()).toEqual([500, 502, 503, 504]);
     expect(MAX_RETRY_AFTER_MILLIS).toBe(60_000);
   });
 });
 
 describe('network errors', () => {
-  it.each(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE', 'get', 'delete'])('%s is retried', (method) => {
+  it.each(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'PATCH', 'DELETE', 'get', 'delete', 'patch'])('%s is retried', (method) => {
     expect(decide(network, { method })).toEqual({ retry: true, delayMillis: 1000, reason: 'network' });
   });
 
-  it.each(['POST', 'PATCH', 'CONNECT', 'post'])('%s is not retried', (method) => {
+  it.each(['POST', 'CONNECT', 'post'])('%s is not retried', (method) => {
     expect(decide(network, { method })).toEqual({ retry: false });
   });
 
@@ -155,8 +157,32 @@ describe('508 and other statuses', () => {
     expect(decide(http(508))).toEqual({ retry: false });
   });
 
-  it.each([400, 401, 403, 404, 405, 409, 500, 502, 503, 504])('does not retry %i', (status) => {
+  it.each([400, 401, 403, 404, 405, 409, 501, 505, 511])('does not retry %i', (status) => {
     expect(decide(http(status, 'INFINITE_LOOP_DETECTED', '1'))).toEqual({ retry: false });
+  });
+});
+
+describe('transient server errors', () => {
+  it.each([500, 502, 503, 504])('retries %i of an idempotent call with the backoff', (status) => {
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+      expect(decide(http(status), { method, attempt: 1, random: 0 })).toEqual({ retry: true, delayMillis: 1000, reason: 'server-error' });
+    }
+    expect(decide(http(status), { method: 'POST', idempotent: true }).retry).toBe(true);
+  });
+
+  it.each([500, 502, 503, 504])('never retries %i of a POST: it may have been applied', (status) => {
+    expect(decide(http(status), { method: 'POST' })).toEqual({ retry: false });
+    expect(decide(http(status), { method: 'GET', idempotent: false })).toEqual({ retry: false });
+  });
+
+  it('honours Retry-After on a 503, and gives up on one beyond a minute', () => {
+    expect(decide(http(503, '', '2'))).toEqual({ retry: true, delayMillis: 2000, reason: 'server-error' });
+    expect(decide(http(503, '', '120'))).toEqual({ retry: false });
+  });
+
+  it('stays within five attempts', () => {
+    expect(decide(http(503), { attempt: 3 }).retry).toBe(true);
+    expect(decide(http(503), { attempt: 4 })).toEqual({ retry: false });
   });
 });
 

@@ -11,7 +11,9 @@ import {
   createPkcePair,
   exchangeAuthorizationCode,
   isAccessTokenExpiring,
+  judgeArrivedAccessToken,
   knownErrorFromRedirect,
+  UNREADABLE_TOKEN_RENEWAL_MILLIS,
   refreshAccessToken,
   type TokenEndpointOptions,
 } from '../../protocol/tokens.js';
@@ -21,7 +23,7 @@ const PROJECT = '6b1c2f0e-3a7d-4e55-9a41-0c2d5e8f9b10';
 const NOW = 1_738_400_000_000;
 const TOKEN_URL = `${BASE}/api/v1/auth/oauth/token`;
 
-type Reply = 'network' | (() => Response);
+type Reply = 'network' | 'hang' | (() => Response);
 interface Sent {
   url: string;
   headers: Headers;
@@ -36,6 +38,7 @@ function tokenEndpoint(replies: Reply[]) {
     const reply = replies.shift();
     if (reply === undefined) throw new Error('unexpected token request');
     if (reply === 'network') throw new TypeError('fetch failed');
+    if (reply === 'hang') return new Promise<Response>(() => undefined);
     return reply();
   }) as typeof fetch;
   const clock: Clock = {
@@ -179,16 +182,16 @@ describe('refreshAccessToken', () => {
     expect(error).toMatchObject({ code: 'NETWORK_OFFLINE', attempts: 5 });
   });
 
-  it('retries a plain 429 and a 508 INFINITE_LOOP_DETECTED; a 500 is an HTTP error', async () => {
+  it('retries a plain 429, a 508 INFINITE_LOOP_DETECTED and a transient 5xx (the grant is safe to repeat); other statuses are HTTP errors', async () => {
     const plain = (body: string, status: number) => () => new Response(body, { status, headers: { 'content-type': 'text/plain' } });
-    const busy = tokenEndpoint([plain('Too many requests', 429), plain('INFINITE_LOOP_DETECTED', 508), refreshed]);
+    const busy = tokenEndpoint([plain('Too many requests', 429), plain('INFINITE_LOOP_DETECTED', 508), plain('Internal Server Error', 500), plain('Bad Gateway', 502), refreshed]);
     await expect(refreshAccessToken(busy.options, 'rt')).resolves.toEqual({ access_token: 'new.access.jwt' });
-    expect(busy.sent).toHaveLength(3);
-    expect(busy.sleeps).toEqual([750, 1500]);
-    const broken = tokenEndpoint([plain('Internal Server Error', 500), refreshed]);
+    expect(busy.sent).toHaveLength(5);
+    expect(busy.sleeps).toEqual([750, 1500, 3000, 6000]);
+    const broken = tokenEndpoint([plain('Not Implemented', 501), refreshed]);
     const error = await rejection(refreshAccessToken(broken.options, 'rt'));
     expect(error).toBeInstanceOf(HttpStatusError);
-    expect(error).toMatchObject({ status: 500, body: 'Internal Server Error' });
+    expect(error).toMatchObject({ status: 501, body: 'Not Implemented' });
     expect(broken.sent).toHaveLength(1);
   });
 
@@ -307,5 +310,61 @@ describe('knownErrorFromRedirect', () => {
 
   it('refuses details that do not match the catalogue', () => {
     expect(() => knownErrorFromRedirect('https://app.test/e?errorCode=TEAM_NOT_FOUND&message=x')).toThrow(ProtocolError);
+  });
+});
+
+describe('the token endpoint never holds its callers', () => {
+  it('an attempt without an answer times out and is retried; after five, a NetworkError', async () => {
+    const { options, sent, sleeps } = tokenEndpoint(['hang', 'hang', refreshed]);
+    await expect(refreshAccessToken({ ...options, attemptTimeoutMillis: 5 }, 'rt')).resolves.toEqual({ access_token: 'new.access.jwt' });
+    expect(sent).toHaveLength(3);
+    expect(sleeps).toEqual([750, 1500]);
+    const stuck = tokenEndpoint(['hang', 'hang', 'hang', 'hang', 'hang']);
+    const error = await rejection(refreshAccessToken({ ...stuck.options, attemptTimeoutMillis: 5, fetch: stuck.options.fetch }, 'rt'));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).attempts).toBe(5);
+  }, 5000);
+
+  it('a body that stalls after the headers times out too', async () => {
+    const stalled = () =>
+      new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"access_token":')) }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const { options, sent } = tokenEndpoint([stalled, refreshed]);
+    await expect(refreshAccessToken({ ...options, attemptTimeoutMillis: 5 }, 'rt')).resolves.toEqual({ access_token: 'new.access.jwt' });
+    expect(sent).toHaveLength(2);
+  }, 5000);
+
+  it('a redirect is refused, never followed, and not retried', async () => {
+    const { options, sent } = tokenEndpoint([() => new Response(null, { status: 307, headers: { location: 'https://evil.example/token' } }), refreshed]);
+    expect(await rejection(refreshAccessToken(options, 'rt'))).toBeInstanceOf(ProtocolError);
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('judgeArrivedAccessToken', () => {
+  const margin = 20_000;
+  const token = (claims: { iat?: number; exp?: number }) => {
+    const jwt = new UnsecuredJWT({ sub: 'u' });
+    if (claims.iat !== undefined) jwt.setIssuedAt(claims.iat);
+    if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+    return jwt.encode();
+  };
+  const seconds = Math.floor(NOW / 1000);
+
+  it('a token valid by this clock is renewed `margin` before its exp', () => {
+    expect(judgeArrivedAccessToken(token({ iat: seconds, exp: seconds + 600 }), NOW, margin)).toEqual({ renewAtMillis: (seconds + 600) * 1000 - margin, problem: null });
+    expect(judgeArrivedAccessToken(token({}), NOW, margin)).toEqual({ renewAtMillis: null, problem: null });
+  });
+
+  it('a token expired on arrival (this clock runs ahead) is used for its stated lifetime, counted from arrival', () => {
+    const issuedLongAgo = token({ iat: seconds - 3600, exp: seconds - 3000 });
+    expect(judgeArrivedAccessToken(issuedLongAgo, NOW, margin)).toEqual({ renewAtMillis: NOW + 600_000 - margin, problem: 'expired-on-arrival' });
+    // No iat: no stated lifetime; at most one renewal a minute.
+    expect(judgeArrivedAccessToken(token({ exp: seconds - 10 }), NOW, margin)).toEqual({ renewAtMillis: NOW + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'expired-on-arrival' });
+  });
+
+  it('a token that is not a readable JWT is renewed at most once a minute', () => {
+    for (const garbage of ['opaque-token-value', 'a.b.c']) {
+      expect(judgeArrivedAccessToken(garbage, NOW, margin)).toEqual({ renewAtMillis: NOW + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'unreadable' });
+    }
   });
 });

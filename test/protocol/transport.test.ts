@@ -162,9 +162,19 @@ describe('network failures', () => {
     expect(probes).toEqual([]);
   });
 
-  it.each(['POST', 'PATCH'] as const)('a %s is tried exactly once', async (method) => {
+  it('a PATCH is retried: every PATCH of API v1 sets fields, so a second application changes nothing', async () => {
+    const { t, calls, sleeps } = setup(['network', json({ id: 'me' })]);
+    await expect(t.request({ method: 'PATCH', path: '/users/me', body: { display_name: 'A' } })).resolves.toEqual({ id: 'me' });
+    expect(calls).toHaveLength(2);
+    expect(sleeps).toEqual([750]);
+  });
+
+  it.each([
+    ['a POST', { method: 'POST' }],
+    ['a call marked not idempotent', { method: 'PATCH', idempotent: false }],
+  ] as const)('%s is tried exactly once', async (_name, shape) => {
     const { t, calls, sleeps } = setup(['network', json({})], { diagnoseFailures: false });
-    const e = (await failure(t.request({ method, path: '/users/me', body: {} }))) as NetworkError;
+    const e = (await failure(t.request({ ...shape, path: '/users/me', body: {} }))) as NetworkError;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.attempts).toBe(1);
     expect(e.diagnostics).toBeNull();
@@ -195,6 +205,16 @@ describe('network failures', () => {
     const reason = new Error('gone');
     controller.abort(reason);
     expect(await pending).toBe(reason);
+  }, 3000);
+
+  it('the deadline covers the body: headers followed by a stalled body time out, and the attempt is retried', async () => {
+    const stalledBody = () =>
+      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"id":')) }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const { t, calls, sleeps } = setup([stalledBody, json({ id: 'me' })], { attemptTimeoutMillis: 5 });
+    await expect(t.request({ method: 'GET', path: '/users/me' })).resolves.toEqual({ id: 'me' });
+    expect(calls).toHaveLength(2);
+    expect(sleeps).toEqual([750]);
+    expect(calls[0]!.signal?.aborted).toBe(true);
   }, 3000);
 
   it('a timed-out attempt is retried like any network failure, but not for a POST', async () => {
@@ -236,11 +256,30 @@ describe('status retries', () => {
     expect(retries[0]?.reason).toBe('loop-detected');
   });
 
-  it('throws other statuses, known errors and protocol violations at once', async () => {
-    const plain = setup([text('Internal Server Error', 500), json({})]);
-    const e = await failure(plain.t.request({ method: 'GET', path: '/x' }));
+  it('retries a transient 5xx of an idempotent call, honouring Retry-After, within five attempts', async () => {
+    const { t, calls, sleeps, retries } = setup([text('Bad Gateway', 502), text('busy', 503, { 'retry-after': '2' }), text('oops', 500), text('gateway timeout', 504), json({ ok: 1 })]);
+    await expect(t.request({ method: 'GET', path: '/teams' })).resolves.toEqual({ ok: 1 });
+    expect(calls).toHaveLength(5);
+    expect(sleeps).toEqual([750, 2000, 3000, 6000]);
+    expect(retries.map((r) => r.reason)).toEqual(['server-error', 'server-error', 'server-error', 'server-error']);
+    const exhausted = setup([text('a', 503), text('b', 503), text('c', 503), text('d', 503), text('e', 503), json({})]);
+    expect(await failure(exhausted.t.request({ method: 'DELETE', path: '/teams/1' }))).toMatchObject({ status: 503, body: 'e' });
+    expect(exhausted.calls).toHaveLength(5);
+  });
+
+  it('throws a 5xx of a POST at once: it may have been applied', async () => {
+    const post = setup([text('Internal Server Error', 500), json({})]);
+    const e = await failure(post.t.request({ method: 'POST', path: '/teams', body: {} }));
     expect(e).toBeInstanceOf(HttpStatusError);
     expect(e).toMatchObject({ status: 500, body: 'Internal Server Error' });
+    expect(post.calls).toHaveLength(1);
+  });
+
+  it('throws other statuses, known errors and protocol violations at once', async () => {
+    const plain = setup([text('Not Implemented', 501), json({})]);
+    const e = await failure(plain.t.request({ method: 'GET', path: '/x' }));
+    expect(e).toBeInstanceOf(HttpStatusError);
+    expect(e).toMatchObject({ status: 501, body: 'Not Implemented' });
     expect(plain.calls).toHaveLength(1);
 
     const known = setup([knownError(createKnownError('USER_NOT_FOUND')), json({})]);
@@ -266,13 +305,26 @@ describe('token renewal', () => {
     expect(retries).toEqual([{ attempt: 0, delayMillis: 0, reason: 'token-renewed' }]);
   });
 
-  it('throws the second ACCESS_TOKEN_EXPIRED', async () => {
-    const tokens = renewable(['tok-1', 'tok-2', 'tok-3']);
-    const { t, calls } = setup([expired(), expired(), json({})], { userTokens: tokens.source });
-    const e = await failure(t.request({ method: 'POST', path: '/teams', body: {} }));
+  it('renews again when the renewed token is refused too (a refresh under way when the first was refused), then gives up', async () => {
+    const tokens = renewable(['tok-1', 'tok-2', 'tok-3', 'tok-4']);
+    const twice = setup([expired(), expired(), json({ id: 'team' })], { userTokens: tokens.source });
+    await expect(twice.t.request({ method: 'POST', path: '/teams', body: {} })).resolves.toEqual({ id: 'team' });
+    expect(twice.calls.map((c) => c.headers.get('x-stack-access-token'))).toEqual(['tok-1', 'tok-2', 'tok-3']);
+    expect(tokens.invalidated).toEqual(['tok-1', 'tok-2']);
+
+    const more = renewable(['tok-1', 'tok-2', 'tok-3', 'tok-4']);
+    const thrice = setup([expired(), expired(), expired(), json({})], { userTokens: more.source });
+    const e = await failure(thrice.t.request({ method: 'POST', path: '/teams', body: {} }));
     expect(isKnownError(e, 'ACCESS_TOKEN_EXPIRED')).toBe(true);
+    expect(thrice.calls).toHaveLength(3);
+    expect(more.invalidated).toEqual(['tok-1', 'tok-2']);
+  });
+
+  it('does not renew the same token twice: a source that hands it out again gets the error', async () => {
+    const stuck: TokenSource = { renewable: true, getAccessToken: async () => 'same', invalidateAccessToken: () => undefined };
+    const { t, calls } = setup([expired(), expired(), json({})], { userTokens: stuck });
+    expect(isKnownError(await failure(t.request({ method: 'GET', path: '/users/me' })), 'ACCESS_TOKEN_EXPIRED')).toBe(true);
     expect(calls).toHaveLength(2);
-    expect(tokens.invalidated).toEqual(['tok-1']);
   });
 
   it('renews on every INVALID_ACCESS_TOKEN code', async () => {
@@ -369,5 +421,66 @@ describe('hooks and cancellation', () => {
     expect(await failure(t.request({ method: 'GET', path: '/x', signal: controller.signal }))).toBe(reason);
     expect(signals).toEqual([controller.signal]);
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('answers that are not the service', () => {
+  it('never follows a redirect: a 3xx is a ProtocolError, sent once, with nothing re-sent elsewhere', async () => {
+    const { t, calls, all } = setup([text('', 302, { location: 'https://evil.example/steal' }), json({})], { userTokens: staticTokenSource('user-token') });
+    const e = await failure(t.request({ method: 'POST', path: '/auth/password/sign-in', body: { email: 'a@b.c', password: 'secret' } }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toContain('redirect');
+    expect(calls).toHaveLength(1);
+    expect(all.every((url) => new URL(url).origin === BASE)).toBe(true);
+  });
+
+  it('asks fetch not to follow redirects', async () => {
+    let seen: RequestRedirect | undefined;
+    const t = createTransport({
+      baseUrl: BASE,
+      projectId: PROJECT,
+      accessType: 'client',
+      publishableClientKey: 'pck_1',
+      fetch: (async (_input: string | URL | Request, init?: RequestInit) => {
+        seen = init?.redirect;
+        return json({})();
+      }) as typeof fetch,
+    });
+    await t.request({ method: 'GET', path: '/users/me' });
+    expect(seen).toBe('manual');
+  });
+
+  it('an opaque redirect (what a browser gives for redirect: manual) is a ProtocolError too', async () => {
+    const opaque = () => Object.defineProperty(new Response(null, { status: 200 }), 'type', { value: 'opaqueredirect' }) as Response;
+    const { t, calls } = setup([opaque, json({})]);
+    expect(await failure(t.request({ method: 'GET', path: '/users/me' }))).toBeInstanceOf(ProtocolError);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a 200 that is not JSON (a captive portal) is a ProtocolError, never the data', async () => {
+    const { t } = setup([text('<html><body>Log in to the hotel Wi-Fi</body></html>', 200, { 'content-type': 'text/html' })]);
+    const e = await failure(t.request({ method: 'GET', path: '/users/me' }));
+    expect(e).toBeInstanceOf(ProtocolError);
+    expect((e as Error).message).toContain('text/html');
+    expect((e as Error).message).not.toContain('hotel');
+  });
+
+  it('error messages and bodies never carry what looks like a credential', async () => {
+    const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg';
+    const refresh = 'r3fr3shT0k3nAbcdefGhijkLmnopQrstuv';
+    const echoed = `upstream failed for token ${jwt} refresh ${refresh} user 0f8fad5b-d9cb-469f-a165-70867728950e at /api/v1/auth/password/sign-in (REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED)`;
+    const { t } = setup([text(echoed, 501)]);
+    const e = (await failure(t.request({ method: 'GET', path: '/users/me' }))) as HttpStatusError;
+    for (const text of [e.message, e.body, JSON.stringify(e.toJSON())]) {
+      expect(text).not.toContain(jwt.split('.')[0]);
+      expect(text).not.toContain(refresh);
+      expect(text).toContain('0f8fad5b-d9cb-469f-a165-70867728950e');
+      expect(text).toContain('/api/v1/auth/password/sign-in');
+      expect(text).toContain('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
+    }
+    const broken = setup([text(`{"access_token":"${jwt}"`, 200, { 'content-type': 'application/json' })]);
+    const p = (await failure(broken.t.request({ method: 'POST', path: '/auth/password/sign-in', body: {} }))) as ProtocolError;
+    expect(p).toBeInstanceOf(ProtocolError);
+    expect(p.message).not.toContain('eyJ');
   });
 });

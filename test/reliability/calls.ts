@@ -3,7 +3,8 @@ import { HttpStatusError, NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownErrorCode } from '../../protocol/errors/catalogue.js';
 import { KnownError } from '../../protocol/errors/knownError.js';
 import { codeBelongsTo } from '../../protocol/errors/lineage.js';
-import { IDEMPOTENT_METHODS, MAX_RETRY_AFTER_MILLIS, parseRetryAfter } from '../../protocol/retry.js';
+import { IDEMPOTENT_METHODS, MAX_RETRY_AFTER_MILLIS, parseRetryAfter, TRANSIENT_SERVER_STATUSES } from '../../protocol/retry.js';
+import { MAX_TOKEN_RENEWALS_PER_CALL } from '../../protocol/transport.js';
 
 /** One attempt the broker's `fetch` made at an API call. */
 export interface Attempt {
@@ -81,14 +82,20 @@ export function taggingFetch(): { fetch: typeof fetch; attempts: Attempt[] } {
 export const TOKEN_PATH = '/auth/oauth/token';
 
 /**
- * Whether the retry policy (PROTOCOL.md §9.1) allows another attempt after this one: 429 (unless
- * Retry-After is over a minute), 508, a network failure of an idempotent method or of the token
- * endpoint, and one renewal after an INVALID_ACCESS_TOKEN answer.
+ * Whether the retry policy (PROTOCOL.md §9.1, plus transient 5xx of idempotent calls) allows another
+ * attempt after this one: 429 (unless Retry-After is over a minute), 508, a network failure or a
+ * 500/502/503/504 of an idempotent method or of the token endpoint, and up to two renewals after
+ * INVALID_ACCESS_TOKEN answers.
  */
-export function retriable(attempt: Attempt, renewedBefore: boolean): boolean {
-  if (attempt.outcome === 'network') return IDEMPOTENT_METHODS.has(attempt.method) || attempt.path.startsWith(TOKEN_PATH);
-  if (attempt.knownError !== null) return !renewedBefore && isKnownErrorCode(attempt.knownError) && codeBelongsTo(attempt.knownError, 'INVALID_ACCESS_TOKEN');
-  if (attempt.outcome === 429) return (parseRetryAfter(attempt.retryAfter, Date.now()) ?? 0) <= MAX_RETRY_AFTER_MILLIS;
+export function retriable(attempt: Attempt, renewalsBefore: number): boolean {
+  const idempotent = IDEMPOTENT_METHODS.has(attempt.method) || attempt.path.startsWith(TOKEN_PATH);
+  if (attempt.outcome === 'network') return idempotent;
+  if (attempt.knownError !== null) {
+    return renewalsBefore < MAX_TOKEN_RENEWALS_PER_CALL && isKnownErrorCode(attempt.knownError) && codeBelongsTo(attempt.knownError, 'INVALID_ACCESS_TOKEN');
+  }
+  if (attempt.outcome === 429 || (idempotent && TRANSIENT_SERVER_STATUSES.has(attempt.outcome))) {
+    return (parseRetryAfter(attempt.retryAfter, Date.now()) ?? 0) <= MAX_RETRY_AFTER_MILLIS;
+  }
   return attempt.outcome === 508;
 }
 
@@ -101,19 +108,19 @@ export function retriable(attempt: Attempt, renewedBefore: boolean): boolean {
  */
 export function chains(attempts: Attempt[]): Chain[] {
   const all: Chain[] = [];
-  const open = new Map<string, { chain: Chain; renewed: boolean }>();
+  const open = new Map<string, { chain: Chain; renewals: number }>();
   for (const attempt of [...attempts].sort((a, b) => a.startedAt - b.startedAt)) {
     const token = attempt.path.startsWith(TOKEN_PATH);
     const key = `${token ? 'token' : attempt.call}|${attempt.method} ${attempt.path}|${attempt.body}`;
     let entry = open.get(key);
     if (!entry) {
-      entry = { chain: { key, method: attempt.method, path: attempt.path, body: attempt.body, attempts: [] }, renewed: false };
+      entry = { chain: { key, method: attempt.method, path: attempt.path, body: attempt.body, attempts: [] }, renewals: 0 };
       all.push(entry.chain);
       open.set(key, entry);
     }
     entry.chain.attempts.push(attempt);
-    const again = retriable(attempt, entry.renewed);
-    if (attempt.knownError !== null && again) entry.renewed = true;
+    const again = retriable(attempt, entry.renewals);
+    if (attempt.knownError !== null && again) entry.renewals++;
     if (!again || (token && entry.chain.attempts.length === 5)) open.delete(key);
   }
   return all;
@@ -134,9 +141,8 @@ export function chainSignature(chain: Chain): string {
 /** Whether the call stopped where the policy says: on an answer it does not retry, or after five attempts. */
 export function endedByPolicy(chain: Chain): boolean {
   if (chain.attempts.length === 5) return true;
-  let renewed = false;
-  for (const attempt of chain.attempts.slice(0, -1)) if (attempt.knownError !== null) renewed = true;
-  return !retriable(lastOf(chain), renewed);
+  const renewals = chain.attempts.slice(0, -1).filter((attempt) => attempt.knownError !== null).length;
+  return !retriable(lastOf(chain), renewals);
 }
 
 /** An error as the tab received it, in a word; `untyped-…` for anything but our error classes. */

@@ -228,10 +228,11 @@ describe('errors keep their class, code, details and family across Comlink', () 
 
   it('NetworkError keeps its code, attempts and diagnostics', async () => {
     // Only the profile update fails to get through; the service itself answers.
-    const fetchFn: typeof fetch = (input, init) => (init?.method === 'PATCH' ? Promise.reject(new TypeError('connection reset')) : fetch(input, init));
+    const fetchFn: typeof fetch = (input, init) => (init?.method === 'PATCH' || init?.method === 'POST' && String(input).includes('/teams') ? Promise.reject(new TypeError('connection reset')) : fetch(input, init));
     const { tab } = await world(fetchFn);
     await tab.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
-    const unreachable = await refusal(tab.api.updateUser({ displayName: 'Unsent' }));
+    // A POST is tried once (it may have been applied); its diagnostics find the service answering.
+    const unreachable = await refusal(tab.api.createTeam({ displayName: 'Unsent' }));
     expect(unreachable).toBeInstanceOf(NetworkError);
     expect(unreachable).toMatchObject({ code: 'NETWORK_UNREACHABLE', attempts: 1 });
     const diagnostics = (unreachable as NetworkError).diagnostics!;

@@ -4,14 +4,9 @@ import * as endpoints from '../../protocol/endpoints/index.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import type { Json } from '../../protocol/resources/common.js';
+import { readSignInTokens, type SignInTokens } from '../../protocol/signInResponse.js';
 import type { ApiContext, ApiSession } from './context.js';
 
-interface SignInResponse {
-  access_token: string;
-  refresh_token: string;
-  user_id?: string;
-  is_new_user?: boolean;
-}
 
 /** Callback URLs the tab left out are filled in per tab before a method runs (worker/tabApi.ts); here they are always given. */
 export function required(callbackUrl: string | undefined): string {
@@ -20,10 +15,10 @@ export function required(callbackUrl: string | undefined): string {
 }
 
 /** Runs a first or second factor; TOTP users get `mfa-required` with the attempt code instead of an error. */
-export async function signInWith(session: ApiSession, run: () => Promise<SignInResponse>): Promise<SignInResult> {
-  let response: SignInResponse;
+export async function signInWith(session: ApiSession, run: () => Promise<unknown>): Promise<SignInResult> {
+  let response: SignInTokens;
   try {
-    response = await run();
+    response = readSignInTokens(await run());
   } catch (error) {
     if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')) return { status: 'mfa-required', attemptCode: error.details.attempt_code };
     throw error;
