@@ -97,6 +97,9 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const fetchFn = host.fetch ?? globalThis.fetch.bind(globalThis);
   const warnings = new Warnings();
   const storage = await openStorage(host.storage, (warning) => warnings.add(warning));
+  storage.onEvent((event) => {
+    if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): it was set aside, and this browser starts signed out.`);
+  });
   const bus = host.bus ?? createBus(brokerKey);
   const locks = host.locks === undefined ? browserLocks() : host.locks;
   const connectivity = new Connectivity({ baseUrl: config.baseUrl, fetch: fetchFn, clock });
@@ -115,6 +118,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       lockTimeoutMillis: host.lockTimeoutMillis ?? 10_000,
       tokenEndpoint: tokenEndpointOptions(network, tokenSlot),
       onStorageError: (error) => warnings.add(`The session could not be saved (${error instanceof Error ? error.message : String(error)}); it lasts until the broker stops.`),
+      onWarning: (warning) => warnings.add(warning),
       onRefreshed: () => refreshed.emit(),
     });
   // Keyed by service and project: the storage slot, and with it the refresh lock's name.
@@ -156,7 +160,15 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message);
   });
   const tabs = new Tabs(queries, locks);
-  const outbox = createOutbox({ storage, key: brokerKey, clock, marginMillis: config.tokenMarginMillis, connectivity, transports });
+  const outbox = createOutbox({
+    storage,
+    key: brokerKey,
+    clock,
+    marginMillis: config.tokenMarginMillis,
+    connectivity,
+    transports,
+    onStorageError: () => warnings.add('A sign-out made offline could not be saved: it is sent when the network returns, unless every tab of this app closes first.'),
+  });
   const status: Watchable<BrokerStatus> = createStatus({
     mode: host.mode,
     brokerId,

@@ -4,8 +4,11 @@ import type { CacheMessage } from './cache/queryClient.js';
 
 /** What brokers of one origin tell each other (several SharedWorker builds, or in-page brokers). */
 export type BusMessage =
-  /** A slot's session changed (sign-in or end): re-read storage. */
-  | { type: 'session'; slot: string; sessionKey: string | null; end: SessionEnd | null }
+  /**
+   * A slot's session changed (sign-in or end): re-read storage. `endedSessionKey` names a session
+   * that ended, so that every broker holds the end even if its record never reaches storage.
+   */
+  | { type: 'session'; slot: string; sessionKey: string | null; end: SessionEnd | null; endedSessionKey?: string }
   /** A slot's access token was renewed: re-read storage instead of renewing again. */
   | { type: 'tokens'; slot: string; sessionKey: string }
   /** A mutation's answer or an invalidation, for the same session's entries. */

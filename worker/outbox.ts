@@ -3,7 +3,7 @@ import * as endpoints from '../protocol/endpoints/index.js';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import { refreshAccessToken, isAccessTokenExpiring, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { Transport } from '../protocol/transport.js';
-import type { BrokerStorage } from './storage/types.js';
+import type { BrokerStorage, OutboxItem } from './storage/types.js';
 
 export interface OutboxOptions {
   storage: Pick<BrokerStorage, 'addOutbox' | 'listOutbox' | 'removeOutbox'>;
@@ -13,6 +13,8 @@ export interface OutboxOptions {
   /** Renew an access token this long before it expires. */
   marginMillis: number;
   connectivity: { readonly isOffline: boolean };
+  /** Storage refused to keep a sign-out (it is kept in memory instead). */
+  onStorageError?: (error: unknown) => void;
   /** The broker's transports: the sign-out goes out like any call (extra headers, connectivity). */
   transports: { withAccessToken(token: string): Transport<'client'>; tokenEndpoint(slot: 'user'): TokenEndpointOptions };
 }
@@ -30,9 +32,18 @@ export interface Outbox {
 export function createOutbox(options: OutboxOptions): Outbox {
   const { storage, key, clock, connectivity, transports } = options;
   let flushing: Promise<void> | null = null;
+  // Sign-outs storage refused to keep: still sent when the network returns, for as long as this
+  // broker lives, so that the session is revoked at the service even though it could not be saved.
+  const unsaved: OutboxItem[] = [];
+
+  const forget = async (item: OutboxItem) => {
+    const index = unsaved.indexOf(item);
+    if (index >= 0) unsaved.splice(index, 1);
+    else if (item.id !== undefined) await storage.removeOutbox(item.id).catch(() => undefined);
+  };
 
   const flushOnce = async () => {
-    const items = await storage.listOutbox(key).catch(() => []);
+    const items = [...(await storage.listOutbox(key).catch(() => [])), ...unsaved];
     for (const item of items) {
       if (connectivity.isOffline) return;
       try {
@@ -45,13 +56,17 @@ export function createOutbox(options: OutboxOptions): Outbox {
         const done = isKnownError(error, 'REFRESH_TOKEN_ERROR') || isKnownError(error, 'INVALID_ACCESS_TOKEN');
         if (!done) continue;
       }
-      if (item.id !== undefined) await storage.removeOutbox(item.id).catch(() => undefined);
+      await forget(item);
     }
   };
 
   return {
     async queueSignOut(refreshToken) {
-      await storage.addOutbox({ projectId: key, kind: 'sign-out', refreshToken, accessToken: null, createdAtMillis: clock.now() }).catch(() => undefined);
+      const item: OutboxItem = { projectId: key, kind: 'sign-out', refreshToken, accessToken: null, createdAtMillis: clock.now() };
+      await storage.addOutbox(item).catch((error: unknown) => {
+        unsaved.push(item);
+        options.onStorageError?.(error);
+      });
     },
     flush() {
       flushing ??= flushOnce().finally(() => {

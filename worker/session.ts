@@ -1,12 +1,13 @@
 import { decodeJwt } from 'jose';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { isAccessTokenExpiring, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { isAccessTokenExpiring, judgeArrivedAccessToken, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
+import { Emitter } from '../contract/events.js';
 import { sessionEnd, type SessionEnd } from '../contract/state.js';
-import { liveKey, type BrokerStorage, type SessionRecord, type StoredSession } from './storage/types.js';
+import { liveKey, type BrokerStorage, type EndedSession, type SessionRecord, type StoredSession } from './storage/types.js';
 
 export type SessionState =
   | { status: 'loading' }
@@ -26,11 +27,25 @@ export interface SessionOptions {
   tokenEndpoint: TokenEndpointOptions;
   /** A write to storage failed (quota…): the session goes on in memory. */
   onStorageError?: (error: unknown) => void;
+  /** Something about the session the app should know (odd tokens, a sign-out held in memory). */
+  onWarning?: (warning: string) => void;
   /** This session renewed its access token (the broker's status counts them). */
   onRefreshed?: () => void;
 }
 
 type RefreshOutcome = { token: string | null } | { changed: true };
+
+/** Waits between attempts to store a sign-out that storage refused: 1 s, doubling, at most a minute. */
+const TOMBSTONE_RETRY_MILLIS = 1000;
+const TOMBSTONE_RETRY_MAX_MILLIS = 60_000;
+/** Sessions remembered as ended (so a stale copy in storage is never adopted again). */
+const ENDED_KEYS_KEPT = 32;
+
+const ARRIVAL_WARNINGS = {
+  'expired-on-arrival':
+    "Access tokens arrive already expired by this device's clock, which disagrees with the service's: the broker uses each token for the lifetime it states, counted from its arrival, and renews it once per lifetime.",
+  unreadable: 'The access token is not a JWT the broker can read: it is renewed at most once a minute, and whenever the service refuses it.',
+} as const;
 
 function userIdOf(accessToken: string): string | null {
   try {
@@ -54,13 +69,23 @@ export class Session implements TokenSource {
   private loaded = false;
   private ready: Promise<void> | null = null;
   private inFlight: Promise<string | null> | null = null;
-  private listeners = new Set<(state: SessionState, previous: SessionState) => void>();
+  private readonly changes = new Emitter<{ state: SessionState; previous: SessionState }>();
+  /** Sessions that ended here or in another broker; a copy of them still in storage is never adopted. */
+  private readonly endedKeys = new Set<string>();
+  /** A sign-out storage refused to record: retried until it is, meanwhile held in memory. */
+  private pendingEnd: { record: EndedSession; waitMillis: number } | null = null;
   /** Token requests this session made (not those of other brokers). */
   refreshCount = 0;
 
   constructor(private readonly options: SessionOptions) {
     options.bus.onMessage((message) => {
-      if ((message.type === 'session' || message.type === 'tokens') && message.slot === options.slot) void this.reload();
+      if ((message.type !== 'session' && message.type !== 'tokens') || message.slot !== options.slot) return;
+      // Another broker's sign-out holds here too, even if its record never reached storage.
+      if (message.type === 'session' && message.endedSessionKey !== undefined) {
+        this.rememberEnded(message.endedSessionKey);
+        if (this.live?.sessionKey === message.endedSessionKey && message.end !== null) this.endLocally(message.end);
+      }
+      void this.reload();
     });
     options.storage.onEvent((event) => {
       if (event.kind === 'cleared' && this.live) this.endLocally(sessionEnd('storage-cleared', options.clock.now()));
@@ -93,8 +118,7 @@ export class Session implements TokenSource {
   }
 
   subscribe(listener: (state: SessionState, previous: SessionState) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.subscribe(({ state, previous }) => listener(state, previous));
   }
 
   async getAccessToken(): Promise<string | null> {
@@ -103,7 +127,7 @@ export class Session implements TokenSource {
     for (let round = 0; round < 3; round++) {
       const live = this.live;
       if (!live) return null;
-      if (this.usable(live.accessToken)) return live.accessToken;
+      if (this.usable(live)) return live.accessToken;
       const token = await this.refresh();
       if (token !== null || !this.live) return token;
     }
@@ -113,8 +137,7 @@ export class Session implements TokenSource {
   /** The access token if it can be used as it is, without renewing it; null otherwise. */
   async currentAccessToken(): Promise<string | null> {
     await this.start();
-    const token = this.live?.accessToken ?? null;
-    return this.usable(token) ? token : null;
+    return this.live !== null && this.usable(this.live) ? this.live.accessToken : null;
   }
 
   invalidateAccessToken(token: string): void {
@@ -126,8 +149,22 @@ export class Session implements TokenSource {
 
   private refused = new Set<string>();
 
-  private usable(token: string | null): token is string {
-    return token !== null && !this.refused.has(token) && !isAccessTokenExpiring(token, this.options.clock.now(), this.options.marginMillis);
+  /** Whether a record's access token can be sent as it is (not refused, not due for renewal). */
+  private usable(record: StoredSession): record is StoredSession & { accessToken: string } {
+    const token = record.accessToken;
+    if (token === null || this.refused.has(token)) return false;
+    const now = this.options.clock.now();
+    const renewAt = record.accessTokenRenewAtMillis;
+    // Records of older versions carry no renewal time: judge by the token's `exp`.
+    if (renewAt === undefined) return !isAccessTokenExpiring(token, now, this.options.marginMillis);
+    return renewAt === null || now < renewAt;
+  }
+
+  /** When to renew a token that just arrived; tells the app once when tokens look wrong. */
+  private renewAtFor(accessToken: string): number | null {
+    const judged = judgeArrivedAccessToken(accessToken, this.options.clock.now(), this.options.marginMillis);
+    if (judged.problem !== null) this.options.onWarning?.(ARRIVAL_WARNINGS[judged.problem]);
+    return judged.renewAtMillis;
   }
 
   async getRefreshToken(): Promise<string | null> {
@@ -154,7 +191,7 @@ export class Session implements TokenSource {
         this.apply(stored);
         return { changed: true };
       }
-      if (stored?.status === 'active' && this.usable(stored.accessToken)) {
+      if (stored?.status === 'active' && this.usable(stored)) {
         this.live = { ...stored };
         return { token: stored.accessToken };
       }
@@ -163,7 +200,7 @@ export class Session implements TokenSource {
         this.refreshCount++;
         this.options.onRefreshed?.();
         if (this.live?.sessionKey !== started.sessionKey) return { changed: true };
-        const next: StoredSession = { ...this.live, accessToken: access_token, updatedAtMillis: clock.now() };
+        const next: StoredSession = { ...this.live, accessToken: access_token, accessTokenRenewAtMillis: this.renewAtFor(access_token), updatedAtMillis: clock.now() };
         this.live = next;
         const stillOurs = await storage.replaceSession(next, started.sessionKey).catch((error: unknown) => {
           this.options.onStorageError?.(error);
@@ -197,6 +234,7 @@ export class Session implements TokenSource {
       sessionKey: crypto.randomUUID(),
       refreshToken: tokens.refresh_token,
       accessToken: tokens.access_token,
+      accessTokenRenewAtMillis: this.renewAtFor(tokens.access_token),
       userId: userId ?? userIdOf(tokens.access_token),
       updatedAtMillis: this.options.clock.now(),
     };
@@ -215,14 +253,49 @@ export class Session implements TokenSource {
     await this.start();
     const key = this.live?.sessionKey ?? null;
     if (key === null || (expectedKey !== undefined && key !== expectedKey)) return;
+    this.rememberEnded(key);
     this.endLocally(end);
-    const tombstone: SessionRecord = { slot: this.options.slot, status: 'ended', sessionKey: key, end, updatedAtMillis: this.options.clock.now() };
-    const replaced = await this.options.storage.replaceSession(tombstone, key).catch((error: unknown) => {
+    const tombstone: EndedSession = { slot: this.options.slot, status: 'ended', sessionKey: key, end, updatedAtMillis: this.options.clock.now() };
+    // Told before storage is written: every broker holds the sign-out whatever storage does.
+    this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: null, end, endedSessionKey: key });
+    const replaced = await this.storeEnd(tombstone);
+    if (replaced === false) await this.reload();
+  }
+
+  /**
+   * Records a session's end. When storage refuses (quota, a broken database), the end is held in
+   * memory, the stale record is deleted if storage allows that much, and the write is retried with
+   * growing waits until it succeeds: a broker that starts later must not find the session alive.
+   * Returns whether the record was replaced, or null when storage refused.
+   */
+  private async storeEnd(tombstone: EndedSession): Promise<boolean | null> {
+    const key = tombstone.sessionKey!;
+    try {
+      const replaced = await this.options.storage.replaceSession(tombstone, key);
+      if (this.pendingEnd?.record === tombstone) this.pendingEnd = null;
+      return replaced;
+    } catch (error) {
       this.options.onStorageError?.(error);
-      return true;
-    });
-    if (!replaced) await this.reload();
-    this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: null, end });
+      if (this.pendingEnd?.record !== tombstone) {
+        this.options.onWarning?.('The sign-out could not be saved: it holds in every tab of this browser and saving it is retried, but a browser restart before it is saved could bring the session back.');
+        await this.options.storage.removeSession(this.options.slot, key).catch(() => false);
+        this.pendingEnd = { record: tombstone, waitMillis: TOMBSTONE_RETRY_MILLIS };
+      }
+      const pending = this.pendingEnd!;
+      this.options.clock.setTimeout(() => void this.storeEnd(tombstone), pending.waitMillis);
+      pending.waitMillis = Math.min(pending.waitMillis * 2, TOMBSTONE_RETRY_MAX_MILLIS);
+      return null;
+    }
+  }
+
+  private rememberEnded(sessionKey: string): void {
+    this.endedKeys.add(sessionKey);
+    if (this.endedKeys.size > ENDED_KEYS_KEPT) this.endedKeys.delete(this.endedKeys.values().next().value!);
+  }
+
+  /** Whether this broker is still trying to record a sign-out (storage refused it so far). */
+  get endPending(): boolean {
+    return this.pendingEnd !== null;
   }
 
   /** Re-reads storage (another broker changed something) and adopts it. */
@@ -244,6 +317,11 @@ export class Session implements TokenSource {
 
   private apply(record: SessionRecord | null): void {
     const previous = this.state();
+    // A session that ended is over even if storage still holds it (its end could not be written).
+    if (record?.status === 'active' && this.endedKeys.has(record.sessionKey)) {
+      if (this.live?.sessionKey === record.sessionKey) this.live = null;
+      return this.emit(previous);
+    }
     if (record?.status === 'active') {
       if (this.live?.sessionKey === record.sessionKey && (this.live.accessToken === record.accessToken || (record.accessToken !== null && this.refused.has(record.accessToken)))) return;
       this.live = { ...record };
@@ -269,6 +347,6 @@ export class Session implements TokenSource {
       (next.status !== 'signed-in' || (previous.status === 'signed-in' && previous.sessionKey === next.sessionKey)) &&
       (next.status !== 'signed-out' || (previous.status === 'signed-out' && previous.lastEnd === next.lastEnd));
     if (same) return;
-    for (const listener of this.listeners) listener(next, previous);
+    this.changes.emit({ state: next, previous });
   }
 }

@@ -1,11 +1,12 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { liveKey, type BrokerStorage, type OutboxItem, type SessionRecord, type StoredOAuthFlow, type StorageEvent } from './types.js';
+import { liveKey, readSessionRecord, type BrokerStorage, type OutboxItem, type SessionRecord, type StoredOAuthFlow, type StorageEvent } from './types.js';
 
 export const DATABASE_NAME = 'authbroker';
 /** Bump when the schema changes; `upgrade` below must then migrate from every older version. */
 export const SCHEMA_VERSION = 1;
 
 interface BrokerDB extends DBSchema {
+  /** Read through `readSessionRecord`: another deploy may have written anything here. */
   sessions: { key: string; value: SessionRecord };
   oauthFlows: { key: string; value: StoredOAuthFlow; indexes: { createdAtMillis: number } };
   outbox: { key: number; value: OutboxItem; indexes: { projectId: string } };
@@ -87,13 +88,24 @@ export async function createIndexedDbStorage(): Promise<BrokerStorage> {
 
   return {
     kind: 'indexeddb',
-    loadSession: async (slot) => (await (await database()).get('sessions', slot)) ?? null,
+    loadSession: async (slot) => {
+      const { record, problem } = readSessionRecord(await (await database()).get('sessions', slot), slot);
+      if (problem !== null) emit({ kind: 'discarded', slot, problem });
+      return record;
+    },
     saveSession: async (record) => void (await (await database()).put('sessions', record)),
     replaceSession: async (record, expected) => {
       const tx = (await database()).transaction('sessions', 'readwrite');
       const current = await tx.store.get(record.slot);
       const matches = liveKey(current) === expected;
       if (matches) await tx.store.put(record);
+      await tx.done;
+      return matches;
+    },
+    removeSession: async (slot, expected) => {
+      const tx = (await database()).transaction('sessions', 'readwrite');
+      const matches = liveKey(await tx.store.get(slot)) === expected;
+      if (matches) await tx.store.delete(slot);
       await tx.done;
       return matches;
     },

@@ -22,6 +22,11 @@ export function createMemoryStorage(): BrokerStorage & { clearAll(): void } {
       sessions.set(record.slot, copy(record));
       return true;
     },
+    removeSession: async (slot, expected) => {
+      if (liveKey(sessions.get(slot)) !== expected) return false;
+      sessions.delete(slot);
+      return true;
+    },
     putOAuthFlow: async (flow) => void flows.set(flow.state, copy(flow)),
     takeOAuthFlow: async (state) => {
       const flow = flows.get(state) ?? null;

@@ -11,6 +11,11 @@ export interface StoredSession {
   sessionKey: string;
   refreshToken: string;
   accessToken: string | null;
+  /**
+   * When to renew `accessToken` by this device's clock (see `judgeArrivedAccessToken`); absent in
+   * records of older versions, which go by the token's `exp`.
+   */
+  accessTokenRenewAtMillis?: number | null;
   userId: string | null;
   updatedAtMillis: number;
 }
@@ -51,7 +56,11 @@ export interface OutboxItem {
   createdAtMillis: number;
 }
 
-export type StorageEvent = { kind: 'cleared' } | { kind: 'closed' };
+export type StorageEvent =
+  | { kind: 'cleared' }
+  | { kind: 'closed' }
+  /** A stored record this version cannot use (malformed, another slot's, a newer format) was set aside. */
+  | { kind: 'discarded'; slot: string; problem: string };
 
 /** Where the broker keeps what must survive a restart. One database per origin. */
 export interface BrokerStorage {
@@ -63,6 +72,8 @@ export interface BrokerStorage {
    * session), atomically; returns whether it did. Keeps two brokers from undoing each other.
    */
   replaceSession(record: SessionRecord, expectedSessionKey: string | null): Promise<boolean>;
+  /** Deletes the slot's record if it still holds `expectedSessionKey`, atomically; returns whether it did. */
+  removeSession(slot: string, expectedSessionKey: string): Promise<boolean>;
   putOAuthFlow(flow: StoredOAuthFlow): Promise<void>;
   /** Reads and deletes in one transaction, so a callback can complete a flow only once. */
   takeOAuthFlow(state: string): Promise<StoredOAuthFlow | null>;
@@ -75,7 +86,50 @@ export interface BrokerStorage {
   close(): void;
 }
 
-/** The key of the live session a record holds, or null. */
-export function liveKey(record: SessionRecord | null | undefined): string | null {
-  return record?.status === 'active' ? record.sessionKey : null;
+const SESSION_END_REASONS = new Set(['signed-out', 'session-revoked', 'refresh-rejected', 'user-deleted', 'storage-cleared']);
+
+const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
+const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+/** Why a stored value is not a session record this version can use, or null when it is one. */
+function recordProblem(raw: unknown, slot: string): string | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'it is not an object';
+  const r = raw as Record<string, unknown>;
+  if (r.slot !== slot) return 'it belongs to another slot';
+  if (!isTime(r.updatedAtMillis)) return 'updatedAtMillis is missing';
+  if (r.status === 'active') {
+    if (!isNonEmptyString(r.sessionKey) || !isNonEmptyString(r.refreshToken)) return 'the session key or refresh token is missing';
+    if (r.accessToken !== null && !isNonEmptyString(r.accessToken)) return 'the access token is malformed';
+    if (r.userId !== null && typeof r.userId !== 'string') return 'the user id is malformed';
+    if (r.accessTokenRenewAtMillis !== undefined && r.accessTokenRenewAtMillis !== null && !isTime(r.accessTokenRenewAtMillis)) return 'the renewal time is malformed';
+    return null;
+  }
+  if (r.status === 'ended') {
+    const end = r.end as Record<string, unknown> | null | undefined;
+    if (r.sessionKey !== null && !isNonEmptyString(r.sessionKey)) return 'the session key is malformed';
+    if (typeof end !== 'object' || end === null || !SESSION_END_REASONS.has(end.reason as string) || !isTime(end.atMillis) || typeof end.message !== 'string') return 'the end reason is malformed';
+    return null;
+  }
+  return `its status ${JSON.stringify(String(r.status)).slice(0, 40)} is unknown (a newer version's record?)`;
+}
+
+/**
+ * Reads a stored session record defensively: storage is shared with other deploys (older and newer
+ * brokers run side by side) and can hold anything. A record this version cannot use is set aside
+ * (`problem` says why) and the slot reads as empty, so the broker starts signed out and a sign-in
+ * can replace it, rather than failing to start or locking the user out.
+ */
+export function readSessionRecord(raw: unknown, slot: string): { record: SessionRecord | null; problem: string | null } {
+  if (raw === undefined || raw === null) return { record: null, problem: null };
+  const problem = recordProblem(raw, slot);
+  return problem === null ? { record: raw as SessionRecord, problem: null } : { record: null, problem };
+}
+
+/** The key of the live session a record holds, or null (also for a record this version cannot use). */
+export function liveKey(record: unknown): string | null {
+  if (typeof record !== 'object' || record === null) return null;
+  const slot = (record as { slot?: unknown }).slot;
+  if (typeof slot !== 'string') return null;
+  const { record: usable } = readSessionRecord(record, slot);
+  return usable?.status === 'active' ? usable.sessionKey : null;
 }
