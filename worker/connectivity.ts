@@ -1,3 +1,4 @@
+import { Emitter } from '../contract/events.js';
 import type { ConnectivitySnapshot } from '../contract/state.js';
 import { diagnoseNetwork } from '../protocol/diagnostics.js';
 import { NetworkError } from '../protocol/errors/errors.js';
@@ -19,7 +20,7 @@ const DEGRADED_AFTER = 2;
 
 export class Connectivity {
   private snap: ConnectivitySnapshot;
-  private listeners = new Set<(snapshot: ConnectivitySnapshot) => void>();
+  private readonly changes = new Emitter<ConnectivitySnapshot>();
   private waiters: Array<() => void> = [];
   private probing: AbortController | null = null;
   private closed = false;
@@ -42,8 +43,7 @@ export class Connectivity {
   }
 
   subscribe(listener: (snapshot: ConnectivitySnapshot) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.subscribe(listener);
   }
 
   /** The service answered (any status). 5xx/429/508 count as trouble, not as being offline. */
@@ -127,7 +127,7 @@ export class Connectivity {
     const notable = (['state', 'lastError', 'diagnostics', 'browserOnline'] as const).some((key) => key in patch && patch[key] !== previous[key]);
     if (!notable) return;
     if (next.state !== 'offline') for (const wake of this.waiters.splice(0)) wake();
-    for (const listener of this.listeners) listener(next);
+    this.changes.emit(next);
   }
 
   private restartProbing(): void {

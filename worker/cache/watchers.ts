@@ -1,3 +1,4 @@
+import { Emitter } from '../../contract/events.js';
 import type { Clock, TimerHandle } from '../../protocol/clock.js';
 import { GC_DELAY_MILLIS } from './entry.js';
 
@@ -6,7 +7,7 @@ import { GC_DELAY_MILLIS } from './entry.js';
  * 5 s after its last watcher left (a remount or a quick navigation finds it still there).
  */
 export class Watchers<S> {
-  private listeners = new Set<(snapshot: S) => void>();
+  private readonly listeners = new Emitter<S>();
   private gcHandle: TimerHandle | null = null;
   private disposed = false;
 
@@ -21,12 +22,13 @@ export class Watchers<S> {
 
   /** Adds a watcher; the returned function removes it, once. */
   add(listener: (snapshot: S) => void, onEmpty?: () => void): () => void {
-    // Wrapped, so the same function watching twice is two watchers.
-    const entry = (snapshot: S) => listener(snapshot);
-    this.listeners.add(entry);
+    const unsubscribe = this.listeners.subscribe(listener);
     this.cancelGc();
+    let removed = false;
     return () => {
-      if (!this.listeners.delete(entry)) return;
+      if (removed) return;
+      removed = true;
+      unsubscribe();
       if (this.listeners.size === 0) {
         onEmpty?.();
         this.scheduleGc();
@@ -35,7 +37,7 @@ export class Watchers<S> {
   }
 
   notify(snapshot: S): void {
-    for (const listener of [...this.listeners]) listener(snapshot);
+    this.listeners.emit(snapshot);
   }
 
   /** Starts the countdown unless someone watches or it already runs. */
