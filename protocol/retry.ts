@@ -1,6 +1,7 @@
 import type { HttpMethod } from './codec.js';
 import type { KnownErrorCode } from './errors/catalogue.js';
 import { codeBelongsTo } from './errors/lineage.js';
+import type { Clock } from './clock.js';
 
 /** Attempts per call, all causes together (PROTOCOL.md §9.1.6). */
 export const MAX_ATTEMPTS = 5;
@@ -106,5 +107,14 @@ export function decideRetry(context: RetryContext): RetryDecision {
     }
   }
 }
+
+/** How a retry waits: `delayMillis`, or less when whoever waits knows better (the network is back). */
+export type WaitBeforeRetry = (wait: { delayMillis: number; reason: RetryReason }, signal: AbortSignal | undefined) => Promise<void>;
+
+/** The plain wait: the whole delay on the clock. */
+export const sleepOn =
+  (clock: Clock): WaitBeforeRetry =>
+  (wait, signal) =>
+    clock.sleep(wait.delayMillis, signal);
 
 export { systemClock, type Clock, type TimerHandle } from './clock.js';

@@ -9,7 +9,7 @@ import { KnownError, type AnyKnownError } from './errors/knownError.js';
 import { knownErrorFromBody, knownErrorWithTemplate } from './errors/create.js';
 import { passkeyWebAuthnErrorMessage } from './errors/messages.js';
 import type { AuthorizationCodeTokens } from './resources/session.js';
-import { decideRetry, systemClock, type AttemptOutcome, type Clock } from './retry.js';
+import { decideRetry, sleepOn, systemClock, type AttemptOutcome, type Clock, type WaitBeforeRetry } from './retry.js';
 import type { TransportObserver } from './transport.js';
 import { readSignInTokens } from './signInResponse.js';
 import { stripOAuthCallbackParams } from './validation.js';
@@ -32,6 +32,8 @@ export interface TokenEndpointOptions {
   observer?: TransportObserver | undefined;
   /** An attempt without its whole answer after this long counts as a network failure. Default 30 s. */
   attemptTimeoutMillis?: number | undefined;
+  /** The wait before a retry; default `clock.sleep` (see TransportOptions.waitBeforeRetry). */
+  waitBeforeRetry?: WaitBeforeRetry | undefined;
 }
 
 function authorizationServer(baseUrl: string): oauth.AuthorizationServer {
@@ -136,7 +138,7 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         now: () => clock.now(),
       });
     }
-    await clock.sleep(decision.delayMillis, options.signal);
+    await (options.waitBeforeRetry ?? sleepOn(clock))({ delayMillis: decision.delayMillis, reason: decision.reason }, options.signal);
   }
 }
 

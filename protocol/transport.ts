@@ -4,7 +4,7 @@ import { networkErrorAfterFailure, readNavigatorOnline } from './diagnostics.js'
 import { HttpStatusError, type NetworkError } from './errors/errors.js';
 import { codeBelongsTo } from './errors/lineage.js';
 import type { AccessType } from './resources/common.js';
-import { decideRetry, systemClock, type AttemptOutcome, type Clock, type RetryReason } from './retry.js';
+import { decideRetry, sleepOn, systemClock, type AttemptOutcome, type Clock, type RetryReason, type WaitBeforeRetry } from './retry.js';
 import { assertUsableAccessToken } from './validation.js';
 
 /** Where a transport gets a token that may expire; the broker's session is one. */
@@ -72,6 +72,8 @@ export interface TransportOptions<A extends AccessType = AccessType> {
   attemptTimeoutMillis?: number | undefined;
   /** Awaited before every attempt, e.g. to hold requests while the network is known to be down. */
   beforeAttempt?: ((event: AttemptEvent, signal: AbortSignal | undefined) => Promise<void>) | undefined;
+  /** The wait before a retry; default `clock.sleep`. The broker ends a network failure's backoff early when the service is reachable again. */
+  waitBeforeRetry?: WaitBeforeRetry | undefined;
   observer?: TransportObserver | undefined;
   /** What the runtime's online flag is believed to be; default `navigator.onLine` where it exists. */
   navigatorOnline?: (() => boolean | null) | undefined;
@@ -215,7 +217,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
         throw outcome.kind === 'network-error' ? await networkFailure(failure, attempt + 1) : failure;
       }
       notify(() => options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason }));
-      if (decision.delayMillis > 0) await clock.sleep(decision.delayMillis, request.signal);
+      if (decision.delayMillis > 0) await (options.waitBeforeRetry ?? sleepOn(clock))({ delayMillis: decision.delayMillis, reason: decision.reason }, request.signal);
     }
   }
 

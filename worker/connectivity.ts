@@ -104,6 +104,41 @@ export class Connectivity {
     });
   }
 
+  /**
+   * Waits out a retry's backoff, or less: after an outage (the broker went offline during the wait),
+   * a request need not sleep on once the service is reachable again (a tab heard `online`, a probe
+   * got through). That puts fresh data on screen within moments of the network's return. A single
+   * dropped connection, with the service never found unreachable, waits its whole backoff.
+   */
+  backoff(millis: number, signal?: AbortSignal): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const { clock } = this.options;
+      const finish = () => {
+        clock.clearTimeout(timer);
+        unsubscribe();
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        finish();
+        reject(signal?.reason);
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = clock.setTimeout(() => {
+        finish();
+        resolve();
+      }, millis);
+      let outage = this.snap.state === 'offline';
+      const unsubscribe = this.changes.subscribe((snapshot) => {
+        if (snapshot.state === 'offline') outage = true;
+        if (snapshot.state !== 'online' || !outage) return;
+        finish();
+        resolve();
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
   get isOffline(): boolean {
     return this.snap.state === 'offline';
   }

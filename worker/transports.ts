@@ -1,5 +1,6 @@
 import { ClientError, NetworkError } from '../protocol/errors/errors.js';
 import type { Clock } from '../protocol/clock.js';
+import { sleepOn, type WaitBeforeRetry } from '../protocol/retry.js';
 import type { AccessType } from '../protocol/resources/common.js';
 import type { TokenEndpointOptions } from '../protocol/tokens.js';
 import { createTransport, staticTokenSource, type TokenSource, type Transport, type TransportObserver, type TransportOptions } from '../protocol/transport.js';
@@ -44,6 +45,7 @@ export function createTransports(options: TransportsOptions): Transports {
       clock,
       observer,
       beforeAttempt,
+      waitBeforeRetry: retryWaitFor(connectivity, clock),
       extraRequestHeaders: config.extraRequestHeaders,
       navigatorOnline: () => connectivity.snapshot().browserOnline,
       ...credentials,
@@ -107,6 +109,13 @@ export function tokenEndpointOptions(options: Pick<TransportsOptions, 'config' |
     clock: options.clock,
     observer: connectivityObserver(connectivity, options.observer),
     beforeAttempt: (signal) => connectivity.waitUntilOnline(signal),
+    waitBeforeRetry: retryWaitFor(connectivity, options.clock),
     navigatorOnline: () => connectivity.snapshot().browserOnline,
   };
+}
+
+/** After a network failure, the backoff ends as soon as the service is reachable again; other waits run their course. */
+function retryWaitFor(connectivity: Connectivity, clock: Clock): WaitBeforeRetry {
+  const sleep = sleepOn(clock);
+  return (wait, signal) => (wait.reason === 'network' ? connectivity.backoff(wait.delayMillis, signal) : sleep(wait, signal));
 }

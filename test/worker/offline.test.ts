@@ -8,6 +8,7 @@ import type { ConnectivitySnapshot, SessionInfo } from '../../worker/index.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
 import type { LocalLockManager } from '../support/locks.js';
+import { EmulatorClock } from '../support/scheduler.js';
 import { connectTab, type SimulatedTab } from '../support/tabs.js';
 import { recordingFetch, settle, type RecordingFetch } from './network.js';
 
@@ -133,6 +134,50 @@ describe('connectivity', () => {
     expect((await a!.api.updateUser({ displayName: 'Online edit' })).displayName).toBe('Online edit');
     expect(apiAttempts(net, '/users/me')).toEqual([200]);
     expect(state(b!)).toBe('online');
+  });
+});
+
+describe('the network returning', () => {
+  it('a read sleeping its backoff after an outage goes again as soon as the service is reachable, not when the backoff ends', async () => {
+    const em = emulator();
+    const clock = new EmulatorClock(em.env.clock);
+    const net = recordingFetch();
+    const started = await startTestBroker(em, { fetch: net.fetch, clock });
+    brokers.push(started.broker);
+    const tab = await connectTab(started.broker, started.locks);
+    tabs.push(tab);
+    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
+    await tab.subscribe('connectivity', { kind: 'connectivity' });
+    net.offline = true;
+    // The first attempt fails, the probes find the service unreachable, the retry sleeps its backoff
+    // (on a clock that only moves when the test says so: without the early end it would never go).
+    const read = track(tab.api.refetch({ kind: 'sessions' }));
+    await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
+    await settle(50);
+    expect(read.done).toBe(false);
+    net.offline = false;
+    await tab.api.reportBrowserState({ online: true });
+    await read.promise;
+    expect(read.error).toBeUndefined();
+    expect(apiAttempts(net, '/auth/sessions')).toEqual(['network', 200]);
+  });
+
+  it('a single dropped connection, the service never found unreachable, waits its whole backoff', async () => {
+    const em = emulator();
+    const clock = new EmulatorClock(em.env.clock);
+    let drop = true;
+    const fetchFn: typeof fetch = (input, init) => (drop && String(input).includes('/auth/sessions') ? ((drop = false), Promise.reject(new TypeError('connection reset'))) : fetch(input, init));
+    const started = await startTestBroker(em, { fetch: fetchFn, clock });
+    brokers.push(started.broker);
+    const tab = await connectTab(started.broker, started.locks);
+    tabs.push(tab);
+    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
+    const read = track(tab.api.refetch({ kind: 'sessions' }));
+    await settle(100);
+    expect(read.done).toBe(false);
+    await clock.advance(1500);
+    await read.promise;
+    expect(read.error).toBeUndefined();
   });
 });
 
