@@ -107,6 +107,12 @@ function serverEndpoints<A extends ServerAccess>() {
   };
 }
 
+/**
+ * Endpoints of `serverEndpoints` and `forUser` whose object argument is an options object of our
+ * own (ids for the path or query string, in camelCase), not a wire body to snake_case.
+ */
+const OWN_OPTIONS = ['listTeams', 'listTeamMemberProfiles', 'listContactChannels', 'revokeTeamInvitation', 'signOut'];
+
 const adminOnlyEndpoints = {
   updateCurrentProject: projects.updateCurrentProject,
   deleteCurrentProject: projects.deleteCurrentProject,
@@ -133,7 +139,7 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
   return {
     /** The wire-level transport (snake_case objects), for calls this app does not bind. */
     transport: t,
-    ...camelEndpoints(bindEndpoints(t, serverEndpoints<A>())),
+    ...camelEndpoints(bindEndpoints(t, serverEndpoints<A>()), OWN_OPTIONS),
     /**
      * Checks a user's access token (e.g. from a request to your API) against the project's keys.
      * Refusals are the service's known errors: UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED and
@@ -156,6 +162,7 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
           listTeamPermissions: permissions.listTeamPermissions,
           signOut: sessions.signOutCurrentSession,
         }),
+        OWN_OPTIONS,
       );
     },
   };
