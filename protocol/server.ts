@@ -2,7 +2,7 @@
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
  */
-import { refusePublishableAsSecret } from './credentials.js';
+import { refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
@@ -197,10 +197,10 @@ export function createAdminApp(options: AdminAppOptions) {
     requireNonEmptyString(options.superSecretAdminKey, 'superSecretAdminKey');
     refusePublishableAsSecret(options.superSecretAdminKey, 'superSecretAdminKey');
     assertNotInBrowser('A super secret admin key');
-  } else if (options.adminAccessToken !== undefined) {
-    adminTokens = staticTokenSource(options.adminAccessToken);
-  } else if (options.adminTokens !== undefined) {
-    adminTokens = options.adminTokens;
+  } else if (options.adminAccessToken !== undefined || options.adminTokens !== undefined) {
+    // The forms a browser may use: no secret key may ride along, as the token or as a header.
+    refuseSecretsInBrowserOptions({ adminAccessToken: options.adminAccessToken, extraRequestHeaders: options.extraRequestHeaders }, '');
+    adminTokens = options.adminAccessToken !== undefined ? staticTokenSource(options.adminAccessToken) : options.adminTokens;
   } else {
     throw new InvalidArgumentError('options', 'createAdminApp needs superSecretAdminKey, adminAccessToken or adminTokens.');
   }
