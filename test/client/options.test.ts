@@ -78,7 +78,7 @@ describe('authbroker/server refuses secret keys in a browser-like environment (j
     const asToken = await thrown(() => createAdminApp({ ...common, adminAccessToken: 'sak_pasted_here' }));
     expect(asToken).toMatchObject({ name: 'ClientError', code: 'UNSAFE_CREDENTIALS', message: expect.stringMatching(/^adminAccessToken is a secret key/) });
     expect((asToken as Error).message).not.toContain('sak_pasted_here');
-    for (const extraRequestHeaders of [{ 'X-Stack-Secret-Server-Key': 'anything' }, { 'x-forwarded-key': 'ssk_value' }]) {
+    for (const extraRequestHeaders of [{ 'X-Stack-Secret-Server-Key': 'anything' }, { 'x-forwarded-key': 'ssk_value' }] as Array<Record<string, string>>) {
       expect(await thrown(() => createAdminApp({ ...common, adminAccessToken: 'eyJ.admin.token', extraRequestHeaders }))).toMatchObject({ code: 'UNSAFE_CREDENTIALS' });
     }
     expect(fetchSpy).not.toHaveBeenCalled();

@@ -1,11 +1,11 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import type { User } from '../../../client/index.js';
+import type { BrokerClient, User } from '../../../client/index.js';
 import { AuthProvider, useConnectedAccount, useUser, type ConnectedAccount } from '../../../client/react/index.js';
 import { accountIdFor } from '../../../emulator/dev/oauthProvider.js';
 import { useEmulator } from '../../support/emulator.js';
-import { callback, consent, type StartedFlow } from '../../support/oauth.js';
+import { callback, consent, providerPage } from '../../support/oauth.js';
 import { createUser, newClient, PAGE_ORIGIN, recordNavigations, resetBrowser } from './helpers.js';
 
 /**
@@ -33,17 +33,20 @@ describe('useUser forms, as types', () => {
   });
 });
 
-/** Follows the authorize URL the app navigated to, up to the mock provider's consent page. */
-async function providerPage(authorizeUrl: string): Promise<StartedFlow> {
-  const response = await fetch(authorizeUrl, { redirect: 'manual' });
-  expect(response.status).toBe(307);
-  const setCookie = response.headers.get('set-cookie') ?? '';
-  return { state: '', codeVerifier: '', redirectUri: '', consentUrl: new URL(response.headers.get('location')!), cookie: setCookie.split(';')[0]!, setCookie };
-}
-
 function Drive() {
   const account = useConnectedAccount('github', { or: 'redirect', scopes: ['repo'] });
   return <p data-testid="account">{`${account.providerId}:${account.accountId}`}</p>;
+}
+
+/** A page that needs GitHub with the `repo` scope. */
+function renderDrive(client: BrokerClient) {
+  return render(
+    <AuthProvider client={client}>
+      <Suspense fallback={<p>waiting</p>}>
+        <Drive />
+      </Suspense>
+    </AuthProvider>,
+  );
 }
 
 describe("useConnectedAccount(provider, { or: 'redirect', scopes })", () => {
@@ -59,13 +62,7 @@ describe("useConnectedAccount(provider, { or: 'redirect', scopes })", () => {
     const { assign } = recordNavigations();
     const client = newClient(emulator());
     await client.signInWithPassword({ email: account.email, password: account.password });
-    render(
-      <AuthProvider client={client}>
-        <Suspense fallback={<p>waiting</p>}>
-          <Drive />
-        </Suspense>
-      </AuthProvider>,
-    );
+    renderDrive(client);
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
     const authorize = new URL(assign.mock.calls[0]![0] as string);
     expect(authorize.pathname).toBe('/api/v1/auth/oauth/authorize/github');
@@ -83,13 +80,7 @@ describe("useConnectedAccount(provider, { or: 'redirect', scopes })", () => {
     const { assign, replace } = recordNavigations();
     const client = newClient(emulator());
     await client.signInWithPassword({ email: account.email, password: account.password });
-    const { unmount } = render(
-      <AuthProvider client={client}>
-        <Suspense fallback={<p>waiting</p>}>
-          <Drive />
-        </Suspense>
-      </AuthProvider>,
-    );
+    const { unmount } = renderDrive(client);
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
     expect(new URL(assign.mock.calls[0]![0] as string).searchParams.get('provider_scope')?.split(' ')).toContain('repo');
     unmount();
@@ -102,13 +93,7 @@ describe("useConnectedAccount(provider, { or: 'redirect', scopes })", () => {
     expect(await client.handleOAuthCallback({ navigate: false })).toMatchObject({ status: 'signed-in', type: 'link' });
     await act(() => client.refetch({ kind: 'currentUser' }));
 
-    render(
-      <AuthProvider client={client}>
-        <Suspense fallback={<p>waiting</p>}>
-          <Drive />
-        </Suspense>
-      </AuthProvider>,
-    );
+    renderDrive(client);
     await waitFor(() => expect(screen.getByTestId('account').textContent).toMatch(/^github:/));
     expect(assign).toHaveBeenCalledTimes(1);
     expect(replace).not.toHaveBeenCalled();

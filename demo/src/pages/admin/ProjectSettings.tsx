@@ -4,6 +4,7 @@ import { useBrokerClient, useQuery } from '../../../../client/react/index.js';
 import { ErrorText, Success } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Card, Empty, Loading } from '../../components/Card.js';
+import { ConfirmedDelete } from '../../components/ConfirmedDelete.js';
 import { Field, Toggle } from '../../components/Field.js';
 import { demoConfig } from '../../lib/config.js';
 import { formatDate } from '../../lib/format.js';
@@ -158,37 +159,28 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
  */
 function DeleteProject({ project, onDeleted }: { project: AdminProjectModel; onDeleted: () => void }) {
   const client = useBrokerClient();
-  const [confirming, setConfirming] = useState(false);
   const remove = useAction(async () => {
     await client.adminDeleteProject({ projectId: project.id });
     onDeleted();
   });
   const isDemo = project.id === demoConfig().projectId;
   return (
-    <Card title="Delete the project" tone="danger">
-      <div className="danger-zone">
-        <p className="muted small">
-          {isDemo
+    <Card tone="danger">
+      <ConfirmedDelete
+        title="Delete the project"
+        description={
+          isDemo
             ? 'This is the project the demo runs on, so it cannot be deleted here. Create another project to try deleting one.'
-            : confirming
-              ? `Delete ${project.displayName}, its users, keys and settings? This cannot be undone.`
-              : 'Removes the project, its users, keys and settings for good.'}
-        </p>
-        {confirming ? (
-          <div className="row">
-            <Button size="small" variant="ghost" onClick={() => setConfirming(false)} disabled={remove.busy}>
-              Keep it
-            </Button>
-            <Button size="small" variant="danger" busy={remove.busy} onClick={() => void remove.run()} testid={T.adminProjectDeleteConfirm}>
-              Yes, delete
-            </Button>
-          </div>
-        ) : (
-          <Button size="small" variant="danger" disabled={isDemo} onClick={() => setConfirming(true)} testid={T.adminProjectDelete}>
-            Delete project
-          </Button>
-        )}
-      </div>
+            : 'Removes the project, its users, keys and settings for good.'
+        }
+        question={`Delete ${project.displayName}, its users, keys and settings? This cannot be undone.`}
+        label="Delete project"
+        busy={remove.busy}
+        disabled={isDemo}
+        onConfirm={() => void remove.run()}
+        testid={T.adminProjectDelete}
+        confirmTestid={T.adminProjectDeleteConfirm}
+      />
       <ErrorText error={remove.error} />
     </Card>
   );
