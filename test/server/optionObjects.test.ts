@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { signInWithPassword } from '../../protocol/endpoints/auth.js';
-import { createServerApp } from '../../protocol/server.js';
-import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
+import { demoServerApp, transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
 
-function serverApp() {
-  const { demo } = emulator().projects;
-  return createServerApp({ baseUrl: emulator().url, projectId: demo.id, secretServerKey: demo.secretServerKey });
-}
+const serverApp = () => demoServerApp(emulator());
 
 /**
  * The server app takes camelCase everywhere. Wire bodies are snake_cased on the way out, but some

@@ -3,11 +3,10 @@ import { Secret, TOTP } from 'otpauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MailboxItem } from '../../emulator/mailbox.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
-import { createServerApp } from '../../protocol/server.js';
 import type { Broker } from '../../worker/broker.js';
 import type { ContactChannelModel, SessionInfo, TabHandlerUrls, Team, User } from '../../worker/index.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
-import { uniqueEmail, useEmulator } from '../support/emulator.js';
+import { demoServerApp, uniqueEmail, useEmulator } from '../support/emulator.js';
 import { connectTab, type SimulatedTab } from '../support/tabs.js';
 
 /**
@@ -48,10 +47,7 @@ async function start(count: number, origin = APP): Promise<SimulatedTab[]> {
   return opened;
 }
 
-function server() {
-  const { demo } = emulator().projects;
-  return createServerApp({ baseUrl: emulator().url, projectId: demo.id, secretServerKey: demo.secretServerKey });
-}
+const server = () => demoServerApp(emulator());
 
 /** Signs a fresh person up in `tab`; returns their e-mail and id. */
 async function signUp(tab: SimulatedTab, prefix = 'person'): Promise<{ email: string; userId: string }> {
