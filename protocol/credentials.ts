@@ -18,11 +18,14 @@ function unsafe(what: string): ClientError {
 
 /**
  * Refuses, before anything is sent, a secret key where browser code takes keys: a secret pasted as
- * `publishableClientKey`, or a secret key or secret-key header among `extraRequestHeaders`. The
- * message names the option, never the value.
+ * `publishableClientKey` (or as an admin app's `adminAccessToken`), or a secret key or secret-key
+ * header among `extraRequestHeaders`. The message names the option, never the value.
  */
-export function refuseSecretsInBrowserOptions(options: { publishableClientKey?: unknown; internalPublishableClientKey?: unknown; extraRequestHeaders?: unknown }, prefix: string): void {
-  for (const key of ['publishableClientKey', 'internalPublishableClientKey'] as const) {
+export function refuseSecretsInBrowserOptions(
+  options: { publishableClientKey?: unknown; internalPublishableClientKey?: unknown; adminAccessToken?: unknown; extraRequestHeaders?: unknown },
+  prefix: string,
+): void {
+  for (const key of ['publishableClientKey', 'internalPublishableClientKey', 'adminAccessToken'] as const) {
     if (isSecretKey(options[key])) throw unsafe(`${prefix}${key}`);
   }
   const headers = options.extraRequestHeaders;

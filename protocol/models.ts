@@ -120,12 +120,17 @@ async function* camelizeEach<T>(items: AsyncGenerator<T>): AsyncGenerator<Cameli
  * Wraps functions that speak the wire (snake_case objects in and out) so that they take and return
  * the same camelCase models as the browser side. Plain-object arguments are converted back to the
  * wire; strings, numbers and the app's free-form JSON values pass through untouched.
+ *
+ * `ownOptions` names the functions whose object arguments are not wire bodies but options of our
+ * own, already camelCase (`listTeams(t, { userId })`, `revokeTeamInvitation(t, { teamId, invitationId })`):
+ * those arguments are passed as given, since snake_casing them would lose them.
  */
-export function camelEndpoints<E extends Record<string, (...args: never[]) => unknown>>(endpoints: E): CamelEndpoints<E> {
+export function camelEndpoints<E extends Record<string, (...args: never[]) => unknown>>(endpoints: E, ownOptions: readonly string[] = []): CamelEndpoints<E> {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(endpoints)) {
+    const toWire = ownOptions.includes(name) ? (arg: unknown) => arg : (arg: unknown) => (isPlainObject(arg) ? snakeize(arg) : arg);
     wrapped[name] = (...args: unknown[]) => {
-      const result = (fn as (...wire: unknown[]) => unknown)(...args.map((arg) => (isPlainObject(arg) ? snakeize(arg) : arg)));
+      const result = (fn as (...wire: unknown[]) => unknown)(...args.map(toWire));
       if (result instanceof Promise) return result.then((value: unknown) => camelize(value));
       if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) return camelizeEach(result as AsyncGenerator<unknown>);
       return camelize(result);

@@ -2,7 +2,7 @@
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
  */
-import { refusePublishableAsSecret } from './credentials.js';
+import { refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
@@ -107,6 +107,12 @@ function serverEndpoints<A extends ServerAccess>() {
   };
 }
 
+/**
+ * Endpoints of `serverEndpoints` and `forUser` whose object argument is an options object of our
+ * own (ids for the path or query string, in camelCase), not a wire body to snake_case.
+ */
+const OWN_OPTIONS = ['listTeams', 'listTeamMemberProfiles', 'listContactChannels', 'revokeTeamInvitation', 'signOut'];
+
 const adminOnlyEndpoints = {
   updateCurrentProject: projects.updateCurrentProject,
   deleteCurrentProject: projects.deleteCurrentProject,
@@ -133,7 +139,7 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
   return {
     /** The wire-level transport (snake_case objects), for calls this app does not bind. */
     transport: t,
-    ...camelEndpoints(bindEndpoints(t, serverEndpoints<A>())),
+    ...camelEndpoints(bindEndpoints(t, serverEndpoints<A>()), OWN_OPTIONS),
     /**
      * Checks a user's access token (e.g. from a request to your API) against the project's keys.
      * Refusals are the service's known errors: UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED and
@@ -156,6 +162,7 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
           listTeamPermissions: permissions.listTeamPermissions,
           signOut: sessions.signOutCurrentSession,
         }),
+        OWN_OPTIONS,
       );
     },
   };
@@ -190,10 +197,10 @@ export function createAdminApp(options: AdminAppOptions) {
     requireNonEmptyString(options.superSecretAdminKey, 'superSecretAdminKey');
     refusePublishableAsSecret(options.superSecretAdminKey, 'superSecretAdminKey');
     assertNotInBrowser('A super secret admin key');
-  } else if (options.adminAccessToken !== undefined) {
-    adminTokens = staticTokenSource(options.adminAccessToken);
-  } else if (options.adminTokens !== undefined) {
-    adminTokens = options.adminTokens;
+  } else if (options.adminAccessToken !== undefined || options.adminTokens !== undefined) {
+    // The forms a browser may use: no secret key may ride along, as the token or as a header.
+    refuseSecretsInBrowserOptions({ adminAccessToken: options.adminAccessToken, extraRequestHeaders: options.extraRequestHeaders }, '');
+    adminTokens = options.adminAccessToken !== undefined ? staticTokenSource(options.adminAccessToken) : options.adminTokens;
   } else {
     throw new InvalidArgumentError('options', 'createAdminApp needs superSecretAdminKey, adminAccessToken or adminTokens.');
   }

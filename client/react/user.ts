@@ -110,18 +110,22 @@ export interface UseConnectedAccountOptions {
   scopes?: string[];
 }
 
-/** Whether the linked account's token covers `scopes`, asked once per account and scope set. */
-const scopeChecks = new WeakMap<BrokerClient, Map<string, Promise<boolean>>>();
-function grants(client: BrokerClient, providerId: string, scopes: string[]): Promise<boolean> {
-  let checks = scopeChecks.get(client);
-  if (!checks) scopeChecks.set(client, (checks = new Map()));
-  const key = JSON.stringify([providerId, [...scopes].sort()]);
+/**
+ * Whether the linked account's token covers `scopes`, asked once per link and scope set. Keyed by
+ * the link object of the user snapshot: a settled answer stays while React renders again (a lacking
+ * scope must not be asked again on every render), and a new snapshot of the user (after linking
+ * again, say) asks afresh.
+ */
+const scopeChecks = new WeakMap<object, Map<string, Promise<boolean>>>();
+function grants(client: BrokerClient, link: object, providerId: string, scopes: string[]): Promise<boolean> {
+  let checks = scopeChecks.get(link);
+  if (!checks) scopeChecks.set(link, (checks = new Map()));
+  const key = JSON.stringify([...scopes].sort());
   let check = checks.get(key);
   if (!check) {
     check = client.getConnectedAccountAccessToken(providerId, { scopes }).then(
       () => true,
       (error: AuthBrokerError) => {
-        checks.delete(key);
         if (isKnownError(error, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE')) return false;
         throw error;
       },
@@ -161,7 +165,7 @@ export function useConnectedAccount(providerId: string, options: UseConnectedAcc
     goLink();
     throw forever;
   }
-  if (scopes.length > 0 && readPromise(grants(client, providerId, scopes)) === false) {
+  if (scopes.length > 0 && link !== null && readPromise(grants(client, link, providerId, scopes)) === false) {
     goLink();
     throw forever;
   }

@@ -1,4 +1,5 @@
 import { createBrokerClient, type BrokerClient, type BrokerModeChoice } from '../../client/index.js';
+import { navigate } from './router.js';
 
 export interface DemoConfig {
   baseUrl: string;
@@ -10,7 +11,8 @@ export interface DemoConfig {
 /**
  * The demo's broker client. The SharedWorker is written as `new SharedWorker(new URL(...))` so
  * Vite bundles it as a same-origin module file (no blob:, no eval). `?mode=` forces a host, which
- * the end-to-end tests use to check the fallbacks.
+ * the end-to-end tests use to check the fallbacks. Redirects the library starts (`useUser({ or:
+ * 'redirect' })`) go through the demo's router, so they are client-side navigations.
  */
 export function createDemoClient(config: DemoConfig): BrokerClient {
   const forced = new URLSearchParams(location.search).get('mode') as BrokerModeChoice | null;
@@ -18,6 +20,7 @@ export function createDemoClient(config: DemoConfig): BrokerClient {
     ...config,
     sharedWorker: (name) => new SharedWorker(new URL('../../worker/hosts/sharedWorker.ts', import.meta.url), { type: 'module', name }),
     serviceWorker: '/authbroker-sw.js',
+    navigate: (to) => navigate(to),
     ...(forced === null ? {} : { mode: forced }),
   });
 }

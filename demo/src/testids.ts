@@ -41,16 +41,19 @@
  *             data-team-name), team-name, team-rename-input, team-rename-submit, team-delete,
  *             team-delete-confirm, team-leave, member-row (data-user-id), member-remove, invite-form,
  *             invite-email, invite-submit, invitation-row (data-email), invitation-revoke,
- *             permission-row (data-permission)
+ *             permission-row (data-permission), team-profile-name, team-profile-input, team-profile-save
  * Admin:      admin-sign-in-form, admin-email, admin-password, admin-sign-in-submit, admin-sign-out,
- *             admin-project-select, admin-nav-{section} (adminNav(section)), admin-section-{section}
+ *             admin-project-select, admin-project-create, admin-project-create-name,
+ *             admin-project-create-submit, admin-nav-{section} (adminNav(section)), admin-section-{section}
  *             (adminSection(section)); sections: settings, api-keys, email-templates, permissions,
  *             metrics, emails, webhooks
  *   settings: admin-project-name, admin-project-description, admin-toggle-sign-up,
  *             admin-toggle-magic-link, admin-toggle-passkey, admin-domain-input, admin-domain-add,
- *             admin-domain-row, admin-domain-remove, admin-settings-save
+ *             admin-domain-row, admin-domain-remove, admin-settings-save, admin-project-delete,
+ *             admin-project-delete-confirm
  *   api keys: api-key-create-form, api-key-description, api-key-create, api-key-secrets,
- *             api-key-secrets-dismiss, api-key-row (data-key-id), api-key-revoke
+ *             api-key-secrets-dismiss, api-key-row (data-key-id), api-key-revoke, api-key-details,
+ *             api-key-detail (data-key-id), api-key-detail-description, api-key-detail-save
  *   e-mails:  email-template-row (data-type), email-template-edit, email-template-subject, email-template-content,
  *             email-template-save, email-template-reset, test-email-form, test-email-recipient,
  *             test-email-submit, test-email-result, sent-email-row
@@ -209,6 +212,9 @@ export const T = {
   invitationRow: 'invitation-row',
   invitationRevoke: 'invitation-revoke',
   permissionRow: 'permission-row',
+  teamProfileName: 'team-profile-name',
+  teamProfileInput: 'team-profile-input',
+  teamProfileSave: 'team-profile-save',
 
   adminSignInForm: 'admin-sign-in-form',
   adminEmail: 'admin-email',
@@ -216,6 +222,11 @@ export const T = {
   adminSignInSubmit: 'admin-sign-in-submit',
   adminSignOut: 'admin-sign-out',
   adminProjectSelect: 'admin-project-select',
+  adminProjectCreate: 'admin-project-create',
+  adminProjectCreateName: 'admin-project-create-name',
+  adminProjectCreateSubmit: 'admin-project-create-submit',
+  adminProjectDelete: 'admin-project-delete',
+  adminProjectDeleteConfirm: 'admin-project-delete-confirm',
   adminProjectName: 'admin-project-name',
   adminProjectDescription: 'admin-project-description',
   adminToggleSignUp: 'admin-toggle-sign-up',
@@ -233,6 +244,10 @@ export const T = {
   apiKeySecretsDismiss: 'api-key-secrets-dismiss',
   apiKeyRow: 'api-key-row',
   apiKeyRevoke: 'api-key-revoke',
+  apiKeyDetails: 'api-key-details',
+  apiKeyDetail: 'api-key-detail',
+  apiKeyDetailDescription: 'api-key-detail-description',
+  apiKeyDetailSave: 'api-key-detail-save',
   emailTemplateRow: 'email-template-row',
   emailTemplateEdit: 'email-template-edit',
   emailTemplateSubject: 'email-template-subject',

@@ -13,3 +13,23 @@ describe('what the documentation shows is what the code takes', () => {
     expect(comment?.replace(/\s*\n\s*\*\s*/g, ' ')).toContain(`\`${factory}\``);
   });
 });
+
+describe("the README's table for people coming from the Stack SDK", () => {
+  it('names only what authbroker has: exports, client methods, server app methods', async () => {
+    const readme = read('README.md');
+    const table = readme.slice(readme.indexOf('### Coming from the Stack SDK'));
+    const rows = [...table.matchAll(/^\| `([A-Za-z]+)[^|]*\| `[^|]+` \|$/gm)].map((match) => match[1]!);
+    expect(rows.length).toBeGreaterThan(25);
+
+    const [client, react, server, { actionNames }] = await Promise.all([
+      import('../../client/index.js'),
+      import('../../client/react/index.js'),
+      import('../../protocol/server.js'),
+      import('../../contract/actions.js'),
+    ]);
+    const browser = client.createBrokerClient({ baseUrl: 'http://127.0.0.1:1', projectId: 'p', publishableClientKey: 'pck_x' });
+    const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:1', projectId: 'p', secretServerKey: 'ssk_x' });
+    const known = new Set([...Object.keys(client), ...Object.keys(react), ...Object.keys(server), ...actionNames, ...Object.keys(browser), ...Object.keys(app)]);
+    expect(rows.filter((name) => !known.has(name))).toEqual([]);
+  });
+});

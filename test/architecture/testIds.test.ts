@@ -1,7 +1,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { T, accountNav, accountSection, oauthButton } from '../e2e/support/ids.js';
+import { T, accountNav, accountSection, adminNav, adminSection, oauthButton } from '../e2e/support/ids.js';
 
 /**
  * The end-to-end tests keep their own copy of the demo's test ids (nothing outside demo/ imports it).
@@ -51,6 +51,15 @@ describe('the e2e copy of the demo’s test ids', () => {
     expect(testIds).toContain('export const oauthButton = (providerId: string) => `oauth-button-${providerId}`;');
     expect(testIds).toContain('export const accountNav = (section: AccountSectionId) => `account-nav-${section}`;');
     expect(testIds).toContain('export const accountSection = (section: AccountSectionId) => `account-section-${section}`;');
-    expect([oauthButton('github'), accountNav('mfa'), accountSection('sessions')]).toEqual(['oauth-button-github', 'account-nav-mfa', 'account-section-sessions']);
+    expect(testIds).toContain('export const adminNav = (section: AdminSectionId) => `admin-nav-${section}`;');
+    expect(testIds).toContain('export const adminSection = (section: AdminSectionId) => `admin-section-${section}`;');
+    expect(testIds).toContain("export const adminSections = ['settings', 'api-keys', 'email-templates', 'permissions', 'metrics', 'emails', 'webhooks'] as const;");
+    expect([oauthButton('github'), accountNav('mfa'), accountSection('sessions'), adminNav('api-keys'), adminSection('settings')]).toEqual([
+      'oauth-button-github',
+      'account-nav-mfa',
+      'account-section-sessions',
+      'admin-nav-api-keys',
+      'admin-section-settings',
+    ]);
   });
 });

@@ -247,6 +247,30 @@ describe('createBrokerClient falls back for real', () => {
     expect(client.mode).toBeNull();
   });
 
+  it('forcing service-worker whose registration fails is an error naming why; nothing else is tried', async () => {
+    const container = serviceWorkerContainer(() => Promise.reject(new DOMException('Registration failed: the script threw', 'SecurityError')));
+    const client = newClient(emulator(), { mode: 'service-worker', serviceWorker: '/service-worker.js', connectTimeoutMillis: TIMEOUT });
+    const error = await client.connect().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
+    expect((error as Error).message).toMatch(/service-worker mode you asked for.*could not be registered: .*Registration failed: the script threw/);
+    expect(container.register).toHaveBeenCalledTimes(1);
+    expect(client.mode).toBeNull();
+  });
+
+  it('forcing service-worker whose script answers 404 is an error naming the script and the status, before registering', async () => {
+    const container = serviceWorkerContainer(() => Promise.reject(new Error('never asked')));
+    const realFetch = globalThis.fetch;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) =>
+      String(input).endsWith('/missing-service-worker.js') ? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }) : realFetch(input, init),
+    );
+    const client = newClient(emulator(), { mode: 'service-worker', serviceWorker: '/missing-service-worker.js', connectTimeoutMillis: TIMEOUT });
+    const error = await client.connect().catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
+    expect((error as Error).message).toMatch(/service-worker mode you asked for.*script http:\/\/localhost:3000\/missing-service-worker\.js answered HTTP 404/);
+    expect(container.register).not.toHaveBeenCalled();
+    expect(client.mode).toBeNull();
+  });
+
   it('an automatic fallback leaves a warning in the broker status (and the console)', async () => {
     silentSharedWorker();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -254,7 +278,8 @@ describe('createBrokerClient falls back for real', () => {
     await client.connect();
     expect(client.mode).toBe('in-process');
     expect((await client.status()).warnings.join(' ')).toMatch(/runs in in-process mode because a better host did not start: shared-worker: .*did not answer/);
-    expect(warn.mock.calls.some(([line]) => String(line).includes('better host did not start'))).toBe(true);
+    // One console line per fallback, however many parts of the client and broker know about it.
+    expect(warn.mock.calls.filter(([line]) => String(line).includes('better host did not start'))).toHaveLength(1);
   });
 
   it('when no host starts, BROKER_UNAVAILABLE names every failure, and a later call tries again', async () => {

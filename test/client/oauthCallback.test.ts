@@ -4,7 +4,7 @@ import { describeError } from '../../client/messages.js';
 import { oauthMethods } from '../../client/oauth.js';
 import type { BrokerApi } from '../../contract/api.js';
 import { useEmulator } from '../support/emulator.js';
-import { callback, consent, type StartedFlow } from '../support/oauth.js';
+import { callback, consent, providerPage } from '../support/oauth.js';
 import { newClient, PAGE_ORIGIN, recordNavigations, resetBrowser } from './react/helpers.js';
 
 const emulator = useEmulator();
@@ -102,15 +102,6 @@ describe('handleOAuthCallback with a fake broker', () => {
     expect(assign).toHaveBeenCalledTimes(2);
   });
 });
-
-/** Follows the authorize URL the app navigated to, up to the mock provider's consent page. */
-async function providerPage(authorizeUrl: string): Promise<StartedFlow> {
-  const response = await fetch(authorizeUrl, { redirect: 'manual' });
-  expect(response.status).toBe(307);
-  const setCookie = response.headers.get('set-cookie') ?? '';
-  const consentUrl = new URL(response.headers.get('location')!);
-  return { state: '', codeVerifier: '', redirectUri: '', consentUrl, cookie: setCookie.split(';')[0]!, setCookie };
-}
 
 describe('the whole flow against the emulator, with the in-page broker', () => {
   beforeEach(async () => {

@@ -73,6 +73,17 @@ describe('authbroker/server refuses secret keys in a browser-like environment (j
     expect(error).toMatchObject({ name: 'ClientError', code: 'UNSAFE_CREDENTIALS', message: expect.stringMatching(/^A super secret admin key must never be shipped to a browser.*admin access token/) });
   });
 
+  it('createAdminApp refuses a secret key given as the admin access token, or riding along in extraRequestHeaders', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const asToken = await thrown(() => createAdminApp({ ...common, adminAccessToken: 'sak_pasted_here' }));
+    expect(asToken).toMatchObject({ name: 'ClientError', code: 'UNSAFE_CREDENTIALS', message: expect.stringMatching(/^adminAccessToken is a secret key/) });
+    expect((asToken as Error).message).not.toContain('sak_pasted_here');
+    for (const extraRequestHeaders of [{ 'X-Stack-Secret-Server-Key': 'anything' }, { 'x-forwarded-key': 'ssk_value' }] as Array<Record<string, string>>) {
+      expect(await thrown(() => createAdminApp({ ...common, adminAccessToken: 'eyJ.admin.token', extraRequestHeaders }))).toMatchObject({ code: 'UNSAFE_CREDENTIALS' });
+    }
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
   it('createAdminApp with a project owner’s admin access token is allowed in the browser', () => {
     const app = createAdminApp({ ...common, adminAccessToken: 'eyJ.admin.token' });
     expect(typeof app.listApiKeys).toBe('function');

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { signInWithPassword } from '../../protocol/endpoints/auth.js';
-import { createAdminApp, createServerApp } from '../../protocol/server.js';
-import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
+import { createAdminApp } from '../../protocol/server.js';
+import { demoServerApp, transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
 
-function serverApp() {
-  const { demo } = emulator().projects;
-  return createServerApp({ baseUrl: emulator().url, projectId: demo.id, secretServerKey: demo.secretServerKey });
-}
+const serverApp = () => demoServerApp(emulator());
 
 describe('authbroker/server speaks the same camelCase models as the browser side', () => {
   it('takes camelCase input and returns camelCase users, leaving metadata as the app wrote it', async () => {

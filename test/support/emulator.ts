@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../emulator/index.js';
 import type { AccessType } from '../../protocol/resources/common.js';
+import { createServerApp, type ServerApp } from '../../protocol/server.js';
 import { createTransport, staticTokenSource, type Transport } from '../../protocol/transport.js';
 
 /** Starts a fresh emulator for the file's tests and stops it afterwards. */
@@ -35,6 +36,12 @@ export function transportFor<A extends AccessType>(
     userTokens: options.accessToken === undefined ? undefined : staticTokenSource(options.accessToken),
     diagnoseFailures: options.diagnoseFailures ?? false,
   });
+}
+
+/** `authbroker/server`'s app for the demo project, with its secret server key, as an app's backend would make it. */
+export function demoServerApp(emulator: RunningEmulator): ServerApp {
+  const { demo } = emulator.projects;
+  return createServerApp({ baseUrl: emulator.url, projectId: demo.id, secretServerKey: demo.secretServerKey });
 }
 
 /** A unique e-mail per call, so tests sharing an emulator never collide. */

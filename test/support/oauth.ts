@@ -54,6 +54,14 @@ export async function startFlow(em: RunningEmulator, options: StartOptions = {})
   return { state, codeVerifier, redirectUri, consentUrl, cookie: setCookie.split(';')[0]!, setCookie };
 }
 
+/** Follows an authorize URL an app navigated to (one the test did not build), up to the mock provider's consent page. */
+export async function providerPage(authorizeUrl: string): Promise<StartedFlow> {
+  const response = await fetch(authorizeUrl, { redirect: 'manual' });
+  expect(response.status, await response.clone().text()).toBe(307);
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  return { state: '', codeVerifier: '', redirectUri: '', consentUrl: new URL(response.headers.get('location')!), cookie: setCookie.split(';')[0]!, setCookie };
+}
+
 /** Submits the consent form as a person would (plain form POST); returns where the provider sends the browser. */
 export async function consent(flow: StartedFlow, input: { email?: string; display_name?: string; email_verified?: boolean; action?: 'approve' | 'deny' }): Promise<URL> {
   const form = new URLSearchParams();

@@ -1,5 +1,5 @@
 import { connectOverPort } from '../../client/rpc.js';
-import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec } from '../../worker/index.js';
+import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec, TabHandlerUrls } from '../../worker/index.js';
 import type { Broker } from '../../worker/broker.js';
 import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { holdLock, type LocalLockManager } from './locks.js';
@@ -24,7 +24,7 @@ let tabCounter = 0;
 export async function connectTab(
   broker: Broker,
   locks: LocalLockManager,
-  options: { lifetimeLock?: 'in-hello' | 'after-connect' } = {},
+  options: { lifetimeLock?: 'in-hello' | 'after-connect'; handlerUrls?: TabHandlerUrls } = {},
 ): Promise<SimulatedTab> {
   tabCounter += 1;
   const tabId = `tab-${tabCounter}-${Math.random().toString(36).slice(2, 8)}`;
@@ -46,7 +46,13 @@ export async function connectTab(
     }
     for (const wake of [...waiters]) wake();
   };
-  const hello = lockInHello ? { tabId, lockName, version: 'test' } : { tabId, version: 'test' };
+  const hello = {
+    tabId,
+    version: 'test',
+    ...(lockInHello ? { lockName } : {}),
+    // As authbroker/client sends them: the tab's handler pages, for callback URLs the app leaves out.
+    ...(options.handlerUrls === undefined ? {} : { handlerUrls: options.handlerUrls }),
+  };
   const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, hello, deliver, (promise) => promise);
   const api = connection.api;
   // As the real client does: the lock is named to the broker once the tab holds it.

@@ -38,3 +38,46 @@ describe('connectivity from probes', () => {
     connectivity.close();
   });
 });
+
+describe('after an outage', () => {
+  /** A clock the test moves by hand; waits are compressed as in the other tests. */
+  function handClock() {
+    let now = 1_000_000;
+    return { clock: { ...compressedClock, now: () => now }, advance: (millis: number) => void (now += millis) };
+  }
+
+  it('back online, the last error is dated before the recovery, so nothing shows it as current', async () => {
+    const { clock, advance } = handClock();
+    let up = false;
+    const connectivity = new Connectivity({ baseUrl: 'http://api.test', fetch: network(() => up), clock });
+    connectivity.recordNetworkFailure(new TypeError('fetch failed'));
+    const down = await settledState(connectivity, 'offline');
+    expect(down.lastError).toMatchObject({ kind: 'network', code: 'NETWORK_UNREACHABLE' });
+    const failedAt = down.lastErrorAtMillis!;
+
+    advance(5_000);
+    up = true;
+    const back = await settledState(connectivity, 'online');
+    expect(back.consecutiveFailures).toBe(0);
+    // The state's own date is the recovery; the error is older than it, and older than the last success.
+    expect(back.sinceMillis).toBe(failedAt + 5_000);
+    expect(back.lastErrorAtMillis).toBeLessThan(back.sinceMillis);
+    expect(back.lastSuccessAtMillis).toBeGreaterThan(back.lastErrorAtMillis!);
+    connectivity.close();
+  });
+
+  it('server errors, then an answer: online again at once, the 5xx dated before it', () => {
+    const { clock, advance } = handClock();
+    const connectivity = new Connectivity({ baseUrl: 'http://api.test', fetch: network(() => true), clock });
+    connectivity.recordResponse(503);
+    connectivity.recordResponse(500);
+    expect(connectivity.snapshot()).toMatchObject({ state: 'degraded', consecutiveFailures: 2, lastError: { kind: 'http-status', status: 500 } });
+    const failedAt = connectivity.snapshot().lastErrorAtMillis!;
+    advance(1_000);
+    connectivity.recordResponse(200);
+    const back = connectivity.snapshot();
+    expect(back).toMatchObject({ state: 'online', consecutiveFailures: 0, sinceMillis: failedAt + 1_000, lastSuccessAtMillis: failedAt + 1_000 });
+    expect(back.lastErrorAtMillis).toBeLessThan(back.sinceMillis);
+    connectivity.close();
+  });
+});

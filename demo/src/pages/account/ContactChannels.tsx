@@ -15,7 +15,7 @@ function ChannelRow({ channel }: { channel: ContactChannelModel }) {
   const primary = useAction(() => client.updateContactChannel(channel.id, { isPrimary: true }));
   const auth = useAction(() => client.updateContactChannel(channel.id, { usedForAuth: !channel.usedForAuth }));
   const verify = useAction(async () => {
-    await client.sendContactChannelVerification(channel.id, client.urls.emailVerification);
+    await client.sendContactChannelVerification(channel.id); // the link goes to this tab's e-mail verification page
     setSent(true);
   });
   const remove = useAction(() => client.deleteContactChannel(channel.id));

@@ -8,6 +8,7 @@ import { useAction } from '../../lib/useAction.js';
 import { Link } from '../../router.js';
 import { adminNav, adminSection, adminSections, T, type AdminSectionId } from '../../testids.js';
 import { AdminSignIn } from './AdminSignIn.js';
+import { NewProject } from './NewProject.js';
 import { ApiKeys } from './ApiKeys.js';
 import { Emails } from './Emails.js';
 import { EmailTemplates } from './EmailTemplates.js';
@@ -26,10 +27,10 @@ const labels: Record<AdminSectionId, string> = {
   webhooks: 'Webhooks',
 };
 
-function Section({ id, projectId }: { id: AdminSectionId; projectId: string }) {
+function Section({ id, projectId, onDeleted }: { id: AdminSectionId; projectId: string; onDeleted: () => void }) {
   switch (id) {
     case 'settings':
-      return <ProjectSettings projectId={projectId} />;
+      return <ProjectSettings projectId={projectId} onDeleted={onDeleted} />;
     case 'api-keys':
       return <ApiKeys projectId={projectId} />;
     case 'email-templates':
@@ -48,7 +49,8 @@ function Section({ id, projectId }: { id: AdminSectionId; projectId: string }) {
 function AdminShell({ section }: { section: AdminSectionId }) {
   const client = useBrokerClient();
   const projects = useOwnedProjects();
-  const [projectId, setProjectId] = useState(() => demoConfig().projectId);
+  const home = demoConfig().projectId;
+  const [projectId, setProjectId] = useState(home);
   const signOut = useAction(() => client.adminSignOut());
   const current = projects.find((p) => p.id === projectId);
   return (
@@ -69,6 +71,7 @@ function AdminShell({ section }: { section: AdminSectionId }) {
                 ))}
               </select>
             </label>
+            <NewProject onCreated={setProjectId} />
             <Button variant="ghost" busy={signOut.busy} onClick={() => void signOut.run()} testid={T.adminSignOut}>
               Sign out of admin
             </Button>
@@ -85,7 +88,7 @@ function AdminShell({ section }: { section: AdminSectionId }) {
           ))}
         </nav>
         <div className="settings-content" data-testid={adminSection(section)}>
-          <Section key={projectId} id={section} projectId={projectId} />
+          <Section key={projectId} id={section} projectId={projectId} onDeleted={() => setProjectId(home)} />
         </div>
       </div>
     </div>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { ApiKey, ApiKeyWithSecrets } from '../../../../client/index.js';
-import { useBrokerClient, useQuery } from '../../../../client/react/index.js';
-import { Alert, ErrorText } from '../../components/Alert.js';
+import { useApiKey, useBrokerClient, useQuery } from '../../../../client/react/index.js';
+import { Alert, ErrorText, Success } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Badge, Card, Empty, Loading } from '../../components/Card.js';
 import { Field } from '../../components/Field.js';
@@ -64,8 +64,54 @@ function Secrets({ keys, onDismiss }: { keys: ApiKeyWithSecrets; onDismiss: () =
   );
 }
 
+/** One key read on its own (`useApiKey`), with its description editable (`adminUpdateApiKey`). */
+function KeyDetail({ apiKeyId, projectId }: { apiKeyId: string; projectId: string }) {
+  const client = useBrokerClient();
+  const apiKey = useApiKey(apiKeyId, projectId);
+  const [description, setDescription] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const save = useAction(async (text: string) => {
+    await client.adminUpdateApiKey(apiKeyId, { description: text }, { projectId });
+    setDescription(null);
+    setSaved(true);
+  });
+  if (apiKey === null) return <Loading />;
+  const value = description ?? apiKey.description;
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (value.trim() === '') return save.setError('Describe what the keys are for.');
+    setSaved(false);
+    void save.run(value.trim());
+  };
+  const kinds = [apiKey.publishableClientKey && 'publishable client key', apiKey.secretServerKey && 'secret server key', apiKey.superSecretAdminKey && 'super secret admin key'].filter(Boolean);
+  return (
+    <div className="stack" data-testid={T.apiKeyDetail} data-key-id={apiKey.id}>
+      <dl className="muted small">
+        <div>
+          Id <code>{apiKey.id}</code>
+        </div>
+        <div>Holds: {kinds.join(', ')}</div>
+        <div>
+          Created {formatDate(apiKey.createdAtMillis)}, expires {formatDate(apiKey.expiresAtMillis)}
+        </div>
+      </dl>
+      <form className="inline-form" onSubmit={onSubmit} noValidate>
+        <Field label="Description">
+          <input className="input" value={value} onChange={(e) => (setDescription(e.target.value), setSaved(false))} data-testid={T.apiKeyDetailDescription} />
+        </Field>
+        <Button type="submit" busy={save.busy} disabled={value.trim() === apiKey.description} testid={T.apiKeyDetailSave}>
+          Save
+        </Button>
+      </form>
+      <ErrorText error={save.error} />
+      {saved && <Success>Saved: every tab shows the new description.</Success>}
+    </div>
+  );
+}
+
 function KeyRow({ apiKey, projectId }: { apiKey: ApiKey; projectId: string }) {
   const client = useBrokerClient();
+  const [open, setOpen] = useState(false);
   const revoke = useAction(() => client.adminRevokeApiKey(apiKey.id, { projectId }));
   const revoked = apiKey.manuallyRevokedAtMillis !== undefined;
   const expired = !revoked && apiKey.expiresAtMillis < Date.now();
@@ -85,14 +131,18 @@ function KeyRow({ apiKey, projectId }: { apiKey: ApiKey; projectId: string }) {
           {parts.join(' · ')} · created {formatDate(apiKey.createdAtMillis)} · {revoked ? `revoked ${formatDate(apiKey.manuallyRevokedAtMillis!)}` : `expires ${formatDate(apiKey.expiresAtMillis)}`}
         </div>
         <ErrorText error={revoke.error} />
+        {open && <KeyDetail apiKeyId={apiKey.id} projectId={projectId} />}
       </div>
-      {!revoked && (
-        <div className="list-actions">
+      <div className="list-actions">
+        <Button size="small" variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)} testid={T.apiKeyDetails}>
+          {open ? 'Close' : 'Details'}
+        </Button>
+        {!revoked && (
           <Button size="small" variant="danger" busy={revoke.busy} onClick={() => void revoke.run()} testid={T.apiKeyRevoke}>
             Revoke
           </Button>
-        </div>
-      )}
+        )}
+      </div>
     </li>
   );
 }

@@ -4,7 +4,9 @@ import { useBrokerClient, useQuery } from '../../../../client/react/index.js';
 import { ErrorText, Success } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Card, Empty, Loading } from '../../components/Card.js';
+import { ConfirmedDelete } from '../../components/ConfirmedDelete.js';
 import { Field, Toggle } from '../../components/Field.js';
+import { demoConfig } from '../../lib/config.js';
 import { formatDate } from '../../lib/format.js';
 import { useAction } from '../../lib/useAction.js';
 import { T } from '../../testids.js';
@@ -151,8 +153,46 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
   );
 }
 
-export function ProjectSettings({ projectId }: { projectId: string }) {
+/**
+ * Deleting a project for good (`adminDeleteProject`). The demo's own project is kept: the demo runs
+ * on it, and deleting it would sign everyone out of a project that no longer exists.
+ */
+function DeleteProject({ project, onDeleted }: { project: AdminProjectModel; onDeleted: () => void }) {
+  const client = useBrokerClient();
+  const remove = useAction(async () => {
+    await client.adminDeleteProject({ projectId: project.id });
+    onDeleted();
+  });
+  const isDemo = project.id === demoConfig().projectId;
+  return (
+    <Card tone="danger">
+      <ConfirmedDelete
+        title="Delete the project"
+        description={
+          isDemo
+            ? 'This is the project the demo runs on, so it cannot be deleted here. Create another project to try deleting one.'
+            : 'Removes the project, its users, keys and settings for good.'
+        }
+        question={`Delete ${project.displayName}, its users, keys and settings? This cannot be undone.`}
+        label="Delete project"
+        busy={remove.busy}
+        disabled={isDemo}
+        onConfirm={() => void remove.run()}
+        testid={T.adminProjectDelete}
+        confirmTestid={T.adminProjectDeleteConfirm}
+      />
+      <ErrorText error={remove.error} />
+    </Card>
+  );
+}
+
+export function ProjectSettings({ projectId, onDeleted }: { projectId: string; onDeleted: () => void }) {
   const project = useQuery({ kind: 'admin.project', projectId });
   if (project.data === undefined) return project.error ? <ErrorText error={project.error} /> : <Loading />;
-  return <SettingsForm key={project.data.id} project={project.data} />;
+  return (
+    <div className="stack">
+      <SettingsForm key={project.data.id} project={project.data} />
+      <DeleteProject project={project.data} onDeleted={onDeleted} />
+    </div>
+  );
 }

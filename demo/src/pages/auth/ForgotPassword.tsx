@@ -15,7 +15,7 @@ export function ForgotPassword() {
   const [problem, setProblem] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const send = useAction(async (to: string) => {
-    await client.sendPasswordResetEmail({ email: to, callbackUrl: client.urls.passwordReset });
+    await client.sendPasswordResetEmail({ email: to }); // the link goes to this tab's password-reset page
     setSentTo(to);
   });
   const onSubmit = (event: FormEvent) => {

@@ -19,7 +19,7 @@ export function MagicLinkForm({ onResult, submitLabel = 'Send me a code' }: { on
   const [otp, setOtp] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const send = useAction(async (to: string) => {
-    const { nonce } = await client.sendMagicLink({ email: to, callbackUrl: client.urls.magicLinkCallback });
+    const { nonce } = await client.sendMagicLink({ email: to }); // the link goes to this tab's magic-link page
     setSent({ email: to, nonce });
     setOtp('');
   });

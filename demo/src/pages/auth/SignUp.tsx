@@ -28,7 +28,7 @@ export function SignUp() {
   const outcome = useSignInOutcome(returnTo);
   const { onResult } = outcome;
   const submit = useAction(async () =>
-    onResult(await client.signUpWithPassword({ email: email.trim(), password: pair.password, verificationCallbackUrl: client.urls.emailVerification })),
+    onResult(await client.signUpWithPassword({ email: email.trim(), password: pair.password })),
   );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

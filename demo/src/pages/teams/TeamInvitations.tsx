@@ -40,7 +40,7 @@ export function TeamInvitations({ teamId, canList }: { teamId: string; canList: 
   const [problem, setProblem] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const invite = useAction(async (to: string) => {
-    await client.inviteToTeam({ teamId, email: to, callbackUrl: client.urls.teamInvitation });
+    await client.inviteToTeam({ teamId, email: to }); // the link goes to this tab's team-invitation page
     setSentTo(to);
     setEmail('');
   });

@@ -1,14 +1,14 @@
 import type { User } from '../../../../client/index.js';
-import { usePermissions, useQuery } from '../../../../client/react/index.js';
+import { usePermissions, useQuery, useUser } from '../../../../client/react/index.js';
 import { ErrorText } from '../../components/Alert.js';
 import { Avatar } from '../../components/Avatar.js';
 import { Card, Loading } from '../../components/Card.js';
-import { RequireUser } from '../../components/RequireUser.js';
 import { Link } from '../../router.js';
 import { T } from '../../testids.js';
 import { TeamInvitations } from './TeamInvitations.js';
 import { TeamMembers } from './TeamMembers.js';
 import { TeamPermissions } from './TeamPermissions.js';
+import { TeamProfile } from './TeamProfile.js';
 import { TeamSettings } from './TeamSettings.js';
 
 function TeamView({ teamId, user }: { teamId: string; user: User }) {
@@ -44,6 +44,7 @@ function TeamView({ teamId, user }: { teamId: string; user: User }) {
           {can('$invite_members') && <TeamInvitations teamId={teamId} canList={can('$read_members')} />}
         </div>
         <div className="stack">
+          <TeamProfile teamId={teamId} user={user} />
           <TeamPermissions permissions={permissions} />
           <TeamSettings team={team.data} canUpdate={can('$update_team')} canDelete={can('$delete_team')} />
         </div>
@@ -52,7 +53,11 @@ function TeamView({ teamId, user }: { teamId: string; user: User }) {
   );
 }
 
-/** `/teams/:teamId`: members, invitations, permissions and settings of one team. */
+/**
+ * `/teams/:teamId`: members, invitations, permissions and settings of one team. A link to a team
+ * opened signed out goes to the sign-in page (through the demo's router) and comes back here.
+ */
 export function TeamPage({ teamId }: { teamId: string }) {
-  return <RequireUser what="this team">{(user) => <TeamView teamId={teamId} user={user} />}</RequireUser>;
+  const user = useUser({ or: 'redirect' });
+  return <TeamView teamId={teamId} user={user} />;
 }

@@ -4,6 +4,7 @@ import { useBrokerClient } from '../../../../client/react/index.js';
 import { ErrorText, Success } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Card } from '../../components/Card.js';
+import { ConfirmedDelete } from '../../components/ConfirmedDelete.js';
 import { Field } from '../../components/Field.js';
 import { useAction } from '../../lib/useAction.js';
 import { navigate } from '../../router.js';
@@ -13,7 +14,6 @@ export function TeamSettings({ team, canUpdate, canDelete }: { team: Team; canUp
   const client = useBrokerClient();
   const [name, setName] = useState(team.displayName);
   const [renamed, setRenamed] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const rename = useAction(async (displayName: string) => {
     await client.updateTeam(team.id, { displayName });
     setRenamed(true);
@@ -62,26 +62,16 @@ export function TeamSettings({ team, canUpdate, canDelete }: { team: Team; canUp
         </div>
         <ErrorText error={leave.error} />
         {canDelete && (
-          <div className="danger-zone">
-            <div>
-              <b>Delete the team</b>
-              <p className="muted small">{confirming ? `Delete ${team.displayName} for every member? This cannot be undone.` : 'Removes the team and every membership.'}</p>
-            </div>
-            {confirming ? (
-              <div className="row">
-                <Button size="small" variant="ghost" onClick={() => setConfirming(false)} disabled={remove.busy}>
-                  Keep it
-                </Button>
-                <Button size="small" variant="danger" busy={remove.busy} onClick={() => void remove.run()} testid={T.teamDeleteConfirm}>
-                  Yes, delete
-                </Button>
-              </div>
-            ) : (
-              <Button size="small" variant="danger" onClick={() => setConfirming(true)} testid={T.teamDelete}>
-                Delete team
-              </Button>
-            )}
-          </div>
+          <ConfirmedDelete
+            title="Delete the team"
+            description="Removes the team and every membership."
+            question={`Delete ${team.displayName} for every member? This cannot be undone.`}
+            label="Delete team"
+            busy={remove.busy}
+            onConfirm={() => void remove.run()}
+            testid={T.teamDelete}
+            confirmTestid={T.teamDeleteConfirm}
+          />
         )}
         <ErrorText error={remove.error} />
       </div>
