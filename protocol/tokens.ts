@@ -109,7 +109,7 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
         outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: error.retryAfter };
       } else {
-        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0 });
+        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: 0, code: error.code });
         throw error;
       }
       failure = error;
@@ -126,6 +126,7 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         now: () => clock.now(),
       });
     }
+    options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason });
     await clock.sleep(decision.delayMillis, options.signal);
   }
 }

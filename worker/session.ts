@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { isAccessTokenExpiring, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { accessTokenExpiry, isAccessTokenExpiring, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
@@ -28,6 +28,8 @@ export interface SessionOptions {
   onStorageError?: (error: unknown) => void;
   /** This session renewed its access token (the broker's status counts them). */
   onRefreshed?: () => void;
+  /** Each call of the single-flight refresh, with the caller `getAccessToken` was given (diagnostics). */
+  onRefreshCall?: (call: { caller: unknown; joined: boolean; refresh: Promise<string | null> }) => void;
 }
 
 type RefreshOutcome = { token: string | null } | { changed: true };
@@ -97,14 +99,15 @@ export class Session implements TokenSource {
     return () => this.listeners.delete(listener);
   }
 
-  async getAccessToken(): Promise<string | null> {
+  /** `caller`, if given, is passed on to `onRefreshCall` when a refresh is needed (who asked, for diagnostics). */
+  async getAccessToken(caller?: unknown): Promise<string | null> {
     await this.start();
     // A few rounds at most: each round either returns or found the session replaced meanwhile.
     for (let round = 0; round < 3; round++) {
       const live = this.live;
       if (!live) return null;
       if (this.usable(live.accessToken)) return live.accessToken;
-      const token = await this.refresh();
+      const token = await this.refresh(caller);
       if (token !== null || !this.live) return token;
     }
     return this.live?.accessToken ?? null;
@@ -135,11 +138,19 @@ export class Session implements TokenSource {
     return this.live?.refreshToken ?? null;
   }
 
+  /** When the access token held now expires (ms), null when there is none or it never does. Never the token itself. */
+  get accessTokenExpiresAtMillis(): number | null {
+    const token = this.live?.accessToken ?? null;
+    return token === null ? null : accessTokenExpiry(token);
+  }
+
   /** Every caller in every tab shares one refresh. */
-  private refresh(): Promise<string | null> {
+  private refresh(caller?: unknown): Promise<string | null> {
+    const joined = this.inFlight !== null;
     this.inFlight ??= this.refreshOnce().finally(() => {
       this.inFlight = null;
     });
+    this.options.onRefreshCall?.({ caller, joined, refresh: this.inFlight });
     return this.inFlight;
   }
 
