@@ -90,7 +90,7 @@ export function recordedTransports(base: ApiTransports, log: RequestLog, trace: 
       const own = trace ?? log.trace(fallback);
       if (own === undefined) return options;
       let events: TransportObserver | null = null;
-      const opened = (path: string) => (events ??= log.observe(log.begin('POST', path, own)));
+      const opened = (path: string) => (events ??= log.observe(log.begin('POST', path, own), true));
       return {
         ...options,
         observer: bothObservers(options.observer, {

@@ -108,28 +108,24 @@ export class RequestLog {
   }
 
   /**
-   * The transport's attempt events for one request. Each answer settles the record for now (an
-   * error status as an error); a retry opens it again; `finish` has the last word when the caller
-   * knows how the request ended.
+   * The attempt events of one request. `settlesOnAnswer`: no one will call `finish` (the token
+   * endpoint's exchanges), so each answer settles the record for now (an error status as an error)
+   * and a retry opens it again.
    */
-  observe(record: OpenRequest): TransportObserver {
-    const settle = (outcome: 'success' | 'error', code: string | null) => {
-      record.outcome = outcome;
+  observe(record: OpenRequest, settlesOnAnswer = false): TransportObserver {
+    const attempted = (attempt: RequestAttempt, code: string | null) => {
+      record.attempts.push(attempt);
+      record.status = attempt.status;
       record.code = code;
-      record.endedAtMillis = this.clock.now();
+      if (settlesOnAnswer) {
+        record.outcome = attempt.status !== null && attempt.status < 400 ? 'success' : 'error';
+        record.endedAtMillis = this.clock.now();
+      }
       this.changed.emit();
     };
     return {
-      onResponse: ({ status, durationMillis, code }) => {
-        record.attempts.push({ status, durationMillis, retry: null });
-        record.status = status;
-        if (status < 400) settle('success', null);
-        else settle('error', code ?? 'HTTP_STATUS_ERROR');
-      },
-      onNetworkError: () => {
-        record.attempts.push({ status: null, durationMillis: null, retry: null });
-        settle('error', 'NETWORK_UNREACHABLE');
-      },
+      onResponse: ({ status, durationMillis, code }) => attempted({ status, durationMillis, retry: null }, status < 400 ? null : (code ?? 'HTTP_STATUS_ERROR')),
+      onNetworkError: () => attempted({ status: null, durationMillis: null, retry: null }, 'NETWORK_UNREACHABLE'),
       onRetry: ({ delayMillis, reason }) => {
         const last = record.attempts.at(-1);
         if (last) last.retry = { reason, delayMillis };
@@ -141,13 +137,16 @@ export class RequestLog {
     };
   }
 
-  /** The request is over: `failure` is what it threw, if it failed. */
+  /**
+   * The request is over: `failure` is what it threw, if it failed. Without one, the last answer
+   * decides (a refresh the service refused ends the session rather than throwing).
+   */
   finish(record: OpenRequest, failure?: { error: unknown }): void {
     if (failure !== undefined) {
       record.outcome = 'error';
       record.code = codeOf(failure.error);
-    } else if (record.outcome === 'pending') {
-      record.outcome = 'success';
+    } else {
+      record.outcome = record.code === null ? 'success' : 'error';
     }
     record.endedAtMillis ??= this.clock.now();
     this.changed.emit();
@@ -178,7 +177,7 @@ export class RequestLog {
     const opened = (path: string) => {
       if (current === null) return null;
       current.record ??= this.begin('POST', path, current.trace, current.startedAtMillis);
-      current.events ??= this.observe(current.record);
+      current.events ??= this.observe(current.record, true);
       return current.events;
     };
     return {
