@@ -4,9 +4,6 @@
  * stops using one of them.
  */
 export const T = {
-  brokerPanelToggle: "broker-panel-toggle",
-  brokerRefreshes: "broker-refreshes",
-  brokerSession: "broker-session",
   currentUserEmail: "current-user-email",
   errorPage: "error-page",
   errorPageCode: "error-page-code",
@@ -44,10 +41,8 @@ export const T = {
   profileDisplayName: "profile-display-name",
   profileForm: "profile-form",
   profileSave: "profile-save",
-  sessionEndMessage: "session-end-message",
   sessionEndNotice: "session-end-notice",
   sessionEndNoticeDismiss: "session-end-notice-dismiss",
-  sessionEndReason: "session-end-reason",
   sessionRow: "session-row",
   signInEmail: "sign-in-email",
   signInPassword: "sign-in-password",
