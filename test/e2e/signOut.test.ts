@@ -24,7 +24,7 @@ import {
 const SIGNED_OUT_MESSAGE = 'You signed out.';
 const REVOKED_MESSAGE = 'Your session was revoked or has expired. Please sign in again.';
 
-/** What every tab must show once the session ended for `reason`: signed out, and why, in the broker panel. */
+/** What every tab must show once the session ended for `reason`: signed out, and why, in the devtools. */
 async function expectEndedEverywhere(tabs: Page[], reason: string, message: string): Promise<void> {
   for (const page of tabs) {
     await waitForSignedOut(page);
