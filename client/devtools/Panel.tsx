@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import type { BrokerDiagnostics, SessionDiagnostics } from '../../contract/diagnostics.js';
 import type { BrokerClient } from '../client.js';
-import { ago, countdown, timeOfDay } from './format.js';
+import { ago, countdown, errorText, timeOfDay } from './format.js';
 import { hostReason } from './hostReason.js';
 import { Fact, Section } from './parts.js';
 import * as s from './styles.js';
 import { CacheTable, ConnectivityHistory, RequestTable } from './tables.js';
 import { devtoolsIds as ids } from './testIds.js';
+import { tabOfPanel } from './useBrokerDiagnostics.js';
 
 export interface PanelProps {
   client: BrokerClient;
@@ -52,7 +53,7 @@ function SessionFacts({ session, now, admin }: { session: SessionDiagnostics; no
 
 function Overview({ diagnostics, panelId, now }: { diagnostics: BrokerDiagnostics; panelId: string; now: number }) {
   const { host, connectivity, warnings } = diagnostics;
-  const thisTab = diagnostics.tabs.find((tab) => tab.panels.includes(panelId))?.tab ?? null;
+  const thisTab = tabOfPanel(diagnostics, panelId);
   return (
     <div style={s.columns}>
       <Section title="Host">
@@ -95,7 +96,7 @@ function Overview({ diagnostics, panelId, now }: { diagnostics: BrokerDiagnostic
           <Fact label="Since">{ago(connectivity.sinceMillis, now)}</Fact>
           <Fact label="Browser">{connectivity.browserOnline === null ? 'unknown' : connectivity.browserOnline ? 'online' : 'offline'}</Fact>
           <Fact label="Last error">
-            {connectivity.lastError === null ? 'none' : `${connectivity.lastError.code}${connectivity.lastError.status === null ? '' : ` (${connectivity.lastError.status})`} ${ago(connectivity.lastError.atMillis, now)}`}
+            {connectivity.lastError === null ? 'none' : `${errorText(connectivity.lastError)} ${ago(connectivity.lastError.atMillis, now)}`}
           </Fact>
           <Fact label="Failures in a row">{connectivity.consecutiveFailures}</Fact>
           <Fact label="Last success">{connectivity.lastSuccessAtMillis === null ? '–' : ago(connectivity.lastSuccessAtMillis, now)}</Fact>

@@ -36,3 +36,8 @@ export function describeQuery(query: { kind: string } & Record<string, unknown>)
     .map(([name, value]) => `${name}=${typeof value === 'string' && value.length > 12 ? `${value.slice(0, 8)}…` : String(value)}`);
   return [query.kind, ...params].join(' ');
 }
+
+/** An error as the diagnostics carry it: `EMAIL_PASSWORD_MISMATCH (400)`. */
+export function errorText(error: { code: string; status: number | null }): string {
+  return error.status === null ? error.code : `${error.code} (${error.status})`;
+}

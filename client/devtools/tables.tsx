@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { BrokerDiagnostics, CacheEntryDiagnostics, RequestCause, RequestRecord } from '../../contract/diagnostics.js';
 import type { BrokerClient } from '../client.js';
-import { ago, describeQuery, duration, timeOfDay } from './format.js';
+import { ago, describeQuery, duration, errorText, timeOfDay } from './format.js';
 import { Section } from './parts.js';
 import * as s from './styles.js';
 import { devtoolsIds as ids } from './testIds.js';
+import { tabOfPanel } from './useBrokerDiagnostics.js';
 
 function Head({ columns }: { columns: string[] }) {
   return (
@@ -66,7 +67,7 @@ function RefetchButton({ client, entry }: { client: BrokerClient; entry: CacheEn
 }
 
 export function CacheTable({ client, diagnostics, panelId, now }: { client: BrokerClient; diagnostics: BrokerDiagnostics; panelId: string; now: number }) {
-  const thisTab = diagnostics.tabs.find((tab) => tab.panels.includes(panelId))?.tab ?? null;
+  const thisTab = tabOfPanel(diagnostics, panelId);
   return (
     <Section title={`Shared cache (${diagnostics.cache.length})`} wide>
       <table style={s.table}>
@@ -87,7 +88,7 @@ export function CacheTable({ client, diagnostics, panelId, now }: { client: Brok
               <td style={s.td}>{`${entry.tabs.length} tab${entry.tabs.length === 1 ? '' : 's'}${entry.tabs.length > 0 ? ` (${entry.tabs.map((tab) => tabName(tab, thisTab)).join(', ')})` : ''}`}</td>
               <td style={s.td}>{entryState(entry)}</td>
               <td style={s.td}>{entry.updatedAtMillis === 0 ? '–' : ago(entry.updatedAtMillis, now)}</td>
-              <td style={s.td}>{entry.lastError === null ? '–' : `${entry.lastError.code}${entry.lastError.status === null ? '' : ` (${entry.lastError.status})`} ${ago(entry.lastError.atMillis, now)}`}</td>
+              <td style={s.td}>{entry.lastError === null ? '–' : `${errorText(entry.lastError)} ${ago(entry.lastError.atMillis, now)}`}</td>
               <td style={s.td}>
                 <RefetchButton client={client} entry={entry} />
               </td>
@@ -100,7 +101,7 @@ export function CacheTable({ client, diagnostics, panelId, now }: { client: Brok
 }
 
 export function RequestTable({ diagnostics, panelId }: { diagnostics: BrokerDiagnostics; panelId: string }) {
-  const thisTab = diagnostics.tabs.find((tab) => tab.panels.includes(panelId))?.tab ?? null;
+  const thisTab = tabOfPanel(diagnostics, panelId);
   const newestFirst = [...diagnostics.requests].reverse();
   return (
     <Section title={`Requests (${diagnostics.requests.length})`} wide>
@@ -157,7 +158,7 @@ export function ConnectivityHistory({ diagnostics }: { diagnostics: BrokerDiagno
               <td style={{ ...s.td, color: s.stateColor[change.state] }}>{change.state}</td>
               <td style={s.td}>{change.browserOnline === null ? 'unknown' : change.browserOnline ? 'online' : 'offline'}</td>
               <td style={s.td}>{change.consecutiveFailures}</td>
-              <td style={s.td}>{change.lastError === null ? '–' : `${change.lastError.code}${change.lastError.status === null ? '' : ` (${change.lastError.status})`}`}</td>
+              <td style={s.td}>{change.lastError === null ? '–' : errorText(change.lastError)}</td>
               <td style={s.td}>{change.diagnostics ? probe(change.diagnostics.apiRoot) : '–'}</td>
               <td style={s.td}>{change.diagnostics ? probe(change.diagnostics.health) : '–'}</td>
             </tr>

@@ -15,3 +15,8 @@ export function useBrokerDiagnostics(client: BrokerClient, panel: string): Broke
   const getSnapshot = useCallback(() => client.getSnapshot(query), [client, query]);
   return useSyncExternalStore(subscribe, getSnapshot, serverSnapshot)?.data as BrokerDiagnostics | undefined;
 }
+
+/** The number of the tab a panel runs in (null until the broker lists it). */
+export function tabOfPanel(diagnostics: BrokerDiagnostics, panel: string): number | null {
+  return diagnostics.tabs.find((tab) => tab.panels.includes(panel))?.tab ?? null;
+}

@@ -116,7 +116,7 @@ export function createDiagnostics(sources: DiagnosticsSources): Watchable<Broker
           lastError: failure === null ? null : { ...reduced(serializeError(failure.error)), atMillis: failure.atMillis },
         };
       });
-    const connectivity = sources.connectivity.current();
+    const { lastError, lastErrorAtMillis, ...connectivity } = sources.connectivity.current();
     return {
       host: { mode: sources.mode, brokerId: sources.brokerId, version: AUTHBROKER_VERSION, startedAtMillis: sources.startedAtMillis, storage: sources.storageKind },
       recordingSinceMillis: sources.log.recordingSinceMillis,
@@ -130,15 +130,7 @@ export function createDiagnostics(sources: DiagnosticsSources): Watchable<Broker
       cache,
       requests: sources.log.records(),
       requestsDropped: sources.log.dropped,
-      connectivity: {
-        state: connectivity.state,
-        sinceMillis: connectivity.sinceMillis,
-        browserOnline: connectivity.browserOnline,
-        consecutiveFailures: connectivity.consecutiveFailures,
-        lastError: connectivity.lastError === null ? null : { ...reduced(connectivity.lastError), atMillis: connectivity.lastErrorAtMillis ?? 0 },
-        lastSuccessAtMillis: connectivity.lastSuccessAtMillis,
-        diagnostics: connectivity.diagnostics,
-      },
+      connectivity: { ...connectivity, lastError: lastError === null ? null : { ...reduced(lastError), atMillis: lastErrorAtMillis ?? 0 } },
       connectivityHistory: history.toArray(),
       warnings: sources.warnings.all(),
     };
