@@ -78,6 +78,7 @@ function upFront(chunks: Chunk[]): Chunk[] {
 export async function bundleSize(_flags: Flags): Promise<BenchResult> {
   const tab = await measure(`${BENCH}sizes/tabSide.ts`);
   const withMessages = await measure(`${BENCH}sizes/tabSideWithMessages.ts`);
+  const withDevtools = await measure(`${BENCH}sizes/tabSideWithDevtools.ts`);
   const job = await measure(`${BENCH}sizes/authbrokerJob.tsx`);
   const worker = await measure(`${ROOT}worker/hosts/sharedWorker.ts`, false);
   const serviceWorker = await measure(`${ROOT}worker/hosts/serviceWorkerEntry.ts`, false);
@@ -86,6 +87,8 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
   const sum = (chunks: Chunk[]) => chunks.reduce((a, c) => a + c.gzip, 0);
   const tabUpFrontGzip = sum(tabUpFront);
   const messagesGzip = sum(upFront(withMessages)) - tabUpFrontGzip;
+  const devtoolsUpFrontGzip = sum(upFront(withDevtools)) - tabUpFrontGzip;
+  const devtoolsLazyGzip = sum(withDevtools) - sum(tab) - devtoolsUpFrontGzip;
   const passkeys = tab.filter((c) => c.inputs.some(([name]) => name === '@simplewebauthn/browser' || name === 'client/passkeys.ts'));
   const largest = (chunk: Chunk) => chunk.inputs.slice(0, 8).map(([name, bytes]) => `${name} ${fmt(bytes / 1000, 1)}`).join(', ');
   const others: Array<{ name: string; pkg: string; file: string; how: string }> = [
@@ -118,7 +121,7 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
     title: '5. Bundle size (min+gzip, esbuild)',
     method: [
       `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, browser, es2022, code splitting, \`process.env.NODE_ENV = "production"\`, React and react-dom external; each output chunk gzipped at level 9 (kB = 1000 bytes).`,
-      `Our tab side is every export of \`authbroker/client\` and \`authbroker/react\` (\`bench/sizes/tabSide.ts\`); the people-facing sentences are an opt-in entry, \`authbroker/messages\`, measured as what it adds to that bundle (\`bench/sizes/tabSideWithMessages.ts\`). "Up front" is the entry chunk plus the chunks it imports statically (what loads before the app runs); dynamic imports (passkeys with @simplewebauthn/browser, the service-worker fallback's workbox-window, the in-page fallback broker) become lazy chunks fetched only when used. The worker is \`worker/hosts/sharedWorker.ts\` in one file, as \`npm run build\` ships it. The others are bundled from a small entry doing the same job (\`bench/sizes/*.ts\`: sign in, read the user).`,
+      `Our tab side is every export of \`authbroker/client\` and \`authbroker/react\` (\`bench/sizes/tabSide.ts\`); the people-facing sentences are an opt-in entry, \`authbroker/messages\`, measured as what it adds to that bundle (\`bench/sizes/tabSideWithMessages.ts\`). \`authbroker/devtools\` likewise (\`bench/sizes/tabSideWithDevtools.ts\`): what it adds up front, and its panel, a lazy chunk fetched when first opened. "Up front" is the entry chunk plus the chunks it imports statically (what loads before the app runs); dynamic imports (passkeys with @simplewebauthn/browser, the service-worker fallback's workbox-window, the in-page fallback broker) become lazy chunks fetched only when used. The worker is \`worker/hosts/sharedWorker.ts\` in one file, as \`npm run build\` ships it. The others are bundled from a small entry doing the same job (\`bench/sizes/*.ts\`: sign in, read the user).`,
     ].join('\n\n'),
     tables: [
       {
@@ -129,6 +132,7 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
           ...tabUpFront.filter((c) => c !== tabEntry).map((c) => [`  + statically imported chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
           ['tab side up front (entry + static imports)', kB(tabUpFront.reduce((a, c) => a + c.bytes, 0)), kB(tabUpFrontGzip), ''],
           ['  + authbroker/messages (opt-in describeError sentences), added up front', '', `+${kB(messagesGzip)}`, 'client/messages.ts'],
+          ['  + authbroker/devtools (opt-in), added up front / its panel, loaded when opened', '', `+${kB(devtoolsUpFrontGzip)} / +${kB(devtoolsLazyGzip)}`, 'client/devtools/'],
           ...lazy.map((c) => [`  lazy chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
           ['SharedWorker broker (one file)', kB(workerSize.bytes), kB(workerSize.gzip), workerSize.mainInputs.join(', ')],
           ['service-worker broker (one file, fallback)', kB(serviceWorker[0]!.bytes), kB(serviceWorker[0]!.gzip), serviceWorker[0]!.mainInputs.join(', ')],
@@ -163,6 +167,6 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
       'With authbroker the broker script (the worker) is downloaded once per origin on the SharedWorker path, hence the "+ worker" column; the others run everything in the page.',
       'auth0-spa-js and oidc-client-ts have no password sign-in in the browser; their job uses the redirect flow they offer.',
     ],
-    data: { tab, withMessages, job, worker, serviceWorker, others: otherData },
+    data: { tab, withMessages, withDevtools, job, worker, serviceWorker, others: otherData },
   };
 }

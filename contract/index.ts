@@ -5,3 +5,4 @@ export type { QuerySpec, QueryKind, QueryData, DataOf, QueryScope } from './quer
 export type { QuerySnapshot } from './snapshot.js';
 export type * from './state.js';
 export type { Watchable } from './events.js';
+export type * from './diagnostics.js';

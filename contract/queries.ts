@@ -11,6 +11,7 @@ import * as endpoints from '../protocol/endpoints/index.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import { camelize } from '../protocol/models.js';
 import type { Transport } from '../protocol/transport.js';
+import type { BrokerDiagnostics } from './diagnostics.js';
 import type { Watchable } from './events.js';
 import { bool, fields, optional, segment, uuid } from './schema.js';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from './state.js';
@@ -38,6 +39,7 @@ export interface LiveContext {
   readonly adminSession: Watchable<SessionInfo>;
   readonly connectivity: Watchable<ConnectivitySnapshot>;
   readonly status: Watchable<BrokerStatus>;
+  readonly diagnostics: Watchable<BrokerDiagnostics>;
 }
 
 type ParamsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
@@ -48,9 +50,9 @@ export interface FetchedQueryDefinition<S extends ParamsSchema = ParamsSchema, D
   fetch(context: FetchContext, params: v.InferOutput<S>): Promise<D>;
 }
 
-export interface LiveQueryDefinition<D = unknown> {
+export interface LiveQueryDefinition<D = unknown, S extends ParamsSchema = ParamsSchema> {
   readonly scope: 'broker';
-  readonly params: ParamsSchema;
+  readonly params: S;
   watch(context: LiveContext): Watchable<D>;
 }
 
@@ -179,6 +181,15 @@ export const queries = {
   adminSession: live((context) => context.adminSession),
   connectivity: live((context) => context.connectivity),
   status: live((context) => context.status),
+  /**
+   * What the broker is doing, for devtools: read only and token-free (contract/diagnostics.ts).
+   * `panel` names the devtools panel watching, so that it can find its own tab in the list.
+   */
+  diagnostics: {
+    scope: 'broker',
+    params: fields({ panel: optional(segment()) }),
+    watch: (context): Watchable<BrokerDiagnostics> => context.diagnostics,
+  },
 } satisfies Record<string, QueryDefinition>;
 
 export type Queries = typeof queries;

@@ -121,7 +121,7 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started });
         outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: error.retryAfter };
       } else {
-        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started });
+        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started, code: error.code });
         throw error;
       }
       failure = error;
@@ -138,6 +138,7 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         now: () => clock.now(),
       });
     }
+    options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason });
     await (options.waitBeforeRetry ?? sleepOn(clock))({ delayMillis: decision.delayMillis, reason: decision.reason }, options.signal);
   }
 }

@@ -48,7 +48,8 @@ export interface AttemptEvent {
 
 /** Hooks for whoever keeps statistics and connectivity (the broker). None may throw. */
 export interface TransportObserver {
-  onResponse?(event: AttemptEvent & { status: number; durationMillis: number }): void;
+  /** `code`: the known error the answer carried, when the caller reports it (the token endpoint does). */
+  onResponse?(event: AttemptEvent & { status: number; durationMillis: number; code?: string | undefined }): void;
   onNetworkError?(event: AttemptEvent & { error: unknown }): void;
   onRetry?(event: AttemptEvent & { delayMillis: number; reason: RetryReason }): void;
 }

@@ -15,9 +15,13 @@ import { oauthMethods } from './api/oauth.js';
 import { passwordMethods } from './api/password.js';
 import { teamMethods } from './api/teams.js';
 import { createBus, type Bus } from './bus.js';
+import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
 import { brokerKeyOf, resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
+import { contextFor, fetchContextFor, recordedTransports } from './diagnostics/attribution.js';
+import { createDiagnostics } from './diagnostics/collect.js';
+import { RequestLog } from './diagnostics/requestLog.js';
 import { openStorage, type BrokerHostOptions } from './host.js';
 import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
@@ -25,7 +29,7 @@ import { checkedApi } from './rpc/guard.js';
 import { Session, type SessionState } from './session.js';
 import { createStatus, Warnings } from './status.js';
 import type { BrokerStorage } from './storage/types.js';
-import { createTabApi, type ServiceMethods } from './tabApi.js';
+import { createTabApi, type ServiceMethods, type TabTrace } from './tabApi.js';
 import { Tabs } from './tabs.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
 
@@ -45,6 +49,8 @@ export interface BrokerParts {
   readonly outbox: Outbox;
   readonly tabs: Tabs;
   readonly warnings: Warnings;
+  /** The requests recorded for devtools (off until a devtools panel first watches). */
+  readonly requestLog: RequestLog;
 }
 
 export interface Broker {
@@ -104,8 +110,11 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const locks = host.locks === undefined ? browserLocks() : host.locks;
   const connectivity = new Connectivity({ baseUrl: config.baseUrl, fetch: fetchFn, clock });
   const brokerId = crypto.randomUUID();
+  const startedAtMillis = clock.now();
   const refreshed = new Emitter();
   const network = { config, fetch: fetchFn, clock, connectivity };
+  const requestLog = new RequestLog(clock);
+  const refreshes = { user: requestLog.refreshes('token refresh'), admin: requestLog.refreshes('owner token refresh') };
 
   const newSession = (slot: string, tokenSlot: 'user' | 'admin') =>
     new Session({
@@ -116,7 +125,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       clock,
       marginMillis: config.tokenMarginMillis,
       lockTimeoutMillis: host.lockTimeoutMillis ?? 10_000,
-      tokenEndpoint: tokenEndpointOptions(network, tokenSlot),
+      tokenEndpoint: tokenEndpointOptions({ ...network, observer: refreshes[tokenSlot].observer }, tokenSlot),
+      onRefreshCall: refreshes[tokenSlot].onRefreshCall,
       onStorageError: (error) => warnings.add(`The session could not be saved (${error instanceof Error ? error.message : String(error)}); it lasts until the broker stops.`),
       onWarning: (warning) => warnings.add(warning),
       onRefreshed: () => refreshed.emit(),
@@ -124,7 +134,10 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   // Keyed by service and project: the storage slot, and with it the refresh lock's name.
   const session = newSession(brokerKey, 'user');
   const adminSession = config.internalPublishableClientKey === undefined ? null : newSession(`admin:${brokerKey}`, 'admin');
-  const transports = createTransports({ ...network, userSession: session, adminSession, superSecretAdminKey: host.superSecretAdminKey });
+  const baseTransports = createTransports({ ...network, userSession: session, adminSession, superSecretAdminKey: host.superSecretAdminKey });
+  // What nobody attributed (the outbox, fetches started before recording) is the broker's own work.
+  const brokerWork = (name: string) => recordedTransports(baseTransports, requestLog, undefined, { tab: null, via: 'broker', name });
+  const transports = brokerWork('broker');
 
   const ownerOf = (scope: QueryScope): string => {
     if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
@@ -138,15 +151,21 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     get status() {
       return status;
     },
+    get diagnostics() {
+      return diagnostics;
+    },
+  };
+  const isSignedIn = () => session.sessionKey !== null;
+  const fetchContext = {
+    client: transports.client,
+    isSignedIn,
+    internal: () => transports.internal(),
+    admin: (projectId?: string) => transports.admin(projectId),
   };
   const queries = new QueryClient({
     clock,
-    fetchContext: {
-      client: transports.client,
-      isSignedIn: () => session.sessionKey !== null,
-      internal: () => transports.internal(),
-      admin: (projectId) => transports.admin(projectId),
-    },
+    fetchContext,
+    fetchContextFor: (cause) => fetchContextFor(cause, { transports: baseTransports, log: requestLog, isSignedIn, fallback: fetchContext }),
     liveContext,
     ownerOf,
     currentUserId: () => {
@@ -157,22 +176,22 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   });
   // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.
   bus.onMessage((message) => {
-    if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message);
+    if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message, requestLog.trace({ tab: null, via: 'broker', name: 'another broker' }));
   });
-  const tabs = new Tabs(queries, locks);
+  const tabs = new Tabs(queries, locks, (tab, via, kind) => requestLog.trace({ tab, via, name: kind }));
   const outbox = createOutbox({
     storage,
     key: brokerKey,
     clock,
     marginMillis: config.tokenMarginMillis,
     connectivity,
-    transports,
+    transports: brokerWork('sign-out outbox'),
     onStorageError: () => warnings.add('A sign-out made offline could not be saved: it is sent when the network returns, unless every tab of this app closes first.'),
   });
   const status: Watchable<BrokerStatus> = createStatus({
     mode: host.mode,
     brokerId,
-    startedAtMillis: clock.now(),
+    startedAtMillis,
     storageKind: storage.kind,
     tabs,
     cache: queries.cache,
@@ -180,6 +199,22 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     adminSession: liveContext.adminSession,
     connectivity: liveContext.connectivity,
     tokenRefreshes: { count: () => session.refreshCount + (adminSession?.refreshCount ?? 0), changed: refreshed },
+    warnings,
+  });
+  const diagnostics = createDiagnostics({
+    mode: host.mode,
+    brokerId,
+    startedAtMillis,
+    storageKind: storage.kind,
+    now: () => clock.now(),
+    log: requestLog,
+    tabs,
+    cache: queries.cache,
+    ownerOf,
+    session,
+    adminSession,
+    refreshed,
+    connectivity: liveContext.connectivity,
     warnings,
   });
 
@@ -190,17 +225,17 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   // see today's data, not what was fetched before they left. Rate-limited per broker, because ten
   // tabs becoming visible together are one return, not ten.
   let lastReturnMillis = Number.NEGATIVE_INFINITY;
-  const refetchOnReturn = () => {
+  const refetchOnReturn = (cause?: FetchCause) => {
     if (!config.refetchOnReturn) return;
     const now = clock.now();
     if (now - lastReturnMillis < RETURN_REFETCH_INTERVAL_MILLIS) return;
     lastReturnMillis = now;
-    queries.cache.refetchWatched((entry) => entry.scope !== 'broker');
+    queries.cache.refetchWatched((entry) => entry.scope !== 'broker', cause);
   };
   let lastConnectivity = connectivity.snapshot().state;
   connectivity.subscribe((snapshot) => {
     if (snapshot.state === 'online') void outbox.flush();
-    if (snapshot.state === 'online' && lastConnectivity !== 'online') refetchOnReturn();
+    if (snapshot.state === 'online' && lastConnectivity !== 'online') refetchOnReturn(requestLog.trace({ tab: null, via: 'return', name: 'back online' }));
     lastConnectivity = snapshot.state;
   });
 
@@ -210,13 +245,22 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   void outbox.flush();
 
   const apiContext: ApiContext = { config, clock, session, adminSession, transports, queries, connectivity, oauthFlows: storage, outbox };
-  const services: ServiceMethods = {
-    ...authMethods(apiContext),
-    ...oauthMethods(apiContext),
-    ...passwordMethods(apiContext),
-    ...accountMethods(apiContext),
-    ...teamMethods(apiContext),
-    ...adminMethods(apiContext),
+  const servicesOf = (context: ApiContext): ServiceMethods => ({
+    ...authMethods(context),
+    ...oauthMethods(context),
+    ...passwordMethods(context),
+    ...accountMethods(context),
+    ...teamMethods(context),
+    ...adminMethods(context),
+  });
+  const services = servicesOf(apiContext);
+  // While recording, each call runs with its own attributed copy of what the methods use.
+  const trace: TabTrace = {
+    cause: (tab, via, name) => requestLog.trace({ tab: tab.label, via, name }),
+    services(tab, method) {
+      const own = requestLog.trace({ tab: tab.label, via: 'action', name: method });
+      return own && servicesOf(contextFor(apiContext, { transports: baseTransports, queries, log: requestLog }, own));
+    },
   };
 
   function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
@@ -234,13 +278,14 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
         onReturn: refetchOnReturn,
         ownLockName: ownLock?.name ?? null,
         services,
+        trace,
       }, hello.handlerUrls),
     );
   }
 
   return {
     config,
-    parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings },
+    parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings, requestLog },
     connect,
     connectWithConfig(configInput, hello, listener, onRelease) {
       const asked = resolveBrokerConfig(configInput);

@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { isAccessTokenExpiring, judgeArrivedAccessToken, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
@@ -31,6 +31,8 @@ export interface SessionOptions {
   onWarning?: (warning: string) => void;
   /** This session renewed its access token (the broker's status counts them). */
   onRefreshed?: () => void;
+  /** Each call of the single-flight refresh, with the caller `getAccessToken` was given (diagnostics). */
+  onRefreshCall?: (call: { caller: unknown; joined: boolean; refresh: Promise<string | null> }) => void;
 }
 
 type RefreshOutcome = { token: string | null } | { changed: true };
@@ -121,14 +123,15 @@ export class Session implements TokenSource {
     return this.changes.subscribe(({ state, previous }) => listener(state, previous));
   }
 
-  async getAccessToken(): Promise<string | null> {
+  /** `caller`, if given, is passed on to `onRefreshCall` when a refresh is needed (who asked, for diagnostics). */
+  async getAccessToken(caller?: unknown): Promise<string | null> {
     await this.start();
     // A few rounds at most: each round either returns or found the session replaced meanwhile.
     for (let round = 0; round < 3; round++) {
       const live = this.live;
       if (!live) return null;
       if (this.usable(live)) return live.accessToken;
-      const token = await this.refresh();
+      const token = await this.refresh(caller);
       if (token !== null || !this.live) return token;
     }
     return this.live?.accessToken ?? null;
@@ -172,11 +175,26 @@ export class Session implements TokenSource {
     return this.live?.refreshToken ?? null;
   }
 
+  /**
+   * When the access token held now expires by this device's clock (ms), null when there is none or
+   * it never does; for a token judged on arrival (clock skew), the expiry the broker goes by. Never
+   * the token itself.
+   */
+  get accessTokenExpiresAtMillis(): number | null {
+    const live = this.live;
+    if (live === null || live.accessToken === null) return null;
+    const renewAt = live.accessTokenRenewAtMillis;
+    if (renewAt === undefined) return accessTokenExpiry(live.accessToken);
+    return renewAt === null ? null : renewAt + this.options.marginMillis;
+  }
+
   /** Every caller in every tab shares one refresh. */
-  private refresh(): Promise<string | null> {
+  private refresh(caller?: unknown): Promise<string | null> {
+    const joined = this.inFlight !== null;
     this.inFlight ??= this.refreshOnce().finally(() => {
       this.inFlight = null;
     });
+    this.options.onRefreshCall?.({ caller, joined, refresh: this.inFlight });
     return this.inFlight;
   }
 

@@ -1,6 +1,7 @@
 import { Emitter, type Watchable } from '../contract/events.js';
 import type { BrokerMode, BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../contract/state.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
+import { derivedValue } from './cache/liveValue.js';
 
 /** Things the app should know (the session is not persisted…); each said once. */
 export class Warnings {
@@ -53,22 +54,7 @@ export function createStatus(sources: StatusSources): Watchable<BrokerStatus> {
     storage: sources.storageKind,
     warnings: sources.warnings.all(),
   });
-  const watchers = new Emitter<BrokerStatus>();
-  let current: BrokerStatus | null = null;
-  let scheduled = false;
-  let detach: Array<() => void> = [];
-
-  const changed = () => {
-    current = null;
-    if (scheduled || watchers.size === 0) return;
-    scheduled = true;
-    queueMicrotask(() => {
-      scheduled = false;
-      if (watchers.size > 0) watchers.emit(value());
-    });
-  };
-  const value = () => (current ??= compute());
-  const follow = () => [
+  return derivedValue(compute, (changed) => [
     sources.tabs.changed.subscribe(changed),
     sources.cache.changed.subscribe(changed),
     sources.tokenRefreshes.changed.subscribe(changed),
@@ -76,23 +62,5 @@ export function createStatus(sources: StatusSources): Watchable<BrokerStatus> {
     sources.session.subscribe(changed),
     sources.adminSession.subscribe(changed),
     sources.connectivity.subscribe(changed),
-  ];
-
-  return {
-    current: () => (watchers.size > 0 ? value() : compute()),
-    subscribe(listener) {
-      if (watchers.size === 0) {
-        current = null;
-        detach = follow();
-      }
-      const unsubscribe = watchers.subscribe(listener);
-      return () => {
-        unsubscribe();
-        if (watchers.size === 0) {
-          for (const stop of detach) stop();
-          detach = [];
-        }
-      };
-    },
-  };
+  ]);
 }

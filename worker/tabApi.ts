@@ -1,6 +1,8 @@
 import type { BrokerApi, TabHandlerUrls } from '../contract/api.js';
+import type { CauseVia } from '../contract/diagnostics.js';
 import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { BrokerStatus } from '../contract/state.js';
+import type { FetchCause } from './cache/entry.js';
 import type { QueryClient } from './cache/queryClient.js';
 import { withTabCallbacks } from './callbackDefaults.js';
 import type { Tab, Tabs } from './tabs.js';
@@ -8,41 +10,61 @@ import type { Tab, Tabs } from './tabs.js';
 /** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
 export type ServiceMethods = Omit<BrokerApi, 'status' | 'subscribe' | 'unsubscribe' | 'read' | 'refetch' | 'reportBrowserState' | 'goodbye' | 'watchLifetime' | 'getAccessToken'>;
 
+/** Diagnostics' view of a tab's calls: who asks (undefined while nothing is recorded), and the service methods as one action runs them. */
+export interface TabTrace {
+  cause(tab: Tab, via: CauseVia, name: string): FetchCause | undefined;
+  /** The service methods with everything `method`'s call does attributed to it; undefined while nothing is recorded. */
+  services(tab: Tab, method: string): ServiceMethods | undefined;
+}
+
 export interface TabApiContext {
   tabs: Tabs;
   queries: QueryClient;
-  session: { start(): Promise<void>; getAccessToken(): Promise<string | null> };
+  /** `caller`: who asks, passed to the refresh a token may need (diagnostics). */
+  session: { start(): Promise<void>; getAccessToken(caller?: unknown): Promise<string | null> };
   connectivity: { reportBrowser(online: boolean): void };
   status(): BrokerStatus;
   /** A hidden tab came back into view. */
-  onReturn(): void;
+  onReturn(cause?: FetchCause): void;
   /** The lock this broker holds for its life (null for an in-page broker). */
   ownLockName: string | null;
   services: ServiceMethods;
+  trace?: TabTrace;
+}
+
+/** Each service method, run by the copy `servicesFor` gives for that call (when it gives one). */
+function perCall(services: ServiceMethods, servicesFor: (method: string) => ServiceMethods | undefined): ServiceMethods {
+  const routed: Record<string, (...args: unknown[]) => unknown> = {};
+  for (const name of Object.keys(services) as Array<keyof ServiceMethods>) {
+    routed[name] = (...args: unknown[]) => ((servicesFor(name) ?? services)[name] as (...a: unknown[]) => unknown)(...args);
+  }
+  return routed as unknown as ServiceMethods;
 }
 
 /** One tab's view of the broker: the service methods every tab shares, plus this tab's own plumbing. */
 export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: TabHandlerUrls): BrokerApi {
-  const { tabs, queries, session } = context;
+  const { tabs, queries, session, trace } = context;
+  const cause = (via: CauseVia, name: string) => trace?.cause(tab, via, name);
+  const services = trace === undefined ? context.services : perCall(context.services, (method) => trace.services(tab, method));
   // Unknown until the tab first reports; that first report is not a return.
   let visible: boolean | undefined;
   return {
-    ...withTabCallbacks(context.services, handlerUrls),
+    ...withTabCallbacks(services, handlerUrls),
     status: async () => context.status(),
     subscribe: async (subscriptionId, query) => tabs.subscribe(tab, subscriptionId, query),
     unsubscribe: async (subscriptionId) => tabs.unsubscribe(tab, subscriptionId),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => {
       // The session decides whose data it is: known before the entry is chosen.
       await session.start();
-      return (await queries.entryFor(query).read()) as DataOf<Q>;
+      return (await queries.entryFor(query).read(cause('read', query.kind))) as DataOf<Q>;
     },
     refetch: async (query) => {
-      await queries.entryFor(query).fetch();
+      await queries.entryFor(query).fetch(cause('refetch', query.kind));
     },
     reportBrowserState: async ({ online, visible: nowVisible }) => {
       if (online !== undefined) context.connectivity.reportBrowser(online);
       if (nowVisible !== undefined) {
-        if (nowVisible && visible === false) context.onReturn();
+        if (nowVisible && visible === false) context.onReturn(cause('return', 'visible again'));
         visible = nowVisible;
       }
     },
@@ -51,6 +73,6 @@ export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: Tab
       tabs.watchLifetime(tab, lockName);
       return context.ownLockName;
     },
-    getAccessToken: () => session.getAccessToken(),
+    getAccessToken: () => session.getAccessToken(cause('action', 'getAccessToken')),
   };
 }

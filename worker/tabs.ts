@@ -3,7 +3,7 @@ import { Emitter } from '../contract/events.js';
 import type { QueryScope, QuerySpec } from '../contract/queries.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
-import type { CacheEntry } from './cache/entry.js';
+import type { CacheEntry, FetchCause } from './cache/entry.js';
 import type { QueryClient } from './cache/queryClient.js';
 import type { LockManagerLike } from './locks.js';
 
@@ -14,6 +14,8 @@ interface ActiveSubscription {
 
 export interface Tab {
   readonly tabId: string;
+  /** Its number in this broker (1, 2, …, in the order tabs connected): how diagnostics name it. */
+  readonly label: number;
   readonly subscriptions: Map<string, ActiveSubscription>;
   released: boolean;
 }
@@ -30,6 +32,9 @@ interface TabState extends Tab {
 
 export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
 
+/** Who a subscription's fetch is for (diagnostics): a tab subscribing, or its subscription moving to a new session's data. */
+export type SubscriptionCause = (tab: number, via: 'subscribe' | 'session', kind: string) => FetchCause | undefined;
+
 /**
  * The tabs connected to this broker and what each watches. A tab that closes or crashes sends
  * nothing (ports have no close event), so each tab holds a Web Lock for its lifetime and the broker
@@ -37,12 +42,14 @@ export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
  */
 export class Tabs {
   private tabs = new Map<string, TabState>();
+  private labels = 0;
   /** A tab came or went, or a subscription changed. */
   readonly changed = new Emitter();
 
   constructor(
     private readonly queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>,
     private readonly locks: LockManagerLike | null,
+    private readonly causeOf: SubscriptionCause = () => undefined,
   ) {}
 
   get count(): number {
@@ -58,7 +65,7 @@ export class Tabs {
   register(hello: TabHello, listener: TabListener, onRelease?: () => void): Tab {
     const existing = this.tabs.get(hello.tabId);
     if (existing) this.release(existing.tabId);
-    const tab: TabState = { tabId: hello.tabId, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
+    const tab: TabState = { tabId: hello.tabId, label: ++this.labels, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
     this.tabs.set(tab.tabId, tab);
     if (hello.lockName !== undefined) this.watchLifetime(tab, hello.lockName);
     this.changed.emit();
@@ -107,7 +114,7 @@ export class Tabs {
       throw new InvalidArgumentError('subscriptionId', `A tab may hold at most ${MAX_SUBSCRIPTIONS_PER_TAB} subscriptions.`);
     }
     state.subscriptions.get(subscriptionId)?.detach();
-    const subscription = this.attach(state, subscriptionId, spec);
+    const subscription = this.attach(state, subscriptionId, spec, 'subscribe');
     state.subscriptions.set(subscriptionId, subscription);
     this.changed.emit();
     return subscription.entry.snapshot();
@@ -128,7 +135,7 @@ export class Tabs {
       for (const [id, subscription] of tab.subscriptions) {
         if (subscription.entry.scope !== scope || subscription.entry.owner === owner) continue;
         subscription.detach();
-        const moved = this.attach(tab, id, subscription.entry.spec);
+        const moved = this.attach(tab, id, subscription.entry.spec, 'session');
         tab.subscriptions.set(id, moved);
         this.queue(tab, id, moved.entry.snapshot());
       }
@@ -137,10 +144,15 @@ export class Tabs {
     this.queries.cache.removeUnwatched((entry) => entry.scope === scope && entry.owner !== owner);
   }
 
-  private attach(tab: TabState, subscriptionId: string, spec: QuerySpec): ActiveSubscription {
+  private attach(tab: TabState, subscriptionId: string, spec: QuerySpec, via: 'subscribe' | 'session'): ActiveSubscription {
     const entry = this.queries.entryFor(spec);
-    const detach = entry.subscribe((snapshot) => this.queue(tab, subscriptionId, snapshot));
+    const detach = entry.subscribe((snapshot) => this.queue(tab, subscriptionId, snapshot), this.causeOf(tab.label, via, spec.kind));
     return { entry, detach };
+  }
+
+  /** Each tab by number, with the entries it watches (diagnostics). */
+  describe(): Array<{ tab: number; entries: CacheEntry[] }> {
+    return [...this.tabs.values()].map((tab) => ({ tab: tab.label, entries: [...tab.subscriptions.values()].map((s) => s.entry) }));
   }
 
   /** Updates for a tab are batched per microtask: one message however many subscriptions changed. */

@@ -1,7 +1,7 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
 import type { HandlerPaths } from '../../client/index.js';
+import { AuthbrokerDevtools } from '../../client/devtools/index.js';
 import { useBrokerClient, useProject } from '../../client/react/index.js';
-import { BrokerPanel } from './components/BrokerPanel.js';
 import { ErrorBoundary } from './components/ErrorBoundary.js';
 import { Nav } from './components/Nav.js';
 import { OfflineBanner } from './components/OfflineBanner.js';
@@ -82,7 +82,7 @@ export function App() {
         <SessionEndNotice />
         <ErrorBoundary key={key}>{route ? <PageFrame key={key}>{route.render(params)}</PageFrame> : <NotFound />}</ErrorBoundary>
       </main>
-      <BrokerPanel />
+      <AuthbrokerDevtools />
     </div>
   );
 }

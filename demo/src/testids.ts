@@ -3,10 +3,8 @@
  *
  * Layout:     nav, nav-home, nav-teams, nav-account, nav-admin, nav-sign-in, nav-sign-up, nav-sign-out,
  *             current-user-email, page-title, not-found
- * Broker:     broker-panel, broker-panel-toggle, broker-mode, broker-tabs, broker-refreshes,
- *             broker-cache-entries, broker-subscriptions, broker-connectivity, broker-diagnostics,
- *             broker-session, session-end-reason, session-end-message, broker-storage, broker-warnings,
- *             offline-banner, offline-diagnostics, stale-notice, session-end-notice, session-end-notice-dismiss
+ * Broker:     offline-banner, offline-diagnostics, stale-notice, session-end-notice, session-end-notice-dismiss
+ *             (the broker's own view is authbroker/devtools, whose ids are its `devtoolsIds`)
  * Forms:      form-error, form-success (inside each form or card)
  * Sign in/up: sign-in-form, sign-in-email, sign-in-password, sign-in-submit, sign-in-tab-password,
  *             sign-in-tab-magic-link, sign-up-form, sign-up-email, sign-up-password,
@@ -78,20 +76,6 @@ export const T = {
   pageTitle: 'page-title',
   notFound: 'not-found',
 
-  brokerPanel: 'broker-panel',
-  brokerPanelToggle: 'broker-panel-toggle',
-  brokerMode: 'broker-mode',
-  brokerTabs: 'broker-tabs',
-  brokerRefreshes: 'broker-refreshes',
-  brokerCacheEntries: 'broker-cache-entries',
-  brokerSubscriptions: 'broker-subscriptions',
-  brokerConnectivity: 'broker-connectivity',
-  brokerDiagnostics: 'broker-diagnostics',
-  brokerSession: 'broker-session',
-  sessionEndReason: 'session-end-reason',
-  sessionEndMessage: 'session-end-message',
-  brokerStorage: 'broker-storage',
-  brokerWarnings: 'broker-warnings',
   offlineBanner: 'offline-banner',
   offlineDiagnostics: 'offline-diagnostics',
   staleNotice: 'stale-notice',

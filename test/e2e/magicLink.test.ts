@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { scenario, type Stage } from './support/scenario.js';
-import { byTestId, DEMO, focus, latestMail, personContext, T, uniqueEmail, until, waitForAttribute, waitForSignedIn, waitForText, waitForVisible } from './support/ui.js';
+import { byTestId, D, DEMO, focus, latestMail, personContext, T, uniqueEmail, until, waitForAttribute, waitForSignedIn, waitForText, waitForVisible } from './support/ui.js';
 
 /** The sign-in page's "E-mail code" method: type the address, send; the code form appears. */
 async function sendCode(stage: Stage, page: Page, email: string) {
@@ -36,7 +36,7 @@ describe('e-mail sign-in: the magic link and the typed code', () => {
     // The handler page moved on to the home page; the code is not left in the address bar.
     await until('the home page', async () => new URL(page.url()).pathname, (path) => path === '/');
     expect(page.url()).not.toContain(link.searchParams.get('code')!);
-    await waitForText(page, T.brokerSession, 'signed-in');
+    await waitForText(page, D.session, 'signed-in');
 
     // The link is single-use: opening it again says so in a sentence, and keeps the session.
     const again = await context.newPage();
@@ -73,6 +73,6 @@ describe('e-mail sign-in: the magic link and the typed code', () => {
     await byTestId(page, T.otpSubmit).click();
     await waitForSignedIn(page, email);
     await until('the home page', async () => new URL(page.url()).pathname, (path) => path === '/');
-    await waitForText(page, T.brokerSession, 'signed-in');
+    await waitForText(page, D.session, 'signed-in');
   });
 });

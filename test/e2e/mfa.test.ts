@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { describe, expect } from 'vitest';
 import { accountNav, accountSection } from './support/ids.js';
 import { scenario, type Stage } from './support/scenario.js';
-import { byTestId, DEMO, focus, personContext, serverApi, signInWithPasswordUi, signOutUi, T, until, waitForAttribute, waitForSignedIn, waitForSignedOut, waitForText, waitForVisible } from './support/ui.js';
+import { byTestId, D, DEMO, focus, personContext, serverApi, signInWithPasswordUi, signOutUi, T, until, waitForAttribute, waitForSignedIn, waitForSignedOut, waitForText, waitForVisible } from './support/ui.js';
 
 /** What the person's authenticator app shows at `timestamp` (computed here, independently of the demo and the emulator). */
 function authenticatorCode(base32Secret: string, timestamp: number): string {
@@ -67,7 +67,7 @@ describe('two-factor authentication', () => {
     await signInWithPasswordUi(page, DEMO);
     await waitForVisible(page, T.mfaChallenge);
     expect(await byTestId(page, T.currentUserEmail).count()).toBe(0);
-    await waitForText(page, T.brokerSession, 'signed-out');
+    await waitForText(page, D.session, 'signed-out');
 
     // A wrong code: a sentence, and the challenge stays.
     const now = freshPeriod(stage);
@@ -82,7 +82,7 @@ describe('two-factor authentication', () => {
     await byTestId(page, T.mfaCode).fill(code);
     await byTestId(page, T.mfaSubmit).click();
     await waitForSignedIn(page, DEMO.email);
-    await waitForText(page, T.brokerSession, 'signed-in');
+    await waitForText(page, D.session, 'signed-in');
     await until('the home page', async () => new URL(page.url()).pathname, (path) => path === '/');
   });
 });

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { oauthButton } from './support/ids.js';
 import { scenario, type Stage } from './support/scenario.js';
-import { byTestId, focus, personContext, T, uniqueEmail, until, waitForAttribute, waitForSignedIn, waitForSignedOut, waitForText, waitForVisible } from './support/ui.js';
+import { byTestId, D, focus, personContext, T, uniqueEmail, until, waitForAttribute, waitForSignedIn, waitForSignedOut, waitForText, waitForVisible } from './support/ui.js';
 
 /** Every URL the tab's main frame showed, in order (same-document changes such as replaceState included). */
 function recordNavigations(page: Page): string[] {
@@ -43,7 +43,7 @@ describe('OAuth through the provider consent page', () => {
     // Back on the demo: the callback page completes the sign-in and moves on to the home page.
     await waitForSignedIn(page, email);
     await until('the home page', async () => new URL(page.url()).pathname, (path) => path === '/');
-    await waitForText(page, T.brokerSession, 'signed-in');
+    await waitForText(page, D.session, 'signed-in');
     // The name typed on the consent page came through the provider.
     await page.getByRole('heading', { name: 'Welcome, Octo Cat' }).waitFor();
     const finalUrl = page.url();
@@ -110,7 +110,7 @@ describe('OAuth through the provider consent page', () => {
     // The page's body shows no JSON either (the redirect's `details={}` stays in the address bar).
     expect(await page.locator('main').innerText()).not.toMatch(/[{}]/);
     await waitForSignedOut(page);
-    await waitForText(page, T.brokerSession, 'signed-out');
+    await waitForText(page, D.session, 'signed-out');
     // And the way back works: the sign-in page again.
     await page.getByRole('link', { name: 'Back to sign-in' }).click();
     await waitForVisible(page, oauthButton('github'));

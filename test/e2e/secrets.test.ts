@@ -10,6 +10,7 @@ import {
   signInWithPasswordUi,
   signOutUi,
   signUpUi,
+  D,
   T,
   uniqueEmail,
   until,
@@ -138,12 +139,12 @@ describe('secrets stay in the broker', () => {
     await capture(context, 'after creating a team', true, captures);
 
     // 5. The access token expires; the next request renews it (the panel counts renewals).
-    await waitForText(tab1, T.brokerRefreshes, '0');
+    await waitForText(tab1, D.renewals, '0');
     stage.emulator.env.clock.advance(ELEVEN_MINUTES);
     await focus(tab1);
     await byTestId(tab1, accountNav('sessions')).click();
     await byTestId(tab1, T.sessionRow).first().waitFor();
-    for (const page of [tab1, tab2]) await waitForText(page, T.brokerRefreshes, '1');
+    for (const page of [tab1, tab2]) await waitForText(page, D.renewals, '1');
     const renewed = await accessToken(tab1);
     expect(accessTokens.has(renewed)).toBe(false);
     accessTokens.add(renewed);

@@ -3,6 +3,7 @@ import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
 import {
   byTestId,
+  D,
   DEMO,
   ELEVEN_MINUTES,
   focus,
@@ -17,20 +18,20 @@ import {
   waitForSignedOut,
   waitForText,
   waitForVisible,
-  withBrokerPanel,
+  withDevtools,
 } from './support/ui.js';
 
 const SIGNED_OUT_MESSAGE = 'You signed out.';
 const REVOKED_MESSAGE = 'Your session was revoked or has expired. Please sign in again.';
 
-/** What every tab must show once the session ended for `reason`: signed out, and why, in the broker panel. */
+/** What every tab must show once the session ended for `reason`: signed out, and why, in the devtools. */
 async function expectEndedEverywhere(tabs: Page[], reason: string, message: string): Promise<void> {
   for (const page of tabs) {
     await waitForSignedOut(page);
-    await waitForText(page, T.brokerSession, 'signed-out');
-    await withBrokerPanel(page, async () => {
-      await waitForText(page, T.sessionEndReason, reason);
-      await waitForText(page, T.sessionEndMessage, message);
+    await waitForText(page, D.session, 'signed-out');
+    await withDevtools(page, async () => {
+      await waitForText(page, D.endReason, reason);
+      await waitForText(page, D.endMessage, message);
     });
   }
 }
@@ -58,7 +59,7 @@ describe('sign-out reaches every tab, with its reason', () => {
     // Signed in again, from tab 3 this time.
     await signInWithPasswordUi(tab3, DEMO);
     for (const page of tabs) await waitForSignedIn(page, DEMO.email);
-    for (const page of tabs) await withBrokerPanel(page, () => waitForText(page, T.sessionEndReason, '–'));
+    for (const page of tabs) await withDevtools(page, () => waitForText(page, D.endReason, '–'));
 
     // Elsewhere, the app's backend sets a new password: the service revokes every session of the user.
     const userId = await userIdByEmail(stage, DEMO.email);
@@ -80,7 +81,7 @@ describe('sign-out reaches every tab, with its reason', () => {
     // The notice can be dismissed; the panel keeps the reason.
     await (await focus(tab2)).getByTestId(T.sessionEndNoticeDismiss).click();
     await waitForGone(tab2, T.sessionEndNotice);
-    await withBrokerPanel(tab2, () => waitForText(tab2, T.sessionEndReason, 'session-revoked'));
+    await withDevtools(tab2, () => waitForText(tab2, D.endReason, 'session-revoked'));
     // The teams page in tab 1 now asks the person to sign in rather than showing an error.
     await tab1.getByRole('heading', { name: 'Please sign in' }).waitFor();
     expect(await byTestId(tab1, T.formError).count()).toBe(0);

@@ -130,7 +130,7 @@ describe('the authbroker tarball', () => {
       if (typeof target !== 'string') expect(Object.keys(conditions)[0], entry).toBe('types');
       for (const file of Object.values(conditions)) expect(existsSync(join(authbroker, file)), `${entry} → ${file}`).toBe(true);
     }
-    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './server', './client', './react', './vite', './emulator']));
+    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './server', './client', './react', './devtools', './vite', './emulator']));
   });
 });
 

@@ -42,7 +42,8 @@ const APP_TSCONFIG = {
 
 /**
  * Test-only second page: an app that shows no sign-in form at its sign-in path (here the page
- * itself), the case that reloaded forever (27 loads in 4 s) before the fix.
+ * itself), the case that reloaded forever (27 loads in 4 s) before the fix. It also mounts
+ * authbroker/devtools, so that the entry is type-checked (skipLibCheck off) and bundled from the tarball.
  */
 const LOOP_HTML = `<!doctype html>
 <html lang="en"><body><div id="root"></div><script type="module" src="/src/loop.tsx"></script></body></html>
@@ -50,6 +51,7 @@ const LOOP_HTML = `<!doctype html>
 const loopPage = (config: { baseUrl: string; projectId: string; publishableClientKey: string }) => `import { Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrokerClient } from 'authbroker/client';
+import { AuthbrokerDevtools } from 'authbroker/devtools';
 import { AuthProvider, useSession, useUser } from 'authbroker/react';
 
 const client = createBrokerClient({ ...${JSON.stringify(config)}, handlerPaths: { signIn: '/loop.html' } });
@@ -64,6 +66,7 @@ createRoot(document.getElementById('root')!).render(
   <AuthProvider client={client}>
     <Session />
     <Suspense fallback={<p id="state">waiting for a sign-in</p>}><Page /></Suspense>
+    <AuthbrokerDevtools />
   </AuthProvider>,
 );
 `;
@@ -191,6 +194,10 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
       await page.waitForTimeout(200);
       expect(page.url()).toBe(`${origin}/loop.html`);
       expect(loads.count).toBe(1);
+      // The devtools from the tarball: the toggle follows the broker, the panel (a lazy chunk) opens.
+      await page.waitForFunction(() => document.querySelector('[data-testid="authbroker-devtools-session"]')?.textContent === 'signed-out', null, { timeout: 10_000 });
+      await page.locator('[data-testid="authbroker-devtools-toggle"]').click();
+      await page.locator('[data-testid="authbroker-devtools-mode"]').waitFor({ timeout: 10_000 });
     } finally {
       await context.close();
     }

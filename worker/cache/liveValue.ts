@@ -1,4 +1,4 @@
-import type { Watchable } from '../../contract/events.js';
+import { Emitter, type Watchable } from '../../contract/events.js';
 import type { QueryScope, QuerySpec } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
 import type { Clock } from '../../protocol/clock.js';
@@ -60,6 +60,9 @@ export class LiveValue<T = unknown> implements CacheEntry<T> {
     // Never stale.
   }
 
+  readonly invalidated = false;
+  readonly lastFailure = null;
+
   /** The same snapshot object while the value is the same, as tabs compare by identity. */
   private snapshotOf(value: T): QuerySnapshot<T> {
     if (this.last?.value !== value) {
@@ -73,4 +76,45 @@ export class LiveValue<T = unknown> implements CacheEntry<T> {
     this.unfollow = null;
     this.watchers.dispose();
   }
+}
+
+/**
+ * A value computed from other values, as a Watchable (the broker's status, its diagnostics):
+ * recomputed when a source says it changed, at most once per microtask, and only while someone
+ * watches; `follow` subscribes to the sources and returns how to stop. Nothing polls.
+ */
+export function derivedValue<T>(compute: () => T, follow: (changed: () => void) => Array<() => void>): Watchable<T> {
+  const watchers = new Emitter<T>();
+  let current: T | null = null;
+  let scheduled = false;
+  let detach: Array<() => void> = [];
+
+  const value = () => (current ??= compute());
+  const changed = () => {
+    current = null;
+    if (scheduled || watchers.size === 0) return;
+    scheduled = true;
+    queueMicrotask(() => {
+      scheduled = false;
+      if (watchers.size > 0) watchers.emit(value());
+    });
+  };
+
+  return {
+    current: () => (watchers.size > 0 ? value() : compute()),
+    subscribe(listener) {
+      if (watchers.size === 0) {
+        current = null;
+        detach = follow(changed);
+      }
+      const unsubscribe = watchers.subscribe(listener);
+      return () => {
+        unsubscribe();
+        if (watchers.size === 0) {
+          for (const stop of detach) stop();
+          detach = [];
+        }
+      };
+    },
+  };
 }

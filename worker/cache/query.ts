@@ -2,12 +2,13 @@ import type { QueryScope, QuerySpec } from '../../contract/queries.js';
 import { pendingSnapshot, type QuerySnapshot } from '../../contract/snapshot.js';
 import type { Clock } from '../../protocol/clock.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
-import { REFETCH_THROTTLE_MILLIS, type CacheEntry } from './entry.js';
+import { REFETCH_THROTTLE_MILLIS, type CacheEntry, type FetchCause } from './entry.js';
 import { Watchers } from './watchers.js';
 
 /**
  * Service data in the cache. Fetches run one at a time; a new fetch starts no sooner than 300 ms
  * after the previous one started; callers that arrive while a fetch waits its turn share that fetch.
+ * Each fetch carries the cause of the caller that started it, told of every caller that joins.
  */
 export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   private snap: QuerySnapshot<T> = pendingSnapshot();
@@ -18,6 +19,10 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   /** Bumped by `setData`, so a fetch that started before a mutation cannot overwrite its result. */
   private generation = 0;
   private lastError: unknown = null;
+  private lastErrorAtMillis = 0;
+  /** Who started the fetch waiting its turn, and the one running (diagnostics). */
+  private queuedCause: FetchCause | undefined;
+  private runningCause: FetchCause | undefined;
   /** Invalidated and not fetched since; subscribers keep seeing the old value meanwhile. */
   private stale = false;
 
@@ -26,11 +31,13 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     readonly spec: QuerySpec,
     readonly scope: QueryScope,
     readonly owner: string,
-    private readonly fetcher: () => Promise<T>,
+    private readonly fetcher: (cause: FetchCause | undefined) => Promise<T>,
     private readonly clock: Clock,
     onGarbage: () => void,
     /** Whose data this is, when it is the signed-in user's (tagged on every snapshot). */
     private readonly userId?: string | null,
+    /** Told after every snapshot change (diagnostics follow the cache this way). */
+    private readonly onUpdate?: () => void,
   ) {
     this.watchers = new Watchers(clock, onGarbage);
   }
@@ -43,25 +50,42 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     return this.watchers.size;
   }
 
+  get invalidated(): boolean {
+    return this.stale;
+  }
+
+  get lastFailure(): { error: unknown; atMillis: number } | null {
+    return this.lastErrorAtMillis === 0 ? null : { error: this.lastError, atMillis: this.lastErrorAtMillis };
+  }
+
   /** Subscribing reads through the cache: fetches when there is no value yet. */
-  subscribe(listener: (snapshot: QuerySnapshot<T>) => void): () => void {
+  subscribe(listener: (snapshot: QuerySnapshot<T>) => void, cause?: FetchCause): () => void {
     const remove = this.watchers.add(listener);
-    if (this.snap.status !== 'success' && !this.snap.isFetching) void this.fetch().catch(() => undefined);
+    if (this.snap.status !== 'success') {
+      // The fetch under way answers this subscriber too.
+      if (this.snap.isFetching) this.runningCause?.join();
+      else void this.fetch(cause).catch(() => undefined);
+    }
     return remove;
   }
 
   /** The cached value, or a fetch when there is none or it is stale (errors are not kept for reads). */
-  async read(): Promise<T> {
+  async read(cause?: FetchCause): Promise<T> {
     // A read after a mutation must not see what the mutation made stale, even while the refetch runs.
-    if (this.snap.status !== 'success' || this.stale) await this.fetch();
+    if (this.snap.status !== 'success' || this.stale) await this.fetch(cause);
     if (this.watchers.size === 0) this.watchers.scheduleGc();
     if (this.snap.status === 'error') throw this.lastError;
     return this.snap.data as T;
   }
 
   /** Throttled, one at a time, batched (see the class comment). */
-  fetch(): Promise<void> {
-    if (this.queued) return this.queued;
+  fetch(cause?: FetchCause): Promise<void> {
+    if (this.queued) {
+      this.queuedCause?.join();
+      return this.queued;
+    }
+    const own = cause?.fork();
+    this.queuedCause = own;
     // Started a microtask later, so that `queued` is stored before the body can clear it.
     const queued: Promise<void> = Promise.resolve().then(async () => {
       if (this.running) await this.running.catch(() => undefined);
@@ -69,8 +93,9 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
       if (wait > 0) await new Promise<void>((resolve) => this.clock.setTimeout(resolve, wait));
       // From here on, newcomers queue the next fetch: this one may already be out of date for them.
       if (this.queued === queued) this.queued = null;
+      this.runningCause = own;
       this.lastStartMillis = this.clock.now();
-      const run = this.run();
+      const run = this.run(own);
       this.running = run;
       try {
         await run;
@@ -84,16 +109,17 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     return queued;
   }
 
-  private async run(): Promise<void> {
+  private async run(cause: FetchCause | undefined): Promise<void> {
     const generation = this.generation;
     this.stale = false;
     this.set({ ...this.snap, isFetching: true });
     try {
-      const data = await this.fetcher();
+      const data = await this.fetcher(cause);
       if (generation !== this.generation) return this.set({ ...this.snap, isFetching: false });
       this.set({ status: 'success', data, error: null, updatedAtMillis: this.clock.now(), isFetching: false });
     } catch (error) {
       this.lastError = error;
+      this.lastErrorAtMillis = this.clock.now();
       if (generation !== this.generation) return this.set({ ...this.snap, isFetching: false });
       // The last good value stays visible next to the error.
       this.set({ status: 'error', data: this.snap.data, error: serializeError(error), updatedAtMillis: this.clock.now(), isFetching: false });
@@ -109,15 +135,16 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   }
 
   /** Marks the value stale: refetched at once when someone is watching, else on the next read. */
-  invalidate(): void {
+  invalidate(cause?: FetchCause): void {
     this.stale = true;
-    if (this.watchers.size > 0) void this.fetch().catch(() => undefined);
+    if (this.watchers.size > 0) void this.fetch(cause).catch(() => undefined);
     else if (this.snap.status === 'success') this.set({ ...this.snap, status: 'pending' });
   }
 
   private set(next: QuerySnapshot<T>): void {
     this.snap = this.userId === undefined ? next : { ...next, userId: this.userId };
     this.watchers.notify(this.snap);
+    this.onUpdate?.();
   }
 
   dispose(): void {

@@ -1,10 +1,10 @@
 import { Emitter } from '../../contract/events.js';
 import { hashQueryKey } from '../../contract/queryKey.js';
 import type { QuerySpec } from '../../contract/queries.js';
-import type { CacheEntry, EntryIdentity } from './entry.js';
+import type { CacheEntry, EntryIdentity, FetchCause } from './entry.js';
 
-/** Builds an entry the cache lacks; `onGarbage` removes it when the GC says so. */
-export type EntryFactory = (key: string, onGarbage: () => void) => CacheEntry;
+/** Builds an entry the cache lacks; `onGarbage` removes it when the GC says so; `onUpdate` says its snapshot changed. */
+export type EntryFactory = (key: string, onGarbage: () => void, onUpdate: () => void) => CacheEntry;
 
 /**
  * Every entry of a broker, by owner and query. Entries remove themselves 5 s after their last
@@ -15,6 +15,9 @@ export class QueryCache {
   private entries = new Map<string, CacheEntry>();
   /** Entries were added or removed. */
   readonly changed = new Emitter();
+  /** A fetched entry's snapshot changed (for diagnostics; nothing else listens). */
+  readonly updated = new Emitter();
+  private readonly emitUpdated = () => this.updated.emit();
 
   static keyOf(owner: string, spec: QuerySpec): string {
     return JSON.stringify([owner, hashQueryKey(spec)]);
@@ -29,7 +32,7 @@ export class QueryCache {
     const key = QueryCache.keyOf(identity.owner, identity.spec);
     let entry = this.entries.get(key);
     if (!entry) {
-      const created = create(key, () => this.remove(created));
+      const created = create(key, () => this.remove(created), this.emitUpdated);
       entry = created;
       this.entries.set(key, created);
       this.changed.emit();
@@ -50,9 +53,9 @@ export class QueryCache {
   }
 
   /** Invalidates the selected entries someone watches: they refetch now; unwatched ones are left to expire. */
-  refetchWatched(predicate: (entry: CacheEntry) => boolean = () => true): number {
+  refetchWatched(predicate: (entry: CacheEntry) => boolean = () => true, cause?: FetchCause): number {
     const watched = this.filter((entry) => entry.subscriberCount > 0 && predicate(entry));
-    for (const entry of watched) entry.invalidate();
+    for (const entry of watched) entry.invalidate(cause);
     return watched.length;
   }
 

@@ -1,6 +1,6 @@
 import { queryDefinition, type FetchContext, type LiveContext, type QueryKind, type QueryScope, type QuerySpec } from '../../contract/queries.js';
 import type { Clock } from '../../protocol/clock.js';
-import type { CacheEntry } from './entry.js';
+import type { CacheEntry, FetchCause } from './entry.js';
 import { LiveValue } from './liveValue.js';
 import { FetchedQuery } from './query.js';
 import { QueryCache } from './queryCache.js';
@@ -21,6 +21,8 @@ export interface QueryClientOptions {
   currentUserId(): string | null;
   /** Tells the other brokers of the origin (another deploy, in-page brokers of other tabs). */
   broadcast(message: CacheMessage): void;
+  /** The fetch context for a fetch someone asked for (diagnostics attribute its requests); default `fetchContext`. */
+  fetchContextFor?(cause: FetchCause | undefined): FetchContext;
 }
 
 /** Selects queries of a kind, optionally only those with some parameter values. */
@@ -44,15 +46,16 @@ export class QueryClient {
     const definition = queryDefinition(spec.kind);
     const owner = this.options.ownerOf(definition.scope);
     const { clock } = this.options;
-    return this.cache.ensure({ spec, scope: definition.scope, owner }, (key, onGarbage) => {
+    return this.cache.ensure({ spec, scope: definition.scope, owner }, (key, onGarbage, onUpdate) => {
       if (definition.scope === 'broker') {
         if (!('watch' in definition)) throw new TypeError(`${spec.kind} is a broker value without a source.`);
         return new LiveValue(key, spec, definition.scope, owner, definition.watch(this.options.liveContext), clock, onGarbage);
       }
       if (!('fetch' in definition)) throw new TypeError(`${spec.kind} has no fetch.`);
-      const { fetchContext } = this.options;
+      const { fetchContext, fetchContextFor } = this.options;
       const userId = definition.scope === 'user' ? this.options.currentUserId() : undefined;
-      return new FetchedQuery(key, spec, definition.scope, owner, () => definition.fetch(fetchContext, spec as never), clock, onGarbage, userId);
+      const fetcher = (cause: FetchCause | undefined) => definition.fetch(fetchContextFor?.(cause) ?? fetchContext, spec as never);
+      return new FetchedQuery(key, spec, definition.scope, owner, fetcher, clock, onGarbage, userId, onUpdate);
     });
   }
 
@@ -64,25 +67,25 @@ export class QueryClient {
   }
 
   /** Marks matching queries of the current session stale, here and in every other broker. */
-  invalidate(filter: QueryFilter): void {
+  invalidate(filter: QueryFilter, cause?: FetchCause): void {
     const { kind, ...params } = filter;
     const owner = this.options.ownerOf(queryDefinition(kind).scope);
-    this.invalidateOwned(owner, kind, params);
+    this.invalidateOwned(owner, kind, params, cause);
     this.options.broadcast({ type: 'cache-invalidate', owner, kind, params });
   }
 
   /** What another broker sent. */
-  receive(message: CacheMessage): void {
+  receive(message: CacheMessage, cause?: FetchCause): void {
     if (message.type === 'cache-set') this.cache.get(message.owner, message.spec)?.setData(message.value);
-    else this.invalidateOwned(message.owner, message.kind, message.params);
+    else this.invalidateOwned(message.owner, message.kind, message.params, cause);
   }
 
-  private invalidateOwned(owner: string, kind: QueryKind, params: Record<string, unknown>): void {
+  private invalidateOwned(owner: string, kind: QueryKind, params: Record<string, unknown>, cause?: FetchCause): void {
     const matches = (entry: CacheEntry) => {
       if (entry.owner !== owner || entry.spec.kind !== kind) return false;
       const own = entry.spec as unknown as Record<string, unknown>;
       return Object.entries(params).every(([name, value]) => value === undefined || own[name] === value);
     };
-    for (const entry of this.cache.filter(matches)) entry.invalidate();
+    for (const entry of this.cache.filter(matches)) entry.invalidate(cause);
   }
 }

@@ -97,7 +97,7 @@ export function Home() {
       <Card title="Things to try" description="The broker is easiest to understand by watching it.">
         <ol className="steps">
           <li>Open this page in a second tab. Sign in or out in one: the other follows at once, without reloading.</li>
-          <li>Open the broker panel at the bottom: it shows the host, the tabs connected and how often the token was renewed — once for all tabs.</li>
+          <li>Open the devtools at the bottom right (authbroker/devtools): the host, the tabs connected, every request the broker sent and which tab caused it, and how often the token was renewed — once for all tabs.</li>
           <li>Stop the local service: an offline banner explains what was checked, and everything comes back by itself when it returns.</li>
           <li>
             Sign in with a code sent by e-mail: type the 6 characters, or open the link from the {mailbox ? <a href={mailbox} target="_blank" rel="noreferrer">mailbox</a> : 'mailbox'}.

@@ -1,4 +1,5 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { devtoolsIds as D } from '../../../client/devtools/testIds.js';
 import { T } from './ids.js';
 import type { MailboxItem } from '../../../emulator/mailbox.js';
 import type { Stage } from './scenario.js';
@@ -9,7 +10,8 @@ import type { Stage } from './scenario.js';
  * fail with the last thing they saw; nothing here sleeps for a fixed time.
  */
 
-export { T };
+/** T: the demo's own test ids; D: those of authbroker/devtools, which the demo shows at the bottom of every page. */
+export { D, T };
 export const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' } as const;
 export const UI_TIMEOUT = 10_000;
 export const ELEVEN_MINUTES = 11 * 60 * 1000;
@@ -115,19 +117,18 @@ export async function signOutUi(page: Page): Promise<void> {
 }
 
 /**
- * Opens the broker panel (collapsed by default) so its details are visible, runs `look`, and
- * closes it again (open, it covers the bottom of the page, as it would for a person).
+ * Opens the devtools panel (the demo mounts `<AuthbrokerDevtools />`, closed by default), runs
+ * `look`, and closes it again (open, it covers the bottom half of the page, as it would for a person).
  */
-export async function withBrokerPanel<R>(page: Page, look: () => Promise<R>): Promise<R> {
+export async function withDevtools<R>(page: Page, look: () => Promise<R>): Promise<R> {
   await focus(page);
-  const toggle = byTestId(page, T.brokerPanelToggle);
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  await waitForVisible(page, T.sessionEndReason);
+  if ((await byTestId(page, D.panel).count()) === 0) await byTestId(page, D.toggle).click();
+  await waitForVisible(page, D.endReason);
   try {
     return await look();
   } finally {
-    await toggle.click();
-    await byTestId(page, T.sessionEndReason).waitFor({ state: 'hidden' });
+    await byTestId(page, D.close).click();
+    await waitForVisible(page, D.toggle);
   }
 }
 

@@ -1,0 +1,171 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AuthbrokerDevtools, devtoolsIds as ids } from '../../client/devtools/index.js';
+import type { BrokerClient, BrokerDiagnostics, QuerySnapshot, QuerySpec } from '../../client/index.js';
+import { AuthProvider } from '../../client/react/index.js';
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+const NOW = Date.now();
+
+/** What a broker with two tabs might say; the watching panel is in tab 2. */
+function diagnostics(panel: string, change: Partial<BrokerDiagnostics> = {}): BrokerDiagnostics {
+  return {
+    host: { mode: 'shared-worker', brokerId: '0123456789abcdef', version: '0.1.0', startedAtMillis: NOW - 60_000, storage: 'indexeddb' },
+    recordingSinceMillis: NOW - 50_000,
+    tabs: [
+      { tab: 1, subscriptions: 3, panels: ['another-panel'] },
+      { tab: 2, subscriptions: 4, panels: [panel] },
+    ],
+    session: { status: 'signed-in', userId: 'a-user-id', accessTokenExpiresAtMillis: NOW + 5 * 60_000, renewals: 3, lastEnd: null },
+    adminSession: null,
+    cache: [
+      { key: '["currentUser",{}]', query: { kind: 'currentUser' }, scope: 'user', current: true, tabs: [1, 2], subscribers: 2, status: 'success', isFetching: false, updatedAtMillis: NOW - 2000, invalidated: false, lastError: null },
+      { key: '["teams",{}]', query: { kind: 'teams' }, scope: 'user', current: false, tabs: [1], subscribers: 1, status: 'error', isFetching: false, updatedAtMillis: NOW - 9000, invalidated: false, lastError: { code: 'NETWORK_UNREACHABLE', status: null, atMillis: NOW - 9000 } },
+    ],
+    requests: [
+      {
+        id: 1,
+        method: 'POST',
+        path: '/auth/password/sign-in',
+        startedAtMillis: NOW - 3000,
+        durationMillis: 80,
+        outcome: 'success',
+        status: 200,
+        code: null,
+        attempts: [{ status: 200, durationMillis: 80, retry: null }],
+        cause: { tab: 2, via: 'action', name: 'signInWithPassword' },
+        callers: 1,
+      },
+      {
+        id: 2,
+        method: 'GET',
+        path: '/users/me',
+        startedAtMillis: NOW - 2500,
+        durationMillis: 1200,
+        outcome: 'success',
+        status: 200,
+        code: null,
+        attempts: [
+          { status: 429, durationMillis: 10, retry: { reason: 'rate-limited', delayMillis: 1000 } },
+          { status: 200, durationMillis: 30, retry: null },
+        ],
+        cause: { tab: 1, via: 'session', name: 'currentUser' },
+        callers: 2,
+      },
+    ],
+    requestsDropped: 0,
+    connectivity: { state: 'online', sinceMillis: NOW - 40_000, browserOnline: true, consecutiveFailures: 0, lastError: null, lastSuccessAtMillis: NOW - 1000, diagnostics: null },
+    connectivityHistory: [
+      { atMillis: NOW - 50_000, state: 'offline', browserOnline: false, consecutiveFailures: 1, lastError: { code: 'NETWORK_UNREACHABLE', status: null }, diagnostics: null },
+      { atMillis: NOW - 40_000, state: 'online', browserOnline: true, consecutiveFailures: 0, lastError: null, diagnostics: null },
+    ],
+    warnings: [],
+    ...change,
+  };
+}
+
+/** A client that only answers the diagnostics query, as the broker would push it. */
+function stubClient() {
+  const listeners = new Set<() => void>();
+  let snapshot: QuerySnapshot | undefined;
+  let panel = '';
+  const client = {
+    subscribe: vi.fn((query: QuerySpec, listener: () => void) => {
+      expect(query.kind).toBe('diagnostics');
+      panel = (query as { panel: string }).panel;
+      snapshot ??= { status: 'success', data: diagnostics(panel), error: null, updatedAtMillis: NOW, isFetching: false };
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    }),
+    getSnapshot: vi.fn(() => snapshot),
+    refetch: vi.fn(async () => undefined),
+  };
+  return {
+    client: client as unknown as BrokerClient & typeof client,
+    push(change: Partial<BrokerDiagnostics>) {
+      snapshot = { status: 'success', data: diagnostics(panel, change), error: null, updatedAtMillis: Date.now(), isFetching: false };
+      for (const listener of listeners) listener();
+    },
+    get panel() {
+      return panel;
+    },
+  };
+}
+
+async function openPanel(): Promise<HTMLElement> {
+  fireEvent.click(screen.getByTestId(ids.toggle));
+  return screen.findByTestId(ids.panel);
+}
+
+describe('<AuthbrokerDevtools />', () => {
+  it('closed, it is a toggle with the session and the renewals; watching starts at once, the panel is not loaded', () => {
+    const { client } = stubClient();
+    render(<AuthbrokerDevtools client={client} />);
+    expect(screen.getByTestId(ids.session).textContent).toBe('signed-in');
+    expect(screen.getByTestId(ids.renewals).textContent).toBe('3');
+    expect(screen.getByTestId(ids.toggle).getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByTestId(ids.panel)).toBeNull();
+    expect(client.subscribe).toHaveBeenCalledWith({ kind: 'diagnostics', panel: expect.stringMatching(/^panel-/) }, expect.any(Function));
+  });
+
+  it('open, it shows the host, this tab, the cache and the request log with causes and callers', async () => {
+    const { client } = stubClient();
+    render(
+      <AuthProvider client={client}>
+        <AuthbrokerDevtools />
+      </AuthProvider>,
+    );
+    const panel = await openPanel();
+    expect(within(panel).getByTestId(ids.mode).textContent).toBe('shared-worker');
+    expect(within(panel).getByTestId(ids.modeReason).textContent).toMatch(/SharedWorker/);
+    expect(within(panel).getByTestId(ids.thisTab).textContent).toBe('tab 2');
+    expect(within(panel).getByTestId(ids.expiry).textContent).toMatch(/^expires in [45]:\d\d$/);
+
+    const [user, teams] = within(panel).getAllByTestId(ids.cacheRow);
+    expect(user!.dataset).toMatchObject({ kind: 'currentUser', current: 'true', tabs: '2' });
+    expect(user!.textContent).toContain('2 tabs (tab 1, this tab)');
+    expect(teams!.textContent).toContain('previous session');
+    expect(teams!.textContent).toContain('NETWORK_UNREACHABLE');
+    // Only the current session's data can be refetched.
+    expect(within(teams!).queryByTestId(ids.refetch)).toBeNull();
+    fireEvent.click(within(user!).getByTestId(ids.refetch));
+    expect(client.refetch).toHaveBeenCalledWith({ kind: 'currentUser' });
+
+    // Newest first.
+    const [fetched, signIn] = within(panel).getAllByTestId(ids.requestRow);
+    expect(fetched!.dataset).toMatchObject({ method: 'GET', path: '/users/me', callers: '2', tab: '1', via: 'session', outcome: 'success' });
+    expect(fetched!.textContent).toContain('429 → rate-limited, 1.0 s; 200');
+    expect(signIn!.textContent).toContain('this tab · action signInWithPassword');
+    expect(within(panel).getAllByTestId(ids.connectivityChange).map((row) => row.dataset.state)).toEqual(['online', 'offline']);
+  });
+
+  it('follows what the broker pushes, and remembers whether it was open', async () => {
+    const stub = stubClient();
+    const { unmount } = render(<AuthbrokerDevtools client={stub.client} />);
+    const panel = await openPanel();
+    act(() => stub.push({ session: { status: 'signed-out', userId: null, accessTokenExpiresAtMillis: null, renewals: 3, lastEnd: { reason: 'session-revoked', atMillis: NOW, message: 'Your session was revoked or has expired. Please sign in again.', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } } }));
+    await waitFor(() => expect(within(panel).getByTestId(ids.endReason).textContent).toBe('session-revoked'));
+    expect(within(panel).getByTestId(ids.session).textContent).toBe('signed-out');
+    unmount();
+
+    render(<AuthbrokerDevtools client={stub.client} />);
+    expect(await screen.findByTestId(ids.panel)).toBeTruthy();
+    fireEvent.click(screen.getByTestId(ids.close));
+    expect(screen.getByTestId(ids.toggle)).toBeTruthy();
+    expect(localStorage.getItem('authbroker-devtools:open')).toBe('0');
+  });
+
+  it('names why the broker runs where it does when a better host did not start', async () => {
+    const stub = stubClient();
+    render(<AuthbrokerDevtools client={stub.client} initialIsOpen />);
+    const fallback = 'The broker runs in in-process mode because a better host did not start: shared-worker: blocked.';
+    act(() => stub.push({ host: { mode: 'in-process', brokerId: 'x', version: '0.1.0', startedAtMillis: NOW, storage: 'memory' }, warnings: [fallback] }));
+    await waitFor(() => expect(screen.getByTestId(ids.modeReason).textContent).toBe(fallback));
+    expect(screen.getByTestId(ids.storage).textContent).toBe('memory');
+    expect(screen.getByTestId(ids.warnings).textContent).toContain(fallback);
+  });
+});

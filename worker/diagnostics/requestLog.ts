@@ -1,0 +1,223 @@
+import { REQUEST_LOG_SIZE, type RequestAttempt, type RequestCause, type RequestRecord } from '../../contract/diagnostics.js';
+import { Emitter } from '../../contract/events.js';
+import type { Clock } from '../../protocol/clock.js';
+import { AuthBrokerError } from '../../protocol/errors/errors.js';
+import type { TransportObserver } from '../../protocol/transport.js';
+import type { FetchCause } from '../cache/entry.js';
+import { Ring } from './ring.js';
+
+/**
+ * Who started a piece of work (a fetch, an action, a token refresh), and how many callers it ended
+ * up serving. Requests made for the work point at it, so a caller joining later shows on them.
+ */
+export class Trace implements FetchCause {
+  callers = 1;
+
+  constructor(
+    readonly cause: RequestCause,
+    private readonly changed: () => void,
+  ) {}
+
+  fork(): Trace {
+    return new Trace(this.cause, this.changed);
+  }
+
+  join(): void {
+    this.callers++;
+    this.changed();
+  }
+}
+
+/** A request as the log keeps it until it falls out; copied into a plain RequestRecord when read. */
+export interface OpenRequest {
+  readonly id: number;
+  readonly method: string;
+  readonly path: string;
+  readonly startedAtMillis: number;
+  endedAtMillis: number | null;
+  outcome: RequestRecord['outcome'];
+  status: number | null;
+  code: string | null;
+  readonly attempts: RequestAttempt[];
+  readonly trace: Trace;
+}
+
+/** Told by the session at each call of its single-flight refresh (`SessionOptions.onRefreshCall`). */
+export interface RefreshCall {
+  /** Whoever asked for a token: a Trace when the caller was attributed. */
+  caller: unknown;
+  /** True when a refresh was already under way and this caller shares it. */
+  joined: boolean;
+  refresh: Promise<unknown>;
+}
+
+/** The code of what a failed request threw: ours and the service's errors carry one. */
+function codeOf(error: unknown): string {
+  return error instanceof AuthBrokerError ? error.code : 'ERROR';
+}
+
+/**
+ * The broker's requests, newest last, in a ring of REQUEST_LOG_SIZE. Off until a devtools panel
+ * first watches the diagnostics (then on for the broker's life): until then no trace is made, no
+ * request is wrapped or kept, and the only cost is a flag read per request.
+ */
+export class RequestLog {
+  private readonly ring: Ring<OpenRequest>;
+  private nextId = 1;
+  private on = false;
+  private sinceMillis = 0;
+  /** A request began, changed or ended, or a caller joined one. */
+  readonly changed = new Emitter();
+  private readonly emitChanged = () => this.changed.emit();
+
+  constructor(
+    private readonly clock: Clock,
+    capacity = REQUEST_LOG_SIZE,
+  ) {
+    this.ring = new Ring(capacity);
+  }
+
+  get recording(): boolean {
+    return this.on;
+  }
+
+  get recordingSinceMillis(): number {
+    return this.sinceMillis;
+  }
+
+  get dropped(): number {
+    return this.ring.dropped;
+  }
+
+  start(): void {
+    if (this.on) return;
+    this.on = true;
+    this.sinceMillis = this.clock.now();
+  }
+
+  /** A trace for work that `cause` starts; undefined while not recording (nothing is attributed then). */
+  trace(cause: RequestCause): Trace | undefined {
+    return this.on ? new Trace(cause, this.emitChanged) : undefined;
+  }
+
+  begin(method: string, path: string, trace: Trace, startedAtMillis = this.clock.now()): OpenRequest {
+    const record: OpenRequest = { id: this.nextId++, method, path, startedAtMillis, endedAtMillis: null, outcome: 'pending', status: null, code: null, attempts: [], trace };
+    this.ring.push(record);
+    this.changed.emit();
+    return record;
+  }
+
+  /**
+   * The attempt events of one request. `settlesOnAnswer`: no one will call `finish` (the token
+   * endpoint's exchanges), so each answer settles the record for now (an error status as an error)
+   * and a retry opens it again.
+   */
+  observe(record: OpenRequest, settlesOnAnswer = false): TransportObserver {
+    const attempted = (attempt: RequestAttempt, code: string | null) => {
+      record.attempts.push(attempt);
+      record.status = attempt.status;
+      record.code = code;
+      if (settlesOnAnswer) {
+        record.outcome = attempt.status !== null && attempt.status < 400 ? 'success' : 'error';
+        record.endedAtMillis = this.clock.now();
+      }
+      this.changed.emit();
+    };
+    return {
+      onResponse: ({ status, durationMillis, code }) => attempted({ status, durationMillis, retry: null }, status < 400 ? null : (code ?? 'HTTP_STATUS_ERROR')),
+      onNetworkError: () => attempted({ status: null, durationMillis: null, retry: null }, 'NETWORK_UNREACHABLE'),
+      onRetry: ({ delayMillis, reason }) => {
+        const last = record.attempts.at(-1);
+        if (last) last.retry = { reason, delayMillis };
+        record.outcome = 'pending';
+        record.code = null;
+        record.endedAtMillis = null;
+        this.changed.emit();
+      },
+    };
+  }
+
+  /**
+   * The request is over: `failure` is what it threw, if it failed. Without one, the last answer
+   * decides (a refresh the service refused ends the session rather than throwing).
+   */
+  finish(record: OpenRequest, failure?: { error: unknown }): void {
+    if (failure !== undefined) {
+      record.outcome = 'error';
+      record.code = codeOf(failure.error);
+    } else {
+      record.outcome = record.code === null ? 'success' : 'error';
+    }
+    record.endedAtMillis ??= this.clock.now();
+    this.changed.emit();
+  }
+
+  /** Runs one request as a record of `trace`: `send` gets the observer for its attempts. */
+  async record<T>(method: string, path: string, trace: Trace, send: (observer: TransportObserver) => Promise<T>): Promise<T> {
+    const record = this.begin(method, path, trace);
+    try {
+      const result = await send(this.observe(record));
+      this.finish(record);
+      return result;
+    } catch (error) {
+      this.finish(record, { error });
+      throw error;
+    }
+  }
+
+  /**
+   * A session's token requests. The session tells who asks for each refresh (`onRefreshCall`): the
+   * first caller's trace starts it, later callers join it. The token endpoint's attempt events
+   * (`observer`) open the record on the first attempt, so a refresh that found a token another
+   * broker had just renewed sends nothing and logs nothing. One refresh at a time per session is
+   * what makes events and refresh line up.
+   */
+  refreshes(name: string): { onRefreshCall(call: RefreshCall): void; observer: TransportObserver } {
+    let current: { trace: Trace; startedAtMillis: number; record: OpenRequest | null; events: TransportObserver | null } | null = null;
+    const opened = (path: string) => {
+      if (current === null) return null;
+      current.record ??= this.begin('POST', path, current.trace, current.startedAtMillis);
+      current.events ??= this.observe(current.record, true);
+      return current.events;
+    };
+    return {
+      onRefreshCall: ({ caller, joined, refresh }) => {
+        if (joined) return current?.trace.join();
+        if (!this.on) return;
+        const trace = caller instanceof Trace ? caller.fork() : new Trace({ tab: null, via: 'broker', name }, this.emitChanged);
+        const mine = { trace, startedAtMillis: this.clock.now(), record: null, events: null };
+        current = mine;
+        const done = (failure?: { error: unknown }) => {
+          if (mine.record !== null) this.finish(mine.record, failure);
+          if (current === mine) current = null;
+        };
+        refresh.then(
+          () => done(),
+          (error: unknown) => done({ error }),
+        );
+      },
+      observer: {
+        onResponse: (event) => opened(event.path)?.onResponse?.(event),
+        onNetworkError: (event) => opened(event.path)?.onNetworkError?.(event),
+        onRetry: (event) => opened(event.path)?.onRetry?.(event),
+      },
+    };
+  }
+
+  /** Plain copies, oldest first. */
+  records(): RequestRecord[] {
+    return this.ring.toArray().map((r) => ({
+      id: r.id,
+      method: r.method,
+      path: r.path,
+      startedAtMillis: r.startedAtMillis,
+      durationMillis: r.endedAtMillis === null ? null : r.endedAtMillis - r.startedAtMillis,
+      outcome: r.outcome,
+      status: r.status,
+      code: r.code,
+      attempts: r.attempts.map((a) => ({ ...a, retry: a.retry && { ...a.retry } })),
+      cause: { ...r.trace.cause },
+      callers: r.trace.callers,
+    }));
+  }
+}
