@@ -1,17 +1,17 @@
 import { openDB } from 'idb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import { NetworkError } from '../../protocol/errors/errors.js';
 import { refreshAccessToken } from '../../protocol/tokens.js';
-import type { Broker } from '../../worker/broker.js';
 import type { SessionInfo } from '../../worker/index.js';
 import { createIndexedDbStorage, DATABASE_NAME } from '../../worker/storage/indexedDb.js';
 import type { BrokerStorage } from '../../worker/storage/types.js';
-import { demoSessionSlot, resetIndexedDb, startTestBroker } from '../support/broker.js';
+import { demoSessionSlot } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
 import { LocalLockManager } from '../support/locks.js';
 import { EmulatorClock } from '../support/scheduler.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import type { SimulatedTab } from '../support/tabs.js';
 import { recordingFetch, settle } from './network.js';
 
 /**
@@ -20,25 +20,11 @@ import { recordingFetch, settle } from './network.js';
  */
 const emulator = useEmulator();
 const APP = 'http://localhost:5173';
-let brokers: Broker[] = [];
-let tabs: SimulatedTab[] = [];
+const scope = useBrokerScope(emulator);
 
-beforeEach(async () => {
-  await resetIndexedDb();
-  emulator().env.stats.reset();
-});
-afterEach(() => {
-  for (const tab of tabs) tab.close();
-  tabs = [];
-  for (const broker of brokers) broker.close();
-  brokers = [];
-});
-
-async function open(options: Parameters<typeof startTestBroker>[1] = {}) {
-  const started = await startTestBroker(emulator(), options);
-  brokers.push(started.broker);
-  const tab = await connectTab(started.broker, started.locks);
-  tabs.push(tab);
+async function open(options: Parameters<typeof scope.start>[0] = {}) {
+  const started = await scope.start(options);
+  const tab = await scope.tab(started);
   await tab.subscribe('session', { kind: 'session' });
   return { ...started, tab };
 }

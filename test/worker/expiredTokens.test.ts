@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Clock } from '../../protocol/clock.js';
-import type { Broker } from '../../worker/broker.js';
-import { compressedClock, resetIndexedDb, startTestBroker, tokenRequests } from '../support/broker.js';
+import { compressedClock, tokenRequests } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { useEmulator } from '../support/emulator.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import type { SimulatedTab } from '../support/tabs.js';
 import { recordingFetch } from './network.js';
 
 /**
@@ -14,19 +14,8 @@ import { recordingFetch } from './network.js';
  */
 const emulator = useEmulator();
 const TEN_MINUTES = 10 * 60 * 1000;
-let broker: Broker | undefined;
+const scope = useBrokerScope(emulator);
 let tabs: SimulatedTab[] = [];
-
-beforeEach(async () => {
-  await resetIndexedDb();
-  emulator().env.stats.reset();
-});
-afterEach(() => {
-  for (const tab of tabs) tab.close();
-  tabs = [];
-  broker?.close();
-  broker = undefined;
-});
 
 /** A fetch whose token-endpoint answers can be held after the service has minted them. */
 function gatedTokenEndpoint() {
@@ -58,9 +47,8 @@ function gatedTokenEndpoint() {
 }
 
 async function signedInTabs(count: number, options: { fetch: typeof fetch; clock?: Clock }) {
-  const started = await startTestBroker(emulator(), { clock: compressedClock, ...options });
-  broker = started.broker;
-  tabs = await Promise.all(Array.from({ length: count }, () => connectTab(started.broker, started.locks)));
+  const started = await scope.startWithTabs(count, { clock: compressedClock, ...options });
+  tabs = started.tabs;
   const result = await tabs[0]!.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
   expect(result.status).toBe('signed-in');
   return started.broker;

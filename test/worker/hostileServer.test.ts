@@ -1,13 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../protocol/errors/errors.js';
 import { createServerApp } from '../../protocol/server.js';
 import { createBroker, type Broker } from '../../worker/broker.js';
-import { compressedClock, resetIndexedDb, startTestBroker, tokenRequests } from '../support/broker.js';
+import { compressedClock, tokenRequests } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { useEmulator } from '../support/emulator.js';
 import { LocalLockManager } from '../support/locks.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
 
 /**
  * A server (or whatever answers in its place: a captive portal, a proxy) that answers wrongly must
@@ -15,26 +15,19 @@ import { connectTab, type SimulatedTab } from '../support/tabs.js';
  * token request per call.
  */
 const emulator = useEmulator();
+const scope = useBrokerScope(emulator);
 let broker: Broker | undefined;
-let tab: SimulatedTab | undefined;
 let servers: Server[] = [];
 
-beforeEach(async () => {
-  await resetIndexedDb();
-  emulator().env.stats.reset();
-});
 afterEach(async () => {
-  tab?.close();
-  broker?.close();
-  tab = broker = undefined;
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   servers = [];
 });
 
 async function openTab(fetchFn: typeof fetch) {
-  const started = await startTestBroker(emulator(), { fetch: fetchFn, clock: compressedClock });
+  const started = await scope.start({ fetch: fetchFn, clock: compressedClock });
   broker = started.broker;
-  tab = await connectTab(started.broker, started.locks);
+  const tab = await scope.tab(started);
   await tab.subscribe('session', { kind: 'session' });
   return tab;
 }
@@ -114,11 +107,13 @@ describe('an API URL that redirects', () => {
     const elsewhere = await redirectingServer(em.url);
     const { demo, internal } = em.projects;
     const locks = new LocalLockManager();
-    broker = await createBroker(
-      { baseUrl: elsewhere.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, internalPublishableClientKey: internal.publishableClientKey },
-      { mode: 'shared-worker', clock: compressedClock, locks },
+    broker = scope.track(
+      await createBroker(
+        { baseUrl: elsewhere.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, internalPublishableClientKey: internal.publishableClientKey },
+        { mode: 'shared-worker', clock: compressedClock, locks },
+      ),
     );
-    tab = await connectTab(broker, locks);
+    const tab = await scope.tab({ broker, locks });
     em.env.stats.reset();
     const error = await tab.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
