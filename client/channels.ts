@@ -37,17 +37,19 @@ export function withTimeout<T>(promise: Promise<T>, millis: number, what: string
   });
 }
 
+/** A connection over a port to a broker's entry, which knows when its host is gone. */
+export interface WatchedConnection {
+  api: BrokerApi;
+  lost: Promise<void>;
+  markLost(): void;
+  close(): void;
+}
+
 /**
  * Ports never say that the other end died, so the connection is lost when the host says so
  * (`hostGone`) or when the tab is told (`markLost`).
  */
-export async function connectOverPort(
-  port: MessagePort,
-  options: ConnectOptions,
-  hello: TabHello,
-  listener: TabListener,
-  hostGone?: Promise<void>,
-): Promise<{ api: BrokerApi; lost: Promise<void>; markLost(): void; close(): void }> {
+export async function connectOverPort(port: MessagePort, options: ConnectOptions, hello: TabHello, listener: TabListener, hostGone?: Promise<void>): Promise<WatchedConnection> {
   const connection = await connectEntry(port, brokerConfigOf(options), hello, (batch) => listener.deliver(batch), (promise) =>
     withTimeout(promise, options.connectTimeoutMillis ?? 8000, 'The broker'),
   );
@@ -76,7 +78,7 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
     );
   });
   failed.catch(() => undefined);
-  let connection: Awaited<ReturnType<typeof connectOverPort>>;
+  let connection: WatchedConnection;
   try {
     connection = await Promise.race([connectOverPort(worker.port, options, hello, listener), failed]);
   } catch (error) {
@@ -101,23 +103,54 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
  * raced against the loss, so its caller gets BROKER_UNAVAILABLE and can try again.
  */
 function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
-  const gone = lost.then(() => {
-    throw new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
+  // The calls still waiting, failed all at once on loss. (Racing each call against one `lost`
+  // promise would leave a reaction on it per call, held for the connection's life.)
+  const waiting = new Set<(error: unknown) => void>();
+  let isLost = false;
+  const lostError = () => new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
+  void lost.then(() => {
+    isLost = true;
+    for (const fail of waiting) fail(lostError());
+    waiting.clear();
   });
-  gone.catch(() => undefined);
+  // One wrapper per method for the connection's life: each Comlink property read builds a proxy.
+  const methods = new Map<PropertyKey, (...args: unknown[]) => Promise<unknown>>();
   return new Proxy(api, {
     get(target, name) {
       // Not a thenable: the API object is itself the value of a promise.
       if (name === 'then') return undefined;
-      const method = target[name as keyof BrokerApi] as (...args: unknown[]) => Promise<unknown>;
-      return (...args: unknown[]) => Promise.race([method(...args), gone]);
+      let wrapped = methods.get(name);
+      if (wrapped === undefined) {
+        const method = target[name as keyof BrokerApi] as (...args: unknown[]) => Promise<unknown>;
+        wrapped = (...args) =>
+          isLost
+            ? Promise.reject(lostError())
+            : new Promise((resolve, reject) => {
+                waiting.add(reject);
+                method(...args).then(
+                  (value) => {
+                    waiting.delete(reject);
+                    resolve(value);
+                  },
+                  (error: unknown) => {
+                    waiting.delete(reject);
+                    reject(error);
+                  },
+                );
+              });
+        methods.set(name, wrapped);
+      }
+      return wrapped;
     },
   });
 }
 
 /** The service-worker host, for browsers without SharedWorker: loaded only on that fallback path. */
 export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
-  return (await import('./serviceWorkerHost.js')).openServiceWorker(options, hello, listener);
+  return (await import('./serviceWorkerHost.js')).openServiceWorker(options, {
+    connect: (port, hostGone) => connectOverPort(port, options, hello, listener, hostGone),
+    withinTimeout: (promise, what) => withTimeout(promise, options.connectTimeoutMillis ?? 8000, what),
+  });
 }
 
 export async function openInProcess(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {

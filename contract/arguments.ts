@@ -215,35 +215,40 @@ export const MAX_ARGUMENT_DEPTH = 64;
  * plain objects and arrays (no class instances, ports or buffers where data is expected).
  */
 export function checkPlainData(method: string, values: readonly unknown[]): void {
-  // Ancestors, not everything seen: a value shared by two fields is fine, a value inside itself is not.
-  const ancestors = new Set<object>();
-  const visit = (value: unknown, path: string, depth: number): void => {
-    if (typeof value === 'string') {
-      if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`);
-      return;
-    }
-    if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
-      throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
-    }
-    if (typeof value !== 'object' || value === null) return;
-    // Bytes (a TOTP secret) are a value, not a container.
-    if (ArrayBuffer.isView(value)) {
-      if (value.byteLength > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
-      return;
-    }
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) {
-      throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);
-    }
-    if (ancestors.has(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
-    if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
-    ancestors.add(value);
-    const array = Array.isArray(value);
-    for (const key of Object.keys(value)) {
-      if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
-      visit((value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
-    }
-    ancestors.delete(value);
-  };
-  values.forEach((value, i) => visit(value, argumentRules[method as MethodName]?.names[i] ?? `arguments[${i}]`, 0));
+  const names = argumentRules[method as MethodName]?.names;
+  for (let i = 0; i < values.length; i++) checkPlainValue(method, values[i], names?.[i] ?? `arguments[${i}]`, 0, []);
+}
+
+/**
+ * One value of `checkPlainData`: a plain recursive function rather than a closure, since this runs
+ * on every call. `ancestors` are the containers above it: a value shared by two fields is fine, a
+ * value inside itself is not.
+ */
+function checkPlainValue(method: string, value: unknown, path: string, depth: number, ancestors: object[]): void {
+  if (typeof value === 'string') {
+    if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`);
+    return;
+  }
+  if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
+    throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
+  }
+  if (typeof value !== 'object' || value === null) return;
+  // Bytes (a TOTP secret) are a value, not a container.
+  if (ArrayBuffer.isView(value)) {
+    if (value.byteLength > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
+    return;
+  }
+  const array = Array.isArray(value);
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (!array && prototype !== Object.prototype && prototype !== null) {
+    throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);
+  }
+  if (ancestors.includes(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
+  if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
+  ancestors.push(value);
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
+    checkPlainValue(method, (value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1, ancestors);
+  }
+  ancestors.pop();
 }

@@ -11,9 +11,14 @@ export function checkedApi(api: BrokerApi): BrokerApi {
   const checked = Object.create(null) as Record<string, (...args: unknown[]) => Promise<unknown>>;
   for (const name of methodNames) {
     const method = api[name] as (...args: unknown[]) => Promise<unknown>;
-    checked[name] = async (...args: unknown[]) => {
-      checkPlainData(name, args);
-      return method(...(parseArguments(name, args) as unknown[]));
+    // Not async: the method's own promise is the answer (one promise per call, not two).
+    checked[name] = (...args: unknown[]) => {
+      try {
+        checkPlainData(name, args);
+        return method(...(parseArguments(name, args) as unknown[]));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     };
   }
   return checked as unknown as BrokerApi;
