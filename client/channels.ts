@@ -111,36 +111,29 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
   void lost.then(() => {
     isLost = true;
     for (const fail of waiting) fail(lostError());
-    waiting.clear();
   });
-  // One wrapper per method for the connection's life: each Comlink property read builds a proxy.
-  const methods = new Map<PropertyKey, (...args: unknown[]) => Promise<unknown>>();
   return new Proxy(api, {
     get(target, name) {
       // Not a thenable: the API object is itself the value of a promise.
       if (name === 'then') return undefined;
-      let wrapped = methods.get(name);
-      if (wrapped === undefined) {
-        const method = target[name as keyof BrokerApi] as (...args: unknown[]) => Promise<unknown>;
-        wrapped = (...args) =>
-          isLost
-            ? Promise.reject(lostError())
-            : new Promise((resolve, reject) => {
-                waiting.add(reject);
-                method(...args).then(
-                  (value) => {
-                    waiting.delete(reject);
-                    resolve(value);
-                  },
-                  (error: unknown) => {
-                    waiting.delete(reject);
-                    reject(error);
-                  },
-                );
-              });
-        methods.set(name, wrapped);
-      }
-      return wrapped;
+      const method = target[name as keyof BrokerApi] as (...args: unknown[]) => Promise<unknown>;
+      return (...args: unknown[]) =>
+        isLost
+          ? Promise.reject(lostError())
+          : new Promise((resolve, reject) => {
+              waiting.add(reject);
+              const done = () => waiting.delete(reject);
+              method(...args).then(
+                (value) => {
+                  done();
+                  resolve(value);
+                },
+                (error: unknown) => {
+                  done();
+                  reject(error);
+                },
+              );
+            });
     },
   });
 }
