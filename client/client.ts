@@ -14,6 +14,7 @@ import type { OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
+import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
 
 /** The broker methods an app calls directly (their role in the contract is `action`). */
@@ -153,7 +154,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     store.disconnected();
   }
 
-  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls, options.allowedRedirectOrigins);
+  // The checks are passed in: see RedirectChecks in oauth.ts.
+  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls, options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget });
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
