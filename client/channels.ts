@@ -5,6 +5,7 @@ import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
 import { connectOverPort as connectEntry } from './rpc.js';
+import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 
 /** A connection to a broker, whatever hosts it. */
 export interface BrokerChannel {
@@ -141,8 +142,27 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
 /** The service-worker host, for browsers without SharedWorker: loaded only on that fallback path. */
 export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
   return (await import('./serviceWorkerHost.js')).openServiceWorker(options, {
-    connect: (port, hostGone) => connectOverPort(port, options, hello, listener, hostGone),
+    // A service worker has no port of its own: it is sent one to serve this tab's entry on.
+    async connect(worker, hostGone) {
+      const { port1, port2 } = new MessageChannel();
+      worker.postMessage({ type: SERVICE_WORKER_CONNECT }, [port2]);
+      port1.start();
+      try {
+        const connection = await connectOverPort(port1, options, hello, listener, hostGone);
+        return {
+          ...connection,
+          close: () => {
+            connection.close();
+            port1.close();
+          },
+        };
+      } catch (error) {
+        port1.close();
+        throw error;
+      }
+    },
     withinTimeout: (promise, what) => withTimeout(promise, options.connectTimeoutMillis ?? 8000, what),
+    unavailable: (message) => new ClientError('BROKER_UNAVAILABLE', message),
   });
 }
 

@@ -5,6 +5,7 @@ import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 import type { BrokerMode } from '../contract/state.js';
 import { ClientError } from '../protocol/errors/errors.js';
+import { KnownError } from '../protocol/errors/knownError.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
 import { openers, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
@@ -183,11 +184,11 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
     async registerPasskey() {
       const { registerPasskey } = await import('./passkeys.js');
-      return registerPasskey(await api());
+      return registerPasskey(await api(), KnownError);
     },
     async signInWithPasskey() {
       const { signInWithPasskey } = await import('./passkeys.js');
-      return signInWithPasskey(await api());
+      return signInWithPasskey(await api(), KnownError);
     },
     // OAuth's browser steps load when first used (most pages never start or finish a flow).
     signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
