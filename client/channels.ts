@@ -1,11 +1,11 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
+import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
 import { connectOverPort as connectEntry } from './rpc.js';
-import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 
 /** A connection to a broker, whatever hosts it. */
 export interface BrokerChannel {
@@ -100,8 +100,9 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
 }
 
 /**
- * Calls made on a host that is gone would wait forever (its ports never answer): each call is
- * raced against the loss, so its caller gets BROKER_UNAVAILABLE and can try again.
+ * Calls made on a host that is gone would wait forever (its ports never answer): the calls still
+ * waiting fail with BROKER_UNAVAILABLE when the loss is known, as does any call after it, so their
+ * callers can try again.
  */
 function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
   // The calls still waiting, failed all at once on loss. (Racing each call against one `lost`
