@@ -135,11 +135,12 @@ export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
     `baseline ${kB(v.baseline.heapBytes)}, loaded ${kB(v.loaded.heapBytes)} (+${kB(v.growth)}), released ${kB(v.released.heapBytes)}, 5 s later ${kB(v.after.heapBytes)} (${v.retained >= 0 ? '+' : ''}${kB(v.retained)} = ${fmt((100 * v.retained) / Math.max(1, v.growth), 0)} % of the growth; cache entries ${v.after.cacheEntries})`;
   return {
     id: 'broker-memory',
-    title: '6. Broker memory (Node, simulated tabs over Comlink)',
+    title: '6. Broker memory (Node, simulated tabs over Comlink; report only)',
     method: [
       `A child process \`node --expose-gc\` runs a SharedWorker-mode broker (fake-indexeddb, in-memory Web Locks, real clock and timers) against an emulator in another process; simulated tabs talk to it through Comlink over MessageChannels, as in test/support/tabs.ts. A tab that leaves says goodbye and closes its ports; the broker closes its side of them when it releases the tab.`,
       `The demo user signs in. Per mode, a warm-up cycle (the same load, released, ${GC_WAIT_MILLIS} ms) runs first. Heap = \`process.memoryUsage().heapUsed\` after four forced GCs. Phases: baseline; ${TABS} tabs × ${SUBSCRIPTIONS} subscriptions (over ${out.distinctQueries} distinct queries: user, teams, channels, sessions, project, live session and connectivity, and team, members and permissions of 10 teams) once all have a value; every tab gone; ${GC_WAIT_MILLIS} ms later (cache entries are dropped 5 s after their last subscriber).`,
       `The control repeats it with tabs connected to the broker object directly (no Comlink, no ports), to tell the broker's own memory from the RPC layer's. "Back to baseline" was fixed before measuring as: the heap left 5 s later exceeds the baseline by at most 5 % of what the load added.`,
+      'Report only (issue 13, "Budgets, decided"): Node\'s MessagePorts are not where the broker runs, so these figures are shown without a verdict; 6b measures the same broker in its real host, a SharedWorker in Chromium, and carries the memory goals.',
       `Then the same load over Comlink is applied and released ${CYCLES} more times, with the heap measured after each release (+${GC_WAIT_MILLIS} ms): memory that is left once but not again is warm-up; memory that grows every cycle is a leak. heapUsed also counts V8's compiled code and inline-cache feedback, which keep growing while functions warm up, so the leak check compares two heap snapshots (after cycle ${CYCLES / 2} and after the last) by node type, compiled code and V8 internals left out.`,
     ].join('\n\n'),
     tables: [
@@ -149,11 +150,16 @@ export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
       },
     ],
     goals: [
-      { goal: 'heap back to the baseline 5 s after every subscription is released (tabs over Comlink)', measured: describe(comlink), met: comlink.met },
+      // Report only (issue 13): Node's MessagePorts are not the real host; 6b checks the broker in a SharedWorker.
       {
-        goal: `no leak: objects (compiled code aside) held after the last ${CYCLES / 2} of ${CYCLES} load-and-release cycles grow by at most 5 % of what one load adds`,
+        goal: `heap back to the baseline 5 s after every subscription is released (tabs over Comlink; ${comlink.met ? 'would meet' : 'would miss'} "at most 5 % of the growth left")`,
+        measured: describe(comlink),
+        met: null,
+      },
+      {
+        goal: `leak check: objects (compiled code aside) held after the last ${CYCLES / 2} of ${CYCLES} load-and-release cycles, next to what one load adds (${objectGrowth <= 0.05 * comlink.growth ? 'within' : 'over'} 5 %)`,
         measured: `objects grew by ${kB(objectGrowth)} over ${CYCLES / 2} cycles (${Object.entries(out.objectGrowth).map(([type, bytes]) => `${type} +${kB(bytes)}`).join(', ') || 'nothing'}); one load adds ${kB(comlink.growth)}. heapUsed after each cycle, compiled code included: ${out.cycles.map(kB).join(', ')}`,
-        met: objectGrowth <= 0.05 * comlink.growth,
+        met: null,
       },
     ],
     notes: [

@@ -1,6 +1,7 @@
 /**
  * 3. RPC overhead in Chromium: a cached `getUser()` (client.read({kind:'currentUser'}) once
- * cached) tab → broker → tab, next to a raw postMessage round trip and a direct in-page call.
+ * cached) tab → broker → tab, next to a raw postMessage round trip carrying the same payload and
+ * a direct in-page call. Goal (issue 13): at most ×1.5 that round trip.
  */
 import type { Browser } from 'playwright-core';
 import { Stage, type PageServer } from './browser.js';
@@ -9,8 +10,9 @@ import { fmt, startBenchEmulator, summarize, type BenchResult, type Flags, type 
 const LABELS: Record<string, string> = {
   broker: 'authbroker cached read (tab → SharedWorker → tab, Comlink)',
   inPage: 'same read on an in-page broker (mode in-process, no messaging)',
-  raw: 'raw postMessage round trip to a trivial SharedWorker (a number)',
-  rawUser: 'raw postMessage round trip carrying the same user object',
+  rawSame: 'raw postMessage round trip to a trivial SharedWorker, same payload (query out, user back): the baseline',
+  raw: 'raw postMessage round trip to a trivial SharedWorker echoing a number',
+  rawUser: 'raw postMessage round trip echoing the user object both ways',
   direct: 'direct in-page call (async function returning the cached user)',
 };
 
@@ -40,6 +42,8 @@ export async function rpcOverhead(flags: Flags, browser: Browser, pages: PageSer
   const stats: Record<string, Summary> = {};
   for (const [variant, samples] of Object.entries(outcome.samples)) stats[variant] = summarize(samples);
   const broker = stats.broker!;
+  const baseline = stats.rawSame!;
+  const ratio = broker.median / baseline.median;
   return {
     id: 'rpc',
     title: '3. RPC overhead in Chromium (cached getUser round trip)',
@@ -50,12 +54,18 @@ export async function rpcOverhead(flags: Flags, browser: Browser, pages: PageSer
     tables: [
       {
         caption: 'Round-trip time per call (ms)',
-        columns: ['variant', 'median', 'p95', 'p99', 'mean', 'n', 'median ÷ raw postMessage'],
-        rows: Object.entries(stats).map(([variant, s]) => [LABELS[variant] ?? variant, fmt(s.median, 3), fmt(s.p95, 3), fmt(s.p99, 3), fmt(s.mean, 3), s.n, `×${fmt(s.median / stats.raw!.median, 1)}`]),
+        columns: ['variant', 'median', 'p95', 'p99', 'mean', 'n', 'median ÷ same-payload postMessage'],
+        rows: Object.entries(stats).map(([variant, s]) => [LABELS[variant] ?? variant, fmt(s.median, 3), fmt(s.p95, 3), fmt(s.p99, 3), fmt(s.mean, 3), s.n, `×${fmt(s.median / baseline.median, 2)}`]),
       },
     ],
-    goals: [{ goal: 'median cached getUser() round trip ≤ 0.3 ms', measured: `median ${fmt(broker.median, 3)} ms, p95 ${fmt(broker.p95, 3)} ms`, met: broker.median <= 0.3 }],
-    notes: [...external],
+    goals: [
+      {
+        goal: 'cached getUser() at most ×1.5 a raw postMessage round trip carrying the same payload (medians)',
+        measured: `×${fmt(ratio, 2)} (${fmt(broker.median, 3)} ms vs ${fmt(baseline.median, 3)} ms; p95 ${fmt(broker.p95, 3)} ms)`,
+        met: ratio <= 1.5,
+      },
+    ],
+    notes: ['The absolute goal of 0.3 ms is retired (issue 13): a round trip between threads costs what the machine makes it cost, so the goal is a ratio to the same round trip without authbroker.', ...external],
     data: { rounds, perRound, warmup, crossOriginIsolated: outcome.crossOriginIsolated, timerStepMillis: outcome.timerStepMillis, stats },
   };
 }

@@ -1,5 +1,6 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
+import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
@@ -37,17 +38,19 @@ export function withTimeout<T>(promise: Promise<T>, millis: number, what: string
   });
 }
 
+/** A connection over a port to a broker's entry, which knows when its host is gone. */
+export interface WatchedConnection {
+  api: BrokerApi;
+  lost: Promise<void>;
+  markLost(): void;
+  close(): void;
+}
+
 /**
  * Ports never say that the other end died, so the connection is lost when the host says so
  * (`hostGone`) or when the tab is told (`markLost`).
  */
-export async function connectOverPort(
-  port: MessagePort,
-  options: ConnectOptions,
-  hello: TabHello,
-  listener: TabListener,
-  hostGone?: Promise<void>,
-): Promise<{ api: BrokerApi; lost: Promise<void>; markLost(): void; close(): void }> {
+export async function connectOverPort(port: MessagePort, options: ConnectOptions, hello: TabHello, listener: TabListener, hostGone?: Promise<void>): Promise<WatchedConnection> {
   const connection = await connectEntry(port, brokerConfigOf(options), hello, (batch) => listener.deliver(batch), (promise) =>
     withTimeout(promise, options.connectTimeoutMillis ?? 8000, 'The broker'),
   );
@@ -76,7 +79,7 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
     );
   });
   failed.catch(() => undefined);
-  let connection: Awaited<ReturnType<typeof connectOverPort>>;
+  let connection: WatchedConnection;
   try {
     connection = await Promise.race([connectOverPort(worker.port, options, hello, listener), failed]);
   } catch (error) {
@@ -97,27 +100,71 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
 }
 
 /**
- * Calls made on a host that is gone would wait forever (its ports never answer): each call is
- * raced against the loss, so its caller gets BROKER_UNAVAILABLE and can try again.
+ * Calls made on a host that is gone would wait forever (its ports never answer): the calls still
+ * waiting fail with BROKER_UNAVAILABLE when the loss is known, as does any call after it, so their
+ * callers can try again.
  */
 function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
-  const gone = lost.then(() => {
-    throw new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
+  // The calls still waiting, failed all at once on loss. (Racing each call against one `lost`
+  // promise would leave a reaction on it per call, held for the connection's life.)
+  const waiting = new Set<(error: unknown) => void>();
+  let isLost = false;
+  const lostError = () => new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
+  void lost.then(() => {
+    isLost = true;
+    for (const fail of waiting) fail(lostError());
   });
-  gone.catch(() => undefined);
   return new Proxy(api, {
     get(target, name) {
       // Not a thenable: the API object is itself the value of a promise.
       if (name === 'then') return undefined;
       const method = target[name as keyof BrokerApi] as (...args: unknown[]) => Promise<unknown>;
-      return (...args: unknown[]) => Promise.race([method(...args), gone]);
+      return (...args: unknown[]) =>
+        isLost
+          ? Promise.reject(lostError())
+          : new Promise((resolve, reject) => {
+              waiting.add(reject);
+              const done = () => waiting.delete(reject);
+              method(...args).then(
+                (value) => {
+                  done();
+                  resolve(value);
+                },
+                (error: unknown) => {
+                  done();
+                  reject(error);
+                },
+              );
+            });
     },
   });
 }
 
 /** The service-worker host, for browsers without SharedWorker: loaded only on that fallback path. */
 export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
-  return (await import('./serviceWorkerHost.js')).openServiceWorker(options, hello, listener);
+  return (await import('./serviceWorkerHost.js')).openServiceWorker(options, {
+    // A service worker has no port of its own: it is sent one to serve this tab's entry on.
+    async connect(worker, hostGone) {
+      const { port1, port2 } = new MessageChannel();
+      worker.postMessage({ type: SERVICE_WORKER_CONNECT }, [port2]);
+      port1.start();
+      try {
+        const connection = await connectOverPort(port1, options, hello, listener, hostGone);
+        return {
+          ...connection,
+          close: () => {
+            connection.close();
+            port1.close();
+          },
+        };
+      } catch (error) {
+        port1.close();
+        throw error;
+      }
+    },
+    withinTimeout: (promise, what) => withTimeout(promise, options.connectTimeoutMillis ?? 8000, what),
+    unavailable: (message) => new ClientError('BROKER_UNAVAILABLE', message),
+  });
 }
 
 export async function openInProcess(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {

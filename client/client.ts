@@ -5,6 +5,7 @@ import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 import type { BrokerMode } from '../contract/state.js';
 import { ClientError } from '../protocol/errors/errors.js';
+import { KnownError } from '../protocol/errors/knownError.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
 import { openers, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
@@ -14,6 +15,7 @@ import type { OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
+import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
 
 /** The broker methods an app calls directly (their role in the contract is `action`). */
@@ -153,7 +155,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     store.disconnected();
   }
 
-  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls, options.allowedRedirectOrigins);
+  // The checks are passed in: see RedirectChecks in oauth.ts.
+  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls, options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget });
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
@@ -181,11 +184,11 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
     async registerPasskey() {
       const { registerPasskey } = await import('./passkeys.js');
-      return registerPasskey(await api());
+      return registerPasskey(await api(), KnownError);
     },
     async signInWithPasskey() {
       const { signInWithPasskey } = await import('./passkeys.js');
-      return signInWithPasskey(await api());
+      return signInWithPasskey(await api(), KnownError);
     },
     // OAuth's browser steps load when first used (most pages never start or finish a flow).
     signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),

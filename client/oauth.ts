@@ -1,7 +1,7 @@
 import type { BrokerApi, OAuthResult } from '../contract/api.js';
 import { stripOAuthCallbackParams } from '../protocol/urls.js';
 import type { HandlerUrls } from './handlerUrls.js';
-import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
+import type * as redirects from './redirects.js';
 
 export interface OAuthSignInOptions {
   /** Where the provider sends the browser back; default the oauth-callback handler page. */
@@ -14,8 +14,15 @@ export interface OAuthSignInOptions {
   scopes?: string[];
 }
 
+/**
+ * The redirect checks, passed in by the client rather than imported: a lazily loaded module that
+ * imported redirects.ts would have bundlers split it into a chunk of its own, which every page then
+ * loads up front (authbroker/client exports the checks).
+ */
+export type RedirectChecks = Pick<typeof redirects, 'checkRedirectTarget' | 'safeRedirectTarget'>;
+
 /** The OAuth steps only a window can take: navigating away and cleaning the address bar. */
-export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, allowedOrigins: readonly string[] = []) {
+export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, allowedOrigins: readonly string[] = [], { checkRedirectTarget, safeRedirectTarget }: RedirectChecks) {
   const rules = () => ({ origin: location.origin, allowedOrigins });
   return {
     async signInWithOAuth(providerId: string, options: OAuthSignInOptions = {}): Promise<void> {

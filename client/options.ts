@@ -60,6 +60,13 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** An option the app got wrong: the error names it, and the message starts with its name. */
+function badOption(name: string, rule: string): InvalidArgumentError {
+  return new InvalidArgumentError(`options.${name}`, `options.${name} ${rule}.`);
+}
+
+const isPositiveNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0;
+
 /** Refuses, with an explanation, what must never be in a browser; checks the rest. */
 export function checkConnectOptions(options: ConnectOptions): void {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'connectBroker needs an options object.');
@@ -73,34 +80,22 @@ export function checkConnectOptions(options: ConnectOptions): void {
   }
   refuseSecretsInBrowserOptions(options, 'options.');
   for (const key of ['baseUrl', 'projectId', 'publishableClientKey'] as const) {
-    if (typeof options[key] !== 'string' || options[key] === '') throw new InvalidArgumentError(`options.${key}`, `options.${key} must be a non-empty string.`);
+    if (typeof options[key] !== 'string' || options[key] === '') throw badOption(key, 'must be a non-empty string');
   }
   // Checked here, where the app passed them, rather than failing later as "no broker could start".
-  if (!isHttpUrl(options.baseUrl)) {
-    throw new InvalidArgumentError('options.baseUrl', `options.baseUrl must be an http(s) URL such as https://api.stack-auth.com, got ${JSON.stringify(options.baseUrl)}.`);
-  }
-  const timeout = options.connectTimeoutMillis;
-  if (timeout !== undefined && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)) {
-    throw new InvalidArgumentError('options.connectTimeoutMillis', 'options.connectTimeoutMillis must be a positive number of milliseconds.');
-  }
+  if (!isHttpUrl(options.baseUrl)) throw badOption('baseUrl', `must be an http(s) URL such as https://api.stack-auth.com, got ${JSON.stringify(options.baseUrl)}`);
+  if (options.connectTimeoutMillis !== undefined && !isPositiveNumber(options.connectTimeoutMillis)) throw badOption('connectTimeoutMillis', 'must be a positive number of milliseconds');
   if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
-  if (options.refetchOnReturn !== undefined && typeof options.refetchOnReturn !== 'boolean') {
-    throw new InvalidArgumentError('options.refetchOnReturn', 'options.refetchOnReturn must be true or false.');
+  for (const key of ['refetchOnReturn', 'persistSnapshot'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') throw badOption(key, 'must be true or false');
   }
-  if (options.persistSnapshot !== undefined && typeof options.persistSnapshot !== 'boolean') {
-    throw new InvalidArgumentError('options.persistSnapshot', 'options.persistSnapshot must be true or false.');
-  }
-  if (options.navigate !== undefined && typeof options.navigate !== 'function') {
-    throw new InvalidArgumentError('options.navigate', 'options.navigate must be a function taking the path to go to.');
-  }
-  if (options.allowedRedirectOrigins !== undefined) {
-    const origins = options.allowedRedirectOrigins;
-    if (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, ''))) {
-      throw new InvalidArgumentError('options.allowedRedirectOrigins', 'options.allowedRedirectOrigins must be a list of origins such as https://app.example.com (scheme, host and port only).');
-    }
+  if (options.navigate !== undefined && typeof options.navigate !== 'function') throw badOption('navigate', 'must be a function taking the path to go to');
+  const origins = options.allowedRedirectOrigins;
+  if (origins !== undefined && (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, '')))) {
+    throw badOption('allowedRedirectOrigins', 'must be a list of origins such as https://app.example.com (scheme, host and port only)');
   }
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
-    throw new InvalidArgumentError('options.mode', 'mode must be auto, shared-worker, service-worker or in-process.');
+    throw badOption('mode', 'must be auto, shared-worker, service-worker or in-process');
   }
 }
 

@@ -1,9 +1,11 @@
 /**
  * Passkey ceremonies, which only a window can run. This module (and @simplewebauthn/browser) is
- * loaded on first use, so apps without passkeys never download it.
+ * loaded on first use, so apps without passkeys never download it. The KnownError class comes from
+ * the caller rather than an import, so this chunk shares no module with the tab's main one (a
+ * shared module would be split into a chunk of its own that every page loads).
  */
 import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { KnownError } from '../protocol/errors/knownError.js';
+import type { KnownError } from '../protocol/errors/knownError.js';
 import { PASSKEY_RP_ID_PLACEHOLDER } from '../protocol/resources/passkey.js';
 import type { Json } from '../protocol/resources/common.js';
 import type { BrokerApi, SignInResult } from '../contract/api.js';
@@ -21,33 +23,33 @@ function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp'
  * library's "see cause" code says nothing, and a DOMException's own `code` is a legacy number.
  * Duck-typed, because a DOMException is not always `instanceof Error` (other realms, older engines).
  */
-function webAuthnError(error: unknown): KnownError<'PASSKEY_WEBAUTHN_ERROR'> {
+function webAuthnError(error: unknown, KnownErrorClass: typeof KnownError): KnownError<'PASSKEY_WEBAUTHN_ERROR'> {
   const e = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; code?: unknown; message?: unknown };
   const specific = typeof e.code === 'string' && e.code !== 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY' ? e.code : null;
   const code = specific ?? (typeof e.name === 'string' && e.name !== '' ? e.name : 'UnknownError');
   const message = typeof e.message === 'string' ? e.message : String(error);
   // A direct child of the root with status 400 (PROTOCOL.md §8.3), built without the catalogue.
-  return new KnownError('PASSKEY_WEBAUTHN_ERROR', { message, code }, message, 400, ['PASSKEY_WEBAUTHN_ERROR']);
+  return new KnownErrorClass('PASSKEY_WEBAUTHN_ERROR', { message, code }, message, 400, ['PASSKEY_WEBAUTHN_ERROR']);
 }
 
-export async function registerPasskey(api: BrokerApi): Promise<void> {
+export async function registerPasskey(api: BrokerApi, KnownErrorClass: typeof KnownError): Promise<void> {
   const { optionsJson, code } = await api.beginPasskeyRegistration();
   let credential;
   try {
     credential = await startRegistration({ optionsJSON: withHostname(optionsJson, 'rp') as unknown as PublicKeyCredentialCreationOptionsJSON });
   } catch (error) {
-    throw webAuthnError(error);
+    throw webAuthnError(error, KnownErrorClass);
   }
   await api.finishPasskeyRegistration({ credential: credential as unknown as Record<string, Json>, code });
 }
 
-export async function signInWithPasskey(api: BrokerApi): Promise<SignInResult> {
+export async function signInWithPasskey(api: BrokerApi, KnownErrorClass: typeof KnownError): Promise<SignInResult> {
   const { optionsJson, code } = await api.beginPasskeySignIn();
   let response;
   try {
     response = await startAuthentication({ optionsJSON: withHostname(optionsJson, 'rpId') as unknown as PublicKeyCredentialRequestOptionsJSON });
   } catch (error) {
-    throw webAuthnError(error);
+    throw webAuthnError(error, KnownErrorClass);
   }
   return api.finishPasskeySignIn({ response: response as unknown as Record<string, Json>, code });
 }

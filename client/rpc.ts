@@ -26,6 +26,23 @@ export function installErrorTransfer(): void {
   Comlink.transferHandlers.set('throw', handler as Comlink.TransferHandler<unknown, unknown>);
 }
 
+/**
+ * The remote API with each method looked up once: every property read on a Comlink proxy builds a
+ * new proxy (and registers it for finalization), which a tab would otherwise pay on every call.
+ */
+function cachedMethods(remote: BrokerApi): BrokerApi {
+  const methods = new Map<PropertyKey, unknown>();
+  return new Proxy(remote, {
+    get(target, name) {
+      // Not a thenable: the API is itself the value of a promise.
+      if (name === 'then') return undefined;
+      let method = methods.get(name);
+      if (method === undefined) methods.set(name, (method = target[name as keyof BrokerApi]));
+      return method;
+    },
+  });
+}
+
 export interface PortConnection {
   api: BrokerApi;
   close(): void;
@@ -58,7 +75,7 @@ export async function connectOverPort(
     throw error;
   }
   return {
-    api: Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi,
+    api: cachedMethods(Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi),
     close() {
       listenerPort.close();
       apiPort.close();

@@ -1,13 +1,14 @@
-import type { TabHello, TabListener } from '../contract/api.js';
-import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
-import { ClientError } from '../protocol/errors/errors.js';
-import { connectOverPort, withTimeout, type BrokerChannel } from './channels.js';
+import type { BrokerChannel, WatchedConnection } from './channels.js';
 import type { ConnectOptions } from './options.js';
 import { scriptProblem } from './scriptProblem.js';
 
 /**
  * The service-worker host (registered with workbox-window), for browsers without SharedWorker. A
  * module of its own, loaded only on this fallback path, so SharedWorker browsers never download it.
+ * It registers and activates the worker; connecting to the broker in it, the timeout and the error
+ * to throw come from the caller (`ServiceWorkerConnector`) rather than from imports, so this chunk
+ * shares no module with the tab's main one (a shared module would be split into a chunk of its own
+ * that every page loads).
  */
 const SERVICE_WORKER_FIX = "With Vite, add the authbroker() plugin from 'authbroker/vite' to vite.config.ts; otherwise copy node_modules/authbroker/dist/authbroker-service-worker.js to your public folder.";
 
@@ -15,11 +16,11 @@ const SERVICE_WORKER_FIX = "With Vite, add the authbroker() plugin from 'authbro
 const SERVICE_WORKER_KEEPALIVE_MILLIS = 10_000;
 
 /** The registration's worker once activated: a newer one being installed wins over the active one. */
-function activatedWorker(registration: ServiceWorkerRegistration): Promise<ServiceWorker> {
+function activatedWorker(registration: ServiceWorkerRegistration, connector: ServiceWorkerConnector): Promise<ServiceWorker> {
   return new Promise((resolve, reject) => {
     const settle = (): void => {
       const next = registration.installing ?? registration.waiting ?? registration.active;
-      if (next === null) reject(new ClientError('BROKER_UNAVAILABLE', 'The service worker failed to install.'));
+      if (next === null) reject(connector.unavailable('The service worker failed to install.'));
       else if (next.state === 'activated') resolve(next);
       else next.addEventListener('statechange', settle, { once: true });
     };
@@ -27,12 +28,22 @@ function activatedWorker(registration: ServiceWorkerRegistration): Promise<Servi
   });
 }
 
-export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
-  if (options.serviceWorker === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No service worker script was configured (options.serviceWorker).');
+/** How the fallback reaches the tab's connection code (see the module comment). */
+export interface ServiceWorkerConnector {
+  /** Connects to the broker in `worker`; `hostGone` settles when the worker is replaced. */
+  connect(worker: ServiceWorker, hostGone: Promise<void>): Promise<WatchedConnection>;
+  /** The connect timeout, applied to waiting for the worker to activate. */
+  withinTimeout<T>(promise: Promise<T>, what: string): Promise<T>;
+  /** The error for a host that cannot start (BROKER_UNAVAILABLE). */
+  unavailable(message: string): Error;
+}
+
+export async function openServiceWorker(options: ConnectOptions, connector: ServiceWorkerConnector): Promise<BrokerChannel> {
+  if (options.serviceWorker === undefined) throw connector.unavailable('No service worker script was configured (options.serviceWorker).');
   // Dev servers and single-page-app hosts answer a missing file with the app's page (200
   // text/html), which the browser then refuses with an error that names neither the file nor the fix.
   const problem = await scriptProblem(new URL(options.serviceWorker, location.href).toString(), SERVICE_WORKER_FIX);
-  if (problem !== null) throw new ClientError('BROKER_UNAVAILABLE', `The service worker ${problem}`);
+  if (problem !== null) throw connector.unavailable(`The service worker ${problem}`);
   // Loaded only on this fallback path, so SharedWorker browsers never download it.
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });
@@ -40,12 +51,12 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
   try {
     registration = await workbox.register();
   } catch (error) {
-    throw new ClientError('BROKER_UNAVAILABLE', `The service worker could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+    throw connector.unavailable(`The service worker could not be registered: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (registration === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'The service worker could not be registered.');
+  if (registration === undefined) throw connector.unavailable('The service worker could not be registered.');
   // Not `workbox.active`: it only settles for a worker this page installed or is controlled by, and a
   // page loaded while another tab's worker was activating (or hard-reloaded) is neither.
-  const sw = await withTimeout(activatedWorker(registration), options.connectTimeoutMillis ?? 8000, 'The service worker');
+  const sw = await connector.withinTimeout(activatedWorker(registration, connector), 'The service worker');
   // A new version that activates makes this one redundant: the browser stops it, and its ports
   // go silent rather than failing.
   const replaced = new Promise<void>((resolve) => {
@@ -55,16 +66,7 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
     };
     check();
   });
-  const { port1, port2 } = new MessageChannel();
-  sw.postMessage({ type: SERVICE_WORKER_CONNECT }, [port2]);
-  port1.start();
-  let connection: Awaited<ReturnType<typeof connectOverPort>>;
-  try {
-    connection = await connectOverPort(port1, options, hello, listener, replaced);
-  } catch (error) {
-    port1.close();
-    throw error;
-  }
+  const connection = await connector.connect(sw, replaced);
   const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
   return {
     mode: 'service-worker',
@@ -74,7 +76,6 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
     close: () => {
       clearInterval(keepAlive);
       connection.close();
-      port1.close();
     },
   };
 }

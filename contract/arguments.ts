@@ -2,9 +2,8 @@
  * The rules for every argument of every broker method, checked where calls arrive (before the
  * method runs): a bad argument is an InvalidArgumentError naming the field, and the method gets a
  * fresh copy holding only the fields named here. The compiler checks that each method's parsed
- * arguments are exactly what BrokerApi declares.
+ * arguments are what BrokerApi declares. The rules' vocabulary is `schema.ts`.
  */
-import * as v from 'valibot';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { emailTemplateTypes } from '../protocol/resources/admin.js';
 import type { Json } from '../protocol/resources/common.js';
@@ -15,19 +14,28 @@ import { isQueryKind, queryDefinition, queries, type QuerySpec } from './queries
 import {
   absoluteUrl,
   args,
+  array,
   bool,
+  check,
   fields,
   finiteNumber,
+  instance,
   json,
+  literal,
+  maxLength,
   MAX_STRING_LENGTH,
   nonEmpty,
   nullable,
   oneOf,
   optional,
   parseValue,
+  pipe,
+  regex,
   segment,
   stringList,
   text,
+  transform,
+  unknown,
   userId,
   uuid,
   type ArgumentList,
@@ -47,33 +55,33 @@ export function parseQuerySpec(value: unknown, name = 'query'): QuerySpec {
 }
 
 // Its own errors name the field (query.kind, query.teamId…), so it runs as a transform.
-const querySpec = () => v.pipe(v.unknown(), v.transform((value) => parseQuerySpec(value)));
+const querySpec = () => pipe(unknown(), transform((value) => parseQuerySpec(value)));
 
 /** Where to send the browser after a flow: an absolute http(s) URL without whitespace, control characters or backslashes (the tab checks the origin). */
 const redirectTarget = () =>
-  v.pipe(
+  pipe(
     absoluteUrl(),
     // eslint-disable-next-line no-control-regex
-    v.check((s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL without whitespace or backslashes'),
+    check((s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL without whitespace or backslashes'),
   );
 /** Provider scopes, each one word (they are joined with spaces on the wire). */
-const scopeList = () => v.array(v.pipe(nonEmpty(), v.regex(/^\S+$/, 'must be one scope without spaces')), 'must be an array of scopes');
-const email = () => v.pipe(nonEmpty(), v.maxLength(1000, 'must be at most 1000 characters'));
-const password = () => v.pipe(text(), v.check((s) => s.length > 0, 'must not be empty'));
-const code = () => v.pipe(nonEmpty(), v.maxLength(10_000, 'must be at most 10000 characters'));
-const otp = () => v.pipe(nonEmpty(), v.transform((s) => s.trim()), v.regex(/^[0-9a-z]{6}$/i, 'must be the 6 letters and digits of the code'));
-const totp = () => v.pipe(nonEmpty(), v.transform((s) => s.replace(/\s+/g, '')), v.regex(/^\d{6}$/, 'must be the 6 digits of the authenticator code'));
+const scopeList = () => array(pipe(nonEmpty(), regex(/^\S+$/, 'must be one scope without spaces')), 'must be an array of scopes');
+const email = () => pipe(nonEmpty(), maxLength(1000, 'must be at most 1000 characters'));
+const password = () => pipe(text(), check((s) => s.length > 0, 'must not be empty'));
+const code = () => pipe(nonEmpty(), maxLength(10_000, 'must be at most 10000 characters'));
+const otp = () => pipe(nonEmpty(), transform((s) => s.trim()), regex(/^[0-9a-z]{6}$/i, 'must be the 6 letters and digits of the code'));
+const totp = () => pipe(nonEmpty(), transform((s) => s.replace(/\s+/g, '')), regex(/^\d{6}$/, 'must be the 6 digits of the authenticator code'));
 const jsonObject = () =>
-  v.pipe(
+  pipe(
     json(),
-    v.check((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object'),
-    v.transform((value) => value as Record<string, Json>),
+    check((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object'),
+    transform((value) => value as Record<string, Json>),
   );
 /** The service checks a project's settings field by field; here they only need to be a JSON object (camelCase, as returned). */
-const projectSettings = () => v.pipe(jsonObject(), v.transform((value) => value as ProjectUpdateModel));
+const projectSettings = () => pipe(jsonObject(), transform((value) => value as ProjectUpdateModel));
 const adminOptions = () => optional(fields({ projectId: optional(segment()) }));
-const subscriptionId = () => v.pipe(nonEmpty(), v.maxLength(200, 'must be at most 200 characters'));
-const lockName = () => v.pipe(nonEmpty(), v.maxLength(300, 'must be at most 300 characters'));
+const subscriptionId = () => pipe(nonEmpty(), maxLength(200, 'must be at most 200 characters'));
+const lockName = () => pipe(nonEmpty(), maxLength(300, 'must be at most 300 characters'));
 const signIn = () => fields({ email: email(), password: password() });
 const mfa = () => fields({ attemptCode: code(), totp: totp() });
 const channelUpdate = () => fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
@@ -129,8 +137,8 @@ export const argumentRules = {
       profileImageUrl: optional(nullable(text())),
       clientMetadata: optional(json()),
       otpAuthEnabled: optional(bool()),
-      passkeyAuthEnabled: optional(v.literal(false, 'can only be false (register a passkey to enable it)')),
-      totpSecret: optional(nullable(v.pipe(v.instance(Uint8Array, 'must be bytes (a Uint8Array)'), v.check((b) => b.length >= 10 && b.length <= 64, 'must be 10 to 64 bytes')))),
+      passkeyAuthEnabled: optional(literal(false, 'can only be false (register a passkey to enable it)')),
+      totpSecret: optional(nullable(pipe(instance(Uint8Array, 'must be bytes (a Uint8Array)'), check((b) => b.length >= 10 && b.length <= 64, 'must be 10 to 64 bytes')))),
       selectedTeamId: optional(nullable(uuid())),
     }),
   ]),
@@ -160,7 +168,7 @@ export const argumentRules = {
   adminSignInWithPassword: args(['input', signIn()]),
   adminSignInWithMfa: args(['input', mfa()]),
   adminSignOut: args(),
-  adminCreateProject: args(['input', fields({ displayName: nonEmpty(), description: optional(text()), config: optional(v.pipe(jsonObject(), v.transform((value) => value as NonNullable<ProjectUpdateModel['config']>))) })]),
+  adminCreateProject: args(['input', fields({ displayName: nonEmpty(), description: optional(text()), config: optional(pipe(jsonObject(), transform((value) => value as NonNullable<ProjectUpdateModel['config']>))) })]),
   adminUpdateProject: args(['update', projectSettings()], ['options', adminOptions()]),
   adminCreateApiKey: args(
     [
@@ -215,35 +223,40 @@ export const MAX_ARGUMENT_DEPTH = 64;
  * plain objects and arrays (no class instances, ports or buffers where data is expected).
  */
 export function checkPlainData(method: string, values: readonly unknown[]): void {
-  // Ancestors, not everything seen: a value shared by two fields is fine, a value inside itself is not.
-  const ancestors = new Set<object>();
-  const visit = (value: unknown, path: string, depth: number): void => {
-    if (typeof value === 'string') {
-      if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`);
-      return;
-    }
-    if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
-      throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
-    }
-    if (typeof value !== 'object' || value === null) return;
-    // Bytes (a TOTP secret) are a value, not a container.
-    if (ArrayBuffer.isView(value)) {
-      if (value.byteLength > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
-      return;
-    }
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) {
-      throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);
-    }
-    if (ancestors.has(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
-    if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
-    ancestors.add(value);
-    const array = Array.isArray(value);
-    for (const key of Object.keys(value)) {
-      if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
-      visit((value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1);
-    }
-    ancestors.delete(value);
-  };
-  values.forEach((value, i) => visit(value, argumentRules[method as MethodName]?.names[i] ?? `arguments[${i}]`, 0));
+  const names = argumentRules[method as MethodName]?.names;
+  for (let i = 0; i < values.length; i++) checkPlainValue(method, values[i], names?.[i] ?? `arguments[${i}]`, 0, []);
+}
+
+/**
+ * One value of `checkPlainData`: a plain recursive function rather than a closure, since this runs
+ * on every call. `ancestors` are the containers above it: a value shared by two fields is fine, a
+ * value inside itself is not.
+ */
+function checkPlainValue(method: string, value: unknown, path: string, depth: number, ancestors: object[]): void {
+  if (typeof value === 'string') {
+    if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`);
+    return;
+  }
+  if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
+    throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
+  }
+  if (typeof value !== 'object' || value === null) return;
+  // Bytes (a TOTP secret) are a value, not a container.
+  if (ArrayBuffer.isView(value)) {
+    if (value.byteLength > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
+    return;
+  }
+  const array = Array.isArray(value);
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (!array && prototype !== Object.prototype && prototype !== null) {
+    throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);
+  }
+  if (ancestors.includes(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
+  if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
+  ancestors.push(value);
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
+    checkPlainValue(method, (value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1, ancestors);
+  }
+  ancestors.pop();
 }

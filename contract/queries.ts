@@ -6,14 +6,13 @@
  * The broker uses the whole registry; a tab imports only its types (and `hashQueryKey`), so none of
  * the fetching code reaches the tab's bundle.
  */
-import * as v from 'valibot';
 import * as endpoints from '../protocol/endpoints/index.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import { camelize } from '../protocol/models.js';
 import type { Transport } from '../protocol/transport.js';
 import type { BrokerDiagnostics } from './diagnostics.js';
 import type { Watchable } from './events.js';
-import { bool, fields, optional, segment, uuid } from './schema.js';
+import { bool, fields, optional, segment, uuid, type Output, type Rule } from './schema.js';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from './state.js';
 
 /**
@@ -42,12 +41,12 @@ export interface LiveContext {
   readonly diagnostics: Watchable<BrokerDiagnostics>;
 }
 
-type ParamsSchema = v.GenericSchema<unknown, Record<string, unknown>>;
+type ParamsSchema = Rule<Record<string, unknown>>;
 
 export interface FetchedQueryDefinition<S extends ParamsSchema = ParamsSchema, D = unknown> {
   readonly scope: 'user' | 'admin' | 'project';
   readonly params: S;
-  fetch(context: FetchContext, params: v.InferOutput<S>): Promise<D>;
+  fetch(context: FetchContext, params: Output<S>): Promise<D>;
 }
 
 export interface LiveQueryDefinition<D = unknown, S extends ParamsSchema = ParamsSchema> {
@@ -195,7 +194,7 @@ export const queries = {
 export type Queries = typeof queries;
 export type QueryKind = keyof Queries;
 
-type ParamsOfKind<K extends QueryKind> = v.InferOutput<Queries[K]['params']>;
+type ParamsOfKind<K extends QueryKind> = Output<Queries[K]['params']>;
 
 /** A query: its kind and its parameters, e.g. `{ kind: 'team', teamId }`. */
 export type QuerySpec = { [K in QueryKind]: { kind: K } & ParamsOfKind<K> }[QueryKind];

@@ -44,5 +44,10 @@ export function refusePublishableAsSecret(value: unknown, option: string): void 
   }
 }
 
-/** The service's base URL: `https://api.stack-auth.com`, also when given with the `/api/v1` the emulator prints (stripped). */
-export { trimBaseUrl as normalizeBaseUrl } from './diagnostics.js';
+/**
+ * The service's base URL without trailing slashes (`https://api.stack-auth.com`), also when given
+ * with the `/api/v1` the emulator prints as its API URL (stripped).
+ */
+export function normalizeBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
+}

@@ -1,3 +1,4 @@
+import { normalizeBaseUrl } from './credentials.js';
 import { NetworkError } from './errors/errors.js';
 
 /** One probe of the network diagnostics. */
@@ -40,10 +41,8 @@ export function readNavigatorOnline(): boolean | null {
   return typeof nav?.onLine === 'boolean' ? nav.onLine : null;
 }
 
-/** The service's base URL without trailing slashes, also when given with the `/api/v1` the emulator prints as its API URL. */
-export function trimBaseUrl(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
-}
+// Lives with the credentials rules, which the tab loads without the probes below.
+export { normalizeBaseUrl as trimBaseUrl } from './credentials.js';
 
 async function probe(url: string, fetchFn: typeof fetch, timeoutMillis: number, now: () => number): Promise<ProbeResult> {
   const started = now();
@@ -64,7 +63,7 @@ async function probe(url: string, fetchFn: typeof fetch, timeoutMillis: number, 
 
 /** Probes the API root and the health endpoint in parallel. */
 export async function diagnoseNetwork(options: DiagnoseOptions): Promise<NetworkDiagnostics> {
-  const base = trimBaseUrl(options.baseUrl);
+  const base = normalizeBaseUrl(options.baseUrl);
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const now = options.now ?? Date.now;
   const timeout = options.timeoutMillis ?? 5000;

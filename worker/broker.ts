@@ -1,12 +1,11 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import { Emitter, type Watchable } from '../contract/events.js';
 import type { LiveContext, QueryScope } from '../contract/queries.js';
-import { parseValue } from '../contract/schema.js';
+import { array, fields, isAbsoluteUrl, maxLength, minLength, optional, parseValue, pipe, string, check } from '../contract/schema.js';
 import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js';
 import { systemClock, type Clock } from '../protocol/clock.js';
 import { assertNotInBrowser } from '../protocol/environment.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
-import * as v from 'valibot';
 import { accountMethods } from './api/account.js';
 import { adminMethods } from './api/admin.js';
 import { authMethods } from './api/auth.js';
@@ -67,13 +66,13 @@ export interface Broker {
 /** Returns closer together than this share one refetch of what is on screen. */
 export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
 
-const tabUrl = v.pipe(v.string('must be a string'), v.maxLength(2000, 'must be at most 2000 characters'), v.url('must be an absolute URL'));
-const helloRules = v.strictObject({
-  warnings: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(2000)), 'must be a list of sentences'), v.maxLength(10, 'must hold at most 10 warnings'))),
-  handlerUrls: v.optional(v.strictObject({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
-  tabId: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(200, 'must be at most 200 characters')),
-  lockName: v.optional(v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(300, 'must be at most 300 characters'))),
-  version: v.optional(v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters')), ''),
+const tabUrl = pipe(string(), maxLength(2000, 'must be at most 2000 characters'), check(isAbsoluteUrl, 'must be an absolute URL'));
+const helloRules = fields({
+  warnings: optional(pipe(array(pipe(string(), maxLength(2000, 'must be at most 2000 characters')), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
+  handlerUrls: optional(fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
+  tabId: pipe(string(), minLength(1, 'must not be empty'), maxLength(200, 'must be at most 200 characters')),
+  lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300, 'must be at most 300 characters'))),
+  version: optional(pipe(string(), maxLength(100, 'must be at most 100 characters')), ''),
 });
 
 /** A session's state as tabs may see it: never its key or a token. */

@@ -41,13 +41,29 @@ if (config.mode === 'hooks') {
 
 const reads = [{ kind: 'currentUser' }, { kind: 'teams' }, { kind: 'contactChannels' }] as const;
 
-type Variant = 'broker' | 'inPage' | 'raw' | 'rawUser' | 'direct';
+type Variant = 'broker' | 'inPage' | 'rawSame' | 'raw' | 'rawUser' | 'direct';
+
+/** A port to the echo SharedWorker and a round trip on it; `answerWith` makes it answer every message with that value. */
+async function echoPort(answerWith?: unknown): Promise<{ ping(value: unknown): Promise<unknown>; close(): void }> {
+  const echo = new SharedWorker('/echo-worker.js', { name: 'echo' });
+  echo.port.start();
+  let pending: ((value: unknown) => void) | null = null;
+  echo.port.onmessage = (message) => pending?.(message.data);
+  const ping = (value: unknown) =>
+    new Promise<unknown>((resolve) => {
+      pending = resolve;
+      echo.port.postMessage(value);
+    });
+  if (answerWith !== undefined) await ping({ answerWith });
+  return { ping, close: () => echo.port.close() };
+}
 
 /**
  * Round trips, interleaved by round so that machine noise hits every variant alike:
  * broker = `client.read({kind:'currentUser'})` once cached (tab → SharedWorker → tab, Comlink);
  * inPage = the same read on an in-page broker (mode 'in-process': no messaging at all);
- * raw = postMessage to a trivial SharedWorker and back (a number); rawUser = the same carrying the user object;
+ * rawSame = postMessage to a trivial SharedWorker carrying what the read carries (the query out, the user back): the goal's baseline;
+ * raw = the same echoing a number; rawUser = the same echoing the user object both ways;
  * direct = an async in-page function returning the cached user.
  */
 async function rpc(rounds: number, perRound: number, warmup: number) {
@@ -55,24 +71,18 @@ async function rpc(rounds: number, perRound: number, warmup: number) {
   const cached = await client.read({ kind: 'currentUser' });
   const inPage: BrokerClient = createBrokerClient({ ...options, mode: 'in-process' });
   await inPage.read({ kind: 'currentUser' });
-  const echo = new SharedWorker('/echo-worker.js', { name: 'echo' });
-  echo.port.start();
-  let pending: ((value: unknown) => void) | null = null;
-  echo.port.onmessage = (message) => pending?.(message.data);
-  const ping = (value: unknown) =>
-    new Promise((resolve) => {
-      pending = resolve;
-      echo.port.postMessage(value);
-    });
+  const sameAsRead = await echoPort(cached);
+  const echo = await echoPort();
   const direct = async () => cached;
   const calls: Record<Variant, () => Promise<unknown>> = {
     broker: () => client.read({ kind: 'currentUser' }),
     inPage: () => inPage.read({ kind: 'currentUser' }),
-    raw: () => ping(1),
-    rawUser: () => ping(cached),
+    rawSame: () => sameAsRead.ping({ kind: 'currentUser' }),
+    raw: () => echo.ping(1),
+    rawUser: () => echo.ping(cached),
     direct,
   };
-  const samples: Record<Variant, number[]> = { broker: [], inPage: [], raw: [], rawUser: [], direct: [] };
+  const samples: Record<Variant, number[]> = { broker: [], inPage: [], rawSame: [], raw: [], rawUser: [], direct: [] };
   const variants = Object.keys(calls) as Variant[];
   for (const variant of variants) for (let i = 0; i < warmup; i++) await calls[variant]();
   for (let round = 0; round < rounds; round++) {
@@ -87,7 +97,8 @@ async function rpc(rounds: number, perRound: number, warmup: number) {
     }
   }
   inPage.close();
-  echo.port.close();
+  sameAsRead.close();
+  echo.close();
   // The timer's granularity: the smallest non-zero step performance.now() shows.
   let step = Infinity;
   for (let i = 0, last = performance.now(); i < 2000; i++) {

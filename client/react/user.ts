@@ -5,6 +5,7 @@ import { isKnownError } from '../../protocol/errors/knownError.js';
 import type { BrokerClient } from '../client.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
+import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
 
 export interface UseUserOptions {
   /**
@@ -39,13 +40,12 @@ function once(client: BrokerClient, purpose: string, go: () => Promise<boolean> 
 }
 
 /**
- * Sends the browser to the sign-in page, with a way back. Never from the sign-in page to itself
+ * Sends the browser to the sign-in page, with a way back. (redirects.ts is imported, not loaded
+ * lazily: authbroker/client exports it anyway, and a lazy importer would split it into a chunk of its own.) Never from the sign-in page to itself
  * (an app without a sign-in page there would loop), and never nesting `after_auth_return_to`: a page
  * that already carries one passes it on. Returns false when it did not go.
  */
 export async function redirectToSignIn(client: BrokerClient): Promise<boolean> {
-  // Loaded when a redirect happens, not by every page that reads the user.
-  const { readReturnTo, RETURN_TO_PARAM } = await import('../redirects.js');
   const signIn = new URL(client.urls.signIn);
   const here = new URL(location.href);
   if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {

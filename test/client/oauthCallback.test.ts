@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthBrokerError, ClientError, handlerPaths, handlerUrls, HttpStatusError, isKnownError, KnownError, NetworkError, ProtocolError, type OAuthResult } from '../../client/index.js';
+import { AuthBrokerError, checkRedirectTarget, ClientError, handlerPaths, handlerUrls, HttpStatusError, isKnownError, KnownError, NetworkError, ProtocolError, safeRedirectTarget, type OAuthResult } from '../../client/index.js';
 import { describeError } from '../../client/messages.js';
 import { oauthMethods } from '../../client/oauth.js';
 import type { BrokerApi } from '../../contract/api.js';
@@ -27,7 +27,7 @@ function fakeBroker(result: OAuthResult | Error) {
     }),
     startOAuth: vi.fn(async (_input: Parameters<BrokerApi['startOAuth']>[0]) => ({ url: 'http://127.0.0.1:1/api/v1/auth/oauth/authorize/github?state=s' })),
   };
-  return { api, asked, methods: oauthMethods(async () => api as unknown as BrokerApi, urls) };
+  return { api, asked, methods: oauthMethods(async () => api as unknown as BrokerApi, urls, [], { checkRedirectTarget, safeRedirectTarget }) };
 }
 
 const signedIn = (over: Partial<Extract<OAuthResult, { status: 'signed-in' }>> = {}): OAuthResult => ({

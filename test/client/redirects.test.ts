@@ -63,7 +63,7 @@ describe('the OAuth steps in the tab', () => {
     const { replace } = recordNavigations();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const api = { completeOAuth: async () => signedIn('https://evil.example/steal') };
-    await oauthMethods(async () => api as unknown as BrokerApi, urls).handleOAuthCallback();
+    await oauthMethods(async () => api as unknown as BrokerApi, urls, [], { checkRedirectTarget, safeRedirectTarget }).handleOAuthCallback();
     expect(replace.mock.calls).toEqual([[urls.afterSignIn]]);
     expect(warn.mock.calls[0]![0]).toMatch(/Refused to redirect/);
   });
@@ -71,7 +71,7 @@ describe('the OAuth steps in the tab', () => {
   it('signInWithOAuth refuses an unsafe after-callback URL before anything starts', async () => {
     const { assign } = recordNavigations();
     const startOAuth = vi.fn();
-    const methods = oauthMethods(async () => ({ startOAuth }) as unknown as BrokerApi, urls);
+    const methods = oauthMethods(async () => ({ startOAuth }) as unknown as BrokerApi, urls, [], { checkRedirectTarget, safeRedirectTarget });
     for (const target of ['javascript:alert(1)', 'https://evil.example/', '/\t/evil.example']) {
       await expect(methods.signInWithOAuth('github', { afterCallbackRedirectUrl: target })).rejects.toMatchObject({ code: 'UNSAFE_REDIRECT' });
     }

@@ -20,7 +20,8 @@ export class QueryCache {
   private readonly emitUpdated = () => this.updated.emit();
 
   static keyOf(owner: string, spec: QuerySpec): string {
-    return JSON.stringify([owner, hashQueryKey(spec)]);
+    // The owner as a JSON string ends at its closing quote, so no owner and query run into another.
+    return JSON.stringify(owner) + hashQueryKey(spec);
   }
 
   get(owner: string, spec: QuerySpec): CacheEntry | undefined {

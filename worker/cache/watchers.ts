@@ -4,11 +4,13 @@ import { GC_DELAY_MILLIS } from './entry.js';
 
 /**
  * The watchers of one cache entry, and its garbage collection: an entry nobody watches is dropped
- * 5 s after its last watcher left (a remount or a quick navigation finds it still there).
+ * 5 s after its last watcher left or its last read (a remount or a quick navigation finds it still there).
  */
 export class Watchers<S> {
   private readonly listeners = new Emitter<S>();
   private gcHandle: TimerHandle | null = null;
+  /** When the entry may go, if still unwatched: pushed back by every read without a new timer. */
+  private gcAtMillis = 0;
   private disposed = false;
 
   constructor(
@@ -45,13 +47,22 @@ export class Watchers<S> {
     if (this.listeners.size === 0 && this.gcHandle === null) this.scheduleGc();
   }
 
+  /** Starts the countdown again from now (a read of an unwatched entry keeps it 5 s more). */
   scheduleGc(): void {
-    this.cancelGc();
     if (this.disposed) return;
+    this.gcAtMillis = this.clock.now() + GC_DELAY_MILLIS;
+    // A countdown already running finds the new time when it ends: a cached read sets no timer.
+    if (this.gcHandle === null) this.armGc(GC_DELAY_MILLIS);
+  }
+
+  private armGc(delayMillis: number): void {
     this.gcHandle = this.clock.setTimeout(() => {
       this.gcHandle = null;
-      if (this.listeners.size === 0) this.onGarbage();
-    }, GC_DELAY_MILLIS);
+      if (this.listeners.size > 0) return;
+      const left = this.gcAtMillis - this.clock.now();
+      if (left > 0) this.armGc(left);
+      else this.onGarbage();
+    }, delayMillis);
   }
 
   private cancelGc(): void {
