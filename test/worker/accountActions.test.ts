@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MailboxItem } from '../../emulator/mailbox.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
-import type { Broker } from '../../worker/broker.js';
 import type { ContactChannelModel, SessionInfo, TabHandlerUrls, Team, User } from '../../worker/index.js';
-import { resetIndexedDb, startTestBroker } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { demoServerApp, uniqueEmail, useEmulator } from '../support/emulator.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import type { SimulatedTab } from '../support/tabs.js';
 
 /**
  * The account actions a tab calls, through a broker and simulated tabs against the emulator: what
@@ -28,23 +27,12 @@ function handlerUrlsOf(origin: string): TabHandlerUrls {
 const APP = 'http://localhost:5173';
 const OTHER_APP = 'http://localhost:3000';
 
-let broker: Broker | undefined;
-let tabs: SimulatedTab[] = [];
-
-beforeEach(resetIndexedDb);
-afterEach(() => {
-  for (const tab of tabs.splice(0)) tab.close();
-  broker?.close();
-  broker = undefined;
-});
+const scope = useBrokerScope(emulator);
 
 /** A broker and `count` tabs, each knowing its handler pages (on `origin`), like real tabs. */
 async function start(count: number, origin = APP): Promise<SimulatedTab[]> {
-  const started = await startTestBroker(emulator());
-  broker = started.broker;
-  const opened = await Promise.all(Array.from({ length: count }, () => connectTab(started.broker, started.locks, { handlerUrls: handlerUrlsOf(origin) })));
-  tabs.push(...opened);
-  return opened;
+  const started = await scope.start();
+  return Promise.all(Array.from({ length: count }, () => scope.tab(started, { handlerUrls: handlerUrlsOf(origin) })));
 }
 
 const server = () => demoServerApp(emulator());
@@ -108,12 +96,10 @@ describe('callback URLs default to the calling tab’s handler pages; an explici
   });
 
   it('each tab gets its own pages; a connection that names none must pass the URL (a typed error otherwise)', async () => {
-    const started = await startTestBroker(emulator());
-    broker = started.broker;
-    const here = await connectTab(started.broker, started.locks, { handlerUrls: handlerUrlsOf(APP) });
-    const there = await connectTab(started.broker, started.locks, { handlerUrls: handlerUrlsOf(OTHER_APP) });
-    const bare = await connectTab(started.broker, started.locks);
-    tabs.push(here, there, bare);
+    const started = await scope.start();
+    const here = await scope.tab(started, { handlerUrls: handlerUrlsOf(APP) });
+    const there = await scope.tab(started, { handlerUrls: handlerUrlsOf(OTHER_APP) });
+    const bare = await scope.tab(started);
     const email = uniqueEmail('per-tab');
     await server().createUser({ primaryEmail: email, primaryEmailAuthEnabled: true, password: PASSWORD });
     await here.api.sendPasswordResetEmail({ email });

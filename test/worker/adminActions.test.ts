@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Broker } from '../../worker/broker.js';
+import { describe, expect, it } from 'vitest';
 import type { AdminProjectModel, ApiKey, EmailTemplateModel, PermissionDefinition, SentEmailModel } from '../../worker/index.js';
-import { resetIndexedDb, startTestBroker } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import type { SimulatedTab } from '../support/tabs.js';
 
 /**
  * Every admin mutation through a broker and two simulated tabs: a project owner signs in once, acts
@@ -13,23 +12,11 @@ import { connectTab, type SimulatedTab } from '../support/tabs.js';
 const emulator = useEmulator();
 const DAY = 24 * 60 * 60 * 1000;
 
-let broker: Broker | undefined;
-let tabs: SimulatedTab[] = [];
-
-beforeEach(resetIndexedDb);
-afterEach(() => {
-  for (const tab of tabs.splice(0)) tab.close();
-  broker?.close();
-  broker = undefined;
-});
+const scope = useBrokerScope(emulator);
 
 /** A broker, two tabs, and the seeded project owner signed in. */
 async function owner(): Promise<[SimulatedTab, SimulatedTab]> {
-  const started = await startTestBroker(emulator());
-  broker = started.broker;
-  const a = await connectTab(started.broker, started.locks);
-  const b = await connectTab(started.broker, started.locks);
-  tabs.push(a, b);
+  const [a, b] = (await scope.startWithTabs(2)).tabs as [SimulatedTab, SimulatedTab];
   const result = await a.api.adminSignInWithPassword({ email: 'admin@authbroker.dev', password: 'admin-password' });
   if (result.status !== 'signed-in') throw new Error('admin sign-in did not complete');
   return [a, b];
