@@ -1,33 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerDiagnostics, RequestRecord } from '../../contract/diagnostics.js';
 import { systemClock } from '../../protocol/clock.js';
-import type { Broker } from '../../worker/broker.js';
 import { RequestLog } from '../../worker/diagnostics/requestLog.js';
 import { Ring } from '../../worker/diagnostics/ring.js';
-import { demoSessionSlot, resetIndexedDb, startTestBroker, tokenRequests } from '../support/broker.js';
+import { demoSessionSlot, tokenRequests } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import type { SimulatedTab } from '../support/tabs.js';
 import { addFaults, clearFaults, recordingFetch, settle } from './network.js';
 
 const emulator = useEmulator();
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
 const TEN_MINUTES = 10 * 60 * 1000;
 
-let broker: Broker | undefined;
-let tabs: SimulatedTab[] = [];
-
-beforeEach(async () => {
-  await resetIndexedDb();
-  await clearFaults(emulator());
-  emulator().env.stats.reset();
-});
-afterEach(async () => {
-  for (const tab of tabs) tab.close();
-  tabs = [];
-  broker?.close();
-  broker = undefined;
-  await clearFaults(emulator());
-});
+const scope = useBrokerScope(emulator);
+beforeEach(() => clearFaults(emulator()));
+afterEach(() => clearFaults(emulator()));
 
 
 /** Waits until the tab's devtools subscription shows what `ok` wants. */
@@ -40,13 +28,13 @@ const requestsTo = (diagnostics: BrokerDiagnostics, method: string, path: string
 const settled = (diagnostics: BrokerDiagnostics) => diagnostics.requests.every((r) => r.outcome !== 'pending');
 
 /** A broker with two tabs, each with a devtools panel open (which turns recording on). */
-async function twoTabsWatching(options: Parameters<typeof startTestBroker>[1] = {}) {
-  const started = await startTestBroker(emulator(), options);
-  broker = started.broker;
-  tabs = [await connectTab(started.broker, started.locks), await connectTab(started.broker, started.locks)];
-  await tabs[0]!.subscribe('devtools', { kind: 'diagnostics', panel: 'panel-one' });
-  await tabs[1]!.subscribe('devtools', { kind: 'diagnostics', panel: 'panel-two' });
-  return { broker: started.broker, one: tabs[0]!, two: tabs[1]! };
+async function twoTabsWatching(options: Parameters<typeof scope.start>[0] = {}) {
+  const started = await scope.start(options);
+  const one = await scope.tab(started);
+  const two = await scope.tab(started);
+  await one.subscribe('devtools', { kind: 'diagnostics', panel: 'panel-one' });
+  await two.subscribe('devtools', { kind: 'diagnostics', panel: 'panel-two' });
+  return { broker: started.broker, one, two };
 }
 
 describe('the diagnostics stream', () => {
@@ -158,10 +146,9 @@ describe('the diagnostics stream', () => {
   });
 
   it('records nothing until a devtools panel watches; from then on, everything, connectivity changes included', async () => {
-    const started = await startTestBroker(emulator());
-    broker = started.broker;
-    const tab = await connectTab(started.broker, started.locks);
-    tabs = [tab];
+    const started = await scope.start();
+    const { broker } = started;
+    const tab = await scope.tab(started);
     await tab.api.signInWithPassword(DEMO);
     await tab.api.read({ kind: 'currentUser' });
     expect(broker.parts.requestLog.recording).toBe(false);
