@@ -1,5 +1,5 @@
 import { openDB } from 'idb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClientError } from '../../protocol/errors/errors.js';
 import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
 import { exchangeAuthorizationCode } from '../../protocol/tokens.js';
@@ -8,10 +8,10 @@ import type { OAuthResult, SessionInfo } from '../../worker/index.js';
 import { DATABASE_NAME } from '../../worker/storage/indexedDb.js';
 import { createMemoryStorage } from '../../worker/storage/memory.js';
 import type { StoredOAuthFlow } from '../../worker/storage/types.js';
-import { resetIndexedDb, startTestBroker } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
 import { callback, consent, ERROR_URL, exchange, REDIRECT_URI, runFlow, startFlow, tokenOptions, type StartedFlow } from '../support/oauth.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import type { SimulatedTab } from '../support/tabs.js';
 
 /**
  * OAuth misuse: states and codes that are unknown or replayed, a PKCE verifier that does not fit,
@@ -21,25 +21,13 @@ import { connectTab, type SimulatedTab } from '../support/tabs.js';
 const emulator = useEmulator();
 const EVIL = 'https://evil.example.com';
 
-let brokers: Broker[] = [];
-let tabs: SimulatedTab[] = [];
-beforeEach(async () => {
-  await resetIndexedDb();
-  emulator().env.stats.reset();
-});
-afterEach(() => {
-  for (const tab of tabs) tab.close();
-  for (const broker of brokers) broker.close();
-  tabs = [];
-  brokers = [];
-});
+const scope = useBrokerScope(emulator);
 
 /** A broker with one tab watching the session; `memory` plays another browser (its own storage). */
 async function browser(memory = false): Promise<{ broker: Broker; tab: SimulatedTab }> {
-  const { broker, locks } = await startTestBroker(emulator(), memory ? { storage: createMemoryStorage() } : {});
-  const tab = await connectTab(broker, locks);
-  brokers.push(broker);
-  tabs.push(tab);
+  const started = await scope.start(memory ? { storage: createMemoryStorage() } : {});
+  const { broker } = started;
+  const tab = await scope.tab(started);
   await tab.subscribe('session', { kind: 'session' });
   return { broker, tab };
 }

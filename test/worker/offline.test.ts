@@ -1,33 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import { refreshAccessToken } from '../../protocol/tokens.js';
 import type { Broker } from '../../worker/broker.js';
 import { brokerKeyOf } from '../../worker/config.js';
 import type { ConnectivitySnapshot, SessionInfo } from '../../worker/index.js';
-import { resetIndexedDb, startTestBroker } from '../support/broker.js';
+import { useBrokerScope } from '../support/brokerScope.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
 import type { LocalLockManager } from '../support/locks.js';
 import { EmulatorClock } from '../support/scheduler.js';
-import { connectTab, type SimulatedTab } from '../support/tabs.js';
+import type { SimulatedTab } from '../support/tabs.js';
 import { recordingFetch, settle, type RecordingFetch } from './network.js';
 
 const emulator = useEmulator();
 const APP = 'http://localhost:5173';
 
-let brokers: Broker[] = [];
-let tabs: SimulatedTab[] = [];
-
-beforeEach(async () => {
-  await resetIndexedDb();
-  emulator().env.stats.reset();
-});
-afterEach(() => {
-  for (const tab of tabs) tab.close();
-  tabs = [];
-  for (const broker of brokers) broker.close();
-  brokers = [];
-});
+const scope = useBrokerScope(emulator);
 
 interface World {
   broker: Broker;
@@ -38,10 +26,7 @@ interface World {
 }
 
 async function signedIn(tabCount: number, net = recordingFetch()): Promise<World> {
-  const started = await startTestBroker(emulator(), { fetch: net.fetch });
-  brokers.push(started.broker);
-  const opened = await Promise.all(Array.from({ length: tabCount }, () => connectTab(started.broker, started.locks)));
-  tabs.push(...opened);
+  const { tabs: opened, ...started } = await scope.startWithTabs(tabCount, { fetch: net.fetch });
   await opened[0]!.api.signUpWithPassword({ email: uniqueEmail('offline'), password: 'offline-password', verificationCallbackUrl: `${APP}/x` });
   const bodies = (await Promise.all(net.bodies)) as Array<{ refresh_token?: string } | null>;
   const refreshToken = bodies.map((b) => b?.refresh_token).find((t) => typeof t === 'string')!;
@@ -142,10 +127,8 @@ describe('the network returning', () => {
     const em = emulator();
     const clock = new EmulatorClock(em.env.clock);
     const net = recordingFetch();
-    const started = await startTestBroker(em, { fetch: net.fetch, clock });
-    brokers.push(started.broker);
-    const tab = await connectTab(started.broker, started.locks);
-    tabs.push(tab);
+    const started = await scope.start({ fetch: net.fetch, clock });
+    const tab = await scope.tab(started);
     await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
     await tab.subscribe('connectivity', { kind: 'connectivity' });
     net.offline = true;
@@ -167,10 +150,8 @@ describe('the network returning', () => {
     const clock = new EmulatorClock(em.env.clock);
     let drop = true;
     const fetchFn: typeof fetch = (input, init) => (drop && String(input).includes('/auth/sessions') ? ((drop = false), Promise.reject(new TypeError('connection reset'))) : fetch(input, init));
-    const started = await startTestBroker(em, { fetch: fetchFn, clock });
-    brokers.push(started.broker);
-    const tab = await connectTab(started.broker, started.locks);
-    tabs.push(tab);
+    const started = await scope.start({ fetch: fetchFn, clock });
+    const tab = await scope.tab(started);
     await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
     const read = track(tab.api.refetch({ kind: 'sessions' }));
     await settle(100);
@@ -184,7 +165,8 @@ describe('the network returning', () => {
 describe('signing out offline', () => {
   it('signs every tab out at once; the DELETE reaches the service when the network returns, and the old refresh token is then dead', async () => {
     const em = emulator();
-    const { net, refreshToken, tabs: all } = await signedIn(3);
+    const world = await signedIn(3);
+    const { net, refreshToken, tabs: all } = world;
     for (const tab of all) await tab.subscribe('session', { kind: 'session' });
     net.offline = true;
     await all[2]!.api.reportBrowserState({ online: false });
@@ -205,7 +187,7 @@ describe('signing out offline', () => {
     await until(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] === 1);
     await expectRefreshTokenDead(refreshToken);
     // Nothing left to send; the tabs stay signed out.
-    expect(await brokers[0]!.parts.storage.listOutbox(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id }))).toEqual([]);
+    expect(await world.broker.parts.storage.listOutbox(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id }))).toEqual([]);
     for (const tab of all) expect((tab.latest('session')!.data as SessionInfo).status).toBe('signed-out');
   });
 
@@ -252,12 +234,10 @@ describe('signing out offline', () => {
     await first.tabs[0]!.api.signOut();
     first.tabs[0]!.close();
     first.broker.close();
-    brokers = [];
     expect(em.env.stats.snapshot().requests['DELETE /auth/sessions/current']).toBeUndefined();
 
     // A new broker (the browser restarted, online): it finds the kept call and sends it.
-    const second = await startTestBroker(em, { locks: first.locks });
-    brokers.push(second.broker);
+    const second = await scope.start({ locks: first.locks });
     await until(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] === 1);
     expect(second.broker.status().session).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'signed-out' } });
     await expectRefreshTokenDead(first.refreshToken);
