@@ -124,17 +124,9 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
           ? Promise.reject(lostError())
           : new Promise((resolve, reject) => {
               waiting.add(reject);
-              const done = () => waiting.delete(reject);
-              method(...args).then(
-                (value) => {
-                  done();
-                  resolve(value);
-                },
-                (error: unknown) => {
-                  done();
-                  reject(error);
-                },
-              );
+              void method(...args)
+                .then(resolve, reject)
+                .finally(() => waiting.delete(reject));
             });
     },
   });

@@ -298,6 +298,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     },
     status: () => status.current(),
     close() {
+      session.close();
+      adminSession?.close();
       ownLock?.release();
       tabs.releaseAll();
       connectivity.close();

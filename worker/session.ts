@@ -42,6 +42,14 @@ const TOMBSTONE_RETRY_MILLIS = 1000;
 const TOMBSTONE_RETRY_MAX_MILLIS = 60_000;
 /** Sessions remembered as ended (so a stale copy in storage is never adopted again). */
 const ENDED_KEYS_KEPT = 32;
+/** Refused access tokens remembered (so one still in storage is not adopted again). */
+const REFUSED_TOKENS_KEPT = 16;
+
+/** Adds to a set that keeps only the newest `max` values. */
+function remember(set: Set<string>, value: string, max: number): void {
+  set.add(value);
+  if (set.size > max) set.delete(set.values().next().value!);
+}
 
 const ARRIVAL_WARNINGS = {
   'expired-on-arrival':
@@ -75,7 +83,8 @@ export class Session implements TokenSource {
   /** Sessions that ended here or in another broker; a copy of them still in storage is never adopted. */
   private readonly endedKeys = new Set<string>();
   /** A sign-out storage refused to record: retried until it is, meanwhile held in memory. */
-  private pendingEnd: { record: EndedSession; waitMillis: number } | null = null;
+  private pendingEnd: { record: EndedSession; waitMillis: number; retry: unknown } | null = null;
+  private closed = false;
   /** Token requests this session made (not those of other brokers). */
   refreshCount = 0;
 
@@ -145,8 +154,7 @@ export class Session implements TokenSource {
 
   invalidateAccessToken(token: string): void {
     // Remembered so that the token is not adopted again from storage, where it may still sit.
-    this.refused.add(token);
-    if (this.refused.size > 16) this.refused.delete(this.refused.values().next().value!);
+    remember(this.refused, token, REFUSED_TOKENS_KEPT);
     if (this.live?.accessToken === token) this.live = { ...this.live, accessToken: null };
   }
 
@@ -297,18 +305,23 @@ export class Session implements TokenSource {
       if (this.pendingEnd?.record !== tombstone) {
         this.options.onWarning?.('The sign-out could not be saved: it holds in every tab of this browser and saving it is retried, but a browser restart before it is saved could bring the session back.');
         await this.options.storage.removeSession(this.options.slot, key).catch(() => false);
-        this.pendingEnd = { record: tombstone, waitMillis: TOMBSTONE_RETRY_MILLIS };
+        this.pendingEnd = { record: tombstone, waitMillis: TOMBSTONE_RETRY_MILLIS, retry: null };
       }
       const pending = this.pendingEnd!;
-      this.options.clock.setTimeout(() => void this.storeEnd(tombstone), pending.waitMillis);
+      if (!this.closed) pending.retry = this.options.clock.setTimeout(() => void this.storeEnd(tombstone), pending.waitMillis);
       pending.waitMillis = Math.min(pending.waitMillis * 2, TOMBSTONE_RETRY_MAX_MILLIS);
       return null;
     }
   }
 
   private rememberEnded(sessionKey: string): void {
-    this.endedKeys.add(sessionKey);
-    if (this.endedKeys.size > ENDED_KEYS_KEPT) this.endedKeys.delete(this.endedKeys.values().next().value!);
+    remember(this.endedKeys, sessionKey, ENDED_KEYS_KEPT);
+  }
+
+  /** The broker is stopping: no more retries of a sign-out its closed storage could not take anyway. */
+  close(): void {
+    this.closed = true;
+    if (this.pendingEnd !== null) this.options.clock.clearTimeout(this.pendingEnd.retry);
   }
 
   /** Whether this broker is still trying to record a sign-out (storage refused it so far). */
