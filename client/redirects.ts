@@ -49,15 +49,34 @@ export const RETURN_TO_PARAM = 'after_auth_return_to';
 
 /**
  * Where to go back to after signing in, read from the page's `after_auth_return_to`: a same-origin
- * path (or an allowed origin's URL), or null when there is none or it is not safe.
+ * path (or an allowed origin's URL), or null when there is none or it is not safe. The path is safe
+ * however it is used — `location.assign`, a router's `navigate`, an `<a href>` — even by code that
+ * decodes it once: a path that begins with two slashes (`//evil.example`, which dot segments and
+ * doubled slashes resolve to) would be read by the browser as another site, so it is refused.
  */
 export function readReturnTo(href: string, rules: RedirectRules): string | null {
   const value = new URL(href).searchParams.get(RETURN_TO_PARAM);
   if (value === null || value === '') return null;
   try {
     const target = new URL(checkRedirectTarget(value, rules));
-    return target.origin === new URL(rules.origin).origin ? target.pathname + target.search + target.hash : target.href;
+    if (target.origin !== new URL(rules.origin).origin) return target.href;
+    return isSafeLocalPath(target.pathname) ? target.pathname + target.search + target.hash : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * A path that stays on this origin: one slash, then anything but another slash or a backslash,
+ * read as given and once decoded (with the whitespace and control characters browsers drop taken out).
+ */
+function isSafeLocalPath(pathname: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return false;
+  }
+  // eslint-disable-next-line no-control-regex
+  return [pathname, decoded.replace(/[\u0000-\u0020\u007f]/g, '')].every((path) => /^\/(?![/\\])/.test(path));
 }

@@ -54,6 +54,66 @@ describe('redirects after sign-in stay in the app', () => {
   });
 });
 
+/**
+ * Return paths that pass an origin check yet resolve to another site once used as a path: dot
+ * segments, doubled slashes and the app's own origin with `//` after it all leave `//evil.example`
+ * as the pathname; percent-encoded slashes, dots, tabs and newlines do the same once decoded.
+ */
+const SLIPPING_RETURN_PATHS = [
+  '/.//evil.example/phish',
+  '/x/..//evil.example',
+  '/x/../..//evil.example/phish',
+  '/./..//evil.example',
+  '/%2e//evil.example',
+  '/x/%2e%2e//evil.example',
+  '/x/%2E%2E//evil.example',
+  `${PAGE_ORIGIN}//evil.example/phish`,
+  `${PAGE_ORIGIN}/.//evil.example/phish`,
+  `${PAGE_ORIGIN}///evil.example`,
+  '///evil.example',
+  '/%2F%2Fevil.example',
+  '/%2f/evil.example',
+  '/%5Cevil.example',
+  '/%5c%5cevil.example',
+  '/%09/evil.example',
+  '/%0a/evil.example',
+  '/%0d%0a/evil.example',
+  '/%20/evil.example',
+  '/%zz',
+  '/\r\n/evil.example',
+];
+
+describe('readReturnTo gives only paths that cannot leave the origin', () => {
+  const page = (value: string) => `${PAGE_ORIGIN}/handler/sign-in?after_auth_return_to=${encodeURIComponent(value)}`;
+
+  it.each(SLIPPING_RETURN_PATHS)('refuses %j', (target) => {
+    expect(readReturnTo(page(target), rules)).toBeNull();
+  });
+
+  it.each([
+    ['/teams/42?tab=members#top', '/teams/42?tab=members#top'],
+    [`${PAGE_ORIGIN}/settings?x=1`, '/settings?x=1'],
+    ['/a/../settings', '/settings'],
+    ['/a/./b//c', '/a/b//c'],
+    ['/my%20files', '/my%20files'],
+    ['/', '/'],
+  ])('keeps %j as %j', (target, path) => {
+    expect(readReturnTo(page(target), rules)).toBe(path);
+  });
+
+  it('every path it gives stays on the origin as a location, a link and once decoded', () => {
+    const anchor = document.createElement('a');
+    for (const target of [...SLIPPING_RETURN_PATHS, ...UNSAFE, '/teams', '/a/../b', `${PAGE_ORIGIN}/x`]) {
+      const path = readReturnTo(page(target), rules);
+      if (path === null) continue;
+      expect(new URL(path, PAGE_ORIGIN).origin, target).toBe(PAGE_ORIGIN);
+      anchor.href = path;
+      expect(new URL(anchor.href).origin, target).toBe(PAGE_ORIGIN);
+      expect(new URL(decodeURIComponent(path).replace(/[\u0000-\u0020]/g, ''), PAGE_ORIGIN).origin, target).toBe(PAGE_ORIGIN);
+    }
+  });
+});
+
 describe('the OAuth steps in the tab', () => {
   const urls = handlerUrls(handlerPaths({ afterSignIn: '/dashboard' }), PAGE_ORIGIN);
   const signedIn = (afterCallbackRedirectUrl: string | null): OAuthResult => ({ status: 'signed-in', userId: 'u', isNewUser: false, type: 'authenticate', afterCallbackRedirectUrl });

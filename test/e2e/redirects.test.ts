@@ -4,8 +4,9 @@ import { byTestId, DEMO, focus, T, until, waitForSignedIn, waitForText } from '.
 
 /** Links anyone can craft: after signing in the demo never leaves its origin, and never shows the link's text as its own. */
 describe('the demo is not an open redirect', () => {
-  scenario('13a. after_auth_return_to pointing elsewhere (other site, javascript:, a tab-smuggled //host): signed in, still on the demo', async (stage) => {
-    for (const target of ['https://evil.example/phish', '/\t/evil.example', 'javascript:alert(1)', '//evil.example']) {
+  scenario('13a. after_auth_return_to pointing elsewhere (other site, javascript:, a tab-smuggled //host, dot segments and doubled slashes that resolve to //host): signed in, still on the demo', async (stage) => {
+    const slipping = ['/.//evil.example/phish', '/x/..//evil.example', `${stage.demo.url}//evil.example/phish`, '/%2e//evil.example'];
+    for (const target of ['https://evil.example/phish', '/\t/evil.example', 'javascript:alert(1)', '//evil.example', ...slipping]) {
       const context = await stage.newContext();
       const page = await stage.openTab(context, `/handler/sign-in?after_auth_return_to=${encodeURIComponent(target)}`);
       await focus(page);
