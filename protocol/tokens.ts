@@ -170,19 +170,32 @@ export interface AuthorizationCodeExchange {
   codeVerifier: string;
 }
 
-/** Reads an error the service redirected to the error URL (`errorCode`, `message`, `details`). */
+/** What an error code from an address may look like before it is repeated in a message of ours. */
+const ERROR_CODE_SHAPE = /^[A-Za-z][A-Za-z0-9_.-]{0,79}$/;
+
+/**
+ * Reads an error the service redirected to the error URL (`errorCode`, `details`). Anyone can craft
+ * such an address, so its `message` is never used: the error carries a sentence of ours naming the
+ * code, and details that do not fit the code's shape are refused without being repeated.
+ */
 export function knownErrorFromRedirect(url: string | URL): AnyKnownError | null {
   const params = new URL(url).searchParams;
   const code = params.get('errorCode');
   if (code === null) return null;
+  if (!ERROR_CODE_SHAPE.test(code)) throw new ProtocolError('The error page was given an error code that is not one.');
   let details: unknown;
   try {
     details = JSON.parse(params.get('details') ?? '{}');
   } catch {
     details = {};
   }
-  const body = { code, error: params.get('message') ?? code, ...(details && typeof details === 'object' && Object.keys(details).length > 0 ? { details } : {}) };
-  return knownErrorFromBody(body);
+  const body = { code, error: `The sign-in did not finish (${code}).`, ...(details && typeof details === 'object' && Object.keys(details).length > 0 ? { details } : {}) };
+  try {
+    return knownErrorFromBody(body);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw new ProtocolError(`The error page was given details that do not fit ${code}.`);
+    throw error;
+  }
 }
 
 /** The authorization-code grant with PKCE, after checking the callback's `state`. */
@@ -196,7 +209,8 @@ export async function exchangeAuthorizationCode(options: TokenEndpointOptions, e
     params = oauth.validateAuthResponse(as, client, new URL(exchange.callbackUrl), exchange.expectedState);
   } catch (error) {
     if (error instanceof oauth.AuthorizationResponseError) {
-      throw new ClientError('OAUTH_CALLBACK_INVALID', `The sign-in provider returned an error: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}.`);
+      // The provider's description is text from the address: only its error code is repeated.
+      throw new ClientError('OAUTH_CALLBACK_INVALID', `The sign-in provider refused the sign-in${ERROR_CODE_SHAPE.test(error.error) ? ` (${error.error})` : ''}.`);
     }
     throw new ClientError('OAUTH_STATE_MISMATCH', `The OAuth callback does not belong to this sign-in (${error instanceof Error ? error.message : String(error)}).`);
   }

@@ -148,10 +148,48 @@ describe('the whole flow against the emulator, with the in-page broker', () => {
     );
     expect(error).toBeInstanceOf(KnownError);
     expect(isKnownError(error, 'OAUTH_PROVIDER_ACCESS_DENIED')).toBe(true);
-    expect(error).toMatchObject({ code: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'The OAuth provider denied access to the user.' });
+    expect(error).toMatchObject({ code: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'The sign-in did not finish (OAUTH_PROVIDER_ACCESS_DENIED).' });
+    // The flow's state came back in the error URL, which is how the broker knew it for its own.
+    expect(landing.searchParams.get('state')).toMatch(/.{16,}/);
     expect(describeError(error)).toBe('Sign-in was cancelled at the provider.');
     expect(replace).not.toHaveBeenCalled();
     expect(await client.read({ kind: 'currentUser' })).toBeNull();
+  });
+});
+
+describe('a crafted link to the callback page says nothing of its own', () => {
+  const LURE = 'Your account is locked. Call +1 555 0100 now.';
+  const rejection = async (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
+  beforeEach(async () => {
+    vi.stubGlobal('ArrayBuffer', Object.getPrototypeOf(await crypto.subtle.digest('SHA-256', new Uint8Array(1))).constructor);
+    vi.stubGlobal('Uint8Array', Object.getPrototypeOf(new TextEncoder().encode('')).constructor);
+  });
+
+  it.each([
+    ['a known code without state', `errorCode=USER_NOT_FOUND&message=${encodeURIComponent(LURE)}`, 'OAUTH_CALLBACK_INVALID'],
+    ['an unknown code without state', `errorCode=ACCOUNT_LOCKED&message=${encodeURIComponent(LURE)}`, 'OAUTH_CALLBACK_INVALID'],
+    ['a sentence as the code', `errorCode=${encodeURIComponent(LURE)}`, 'OAUTH_CALLBACK_INVALID'],
+    ['a state no flow of this browser has', `errorCode=USER_NOT_FOUND&state=abcdefghijklmnop&message=${encodeURIComponent(LURE)}`, 'OAUTH_FLOW_NOT_FOUND'],
+    ['an OAuth error with a description', `error=access_denied&error_description=${encodeURIComponent(LURE)}&state=abcdefghijklmnop`, 'OAUTH_FLOW_NOT_FOUND'],
+  ])('%s: our sentence, none of the link’s text', async (_, query, code) => {
+    const client = newClient(emulator());
+    history.replaceState(null, '', `${CALLBACK_PATH}?${query}`);
+    const error = await rejection(client.handleOAuthCallback());
+    expect(error).toMatchObject({ code });
+    expect(JSON.stringify(error)).not.toContain('555');
+    expect(describeError(error)).not.toContain('555');
+    expect(await client.read({ kind: 'currentUser' })).toBeNull();
+  });
+
+  it('a provider error for a flow this browser started: its code, never its description', async () => {
+    const client = newClient(emulator());
+    const { assign } = recordNavigations();
+    await client.signInWithOAuth('github');
+    const state = new URL(assign.mock.calls[0]![0] as string).searchParams.get('state')!;
+    history.replaceState(null, '', `${CALLBACK_PATH}?error=access_denied&error_description=${encodeURIComponent(LURE)}&state=${state}`);
+    const error = await rejection(client.handleOAuthCallback());
+    expect(error).toMatchObject({ code: 'OAUTH_CALLBACK_INVALID', message: 'The sign-in provider refused the sign-in (access_denied).' });
+    expect(describeError(error)).not.toContain('555');
   });
 });
 

@@ -31,4 +31,18 @@ describe('the demo is not an open redirect', () => {
     const html = await crafted.content();
     expect(html).not.toContain('Call +1 555');
   });
+
+  scenario('13c. a crafted link to the OAuth callback page (a known code, an unknown one, a made-up state): only our sentences, nothing from the link', async (stage) => {
+    const lure = encodeURIComponent('Your account is locked. Call +1 555 0100 now.');
+    const context = await stage.newContext();
+    for (const query of [`errorCode=USER_NOT_FOUND&message=${lure}`, `errorCode=ACCOUNT_LOCKED_CALL_US&message=${lure}`, `errorCode=USER_NOT_FOUND&state=abcdefghijklmnopqrstuvwx&message=${lure}`, `error=access_denied&error_description=${lure}&state=abcdefghijklmnopqrstuvwx`]) {
+      const page = await stage.openTab(context, `/handler/oauth-callback?${query}`);
+      await until('the callback page to give up', async () => page.locator(`[data-testid="${T.oauthCallbackStatus}"]`).getAttribute('data-state'), (state) => state === 'error');
+      const text = await page.locator(`[data-testid="${T.oauthCallbackStatus}"]`).innerText();
+      expect(text, query).not.toContain('555');
+      expect(await page.content(), query).not.toContain('Call +1');
+      await page.close();
+    }
+    await context.close();
+  });
 });

@@ -286,7 +286,7 @@ describe('exchangeAuthorizationCode', () => {
 });
 
 describe('knownErrorFromRedirect', () => {
-  it('reads errorCode, message and details', () => {
+  it('reads errorCode and details; the message is ours, never the address\'s', () => {
     const url = new URL('https://app.test/oauth/error');
     url.searchParams.set('errorCode', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE');
     url.searchParams.set('message', 'This email is already used for authentication by another account.');
@@ -294,22 +294,35 @@ describe('knownErrorFromRedirect', () => {
     const error = knownErrorFromRedirect(url);
     expect(error?.code).toBe('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE');
     expect(error?.details).toEqual({ type: 'email', contact_channel_value: null });
-    expect(error?.message).toBe('This email is already used for authentication by another account.');
+    expect(error?.message).toBe('The sign-in did not finish (CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE).');
     expect(error?.status).toBe(409);
   });
 
-  it('null without errorCode; the code as message; unknown codes unsupported', () => {
+  it('null without errorCode; unknown codes unsupported; nothing of the address but a code-shaped code is repeated', () => {
     expect(knownErrorFromRedirect('https://app.test/cb?code=x&state=y')).toBeNull();
     const bare = knownErrorFromRedirect('https://app.test/e?errorCode=OAUTH_PROVIDER_ACCESS_DENIED');
-    expect(bare).toMatchObject({ code: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'OAUTH_PROVIDER_ACCESS_DENIED', status: 400 });
+    expect(bare).toMatchObject({ code: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'The sign-in did not finish (OAUTH_PROVIDER_ACCESS_DENIED).', status: 400 });
     expect(knownErrorFromRedirect('https://app.test/e?errorCode=INVALID_TOTP_CODE&details=%7Bbroken')?.code).toBe('INVALID_TOTP_CODE');
     const future = knownErrorFromRedirect('https://app.test/e?errorCode=SOMETHING_NEW&message=New');
     expect(future?.code).toBe('UNSUPPORTED_ERROR');
     expect(future?.details).toEqual({ originalErrorCode: 'SOMETHING_NEW' });
+    expect(future?.message).not.toContain('New');
+    const sentence = encodeURIComponent('Your account is locked. Call +1 555 0100 now.');
+    expect(() => knownErrorFromRedirect(`https://app.test/e?errorCode=${sentence}`)).toThrow(new ProtocolError('The error page was given an error code that is not one.'));
   });
 
-  it('refuses details that do not match the catalogue', () => {
+  it('refuses details that do not match the catalogue, without repeating them', () => {
     expect(() => knownErrorFromRedirect('https://app.test/e?errorCode=TEAM_NOT_FOUND&message=x')).toThrow(ProtocolError);
+    const crafted = `https://app.test/e?errorCode=TEAM_NOT_FOUND&details=${encodeURIComponent(JSON.stringify({ team_id: 5, note: 'Call +1 555 0100 now' }))}`;
+    const error = (() => {
+      try {
+        return knownErrorFromRedirect(crafted);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as Error).message).not.toContain('555');
   });
 });
 

@@ -36,7 +36,7 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
         type,
         ...(token === undefined ? {} : { token }),
         ...(input.scopes === undefined || input.scopes.length === 0 ? {} : { providerScope: input.scopes.join(' ') }),
-        ...(input.errorRedirectUrl === undefined ? {} : { errorRedirectUrl: input.errorRedirectUrl }),
+        ...(input.errorRedirectUrl === undefined ? {} : { errorRedirectUrl: withFlowState(input.errorRedirectUrl, state) }),
         ...(after === null ? {} : { afterCallbackRedirectUrl: after }),
       });
       return { url };
@@ -44,11 +44,14 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
 
     async completeOAuth({ callbackUrl: callbackText }): Promise<OAuthResult> {
       const callbackUrl = new URL(callbackText);
-      const redirected = knownErrorFromRedirect(callbackUrl);
-      if (redirected !== null) throw redirected;
-      const state = callbackUrl.searchParams.get('state');
-      if (state === null || callbackUrl.searchParams.get('code') === null) {
-        throw new ClientError('OAUTH_CALLBACK_INVALID', 'This page was not opened by a sign-in provider (no code or state in its address).');
+      const params = callbackUrl.searchParams;
+      const state = params.get('state');
+      const isError = params.has('errorCode') || params.has('error');
+      // Anyone can link to the callback page: nothing its address says is read, let alone shown,
+      // before its state names a flow this browser started. (Errors carry the state because the
+      // error URL was given it when the flow started: withFlowState.)
+      if (state === null || (!isError && params.get('code') === null)) {
+        throw new ClientError('OAUTH_CALLBACK_INVALID', 'This page was not opened by a sign-in started in this browser.');
       }
       // Taking the flow deletes it: a callback completes once, in whichever tab it landed.
       const flow = await oauthFlows.takeOAuthFlow(state);
@@ -57,6 +60,8 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
         throw new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in was already completed or has expired. Please start again.');
       }
       if (flow.createdAtMillis < clock.now() - OAUTH_FLOW_LIFETIME_MILLIS) throw new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in took too long. Please start again.');
+      const redirected = knownErrorFromRedirect(callbackUrl);
+      if (redirected !== null) throw redirected;
       // The app chose where to go when it started the flow; that wins over what the service echoes.
       const common = { type: flow.type, afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl };
       try {
@@ -82,4 +87,15 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
       }
     },
   };
+}
+
+/**
+ * The error URL the service redirects a failed flow to, with the flow's state added: the service
+ * keeps the URL's own query and adds `errorCode` to it, so the callback page can tell an error of
+ * a flow this browser started from a crafted link.
+ */
+function withFlowState(errorRedirectUrl: string, state: string): string {
+  const url = new URL(errorRedirectUrl);
+  url.searchParams.set('state', state);
+  return url.href;
 }

@@ -67,6 +67,7 @@ export const T = {
   navSignOut: "nav-sign-out",
   navSignUp: "nav-sign-up",
   navTeams: "nav-teams",
+  oauthCallbackStatus: "oauth-callback-status",
   offlineBanner: "offline-banner",
   offlineDiagnostics: "offline-diagnostics",
   otpInput: "otp-input",
