@@ -77,6 +77,10 @@ export function writeReply(res: ServerResponse, reply: Reply, options: { cors: b
       break;
     case 'html':
       headers['content-type'] = 'text/html; charset=utf-8';
+      // No page of the emulator (the OAuth consent page above all) may be framed: a page around it
+      // could lure the user into clicking "Allow" through it.
+      headers['x-frame-options'] = 'DENY';
+      headers['content-security-policy'] = forbidFraming(headers['content-security-policy']);
       body = reply.body;
       break;
     case 'redirect':
@@ -93,6 +97,12 @@ export function writeReply(res: ServerResponse, reply: Reply, options: { cors: b
   res.writeHead(status, headers);
   res.end(body);
   return { status: reply.status };
+}
+
+/** A page's Content-Security-Policy with `frame-ancestors 'none'` (the policy browsers now follow; X-Frame-Options for older ones). */
+function forbidFraming(policy: string | undefined): string {
+  const directives = (policy ?? '').split(';').map((d) => d.trim()).filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d));
+  return [...directives, "frame-ancestors 'none'"].join('; ');
 }
 
 function sleep(ms: number): Promise<void> {

@@ -115,4 +115,28 @@ describe('OAuth through the provider consent page', () => {
     await page.getByRole('link', { name: 'Back to sign-in' }).click();
     await waitForVisible(page, oauthButton('github'));
   });
+
+  scenario('6c. the consent page refuses to be framed: a page that puts it in an iframe shows nothing of it', async (stage) => {
+    const context = await personContext(stage);
+    const page = await stage.openTab(context, '/handler/sign-in');
+    await toConsentPage(stage, page);
+    const consentUrl = page.url();
+    // A page of no origin of ours (the demo's own policy would refuse the frame on its side).
+    const framer = await context.newPage();
+    await framer.evaluate(
+      (url) =>
+        new Promise<void>((resolve) => {
+          const frame = document.createElement('iframe');
+          frame.src = url;
+          frame.onload = () => resolve();
+          setTimeout(resolve, 5000);
+          document.body.append(frame);
+        }),
+      consentUrl,
+    );
+    const frame = framer.frames().find((f) => f !== framer.mainFrame());
+    expect(frame).toBeDefined();
+    expect(await frame!.locator('input#email').count()).toBe(0);
+    expect(frame!.url()).not.toBe(consentUrl);
+  });
 });

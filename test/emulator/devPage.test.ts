@@ -17,6 +17,8 @@ describe('GET /emulator', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     const html = page.text;
     expect(html).toContain(em.projects.demo.id);
     expect(html).toContain(`pck_…${em.projects.demo.publishableClientKey.slice(-4)}`);

@@ -22,6 +22,9 @@ describe('OAuth sign-in through the mock provider', () => {
     const page = await fetch(flow.consentUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Authbroker Demo');
+    // Nobody can frame the consent page and click "Allow" through it.
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )frame-ancestors 'none'($|;)/);
 
     const atCallback = await consent(flow, { email, display_name: 'Grace Hopper' });
     expect(atCallback.pathname).toBe('/api/v1/auth/oauth/callback/github');
