@@ -1,4 +1,5 @@
-import { isPersistedKind } from '../contract/persisted.js';
+import { fitsShape, KEPT_SHAPES } from '../contract/keptShapes.js';
+import { isPersistedKind, type PersistedKind } from '../contract/persisted.js';
 import type { QuerySpec } from '../contract/queries.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 
@@ -30,10 +31,34 @@ function storage(): Storage | null {
   }
 }
 
+/**
+ * How far ahead of this tab's clock a kept date may be (the broker that dated it runs on the same
+ * device). A later one is not believed: a copy dated in the future would never be replaced.
+ */
+const CLOCK_SLACK_MILLIS = 60_000;
+
+const isPast = (millis: unknown): millis is number => typeof millis === 'number' && Number.isFinite(millis) && millis <= Date.now() + CLOCK_SLACK_MILLIS;
+
 function isRecord(value: unknown): value is StoredRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Partial<StoredRecord>;
-  return r.v === 1 && typeof r.userId === 'string' && typeof r.savedAtMillis === 'number' && typeof r.entries === 'object' && r.entries !== null;
+  return r.v === 1 && typeof r.userId === 'string' && isPast(r.savedAtMillis) && (r.createdAtMillis === undefined || isPast(r.createdAtMillis)) && typeof r.entries === 'object' && r.entries !== null && !Array.isArray(r.entries);
+}
+
+/** Leaves in a record read from storage only entries that are an entry at all, dated in the past. */
+function dropMalformedEntries(record: StoredRecord): boolean {
+  let dropped = false;
+  for (const [key, entry] of Object.entries(record.entries)) {
+    if (typeof entry === 'object' && entry !== null && 'data' in entry && isPast(entry.updatedAtMillis)) continue;
+    delete record.entries[key];
+    dropped = true;
+  }
+  return dropped;
+}
+
+/** Whether a kept entry's data has its kind's shape (the signed-in user's own, for the user). */
+function fitsKind(kind: PersistedKind, data: unknown, userId: string): boolean {
+  return fitsShape(KEPT_SHAPES[kind], data) && (kind !== 'currentUser' || (data as { id: string }).id === userId);
 }
 
 export class PersistedSnapshots {
@@ -66,6 +91,12 @@ export class PersistedSnapshots {
     const record = this.load();
     const entry = record?.entries[key];
     if (!record || !entry) return undefined;
+    if (!fitsKind(spec.kind, entry.data, record.userId)) {
+      // Not what the broker would have sent: never shown, and gone from the copy.
+      delete record.entries[key];
+      this.scheduleWrite();
+      return undefined;
+    }
     const userScoped = spec.kind !== 'project';
     return { status: 'success', data: entry.data, error: null, updatedAtMillis: entry.updatedAtMillis, isFetching: false, isStale: true, ...(userScoped ? { userId: record.userId } : {}) };
   }
@@ -121,6 +152,7 @@ export class PersistedSnapshots {
       this.record = isRecord(parsed) ? parsed : null;
       this.fromStorage = this.record !== null;
       if (text !== null && this.record === null) storage()?.removeItem(this.storageKey);
+      if (this.record !== null && dropMalformedEntries(this.record)) this.scheduleWrite();
     } catch {
       this.record = null;
       storage()?.removeItem(this.storageKey);

@@ -218,4 +218,82 @@ describe('PersistedSnapshots', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(localStorage.getItem('k')).toBeNull();
   });
+
+  describe('each kept entry is checked for its kind before it is shown', () => {
+    const now = Date.now();
+    const aliceUser = { id: 'alice', primaryEmail: 'a@example.com', primaryEmailVerified: true, displayName: 'Alice', profileImageUrl: null, signedUpAtMillis: 1, clientMetadata: { any: ['thing'] }, clientReadOnlyMetadata: null, hasPassword: true, otpAuthEnabled: false, passkeyAuthEnabled: false, authWithEmail: true, requiresTotpMfa: false, oauthProviders: [{ id: 'github', accountId: '1', email: null }], selectedTeamId: null, selectedTeam: null };
+    const aTeam = { id: 't1', displayName: 'Team', profileImageUrl: null, clientMetadata: {}, clientReadOnlyMetadata: {} };
+    const specs = { currentUser: { kind: 'currentUser' }, teams: { kind: 'teams' }, project: { kind: 'project' } } as const;
+    const store = (entries: Record<string, unknown>, over: Record<string, unknown> = {}) =>
+      localStorage.setItem('k', JSON.stringify({ v: 1, userId: 'alice', savedAtMillis: now - 10, createdAtMillis: now - 20, entries, ...over }));
+    const entry = (data: unknown, updatedAtMillis = now - 5) => ({ data, updatedAtMillis });
+
+    it('an entry of the right shape is shown; of the wrong shape (a string for teams, a field of the wrong type, another user) it is not, and it leaves the copy', async () => {
+      const cases: Array<[keyof typeof specs, unknown, boolean]> = [
+        ['currentUser', aliceUser, true],
+        ['teams', [aTeam], true],
+        ['teams', 'not a list', false],
+        ['teams', [{ ...aTeam, displayName: { $$typeof: 'react.element' } }], false],
+        ['teams', [{ id: 't1' }], false],
+        ['currentUser', { ...aliceUser, id: 'mallory' }, false],
+        ['currentUser', { ...aliceUser, oauthProviders: 'github' }, false],
+        ['currentUser', { ...aliceUser, selectedTeam: { id: 5 } }, false],
+        ['currentUser', null, false],
+        ['project', { id: 'p', displayName: 'P', config: { signUpEnabled: true } }, false],
+      ];
+      for (const [kind, data, shown] of cases) {
+        const key = hashQueryKey(specs[kind]);
+        store({ [key]: entry(data) });
+        const kept = new PersistedSnapshots('k', true);
+        expect(kept.read(key, specs[kind])?.data, `${kind}: ${JSON.stringify(data)}`).toEqual(shown ? data : undefined);
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        expect(JSON.parse(localStorage.getItem('k')!).entries[key] !== undefined, kind).toBe(shown);
+      }
+    });
+
+    it('a date in the future is not believed: the entry is dropped and the broker’s next value is kept', async () => {
+      const key = hashQueryKey(specs.currentUser);
+      store({ [key]: entry(aliceUser, now + 365 * 24 * 3600_000) });
+      const kept = new PersistedSnapshots('k', true);
+      expect(kept.read(key, specs.currentUser)).toBeUndefined();
+      const fresh = { ...aliceUser, displayName: 'Alice (fresh)' };
+      kept.remember(key, specs.currentUser, { status: 'success', data: fresh, error: null, updatedAtMillis: now, isFetching: false });
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(new PersistedSnapshots('k', true).read(key, specs.currentUser)?.data).toEqual(fresh);
+    });
+
+    it('a record dated in the future (which would outrank every real copy) is dropped whole', () => {
+      const key = hashQueryKey(specs.currentUser);
+      for (const over of [{ createdAtMillis: now + 3600_000 }, { savedAtMillis: now + 3600_000 }, { entries: [] }]) {
+        store({ [key]: entry(aliceUser) }, over);
+        expect(new PersistedSnapshots('k', true).read(key, specs.currentUser), JSON.stringify(over)).toBeUndefined();
+        expect(localStorage.getItem('k')).toBeNull();
+      }
+    });
+  });
 });
+
+describe('a damaged kept copy cannot break a later visit', () => {
+  function TeamNames() {
+    const teams = useTeams();
+    return <p data-testid="teams">{teams.map((team) => team.displayName).join(',')}</p>;
+  }
+
+  it('a teams entry that is a string: the next tab renders without crashing and shows the teams from the broker', async () => {
+    const { client: first } = await firstVisit();
+    first.close();
+    const stored = JSON.parse(localStorage.getItem(STORAGE_KEY())!) as { entries: Record<string, { data: unknown }> };
+    stored.entries[hashQueryKey({ kind: 'teams' })]!.data = 'not a list';
+    localStorage.setItem(STORAGE_KEY(), JSON.stringify(stored));
+    const next = newClient(emulator());
+    render(
+      <AuthProvider client={next}>
+        <Suspense fallback={<p data-testid="teams">loading</p>}>
+          <TeamNames />
+        </Suspense>
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('teams').textContent).toBe('Kept team'));
+  });
+});
+
