@@ -27,8 +27,8 @@ describe("the README's table for people coming from the Stack SDK", () => {
       import('../../protocol/server.js'),
       import('../../contract/actions.js'),
     ]);
-    const browser = client.createBrokerClient({ baseUrl: 'http://127.0.0.1:1', projectId: 'p', publishableClientKey: 'pck_x' });
-    const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:1', projectId: 'p', secretServerKey: 'ssk_x' });
+    const browser = client.createBrokerClient({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_x' });
+    const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', secretServerKey: 'ssk_x' });
     const known = new Set([...Object.keys(client), ...Object.keys(react), ...Object.keys(server), ...actionNames, ...Object.keys(browser), ...Object.keys(app)]);
     expect(rows.filter((name) => !known.has(name))).toEqual([]);
   });

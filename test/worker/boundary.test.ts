@@ -189,9 +189,9 @@ describe('the broker config', () => {
     const secret = await refusal(entry.connect({ ...broker.config, secretServerKey: 'ssk_x' }, { tabId: 'evil', version: 'x' }, listener()));
     expect(secret).toBeInstanceOf(InvalidArgumentError);
     expect(secret).toMatchObject({ argument: 'config.secretServerKey' });
-    const other = await refusal(entry.connect({ ...broker.config, projectId: 'another-project' }, { tabId: 'lost', version: 'x' }, listener()));
+    const other = await refusal(entry.connect({ ...broker.config, projectId: '00000000-0000-4000-8000-00000000000f' }, { tabId: 'lost', version: 'x' }, listener()));
     expect(other).toBeInstanceOf(InvalidArgumentError);
-    expect((other as Error).message).toContain('another-project');
+    expect((other as Error).message).toContain('00000000-0000-4000-8000-00000000000f');
     expect(broker.status().tabsConnected).toBe(1);
   });
 });
