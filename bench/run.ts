@@ -46,13 +46,13 @@ const benchmarks: Benchmark[] = [
 
 /**
  * The official SDK: the registry holds 2.7.23, 2.8.3, 2.8.39, 2.8.41, 2.8.51, 2.8.77, 2.8.102 and
- * 2.8.108. Fan-in and refresh storm run 2.8.3 (compared since the first report) and the newest
- * release that speaks `x-stack-*` side by side.
+ * 2.8.108. Fan-in and refresh storm run 2.8.3 (compared since the first report) and 2.8.102, the
+ * newest release that speaks `x-stack-*`, side by side.
  */
 const SDK_NOTE = [
-  `Side by side with authbroker run \`@stackframe/js\` ${packageVersion('@stackframe/js')} (compared since the first report) and, in fan-in and refresh storm, ${packageVersion('stackframe-js-newest')}, the newest published release that works against the emulator (cookie token store in both). Every release from 2.7.23 to 2.8.102 works against the emulator in Chromium; test/emulator/officialSdk.test.ts and test/e2e/officialSdk.test.ts drive the oldest and the newest through sign-up, sign-in, reading the user, refresh and sign-out.`,
+  `Side by side with authbroker run \`@stackframe/js\` ${packageVersion('@stackframe/js')} (compared since the first report) and, in fan-in and refresh storm, ${packageVersion('stackframe-js-newest')}, the newest published release that speaks \`x-stack-*\` (cookie token store in both). Every release from 2.7.23 to 2.8.108 works against the emulator in Chromium; test/emulator/officialSdk.test.ts and test/e2e/officialSdk.test.ts drive 2.7.23, 2.8.102 and 2.8.108 through sign-up, sign-in, reading and updating the user, creating and listing teams, refresh and sign-out.`,
   'Releases from 2.8.39 send `x-stack-allow-anonymous-user` and `ngrok-skip-browser-warning` on every call, which the emulator\'s CORS preflight now allows; releases from 2.8.41 accept only access tokens with the claims later service versions add (`project_id`, `branch_id`, `refresh_token_id`, `role`, `name`, `email`, …), which the emulator\'s tokens now carry beside the v2.7.27 ones.',
-  '2.8.108 sends `x-hexclave-*` headers instead of `x-stack-*`: `POST /api/v1/auth/password/sign-in` answers 400 ACCESS_TYPE_REQUIRED.',
+  '2.8.108 sends `x-hexclave-*` headers instead of `x-stack-*` and reads either family back; the emulator accepts both families (CORS included) and answers with both.',
   'The SDK has no React hooks in this package; its bench page wraps `app.getUser()`, `user.listTeams()` and `user.listContactChannels()` in small effects (bench/pages/sdkPage.tsx, the same for both releases).',
 ];
 

@@ -12,7 +12,7 @@ import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
 import { candidateModes, detectCapabilities } from './mode.js';
 import type { OAuthSignInOptions } from './oauth.js';
-import { checkConnectOptions, type ConnectOptions } from './options.js';
+import { checkConnectOptions, warnIfEveryTabAlone, type ConnectOptions } from './options.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
@@ -76,6 +76,7 @@ function forwardBrowserState(api: BrokerApi): () => void {
  */
 export function createBrokerClient(options: ConnectOptions): BrokerClient {
   checkConnectOptions(options);
+  warnIfEveryTabAlone(options);
   const paths = handlerPaths(options.handlerPaths);
   const origin = typeof location === 'undefined' ? null : location.origin;
   const urls = origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin);

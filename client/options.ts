@@ -1,5 +1,5 @@
 import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
-import { normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
+import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import { assertTokenMargin } from '../protocol/tokenRules.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
@@ -84,6 +84,9 @@ export function checkConnectOptions(options: ConnectOptions): void {
   }
   // Checked here, where the app passed them, rather than failing later as "no broker could start".
   if (!isHttpUrl(options.baseUrl)) throw badOption('baseUrl', `must be an http(s) URL such as https://api.stack-auth.com, got ${JSON.stringify(options.baseUrl)}`);
+  checkProjectId(options.projectId, 'options.projectId');
+  checkPublishableClientKey(options.publishableClientKey, 'options.publishableClientKey');
+  if (options.internalPublishableClientKey !== undefined) checkPublishableClientKey(options.internalPublishableClientKey, 'options.internalPublishableClientKey');
   if (options.connectTimeoutMillis !== undefined && !isPositiveNumber(options.connectTimeoutMillis)) throw badOption('connectTimeoutMillis', 'must be a positive number of milliseconds');
   if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
   for (const key of ['refetchOnReturn', 'persistSnapshot'] as const) {
@@ -97,6 +100,23 @@ export function checkConnectOptions(options: ConnectOptions): void {
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
     throw badOption('mode', 'must be auto, shared-worker, service-worker or in-process');
   }
+}
+
+let warnedEveryTabAlone = false;
+
+/**
+ * Without `sharedWorker` or `serviceWorker` every tab runs a broker of its own (each renews tokens
+ * and fetches for itself, and a sign-in reaches other tabs only through storage events): it works,
+ * so nothing else would tell the app it lost one broker for all tabs. Said once per page, in a
+ * browser, unless the app chose `mode: 'in-process'`.
+ */
+export function warnIfEveryTabAlone(options: ConnectOptions): void {
+  if (warnedEveryTabAlone || typeof window === 'undefined') return;
+  if (options.sharedWorker !== undefined || options.serviceWorker !== undefined || options.mode === 'in-process') return;
+  warnedEveryTabAlone = true;
+  console.warn(
+    "authbroker: neither the sharedWorker nor the serviceWorker option was given, so every tab runs its own broker (its own token renewals and requests; no shared cache). Add sharedWorker: (name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name }) (with Vite; or the URL of authbroker-shared-worker.js) and serviceWorker: '/authbroker-service-worker.js' to createBrokerClient's options, or mode: 'in-process' if one broker per tab is what you want.",
+  );
 }
 
 /** The part of the options the broker itself receives. */

@@ -11,18 +11,54 @@ import type { Router } from './http/router.js';
 import type { ApiRequest, Reply } from './http/types.js';
 
 /**
+ * The request headers of the protocol, by their name after `x-stack-` (PROTOCOL.md §1.2–1.3), plus
+ * those `@stackframe/js` 2.8.39 and later send with every call.
+ */
+const PROTOCOL_HEADERS = [
+  'project-id',
+  'override-error-status',
+  'random-nonce',
+  'client-version',
+  'disable-artificial-development-delay',
+  'access-type',
+  'publishable-client-key',
+  'secret-server-key',
+  'super-secret-admin-key',
+  'admin-access-token',
+  'refresh-token',
+  'access-token',
+  'allow-anonymous-user',
+];
+/** `@stackframe/js` 2.8.108 and later send each protocol header as `x-hexclave-*` instead of `x-stack-*`. */
+const HEADER_FAMILIES = ['x-stack-', 'x-hexclave-'] as const;
+
+/**
  * CORS of every `/api/*` response and preflight (PROTOCOL.md §1.1). The allowed request headers
  * are the service's at v2.7.27 and, after them, the two that `@stackframe/js` 2.8.39 to 2.8.102 add
- * to every call: without them a browser blocks those SDK releases before any request is sent.
+ * to every call, in both header families: without them a browser blocks those SDK releases before
+ * any request is sent. Both families of the response headers are readable.
  */
 export const corsHeaders: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': '86400',
-  'access-control-allow-headers':
-    'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace, x-stack-allow-anonymous-user, ngrok-skip-browser-warning',
-  'access-control-expose-headers': 'content-type, x-stack-actual-status, x-stack-known-error',
+  'access-control-allow-headers': ['content-type', 'authorization', ...HEADER_FAMILIES.flatMap((family) => PROTOCOL_HEADERS.map((name) => `${family}${name}`)), 'baggage', 'sentry-trace', 'ngrok-skip-browser-warning'].join(', '),
+  'access-control-expose-headers': ['content-type', ...HEADER_FAMILIES.flatMap((family) => [`${family}actual-status`, `${family}known-error`])].join(', '),
 };
+
+/**
+ * Request headers under the names the handlers read: an `x-hexclave-*` header means what its
+ * `x-stack-*` twin means (which wins when a request sends both), so every release of the SDK is
+ * authenticated and served alike.
+ */
+function withStackNames(headers: Record<string, string | undefined>): Record<string, string | undefined> {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!name.startsWith('x-hexclave-')) continue;
+    const twin = `x-stack-${name.slice('x-hexclave-'.length)}`;
+    if (headers[twin] === undefined) headers[twin] = value;
+  }
+  return headers;
+}
 
 const API_PREFIX = /^\/api\/(?:v1|v2beta[1-4])(?=\/|$)/;
 const ALLOWED_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -44,7 +80,7 @@ function queryRecord(url: URL): Record<string, string> {
 
 /** Turns anything a handler threw into the reply the service would give. Never a stack trace. */
 export function errorReply(error: unknown, log: (line: string) => void): Reply {
-  if (error instanceof KnownError) return { kind: 'json', status: error.status, body: error.toWire(), headers: { 'x-stack-known-error': error.code } };
+  if (error instanceof KnownError) return { kind: 'json', status: error.status, body: error.toWire(), headers: { 'x-stack-known-error': error.code, 'x-hexclave-known-error': error.code } };
   if (error instanceof StatusError) return { kind: 'text', status: error.status, body: error.message };
   const message = error instanceof Error ? error.message : String(error);
   log(`internal error: ${message}`);
@@ -92,6 +128,7 @@ export function writeReply(res: ServerResponse, reply: Reply, options: { cors: b
   let status = reply.status;
   if (options.override && status >= 400 && status <= 599) {
     headers['x-stack-actual-status'] = String(status);
+    headers['x-hexclave-actual-status'] = String(status);
     status = 200;
   }
   res.writeHead(status, headers);
@@ -117,7 +154,7 @@ function notFound(url: URL): Reply {
 /** Serves one `/api/v1/*` request: faults, body, authentication, routing, handler, statistics. */
 export async function handleApiRequest(env: EmulatorEnv, router: Router, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const headers = firstValues(req.headers);
+  const headers = withStackNames(firstValues(req.headers));
   const override = headers['x-stack-override-error-status'] !== undefined;
   const pretty = (headers.accept ?? '').includes('text/html');
   const path = url.pathname.replace(API_PREFIX, '') || '/';

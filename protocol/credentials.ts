@@ -1,4 +1,5 @@
-import { ClientError } from './errors/errors.js';
+import { isUuid } from './args.js';
+import { ClientError, InvalidArgumentError } from './errors/errors.js';
 
 /** The service's key prefixes: publishable client keys may be public; the other two never. */
 export const PUBLISHABLE_KEY_PREFIX = 'pck_';
@@ -50,4 +51,51 @@ export function refusePublishableAsSecret(value: unknown, option: string): void 
  */
 export function normalizeBaseUrl(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
+}
+
+/** What keys are made of: printable ASCII without spaces, the only text every runtime can put in a header. */
+const KEY_TEXT = /^[\x21-\x7e]+$/;
+/** How much of a wrong project id a message repeats (it is not a secret, but may be long). */
+const SHOWN_LENGTH = 60;
+
+function shown(value: unknown): string {
+  if (typeof value !== 'string') return value === null ? 'null' : typeof value;
+  return JSON.stringify(value.length > SHOWN_LENGTH ? `${value.slice(0, SHOWN_LENGTH)}…` : value);
+}
+
+/**
+ * A project id is the service's UUID, or `internal` (the service's own project). Anything else (a
+ * placeholder such as `…` kept from an example, a name) would only fail later, at the first request,
+ * with an error that names neither the option nor the fix.
+ */
+export function checkProjectId(value: unknown, option: string): asserts value is string {
+  if (value === 'internal' || isUuid(value)) return;
+  throw new InvalidArgumentError(
+    option,
+    `${option} must be your project's id: a UUID such as 27581ab5-090d-4de0-a603-9893113cd548 (from the project's settings, or the emulator's banner) or "internal", got ${shown(value)}.`,
+  );
+}
+
+/**
+ * A publishable client key starts with `pck_` and is printable ASCII: a placeholder (`pck_…`) or a
+ * key copied with a stray character would otherwise surface as a `Headers` error at the first
+ * sign-in. The message never repeats the value.
+ */
+export function checkPublishableClientKey(value: unknown, option: string): asserts value is string {
+  if (typeof value !== 'string' || !value.startsWith(PUBLISHABLE_KEY_PREFIX) || value.length === PUBLISHABLE_KEY_PREFIX.length) {
+    throw new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits, from the project's API keys (or the emulator's banner).`);
+  }
+  if (!KEY_TEXT.test(value)) {
+    throw new InvalidArgumentError(
+      option,
+      `${option} must be printable ASCII without spaces ("pck_" followed by letters and digits), but it holds other characters: a placeholder such as "pck_…" kept from an example, or a key copied with extra characters.`,
+    );
+  }
+}
+
+/** Secret keys go in headers too: printable ASCII, or they could never be sent. The message never repeats the value. */
+export function checkKeyText(value: string, option: string): void {
+  if (!KEY_TEXT.test(value)) {
+    throw new InvalidArgumentError(option, `${option} must be printable ASCII without spaces, as the project's keys are: it looks like a placeholder kept from an example, or a key copied with extra characters.`);
+  }
 }

@@ -2,7 +2,7 @@
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
  */
-import { refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
+import { checkKeyText, checkProjectId, refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
@@ -66,7 +66,7 @@ function checkCommon(options: CommonAppOptions): void {
     if (error instanceof InvalidArgumentError) throw error;
     throw new InvalidArgumentError('baseUrl', `baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}.`);
   }
-  requireNonEmptyString(options.projectId, 'projectId');
+  checkProjectId(options.projectId, 'projectId');
 }
 
 function serverEndpoints<A extends ServerAccess>() {
@@ -173,6 +173,7 @@ export function createServerApp(options: ServerAppOptions) {
   checkCommon(options);
   requireNonEmptyString(options.secretServerKey, 'secretServerKey');
   refusePublishableAsSecret(options.secretServerKey, 'secretServerKey');
+  checkKeyText(options.secretServerKey, 'secretServerKey');
   assertNotInBrowser('A secret server key');
   const t = createTransport({
     baseUrl: options.baseUrl,
@@ -196,6 +197,7 @@ export function createAdminApp(options: AdminAppOptions) {
   if (options.superSecretAdminKey !== undefined) {
     requireNonEmptyString(options.superSecretAdminKey, 'superSecretAdminKey');
     refusePublishableAsSecret(options.superSecretAdminKey, 'superSecretAdminKey');
+    checkKeyText(options.superSecretAdminKey, 'superSecretAdminKey');
     assertNotInBrowser('A super secret admin key');
   } else if (options.adminAccessToken !== undefined || options.adminTokens !== undefined) {
     // The forms a browser may use: no secret key may ride along, as the token or as a header.

@@ -266,7 +266,12 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     const hello = parseValue('connect', 'hello', helloRules, helloInput);
     if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'A tab must pass a listener with a deliver(batch) method.');
     for (const warning of hello.warnings ?? []) warnings.add(warning);
-    const tab = tabs.register(hello, listener, onRelease);
+    const tab = tabs.register(hello, listener, () => {
+      // A tab's word on the network leaves with it.
+      connectivity.forgetTab(tab.label);
+      onRelease?.();
+    });
+    connectivity.verifyContact();
     return checkedApi(
       createTabApi(tab, {
         tabs,

@@ -1,4 +1,4 @@
-import { normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
+import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
 
@@ -44,13 +44,10 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   } catch {
     throw new InvalidArgumentError('config.baseUrl', `baseUrl is not a valid URL: ${JSON.stringify(c.baseUrl)}.`);
   }
-  if (typeof c.projectId !== 'string' || c.projectId.trim() === '') throw new InvalidArgumentError('config.projectId', 'projectId must be a non-empty string.');
-  if (typeof c.publishableClientKey !== 'string' || c.publishableClientKey.trim() === '') {
-    throw new InvalidArgumentError('config.publishableClientKey', 'publishableClientKey must be a non-empty string (pck_…).');
-  }
-  if (c.internalPublishableClientKey !== undefined && (typeof c.internalPublishableClientKey !== 'string' || c.internalPublishableClientKey === '')) {
-    throw new InvalidArgumentError('config.internalPublishableClientKey', 'internalPublishableClientKey must be a non-empty string.');
-  }
+  // The tab checked these already; a tab of another deploy, or a page that is not the app, may not have.
+  checkProjectId(c.projectId, 'config.projectId');
+  checkPublishableClientKey(c.publishableClientKey, 'config.publishableClientKey');
+  if (c.internalPublishableClientKey !== undefined) checkPublishableClientKey(c.internalPublishableClientKey, 'config.internalPublishableClientKey');
   const margin = c.tokenMarginMillis ?? DEFAULT_TOKEN_MARGIN_MILLIS;
   assertTokenMargin(margin, 'config.tokenMarginMillis');
   if (c.extraRequestHeaders !== undefined && !isRecordOfStrings(c.extraRequestHeaders)) {

@@ -1,6 +1,6 @@
 import { Emitter } from '../contract/events.js';
 import type { ConnectivitySnapshot } from '../contract/state.js';
-import { diagnoseNetwork } from '../protocol/diagnostics.js';
+import { diagnoseNetwork, type NetworkDiagnostics } from '../protocol/diagnostics.js';
 import { NetworkError } from '../protocol/errors/errors.js';
 import { serializeError } from '../protocol/errors/serialize.js';
 import type { Clock } from '../protocol/retry.js';
@@ -17,15 +17,49 @@ export interface ConnectivityOptions {
 
 /** Server errors in a row that make the state degraded. */
 const DEGRADED_AFTER = 2;
+/**
+ * How old the last word from the service may be before a tab that connects or comes back into view
+ * has the broker check (once, whatever the number of tabs): the state it shows is then right within
+ * about this long, also when nothing else is being fetched.
+ */
+export const CONTACT_FRESH_MILLIS = 2000;
+/** Checks that tabs' reports ask for: at most one a second, however many reports come. */
+const REPORT_CHECK_INTERVAL_MILLIS = 1000;
+const FIRST_PROBE_INTERVAL_MILLIS = 1000;
 
+/** A tab's word on `navigator.onLine`. */
+interface BrowserReport {
+  online: boolean;
+  atMillis: number;
+}
+
+/**
+ * Online, degraded or offline, from what the broker's requests meet and from checks of the service
+ * (`/api/v1` and `/health`). A tab's report of the browser's `online`/`offline` is a hint: it asks
+ * for a check, it leaves with the tab, and any answer from the service outweighs it.
+ */
 export class Connectivity {
   private snap: ConnectivitySnapshot;
   private readonly changes = new Emitter<ConnectivitySnapshot>();
   private waiters: Array<() => void> = [];
-  private probing: AbortController | null = null;
   private closed = false;
+  /** A check is under way. */
+  private checking = false;
+  /** The next check: a probe's backoff step, or the moment the last contact grows old. */
+  private planned: { cancel: AbortController; atMillis: number; madeAtMillis: number } | null = null;
+  /** Probing with backoff, after a failure, until the API answers. */
+  private recovering = false;
+  private probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
+  private lastCheckAtMillis = Number.NEGATIVE_INFINITY;
+  /** The last check a report of "offline" asked for (they are rate-limited apart from the probes). */
+  private lastReportCheckAtMillis = Number.NEGATIVE_INFINITY;
+  /** The service's last answer of any kind; the broker's start counts as one (it starts "online"). */
+  private lastHeardAtMillis: number;
+  /** Each connected tab's last report, by the tab's number; the latest report last. */
+  private readonly reports = new Map<number, BrowserReport>();
 
   constructor(private readonly options: ConnectivityOptions) {
+    this.lastHeardAtMillis = options.clock.now();
     this.snap = {
       state: 'online',
       sinceMillis: options.clock.now(),
@@ -49,6 +83,7 @@ export class Connectivity {
   /** The service answered (any status). 5xx/429/508 count as trouble, not as being offline. */
   recordResponse(status: number): void {
     const now = this.options.clock.now();
+    this.lastHeardAtMillis = now;
     if (status >= 500 || status === 429) {
       const failures = this.snap.consecutiveFailures + 1;
       this.update({
@@ -59,7 +94,7 @@ export class Connectivity {
       });
       return;
     }
-    this.stopProbing();
+    this.recovered(now);
     this.update({ state: 'online', consecutiveFailures: 0, lastSuccessAtMillis: now });
   }
 
@@ -72,19 +107,46 @@ export class Connectivity {
       lastErrorAtMillis: now,
       ...(this.snap.state === 'online' ? { state: 'degraded' as const } : {}),
     });
-    this.startProbing();
+    // Already probing: its backoff goes on (every failing request must not restart it).
+    if (this.recovering) return;
+    this.recovering = true;
+    this.probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
+    this.checkNow();
   }
 
-  /** A tab forwarded `online`/`offline` (no such events fire inside a SharedWorker). */
-  reportBrowser(online: boolean): void {
-    this.update({ browserOnline: online });
-    if (!online) {
-      this.update({ state: 'offline' });
-      this.startProbing();
-    } else if (this.snap.state !== 'online') {
-      // The browser thinks it is back: check now rather than at the next backoff step.
-      this.restartProbing();
-    }
+  /**
+   * A tab forwarded `online`/`offline` (no such events fire inside a SharedWorker). A hint only: it
+   * has the service checked soon, and the check decides. So a page that says "offline" (wrongly,
+   * or to do harm) cannot stop writes or hold reads while the service answers.
+   */
+  reportBrowser(tab: number, online: boolean): void {
+    const before = this.reports.get(tab)?.online;
+    this.reports.delete(tab);
+    this.reports.set(tab, { online, atMillis: this.options.clock.now() });
+    this.updateBrowserOnline();
+    // "Offline": at most one check a second, however many tabs (or a page repeating it) say so.
+    // Back online after this tab said offline (the browser's `online` event) while the broker is
+    // not: at once. A tab's first report is no news: its arrival has the contact verified anyway.
+    if (!online) this.checkSoon();
+    else if (before === false && this.snap.state !== 'online') this.checkNow();
+  }
+
+  /** A tab went away: its report goes with it. */
+  forgetTab(tab: number): void {
+    if (this.reports.delete(tab)) this.updateBrowserOnline();
+  }
+
+  /**
+   * A tab connected or came back into view: it must not show a state older than
+   * CONTACT_FRESH_MILLIS. Checks now if the last word from the service (or the last check) is
+   * older, else when it will be, unless the service is heard from meanwhile. One check for any
+   * number of tabs.
+   */
+  verifyContact(): void {
+    if (this.closed || this.checking) return;
+    const freshUntil = Math.max(this.lastHeardAtMillis, this.lastCheckAtMillis) + CONTACT_FRESH_MILLIS;
+    if (this.options.clock.now() >= freshUntil) this.checkNow();
+    else this.plan(freshUntil);
   }
 
   /** Resolves when requests may go: at once unless offline. */
@@ -103,7 +165,6 @@ export class Connectivity {
       this.waiters.push(done);
     });
   }
-
   /**
    * Waits out a retry's backoff, or less: after an outage (the broker went offline during the wait),
    * a request need not sleep on once the service is reachable again (a tab heard `online`, a probe
@@ -145,7 +206,7 @@ export class Connectivity {
 
   close(): void {
     this.closed = true;
-    this.stopProbing();
+    this.cancelPlan();
     for (const wake of this.waiters.splice(0)) wake();
   }
 
@@ -165,51 +226,99 @@ export class Connectivity {
     this.changes.emit(next);
   }
 
-  private restartProbing(): void {
-    this.stopProbing();
-    this.startProbing();
+  /** The browser's word as the snapshot shows it: the latest report of a tab still connected. */
+  private updateBrowserOnline(): void {
+    const latest = [...this.reports.values()].at(-1);
+    this.update({ browserOnline: latest === undefined ? null : latest.online });
   }
 
-  private stopProbing(): void {
-    this.probing?.abort();
-    this.probing = null;
+  /** The API answered: probing ends, and reports of "offline" made before the answer no longer count. */
+  private recovered(now: number): void {
+    this.recovering = false;
+    this.probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
+    this.cancelPlan();
+    let dropped = false;
+    for (const [tab, report] of this.reports) {
+      if (!report.online && report.atMillis <= now) dropped = this.reports.delete(tab) || dropped;
+    }
+    if (dropped) this.updateBrowserOnline();
   }
 
-  /** Probes `/health` with backoff until it answers; the result decides offline or back online. */
-  private startProbing(): void {
-    if (this.probing || this.closed) return;
-    const controller = new AbortController();
-    this.probing = controller;
+  /** A check now, unless a report of "offline" asked for one less than a second ago: then one when that second is over. */
+  private checkSoon(): void {
+    if (this.closed || this.checking) return;
+    const now = this.options.clock.now();
+    const earliest = this.lastReportCheckAtMillis + REPORT_CHECK_INTERVAL_MILLIS;
+    this.lastReportCheckAtMillis = Math.max(now, earliest);
+    if (now >= earliest) this.checkNow();
+    else this.plan(earliest);
+  }
+
+  /**
+   * A check at `atMillis` (an earlier plan stands). When it comes, it is skipped if the service
+   * answered meanwhile, unless probing after a failure.
+   */
+  private plan(atMillis: number): void {
+    if (this.closed || (this.planned !== null && this.planned.atMillis <= atMillis)) return;
+    this.cancelPlan();
     const { clock } = this.options;
-    const max = this.options.maxProbeIntervalMillis ?? 15_000;
-    void (async () => {
-      for (let interval = 1000; !controller.signal.aborted; interval = Math.min(interval * 2, max)) {
-        const diagnostics = await diagnoseNetwork({
-          baseUrl: this.options.baseUrl,
-          fetch: this.options.fetch,
-          navigatorOnline: this.snap.browserOnline,
-          timeoutMillis: 5000,
-          now: () => clock.now(),
-        });
-        if (controller.signal.aborted) return;
-        const reachable = diagnostics.health.reachable || diagnostics.apiRoot.reachable;
-        if (reachable && this.snap.browserOnline !== false) {
-          this.probing = null;
-          // The origin answering its health check while the API itself does not is trouble, not health.
-          this.update(
-            diagnostics.apiRoot.reachable
-              ? { state: 'online', consecutiveFailures: 0, diagnostics, lastSuccessAtMillis: clock.now() }
-              : { state: 'degraded', diagnostics },
-          );
-          return;
-        }
-        this.update({ state: 'offline', diagnostics });
-        try {
-          await clock.sleep(interval, controller.signal);
-        } catch {
-          return;
-        }
+    const madeAtMillis = clock.now();
+    const cancel = new AbortController();
+    this.planned = { cancel, atMillis, madeAtMillis };
+    clock.sleep(Math.max(0, atMillis - madeAtMillis), cancel.signal).then(
+      () => {
+        if (this.planned?.cancel !== cancel) return;
+        this.planned = null;
+        if (this.recovering || this.lastHeardAtMillis <= madeAtMillis) this.checkNow();
+      },
+      () => undefined,
+    );
+  }
+
+  private cancelPlan(): void {
+    if (this.planned === null) return;
+    this.planned.cancel.abort();
+    this.planned = null;
+  }
+
+  /** Checks `/api/v1` and `/health` once; the answer decides the state. */
+  private checkNow(): void {
+    if (this.checking || this.closed) return;
+    this.cancelPlan();
+    this.checking = true;
+    const { clock } = this.options;
+    this.lastCheckAtMillis = clock.now();
+    void diagnoseNetwork({ baseUrl: this.options.baseUrl, fetch: this.options.fetch, navigatorOnline: this.snap.browserOnline, timeoutMillis: 5000, now: () => clock.now() }).then(
+      (diagnostics) => {
+        this.checking = false;
+        if (!this.closed) this.settle(diagnostics);
+      },
+      () => {
+        this.checking = false;
+      },
+    );
+  }
+
+  private settle(diagnostics: NetworkDiagnostics): void {
+    const now = this.options.clock.now();
+    if (diagnostics.apiRoot.reachable) {
+      this.lastHeardAtMillis = now;
+      const wasDown = this.recovering || this.snap.state === 'offline';
+      this.recovered(now);
+      // Nothing to tell the tabs when the state stands: an online broker stays online, and one
+      // degraded by server errors stays so until a real call is answered well.
+      if (this.snap.state === 'online' || (this.snap.state === 'degraded' && !wasDown)) {
+        this.update({ lastSuccessAtMillis: now });
+        return;
       }
-    })();
+      this.update({ state: 'online', consecutiveFailures: 0, diagnostics, lastSuccessAtMillis: now });
+      return;
+    }
+    // The origin answering its health check while the API itself does not is trouble, not health;
+    // neither answering is offline. Either way, probe again after the backoff.
+    this.recovering = true;
+    this.update(diagnostics.health.reachable ? { state: 'degraded', diagnostics } : { state: 'offline', diagnostics });
+    this.plan(now + this.probeIntervalMillis);
+    this.probeIntervalMillis = Math.min(this.probeIntervalMillis * 2, this.options.maxProbeIntervalMillis ?? 15_000);
   }
 }

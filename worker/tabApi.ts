@@ -22,7 +22,7 @@ export interface TabApiContext {
   queries: QueryClient;
   /** `caller`: who asks, passed to the refresh a token may need (diagnostics). */
   session: { start(): Promise<void>; getAccessToken(caller?: unknown): Promise<string | null> };
-  connectivity: { reportBrowser(online: boolean): void };
+  connectivity: { reportBrowser(tab: number, online: boolean): void; verifyContact(): void };
   status(): BrokerStatus;
   /** A hidden tab came back into view. */
   onReturn(cause?: FetchCause): void;
@@ -62,9 +62,11 @@ export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: Tab
       await queries.entryFor(query).fetch(cause('refetch', query.kind));
     },
     reportBrowserState: async ({ online, visible: nowVisible }) => {
-      if (online !== undefined) context.connectivity.reportBrowser(online);
+      if (online !== undefined) context.connectivity.reportBrowser(tab.label, online);
       if (nowVisible !== undefined) {
         if (nowVisible && visible === false) context.onReturn(cause('return', 'visible again'));
+        // Someone is looking at this tab now: what it shows of connectivity must be current.
+        if (nowVisible && visible !== true) context.connectivity.verifyContact();
         visible = nowVisible;
       }
     },

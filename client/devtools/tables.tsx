@@ -100,11 +100,28 @@ export function CacheTable({ client, diagnostics, panelId, now }: { client: Brok
   );
 }
 
+/**
+ * When the log begins, said where the log is: a broker records from the moment a devtools panel
+ * first mounts in any tab, so after a navigation that restarted the broker, what the page shows may
+ * have been fetched before then, and an empty log does not mean "no requests".
+ */
+function RecordingNote({ diagnostics }: { diagnostics: BrokerDiagnostics }) {
+  const since = diagnostics.recordingSinceMillis;
+  const before = `Recording since ${timeOfDay(since)}, when a devtools panel first opened under this broker (started ${timeOfDay(diagnostics.host.startedAtMillis)}); requests made before then are not listed.`;
+  const empty = diagnostics.requests.length === 0 ? ' None since: what tabs show was fetched before recording began, or comes from the cache or the copy kept between visits.' : '';
+  return (
+    <p style={s.note} data-testid={ids.recordingNote}>
+      {before + empty}
+    </p>
+  );
+}
+
 export function RequestTable({ diagnostics, panelId }: { diagnostics: BrokerDiagnostics; panelId: string }) {
   const thisTab = tabOfPanel(diagnostics, panelId);
   const newestFirst = [...diagnostics.requests].reverse();
   return (
     <Section title={`Requests (${diagnostics.requests.length})`} wide>
+      <RecordingNote diagnostics={diagnostics} />
       <table style={s.table}>
         <Head columns={['#', 'at', 'request', 'status', 'time', 'attempts', 'error', 'caused by', 'callers']} />
         <tbody>

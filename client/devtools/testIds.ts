@@ -21,6 +21,8 @@ export const devtoolsIds = {
   refetch: 'authbroker-devtools-refetch',
   requestRow: 'authbroker-devtools-request-row',
   requestsDropped: 'authbroker-devtools-requests-dropped',
+  /** Above the request log: since when it records, and why it may be empty. */
+  recordingNote: 'authbroker-devtools-recording-note',
   connectivityChange: 'authbroker-devtools-connectivity-change',
   storage: 'authbroker-devtools-storage',
   warnings: 'authbroker-devtools-warnings',

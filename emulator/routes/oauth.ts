@@ -69,6 +69,10 @@ const authorizeQuery = obj({
   error_redirect_uri: url(),
   error_redirect_url: url(),
   after_callback_redirect_url: yup.string(),
+  // The SDK fetches the authorize URL and navigates itself (2.8.x sends `stack_response_mode`,
+  // 2.8.108 and later also `hexclave_response_mode`): the answer is then JSON, not a redirect.
+  stack_response_mode: yup.string().oneOf(['json']),
+  hexclave_response_mode: yup.string().oneOf(['json']),
 }).defined();
 
 async function authorize(req: ApiRequest): Promise<Reply> {
@@ -117,7 +121,9 @@ async function authorize(req: ApiRequest): Promise<Reply> {
     codeChallenge: createHash('sha256').update(innerVerifier).digest('base64url'),
   });
   // No `Secure`: the service adds it only outside development.
-  return redirect(location, { 'set-cookie': `${INNER_COOKIE}${providerState}=true; Path=/; Max-Age=600; HttpOnly` });
+  const cookie = { 'set-cookie': `${INNER_COOKIE}${providerState}=true; Path=/; Max-Age=600; HttpOnly` };
+  if (query.stack_response_mode === 'json' || query.hexclave_response_mode === 'json') return { kind: 'json', status: 200, body: { location }, headers: cookie };
+  return redirect(location, cookie);
 }
 
 /** Known errors of the callback go to the error URL when it is trusted, else answer normally. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readmeFiles } from '../package/support/readme.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(resolve(root, path), 'utf8');
@@ -27,9 +28,57 @@ describe("the README's table for people coming from the Stack SDK", () => {
       import('../../protocol/server.js'),
       import('../../contract/actions.js'),
     ]);
-    const browser = client.createBrokerClient({ baseUrl: 'http://127.0.0.1:1', projectId: 'p', publishableClientKey: 'pck_x' });
-    const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:1', projectId: 'p', secretServerKey: 'ssk_x' });
+    const browser = client.createBrokerClient({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_x' });
+    const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', secretServerKey: 'ssk_x' });
     const known = new Set([...Object.keys(client), ...Object.keys(react), ...Object.keys(server), ...actionNames, ...Object.keys(browser), ...Object.keys(app)]);
     expect(rows.filter((name) => !known.has(name))).toEqual([]);
+  });
+});
+
+describe("the README's quick start runs against the emulator as it is written", () => {
+  const files = () => readmeFiles();
+
+  it("its client and server use the emulator's demo project (fixed id and key) at the emulator's default address, values the client accepts", async () => {
+    const { DEFAULT_DEMO_PROJECT } = await import('../../emulator/state/seed.js');
+    const main = files()['src/main.tsx']!;
+    expect(main).toContain("baseUrl: 'http://127.0.0.1:8102'");
+    expect(main).toContain(`projectId: '${DEFAULT_DEMO_PROJECT.id}'`);
+    expect(main).toContain(`publishableClientKey: '${DEFAULT_DEMO_PROJECT.publishableClientKey}'`);
+    expect(files()['server.ts']).toContain(`projectId: '${DEFAULT_DEMO_PROJECT.id}'`);
+    expect(read('emulator/cli.ts')).toMatch(/--port N +Port to listen on \(default 8102/);
+    // No placeholder is left for a newcomer to keep by mistake.
+    for (const code of Object.values(files())) expect(code).not.toMatch(/'…'|'pck_…'/);
+    const client = await import('../../client/index.js');
+    expect(() => client.createBrokerClient({ baseUrl: 'http://127.0.0.1:8102', projectId: DEFAULT_DEMO_PROJECT.id, publishableClientKey: DEFAULT_DEMO_PROJECT.publishableClientKey, mode: 'in-process' })).not.toThrow();
+  });
+
+  it('says how to get the emulator before it is on the registry, with the tarball this repository packs', () => {
+    const readme = read('README.md');
+    const emulatorPackage = JSON.parse(read('emulator/package.json')) as { name: string; version: string; scripts: Record<string, string> };
+    expect(readme).toContain('`npm install --save-dev authbroker-emulator` and `npx authbroker-emulator` answer 404');
+    expect(readme).toContain('`npm pack --workspace emulator`');
+    expect(readme).toContain(`${emulatorPackage.name}-${emulatorPackage.version}.tgz`);
+    // npm pack builds it first.
+    expect(emulatorPackage.scripts.prepack).toMatch(/build\.mjs authbroker-emulator/);
+  });
+
+  it('names the hook that gives isStale and updatedAt, and shows it in the example', () => {
+    const readme = read('README.md');
+    expect(readme).toContain("`useUser` returns the plain user; whether it is that kept copy, not yet confirmed by the broker, is `isStale` from `useQuery({ kind: 'currentUser' })`, with `updatedAt`");
+    expect(files()['src/main.tsx']).toContain("const { isStale, updatedAt } = useQuery({ kind: 'currentUser' });");
+  });
+
+  it('shows a connectivity banner with useConnectivity and its states', () => {
+    const main = files()['src/main.tsx']!;
+    expect(main).toContain('const connectivity = useConnectivity();');
+    expect(main).toMatch(/connectivity\.state === 'online'[\s\S]*connectivity\.state === 'offline'/);
+    expect(main).toContain('<ConnectivityBanner />');
+    expect(read('README.md')).toMatch(/`online` \(answers arrive\), `degraded` \(.*\) or `offline` \(/);
+  });
+
+  it('its sign-in page leaves once someone is signed in, in this tab or another', () => {
+    const main = files()['src/main.tsx']!;
+    const signIn = main.slice(main.indexOf('function SignIn()'));
+    expect(signIn).toMatch(/const \{ status \} = useUserState\(\);\s*useEffect\(\(\) => \{[\s\S]*if \(status === 'signed-in'\) location\.assign\(readReturnTo/);
   });
 });

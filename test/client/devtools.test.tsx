@@ -159,6 +159,20 @@ describe('<AuthbrokerDevtools />', () => {
     expect(localStorage.getItem('authbroker-devtools:open')).toBe('0');
   });
 
+  it('says where the request log is since when it records, and why an empty log is not "no requests"', async () => {
+    const stub = stubClient();
+    render(<AuthbrokerDevtools client={stub.client} initialIsOpen />);
+    const panel = await screen.findByTestId(ids.panel);
+    const note = () => within(panel).getByTestId(ids.recordingNote).textContent;
+    expect(note()).toMatch(/^Recording since \d\d:\d\d:\d\d, when a devtools panel first opened under this broker \(started \d\d:\d\d:\d\d\); requests made before then are not listed\.$/);
+    // A navigation restarted the broker; the user on the page was fetched before this panel mounted.
+    act(() => stub.push({ requests: [], recordingSinceMillis: NOW - 100 }));
+    await waitFor(() => expect(note()).toMatch(/None since: what tabs show was fetched before recording began/));
+    expect(within(panel).getByText('Requests (0)')).toBeTruthy();
+    // The note sits with the log, not only in the header.
+    expect(within(panel).getByTestId(ids.recordingNote).closest('section')?.textContent).toContain('Requests (0)');
+  });
+
   it('names why the broker runs where it does when a better host did not start', async () => {
     const stub = stubClient();
     render(<AuthbrokerDevtools client={stub.client} initialIsOpen />);

@@ -9,7 +9,8 @@ import { Boundary, quietConsoleErrors, resetBrowser } from './react/helpers.js';
 
 afterEach(resetBrowser);
 
-const valid: ConnectOptions = { baseUrl: 'http://127.0.0.1:8102', projectId: 'demo-project', publishableClientKey: 'pck_demo', mode: 'in-process' };
+const PROJECT_ID = '27581ab5-090d-4de0-a603-9893113cd548';
+const valid: ConnectOptions = { baseUrl: 'http://127.0.0.1:8102', projectId: PROJECT_ID, publishableClientKey: 'pck_demo', mode: 'in-process' };
 
 /** The error a call throws (synchronously or as a rejection). */
 async function thrown(run: () => unknown): Promise<unknown> {
@@ -59,7 +60,7 @@ describe('secret keys are refused in the browser', () => {
 });
 
 describe('authbroker/server refuses secret keys in a browser-like environment (jsdom has window and document)', () => {
-  const common = { baseUrl: 'http://127.0.0.1:8102', projectId: 'demo-project' };
+  const common = { baseUrl: 'http://127.0.0.1:8102', projectId: PROJECT_ID };
 
   it('createServerApp with a secret server key', async () => {
     const error = await thrown(() => createServerApp({ ...common, secretServerKey: 'ssk_demo' }));
@@ -126,6 +127,83 @@ describe('bad options are InvalidArgumentErrors naming the option, thrown when t
   });
 });
 
+describe('placeholders and malformed ids fail at once, naming the option and what a valid value looks like', () => {
+  // Kept literally from the README, the first sign-in used to fail with "Failed to execute 'set' on
+  // 'Headers': String contains non ISO-8859-1 code point".
+  it.each([
+    ['the README’s projectId placeholder', { projectId: '…' }, 'options.projectId', /must be your project's id: a UUID such as [0-9a-f-]{36} .* or "internal", got "…"/],
+    ['a project name instead of its id', { projectId: 'my-app' }, 'options.projectId', /a UUID .*got "my-app"/],
+    ['a UUID with a stray character', { projectId: `${PROJECT_ID}x` }, 'options.projectId', /a UUID/],
+    ['the README’s key placeholder', { publishableClientKey: 'pck_…' }, 'options.publishableClientKey', /printable ASCII.*placeholder such as "pck_…"/],
+    ['a key copied with a space', { publishableClientKey: 'pck_abc def' }, 'options.publishableClientKey', /printable ASCII/],
+    ['a key without its prefix', { publishableClientKey: 'xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb' }, 'options.publishableClientKey', /"pck_" followed by letters and digits/],
+    ['the prefix alone', { publishableClientKey: 'pck_' }, 'options.publishableClientKey', /"pck_" followed by/],
+    ['an internal key placeholder', { internalPublishableClientKey: 'pck_…' }, 'options.internalPublishableClientKey', /printable ASCII/],
+  ])('%s', async (_, extra, argument, message) => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const error = await thrown(() => createBrokerClient({ ...valid, ...extra }));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument });
+    expect((error as Error).message.startsWith(argument)).toBe(true);
+    expect((error as Error).message).toMatch(message);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('a key is never repeated in the message', async () => {
+    const error = await thrown(() => createBrokerClient({ ...valid, publishableClientKey: 'pck_secretish\u00e9value' }));
+    expect((error as Error).message).not.toContain('secretish');
+  });
+
+  it('"internal" and any UUID are project ids', () => {
+    expect(() => createBrokerClient({ ...valid, projectId: 'internal' })).not.toThrow();
+    expect(() => createBrokerClient({ ...valid, projectId: PROJECT_ID.toUpperCase() })).not.toThrow();
+  });
+
+  it('the broker refuses the same from a tab that sends it', async () => {
+    const { resolveBrokerConfig } = await import('../../worker/config.js');
+    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: '…', publishableClientKey: 'pck_x' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'config.projectId' }));
+    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: PROJECT_ID, publishableClientKey: 'pck_…' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'config.publishableClientKey' }));
+  });
+
+  it('the server and admin apps check the project id, and that their keys are printable ASCII', async () => {
+    const base = { baseUrl: 'https://api.example.test', projectId: PROJECT_ID };
+    expect(await thrown(() => createServerApp({ ...base, projectId: '…', secretServerKey: 'ssk_x' }))).toMatchObject({ name: 'InvalidArgumentError', argument: 'projectId', message: expect.stringMatching(/^projectId must be your project's id: a UUID/) });
+    expect(await thrown(() => createAdminApp({ ...base, projectId: 'demo', adminAccessToken: 'eyJ.a.b' }))).toMatchObject({ name: 'InvalidArgumentError', argument: 'projectId' });
+    expect(() => createAdminApp({ ...base, projectId: 'internal', adminAccessToken: 'eyJ.a.b' })).not.toThrow();
+  });
+});
+
+describe('one broker per tab is never silent', () => {
+  const warned = () => vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+
+  it('without sharedWorker or serviceWorker, one console warning per page naming the options to add', async () => {
+    vi.resetModules();
+    const fresh = await import('../../client/index.js');
+    const warn = warned();
+    const { mode: _, ...auto } = valid;
+    fresh.createBrokerClient(auto);
+    fresh.createBrokerClient(auto);
+    expect(warn).toHaveBeenCalledTimes(1);
+    const message = String(warn.mock.calls[0]![0]);
+    expect(message).toMatch(/^authbroker: neither the sharedWorker nor the serviceWorker option was given, so every tab runs its own broker/);
+    expect(message).toContain("sharedWorker: (name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url)");
+    expect(message).toContain("serviceWorker: '/authbroker-service-worker.js'");
+  });
+
+  it.each([
+    ['a sharedWorker', { sharedWorker: '/authbroker-shared-worker.js' }],
+    ['a serviceWorker', { serviceWorker: '/authbroker-service-worker.js' }],
+    ['mode: in-process, chosen', { mode: 'in-process' as const }],
+  ])('no warning with %s', async (_, extra) => {
+    vi.resetModules();
+    const fresh = await import('../../client/index.js');
+    const warn = warned();
+    const { mode: __, ...auto } = valid;
+    fresh.createBrokerClient({ ...auto, ...extra });
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
+
 describe('misconfiguration is refused where it happens', () => {
   it.each([
     ['a secret server key pasted as the publishable key', { publishableClientKey: 'ssk_pasted_by_mistake' }, 'options.publishableClientKey'],
@@ -143,15 +221,15 @@ describe('misconfiguration is refused where it happens', () => {
 
   it('the broker refuses the same from a tab that sends such a config', async () => {
     const { resolveBrokerConfig } = await import('../../worker/config.js');
-    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: 'p', publishableClientKey: 'sak_x' })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
-    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: 'p', publishableClientKey: 'pck_x', extraRequestHeaders: { 'x-stack-secret-server-key': 'k' } })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
+    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: PROJECT_ID, publishableClientKey: 'sak_x' })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
+    expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: PROJECT_ID, publishableClientKey: 'pck_x', extraRequestHeaders: { 'x-stack-secret-server-key': 'k' } })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
   });
 
   it('a baseUrl ending in /api/v1 (as the emulator prints its API URL) means the same service', async () => {
     const { resolveBrokerConfig, brokerKeyOf } = await import('../../worker/config.js');
     const { workerName } = await import('../../client/channels.js');
     for (const baseUrl of ['http://127.0.0.1:8102/api/v1', 'http://127.0.0.1:8102/api/v1/', 'http://127.0.0.1:8102/']) {
-      expect(resolveBrokerConfig({ baseUrl, projectId: 'p', publishableClientKey: 'pck_x' }).baseUrl).toBe('http://127.0.0.1:8102');
+      expect(resolveBrokerConfig({ baseUrl, projectId: PROJECT_ID, publishableClientKey: 'pck_x' }).baseUrl).toBe('http://127.0.0.1:8102');
       expect(brokerKeyOf({ baseUrl, projectId: 'p' })).toBe('p@http://127.0.0.1:8102');
       expect(workerName({ baseUrl, projectId: 'p' })).toBe('authbroker:p@http://127.0.0.1:8102');
     }

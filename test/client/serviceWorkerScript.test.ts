@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const options = (serviceWorker: string) => ({ baseUrl: 'http://127.0.0.1:1', projectId: 'p', publishableClientKey: 'pck_x', serviceWorker, connectTimeoutMillis: 1000 });
+const options = (serviceWorker: string) => ({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_x', serviceWorker, connectTimeoutMillis: 1000 });
 const hello = { tabId: 'tab', version: '0.1.0' };
 const listener = { deliver: () => undefined };
 

@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-const options = { baseUrl: 'http://127.0.0.1:9', projectId: 'ssr-project', publishableClientKey: 'pck_ssr' } as const;
+const options = { baseUrl: 'http://127.0.0.1:9', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_ssr' } as const;
 
 /** Fails the test if anything reaches for the network. */
 function forbidFetch() {

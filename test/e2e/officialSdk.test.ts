@@ -1,7 +1,8 @@
 /**
  * The official SDK in Chromium against the emulator: the browser's CORS checks are what break
  * later releases (2.8.39 and after send `x-stack-allow-anonymous-user` and
- * `ngrok-skip-browser-warning`, which a preflight must allow). The page is served from its own
+ * `ngrok-skip-browser-warning`, which a preflight must allow; 2.8.108 sends every protocol header as
+ * `x-hexclave-*` and reads `x-hexclave-*` answers). The page is served from its own
  * http://localhost origin, the emulator on 127.0.0.1, as an app in development would be.
  */
 import { build } from 'esbuild';
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(skip).each(OFFICIAL_SDKS)('@stackframe/js $version in Chromium', (sdk) => {
-  it('signs up, reads the user, signs out, signs in with an expired token and refreshes, across origins', async () => {
+  it('signs up, reads and updates the user, creates and lists teams, signs out, signs in with an expired token and refreshes, across origins', async () => {
     const em = emulator!;
     const context = await browser!.newContext();
     try {
@@ -76,6 +77,8 @@ describe.skipIf(skip).each(OFFICIAL_SDKS)('@stackframe/js $version in Chromium',
       });
       expect(failed).toEqual([]);
       expect(flow.signedUpUser.primaryEmail).toBe(email);
+      expect(flow.updatedDisplayName).toBe(`Renamed ${email}`);
+      expect(flow.teamIds).toEqual([flow.createdTeamId]);
       expect(flow.signedOutUser).toBeNull();
       expect(flow.signedInUser).toEqual(flow.signedUpUser);
       expect(em.env.stats.snapshot().token_grants.refresh_token - before).toBeGreaterThanOrEqual(1);

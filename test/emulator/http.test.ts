@@ -2,13 +2,15 @@ import { createLocalJWKSet, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
+import { authorizeUrl } from '../support/oauth.js';
 import { freshProject, keyHeaders, raw } from './httpSupport.js';
 
 const emulator = useEmulator();
 
-// The service's list at v2.7.27, then the two headers later official SDK releases send on every call.
-const ALLOW_HEADERS =
-  'content-type, authorization, x-stack-project-id, x-stack-override-error-status, x-stack-random-nonce, x-stack-client-version, x-stack-disable-artificial-development-delay, x-stack-access-type, x-stack-publishable-client-key, x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-refresh-token, x-stack-access-token, baggage, sentry-trace, x-stack-allow-anonymous-user, ngrok-skip-browser-warning';
+// The service's request headers at v2.7.27 and the two later official SDK releases send on every
+// call, each as x-stack-* and as x-hexclave-* (@stackframe/js 2.8.108 and later).
+const PROTOCOL_HEADERS = ['project-id', 'override-error-status', 'random-nonce', 'client-version', 'disable-artificial-development-delay', 'access-type', 'publishable-client-key', 'secret-server-key', 'super-secret-admin-key', 'admin-access-token', 'refresh-token', 'access-token', 'allow-anonymous-user'];
+const ALLOW_HEADERS = ['content-type', 'authorization', ...['x-stack-', 'x-hexclave-'].flatMap((family) => PROTOCOL_HEADERS.map((name) => family + name)), 'baggage', 'sentry-trace', 'ngrok-skip-browser-warning'].join(', ');
 const OVERRIDE = { 'x-stack-override-error-status': 'true' };
 const WELCOME = 'Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.';
 
@@ -17,7 +19,7 @@ function expectCors(headers: Headers): void {
   expect(headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE, OPTIONS');
   expect(headers.get('access-control-max-age')).toBe('86400');
   expect(headers.get('access-control-allow-headers')).toBe(ALLOW_HEADERS);
-  expect(headers.get('access-control-expose-headers')).toBe('content-type, x-stack-actual-status, x-stack-known-error');
+  expect(headers.get('access-control-expose-headers')).toBe('content-type, x-stack-actual-status, x-stack-known-error, x-hexclave-actual-status, x-hexclave-known-error');
 }
 
 describe('CORS and standard headers (§1.1, §2.7)', () => {
@@ -53,6 +55,48 @@ describe('CORS and standard headers (§1.1, §2.7)', () => {
     expect(response.json()).toEqual({ status: 'ok' });
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect((await raw(em, 'GET', '/api/v1/health')).status).toBe(404);
+  });
+});
+
+describe('the x-hexclave-* header family (@stackframe/js 2.8.108 and later)', () => {
+  const asHexclave = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.replace(/^x-stack-/i, 'x-hexclave-'), value]));
+
+  it('authenticates a request whose protocol headers are all x-hexclave-*, as the same request with x-stack-*', async () => {
+    const em = emulator();
+    const stack = await raw(em, 'GET', '/api/v1/projects/current', { headers: keyHeaders(em, 'client') });
+    const hexclave = await raw(em, 'GET', '/api/v1/projects/current', { headers: asHexclave(keyHeaders(em, 'client')) });
+    expect(hexclave.status).toBe(200);
+    expect(hexclave.json()).toEqual(stack.json());
+  });
+
+  it('x-stack-* wins when a request sends both families', async () => {
+    const em = emulator();
+    const both = { ...asHexclave({ ...keyHeaders(em, 'client'), 'x-stack-access-type': 'nonsense' }), ...keyHeaders(em, 'client') };
+    expect((await raw(em, 'GET', '/api/v1/projects/current', { headers: both })).status).toBe(200);
+  });
+
+  it('answers known errors and the status override in both families', async () => {
+    const em = emulator();
+    const response = await raw(em, 'GET', '/api/v1/projects/current', { headers: { 'x-hexclave-override-error-status': 'true', 'x-hexclave-project-id': em.projects.demo.id } });
+    expect(response.status).toBe(200);
+    for (const family of ['x-stack-', 'x-hexclave-']) {
+      expect(response.headers.get(`${family}actual-status`)).toBe('400');
+      expect(response.headers.get(`${family}known-error`)).toBe('ACCESS_TYPE_REQUIRED');
+    }
+  });
+
+  it('OAuth authorize answers JSON with the location when asked for hexclave_response_mode=json or stack_response_mode=json', async () => {
+    const em = emulator();
+    for (const mode of ['hexclave_response_mode', 'stack_response_mode']) {
+      const { url } = await authorizeUrl(em);
+      const asked = new URL(url);
+      asked.searchParams.set(mode, 'json');
+      const response = await fetch(asked, { redirect: 'manual' });
+      expect(response.status).toBe(200);
+      const { location } = (await response.json()) as { location: string };
+      expect(new URL(location).pathname).toBe('/emulator/oauth/github/authorize');
+      expect(response.headers.get('set-cookie')).toMatch(/^stack-oauth-inner-/);
+    }
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * The official JavaScript SDK against the emulator, from Node: the oldest and the newest published
- * `@stackframe/js` releases that speak the `x-stack-*` protocol (2.7.23 and 2.8.102; 2.8.108 moved
- * to `x-hexclave-*` headers). The newest checks every access token's claims before it keeps it, so
- * this is where the emulator's tokens are held to it. The browser side (CORS) is test/e2e/officialSdk.test.ts.
+ * `@stackframe/js` releases that speak the `x-stack-*` protocol (2.7.23 and 2.8.102), and 2.8.108,
+ * which sends `x-hexclave-*` headers and reads either family back. The later releases check every
+ * access token's claims before they keep it, so this is where the emulator's tokens are held to it.
+ * The browser side (CORS) is test/e2e/officialSdk.test.ts.
  */
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { StackClientApp as HexclaveStackClientApp } from 'stackframe-js-hexclave';
 import { StackClientApp as NewestStackClientApp } from 'stackframe-js-newest';
 import { StackClientApp as OldestStackClientApp } from 'stackframe-js-oldest';
 import type { RunningEmulator } from '../../emulator/index.js';
@@ -19,6 +21,7 @@ const emulator = useEmulator();
 const releases: Record<OfficialSdkRelease['alias'], SdkAppClass> = {
   'stackframe-js-oldest': OldestStackClientApp as unknown as SdkAppClass,
   'stackframe-js-newest': NewestStackClientApp as unknown as SdkAppClass,
+  'stackframe-js-hexclave': HexclaveStackClientApp as unknown as SdkAppClass,
 };
 
 /** The flow with an in-memory token store, moving the emulator's clock in-process. */
@@ -38,7 +41,7 @@ function sdkFlow(sdk: OfficialSdkRelease, em: RunningEmulator, email: string): P
 }
 
 describe.each(OFFICIAL_SDKS)('@stackframe/js $version', (sdk) => {
-  it('signs up, reads the user, refreshes an expired token, signs out and signs in again', async () => {
+  it('signs up, reads and updates the user, creates and lists teams, signs out, signs in again and refreshes an expired token', async () => {
     const em = emulator();
     const email = uniqueEmail('sdk');
     const stats = () => em.env.stats.snapshot();
@@ -47,6 +50,8 @@ describe.each(OFFICIAL_SDKS)('@stackframe/js $version', (sdk) => {
 
     // Every step answered as the SDK expects (it throws or returns an error result otherwise).
     expect(flow.signedUpUser).toMatchObject({ primaryEmail: email, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(flow.updatedDisplayName).toBe(`Renamed ${email}`);
+    expect(flow.teamIds).toEqual([flow.createdTeamId]);
     expect(flow.signedOutUser).toBeNull();
     expect(flow.signedInUser).toMatchObject({ primaryEmail: email, id: flow.signedUpUser.id });
     // The token kept from the sign-in had already expired: the SDK renewed it through the token
@@ -59,6 +64,9 @@ describe.each(OFFICIAL_SDKS)('@stackframe/js $version', (sdk) => {
     expect(count('POST /auth/password/sign-in')).toBe(1);
     expect(count('DELETE /auth/sessions/current')).toBe(1);
     expect(count('GET /users/me')).toBeGreaterThanOrEqual(2);
+    expect(count('PATCH /users/me')).toBeGreaterThanOrEqual(1);
+    expect(count('POST /teams', '201') + count('POST /teams')).toBe(1);
+    expect(count('GET /teams')).toBeGreaterThanOrEqual(1);
     // The session signed out is gone on the emulator; the signed-in one remains.
     const project = em.env.store.project(em.projects.demo.id)!;
     const sessions = Object.values(project.sessions).filter((s) => s.user_id === flow.signedUpUser.id);

@@ -76,7 +76,7 @@ try {
     writeFiles(app, {
       'require.cjs': `const server = require('authbroker/server');
 const root = require('authbroker');
-const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:9', projectId: 'p', secretServerKey: 'ssk_x' });
+const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:9', projectId: '00000000-0000-4000-8000-000000000001', secretServerKey: 'ssk_x' });
 console.log(JSON.stringify({
   createServerApp: typeof server.createServerApp,
   isKnownError: typeof server.isKnownError,
@@ -109,7 +109,7 @@ export function explain(error: unknown): string {
   return error instanceof ClientError ? error.code : 'unknown';
 }
 
-export const app = createServerApp({ baseUrl: 'https://api.example.test', projectId: 'p', secretServerKey: 'ssk_x' });
+export const app = createServerApp({ baseUrl: 'https://api.example.test', projectId: '00000000-0000-4000-8000-000000000001', secretServerKey: 'ssk_x' });
 export const firstEmail = async (): Promise<string | null> => ((await app.listUsers({ limit: 1 })).items[0] as ServerUserModel | undefined)?.primaryEmail ?? null;
 `,
       'node-only/server.ts': server!,

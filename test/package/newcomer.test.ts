@@ -5,6 +5,7 @@ import type { PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInWithPassword } from '../../protocol/endpoints/auth.js';
 import { launchChromium, skipWithoutChromium } from '../e2e/support/chromium.js';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 import { fillPlaceholders, readmeFiles } from './support/readme.js';
 import { declaredDependencies, repoRoot, run, scratchApp, writeFiles } from './support/scratch.js';
@@ -178,6 +179,23 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
     }
   });
 
+  it('a sign-in page left open leaves once another tab signs in', async () => {
+    const context = await browser.newContext();
+    try {
+      const waiting = await context.newPage();
+      await waiting.goto(`${origin}/`);
+      await waiting.waitForURL(`${origin}/handler/sign-in?after_auth_return_to=%2F`);
+      await waiting.locator('form input[name=email]').waitFor();
+      const other = await context.newPage();
+      await other.goto(`${origin}/handler/sign-in`);
+      await signInThroughTheForm(other);
+      await waiting.waitForURL(`${origin}/`, { timeout: 15_000 });
+      await waiting.getByText('Hello', { exact: false }).first().waitFor({ timeout: 15_000 });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('an app with no sign-in form at its sign-in path stays there: no redirect loop', async () => {
     const context = await browser.newContext();
     try {
@@ -255,5 +273,32 @@ console.log(JSON.stringify({ garbage, userOfGarbage: await userIdOf(withToken('g
     expect(out.userOfGarbage).toBeNull();
     expect(out.userOfToken).toBe(user_id);
     expect(out.emails).toContain(DEMO.email);
+  });
+  // Last: it stops the file's emulator (connection refused) and starts another on its port.
+  it("the README's connectivity banner says offline while the service cannot be reached, and goes when it is back", async () => {
+    const em = emulator();
+    const context = await browser.newContext();
+    let back: RunningEmulator | undefined;
+    try {
+      const page = await context.newPage();
+      await page.goto(`${origin}/handler/sign-in`);
+      await signInThroughTheForm(page);
+      expect(await page.locator('[data-connectivity]').count()).toBe(0);
+      // A second tab keeps the broker running while the first reloads, as an app's other tabs would.
+      const other = await context.newPage();
+      await other.goto(`${origin}/`);
+      await em.stop();
+      const goneAt = Date.now();
+      await page.reload();
+      await page.locator('[data-connectivity="offline"]').waitFor({ timeout: 5000 });
+      expect(Date.now() - goneAt).toBeLessThan(5000);
+      expect(await page.getByRole('status').textContent()).toMatch(/^Offline: /);
+      back = await startEmulator({ port: em.port });
+      await page.reload();
+      await page.locator('[data-connectivity]').waitFor({ state: 'detached', timeout: 5000 });
+    } finally {
+      await back?.stop();
+      await context.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * One pass of an official `@stackframe/js` release through the basic flows, written against the
- * few methods every release from 2.7.23 to 2.8.102 has. Runs in Node and in a page (bundled by
+ * few methods every release from 2.7.23 to 2.8.108 has. Runs in Node and in a page (bundled by
  * test/e2e/officialSdk.test.ts), so it imports nothing; the caller moves the emulator's clock.
  */
 
@@ -8,6 +8,10 @@
 export interface SdkUser {
   id: string;
   primaryEmail: string | null;
+  displayName: string | null;
+  update(update: { displayName: string }): Promise<void>;
+  createTeam(data: { displayName: string }): Promise<{ id: string }>;
+  listTeams(): Promise<Array<{ id: string; displayName: string }>>;
   signOut(): Promise<void>;
   getAuthJson(): Promise<{ accessToken: string | null }>;
 }
@@ -43,6 +47,11 @@ export interface SdkFlowOptions extends Omit<SdkAppOptions, 'redirectMethod'> {
 
 export interface SdkFlowResult {
   signedUpUser: { id: string; primaryEmail: string | null };
+  /** The display name read back, after the user was updated. */
+  updatedDisplayName: string | null;
+  /** The team the user created, and the teams listed after. */
+  createdTeamId: string;
+  teamIds: string[];
   signedOutUser: null;
   signedInUser: { id: string; primaryEmail: string | null };
   /** The access token the SDK holds after reading the user with an expired one. */
@@ -60,8 +69,8 @@ async function requireUser(app: SdkApp, step: string): Promise<SdkUser> {
 }
 
 /**
- * Sign up, read the user, sign out, sign in with a token that has already expired, then read the
- * user (the SDK refreshes first) and take its access token.
+ * Sign up, read the user, update it and read it again, create a team and list the user's teams, sign out, sign in with a
+ * token that has already expired, then read the user (the SDK refreshes first) and take its access token.
  */
 export async function runSdkFlow(StackClientApp: SdkAppClass, options: SdkFlowOptions): Promise<SdkFlowResult> {
   const app = new StackClientApp({ baseUrl: options.baseUrl, projectId: options.projectId, publishableClientKey: options.publishableClientKey, tokenStore: options.tokenStore, redirectMethod: 'none' });
@@ -69,6 +78,10 @@ export async function runSdkFlow(StackClientApp: SdkAppClass, options: SdkFlowOp
   ok(await app.signUpWithCredential({ email, password, noRedirect: true, verificationCallbackUrl: options.verificationCallbackUrl }), 'sign-up');
   const signedUp = await requireUser(app, 'after sign-up');
   const signedUpUser = { id: signedUp.id, primaryEmail: signedUp.primaryEmail };
+  await signedUp.update({ displayName: `Renamed ${email}` });
+  const updatedDisplayName = (await requireUser(app, 'after update')).displayName;
+  const createdTeamId = (await signedUp.createTeam({ displayName: 'SDK team' })).id;
+  const teamIds = (await signedUp.listTeams()).map((team) => team.id);
   await signedUp.signOut();
   const signedOutUser = await app.getUser();
   if (signedOutUser !== null) throw new Error('after sign-out: the SDK still has a user.');
@@ -82,5 +95,5 @@ export async function runSdkFlow(StackClientApp: SdkAppClass, options: SdkFlowOp
   const signedIn = await requireUser(app, 'after sign-in');
   const { accessToken } = await signedIn.getAuthJson();
   if (accessToken === null) throw new Error('after sign-in: the SDK has no access token.');
-  return { signedUpUser, signedOutUser, signedInUser: { id: signedIn.id, primaryEmail: signedIn.primaryEmail }, signedInAccessToken: accessToken };
+  return { signedUpUser, updatedDisplayName, createdTeamId, teamIds, signedOutUser, signedInUser: { id: signedIn.id, primaryEmail: signedIn.primaryEmail }, signedInAccessToken: accessToken };
 }

@@ -189,9 +189,9 @@ describe('the broker config', () => {
     const secret = await refusal(entry.connect({ ...broker.config, secretServerKey: 'ssk_x' }, { tabId: 'evil', version: 'x' }, listener()));
     expect(secret).toBeInstanceOf(InvalidArgumentError);
     expect(secret).toMatchObject({ argument: 'config.secretServerKey' });
-    const other = await refusal(entry.connect({ ...broker.config, projectId: 'another-project' }, { tabId: 'lost', version: 'x' }, listener()));
+    const other = await refusal(entry.connect({ ...broker.config, projectId: '00000000-0000-4000-8000-00000000000f' }, { tabId: 'lost', version: 'x' }, listener()));
     expect(other).toBeInstanceOf(InvalidArgumentError);
-    expect((other as Error).message).toContain('another-project');
+    expect((other as Error).message).toContain('00000000-0000-4000-8000-00000000000f');
     expect(broker.status().tabsConnected).toBe(1);
   });
 });
@@ -228,7 +228,9 @@ describe('errors keep their class, code, details and family across Comlink', () 
 
   it('NetworkError keeps its code, attempts and diagnostics', async () => {
     // Only the profile update fails to get through; the service itself answers.
-    const fetchFn: typeof fetch = (input, init) => (init?.method === 'PATCH' || init?.method === 'POST' && String(input).includes('/teams') ? Promise.reject(new TypeError('connection reset')) : fetch(input, init));
+    let networkDown = false;
+    const fetchFn: typeof fetch = (input, init) =>
+      networkDown || init?.method === 'PATCH' || (init?.method === 'POST' && String(input).includes('/teams')) ? Promise.reject(new TypeError('connection reset')) : fetch(input, init);
     const { tab } = await world(fetchFn);
     await tab.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
     // A POST is tried once (it may have been applied); its diagnostics find the service answering.
@@ -241,12 +243,14 @@ describe('errors keep their class, code, details and family across Comlink', () 
     expect(typeof diagnostics.checkedAtMillis).toBe('number');
     expect((unreachable as Error).message).toContain('connection reset');
 
+    // The network goes, and the browser says so: the broker's check confirms it.
     await tab.subscribe('c', { kind: 'connectivity' });
+    networkDown = true;
     await tab.api.reportBrowserState({ online: false });
-    await tab.waitFor('c', (s) => (s.data as ConnectivitySnapshot).diagnostics?.navigatorOnline === false);
+    await tab.waitFor('c', (s) => (s.data as ConnectivitySnapshot).state === 'offline' && (s.data as ConnectivitySnapshot).diagnostics?.navigatorOnline === false);
     const offline = await refusal(tab.api.updateUser({ displayName: 'Offline' }));
     expect(offline).toBeInstanceOf(NetworkError);
-    expect(offline).toMatchObject({ code: 'NETWORK_OFFLINE', attempts: 0, diagnostics: { navigatorOnline: false, health: { reachable: true } } });
+    expect(offline).toMatchObject({ code: 'NETWORK_OFFLINE', attempts: 0, diagnostics: { navigatorOnline: false, health: { reachable: false } } });
   });
 });
 

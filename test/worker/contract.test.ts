@@ -97,9 +97,10 @@ describe('one transport pipeline', () => {
     const { tab } = await world({ fetch: net.fetch, extraRequestHeaders: { 'x-app-tenant': 'acme' } });
     const a = await tab();
     await a.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
-    // Offline: the sign-out happens here at once and is kept for later.
-    await a.api.reportBrowserState({ online: false });
+    // Offline (the browser says so, the broker's check confirms it): the sign-out happens here at once and is kept for later.
     net.setOffline(true);
+    await a.api.reportBrowserState({ online: false });
+    await expect.poll(async () => (await a.api.status()).connectivity.state).toBe('offline');
     await a.api.signOut();
     expect((await a.api.status()).session).toMatchObject({ status: 'signed-out' });
     net.setOffline(false);
@@ -120,7 +121,9 @@ describe('one transport pipeline', () => {
     const net = headerRecorder();
     const { tab } = await world({ fetch: net.fetch });
     const a = await tab();
+    net.setOffline(true);
     await a.api.reportBrowserState({ online: false });
+    await expect.poll(async () => (await a.api.status()).connectivity.state).toBe('offline');
     const sent = net.requests.length;
     const error = await a.api.adminSignInWithPassword({ email: 'admin@authbroker.dev', password: 'admin-password' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'NETWORK_OFFLINE' });

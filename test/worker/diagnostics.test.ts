@@ -146,7 +146,8 @@ describe('the diagnostics stream', () => {
   });
 
   it('records nothing until a devtools panel watches; from then on, everything, connectivity changes included', async () => {
-    const started = await scope.start();
+    const net = recordingFetch();
+    const started = await scope.start({ fetch: net.fetch });
     const { broker } = started;
     const tab = await scope.tab(started);
     await tab.api.signInWithPassword(DEMO);
@@ -162,8 +163,10 @@ describe('the diagnostics stream', () => {
     await tab.api.refetch({ kind: 'currentUser' });
     await until(tab, (d) => requestsTo(d, 'GET', '/users/me').length === 1 && settled(d));
 
+    net.offline = true;
     await tab.api.reportBrowserState({ online: false });
     await until(tab, (d) => d.connectivity.state === 'offline');
+    net.offline = false;
     await tab.api.reportBrowserState({ online: true });
     const diagnostics = await until(tab, (d) => d.connectivity.state === 'online' && d.connectivityHistory.length >= 3);
     expect(diagnostics.connectivityHistory.map((c) => c.state)).toEqual(expect.arrayContaining(['online', 'offline']));

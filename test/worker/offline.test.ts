@@ -92,7 +92,7 @@ describe('connectivity', () => {
     expect((await a!.api.status()).session.status).toBe('signed-in');
   });
 
-  it('the browser saying offline: reads wait, a mutation fails at once with NETWORK_OFFLINE and sends nothing; online again: both go', async () => {
+  it('the browser saying offline, the service unreachable: reads wait, a mutation fails at once with NETWORK_OFFLINE and sends nothing; the service back: both go', async () => {
     const { net, tabs: [a, b] } = await signedIn(2);
     await b!.subscribe('connectivity', { kind: 'connectivity' });
     net.offline = true;
@@ -110,11 +110,9 @@ describe('connectivity', () => {
     expect(apiAttempts(net, '/users/me')).toEqual([]);
     expect(apiAttempts(net, '/auth/sessions')).toEqual([]);
 
-    // The network is back but the tabs have not said so: the browser's word keeps the broker offline.
+    // The network is back and no tab has said so: the broker's probes find the service, and an
+    // answer from the service outweighs what the tabs last reported.
     net.offline = false;
-    await settle(100);
-    expect(read.done).toBe(false);
-    await b!.api.reportBrowserState({ online: true });
     expect(await read.promise).toHaveLength(1);
     expect((await a!.api.updateUser({ displayName: 'Online edit' })).displayName).toBe('Online edit');
     expect(apiAttempts(net, '/users/me')).toEqual([200]);
@@ -135,10 +133,12 @@ describe('the network returning', () => {
     // The first attempt fails, the probes find the service unreachable, the retry sleeps its backoff
     // (on a clock that only moves when the test says so: without the early end it would never go).
     const read = track(tab.api.refetch({ kind: 'sessions' }));
+    await tab.api.reportBrowserState({ online: false });
     await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
     await settle(50);
     expect(read.done).toBe(false);
     net.offline = false;
+    // The browser's `online` event, forwarded by the tab that said offline.
     await tab.api.reportBrowserState({ online: true });
     await read.promise;
     expect(read.error).toBeUndefined();
@@ -170,6 +170,7 @@ describe('signing out offline', () => {
     for (const tab of all) await tab.subscribe('session', { kind: 'session' });
     net.offline = true;
     await all[2]!.api.reportBrowserState({ online: false });
+    await until(async () => (await all[0]!.api.status()).connectivity.state === 'offline');
 
     await all[0]!.api.signOut();
     // Signed out while the network is still down: the local sign-out did not wait for it.
@@ -231,6 +232,7 @@ describe('signing out offline', () => {
     const first = await signedIn(1, net);
     net.offline = true;
     await first.tabs[0]!.api.reportBrowserState({ online: false });
+    await until(async () => (await first.tabs[0]!.api.status()).connectivity.state === 'offline');
     await first.tabs[0]!.api.signOut();
     first.tabs[0]!.close();
     first.broker.close();

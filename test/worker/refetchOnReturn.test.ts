@@ -107,8 +107,11 @@ describe('refetch on return', () => {
     const user = await signedInWatching(a, b);
     await renameElsewhere(user.id, 'Renamed while offline');
     await clock.advance(RETURN_REFETCH_INTERVAL_MILLIS);
+    // The network goes: the browser says so, and the broker's check finds the service unreachable.
+    net.offline = true;
     await a.api.reportBrowserState({ online: false });
-    expect((await a.api.status()).connectivity.state).toBe('offline');
+    await expect.poll(async () => (await a.api.status()).connectivity.state).toBe('offline');
+    net.offline = false;
     await a.api.reportBrowserState({ online: true });
     await b.waitFor('user', (s) => (s.data as User | null)?.displayName === 'Renamed while offline');
   });

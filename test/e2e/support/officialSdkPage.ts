@@ -1,7 +1,8 @@
 /**
- * The page of test/e2e/officialSdk.test.ts: both official SDK releases bundled for the browser,
+ * The page of test/e2e/officialSdk.test.ts: the official SDK releases bundled for the browser,
  * and the shared flow, which the test runs in the page with `window.runOfficialSdk`.
  */
+import { StackClientApp as HexclaveStackClientApp } from 'stackframe-js-hexclave';
 import { StackClientApp as NewestStackClientApp } from 'stackframe-js-newest';
 import { StackClientApp as OldestStackClientApp } from 'stackframe-js-oldest';
 import type { OfficialSdkRelease } from '../../support/officialSdk.js';
@@ -10,6 +11,7 @@ import { runSdkFlow, type SdkAppClass, type SdkFlowOptions, type SdkFlowResult }
 const releases: Record<OfficialSdkRelease['alias'], SdkAppClass> = {
   'stackframe-js-oldest': OldestStackClientApp as unknown as SdkAppClass,
   'stackframe-js-newest': NewestStackClientApp as unknown as SdkAppClass,
+  'stackframe-js-hexclave': HexclaveStackClientApp as unknown as SdkAppClass,
 };
 
 declare global {

@@ -17,17 +17,14 @@ export function readmeFiles(): Record<string, string> {
   return files;
 }
 
-/** The README's placeholders, filled in for a project of the emulator; each must be there. */
+/**
+ * The README's examples run against the emulator as they are: its base URL (`http://127.0.0.1:8102`)
+ * becomes the test emulator's, and its demo project's fixed id and key must be the ones given.
+ */
 export function fillPlaceholders(code: string, values: { baseUrl: string; projectId: string; publishableClientKey?: string }): string {
-  const replacements: Array<[string, string]> = [
-    ["'https://api.stack-auth.com'", JSON.stringify(values.baseUrl)],
-    ["projectId: '…'", `projectId: ${JSON.stringify(values.projectId)}`],
-  ];
-  if (values.publishableClientKey !== undefined) replacements.push(["'pck_…'", JSON.stringify(values.publishableClientKey)]);
-  let filled = code;
-  for (const [placeholder, value] of replacements) {
-    if (filled.split(placeholder).length !== 2) throw new Error(`The README snippet should contain ${placeholder} exactly once.`);
-    filled = filled.replace(placeholder, value);
-  }
-  return filled;
+  const mustHold = [`projectId: '${values.projectId}'`, ...(values.publishableClientKey === undefined ? [] : [`publishableClientKey: '${values.publishableClientKey}'`])];
+  for (const text of mustHold) if (!code.includes(text)) throw new Error(`The README snippet should contain ${text}, the emulator's demo project.`);
+  const baseUrl = "baseUrl: 'http://127.0.0.1:8102'";
+  if (code.split(baseUrl).length !== 2) throw new Error(`The README snippet should contain ${baseUrl} exactly once.`);
+  return code.replace(baseUrl, `baseUrl: ${JSON.stringify(values.baseUrl)}`);
 }
