@@ -218,6 +218,8 @@ describe('signing out offline', () => {
     await a!.api.signOut();
     expect((await a!.api.status()).session).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'signed-out' } });
     await until(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] === 1);
+    // The emulator counts the DELETE before the broker has read its answer and recorded the attempt.
+    await until(() => net.attempts.some((x) => x.call === '/auth/sessions/current'));
     // Renewed first, then deleted; never sent with the expired token.
     expect(net.attempts.map((x) => [x.method, x.call, x.outcome])).toEqual([
       ['POST', '/auth/oauth/token', 200],
