@@ -98,7 +98,8 @@ function stubClient() {
 
 async function openPanel(): Promise<HTMLElement> {
   fireEvent.click(screen.getByTestId(ids.toggle));
-  return screen.findByTestId(ids.panel);
+  // The panel is a lazy module: its first load (transformed on demand in tests) can take over a second under load.
+  return screen.findByTestId(ids.panel, {}, { timeout: 10_000 });
 }
 
 describe('<AuthbrokerDevtools />', () => {
@@ -153,7 +154,7 @@ describe('<AuthbrokerDevtools />', () => {
     unmount();
 
     render(<AuthbrokerDevtools client={stub.client} />);
-    expect(await screen.findByTestId(ids.panel)).toBeTruthy();
+    expect(await screen.findByTestId(ids.panel, {}, { timeout: 10_000 })).toBeTruthy();
     fireEvent.click(screen.getByTestId(ids.close));
     expect(screen.getByTestId(ids.toggle)).toBeTruthy();
     expect(localStorage.getItem('authbroker-devtools:open')).toBe('0');
