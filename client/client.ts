@@ -12,6 +12,7 @@ import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
 import type { OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
+import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
@@ -37,6 +38,8 @@ export interface BrokerClient extends BrokerActions {
   prefetch(query: QuerySpec): void;
   /** Resolves with the first settled snapshot of a query (Suspense). */
   settled(query: QuerySpec): Promise<QuerySnapshot>;
+  /** Whether this browser can use passkeys (WebAuthn); without, the passkey methods fail with PASSKEYS_UNAVAILABLE. */
+  readonly passkeysAvailable: boolean;
   registerPasskey(): Promise<void>;
   signInWithPasskey(): Promise<SignInResult>;
   signInWithOAuth(providerId: string, options?: OAuthSignInOptions): Promise<void>;
@@ -167,11 +170,16 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     prefetch: (query: QuerySpec) => store.prefetch(query),
     settled: (query: QuerySpec) => store.settled(query),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
+    get passkeysAvailable() {
+      return passkeysAvailable();
+    },
     async registerPasskey() {
+      if (!passkeysAvailable()) throw passkeysUnavailable();
       const { registerPasskey } = await import('./passkeys.js');
       return registerPasskey(await api(), KnownError);
     },
     async signInWithPasskey() {
+      if (!passkeysAvailable()) throw passkeysUnavailable();
       const { signInWithPasskey } = await import('./passkeys.js');
       return signInWithPasskey(await api(), KnownError);
     },
