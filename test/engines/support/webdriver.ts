@@ -63,12 +63,14 @@ export class WebDriverSession {
   constructor(
     private readonly baseUrl: string,
     readonly id: string,
+    /** What the driver says it started (`browserName`, `browserVersion`, …). */
+    readonly capabilities: Record<string, unknown>,
     private readonly deadlineMillis: number,
   ) {}
 
   static async create(baseUrl: string, capabilities: Record<string, unknown>, deadlineMillis = 30_000): Promise<WebDriverSession> {
-    const created = await webDriverRequest<{ sessionId: string }>(baseUrl, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } }, { deadlineMillis });
-    return new WebDriverSession(baseUrl, created.sessionId, deadlineMillis);
+    const created = await webDriverRequest<{ sessionId: string; capabilities?: Record<string, unknown> }>(baseUrl, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } }, { deadlineMillis });
+    return new WebDriverSession(baseUrl, created.sessionId, created.capabilities ?? {}, deadlineMillis);
   }
 
   private request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, deadlineMillis = this.deadlineMillis): Promise<T> {

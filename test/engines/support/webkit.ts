@@ -106,11 +106,15 @@ export async function launchWebKit(paths: WebKitPaths): Promise<Engine> {
     }
   }
 
+  let version = 'WebKitGTK (MiniBrowser)';
   return {
     name: 'webkit',
-    version: 'WebKitGTK (MiniBrowser)',
+    get version() {
+      return version;
+    },
     async newProfile(): Promise<EngineProfile> {
       const session = await newSession();
+      version = `WebKitGTK ${String(session.capabilities.browserVersion ?? '')} (MiniBrowser)`.replace('  ', ' ');
       const queue = serialized();
       // The window the session opened with, until a tab takes it.
       let spare: string | null = await session.currentWindow();
