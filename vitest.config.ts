@@ -52,8 +52,10 @@ export default defineConfig({
       },
       {
         test: {
-          // The core scenarios in Chromium, Firefox and WebKit (test/engines/support/browsers.ts).
+          // The core scenarios in Chromium, Firefox and WebKit (test/engines/support/browsers.ts),
+          // after every other project has finished: they time reloads, which a busy machine would blur.
           name: 'engines',
+          sequence: { groupOrder: 1 },
           include: ['test/engines/**/*.test.ts'],
           globalSetup: ['test/engines/support/globalSetup.ts'],
           environment: 'node',

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { DEMO, signIn, signOut, status, waitForConnected, waitForSignedIn, waitForSignedOut, type Connected } from './support/probes.js';
+import { BLANK_PAGE_PATH } from '../e2e/support/server.js';
 import { inEveryEngine, waitInTab, type EngineStage } from './support/stage.js';
 
 /**
@@ -48,14 +49,13 @@ inEveryEngine((scenario, engineName) => {
     await waitForSignedIn(tab);
     const before = await status(tab);
 
+    // Every tab of the app closed ends its worker (its broker's lifetime lock is freed: watched from
+    // a page of the origin that runs none of the app); a new tab then starts a new broker, which
+    // finds the session in IndexedDB.
+    const onlooker = await profile.openTab(`${stage.demo.url}${BLANK_PAGE_PATH}`);
     await tab.close();
-    // The last tab closed ends the worker; a new tab starts a new broker, which finds the session
-    // in IndexedDB. (Until the old worker has ended, a new tab may still join it: wait for that.)
-    let again = await stage.openApp(profile);
-    for (let tries = 0; (await status(again)).brokerId === before.brokerId && tries < 20; tries++) {
-      await again.close();
-      again = await stage.openApp(profile);
-    }
+    await waitInTab(onlooker, 'the broker to end with its last tab', async (lock) => !(await navigator.locks.query()).held?.some((held) => held.name === lock), `authbroker:broker:${before.brokerId}`);
+    const again = await stage.openApp(profile);
     const after = await status(again);
     expect(after.brokerId).not.toBe(before.brokerId);
     expect(after.mode).toBe('shared-worker');

@@ -52,6 +52,8 @@ export interface ServeDemoOptions {
 }
 
 const PAGE_SCRIPT_PATH = '/__test-page-script.js';
+/** A page of the demo's origin that runs none of the app: for looking at the origin (its Web Locks) from outside the app. */
+export const BLANK_PAGE_PATH = '/__blank.html';
 
 export async function serveDemo(emulator: RunningEmulator, options: ServeDemoOptions = {}): Promise<DemoServer> {
   const config = {
@@ -68,6 +70,11 @@ export async function serveDemo(emulator: RunningEmulator, options: ServeDemoOpt
     if (options.pageScript !== undefined && path === PAGE_SCRIPT_PATH) {
       res.writeHead(200, { 'content-type': types['.js']!, 'cache-control': 'no-store' });
       res.end(options.pageScript);
+      return;
+    }
+    if (path === BLANK_PAGE_PATH) {
+      res.writeHead(200, { 'content-type': types['.html']!, 'cache-control': 'no-store', 'content-security-policy': csp });
+      res.end('<!doctype html><title>blank</title>');
       return;
     }
     if (path === '/demo-config.json') {
