@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { DEMO, signIn, signOut, status, waitForConnected, waitForSignedIn, waitForSignedOut, type Connected } from './support/probes.js';
 import { BLANK_PAGE_PATH } from '../e2e/support/server.js';
-import { inEveryEngine, waitInTab, type EngineStage } from './support/stage.js';
+import { setServiceReachable } from '../support/emulator.js';
+import { inEveryEngine, waitInTab } from './support/stage.js';
 
 /**
  * The core scenarios, as a person meets them, in Chromium, Firefox and WebKit: the broker in a
@@ -9,18 +10,6 @@ import { inEveryEngine, waitInTab, type EngineStage } from './support/stage.js';
  * offline and back. The demo's production build against the emulator, served under a strict CSP.
  */
 const RELOADS = 30;
-
-/** The service unreachable for the broker (every API call and health probe dropped), or reachable again. */
-async function serviceDown(stage: EngineStage, down: boolean): Promise<void> {
-  const url = `${stage.emulator.url}/emulator/faults`;
-  if (!down) {
-    await fetch(url, { method: 'DELETE' });
-    return;
-  }
-  const rules = ['/api/v1*', '/health'].map((path) => ({ path, probability: 1, effect: { type: 'drop', phase: 'before' } }));
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
-  if (!response.ok) throw new Error(`faults: ${response.status} ${await response.text()}`);
-}
 
 inEveryEngine((scenario, engineName) => {
   scenario('the broker starts in a SharedWorker with IndexedDB; two tabs share sign-in and sign-out, both ways', async (stage) => {
@@ -129,7 +118,7 @@ inEveryEngine((scenario, engineName) => {
     const tab = await stage.openApp(profile);
     await signIn(tab);
     await waitForSignedIn(tab);
-    await serviceDown(stage, true);
+    await setServiceReachable(stage.emulator, false);
     // A read while offline waits rather than failing (kept in the page: WebDriver runs one script at a time).
     await tab.evaluate(() => {
       const page = window as unknown as { pendingRead?: string };
@@ -144,7 +133,7 @@ inEveryEngine((scenario, engineName) => {
     await waitInTab(tab, 'the offline banner', () => document.querySelector('[data-testid="offline-banner"]') !== null, null);
     expect(await tab.evaluate(() => (window as unknown as { pendingRead?: string }).pendingRead ?? 'waiting', null)).toBe('waiting');
 
-    await serviceDown(stage, false);
+    await setServiceReachable(stage.emulator, true);
     await waitInTab(tab, 'the broker to see the service back', async () => (await window.__authbroker.status()).connectivity.state === 'online', null, 30_000);
     expect(await waitInTab(tab, 'the waiting read', () => (window as unknown as { pendingRead?: string }).pendingRead, null)).toBe(DEMO.email);
     await waitInTab(tab, 'the offline banner to go', () => document.querySelector('[data-testid="offline-banner"]') === null, null);
