@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test projects by environment. Unit and integration tests run in Node (integration tests start
  * a real emulator on loopback); React tests run in jsdom; package tests pack and install the
- * tarballs; end-to-end tests drive Chromium.
+ * tarballs; end-to-end tests drive Chromium; the engines suite runs the core scenarios in Chromium,
+ * Firefox and WebKit.
  */
 export default defineConfig({
   test: {
@@ -43,6 +44,20 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/support/globalSetup.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          // The core scenarios in Chromium, Firefox and WebKit (test/engines/support/browsers.ts),
+          // after every other project has finished: they time reloads, which a busy machine would blur.
+          name: 'engines',
+          sequence: { groupOrder: 1 },
+          include: ['test/engines/**/*.test.ts'],
+          globalSetup: ['test/engines/support/globalSetup.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

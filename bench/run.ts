@@ -9,6 +9,7 @@ import { brokerMemory } from './brokerMemory.js';
 import { buildPages, launchBrowser, servePages, type PageServer } from './browser.js';
 import { bundleSize } from './bundleSize.js';
 import { emulatorThroughput } from './emulatorThroughput.js';
+import { engineReloads } from './engineReloads.js';
 import { fanIn } from './fanIn.js';
 import { idleCost } from './idleCost.js';
 import { machineInfo, packageVersion, parseFlags, type BenchResult, type Flags } from './harness.js';
@@ -42,6 +43,8 @@ const benchmarks: Benchmark[] = [
   { id: 'node-rpc', title: '7. Comlink round trip in Node', run: (flags) => nodeRpc(flags) },
   { id: 'broker-load', title: '8. Broker load', run: (flags) => brokerLoad(flags) },
   { id: 'idle-cost', title: '9. Idle cost and memory of N tabs', run: async (flags, kit) => idleCost(flags, (await kit()).browser, (await kit()).pages) },
+  // Launches its own browsers, one engine at a time.
+  { id: 'engine-reloads', title: '10. Reloading the only tab, per engine', run: (flags) => engineReloads(flags) },
 ];
 
 /**
@@ -129,6 +132,7 @@ async function main(): Promise<void> {
         comlink: packageVersion('comlink'),
         esbuild: packageVersion('esbuild'),
         'playwright-core': packageVersion('playwright-core'),
+        'puppeteer-core': packageVersion('puppeteer-core'),
         autocannon: packageVersion('autocannon'),
       },
       totalMillis: Date.now() - started,

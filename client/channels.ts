@@ -5,6 +5,7 @@ import { normalizeBaseUrl } from '../protocol/credentials.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
+import { candidateModes, detectCapabilities } from './mode.js';
 import { connectOverPort as connectEntry } from './rpc.js';
 
 /** A connection to a broker, whatever hosts it. */
@@ -15,6 +16,8 @@ export interface BrokerChannel {
   lost?: Promise<void>;
   /** Says the host is gone, when the tab learns it another way (the broker's lifetime lock). */
   markLost?(): void;
+  /** How many attempts the connection took (1: the broker answered the first). */
+  attempts?: number;
   close(): void;
 }
 
@@ -23,16 +26,20 @@ export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl'
 }
 
 export function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {
+  return rejectAfter(promise, millis, () => new ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`));
+}
+
+function rejectAfter<T>(promise: Promise<T>, millis: number, error: () => unknown): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`)), millis);
+    const timer = setTimeout(() => reject(error()), millis);
     promise.then(
       (value) => {
         clearTimeout(timer);
         resolve(value);
       },
-      (error: unknown) => {
+      (failure: unknown) => {
         clearTimeout(timer);
-        reject(error);
+        reject(failure);
       },
     );
   });
@@ -46,57 +53,140 @@ export interface WatchedConnection {
   close(): void;
 }
 
+/** How long the first attempt to reach a broker waits for its answer (see `attemptDeadlines`). */
+export const FIRST_ANSWER_MILLIS = 1000;
+
+/**
+ * How long each attempt to reach a broker waits, within the whole connect timeout: the first
+ * FIRST_ANSWER_MILLIS, each next one twice as long, and the last whatever is left (never a sliver).
+ * A warm broker answers in milliseconds and a cold one in a few hundred, so an attempt that hears
+ * nothing for a second went to a worker that will not answer it (an instance being torn down as
+ * the page reloaded), and a new attempt reaches the next instance.
+ */
+export function attemptDeadlines(totalMillis: number, firstMillis = FIRST_ANSWER_MILLIS): number[] {
+  const deadlines: number[] = [];
+  let left = totalMillis;
+  let next = firstMillis;
+  while (left > 0) {
+    const wait = left - next < next ? left : next;
+    deadlines.push(wait);
+    left -= wait;
+    next = wait * 2;
+  }
+  return deadlines;
+}
+
+/** One way into a broker: a fresh entry port for each attempt. */
+export interface BrokerEntryAttempt {
+  port: MessagePort;
+  /** Rejects when the host cannot start at all (its script does not load): trying again would not help. */
+  failed?: Promise<never>;
+  close(): void;
+}
+
+/** A connection and how many attempts it took (1 when the first answered). */
+export interface AttemptedConnection extends WatchedConnection {
+  attempts: number;
+}
+
+/**
+ * Connects through a fresh entry from `openEntry` per attempt (numbered from 0), one attempt at a
+ * time, each within its deadline (`attemptDeadlines`); an attempt that gets no answer is abandoned
+ * and its entry closed before the next starts. One at a time, so that a broker that does get two
+ * attempts (one slow to start) registers the tab twice in the order they were sent: the last
+ * registration, the one this tab waits on, replaces the first. Any other failure (a refusal, a
+ * script that does not load) ends the attempts at once.
+ */
+export async function connectWithRetries(
+  openEntry: (attempt: number) => BrokerEntryAttempt,
+  options: ConnectOptions,
+  hello: TabHello,
+  listener: TabListener,
+  hostGone?: Promise<void>,
+): Promise<AttemptedConnection> {
+  const total = options.connectTimeoutMillis ?? 8000;
+  const deadlines = attemptDeadlines(total);
+  const silence = new ClientError('BROKER_UNAVAILABLE', deadlines.length === 1 ? `The broker did not answer within ${total} ms.` : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`);
+  for (const [index, deadline] of deadlines.entries()) {
+    const entry = openEntry(index);
+    let connection: WatchedConnection;
+    try {
+      const connecting = connectOverPort(entry.port, options, hello, listener, hostGone, (promise) => rejectAfter(promise, deadline, () => silence));
+      connection = await (entry.failed ? Promise.race([connecting, entry.failed]) : connecting);
+    } catch (error) {
+      // A worker that answers late must not keep a tab nobody uses.
+      entry.close();
+      if (error !== silence || index === deadlines.length - 1) throw error;
+      continue;
+    }
+    return {
+      ...connection,
+      attempts: index + 1,
+      close: () => {
+        connection.close();
+        entry.close();
+      },
+    };
+  }
+  throw silence;
+}
+
 /**
  * Ports never say that the other end died, so the connection is lost when the host says so
  * (`hostGone`) or when the tab is told (`markLost`).
  */
-export async function connectOverPort(port: MessagePort, options: ConnectOptions, hello: TabHello, listener: TabListener, hostGone?: Promise<void>): Promise<WatchedConnection> {
-  const connection = await connectEntry(port, brokerConfigOf(options), hello, (batch) => listener.deliver(batch), (promise) =>
-    withTimeout(promise, options.connectTimeoutMillis ?? 8000, 'The broker'),
-  );
+async function connectOverPort(
+  port: MessagePort,
+  options: ConnectOptions,
+  hello: TabHello,
+  listener: TabListener,
+  hostGone: Promise<void> | undefined,
+  timeout: <T>(promise: Promise<T>) => Promise<T>,
+): Promise<WatchedConnection> {
+  const connection = await connectEntry(port, brokerConfigOf(options), hello, (batch) => listener.deliver(batch), timeout);
   let markLost!: () => void;
   const lost = new Promise<void>((resolve) => (markLost = resolve));
   void hostGone?.then(markLost);
   return { api: failingWhenLost(connection.api, lost), lost, markLost, close: () => connection.close() };
 }
 
+/**
+ * The name each attempt gives its SharedWorker: the broker's name first, then a name of its own per
+ * retry. A named instance that did not answer once will not answer a second time: it is being torn
+ * down, or it lingers after its last tab closed (Chromium keeps one so while DevTools are attached
+ * to it), and the browser hands that same instance to anyone who asks for its name. A new name
+ * starts a new instance, whose broker shares the session with any other through IndexedDB, Web
+ * Locks and the bus, as two deploys' brokers do; tabs that retry meet in the same one.
+ */
+export function sharedWorkerName(brokerName: string, attempt: number): string {
+  return attempt === 0 ? brokerName : `${brokerName}#${attempt + 1}`;
+}
+
 export async function openSharedWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
   const name = workerName(options);
   const source = options.sharedWorker;
   if (source === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
-  const worker = typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name });
-  worker.port.start();
-  // A script that does not load (missing, served as the app's HTML page, a syntax error) fires
-  // `error` on the worker: fail now, saying why, rather than after the connect timeout.
-  const failed = new Promise<never>((_, reject) => {
-    worker.addEventListener(
-      'error',
-      () =>
-        void import('./scriptProblem.js')
-          .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
+  const openEntry = (attempt: number): BrokerEntryAttempt => {
+    const attemptName = sharedWorkerName(name, attempt);
+    const worker = typeof source === 'function' ? source(attemptName) : new SharedWorker(source, { type: 'module', name: attemptName });
+    worker.port.start();
+    // A script that does not load (missing, served as the app's HTML page, a syntax error) fires
+    // `error` on the worker: fail now, saying why, rather than after the connect timeout.
+    const failed = new Promise<never>((_, reject) => {
+      worker.addEventListener(
+        'error',
+        () =>
+          void import('./scriptProblem.js')
+            .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
             .then((why) => reject(new ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`))),
-      { once: true },
-    );
-  });
-  failed.catch(() => undefined);
-  let connection: WatchedConnection;
-  try {
-    connection = await Promise.race([connectOverPort(worker.port, options, hello, listener), failed]);
-  } catch (error) {
-    // We fall back to another host: a worker that answers late must not keep a tab nobody uses.
-    worker.port.close();
-    throw error;
-  }
-  return {
-    mode: 'shared-worker',
-    api: connection.api,
-    lost: connection.lost,
-    markLost: connection.markLost,
-    close: () => {
-      connection.close();
-      worker.port.close();
-    },
+        { once: true },
+      );
+    });
+    failed.catch(() => undefined);
+    return { port: worker.port, failed, close: () => worker.port.close() };
   };
+  const connection = await connectWithRetries(openEntry, options, hello, listener);
+  return { mode: 'shared-worker', attempts: connection.attempts, api: connection.api, lost: connection.lost, markLost: connection.markLost, close: connection.close };
 }
 
 /**
@@ -135,24 +225,15 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
 /** The service-worker host, for browsers without SharedWorker: loaded only on that fallback path. */
 export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
   return (await import('./serviceWorkerHost.js')).openServiceWorker(options, {
-    // A service worker has no port of its own: it is sent one to serve this tab's entry on.
     async connect(worker, hostGone) {
-      const { port1, port2 } = new MessageChannel();
-      worker.postMessage({ type: SERVICE_WORKER_CONNECT }, [port2]);
-      port1.start();
-      try {
-        const connection = await connectOverPort(port1, options, hello, listener, hostGone);
-        return {
-          ...connection,
-          close: () => {
-            connection.close();
-            port1.close();
-          },
-        };
-      } catch (error) {
-        port1.close();
-        throw error;
-      }
+      // A service worker has no port of its own: each attempt sends it one to serve this tab's entry on.
+      const openEntry = (): BrokerEntryAttempt => {
+        const { port1, port2 } = new MessageChannel();
+        worker.postMessage({ type: SERVICE_WORKER_CONNECT }, [port2]);
+        port1.start();
+        return { port: port1, close: () => port1.close() };
+      };
+      return connectWithRetries(openEntry, options, hello, listener, hostGone);
     },
     withinTimeout: (promise, what) => withTimeout(promise, options.connectTimeoutMillis ?? 8000, what),
     unavailable: (message) => new ClientError('BROKER_UNAVAILABLE', message),
@@ -171,3 +252,46 @@ export const openers: Record<BrokerMode, typeof openSharedWorker> = {
   'service-worker': openServiceWorker,
   'in-process': openInProcess,
 };
+
+/** The User Timing mark a tab leaves when it reaches its broker (its `detail`: `ConnectedMark`). */
+export const CONNECTED_MARK = 'authbroker:connected';
+
+/** What the connected mark says: the host reached, the attempts it took, the hosts that failed first. */
+export interface ConnectedMark {
+  mode: BrokerMode;
+  attempts: number;
+  fallbacks: number;
+}
+
+/**
+ * Reaches a broker in the first host that starts, best first (`candidateModes`). A host that did
+ * not start is a warning the broker shows in its status (and the console, once). A forced host is
+ * the only one tried. Leaves the `authbroker:connected` mark (`performance.getEntriesByName`), whose
+ * start time is how long this page took to reach its broker: what devtools and the benchmarks read.
+ */
+export async function openBroker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  const failures: string[] = [];
+  const forced = options.mode !== undefined && options.mode !== 'auto';
+  for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
+    const fallback = failures.length === 0 ? {} : { warnings: [`The broker runs in ${mode} mode because a better host did not start: ${failures.join('; ')}.`] };
+    let opened: BrokerChannel;
+    try {
+      opened = await openers[mode](options, { ...hello, ...fallback }, listener);
+    } catch (error) {
+      failures.push(`${mode}: ${error instanceof Error ? error.message : String(error)}`);
+      continue;
+    }
+    if (fallback.warnings) console.warn(`authbroker: ${fallback.warnings[0]}`);
+    markConnected({ mode, attempts: opened.attempts ?? 1, fallbacks: failures.length });
+    return opened;
+  }
+  throw new ClientError('BROKER_UNAVAILABLE', forced ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).` : `No broker could be started (${failures.join('; ')}).`);
+}
+
+function markConnected(detail: ConnectedMark): void {
+  try {
+    globalThis.performance?.mark?.(CONNECTED_MARK, { detail });
+  } catch {
+    // A page without User Timing (or one that refuses `detail`) simply has no mark.
+  }
+}

@@ -7,12 +7,12 @@ import type { BrokerMode } from '../contract/state.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import { KnownError } from '../protocol/errors/knownError.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
-import { openers, type BrokerChannel } from './channels.js';
+import { openBroker, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
-import { candidateModes, detectCapabilities } from './mode.js';
 import type { OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, warnIfEveryTabAlone, type ConnectOptions } from './options.js';
+import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
@@ -38,6 +38,8 @@ export interface BrokerClient extends BrokerActions {
   prefetch(query: QuerySpec): void;
   /** Resolves with the first settled snapshot of a query (Suspense). */
   settled(query: QuerySpec): Promise<QuerySnapshot>;
+  /** Whether this browser can use passkeys (WebAuthn); without, the passkey methods fail with PASSKEYS_UNAVAILABLE. */
+  readonly passkeysAvailable: boolean;
   registerPasskey(): Promise<void>;
   signInWithPasskey(): Promise<SignInResult>;
   signInWithOAuth(providerId: string, options?: OAuthSignInOptions): Promise<void>;
@@ -102,49 +104,35 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     const lifetimeLock = holdTabLock(tabId);
     const hello = { tabId, version: AUTHBROKER_VERSION, ...(origin === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }) };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
-    const failures: string[] = [];
-    const forced = options.mode !== undefined && options.mode !== 'auto';
-    for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
-      let opened: BrokerChannel;
-      // A host that did not start is a warning the broker shows in its status (and the console, once).
-      const fallback = failures.length === 0 ? {} : { warnings: [`The broker runs in ${mode} mode because a better host did not start: ${failures.join('; ')}.`] };
-      try {
-        opened = await openers[mode](options, { ...hello, ...fallback }, listener);
-      } catch (error) {
-        failures.push(`${mode}: ${error instanceof Error ? error.message : String(error)}`);
-        continue;
-      }
-      if (fallback.warnings) console.warn(`authbroker: ${fallback.warnings[0]}`);
-      if (generation !== closes) {
-        // close() came while this connection was being made: nobody holds it, so it would leak.
-        void opened.api.goodbye().catch(() => undefined);
-        opened.close();
-        throw new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
-      }
-      channel = opened;
-      void opened.lost?.then(() => {
-        if (channel !== opened) return;
-        // The host went away under us (a new service worker took over): the next broker has the
-        // session in IndexedDB; connect to it and subscribe again to what is on screen.
-        disconnect();
-        void api().catch(() => undefined);
-      });
-      // Each side watches the other's lifetime lock: the broker learns when this tab is gone, the tab
-      // when the broker's worker is (killed, crashed), which nothing else would tell it.
-      void lifetimeLock
-        .then(async (lockName) => {
-          const brokerLock = lockName === undefined ? null : await opened.api.watchLifetime(lockName);
-          if (brokerLock === null) return;
-          await whenReleased(brokerLock);
-          opened.markLost?.();
-        })
-        .catch(() => undefined);
-      stopForwarding = forwardBrowserState(opened.api);
-      // Used again after a close(): what is still watched subscribes to the new broker.
-      queueMicrotask(() => store.resubscribeAll());
-      return opened.api;
+    const opened = await openBroker(options, hello, listener);
+    if (generation !== closes) {
+      // close() came while this connection was being made: nobody holds it, so it would leak.
+      void opened.api.goodbye().catch(() => undefined);
+      opened.close();
+      throw new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
     }
-    throw new ClientError('BROKER_UNAVAILABLE', forced ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).` : `No broker could be started (${failures.join('; ')}).`);
+    channel = opened;
+    void opened.lost?.then(() => {
+      if (channel !== opened) return;
+      // The host went away under us (a new service worker took over): the next broker has the
+      // session in IndexedDB; connect to it and subscribe again to what is on screen.
+      disconnect();
+      void api().catch(() => undefined);
+    });
+    // Each side watches the other's lifetime lock: the broker learns when this tab is gone, the tab
+    // when the broker's worker is (killed, crashed), which nothing else would tell it.
+    void lifetimeLock
+      .then(async (lockName) => {
+        const brokerLock = lockName === undefined ? null : await opened.api.watchLifetime(lockName);
+        if (brokerLock === null) return;
+        await whenReleased(brokerLock);
+        opened.markLost?.();
+      })
+      .catch(() => undefined);
+    stopForwarding = forwardBrowserState(opened.api);
+    // Used again after a close(): what is still watched subscribes to the new broker.
+    queueMicrotask(() => store.resubscribeAll());
+    return opened.api;
   }
 
   function disconnect(): void {
@@ -183,11 +171,16 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     prefetch: (query: QuerySpec) => store.prefetch(query),
     settled: (query: QuerySpec) => store.settled(query),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
+    get passkeysAvailable() {
+      return passkeysAvailable();
+    },
     async registerPasskey() {
+      if (!passkeysAvailable()) throw passkeysUnavailable();
       const { registerPasskey } = await import('./passkeys.js');
       return registerPasskey(await api(), KnownError);
     },
     async signInWithPasskey() {
+      if (!passkeysAvailable()) throw passkeysUnavailable();
       const { signInWithPasskey } = await import('./passkeys.js');
       return signInWithPasskey(await api(), KnownError);
     },

@@ -6,6 +6,7 @@ export { connectBroker, createBrokerClient, type BrokerActions, type BrokerClien
 export type { ConnectOptions, BrokerModeChoice } from './options.js';
 export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 export { candidateModes, detectCapabilities, type Capabilities } from './mode.js';
+export { passkeysAvailable } from './passkeySupport.js';
 export type { OAuthSignInOptions } from './oauth.js';
 export { checkRedirectTarget, readReturnTo, safeRedirectTarget, RETURN_TO_PARAM, type RedirectRules } from './redirects.js';
 export { isKnownError, KnownError, type AnyKnownError } from '../protocol/errors/knownError.js';

@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
-import type { BrokerApi, BrokerEntry, Delivery, TabHello } from '../contract/api.js';
-import { DELIVER, type DeliverMessage, type ThrownValue } from '../contract/wire.js';
+import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
+import { DELIVER, type CallMessage, type DeliverMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
+import { ProtocolError } from '../protocol/errors/errors.js';
 import { deserializeError } from '../protocol/errors/serialize.js';
 
 type ThrowHandler = Comlink.TransferHandler<{ value: unknown }, ThrownValue>;
@@ -48,6 +49,43 @@ export interface PortConnection {
   close(): void;
 }
 
+/** What a `throw` answer carries, as the tab's callers should see it (our classes for our errors). */
+function thrownError(value: unknown): unknown {
+  const thrown = value as Partial<ThrownValue> | null;
+  if (thrown?.authbroker !== undefined) return deserializeError(thrown.authbroker);
+  const inner = thrown?.value as { message?: unknown; name?: unknown } | undefined;
+  return Object.assign(new Error(typeof inner?.message === 'string' ? inner.message : 'The broker refused the connection.'), typeof inner?.name === 'string' ? { name: inner.name } : {});
+}
+
+/**
+ * Asks a broker's entry to connect this tab: one APPLY of `connect` in the broker's wire format and
+ * its answer, matched by id. Not through a Comlink proxy: Comlink releases a port once every proxy
+ * it made for that port has been garbage collected (it sends RELEASE, and both ends close the port),
+ * and nothing holds the entry's proxy while its answer is awaited. A page that collected garbage
+ * in that window (WebKit does, right after a reload) had the entry port closed under the pending
+ * call, and the answer was lost. This request owns its listener and holds nothing the collector
+ * could release.
+ */
+function requestConnect(entryPort: MessagePort, config: unknown, hello: TabHello, listenerPort: MessagePort): { answer: Promise<MessagePort>; abandon(): void } {
+  const id = `connect-${crypto.randomUUID()}`;
+  let onMessage: (event: MessageEvent<ReplyMessage | null>) => void = () => undefined;
+  const answer = new Promise<MessagePort>((resolve, reject) => {
+    onMessage = (event) => {
+      const reply = event.data;
+      if (reply?.id !== id) return;
+      entryPort.removeEventListener('message', onMessage);
+      if (reply.type === 'RAW' && reply.value instanceof MessagePort) resolve(reply.value);
+      else if (reply.type === 'HANDLER' && reply.name === 'throw') reject(thrownError(reply.value));
+      else reject(new ProtocolError('The broker answered connect with something that is not a port.'));
+    };
+  });
+  entryPort.addEventListener('message', onMessage);
+  entryPort.start();
+  const call: CallMessage = { id, type: 'APPLY', path: ['connect'], argumentList: [config, hello, listenerPort].map((value) => ({ type: 'RAW', value }) as const) };
+  entryPort.postMessage(call, [listenerPort]);
+  return { answer, abandon: () => entryPort.removeEventListener('message', onMessage) };
+}
+
 /**
  * Connects over a broker's entry port: sends `connect` with a port on which the broker delivers
  * this tab's updates, and gets back a port serving this tab's API. Both are owned here.
@@ -60,17 +98,18 @@ export async function connectOverPort(
   timeout: <T>(promise: Promise<T>) => Promise<T>,
 ): Promise<PortConnection> {
   installErrorTransfer();
-  const entry = Comlink.wrap<BrokerEntry>(entryPort);
   const { port1: listenerPort, port2: brokerSide } = new MessageChannel();
   listenerPort.addEventListener('message', (event: MessageEvent<DeliverMessage>) => {
     const message = event.data;
     if (message?.type === DELIVER && Array.isArray(message.batch)) deliver(message.batch);
   });
   listenerPort.start();
+  const request = requestConnect(entryPort, config, hello, brokerSide);
   let apiPort: MessagePort;
   try {
-    apiPort = await timeout(entry.connect(config, hello, Comlink.transfer(brokerSide, [brokerSide])));
+    apiPort = await timeout(request.answer);
   } catch (error) {
+    request.abandon();
     listenerPort.close();
     throw error;
   }

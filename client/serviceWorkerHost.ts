@@ -1,4 +1,4 @@
-import type { BrokerChannel, WatchedConnection } from './channels.js';
+import type { AttemptedConnection, BrokerChannel } from './channels.js';
 import type { ConnectOptions } from './options.js';
 import { scriptProblem } from './scriptProblem.js';
 
@@ -31,7 +31,7 @@ function activatedWorker(registration: ServiceWorkerRegistration, connector: Ser
 /** How the fallback reaches the tab's connection code (see the module comment). */
 export interface ServiceWorkerConnector {
   /** Connects to the broker in `worker`; `hostGone` settles when the worker is replaced. */
-  connect(worker: ServiceWorker, hostGone: Promise<void>): Promise<WatchedConnection>;
+  connect(worker: ServiceWorker, hostGone: Promise<void>): Promise<AttemptedConnection>;
   /** The connect timeout, applied to waiting for the worker to activate. */
   withinTimeout<T>(promise: Promise<T>, what: string): Promise<T>;
   /** The error for a host that cannot start (BROKER_UNAVAILABLE). */
@@ -70,6 +70,7 @@ export async function openServiceWorker(options: ConnectOptions, connector: Serv
   const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
   return {
     mode: 'service-worker',
+    attempts: connection.attempts,
     api: connection.api,
     lost: connection.lost,
     markLost: connection.markLost,

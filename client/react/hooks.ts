@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
 import type { TeamPermissionModel } from '../../protocol/models.js';
+import { passkeysAvailable } from '../passkeySupport.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 
 const EMPTY: never[] = [];
@@ -39,6 +40,13 @@ const unknownSession: SessionInfo = { status: 'loading' };
 export const useSession = (): SessionInfo => useQuery({ kind: 'session' }).data ?? unknownSession;
 /** Online / degraded / offline, with the last error and the diagnostics. */
 export const useConnectivity = (): ConnectivitySnapshot | null => useQuery({ kind: 'connectivity' }).data ?? null;
+const neverChanges = () => () => undefined;
+/**
+ * Whether this browser can use passkeys (WebAuthn). Where it cannot (WebKitGTK, some WebViews),
+ * show no passkey button: say passkeys are not available here, and offer the other ways to sign
+ * in. False during server rendering and hydration, then the browser's answer.
+ */
+export const usePasskeysAvailable = (): boolean => useSyncExternalStore(neverChanges, passkeysAvailable, () => false);
 /** Host mode, tabs connected, refreshes, cache entries and more. */
 export const useBrokerStatus = (): BrokerStatus | null => useQuery({ kind: 'status' }).data ?? null;
 

@@ -10,6 +10,7 @@
  *             sign-in-tab-magic-link, sign-up-form, sign-up-email, sign-up-password,
  *             sign-up-password-confirm, sign-up-submit, magic-link-form, magic-link-email,
  *             magic-link-send, magic-link-sent, otp-form, otp-input, otp-submit, passkey-sign-in,
+ *             passkey-unavailable (instead of passkey buttons where the browser has no WebAuthn),
  *             oauth-button-{provider} (oauthButton(id)), signed-in-already
  * MFA:        mfa-challenge, mfa-code, mfa-submit, mfa-cancel
  * Forgot/reset: forgot-password-form, forgot-password-email, forgot-password-submit,
@@ -27,7 +28,7 @@
  *             contact-channel-add, contact-channel-row (data-email), contact-channel-make-primary,
  *             contact-channel-toggle-auth, contact-channel-send-verification, contact-channel-remove
  *   password: password-form, password-old, password-new, password-confirm, password-submit
- *   passkeys: passkey-status, passkey-register, passkey-remove
+ *   passkeys: passkey-status, passkey-register, passkey-remove, passkey-unavailable
  *   mfa:      mfa-status, mfa-setup-start, mfa-qr, mfa-secret, mfa-uri, mfa-setup-code,
  *             mfa-setup-enable, mfa-setup-cancel, mfa-disable
  *   linked:   connected-account-row (data-provider), connected-account-link,
@@ -104,6 +105,7 @@ export const T = {
   otpInput: 'otp-input',
   otpSubmit: 'otp-submit',
   passkeySignIn: 'passkey-sign-in',
+  passkeyUnavailable: 'passkey-unavailable',
   signedInAlready: 'signed-in-already',
 
   mfaChallenge: 'mfa-challenge',

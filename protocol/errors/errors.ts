@@ -129,7 +129,9 @@ export type ClientErrorCode =
   /** A redirect after sign-in to somewhere that is not this app (another site, javascript:…). */
   | 'UNSAFE_REDIRECT'
   /** An optional package an entry needs is not installed (e.g. authbroker-emulator for `authbroker/emulator`). */
-  | 'PACKAGE_NOT_INSTALLED';
+  | 'PACKAGE_NOT_INSTALLED'
+  /** A passkey ceremony in a browser without WebAuthn (`passkeysAvailable()` is false). */
+  | 'PASSKEYS_UNAVAILABLE';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {

@@ -1,6 +1,9 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createBrokerClient, isKnownError, KnownError } from '../../client/index.js';
+import { createBrokerClient, isKnownError, KnownError, passkeysAvailable } from '../../client/index.js';
+import { describeError } from '../../client/messages.js';
+import { usePasskeysAvailable } from '../../client/react/index.js';
 import { PASSKEY_RP_ID_PLACEHOLDER } from '../../protocol/resources/passkey.js';
 import type { Json } from '../../protocol/resources/common.js';
 import { useEmulator } from '../support/emulator.js';
@@ -23,6 +26,8 @@ const emulator = useEmulator();
 beforeEach(() => {
   ceremonies.startRegistration.mockReset();
   ceremonies.startAuthentication.mockReset();
+  // jsdom has no WebAuthn; these tests play a browser that has (the ceremonies above stand in for it).
+  vi.stubGlobal('PublicKeyCredential', class PublicKeyCredential {});
 });
 afterEach(resetBrowser);
 
@@ -163,5 +168,47 @@ describe('passkeys', () => {
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ name: 'KnownError', code: 'PASSKEY_WEBAUTHN_ERROR', details: { code } });
+  });
+});
+
+describe('a browser without WebAuthn (WebKitGTK, some WebViews)', () => {
+  beforeEach(() => {
+    vi.stubGlobal('PublicKeyCredential', undefined);
+  });
+
+  it('says so: passkeysAvailable() and client.passkeysAvailable are false, and so is the hook', () => {
+    expect(passkeysAvailable()).toBe(false);
+    expect(newClient(emulator()).passkeysAvailable).toBe(false);
+    expect(renderHook(() => usePasskeysAvailable()).result.current).toBe(false);
+  });
+
+  it('a passkey ceremony fails at once with PASSKEYS_UNAVAILABLE and a sentence for people; nothing is asked of the service', async () => {
+    const { client, posted } = await signedIn();
+    for (const ceremony of [() => client.signInWithPasskey(), () => client.registerPasskey()]) {
+      const error = await ceremony().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ name: 'ClientError', code: 'PASSKEYS_UNAVAILABLE' });
+      expect(describeError(error)).toBe('Passkeys are not available in this browser. Please sign in another way.');
+    }
+    expect([...posted('/auth/passkey/initiate-passkey-authentication'), ...posted('/auth/passkey/initiate-passkey-registration')]).toEqual([]);
+    expect(ceremonies.startAuthentication).not.toHaveBeenCalled();
+    expect(ceremonies.startRegistration).not.toHaveBeenCalled();
+  });
+
+  it('every other way to sign in still works: the password, here', async () => {
+    const account = await createUser(emulator());
+    const client = newClient(emulator());
+    await expect(client.signInWithPassword({ email: account.email, password: account.password })).resolves.toMatchObject({ status: 'signed-in', userId: account.id });
+  });
+});
+
+describe('a browser with WebAuthn', () => {
+  it('says so, the hook too', () => {
+    vi.stubGlobal('PublicKeyCredential', class PublicKeyCredential {});
+    expect(passkeysAvailable()).toBe(true);
+    expect(newClient(emulator()).passkeysAvailable).toBe(true);
+    expect(renderHook(() => usePasskeysAvailable()).result.current).toBe(true);
   });
 });

@@ -1,18 +1,7 @@
 import { describe, expect } from 'vitest';
-import { scenario, type Stage } from './support/scenario.js';
+import { setServiceReachable } from '../support/emulator.js';
+import { scenario } from './support/scenario.js';
 import { byTestId, DEMO, signInWithPasswordUi, T, until, userIdByEmail, waitForSignedIn, waitForVisible, serverApi } from './support/ui.js';
-
-/** The service unreachable for the broker (every API call and probe dropped), or reachable again. */
-async function serviceDown(stage: Stage, down: boolean): Promise<void> {
-  const url = `${stage.emulator.url}/emulator/faults`;
-  if (!down) {
-    await fetch(url, { method: 'DELETE' });
-    return;
-  }
-  const rules = ['/api/v1*', '/health'].map((path) => ({ path, probability: 1, effect: { type: 'drop', phase: 'before' } }));
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
-  if (!response.ok) throw new Error(`faults: ${response.status} ${await response.text()}`);
-}
 
 describe('instant and offline boot', () => {
   scenario('14. reloaded with the service unreachable: the user and their data at once (stale, dated), offline banner, writes refused at once; fresh data by itself when the network returns', async (stage) => {
@@ -28,7 +17,7 @@ describe('instant and offline boot', () => {
     // While nobody looks, the user is renamed elsewhere; then the service becomes unreachable.
     const userId = await userIdByEmail(stage, DEMO.email);
     await serverApi(stage, 'PATCH', `/users/${userId}`, { display_name: 'Renamed while away' });
-    await serviceDown(stage, true);
+    await setServiceReachable(stage.emulator, false);
 
     const page = await stage.openTab(context);
     // The user is on screen from the kept copy, marked as such, with no request answered.
@@ -43,7 +32,7 @@ describe('instant and offline boot', () => {
     await waitForSignedIn(page, DEMO.email);
 
     // The network returns (the page hears `online`): the fresh value arrives by itself.
-    await serviceDown(stage, false);
+    await setServiceReachable(stage.emulator, true);
     const returned = Date.now();
     await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await page.getByRole('heading', { name: 'Welcome, Renamed while away' }).waitFor({ timeout: 10_000 });

@@ -65,4 +65,27 @@ describe('tabs share one broker', () => {
     await tabs[0]!.evaluate(() => window.__authbroker.updateUser({ displayName: 'After the restart' }));
     await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('After the restart'), null, { timeout: 10_000 });
   });
+
+  scenario('2c. a SharedWorker that lingers after its last tab closed (DevTools attached): a new tab starts a fresh one within about a second, signed in, never the 8 s wait and the service worker', async (stage) => {
+    const context = await stage.newContext();
+    const first = await stage.openTab(context);
+    await first.evaluate(() => window.__authbroker.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' }));
+    // DevTools attached to the worker, as a developer inspecting it would be.
+    const cdp = await stage.cdp();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const worker = targetInfos.find((t) => t.type === 'shared_worker' && t.url.startsWith(stage.demo.url))!;
+    await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
+    await first.close();
+
+    const again = await stage.openTab(context);
+    const connected = await again.evaluate(async () => {
+      await window.__authbroker.connect();
+      const mark = performance.getEntriesByName('authbroker:connected')[0] as PerformanceMark;
+      return { ...(mark.detail as { mode: string; attempts: number; fallbacks: number }), millis: mark.startTime };
+    });
+    expect(connected).toMatchObject({ mode: 'shared-worker', attempts: 2, fallbacks: 0 });
+    expect(connected.millis).toBeLessThan(4000);
+    const status = await again.evaluate(() => window.__authbroker.status());
+    expect(status).toMatchObject({ mode: 'shared-worker', warnings: [], session: { status: 'signed-in' } });
+  });
 });

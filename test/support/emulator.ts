@@ -60,3 +60,18 @@ export async function devRequest<T>(emulator: RunningEmulator, method: string, p
   if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }
+
+/**
+ * The service unreachable (every API call and health probe dropped before an answer, through the
+ * emulator's fault injection), or reachable again: offline as a broker meets it, in any browser.
+ */
+export async function setServiceReachable(emulator: RunningEmulator, reachable: boolean): Promise<void> {
+  const url = `${emulator.url}/emulator/faults`;
+  if (reachable) {
+    await fetch(url, { method: 'DELETE' });
+    return;
+  }
+  const rules = ['/api/v1*', '/health'].map((path) => ({ path, probability: 1, effect: { type: 'drop', phase: 'before' } }));
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
+  if (!response.ok) throw new Error(`faults: ${response.status} ${await response.text()}`);
+}

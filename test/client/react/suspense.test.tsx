@@ -171,9 +171,9 @@ describe('errors reach the error boundary as typed errors', () => {
 });
 
 describe('every data hook has a Suspense variant', () => {
-  /** Hooks that are not reads of service data: plumbing and the broker's own live state. */
+  /** Hooks that are not reads of service data: plumbing, the broker's own live state, what the browser can do. */
   // useUserState is the one that never suspends (it says 'loading' instead); useUser suspends itself.
-  const notDataHooks = new Set(['useBrokerClient', 'useQuery', 'useQuerySnapshot', 'useSuspenseQuery', 'useSession', 'useAdminSession', 'useConnectivity', 'useBrokerStatus', 'useUserState']);
+  const notDataHooks = new Set(['useBrokerClient', 'useQuery', 'useQuerySnapshot', 'useSuspenseQuery', 'useSession', 'useAdminSession', 'useConnectivity', 'useBrokerStatus', 'useUserState', 'usePasskeysAvailable']);
 
   it('useX comes with useSuspenseX', () => {
     const names = Object.keys(hooks).filter((name) => /^use[A-Z]/.test(name) && !name.startsWith('useSuspense') && !notDataHooks.has(name));

@@ -72,6 +72,7 @@ export const T = {
   offlineDiagnostics: "offline-diagnostics",
   otpInput: "otp-input",
   otpSubmit: "otp-submit",
+  passkeyUnavailable: "passkey-unavailable",
   passwordResetConfirm: "password-reset-confirm",
   passwordResetDone: "password-reset-done",
   passwordResetForm: "password-reset-form",

@@ -42,7 +42,20 @@ export interface DemoServer {
   stop(): Promise<void>;
 }
 
-export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> {
+export interface ServeDemoOptions {
+  /**
+   * A script every page runs before the app's own (a classic script from the origin, so the strict
+   * CSP allows it): how a test removes browser APIs before the app loads in engines that have no
+   * init scripts of their own (WebDriver classic).
+   */
+  pageScript?: string;
+}
+
+const PAGE_SCRIPT_PATH = '/__test-page-script.js';
+/** A page of the demo's origin that runs none of the app: for looking at the origin (its Web Locks) from outside the app. */
+export const BLANK_PAGE_PATH = '/__blank.html';
+
+export async function serveDemo(emulator: RunningEmulator, options: ServeDemoOptions = {}): Promise<DemoServer> {
   const config = {
     baseUrl: emulator.url,
     projectId: emulator.projects.demo.id,
@@ -54,6 +67,16 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
   let serviceWorkerMissing = false;
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    if (options.pageScript !== undefined && path === PAGE_SCRIPT_PATH) {
+      res.writeHead(200, { 'content-type': types['.js']!, 'cache-control': 'no-store' });
+      res.end(options.pageScript);
+      return;
+    }
+    if (path === BLANK_PAGE_PATH) {
+      res.writeHead(200, { 'content-type': types['.html']!, 'cache-control': 'no-store', 'content-security-policy': csp });
+      res.end('<!doctype html><title>blank</title>');
+      return;
+    }
     if (path === '/demo-config.json') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(JSON.stringify(config));
@@ -80,6 +103,10 @@ export async function serveDemo(emulator: RunningEmulator): Promise<DemoServer> 
       }
     }
     res.writeHead(200, headers);
+    if (options.pageScript !== undefined && file.endsWith('.html')) {
+      res.end(readFileSync(file, 'utf8').replace('<head>', `<head><script src="${PAGE_SCRIPT_PATH}"></script>`));
+      return;
+    }
     createReadStream(file).pipe(res);
   });
   server.keepAliveTimeout = 1000;

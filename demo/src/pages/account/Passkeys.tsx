@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { User } from '../../../../client/index.js';
-import { useBrokerClient, useProject } from '../../../../client/react/index.js';
+import { useBrokerClient, usePasskeysAvailable, useProject } from '../../../../client/react/index.js';
 import { Alert, ErrorText, Success } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Badge, Card } from '../../components/Card.js';
@@ -21,7 +21,7 @@ export function Passkeys({ user }: { user: User }) {
     setNote('Passkey removed.');
   });
   const enabled = project?.config.passkeyEnabled ?? true;
-  const supported = typeof window.PublicKeyCredential === 'function';
+  const supported = usePasskeysAvailable();
   return (
     <Card
       title="Passkeys"
@@ -34,22 +34,28 @@ export function Passkeys({ user }: { user: User }) {
     >
       <div className="stack">
         {!enabled && <Alert kind="info">Passkeys are turned off for this app.</Alert>}
-        {enabled && !supported && <Alert kind="warning">This browser does not support passkeys.</Alert>}
+        {enabled && !supported && (
+          <Alert kind="info" testid={T.passkeyUnavailable}>
+            Passkeys are not available in this browser. Your passkey still works in browsers that have them.
+          </Alert>
+        )}
         <ErrorText error={register.error ?? remove.error} />
         {note && <Success>{note}</Success>}
         <div className="row">
-          <Button
-            variant="primary"
-            busy={register.busy}
-            disabled={!enabled || !supported || remove.busy}
-            onClick={() => {
-              setNote(null);
-              void register.run();
-            }}
-            testid={T.passkeyRegister}
-          >
-            {user.passkeyAuthEnabled ? 'Replace with a new passkey' : 'Register a passkey'}
-          </Button>
+          {supported && (
+            <Button
+              variant="primary"
+              busy={register.busy}
+              disabled={!enabled || remove.busy}
+              onClick={() => {
+                setNote(null);
+                void register.run();
+              }}
+              testid={T.passkeyRegister}
+            >
+              {user.passkeyAuthEnabled ? 'Replace with a new passkey' : 'Register a passkey'}
+            </Button>
+          )}
           {user.passkeyAuthEnabled && (
             <Button
               variant="danger"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useBrokerClient, useProject } from '../../../../client/react/index.js';
+import { useBrokerClient, usePasskeysAvailable, useProject } from '../../../../client/react/index.js';
 import { ErrorText } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Loading } from '../../components/Card.js';
@@ -26,6 +26,7 @@ export function SignIn() {
   const outcome = useSignInOutcome(returnTo);
   const { onResult } = outcome;
   const passkey = useAction(async () => onResult(await client.signInWithPasskey()));
+  const passkeysHere = usePasskeysAvailable();
 
   const interstitial = signInInterstitial(outcome, auth, returnTo);
   if (interstitial !== null) return interstitial;
@@ -52,7 +53,7 @@ export function SignIn() {
     >
       <div className="stack">
         <OAuthButtons returnTo={returnTo} />
-        {passkeyEnabled && (
+        {passkeyEnabled && passkeysHere && (
           <>
             <Button size="large" className="btn-provider" busy={passkey.busy} onClick={() => void passkey.run()} testid={T.passkeySignIn}>
               <ProviderIcon id="passkey" />
@@ -60,6 +61,12 @@ export function SignIn() {
             </Button>
             <ErrorText error={passkey.error} />
           </>
+        )}
+        {passkeyEnabled && !passkeysHere && (
+          // No button that could only fail: this browser has no WebAuthn.
+          <p className="muted small" data-testid={T.passkeyUnavailable}>
+            Passkeys are not available in this browser. Sign in another way below.
+          </p>
         )}
         {(hasOAuth || passkeyEnabled) && shown !== null && <Divider />}
         {methods.length > 1 && <Tabs label="Sign-in method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />}

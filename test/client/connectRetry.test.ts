@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, workerName, type ConnectedMark } from '../../client/channels.js';
+import { createBroker } from '../../worker/broker.js';
+import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
+import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
+import { useEmulator } from '../support/emulator.js';
+import { createUser, demoOptions, newClient, resetBrowser } from './react/helpers.js';
+
+/**
+ * A tab whose first try at its SharedWorker goes unanswered (issue 24: a reloaded page attached to
+ * an instance being torn down, or one lingering after its last tab closed) reaches a working broker
+ * within about a second, never waiting out the whole connect timeout and never settling for a
+ * lesser host while a SharedWorker can still be started.
+ */
+const emulator = useEmulator();
+afterEach(async () => {
+  await resetBrowser();
+  performance.clearMarks(CONNECTED_MARK);
+});
+
+/**
+ * SharedWorkers by name, as a browser keeps them: one instance per name, its broker made by the
+ * first tab that connects. Names in `silent` are instances that take connections and never answer.
+ */
+function sharedWorkers(silent: Set<string>) {
+  const created: Array<{ name: string; port: MessagePort }> = [];
+  const instances = new Map<string, (config: unknown) => Promise<Awaited<ReturnType<typeof createBroker>>>>();
+  class FakeSharedWorker extends EventTarget {
+    readonly port: MessagePort;
+    constructor(_url: unknown, options: { name: string }) {
+      super();
+      const { port1, port2 } = new MessageChannel();
+      this.port = port1;
+      vi.spyOn(this.port, 'close');
+      created.push({ name: options.name, port: port1 });
+      if (silent.has(options.name)) return;
+      let getBroker = instances.get(options.name);
+      if (getBroker === undefined) {
+        getBroker = brokerRegistry((config) => brokerKeyOf(resolveBrokerConfig(config)), (config) => createBroker(config, { mode: 'shared-worker' }));
+        instances.set(options.name, getBroker);
+      }
+      exposeBrokerEntry(getBroker, port2);
+    }
+  }
+  vi.stubGlobal('SharedWorker', FakeSharedWorker);
+  return created;
+}
+
+function connectedMarks(): ConnectedMark[] {
+  return performance.getEntriesByName(CONNECTED_MARK).map((entry) => (entry as PerformanceMark).detail as ConnectedMark);
+}
+
+describe('attemptDeadlines: a short first wait, then longer ones, within the connect timeout', () => {
+  it.each([
+    [8000, [1000, 2000, 5000]],
+    [3000, [1000, 2000]],
+    [2500, [1000, 1500]],
+    [1500, [1500]],
+    [1000, [1000]],
+    [150, [150]],
+    [60_000, [1000, 2000, 4000, 8000, 16_000, 29_000]],
+  ])('%i ms: %j', (total, expected) => {
+    expect(attemptDeadlines(total)).toEqual(expected);
+    expect(attemptDeadlines(total).reduce((sum, wait) => sum + wait, 0)).toBe(total);
+  });
+});
+
+describe('a SharedWorker that does not answer the first attempt', () => {
+  it('the next attempt starts an instance under a name of its own, which answers within about a second; no fallback, no warning', async () => {
+    const em = emulator();
+    const name = workerName(demoOptions(em));
+    const created = sharedWorkers(new Set([name]));
+    const client = newClient(em, { mode: 'auto', sharedWorker: '/authbroker-shared-worker.js' });
+    const started = performance.now();
+    await client.connect();
+    const elapsed = performance.now() - started;
+    expect(client.mode).toBe('shared-worker');
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(elapsed).toBeLessThan(2500);
+    expect(created.map((worker) => worker.name)).toEqual([name, sharedWorkerName(name, 1)]);
+    expect(created[0]!.port.close).toHaveBeenCalled();
+    expect(created[1]!.port.close).not.toHaveBeenCalled();
+    expect((await client.status()).warnings).toEqual([]);
+    expect(connectedMarks()).toEqual([{ mode: 'shared-worker', attempts: 2, fallbacks: 0 }]);
+    // The broker it reached works: a sign-in, the user read back.
+    const account = await createUser(em);
+    await client.signInWithPassword({ email: account.email, password: account.password });
+    expect((await client.read({ kind: 'currentUser' }))?.primaryEmail).toBe(account.email);
+  });
+
+  it('tabs that retry meet in the same instance, and the session is one', async () => {
+    const em = emulator();
+    const name = workerName(demoOptions(em));
+    const created = sharedWorkers(new Set([name]));
+    const [first, second] = [newClient(em, { mode: 'auto', sharedWorker: '/s.js' }), newClient(em, { mode: 'auto', sharedWorker: '/s.js' })];
+    await Promise.all([first.connect(), second.connect()]);
+    expect(new Set(created.slice(-2).map((worker) => worker.name))).toEqual(new Set([sharedWorkerName(name, 1)]));
+    const [a, b] = await Promise.all([first.status(), second.status()]);
+    expect(a.brokerId).toBe(b.brokerId);
+    expect(a.tabsConnected).toBe(2);
+  });
+
+  it('an instance that answers at once: one attempt, the broker’s own name', async () => {
+    const em = emulator();
+    const created = sharedWorkers(new Set());
+    const client = newClient(em, { mode: 'auto', sharedWorker: '/authbroker-shared-worker.js' });
+    await client.connect();
+    expect(created.map((worker) => worker.name)).toEqual([workerName(demoOptions(em))]);
+    expect(connectedMarks()).toEqual([{ mode: 'shared-worker', attempts: 1, fallbacks: 0 }]);
+  });
+
+  it('no instance ever answers: every attempt within the connect timeout, then the next host, saying so', async () => {
+    const em = emulator();
+    const name = workerName(demoOptions(em));
+    const created = sharedWorkers(new Set([0, 1, 2].map((attempt) => sharedWorkerName(name, attempt))));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = newClient(em, { mode: 'auto', sharedWorker: '/s.js', connectTimeoutMillis: 1600 });
+    const started = performance.now();
+    await client.connect();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1590);
+    expect(created.map((worker) => worker.name)).toEqual([name]);
+    expect(client.mode).toBe('in-process');
+    expect((await client.status()).warnings.join(' ')).toMatch(/shared-worker: The broker did not answer within 1600 ms\./);
+    expect(connectedMarks()).toEqual([{ mode: 'in-process', attempts: 1, fallbacks: 1 }]);
+  });
+
+  it('with a longer timeout, two attempts before the next host, each closed when abandoned', async () => {
+    const em = emulator();
+    const name = workerName(demoOptions(em));
+    const created = sharedWorkers(new Set([0, 1, 2].map((attempt) => sharedWorkerName(name, attempt))));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = newClient(em, { mode: 'auto', sharedWorker: '/s.js', connectTimeoutMillis: 3500 });
+    await client.connect();
+    expect(created.map((worker) => worker.name)).toEqual([0, 1].map((attempt) => sharedWorkerName(name, attempt)));
+    for (const worker of created) expect(worker.port.close).toHaveBeenCalled();
+    expect((await client.status()).warnings.join(' ')).toMatch(/did not answer within 3500 ms \(2 attempts\)/);
+  });
+});
