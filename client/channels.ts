@@ -6,17 +6,9 @@ import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
 import { connectOverPort as connectEntry } from './rpc.js';
+import type { BrokerChannel, WatchedConnection } from './brokerChannel.js';
 
-/** A connection to a broker, whatever hosts it. */
-export interface BrokerChannel {
-  mode: BrokerMode;
-  api: BrokerApi;
-  /** Settles if the host goes away under the tab (a service worker replaced by a new deploy, a worker killed). */
-  lost?: Promise<void>;
-  /** Says the host is gone, when the tab learns it another way (the broker's lifetime lock). */
-  markLost?(): void;
-  close(): void;
-}
+export type { BrokerChannel, WatchedConnection };
 
 export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl'>): string {
   return `authbroker:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`;
@@ -36,14 +28,6 @@ export function withTimeout<T>(promise: Promise<T>, millis: number, what: string
       },
     );
   });
-}
-
-/** A connection over a port to a broker's entry, which knows when its host is gone. */
-export interface WatchedConnection {
-  api: BrokerApi;
-  lost: Promise<void>;
-  markLost(): void;
-  close(): void;
 }
 
 /**

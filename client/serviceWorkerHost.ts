@@ -1,4 +1,4 @@
-import type { BrokerChannel, WatchedConnection } from './channels.js';
+import type { BrokerChannel, WatchedConnection } from './brokerChannel.js';
 import type { ConnectOptions } from './options.js';
 import { scriptProblem } from './scriptProblem.js';
 

@@ -4,7 +4,6 @@ import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { BrokerStatus } from '../contract/state.js';
 import type { FetchCause } from './cache/entry.js';
 import type { QueryClient } from './cache/queryClient.js';
-import { withTabCallbacks } from './callbackDefaults.js';
 import type { Tab, Tabs } from './tabs.js';
 
 /** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
@@ -30,6 +29,25 @@ export interface TabApiContext {
   ownLockName: string | null;
   services: ServiceMethods;
   trace?: TabTrace;
+}
+
+type WithCallbacks = 'signUpWithPassword' | 'sendMagicLink' | 'sendPasswordResetEmail' | 'sendContactChannelVerification' | 'inviteToTeam';
+
+/**
+ * The service methods as one tab calls them: a callback URL the app left out is the tab's own
+ * handler page (an e-mail's link opens where the person asked for it), as the official SDK does.
+ * An explicit URL always wins.
+ */
+function withTabCallbacks(services: ServiceMethods, urls: TabHandlerUrls | undefined): ServiceMethods {
+  if (urls === undefined) return services;
+  const defaults: Pick<ServiceMethods, WithCallbacks> = {
+    signUpWithPassword: (input) => services.signUpWithPassword({ ...input, verificationCallbackUrl: input.verificationCallbackUrl ?? urls.emailVerification }),
+    sendMagicLink: (input) => services.sendMagicLink({ ...input, callbackUrl: input.callbackUrl ?? urls.magicLinkCallback }),
+    sendPasswordResetEmail: (input) => services.sendPasswordResetEmail({ ...input, callbackUrl: input.callbackUrl ?? urls.passwordReset }),
+    sendContactChannelVerification: (channelId, callbackUrl) => services.sendContactChannelVerification(channelId, callbackUrl ?? urls.emailVerification),
+    inviteToTeam: (input) => services.inviteToTeam({ ...input, callbackUrl: input.callbackUrl ?? urls.teamInvitation }),
+  };
+  return { ...services, ...defaults };
 }
 
 /** Each service method, run by the copy `servicesFor` gives for that call (when it gives one). */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BrokerDiagnostics, RequestRecord } from '../../contract/diagnostics.js';
+import type { RequestRecord } from '../../contract/diagnostics.js';
+import type { BrokerDiagnostics } from '../../contract/queries.js';
 import { systemClock } from '../../protocol/clock.js';
 import { RequestLog } from '../../worker/diagnostics/requestLog.js';
 import { Ring } from '../../worker/diagnostics/ring.js';

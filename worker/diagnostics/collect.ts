@@ -1,14 +1,12 @@
 import {
   CONNECTIVITY_HISTORY_SIZE,
-  type BrokerDiagnostics,
-  type CacheEntryDiagnostics,
   type ConnectivityChange,
   type DiagnosticsError,
   type SessionDiagnostics,
 } from '../../contract/diagnostics.js';
 import type { Emitter, Watchable } from '../../contract/events.js';
 import { hashQueryKey } from '../../contract/queryKey.js';
-import type { QueryScope } from '../../contract/queries.js';
+import type { BrokerDiagnostics, CacheEntryDiagnostics, QueryScope } from '../../contract/queries.js';
 import type { BrokerMode, ConnectivitySnapshot, SessionEnd } from '../../contract/state.js';
 import type { SerializedError } from '../../protocol/errors/errors.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
