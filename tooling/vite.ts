@@ -1,9 +1,9 @@
 /**
  * `authbroker/vite`: serves the service-worker broker (`authbroker-service-worker.js`) in `vite dev`
- * and emits it in `vite build`, at `<base>authbroker-service-worker.js` (its source map as the app's
- * `build.sourcemap` says), so that the client's
- * `serviceWorker` option points at a real script. Without it a Vite app answers that URL with its
- * own page (200 text/html) and the fallback cannot start. In `vite dev` the broker's worker scripts
+ * and emits it in `vite build`, at `<base>authbroker-service-worker.js` (its source map as the
+ * app's `build.sourcemap` says), so that the client's `serviceWorker` option points at a real
+ * script. Without it a Vite app answers that URL with its own page (200 text/html) and the
+ * fallback cannot start. In `vite dev` the broker's worker scripts
  * are served with `WORKER_CONTENT_SECURITY_POLICY` (no eval); serve them with it in production too.
  */
 import { readFile } from 'node:fs/promises';
