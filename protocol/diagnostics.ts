@@ -1,5 +1,5 @@
 import { normalizeBaseUrl } from './credentials.js';
-import { NetworkError, type NetworkDiagnostics, type ProbeResult } from './errors/errors.js';
+import { messageOf, NetworkError, type NetworkDiagnostics, type ProbeResult } from './errors/errors.js';
 
 export interface DiagnoseOptions {
   baseUrl: string;
@@ -29,7 +29,7 @@ async function probe(url: string, fetchFn: typeof fetch, timeoutMillis: number, 
     await response.arrayBuffer().catch(() => undefined);
     return { url, status: response.status, reachable: true, error: null, elapsedMillis: now() - started };
   } catch (error) {
-    const message = controller.signal.aborted ? `no answer within ${timeoutMillis} ms` : error instanceof Error ? error.message : String(error);
+    const message = controller.signal.aborted ? `no answer within ${timeoutMillis} ms` : messageOf(error);
     return { url, status: null, reachable: false, error: message, elapsedMillis: now() - started };
   } finally {
     clearTimeout(timer);

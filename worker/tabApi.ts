@@ -29,6 +29,8 @@ export interface TabApiContext {
   ownLockName: string | null;
   services: ServiceMethods;
   trace?: TabTrace;
+  /** What a call on `query` (or on a subscription) must wait for first (the diagnostics recorder loading), if anything. */
+  ready?(query?: QuerySpec): Promise<unknown> | undefined;
 }
 
 type WithCallbacks = 'signUpWithPassword' | 'sendMagicLink' | 'sendPasswordResetEmail' | 'sendContactChannelVerification' | 'inviteToTeam';
@@ -69,14 +71,24 @@ export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: Tab
   return {
     ...withTabCallbacks(services, handlerUrls),
     status: async () => context.status(),
-    subscribe: async (subscriptionId, query) => tabs.subscribe(tab, subscriptionId, query),
-    unsubscribe: async (subscriptionId) => tabs.unsubscribe(tab, subscriptionId),
+    subscribe: async (subscriptionId, query) => {
+      const waiting = context.ready?.(query);
+      if (waiting) await waiting;
+      return tabs.subscribe(tab, subscriptionId, query);
+    },
+    unsubscribe: async (subscriptionId) => {
+      const waiting = context.ready?.();
+      if (waiting) await waiting;
+      tabs.unsubscribe(tab, subscriptionId);
+    },
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => {
       // The session decides whose data it is: known before the entry is chosen.
-      await session.start();
+      await Promise.all([session.start(), context.ready?.(query)]);
       return (await queries.entryFor(query).read(cause('read', query.kind))) as DataOf<Q>;
     },
     refetch: async (query) => {
+      const waiting = context.ready?.(query);
+      if (waiting) await waiting;
       await queries.entryFor(query).fetch(cause('refetch', query.kind));
     },
     reportBrowserState: async ({ online, visible: nowVisible }) => {

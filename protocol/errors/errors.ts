@@ -35,6 +35,11 @@ export type SerializedError =
   | { kind: 'invalid-argument'; code: 'INVALID_ARGUMENT'; message: string; argument: string }
   | { kind: 'client'; code: ClientErrorCode; message: string };
 
+/** What a thrown value says: an error's message, anything else as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Every error authbroker throws has a stable `code` to switch on and a plain-data form. */
 export abstract class AuthBrokerError extends Error {
   abstract readonly code: string;

@@ -71,6 +71,37 @@ export function violations(files: Map<string, string>): string[] {
   return found;
 }
 
+/** The relative modules a source text loads when it runs: static imports and re-exports that are not type-only. */
+export function runtimeImports(text: string): string[] {
+  const statements = [...text.matchAll(/^\s*(?:import|export)\s+([^'"]*?)\s*from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)];
+  return statements.flatMap((m) => {
+    const clause = (m[1] ?? '').trim();
+    const specifier = m[2] ?? m[3]!;
+    const named = /^\{([\s\S]*)\}$/.exec(clause)?.[1];
+    const typeOnly = /^type\s/.test(clause) || (named !== undefined && named.split(',').every((item) => item.trim() === '' || /^type\s/.test(item.trim())));
+    return typeOnly || !specifier.startsWith('.') ? [] : [specifier];
+  });
+}
+
+/**
+ * The broker's diagnostics recorder (worker/diagnostics/) is a chunk loaded on the first
+ * diagnostics query: it loads nothing the broker's chunk loads (that would become a third chunk
+ * every broker loads), and the broker loads it only with import(), but for the service-worker host,
+ * which cannot import() once installed.
+ */
+export function lazyRecorderViolations(files: Map<string, string>): string[] {
+  const inRecorder = (path: string) => path.startsWith('worker/diagnostics/') || path === 'contract/diagnostics.ts';
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    for (const specifier of runtimeImports(text)) {
+      const target = targetOf(file, specifier);
+      if (file.startsWith('worker/diagnostics/') && !inRecorder(target)) found.push(`${file} → ${specifier} (the recorder gets the broker's modules from its kit)`);
+      if (!file.startsWith('worker/diagnostics/') && target.startsWith('worker/diagnostics/') && file !== 'worker/hosts/serviceWorker.ts' && !file.startsWith('test/')) found.push(`${file} → ${specifier} (the recorder loads with import())`);
+    }
+  }
+  return found;
+}
+
 /**
  * Files that import one another, directly or through others (type-only and dynamic imports count):
  * each cycle once, as a path that returns to its first file. Tarjan's strongly connected
@@ -137,6 +168,11 @@ describe('imports point one way', () => {
     expect(importCycles(new Map(everything.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
   });
 
+  it("the broker's diagnostics recorder stays a chunk of its own", () => {
+    const files = ['worker', 'contract', 'client', 'demo'].flatMap((dir) => sourceFiles(dir));
+    expect(lazyRecorderViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
+  });
+
   it('nothing outside the demo imports demo/', () => {
     const offenders = ['protocol', 'contract', 'worker', 'client', 'emulator', 'tooling', 'test', 'bench']
       .flatMap((dir) => sourceFiles(dir))
@@ -177,6 +213,31 @@ describe('the import checker', () => {
     expect(check({ 'worker/api/auth.ts': "import type { Session } from '../session.js';" })).toEqual(['worker/api/auth.ts → ../session.js (runs back up to worker/)']);
     expect(check({ 'worker/api/auth.ts': "import type { QueryFilter } from '../cache/queryClient.js';" })).toEqual([]);
     expect(check({ 'worker/hosts/sharedWorker.ts': "import { createBroker } from '../broker.js';" })).toEqual([]);
+  });
+});
+
+describe('the lazy recorder checker', () => {
+  const check = (files: Record<string, string>) => lazyRecorderViolations(new Map(Object.entries(files)));
+
+  it('refuses a run-time import of the broker from the recorder, and a static import of the recorder from the broker', () => {
+    expect(
+      check({
+        'worker/diagnostics/a.ts': "import { Emitter } from '../../contract/events.js';",
+        'worker/diagnostics/b.ts': "import { x, type Y } from '../cache/liveValue.js';",
+        'worker/broker.ts': "import { createRecorder } from './diagnostics/recorder.js';",
+        'worker/hosts/sharedWorker.ts': "export { createRecorder } from '../diagnostics/recorder.js';",
+      }),
+    ).toHaveLength(4);
+  });
+
+  it("allows types, the recorder's own files, import(), and the service-worker host", () => {
+    expect(
+      check({
+        'worker/diagnostics/a.ts': "import type { Emitter } from '../../contract/events.js';\nimport { type X, type Z } from '../cache/entry.js';\nimport { Ring } from './ring.js';\nimport { REQUEST_LOG_SIZE } from '../../contract/diagnostics.js';",
+        'worker/recording.ts': "import type { Recorder } from './diagnostics/recorder.js';\nconst load = () => import('./diagnostics/recorder.js');",
+        'worker/hosts/serviceWorker.ts': "import * as recorder from '../diagnostics/recorder.js';",
+      }),
+    ).toEqual([]);
   });
 });
 
