@@ -157,7 +157,7 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(values: T)
 /** Free-form JSON the app stores (metadata): copied, so the broker holds its own plain data. */
 export const json = () =>
   pipe(
-    custom<Json>(isJson, 'must be JSON (null, booleans, finite numbers, strings, arrays and plain objects)'),
+    custom<Json>(isJson, 'must be JSON data'),
     transform((value: Json) => JSON.parse(JSON.stringify(value)) as Json),
   );
 

@@ -48,7 +48,7 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
       if (redirected !== null) throw redirected;
       const state = callbackUrl.searchParams.get('state');
       if (state === null || callbackUrl.searchParams.get('code') === null) {
-        throw new ClientError('OAUTH_CALLBACK_INVALID', 'This page was not opened by a sign-in provider (no code or state in its address).');
+        throw new ClientError('OAUTH_CALLBACK_INVALID', 'No sign-in provider sent this page (no code or state).');
       }
       // Taking the flow deletes it: a callback completes once, in whichever tab it landed.
       const flow = await oauthFlows.takeOAuthFlow(state);
