@@ -66,9 +66,9 @@ const redirectTarget = () =>
   );
 /** Provider scopes, each one word (they are joined with spaces on the wire). */
 const scopeList = () => array(pipe(nonEmpty(), regex(/^\S+$/, 'must be one scope without spaces')), 'must be an array of scopes');
-const email = () => pipe(nonEmpty(), maxLength(1000, 'must be at most 1000 characters'));
+const email = () => pipe(nonEmpty(), maxLength(1000));
 const password = () => pipe(text(), check((s) => s.length > 0, 'must not be empty'));
-const code = () => pipe(nonEmpty(), maxLength(10_000, 'must be at most 10000 characters'));
+const code = () => pipe(nonEmpty(), maxLength(10_000));
 const otp = () => pipe(nonEmpty(), transform((s) => s.trim()), regex(/^[0-9a-z]{6}$/i, 'must be the 6 letters and digits of the code'));
 const totp = () => pipe(nonEmpty(), transform((s) => s.replace(/\s+/g, '')), regex(/^\d{6}$/, 'must be the 6 digits of the authenticator code'));
 const jsonObject = () =>
@@ -80,8 +80,8 @@ const jsonObject = () =>
 /** The service checks a project's settings field by field; here they only need to be a JSON object (camelCase, as returned). */
 const projectSettings = () => pipe(jsonObject(), transform((value) => value as ProjectUpdateModel));
 const adminOptions = () => optional(fields({ projectId: optional(segment()) }));
-const subscriptionId = () => pipe(nonEmpty(), maxLength(200, 'must be at most 200 characters'));
-const lockName = () => pipe(nonEmpty(), maxLength(300, 'must be at most 300 characters'));
+const subscriptionId = () => pipe(nonEmpty(), maxLength(200));
+const lockName = () => pipe(nonEmpty(), maxLength(300));
 const signIn = () => fields({ email: email(), password: password() });
 const mfa = () => fields({ attemptCode: code(), totp: totp() });
 const channelUpdate = () => fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });

@@ -64,13 +64,13 @@ export interface Broker {
 /** Returns closer together than this share one refetch of what is on screen. */
 export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
 
-const tabUrl = pipe(string(), maxLength(2000, 'must be at most 2000 characters'), check(isAbsoluteUrl, 'must be an absolute URL'));
+const tabUrl = pipe(string(), maxLength(2000), check(isAbsoluteUrl, 'must be an absolute URL'));
 const helloRules = fields({
-  warnings: optional(pipe(array(pipe(string(), maxLength(2000, 'must be at most 2000 characters')), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
+  warnings: optional(pipe(array(pipe(string(), maxLength(2000)), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
   handlerUrls: optional(fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
-  tabId: pipe(string(), minLength(1, 'must not be empty'), maxLength(200, 'must be at most 200 characters')),
-  lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300, 'must be at most 300 characters'))),
-  version: optional(pipe(string(), maxLength(100, 'must be at most 100 characters')), ''),
+  tabId: pipe(string(), minLength(1, 'must not be empty'), maxLength(200)),
+  lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300))),
+  version: optional(pipe(string(), maxLength(100)), ''),
 });
 
 /** A session's state as tabs may see it: never its key or a token. */
