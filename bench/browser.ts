@@ -52,7 +52,8 @@ export async function buildPages(): Promise<void> {
     // the banner; only the first one evaluated sets it).
     banner: { js: 'globalThis.__benchT0??=performance.now();globalThis.__benchT0Epoch??=Date.now();' },
   });
-  await build({ ...common, entryPoints: { 'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`, 'echo-worker': `${BENCH}pages/echoWorker.ts` }, outdir: WWW });
+  // The broker's SharedWorker as an app's bundler splits it (its devtools recorder a lazy chunk).
+  await build({ ...common, entryPoints: { 'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`, 'echo-worker': `${BENCH}pages/echoWorker.ts` }, outdir: WWW, splitting: true, chunkNames: 'chunks/[name]-[hash]' });
   for (const kind of CLIENT_KINDS) {
     writeFileSync(join(WWW, `${kind}.html`), `<!doctype html><html><head><meta charset="utf-8"><title>${kind} bench</title></head><body><div id="root"></div><script type="module" src="/${kind}.js"></script></body></html>`);
   }

@@ -80,7 +80,9 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
   const withMessages = await measure(`${BENCH}sizes/tabSideWithMessages.ts`);
   const withDevtools = await measure(`${BENCH}sizes/tabSideWithDevtools.ts`);
   const job = await measure(`${BENCH}sizes/authbrokerJob.tsx`);
-  const worker = await measure(`${ROOT}worker/hosts/sharedWorker.ts`, false);
+  // A module worker: its lazy chunks (the devtools recorder) as in `npm run build`. A service worker
+  // may not import() once installed: one file.
+  const worker = await measure(`${ROOT}worker/hosts/sharedWorker.ts`);
   const serviceWorker = await measure(`${ROOT}worker/hosts/serviceWorkerEntry.ts`, false);
   const tabEntry = tab.find((c) => c.entry)!;
   const tabUpFront = upFront(tab);
@@ -98,10 +100,14 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
     { name: 'oidc-client-ts', pkg: 'oidc-client-ts', file: 'oidc.ts', how: 'UserManager signinRedirect/signinCallback + getUser' },
     { name: 'firebase/auth', pkg: 'firebase', file: 'firebase.ts', how: 'initializeApp + getAuth + signInWithEmailAndPassword + currentUser' },
   ];
-  const workerSize = worker[0]!;
+  const workerEntry = worker.find((c) => c.entry)!;
+  const workerUpFront = upFront(worker);
+  const workerUpFrontGzip = sum(workerUpFront);
+  const workerLazy = worker.filter((c) => !workerUpFront.includes(c));
+  const serviceWorkerSize = serviceWorker[0]!;
   const jobUpFront = sum(upFront(job));
   const compared: Array<Array<string | number>> = [
-    [`authbroker ${packageVersion('..')} (client + React hooks; React external)`, 'createBrokerClient + AuthProvider/useUser + signInWithPassword', kB(jobUpFront), kB(jobUpFront + workerSize.gzip), kB(sum(job)), job.length - upFront(job).length],
+    [`authbroker ${packageVersion('..')} (client + React hooks; React external)`, 'createBrokerClient + AuthProvider/useUser + signInWithPassword', kB(jobUpFront), kB(jobUpFront + workerUpFrontGzip), kB(sum(job)), job.length - upFront(job).length],
   ];
   const otherData: Record<string, Chunk[] | string> = {};
   for (const other of others) {
@@ -121,7 +127,7 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
     title: '5. Bundle size (min+gzip, esbuild)',
     method: [
       `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, browser, es2022, code splitting, \`process.env.NODE_ENV = "production"\`, React and react-dom external; each output chunk gzipped at level 9 (kB = 1000 bytes).`,
-      `Our tab side is every export of \`authbroker/client\` and \`authbroker/react\` (\`bench/sizes/tabSide.ts\`); the people-facing sentences are an opt-in entry, \`authbroker/messages\`, measured as what it adds to that bundle (\`bench/sizes/tabSideWithMessages.ts\`). \`authbroker/devtools\` likewise (\`bench/sizes/tabSideWithDevtools.ts\`): what it adds up front, and its panel, a lazy chunk fetched when first opened. "Up front" is the entry chunk plus the chunks it imports statically (what loads before the app runs); dynamic imports (passkeys with @simplewebauthn/browser, the service-worker fallback's workbox-window, the in-page fallback broker) become lazy chunks fetched only when used. The worker is \`worker/hosts/sharedWorker.ts\` in one file, as \`npm run build\` ships it. The others are bundled from a small entry doing the same job (\`bench/sizes/*.ts\`: sign in, read the user).`,
+      `Our tab side is every export of \`authbroker/client\` and \`authbroker/react\` (\`bench/sizes/tabSide.ts\`); the people-facing sentences are an opt-in entry, \`authbroker/messages\`, measured as what it adds to that bundle (\`bench/sizes/tabSideWithMessages.ts\`). \`authbroker/devtools\` likewise (\`bench/sizes/tabSideWithDevtools.ts\`): what it adds up front, and its panel, a lazy chunk fetched when first opened. "Up front" is the entry chunk plus the chunks it imports statically (what loads before the app runs); dynamic imports (passkeys with @simplewebauthn/browser, the service-worker fallback's workbox-window, the in-page fallback broker) become lazy chunks fetched only when used. The SharedWorker broker is \`worker/hosts/sharedWorker.ts\` with code splitting, as \`npm run build\` ships it: one file up front and the devtools recorder as a lazy chunk (a module worker may \`import()\`); the service-worker broker is \`worker/hosts/serviceWorkerEntry.ts\` in one file (a service worker may not \`import()\` once installed, so the recorder is inside). The others are bundled from a small entry doing the same job (\`bench/sizes/*.ts\`: sign in, read the user).`,
     ].join('\n\n'),
     tables: [
       {
@@ -134,8 +140,11 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
           ['  + authbroker/messages (opt-in describeError sentences), added up front', '', `+${kB(messagesGzip)}`, 'client/messages.ts'],
           ['  + authbroker/devtools (opt-in), added up front / its panel, loaded when opened', '', `+${kB(devtoolsUpFrontGzip)} / +${kB(devtoolsLazyGzip)}`, 'client/devtools/'],
           ...lazy.map((c) => [`  lazy chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
-          ['SharedWorker broker (one file)', kB(workerSize.bytes), kB(workerSize.gzip), workerSize.mainInputs.join(', ')],
-          ['service-worker broker (one file, fallback)', kB(serviceWorker[0]!.bytes), kB(serviceWorker[0]!.gzip), serviceWorker[0]!.mainInputs.join(', ')],
+          ['SharedWorker broker: entry', kB(workerEntry.bytes), kB(workerEntry.gzip), workerEntry.mainInputs.join(', ')],
+          ...workerUpFront.filter((c) => c !== workerEntry).map((c) => [`  + statically imported chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
+          ['SharedWorker broker up front (entry + static imports)', kB(workerUpFront.reduce((a, c) => a + c.bytes, 0)), kB(workerUpFrontGzip), ''],
+          ...workerLazy.map((c) => [`  lazy chunk ${c.file} (loaded on the first diagnostics query)`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
+          ['service-worker broker (one file, fallback; the recorder inside)', kB(serviceWorkerSize.bytes), kB(serviceWorkerSize.gzip), serviceWorkerSize.mainInputs.join(', ')],
         ],
       },
       {
@@ -144,7 +153,8 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         rows: [
           ['tab side entry chunk', largest(tabEntry)],
           ['sign-in job entry chunk', largest(job.find((c) => c.entry)!)],
-          ['SharedWorker broker', largest(workerSize)],
+          ['SharedWorker broker entry', largest(workerEntry)],
+          ['service-worker broker', largest(serviceWorkerSize)],
         ],
       },
       {
@@ -165,7 +175,13 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         measured: `${kB(tabUpFrontGzip)} (${tabUpFrontGzip} B in ${tabUpFront.length} file(s); entry chunk alone ${kB(tabEntry.gzip)}; with the opt-in authbroker/messages ${kB(tabUpFrontGzip + messagesGzip)})`,
         met: tabUpFrontGzip <= 10_000,
       },
-      { goal: 'SharedWorker broker ≤ 30 kB min+gzip (one file)', measured: `${kB(workerSize.gzip)} (${workerSize.gzip} B)`, met: workerSize.gzip <= 30_000 },
+      // Issue 25: each worker bundle.
+      {
+        goal: 'SharedWorker broker ≤ 35 kB min+gzip up front (entry + static imports; its lazy recorder apart)',
+        measured: `${kB(workerUpFrontGzip)} (${workerUpFrontGzip} B in ${workerUpFront.length} file(s); lazy ${workerLazy.map((c) => kB(c.gzip)).join(', ') || 'none'})`,
+        met: workerUpFrontGzip <= 35_000,
+      },
+      { goal: 'service-worker broker ≤ 35 kB min+gzip (one file)', measured: `${kB(serviceWorkerSize.gzip)} (${serviceWorkerSize.gzip} B)`, met: serviceWorkerSize.gzip <= 35_000 },
     ],
     notes: [
       passkeys.length

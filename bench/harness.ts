@@ -22,6 +22,8 @@ export interface Flags {
   only: Set<string> | null;
   /** Duration of the broker load benchmark (8). */
   loadSeconds: number;
+  /** Bench 9's numbers of tabs (`--tabs=1,20`); default by mode. */
+  tabs: number[] | null;
 }
 
 export function parseFlags(argv: string[]): Flags {
@@ -29,7 +31,8 @@ export function parseFlags(argv: string[]): Flags {
   const value = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const only = value('only');
   const load = value('load-seconds');
-  return { quick, only: only ? new Set(only.split(',')) : null, loadSeconds: load ? Number(load) : quick ? 10 : 60 };
+  const tabs = value('tabs');
+  return { quick, only: only ? new Set(only.split(',')) : null, loadSeconds: load ? Number(load) : quick ? 10 : 60, tabs: tabs ? tabs.split(',').map(Number) : null };
 }
 
 // ── statistics ────────────────────────────────────────────────────────────────────────────────

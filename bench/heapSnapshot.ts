@@ -3,18 +3,8 @@
  * internals left out: code keeps growing while functions warm up and is not a leak.
  */
 export function objectBytesByType(snapshotText: string): Map<string, number> {
-  const snapshot = JSON.parse(snapshotText) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[] };
-  const fields = snapshot.snapshot.meta.node_fields;
-  const typeIndex = fields.indexOf('type');
-  const sizeIndex = fields.indexOf('self_size');
-  const names = snapshot.snapshot.meta.node_types[0];
-  const bytes = new Map<string, number>();
-  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
-    const type = names[snapshot.nodes[i + typeIndex]!]!;
-    if (type === 'code' || type === 'hidden' || type === 'object shape') continue;
-    bytes.set(type, (bytes.get(type) ?? 0) + snapshot.nodes[i + sizeIndex]!);
-  }
-  return bytes;
+  const { byType } = heapBreakdown(snapshotText);
+  return new Map(Object.entries(byType).filter(([type]) => type !== 'code' && type !== 'hidden' && type !== 'object shape'));
 }
 
 /** What grew from one snapshot to the next, per type (growth only). */
@@ -23,3 +13,26 @@ export function growthByType(before: Map<string, number>, after: Map<string, num
 }
 
 export const totalBytes = (growth: Record<string, number>): number => Object.values(growth).reduce((sum, bytes) => sum + bytes, 0);
+
+/** What a heap holds: bytes per node type, compiled code and the page's native objects included. */
+export interface HeapBreakdown {
+  totalBytes: number;
+  byType: Record<string, number>;
+}
+
+export function heapBreakdown(snapshotText: string): HeapBreakdown {
+  const snapshot = JSON.parse(snapshotText) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[] };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const typeIndex = fields.indexOf('type');
+  const sizeIndex = fields.indexOf('self_size');
+  const types = snapshot.snapshot.meta.node_types[0];
+  const byType: Record<string, number> = {};
+  let totalBytes = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const type = types[snapshot.nodes[i + typeIndex]!]!;
+    const size = snapshot.nodes[i + sizeIndex]!;
+    totalBytes += size;
+    byType[type] = (byType[type] ?? 0) + size;
+  }
+  return { totalBytes, byType };
+}

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only=fan-in,rpc] [-- --load-seconds=60]`: runs every benchmark
+ * `npm run bench [-- --quick] [-- --only=fan-in,rpc] [-- --load-seconds=60] [-- --tabs=1,10,20]` (bench 9's N): runs every benchmark
  * in sequence on this machine and writes bench/results.json and bench/RESULTS.md.
  */
 import { execFileSync } from 'node:child_process';

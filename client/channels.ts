@@ -7,19 +7,9 @@ import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
 import { candidateModes, detectCapabilities } from './mode.js';
 import { connectOverPort as connectEntry } from './rpc.js';
+import type { AttemptedConnection, BrokerChannel, WatchedConnection } from './brokerChannel.js';
 
-/** A connection to a broker, whatever hosts it. */
-export interface BrokerChannel {
-  mode: BrokerMode;
-  api: BrokerApi;
-  /** Settles if the host goes away under the tab (a service worker replaced by a new deploy, a worker killed). */
-  lost?: Promise<void>;
-  /** Says the host is gone, when the tab learns it another way (the broker's lifetime lock). */
-  markLost?(): void;
-  /** How many attempts the connection took (1: the broker answered the first). */
-  attempts?: number;
-  close(): void;
-}
+export type { AttemptedConnection, BrokerChannel, WatchedConnection };
 
 export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl'>): string {
   return `authbroker:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`;
@@ -43,14 +33,6 @@ function rejectAfter<T>(promise: Promise<T>, millis: number, error: () => unknow
       },
     );
   });
-}
-
-/** A connection over a port to a broker's entry, which knows when its host is gone. */
-export interface WatchedConnection {
-  api: BrokerApi;
-  lost: Promise<void>;
-  markLost(): void;
-  close(): void;
 }
 
 /** How long the first attempt to reach a broker waits for its answer (see `attemptDeadlines`). */
@@ -82,11 +64,6 @@ export interface BrokerEntryAttempt {
   /** Rejects when the host cannot start at all (its script does not load): trying again would not help. */
   failed?: Promise<never>;
   close(): void;
-}
-
-/** A connection and how many attempts it took (1 when the first answered). */
-export interface AttemptedConnection extends WatchedConnection {
-  attempts: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AttemptedConnection, BrokerChannel } from './channels.js';
+import type { AttemptedConnection, BrokerChannel } from './brokerChannel.js';
 import type { ConnectOptions } from './options.js';
 import { scriptProblem } from './scriptProblem.js';
 

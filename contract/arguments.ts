@@ -44,11 +44,11 @@ import {
 /** A query: a known kind and exactly that kind's parameters, as a fresh object. */
 export function parseQuerySpec(value: unknown, name = 'query'): QuerySpec {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidArgumentError(name, `${name} must be a query: an object with a kind.`);
+    throw new InvalidArgumentError(name, `${name} must be a query object.`);
   }
   const { kind, ...params } = value as Record<string, unknown>;
   if (!isQueryKind(kind)) {
-    throw new InvalidArgumentError(`${name}.kind`, `Unknown query kind ${JSON.stringify(kind)?.slice(0, 100)}; expected one of ${queryKinds.join(', ')}.`);
+    throw new InvalidArgumentError(`${name}.kind`, `Unknown query kind ${JSON.stringify(kind)?.slice(0, 100)}; known: ${queryKinds.join(', ')}.`);
   }
   const parsed = parseValue(`a ${kind} query`, name, queryDefinition(kind).params, params) as Record<string, unknown>;
   return { ...parsed, kind } as QuerySpec;
@@ -62,13 +62,13 @@ const redirectTarget = () =>
   pipe(
     absoluteUrl(),
     // eslint-disable-next-line no-control-regex
-    check((s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL without whitespace or backslashes'),
+    check((s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL'),
   );
 /** Provider scopes, each one word (they are joined with spaces on the wire). */
 const scopeList = () => array(pipe(nonEmpty(), regex(/^\S+$/, 'must be one scope without spaces')), 'must be an array of scopes');
-const email = () => pipe(nonEmpty(), maxLength(1000, 'must be at most 1000 characters'));
+const email = () => pipe(nonEmpty(), maxLength(1000));
 const password = () => pipe(text(), check((s) => s.length > 0, 'must not be empty'));
-const code = () => pipe(nonEmpty(), maxLength(10_000, 'must be at most 10000 characters'));
+const code = () => pipe(nonEmpty(), maxLength(10_000));
 const otp = () => pipe(nonEmpty(), transform((s) => s.trim()), regex(/^[0-9a-z]{6}$/i, 'must be the 6 letters and digits of the code'));
 const totp = () => pipe(nonEmpty(), transform((s) => s.replace(/\s+/g, '')), regex(/^\d{6}$/, 'must be the 6 digits of the authenticator code'));
 const jsonObject = () =>
@@ -80,8 +80,8 @@ const jsonObject = () =>
 /** The service checks a project's settings field by field; here they only need to be a JSON object (camelCase, as returned). */
 const projectSettings = () => pipe(jsonObject(), transform((value) => value as ProjectUpdateModel));
 const adminOptions = () => optional(fields({ projectId: optional(segment()) }));
-const subscriptionId = () => pipe(nonEmpty(), maxLength(200, 'must be at most 200 characters'));
-const lockName = () => pipe(nonEmpty(), maxLength(300, 'must be at most 300 characters'));
+const subscriptionId = () => pipe(nonEmpty(), maxLength(200));
+const lockName = () => pipe(nonEmpty(), maxLength(300));
 const signIn = () => fields({ email: email(), password: password() });
 const mfa = () => fields({ attemptCode: code(), totp: totp() });
 const channelUpdate = () => fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
@@ -137,7 +137,7 @@ export const argumentRules = {
       profileImageUrl: optional(nullable(text())),
       clientMetadata: optional(json()),
       otpAuthEnabled: optional(bool()),
-      passkeyAuthEnabled: optional(literal(false, 'can only be false (register a passkey to enable it)')),
+      passkeyAuthEnabled: optional(literal(false, 'can only be false')),
       totpSecret: optional(nullable(pipe(instance(Uint8Array, 'must be bytes (a Uint8Array)'), check((b) => b.length >= 10 && b.length <= 64, 'must be 10 to 64 bytes')))),
       selectedTeamId: optional(nullable(uuid())),
     }),
@@ -234,11 +234,11 @@ export function checkPlainData(method: string, values: readonly unknown[]): void
  */
 function checkPlainValue(method: string, value: unknown, path: string, depth: number, ancestors: object[]): void {
   if (typeof value === 'string') {
-    if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`);
+    if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters).`);
     return;
   }
   if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
-    throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
+    throw new InvalidArgumentError(path, `${method}: ${path} cannot be a ${typeof value}.`);
   }
   if (typeof value !== 'object' || value === null) return;
   // Bytes (a TOTP secret) are a value, not a container.
@@ -249,13 +249,13 @@ function checkPlainValue(method: string, value: unknown, path: string, depth: nu
   const array = Array.isArray(value);
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (!array && prototype !== Object.prototype && prototype !== null) {
-    throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);
+    throw new InvalidArgumentError(path, `${method}: ${path} must be plain data.`);
   }
-  if (ancestors.includes(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
+  if (ancestors.includes(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself.`);
   if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
   ancestors.push(value);
   for (const key of Object.keys(value)) {
-    if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
+    if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key.`);
     checkPlainValue(method, (value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1, ancestors);
   }
   ancestors.pop();

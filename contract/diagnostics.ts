@@ -4,9 +4,9 @@
  * only, and never a secret: no token (access or refresh), password, key, request or response body,
  * and no error message (a message may quote a body). Errors appear as their code and status only.
  */
-import type { NetworkDiagnostics } from '../protocol/diagnostics.js';
+import type { NetworkDiagnostics } from '../protocol/errors/errors.js';
 import type { RetryReason } from '../protocol/retry.js';
-import type { QueryScope, QuerySpec } from './queries.js';
+import type { QueryScope } from './scope.js';
 import type { BrokerMode, ConnectivityState, SessionEnd } from './state.js';
 
 /** Requests kept, newest last; older ones are dropped (and counted). */
@@ -89,10 +89,14 @@ export interface SessionDiagnostics {
   lastEnd: SessionEnd | null;
 }
 
-export interface CacheEntryDiagnostics {
+/**
+ * A cache entry as devtools see it, but for its query: `CacheEntryDiagnostics` in queries.ts adds
+ * it (the registry's QuerySpec). The registry names these diagnostics as its `diagnostics` query's
+ * data, so this file cannot import it back.
+ */
+export interface CacheEntryFacts {
   /** The query's key (the hash both sides compute). */
   key: string;
-  query: QuerySpec;
   scope: QueryScope;
   /** False for a previous session's data still watched while subscriptions move over. */
   current: boolean;
@@ -129,7 +133,8 @@ export interface ConnectivityChange {
   diagnostics: NetworkDiagnostics | null;
 }
 
-export interface BrokerDiagnostics {
+/** The `diagnostics` query's value but for its cache entries: `BrokerDiagnostics` in queries.ts adds them (see CacheEntryFacts). */
+export interface BrokerFacts {
   host: {
     mode: BrokerMode;
     brokerId: string;
@@ -143,7 +148,6 @@ export interface BrokerDiagnostics {
   session: SessionDiagnostics;
   /** Null when the broker has no project-owner session slot. */
   adminSession: SessionDiagnostics | null;
-  cache: CacheEntryDiagnostics[];
   /** Oldest first, at most REQUEST_LOG_SIZE. */
   requests: RequestRecord[];
   /** Requests that fell out of the log. */

@@ -10,16 +10,14 @@ import * as endpoints from '../protocol/endpoints/index.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import { camelize } from '../protocol/models.js';
 import type { Transport } from '../protocol/transport.js';
-import type { BrokerDiagnostics } from './diagnostics.js';
+import type { BrokerFacts, CacheEntryFacts } from './diagnostics.js';
 import type { Watchable } from './events.js';
 import { bool, fields, optional, segment, uuid, type Output, type Rule } from './schema.js';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from './state.js';
 
-/**
- * Whose data a query is: the signed-in user's, the project owner's (admin), the project's (the
- * same for everyone), or the broker's own state. A user query after a sign-in names new data.
- */
-export type QueryScope = 'user' | 'admin' | 'project' | 'broker';
+import type { QueryScope } from './scope.js';
+
+export type { QueryScope };
 
 /** What a fetch may use. */
 export interface FetchContext {
@@ -205,6 +203,15 @@ export type QueryData = {
 };
 
 export type DataOf<Q extends { kind: QueryKind }> = QueryData[Q['kind']];
+
+/** What the `diagnostics` query carries (contract/diagnostics.ts), listing this registry's queries. */
+export interface BrokerDiagnostics extends BrokerFacts {
+  cache: CacheEntryDiagnostics[];
+}
+
+export interface CacheEntryDiagnostics extends CacheEntryFacts {
+  query: QuerySpec;
+}
 
 export function queryDefinition(kind: QueryKind): QueryDefinition {
   return queries[kind] as QueryDefinition;

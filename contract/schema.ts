@@ -128,7 +128,7 @@ export const check =
 export const transform =
   <A, B>(change: (value: A) => B): Step<A, B> =>
   (value) => change(value);
-export const maxLength = <T extends { length: number }>(max: number, message: string): Step<T, T> => check((value: T) => value.length <= max, message);
+export const maxLength = <T extends { length: number }>(max: number, message = `must be at most ${max} characters`): Step<T, T> => check((value: T) => value.length <= max, message);
 export const minLength = <T extends { length: number }>(min: number, message: string): Step<T, T> => check((value: T) => value.length >= min, message);
 export const regex = (pattern: RegExp, message: string): Step<string, string> => check((value: string) => pattern.test(value), message);
 
@@ -142,10 +142,10 @@ export const MAX_STRING_LENGTH = 1_048_576;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const text = () => pipe(string(), maxLength(MAX_STRING_LENGTH, `must be at most ${MAX_STRING_LENGTH} characters`));
+export const text = () => pipe(string(), maxLength(MAX_STRING_LENGTH));
 export const nonEmpty = () => pipe(text(), check((s) => s.trim() !== '', 'must not be empty'));
 /** A path segment chosen by the caller (provider id, permission id, template type…). */
-export const segment = () => pipe(nonEmpty(), maxLength(200, 'must be at most 200 characters'));
+export const segment = () => pipe(nonEmpty(), maxLength(200));
 export const uuid = () => pipe(string('must be a UUID string'), regex(UUID, 'must be a UUID'));
 /** A user id: a UUID, or `me` for the signed-in user. */
 export const userId = () => pipe(string(), check((s) => s === 'me' || UUID.test(s), 'must be a UUID or "me"'));
@@ -157,7 +157,7 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(values: T)
 /** Free-form JSON the app stores (metadata): copied, so the broker holds its own plain data. */
 export const json = () =>
   pipe(
-    custom<Json>(isJson, 'must be JSON (null, booleans, finite numbers, strings, arrays and plain objects)'),
+    custom<Json>(isJson, 'must be JSON data'),
     transform((value: Json) => JSON.parse(JSON.stringify(value)) as Json),
   );
 

@@ -2,7 +2,7 @@
  * The broker's own state as tabs see it: the session (never a token), connectivity and the
  * broker's status. These are live queries: pushed to tabs when they change.
  */
-import type { NetworkDiagnostics } from '../protocol/diagnostics.js';
+import type { NetworkDiagnostics } from '../protocol/errors/errors.js';
 import type { SerializedError } from '../protocol/errors/errors.js';
 
 export type BrokerMode = 'shared-worker' | 'service-worker' | 'in-process';

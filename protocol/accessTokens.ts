@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { createKnownError } from './errors/create.js';
-import { HttpStatusError, NetworkError, ProtocolError } from './errors/errors.js';
+import { HttpStatusError, messageOf, NetworkError, ProtocolError } from './errors/errors.js';
 import type { KnownError } from './errors/knownError.js';
 import type { Clock } from './retry.js';
 import { assertUsableAccessToken } from './tokenRules.js';
@@ -49,7 +49,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       } catch (error) {
         // jose turns its own abort into JWKSTimeout.
         if (error instanceof Error && error.name === 'TimeoutError') throw error;
-        throw new NetworkError('NETWORK_UNREACHABLE', `Could not fetch the project's signing keys from ${url}: ${error instanceof Error ? error.message : String(error)}`, null, 1, { cause: error });
+        throw new NetworkError('NETWORK_UNREACHABLE', `Could not fetch the project's signing keys from ${url}: ${messageOf(error)}`, null, 1, { cause: error });
       }
       if (!response.ok) {
         const body = await response.text().catch(() => '');

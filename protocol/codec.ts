@@ -147,7 +147,7 @@ export function refuseRedirect(response: Response): void {
   void response.body?.cancel().catch(() => undefined);
   const location = response.headers.get('location');
   throw new ProtocolError(
-    `The service answered with a redirect${location === null ? '' : ` to ${redactBody(location, 200)}`}. API calls never follow redirects, so no credential was sent on; check baseUrl (http vs https, a trailing path) and any proxy in between.`,
+    `The service answered with a redirect${location === null ? '' : ` to ${redactBody(location, 200)}`}, not followed: check baseUrl (http or https, a path?) and proxies.`,
   );
 }
 
@@ -171,7 +171,7 @@ export async function decodeResponse(response: Response): Promise<DecodedRespons
     const body = parseJson(text, `The body of known error ${knownErrorHeader}`);
     const bodyCode = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
     if (bodyCode !== knownErrorHeader) {
-      throw new ProtocolError(`x-stack-known-error says ${knownErrorHeader} but the body's code is ${JSON.stringify(bodyCode)}.`);
+      throw new ProtocolError(`x-stack-known-error ${knownErrorHeader} but the body says ${JSON.stringify(bodyCode)}.`);
     }
     return { kind: 'known-error', status, error: knownErrorFromBody(body, status) };
   }
@@ -182,7 +182,7 @@ export async function decodeResponse(response: Response): Promise<DecodedRespons
     // answering (a captive portal's login page, a proxy's HTML), never the user's data.
     if (!isJsonContentType(contentType)) {
       throw new ProtocolError(
-        `The ${status} answer is ${contentType === '' ? 'not labelled' : `${contentType.split(';')[0]}`}, not JSON: something other than the service answered (a captive portal or a proxy?).`,
+        `The ${status} answer is ${contentType === '' ? 'not labelled' : `${contentType.split(';')[0]}`}, not JSON: not the service (a captive portal?).`,
       );
     }
     return { kind: 'ok', status, body: parseJson(text, `The ${status} response`) };

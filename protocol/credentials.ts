@@ -13,7 +13,7 @@ function isSecretKey(value: unknown): boolean {
 function unsafe(what: string): ClientError {
   return new ClientError(
     'UNSAFE_CREDENTIALS',
-    `${what} is a secret key (ssk_… or sak_…), which must never be given to browser code: anyone could read it from your bundle, and it would be sent to the service from every page. Use it on your server (authbroker/server); the browser needs only the publishable client key (pck_…).`,
+    `${what} is a secret key (ssk_/sak_): anyone could read it in a browser. Keep it on your server; browsers need only the publishable key (pck_).`,
   );
 }
 

@@ -1,30 +1,5 @@
 import { normalizeBaseUrl } from './credentials.js';
-import { NetworkError } from './errors/errors.js';
-
-/** One probe of the network diagnostics. */
-export interface ProbeResult {
-  url: string;
-  /** HTTP status when the probe got an answer; null when it failed before one. */
-  status: number | null;
-  reachable: boolean;
-  /** Why it failed (the error's message), when it did. */
-  error: string | null;
-  elapsedMillis: number;
-}
-
-/**
- * What we know about the network after a request could not get through. Only the service's own
- * origin is probed: no third-party host is ever contacted.
- */
-export interface NetworkDiagnostics {
-  /** `navigator.onLine` where the runtime has it (or what the tabs last reported), else null. */
-  navigatorOnline: boolean | null;
-  /** `{baseUrl}/api/v1` */
-  apiRoot: ProbeResult;
-  /** `{baseUrl}/health`, outside the API as the service defines it. */
-  health: ProbeResult;
-  checkedAtMillis: number;
-}
+import { messageOf, NetworkError, type NetworkDiagnostics, type ProbeResult } from './errors/errors.js';
 
 export interface DiagnoseOptions {
   baseUrl: string;
@@ -54,7 +29,7 @@ async function probe(url: string, fetchFn: typeof fetch, timeoutMillis: number, 
     await response.arrayBuffer().catch(() => undefined);
     return { url, status: response.status, reachable: true, error: null, elapsedMillis: now() - started };
   } catch (error) {
-    const message = controller.signal.aborted ? `no answer within ${timeoutMillis} ms` : error instanceof Error ? error.message : String(error);
+    const message = controller.signal.aborted ? `no answer within ${timeoutMillis} ms` : messageOf(error);
     return { url, status: null, reachable: false, error: message, elapsedMillis: now() - started };
   } finally {
     clearTimeout(timer);

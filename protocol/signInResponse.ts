@@ -33,7 +33,7 @@ function problemWith(body: unknown): string | null {
  */
 export function readSignInTokens(body: unknown, what = 'The sign-in'): SignInTokens {
   const problem = problemWith(body);
-  if (problem !== null) throw new ProtocolError(`${what} succeeded without the tokens it must return: ${problem}. Nobody was signed in.`);
+  if (problem !== null) throw new ProtocolError(`${what} returned no usable tokens (${problem}): nobody signed in.`);
   const fields = body as Record<string, unknown>;
   return {
     access_token: fields.access_token as string,

@@ -11,7 +11,7 @@ export const MAX_TOKEN_MARGIN_MILLIS = 60_000;
 export function assertUsableAccessToken(token: unknown, argument = 'accessToken'): asserts token is string {
   if (typeof token !== 'string' || token.trim() === '') throw new InvalidArgumentError(argument, `${argument} must be a non-empty string.`);
   if (token === 'undefined' || token === 'null') {
-    throw new InvalidArgumentError(argument, `${argument} is the string ${JSON.stringify(token)}, which usually means a missing value was turned into text.`);
+    throw new InvalidArgumentError(argument, `${argument} is the string ${JSON.stringify(token)} (a missing value?).`);
   }
 }
 

@@ -9,7 +9,7 @@
 // Every source map carries its sources (sourcesContent): the packages ship no .ts files.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -54,18 +54,19 @@ async function buildEmulator() {
 }
 
 /** What the authbroker package ships from dist/ (package.json `files`); dist/demo is the demo's build, not ours. */
-const BROWSER_PACKAGE_OUTPUTS = ['protocol', 'worker', 'client', 'tooling', 'authbroker-shared-worker.js', 'authbroker-shared-worker.js.map', 'authbroker-service-worker.js', 'authbroker-service-worker.js.map'];
+const BROWSER_PACKAGE_OUTPUTS = ['protocol', 'worker', 'client', 'tooling', /^authbroker-(shared|service)-worker[\w-]*\.js(\.map)?$/];
 
 async function buildBrowserPackage() {
-  for (const output of BROWSER_PACKAGE_OUTPUTS) rmSync(new URL(`../dist/${output}`, import.meta.url), { recursive: true, force: true });
+  for (const name of existsSync(new URL('../dist', import.meta.url)) ? readdirSync(new URL('../dist', import.meta.url)) : []) {
+    if (BROWSER_PACKAGE_OUTPUTS.some((output) => (typeof output === 'string' ? output === name : output.test(name)))) rmSync(new URL(`../dist/${name}`, import.meta.url), { recursive: true, force: true });
+  }
   // tooling/emulator.ts names the emulator package's types, so they must exist first.
   runTsc('tsconfig.build.json');
-  for (const [entry, outfile] of [
-    ['worker/hosts/sharedWorker.ts', 'dist/authbroker-shared-worker.js'],
-    ['worker/hosts/serviceWorkerEntry.ts', 'dist/authbroker-service-worker.js'],
-  ]) {
-    await build({ absWorkingDir: root, entryPoints: [entry], outfile, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, sourcesContent: true, legalComments: 'none', plugins: [mapDependenciesToTheirJavaScript] });
-  }
+  const workerBundle = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, sourcesContent: true, legalComments: 'none', plugins: [mapDependenciesToTheirJavaScript] };
+  // The SharedWorker is a module worker: its devtools recorder is a chunk beside it, fetched on the
+  // first diagnostics query. A service worker may not import() once installed: one file.
+  await build({ ...workerBundle, entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, outdir: 'dist', splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' });
+  await build({ ...workerBundle, entryPoints: ['worker/hosts/serviceWorkerEntry.ts'], outfile: 'dist/authbroker-service-worker.js' });
 }
 
 const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage] };

@@ -1,8 +1,9 @@
 /**
  * `authbroker/vite`: serves the service-worker broker (`authbroker-service-worker.js`) in `vite dev`
- * and emits it in `vite build`, at `<base>authbroker-service-worker.js`, so that the client's
- * `serviceWorker` option points at a real script. Without it a Vite app answers that URL with its
- * own page (200 text/html) and the fallback cannot start. In `vite dev` the broker's worker scripts
+ * and emits it in `vite build`, at `<base>authbroker-service-worker.js` (its source map as the
+ * app's `build.sourcemap` says), so that the client's `serviceWorker` option points at a real
+ * script. Without it a Vite app answers that URL with its own page (200 text/html) and the
+ * fallback cannot start. In `vite dev` the broker's worker scripts
  * are served with `WORKER_CONTENT_SECURITY_POLICY` (no eval); serve them with it in production too.
  */
 import { readFile } from 'node:fs/promises';
@@ -21,11 +22,26 @@ export interface AuthbrokerViteOptions {
 /** The prebuilt bundle beside this file's folder in `dist/`. */
 const bundleUrl = new URL(`../${SERVICE_WORKER_FILE}`, import.meta.url);
 
-async function readBundle(fileName: string): Promise<{ script: string; map: string }> {
+/** The prebuilt script without its own source-map comment, and its map. */
+async function readBundle(): Promise<{ script: string; map: string }> {
   const [script, map] = await Promise.all([readFile(fileURLToPath(bundleUrl), 'utf8'), readFile(fileURLToPath(new URL(`${bundleUrl.href}.map`)), 'utf8')]);
-  // The bundle names its map by its own file name; under another name it must name the new one.
-  const mapName = `${fileName.split('/').pop()!}.map`;
-  return { script: script.replace(/\/\/# sourceMappingURL=\S+\s*$/, `//# sourceMappingURL=${mapName}\n`), map };
+  return { script: script.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'), map };
+}
+
+/** Vite's `build.sourcemap`: a `.map` file named by the script (true), a file nothing names ('hidden'), inside the script ('inline'), or none. */
+export type SourcemapSetting = boolean | 'inline' | 'hidden';
+
+/**
+ * The files to emit for the service worker under `fileName`, as the app's `build.sourcemap` asks
+ * for its own scripts: without it the script names no map and no map is emitted.
+ */
+export function serviceWorkerFiles(bundle: { script: string; map: string }, fileName: string, sourcemap: SourcemapSetting): Array<{ fileName: string; source: string }> {
+  const mapFile = `${fileName}.map`;
+  const named = (url: string) => `${bundle.script}//# sourceMappingURL=${url}\n`;
+  if (sourcemap === 'inline') return [{ fileName, source: named(`data:application/json;charset=utf-8;base64,${Buffer.from(bundle.map).toString('base64')}`) }];
+  if (sourcemap === 'hidden') return [{ fileName, source: bundle.script }, { fileName: mapFile, source: bundle.map }];
+  if (sourcemap) return [{ fileName, source: named(mapFile.split('/').pop()!) }, { fileName: mapFile, source: bundle.map }];
+  return [{ fileName, source: bundle.script }];
 }
 
 export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
@@ -35,11 +51,13 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
   }
   let base = '/';
   let serverBuild = false;
+  let sourcemap: SourcemapSetting = false;
   return {
     name: 'authbroker',
     configResolved(config) {
       base = config.base.endsWith('/') ? config.base : `${config.base}/`;
       serverBuild = Boolean(config.build.ssr);
+      sourcemap = config.build.sourcemap;
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
@@ -49,13 +67,15 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
         if (path === `${base}${fileName}` || /(^|&)worker_file(&|=|$)/.test(query)) res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
         const wanted = path === `${base}${fileName}` ? 'script' : path === `${base}${fileName}.map` ? 'map' : null;
         if (wanted === null) return next();
-        readBundle(fileName).then(
+        readBundle().then(
           (bundle) => {
+            // Development always names its map, as Vite's own dev server does.
+            const [script, map] = serviceWorkerFiles(bundle, fileName, true);
             res.statusCode = 200;
             res.setHeader('content-type', wanted === 'script' ? 'text/javascript; charset=utf-8' : 'application/json; charset=utf-8');
             // A new version of the package must reach a running dev browser at once.
             res.setHeader('cache-control', 'no-cache');
-            res.end(bundle[wanted]);
+            res.end((wanted === 'script' ? script : map)!.source);
           },
           (error: unknown) => next(error),
         );
@@ -63,9 +83,7 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
     },
     async generateBundle() {
       if (serverBuild) return;
-      const bundle = await readBundle(fileName);
-      this.emitFile({ type: 'asset', fileName, source: bundle.script });
-      this.emitFile({ type: 'asset', fileName: `${fileName}.map`, source: bundle.map });
+      for (const file of serviceWorkerFiles(await readBundle(), fileName, sourcemap)) this.emitFile({ type: 'asset', ...file });
     },
   };
 }

@@ -1,11 +1,11 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import { Emitter, type Watchable } from '../contract/events.js';
-import type { LiveContext, QueryScope } from '../contract/queries.js';
+import type { LiveContext, QueryScope, QuerySpec } from '../contract/queries.js';
 import { array, fields, isAbsoluteUrl, maxLength, minLength, optional, parseValue, pipe, string, check } from '../contract/schema.js';
 import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js';
 import { systemClock, type Clock } from '../protocol/clock.js';
 import { assertNotInBrowser } from '../protocol/environment.js';
-import { InvalidArgumentError } from '../protocol/errors/errors.js';
+import { InvalidArgumentError, messageOf } from '../protocol/errors/errors.js';
 import { accountMethods } from './api/account.js';
 import { adminMethods } from './api/admin.js';
 import { authMethods } from './api/auth.js';
@@ -18,12 +18,10 @@ import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
 import { brokerKeyOf, resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
-import { contextFor, fetchContextFor, recordedTransports } from './diagnostics/attribution.js';
-import { createDiagnostics } from './diagnostics/collect.js';
-import { RequestLog } from './diagnostics/requestLog.js';
 import { openStorage, type BrokerHostOptions } from './host.js';
 import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
+import { createRecording, loadRecorderLazily, type Recording } from './recording.js';
 import { checkedApi } from './rpc/guard.js';
 import { Session, type SessionState } from './session.js';
 import { createStatus, Warnings } from './status.js';
@@ -48,8 +46,8 @@ export interface BrokerParts {
   readonly outbox: Outbox;
   readonly tabs: Tabs;
   readonly warnings: Warnings;
-  /** The requests recorded for devtools (off until a devtools panel first watches). */
-  readonly requestLog: RequestLog;
+  /** What devtools see: the recorder, loaded when a tab first asks for the `diagnostics` query. */
+  readonly recording: Recording;
 }
 
 export interface Broker {
@@ -66,13 +64,13 @@ export interface Broker {
 /** Returns closer together than this share one refetch of what is on screen. */
 export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
 
-const tabUrl = pipe(string(), maxLength(2000, 'must be at most 2000 characters'), check(isAbsoluteUrl, 'must be an absolute URL'));
+const tabUrl = pipe(string(), maxLength(2000), check(isAbsoluteUrl, 'must be an absolute URL'));
 const helloRules = fields({
-  warnings: optional(pipe(array(pipe(string(), maxLength(2000, 'must be at most 2000 characters')), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
+  warnings: optional(pipe(array(pipe(string(), maxLength(2000)), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
   handlerUrls: optional(fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
-  tabId: pipe(string(), minLength(1, 'must not be empty'), maxLength(200, 'must be at most 200 characters')),
-  lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300, 'must be at most 300 characters'))),
-  version: optional(pipe(string(), maxLength(100, 'must be at most 100 characters')), ''),
+  tabId: pipe(string(), minLength(1, 'must not be empty'), maxLength(200)),
+  lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300))),
+  version: optional(pipe(string(), maxLength(100)), ''),
 });
 
 /** A session's state as tabs may see it: never its key or a token. */
@@ -93,6 +91,15 @@ function watchSession(session: Session | null): Watchable<SessionInfo> {
   return { current, subscribe: (listener) => session?.subscribe(() => listener(current())) ?? (() => undefined) };
 }
 
+/**
+ * What a tab's call on `query` (or on a subscription) waits for first: the recorder, for the
+ * diagnostics query; any call, for a recorder that is loading, so that calls keep their order.
+ */
+function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<unknown> | undefined {
+  if (query?.kind === 'diagnostics' && recording.recorder === null) return recording.load();
+  return recording.loading?.catch(() => undefined);
+}
+
 /** Builds a broker for one project of one service. Every host (SharedWorker, service worker, page) uses this. */
 export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions): Promise<Broker> {
   const config = resolveBrokerConfig(configInput);
@@ -103,7 +110,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const warnings = new Warnings();
   const storage = await openStorage(host.storage, (warning) => warnings.add(warning));
   storage.onEvent((event) => {
-    if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): it was set aside, and this browser starts signed out.`);
+    if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
   });
   const bus = host.bus ?? createBus(brokerKey);
   const locks = host.locks === undefined ? browserLocks() : host.locks;
@@ -112,8 +119,25 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const startedAtMillis = clock.now();
   const refreshed = new Emitter();
   const network = { config, fetch: fetchFn, clock, connectivity };
-  const requestLog = new RequestLog(clock);
-  const refreshes = { user: requestLog.refreshes('token refresh'), admin: requestLog.refreshes('owner token refresh') };
+  // Its sources are read when it loads, once every part below exists.
+  const recording = createRecording(host.recorder ?? loadRecorderLazily, () => ({
+    mode: host.mode,
+    brokerId,
+    startedAtMillis,
+    storageKind: storage.kind,
+    clock,
+    tabs,
+    cache: queries.cache,
+    ownerOf,
+    session,
+    adminSession,
+    refreshed,
+    connectivity: liveContext.connectivity,
+    warnings,
+    transports: baseTransports,
+    queries,
+    isSignedIn,
+  }));
 
   const newSession = (slot: string, tokenSlot: 'user' | 'admin') =>
     new Session({
@@ -124,9 +148,9 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       clock,
       marginMillis: config.tokenMarginMillis,
       lockTimeoutMillis: host.lockTimeoutMillis ?? 10_000,
-      tokenEndpoint: tokenEndpointOptions({ ...network, observer: refreshes[tokenSlot].observer }, tokenSlot),
-      onRefreshCall: refreshes[tokenSlot].onRefreshCall,
-      onStorageError: (error) => warnings.add(`The session could not be saved (${error instanceof Error ? error.message : String(error)}); it lasts until the broker stops.`),
+      tokenEndpoint: tokenEndpointOptions({ ...network, observer: recording.refreshes(tokenSlot).observer }, tokenSlot),
+      onRefreshCall: recording.refreshes(tokenSlot).onRefreshCall,
+      onStorageError: (error) => warnings.add(`The session could not be saved (${messageOf(error)}): it ends with the broker.`),
       onWarning: (warning) => warnings.add(warning),
       onRefreshed: () => refreshed.emit(),
     });
@@ -135,8 +159,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const adminSession = config.internalPublishableClientKey === undefined ? null : newSession(`admin:${brokerKey}`, 'admin');
   const baseTransports = createTransports({ ...network, userSession: session, adminSession, superSecretAdminKey: host.superSecretAdminKey });
   // What nobody attributed (the outbox, fetches started before recording) is the broker's own work.
-  const brokerWork = (name: string) => recordedTransports(baseTransports, requestLog, undefined, { tab: null, via: 'broker', name });
-  const transports = brokerWork('broker');
+  const transports = recording.brokerWork(baseTransports, 'broker');
 
   const ownerOf = (scope: QueryScope): string => {
     if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
@@ -151,7 +174,9 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       return status;
     },
     get diagnostics() {
-      return diagnostics;
+      // The tab API loads the recorder before it serves a diagnostics query.
+      if (recording.recorder === null) throw new TypeError('diagnostics read before the recorder loaded');
+      return recording.recorder.diagnostics;
     },
   };
   const isSignedIn = () => session.sessionKey !== null;
@@ -164,7 +189,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const queries = new QueryClient({
     clock,
     fetchContext,
-    fetchContextFor: (cause) => fetchContextFor(cause, { transports: baseTransports, log: requestLog, isSignedIn, fallback: fetchContext }),
+    fetchContextFor: (cause) => recording.recorder?.fetchContext(cause) ?? fetchContext,
     liveContext,
     ownerOf,
     currentUserId: () => {
@@ -175,17 +200,17 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   });
   // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.
   bus.onMessage((message) => {
-    if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message, requestLog.trace({ tab: null, via: 'broker', name: 'another broker' }));
+    if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message, recording.trace({ tab: null, via: 'broker', name: 'another broker' }));
   });
-  const tabs = new Tabs(queries, locks, (tab, via, kind) => requestLog.trace({ tab, via, name: kind }));
+  const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }));
   const outbox = createOutbox({
     storage,
     key: brokerKey,
     clock,
     marginMillis: config.tokenMarginMillis,
     connectivity,
-    transports: brokerWork('sign-out outbox'),
-    onStorageError: () => warnings.add('A sign-out made offline could not be saved: it is sent when the network returns, unless every tab of this app closes first.'),
+    transports: recording.brokerWork(baseTransports, 'sign-out outbox'),
+    onStorageError: () => warnings.add('An offline sign-out could not be saved: it is sent when back online, unless every tab closes first.'),
   });
   const status: Watchable<BrokerStatus> = createStatus({
     mode: host.mode,
@@ -200,23 +225,6 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     tokenRefreshes: { count: () => session.refreshCount + (adminSession?.refreshCount ?? 0), changed: refreshed },
     warnings,
   });
-  const diagnostics = createDiagnostics({
-    mode: host.mode,
-    brokerId,
-    startedAtMillis,
-    storageKind: storage.kind,
-    now: () => clock.now(),
-    log: requestLog,
-    tabs,
-    cache: queries.cache,
-    ownerOf,
-    session,
-    adminSession,
-    refreshed,
-    connectivity: liveContext.connectivity,
-    warnings,
-  });
-
   session.subscribe(() => tabs.repoint('user'));
   adminSession?.subscribe(() => tabs.repoint('admin'));
 
@@ -234,7 +242,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   let lastConnectivity = connectivity.snapshot().state;
   connectivity.subscribe((snapshot) => {
     if (snapshot.state === 'online') void outbox.flush();
-    if (snapshot.state === 'online' && lastConnectivity !== 'online') refetchOnReturn(requestLog.trace({ tab: null, via: 'return', name: 'back online' }));
+    if (snapshot.state === 'online' && lastConnectivity !== 'online') refetchOnReturn(recording.trace({ tab: null, via: 'return', name: 'back online' }));
     lastConnectivity = snapshot.state;
   });
 
@@ -255,16 +263,17 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const services = servicesOf(apiContext);
   // While recording, each call runs with its own attributed copy of what the methods use.
   const trace: TabTrace = {
-    cause: (tab, via, name) => requestLog.trace({ tab: tab.label, via, name }),
+    cause: (tab, via, name) => recording.trace({ tab: tab.label, via, name }),
     services(tab, method) {
-      const own = requestLog.trace({ tab: tab.label, via: 'action', name: method });
-      return own && servicesOf(contextFor(apiContext, { transports: baseTransports, queries, log: requestLog }, own));
+      const own = recording.trace({ tab: tab.label, via: 'action', name: method });
+      const context = own && recording.recorder?.actionContext(apiContext, own);
+      return context && servicesOf(context);
     },
   };
 
   function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
     const hello = parseValue('connect', 'hello', helloRules, helloInput);
-    if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'A tab must pass a listener with a deliver(batch) method.');
+    if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'listener needs a deliver(batch) method.');
     for (const warning of hello.warnings ?? []) warnings.add(warning);
     const tab = tabs.register(hello, listener, () => {
       // A tab's word on the network leaves with it.
@@ -283,20 +292,21 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
         ownLockName: ownLock?.name ?? null,
         services,
         trace,
+        ready: (query) => readyFor(recording, query),
       }, hello.handlerUrls),
     );
   }
 
   return {
     config,
-    parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings, requestLog },
+    parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings, recording },
     connect,
     connectWithConfig(configInput, hello, listener, onRelease) {
       const asked = resolveBrokerConfig(configInput);
       if (!sameBrokerConfig(asked, config)) {
         throw new InvalidArgumentError(
           'config',
-          `This broker serves project ${config.projectId} at ${config.baseUrl}; a tab asked for ${asked.projectId} at ${asked.baseUrl}. Give each project its own broker name.`,
+          `This broker serves ${config.projectId} at ${config.baseUrl}, not ${asked.projectId} at ${asked.baseUrl}: one broker name per project.`,
         );
       }
       return connect(hello, listener, onRelease);

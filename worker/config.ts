@@ -33,7 +33,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   const known = new Set(['baseUrl', 'projectId', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'extraRequestHeaders', 'refetchOnReturn']);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) {
-      const hint = key === 'secretServerKey' || key === 'superSecretAdminKey' ? ' Secret keys belong on your server (authbroker/server), never in a browser broker.' : '';
+      const hint = key === 'secretServerKey' || key === 'superSecretAdminKey' ? ' Secret keys belong on your server.' : '';
       throw new InvalidArgumentError(`config.${key}`, `Unknown broker option "${key}".${hint}`);
     }
   }
@@ -51,7 +51,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   const margin = c.tokenMarginMillis ?? DEFAULT_TOKEN_MARGIN_MILLIS;
   assertTokenMargin(margin, 'config.tokenMarginMillis');
   if (c.extraRequestHeaders !== undefined && !isRecordOfStrings(c.extraRequestHeaders)) {
-    throw new InvalidArgumentError('config.extraRequestHeaders', 'extraRequestHeaders must map header names to strings.');
+    throw new InvalidArgumentError('config.extraRequestHeaders', 'extraRequestHeaders must be strings.');
   }
   if (c.refetchOnReturn !== undefined && typeof c.refetchOnReturn !== 'boolean') {
     throw new InvalidArgumentError('config.refetchOnReturn', 'refetchOnReturn must be true or false.');

@@ -1,7 +1,7 @@
 import { Emitter } from '../contract/events.js';
 import type { ConnectivitySnapshot } from '../contract/state.js';
-import { diagnoseNetwork, type NetworkDiagnostics } from '../protocol/diagnostics.js';
-import { NetworkError } from '../protocol/errors/errors.js';
+import { diagnoseNetwork } from '../protocol/diagnostics.js';
+import { messageOf, NetworkError, type NetworkDiagnostics } from '../protocol/errors/errors.js';
 import { serializeError } from '../protocol/errors/serialize.js';
 import type { Clock } from '../protocol/retry.js';
 
@@ -103,7 +103,7 @@ export class Connectivity {
     const now = this.options.clock.now();
     this.update({
       consecutiveFailures: this.snap.consecutiveFailures + 1,
-      lastError: serializeError(error instanceof NetworkError ? error : new NetworkError('NETWORK_UNREACHABLE', error instanceof Error ? error.message : String(error), null, 1)),
+      lastError: serializeError(error instanceof NetworkError ? error : new NetworkError('NETWORK_UNREACHABLE', messageOf(error), null, 1)),
       lastErrorAtMillis: now,
       ...(this.snap.state === 'online' ? { state: 'degraded' as const } : {}),
     });

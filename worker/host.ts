@@ -1,6 +1,8 @@
 import type { BrokerMode } from '../contract/state.js';
 import type { Clock } from '../protocol/clock.js';
+import { messageOf } from '../protocol/errors/errors.js';
 import type { Bus } from './bus.js';
+import type { LoadRecorder } from './diagnostics/recorder.js';
 import type { LockManagerLike } from './locks.js';
 import { createIndexedDbStorage } from './storage/indexedDb.js';
 import { createMemoryStorage } from './storage/memory.js';
@@ -17,6 +19,8 @@ export interface BrokerHostOptions {
   locks?: LockManagerLike | null;
   bus?: Bus;
   lockTimeoutMillis?: number;
+  /** How the diagnostics recorder loads; default a dynamic import, on the first diagnostics query. */
+  recorder?: LoadRecorder;
   /**
    * Node and development only: admin calls with a super secret admin key instead of an owner's
    * session. Refused in browsers.
@@ -29,7 +33,7 @@ export async function openStorage(option: BrokerHostOptions['storage'], warn: (w
   try {
     return await (option ?? createIndexedDbStorage)();
   } catch (error) {
-    warn(`IndexedDB is not available (${error instanceof Error ? error.message : String(error)}): the session is kept in memory and ends when the broker stops.`);
+    warn(`IndexedDB is not available (${messageOf(error)}): the session is kept in memory until the broker stops.`);
     return createMemoryStorage();
   }
 }

@@ -1,7 +1,6 @@
-import { decodeJwt } from 'jose';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, jwtClaims, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
@@ -53,13 +52,13 @@ function remember(set: Set<string>, value: string, max: number): void {
 
 const ARRIVAL_WARNINGS = {
   'expired-on-arrival':
-    "Access tokens arrive already expired by this device's clock, which disagrees with the service's: the broker uses each token for the lifetime it states, counted from its arrival, and renews it once per lifetime.",
-  unreadable: 'The access token is not a JWT the broker can read: it is renewed at most once a minute, and whenever the service refuses it.',
+    "Access tokens arrive expired by this device's clock: each is used for its stated lifetime from its arrival.",
+  unreadable: 'The access token is not a JWT the broker can read: it is renewed at most once a minute, or when refused.',
 } as const;
 
 function userIdOf(accessToken: string): string | null {
   try {
-    const { sub } = decodeJwt(accessToken);
+    const { sub } = jwtClaims(accessToken);
     return typeof sub === 'string' ? sub : null;
   } catch {
     return null;
@@ -303,7 +302,7 @@ export class Session implements TokenSource {
     } catch (error) {
       this.options.onStorageError?.(error);
       if (this.pendingEnd?.record !== tombstone) {
-        this.options.onWarning?.('The sign-out could not be saved: it holds in every tab of this browser and saving it is retried, but a browser restart before it is saved could bring the session back.');
+        this.options.onWarning?.('The sign-out could not be saved (retrying): a browser restart before then could undo it.');
         await this.options.storage.removeSession(this.options.slot, key).catch(() => false);
         this.pendingEnd = { record: tombstone, waitMillis: TOMBSTONE_RETRY_MILLIS, retry: null };
       }

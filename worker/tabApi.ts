@@ -4,7 +4,6 @@ import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { BrokerStatus } from '../contract/state.js';
 import type { FetchCause } from './cache/entry.js';
 import type { QueryClient } from './cache/queryClient.js';
-import { withTabCallbacks } from './callbackDefaults.js';
 import type { Tab, Tabs } from './tabs.js';
 
 /** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
@@ -30,6 +29,27 @@ export interface TabApiContext {
   ownLockName: string | null;
   services: ServiceMethods;
   trace?: TabTrace;
+  /** What a call on `query` (or on a subscription) must wait for first (the diagnostics recorder loading), if anything. */
+  ready?(query?: QuerySpec): Promise<unknown> | undefined;
+}
+
+type WithCallbacks = 'signUpWithPassword' | 'sendMagicLink' | 'sendPasswordResetEmail' | 'sendContactChannelVerification' | 'inviteToTeam';
+
+/**
+ * The service methods as one tab calls them: a callback URL the app left out is the tab's own
+ * handler page (an e-mail's link opens where the person asked for it), as the official SDK does.
+ * An explicit URL always wins.
+ */
+function withTabCallbacks(services: ServiceMethods, urls: TabHandlerUrls | undefined): ServiceMethods {
+  if (urls === undefined) return services;
+  const defaults: Pick<ServiceMethods, WithCallbacks> = {
+    signUpWithPassword: (input) => services.signUpWithPassword({ ...input, verificationCallbackUrl: input.verificationCallbackUrl ?? urls.emailVerification }),
+    sendMagicLink: (input) => services.sendMagicLink({ ...input, callbackUrl: input.callbackUrl ?? urls.magicLinkCallback }),
+    sendPasswordResetEmail: (input) => services.sendPasswordResetEmail({ ...input, callbackUrl: input.callbackUrl ?? urls.passwordReset }),
+    sendContactChannelVerification: (channelId, callbackUrl) => services.sendContactChannelVerification(channelId, callbackUrl ?? urls.emailVerification),
+    inviteToTeam: (input) => services.inviteToTeam({ ...input, callbackUrl: input.callbackUrl ?? urls.teamInvitation }),
+  };
+  return { ...services, ...defaults };
 }
 
 /** Each service method, run by the copy `servicesFor` gives for that call (when it gives one). */
@@ -51,14 +71,24 @@ export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: Tab
   return {
     ...withTabCallbacks(services, handlerUrls),
     status: async () => context.status(),
-    subscribe: async (subscriptionId, query) => tabs.subscribe(tab, subscriptionId, query),
-    unsubscribe: async (subscriptionId) => tabs.unsubscribe(tab, subscriptionId),
+    subscribe: async (subscriptionId, query) => {
+      const waiting = context.ready?.(query);
+      if (waiting) await waiting;
+      return tabs.subscribe(tab, subscriptionId, query);
+    },
+    unsubscribe: async (subscriptionId) => {
+      const waiting = context.ready?.();
+      if (waiting) await waiting;
+      tabs.unsubscribe(tab, subscriptionId);
+    },
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => {
       // The session decides whose data it is: known before the entry is chosen.
-      await session.start();
+      await Promise.all([session.start(), context.ready?.(query)]);
       return (await queries.entryFor(query).read(cause('read', query.kind))) as DataOf<Q>;
     },
     refetch: async (query) => {
+      const waiting = context.ready?.(query);
+      if (waiting) await waiting;
       await queries.entryFor(query).fetch(cause('refetch', query.kind));
     },
     reportBrowserState: async ({ online, visible: nowVisible }) => {

@@ -34,7 +34,7 @@ export function createTransports(options: TransportsOptions): Transports {
   const beforeAttempt = async ({ method }: { method: string }, signal: AbortSignal | undefined) => {
     if (!connectivity.isOffline) return;
     if (method === 'GET') return connectivity.waitUntilOnline(signal);
-    throw new NetworkError('NETWORK_OFFLINE', 'You are offline: this change was not sent. Try again when the connection is back.', connectivity.snapshot().diagnostics, 0);
+    throw new NetworkError('NETWORK_OFFLINE', 'You are offline: this change was not sent.', connectivity.snapshot().diagnostics, 0);
   };
   const make = <A extends AccessType>(accessType: A, projectId: string, credentials: Partial<TransportOptions<A>>) =>
     createTransport<A>({
@@ -53,7 +53,7 @@ export function createTransports(options: TransportsOptions): Transports {
 
   const requireAdminSession = () => {
     if (adminSession === null) {
-      throw new ClientError('NOT_SIGNED_IN', 'Admin calls need internalPublishableClientKey in the broker config (project owners sign in to the internal project).');
+      throw new ClientError('NOT_SIGNED_IN', 'Admin calls need internalPublishableClientKey.');
     }
     return adminSession;
   };
@@ -68,7 +68,7 @@ export function createTransports(options: TransportsOptions): Transports {
     admin(projectId = config.projectId) {
       const sessionKey = adminSession?.sessionKey ?? null;
       if (superSecretAdminKey === undefined && requireAdminSession().sessionKey === null) {
-        throw new ClientError('NOT_SIGNED_IN', 'Sign in as a project owner (adminSignInWithPassword) before administering a project.');
+        throw new ClientError('NOT_SIGNED_IN', 'Sign in as a project owner first (adminSignInWithPassword).');
       }
       const cached = adminTransports.get(projectId);
       if (cached && cached.sessionKey === sessionKey) return cached.transport;

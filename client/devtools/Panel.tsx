@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { BrokerDiagnostics, SessionDiagnostics } from '../../contract/diagnostics.js';
+import type { SessionDiagnostics } from '../../contract/diagnostics.js';
+import type { BrokerDiagnostics } from '../../contract/queries.js';
 import type { BrokerClient } from '../client.js';
 import { ago, countdown, errorText, timeOfDay } from './format.js';
 import { hostReason } from './hostReason.js';

@@ -11,3 +11,4 @@ export { AuthbrokerDevtools, type AuthbrokerDevtoolsProps } from './AuthbrokerDe
 export { useBrokerDiagnostics } from './useBrokerDiagnostics.js';
 export { devtoolsIds } from './testIds.js';
 export type * from '../../contract/diagnostics.js';
+export type { BrokerDiagnostics, CacheEntryDiagnostics } from '../../contract/queries.js';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { BrokerDiagnostics, CacheEntryDiagnostics, RequestCause, RequestRecord } from '../../contract/diagnostics.js';
+import type { RequestCause, RequestRecord } from '../../contract/diagnostics.js';
+import type { BrokerDiagnostics, CacheEntryDiagnostics } from '../../contract/queries.js';
 import type { BrokerClient } from '../client.js';
 import { ago, describeQuery, duration, errorText, timeOfDay } from './format.js';
 import { Section } from './parts.js';

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
-import type { BrokerDiagnostics } from '../../contract/diagnostics.js';
+import type { BrokerDiagnostics } from '../../contract/queries.js';
 import type { BrokerClient } from '../client.js';
 
 const serverSnapshot = () => undefined;

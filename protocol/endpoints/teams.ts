@@ -1,13 +1,7 @@
 import { requireNonEmptyString, requireObject, requireUserId, requireUuid, seg } from '../args.js';
 import type { AccessType, ListResponse, SuccessResponse } from '../resources/common.js';
-import type {
-  ClientTeamCreate,
-  ClientTeamUpdate,
-  ServerTeamCreate,
-  ServerTeamUpdate,
-  TeamMemberProfileUpdate,
-  TeamMembership,
-} from '../resources/team.js';
+import type { ClientTeamCreate, ClientTeamUpdate, ServerTeamCreate, ServerTeamUpdate } from '../resources/team.js';
+import type { TeamMemberProfileUpdate, TeamMembership } from '../resources/teamMember.js';
 import type { ServerAccess, TeamFor, TeamMemberProfileFor } from '../resources/views.js';
 import type { Transport } from '../transport.js';
 

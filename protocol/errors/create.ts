@@ -61,7 +61,7 @@ export function knownErrorFromBody(body: unknown, status?: number): AnyKnownErro
   if (entry.details !== null) {
     const missing = shapeMismatches(entry.details, record.details);
     if (missing.length > 0) {
-      throw new ProtocolError(`Known error ${code} arrived with details that do not match the protocol (${missing.join(', ')}): ${describe(record.details)}.`);
+      throw new ProtocolError(`Known error ${code} has unexpected details (${missing.join(', ')}): ${describe(record.details)}.`);
     }
     details = pickShape(entry.details, record.details as Record<string, unknown>);
   }

@@ -1,4 +1,27 @@
-import type { NetworkDiagnostics } from '../diagnostics.js';
+/** One probe of the network diagnostics (protocol/diagnostics.ts), carried by a NetworkError. */
+export interface ProbeResult {
+  url: string;
+  /** HTTP status when the probe got an answer; null when it failed before one. */
+  status: number | null;
+  reachable: boolean;
+  /** Why it failed (the error's message), when it did. */
+  error: string | null;
+  elapsedMillis: number;
+}
+
+/**
+ * What we know about the network after a request could not get through. Only the service's own
+ * origin is probed: no third-party host is ever contacted.
+ */
+export interface NetworkDiagnostics {
+  /** `navigator.onLine` where the runtime has it (or what the tabs last reported), else null. */
+  navigatorOnline: boolean | null;
+  /** `{baseUrl}/api/v1` */
+  apiRoot: ProbeResult;
+  /** `{baseUrl}/health`, outside the API as the service defines it. */
+  health: ProbeResult;
+  checkedAtMillis: number;
+}
 
 /**
  * Plain-data form of any authbroker error. It survives JSON and structured cloning, so errors
@@ -11,6 +34,11 @@ export type SerializedError =
   | { kind: 'network'; code: NetworkErrorCode; message: string; diagnostics: NetworkDiagnostics | null; attempts: number }
   | { kind: 'invalid-argument'; code: 'INVALID_ARGUMENT'; message: string; argument: string }
   | { kind: 'client'; code: ClientErrorCode; message: string };
+
+/** What a thrown value says: an error's message, anything else as text. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 /** Every error authbroker throws has a stable `code` to switch on and a plain-data form. */
 export abstract class AuthBrokerError extends Error {

@@ -4,6 +4,7 @@ import {
   ClientError,
   HttpStatusError,
   InvalidArgumentError,
+  messageOf,
   NetworkError,
   ProtocolError,
   type SerializedError,
@@ -13,7 +14,7 @@ import { KnownError } from './knownError.js';
 /** Plain-data form of any thrown value, so it can cross a structured-clone boundary intact. */
 export function serializeError(error: unknown): SerializedError {
   if (error instanceof AuthBrokerError) return error.toJSON();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return { kind: 'protocol', code: 'PROTOCOL_ERROR', message: `Unexpected failure: ${message}` };
 }
 

@@ -1,6 +1,7 @@
 export * from './common.js';
 export * from './user.js';
 export * from './team.js';
+export * from './teamMember.js';
 export * from './contactChannel.js';
 export * from './session.js';
 export * from './passkey.js';

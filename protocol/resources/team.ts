@@ -1,5 +1,4 @@
 import type { Json, Millis } from './common.js';
-import type { ServerUser } from './user.js';
 
 export interface ClientTeam {
   id: string;
@@ -36,29 +35,6 @@ export interface ClientTeamUpdate {
 export interface ServerTeamUpdate extends ClientTeamUpdate {
   client_read_only_metadata?: Json;
   server_metadata?: Json;
-}
-
-/** `POST /team-memberships/{team_id}/{user_id}`: the body must be exactly `{}`. */
-export interface TeamMembership {
-  team_id: string;
-  user_id: string;
-}
-
-/** A member as other members see them; the name and image fall back to the user's own. */
-export interface ClientTeamMemberProfile {
-  team_id: string;
-  user_id: string;
-  display_name: string | null;
-  profile_image_url: string | null;
-}
-
-export interface ServerTeamMemberProfile extends ClientTeamMemberProfile {
-  user: ServerUser;
-}
-
-export interface TeamMemberProfileUpdate {
-  display_name?: string;
-  profile_image_url?: string | null;
 }
 
 /** An unused, unexpired invitation (`GET /team-invitations?team_id=`). */

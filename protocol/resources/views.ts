@@ -1,6 +1,7 @@
 import type { AccessType } from './common.js';
 import type { AdminProject, ClientProject } from './project.js';
-import type { ClientTeam, ClientTeamMemberProfile, ServerTeam, ServerTeamMemberProfile } from './team.js';
+import type { ClientTeam, ServerTeam } from './team.js';
+import type { ClientTeamMemberProfile, ServerTeamMemberProfile } from './teamMember.js';
 import type { ClientUser, ServerUser } from './user.js';
 
 /** Access types that see server views and may act on any user. */

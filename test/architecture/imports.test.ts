@@ -31,9 +31,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every relative module a source text names: static and type imports, re-exports, dynamic imports, worker URLs. */
+/** Every relative module a source text names: static, side-effect and type imports, re-exports, dynamic imports, worker URLs. */
 export function relativeImports(text: string): string[] {
-  const specifiers = [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+\.(?:ts|tsx|js|mjs))['"]/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+\.(?:ts|tsx|js|mjs))['"]|^\s*import\s+['"]([^'"]+)['"]/gm),
+  ].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]!);
   return specifiers.filter((s) => s.startsWith('.'));
 }
 
@@ -69,6 +71,90 @@ export function violations(files: Map<string, string>): string[] {
   return found;
 }
 
+/** The relative modules a source text loads when it runs: static imports and re-exports that are not type-only. */
+export function runtimeImports(text: string): string[] {
+  const statements = [...text.matchAll(/^\s*(?:import|export)\s+([^'"]*?)\s*from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)];
+  return statements.flatMap((m) => {
+    const clause = (m[1] ?? '').trim();
+    const specifier = m[2] ?? m[3]!;
+    const named = /^\{([\s\S]*)\}$/.exec(clause)?.[1];
+    const typeOnly = /^type\s/.test(clause) || (named !== undefined && named.split(',').every((item) => item.trim() === '' || /^type\s/.test(item.trim())));
+    return typeOnly || !specifier.startsWith('.') ? [] : [specifier];
+  });
+}
+
+/**
+ * The broker's diagnostics recorder (worker/diagnostics/) is a chunk loaded on the first
+ * diagnostics query: it loads nothing the broker's chunk loads (that would become a third chunk
+ * every broker loads), and the broker loads it only with import(), but for the service-worker host,
+ * which cannot import() once installed.
+ */
+export function lazyRecorderViolations(files: Map<string, string>): string[] {
+  const inRecorder = (path: string) => path.startsWith('worker/diagnostics/') || path === 'contract/diagnostics.ts';
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    for (const specifier of runtimeImports(text)) {
+      const target = targetOf(file, specifier);
+      if (file.startsWith('worker/diagnostics/') && !inRecorder(target)) found.push(`${file} → ${specifier} (the recorder gets the broker's modules from its kit)`);
+      if (!file.startsWith('worker/diagnostics/') && target.startsWith('worker/diagnostics/') && file !== 'worker/hosts/serviceWorker.ts' && !file.startsWith('test/')) found.push(`${file} → ${specifier} (the recorder loads with import())`);
+    }
+  }
+  return found;
+}
+
+/**
+ * Files that import one another, directly or through others (type-only and dynamic imports count):
+ * each cycle once, as a path that returns to its first file. Tarjan's strongly connected
+ * components over the files given; imports of files not given are ignored.
+ */
+export function importCycles(files: Map<string, string>): string[] {
+  const resolveTarget = (file: string, specifier: string) => {
+    const target = targetOf(file, specifier);
+    return [target, target.replace(/\.ts$/, '.tsx')].find((candidate) => files.has(candidate));
+  };
+  const edges = new Map([...files].map(([file, text]) => [file, [...new Set(relativeImports(text).flatMap((s) => resolveTarget(file, s) ?? []))]]));
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const cycles: string[] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file)!);
+    stack.push(file);
+    for (const next of edges.get(file)!) {
+      if (!order.has(next)) visit(next);
+      if (stack.includes(next)) lowest.set(file, Math.min(lowest.get(file)!, lowest.get(next)!));
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1 || edges.get(file)!.includes(file)) cycles.push(pathThrough(component, edges).join(' → '));
+  };
+  for (const file of [...files.keys()].sort()) if (!order.has(file)) visit(file);
+  return cycles;
+}
+
+/** A shortest way from the component's first file back to itself, through the component only. */
+function pathThrough(component: string[], edges: Map<string, string[]>): string[] {
+  const [start] = [...component].sort();
+  const cameFrom = new Map<string, string>();
+  const queue = [start!];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const next of edges.get(file)!) {
+      if (next === start) {
+        const path = [start!];
+        for (let at: string | undefined = file; at !== start && at !== undefined; at = cameFrom.get(at)) path.splice(1, 0, at);
+        return [...path, start!];
+      }
+      if (component.includes(next) && !cameFrom.has(next)) {
+        cameFrom.set(next, file);
+        queue.push(next);
+      }
+    }
+  }
+  return component;
+}
+
 describe('imports point one way', () => {
   for (const layer of Object.keys(allowed) as Layer[]) {
     it(`${layer}/ imports only ${allowed[layer].join(', ')}${exceptions[layer] ? ` (and ${exceptions[layer].join(', ')})` : ''}`, () => {
@@ -76,6 +162,16 @@ describe('imports point one way', () => {
       expect(violations(files)).toEqual([]);
     });
   }
+
+  it('no file imports itself, directly or through others (type-only imports count)', () => {
+    const everything = ['protocol', 'contract', 'worker', 'client', 'emulator', 'tooling', 'demo', 'test', 'bench'].flatMap((dir) => sourceFiles(dir));
+    expect(importCycles(new Map(everything.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
+  });
+
+  it("the broker's diagnostics recorder stays a chunk of its own", () => {
+    const files = ['worker', 'contract', 'client', 'demo'].flatMap((dir) => sourceFiles(dir));
+    expect(lazyRecorderViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
+  });
 
   it('nothing outside the demo imports demo/', () => {
     const offenders = ['protocol', 'contract', 'worker', 'client', 'emulator', 'tooling', 'test', 'bench']
@@ -117,6 +213,63 @@ describe('the import checker', () => {
     expect(check({ 'worker/api/auth.ts': "import type { Session } from '../session.js';" })).toEqual(['worker/api/auth.ts → ../session.js (runs back up to worker/)']);
     expect(check({ 'worker/api/auth.ts': "import type { QueryFilter } from '../cache/queryClient.js';" })).toEqual([]);
     expect(check({ 'worker/hosts/sharedWorker.ts': "import { createBroker } from '../broker.js';" })).toEqual([]);
+  });
+});
+
+describe('the lazy recorder checker', () => {
+  const check = (files: Record<string, string>) => lazyRecorderViolations(new Map(Object.entries(files)));
+
+  it('refuses a run-time import of the broker from the recorder, and a static import of the recorder from the broker', () => {
+    expect(
+      check({
+        'worker/diagnostics/a.ts': "import { Emitter } from '../../contract/events.js';",
+        'worker/diagnostics/b.ts': "import { x, type Y } from '../cache/liveValue.js';",
+        'worker/broker.ts': "import { createRecorder } from './diagnostics/recorder.js';",
+        'worker/hosts/sharedWorker.ts': "export { createRecorder } from '../diagnostics/recorder.js';",
+      }),
+    ).toHaveLength(4);
+  });
+
+  it("allows types, the recorder's own files, import(), and the service-worker host", () => {
+    expect(
+      check({
+        'worker/diagnostics/a.ts': "import type { Emitter } from '../../contract/events.js';\nimport { type X, type Z } from '../cache/entry.js';\nimport { Ring } from './ring.js';\nimport { REQUEST_LOG_SIZE } from '../../contract/diagnostics.js';",
+        'worker/recording.ts': "import type { Recorder } from './diagnostics/recorder.js';\nconst load = () => import('./diagnostics/recorder.js');",
+        'worker/hosts/serviceWorker.ts': "import * as recorder from '../diagnostics/recorder.js';",
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('the cycle checker', () => {
+  const cycles = (files: Record<string, string>) => importCycles(new Map(Object.entries(files)));
+
+  it('finds files that import each other, whatever the kind of import', () => {
+    expect(cycles({ 'client/a.ts': "import type { B } from './b.js';", 'client/b.ts': "const a = await import('./a.js');" })).toEqual(['client/a.ts → client/b.ts → client/a.ts']);
+    expect(cycles({ 'worker/a.ts': "export { b } from './sub/b.js';", 'worker/sub/b.ts': "import '../a.js';" })).toEqual(['worker/a.ts → worker/sub/b.ts → worker/a.ts']);
+  });
+
+  it('finds a longer circle once, as the way round it, and a file that imports itself', () => {
+    expect(
+      cycles({
+        'protocol/credentials.ts': "import { ClientError } from './errors/errors.js';",
+        'protocol/errors/errors.ts': "import type { NetworkDiagnostics } from '../diagnostics.js';",
+        'protocol/diagnostics.ts': "import { normalizeBaseUrl } from './credentials.js';\nimport { NetworkError } from './errors/errors.js';",
+        'protocol/other.ts': "import { normalizeBaseUrl } from './credentials.js';",
+      }),
+    ).toEqual(['protocol/credentials.ts → protocol/errors/errors.ts → protocol/diagnostics.ts → protocol/credentials.ts']);
+    expect(cycles({ 'client/self.tsx': "import type { X } from './self.js';" })).toEqual(['client/self.tsx → client/self.tsx']);
+  });
+
+  it('finds nothing in imports that only point one way', () => {
+    expect(
+      cycles({
+        'contract/queries.ts': "import type { BrokerFacts } from './diagnostics.js';\nimport type { QueryScope } from './scope.js';",
+        'contract/diagnostics.ts': "import type { QueryScope } from './scope.js';",
+        'contract/scope.ts': 'export type QueryScope = string;',
+        'worker/x.ts': "import { y } from 'some-package';\nimport type { Q } from '../contract/queries.js';",
+      }),
+    ).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decodeResponse } from '../../protocol/codec.js';
-import type { NetworkDiagnostics } from '../../protocol/diagnostics.js';
+import type { NetworkDiagnostics } from '../../protocol/errors/errors.js';
 import { knownErrorCatalogue, knownErrorCodes, type KnownErrorCode } from '../../protocol/errors/catalogue.js';
 import { lineageOf, statusOf } from '../../protocol/errors/lineage.js';
 import { ClientError, HttpStatusError, InvalidArgumentError, NetworkError, ProtocolError, type AuthBrokerError } from '../../protocol/errors/errors.js';

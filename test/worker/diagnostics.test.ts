@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BrokerDiagnostics, RequestRecord } from '../../contract/diagnostics.js';
+import type { RequestRecord } from '../../contract/diagnostics.js';
+import type { BrokerDiagnostics } from '../../contract/queries.js';
+import { Emitter } from '../../contract/events.js';
 import { systemClock } from '../../protocol/clock.js';
+import { serializeError } from '../../protocol/errors/serialize.js';
 import { RequestLog } from '../../worker/diagnostics/requestLog.js';
 import { Ring } from '../../worker/diagnostics/ring.js';
 import { demoSessionSlot, tokenRequests } from '../support/broker.js';
@@ -145,21 +148,26 @@ describe('the diagnostics stream', () => {
     expect(everything.some((text) => text.includes('EMAIL_PASSWORD_MISMATCH'))).toBe(true);
   });
 
-  it('records nothing until a devtools panel watches; from then on, everything, connectivity changes included', async () => {
+  it('loads and records nothing until a devtools panel asks; reading loads the recorder, watching records everything, connectivity changes included', async () => {
     const net = recordingFetch();
-    const started = await scope.start({ fetch: net.fetch });
+    let loads = 0;
+    const started = await scope.start({ fetch: net.fetch, recorder: () => ((loads += 1), import('../../worker/diagnostics/recorder.js')) });
     const { broker } = started;
     const tab = await scope.tab(started);
     await tab.api.signInWithPassword(DEMO);
     await tab.api.read({ kind: 'currentUser' });
-    expect(broker.parts.requestLog.recording).toBe(false);
-    expect(broker.parts.requestLog.records()).toEqual([]);
-    // Reading the value (rather than watching it) does not turn recording on either.
+    await tab.subscribe('user', { kind: 'currentUser' });
+    expect(loads).toBe(0);
+    expect(broker.parts.recording.recorder).toBeNull();
+    // Reading the value (rather than watching it) loads the recorder but does not turn recording on.
     expect((await tab.api.read({ kind: 'diagnostics' })).requests).toEqual([]);
-    expect(broker.parts.requestLog.recording).toBe(false);
+    const log = broker.parts.recording.recorder!.log;
+    expect(log.recording).toBe(false);
+    expect(log.records()).toEqual([]);
 
     await tab.subscribe('devtools', { kind: 'diagnostics' });
-    expect(broker.parts.requestLog.recording).toBe(true);
+    expect(log.recording).toBe(true);
+    expect(loads).toBe(1);
     await tab.api.refetch({ kind: 'currentUser' });
     await until(tab, (d) => requestsTo(d, 'GET', '/users/me').length === 1 && settled(d));
 
@@ -177,6 +185,53 @@ describe('the diagnostics stream', () => {
   });
 });
 
+describe('the recorder, a module of its own', () => {
+  /** A loader that the test lets go of, failing the first time if asked. */
+  function heldLoader(options: { failFirst?: boolean } = {}) {
+    let release!: () => void;
+    let calls = 0;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const load = async () => {
+      calls += 1;
+      await held;
+      if (options.failFirst && calls === 1) throw new Error('chunk-123.js: 404');
+      return import('../../worker/diagnostics/recorder.js');
+    };
+    return { load, release, calls: () => calls };
+  }
+
+  it('a panel that goes away while the recorder loads leaves no subscription behind; the calls of every tab keep their order', async () => {
+    const loader = heldLoader();
+    const started = await scope.start({ recorder: loader.load });
+    const tab = await scope.tab(started);
+    const other = await scope.tab(started);
+    const subscribed = tab.api.subscribe('devtools', { kind: 'diagnostics', panel: 'p' });
+    const unsubscribed = tab.api.unsubscribe('devtools');
+    const user = other.api.subscribe('user', { kind: 'currentUser' });
+    await settle();
+    loader.release();
+    await Promise.all([subscribed, unsubscribed, user]);
+    expect(started.broker.parts.tabs.describe().map(({ tab: label, entries }) => [label, entries.map((entry) => entry.spec.kind)])).toEqual([
+      [1, []],
+      [2, ['currentUser']],
+    ]);
+    expect(loader.calls()).toBe(1);
+  });
+
+  it('a recorder that does not load fails the diagnostics query with BROKER_UNAVAILABLE saying why; the broker goes on, and the next panel loads it', async () => {
+    const loader = heldLoader({ failFirst: true });
+    const started = await scope.start({ recorder: loader.load });
+    const tab = await scope.tab(started);
+    loader.release();
+    await expect(tab.api.subscribe('devtools', { kind: 'diagnostics' })).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE', message: expect.stringContaining('chunk-123.js: 404') });
+    await tab.api.signInWithPassword(DEMO);
+    expect((await tab.api.read({ kind: 'currentUser' }))?.primaryEmail).toBe(DEMO.email);
+    const first = (await tab.subscribe('devtools', { kind: 'diagnostics' })).data as BrokerDiagnostics;
+    expect(first.session.status).toBe('signed-in');
+    expect(loader.calls()).toBe(2);
+  });
+});
+
 describe('bounded memory', () => {
   it('a ring keeps the newest items and counts those it dropped', () => {
     const ring = new Ring<number>(3);
@@ -187,7 +242,7 @@ describe('bounded memory', () => {
   });
 
   it('the request log keeps its capacity however many requests pass', async () => {
-    const log = new RequestLog(systemClock, 3);
+    const log = new RequestLog(systemClock, { Emitter, serializeError }, 3);
     log.start();
     const trace = log.trace({ tab: 1, via: 'read', name: 'currentUser' })!;
     for (let i = 0; i < 10; i++) await log.record('GET', `/things/${i}`, trace, async () => i);

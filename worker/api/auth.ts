@@ -10,7 +10,7 @@ import type { ApiContext, ApiSession } from './context.js';
 
 /** Callback URLs the tab left out are filled in per tab before a method runs (worker/tabApi.ts); here they are always given. */
 export function required(callbackUrl: string | undefined): string {
-  if (callbackUrl === undefined) throw new InvalidArgumentError('callbackUrl', 'A callback URL is needed: pass one, or connect from a tab that knows its handler pages (authbroker/client does).');
+  if (callbackUrl === undefined) throw new InvalidArgumentError('callbackUrl', 'A callback URL is needed (authbroker/client sends its handler pages).');
   return callbackUrl;
 }
 

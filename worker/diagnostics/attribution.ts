@@ -7,11 +7,18 @@
 import type { RequestCause } from '../../contract/diagnostics.js';
 import type { FetchContext, QuerySpec } from '../../contract/queries.js';
 import type { AccessType } from '../../protocol/resources/common.js';
-import { createTransport, type TokenSource, type Transport, type TransportObserver } from '../../protocol/transport.js';
+import type { TokenSource, Transport, TransportObserver } from '../../protocol/transport.js';
 import type { ApiContext, ApiSession, ApiTransports } from '../api/context.js';
 import type { FetchCause } from '../cache/entry.js';
 import type { QueryFilter } from '../cache/queryClient.js';
+import type { RecorderKit } from './kit.js';
 import { Trace, type RequestLog } from './requestLog.js';
+
+/** The log that records, and how to make a transport (handed over, see kit.ts). */
+export interface Recording {
+  readonly log: RequestLog;
+  readonly createTransport: RecorderKit['createTransport'];
+}
 
 /** A token source that can be told who asks (the broker's Session). */
 type AttributableTokens = TokenSource & { getAccessToken(caller?: unknown): Promise<string | null> };
@@ -49,7 +56,8 @@ function tokensFor(tokens: TokenSource | undefined, trace: Trace): TokenSource |
  * `base`, with each request recorded as `trace`'s (or, without one, as the fallback cause's) while
  * the log records; otherwise `base` as it is.
  */
-function recordedTransport<A extends AccessType>(base: Transport<A>, log: RequestLog, trace: Trace | undefined, fallback: RequestCause): Transport<A> {
+function recordedTransport<A extends AccessType>(base: Transport<A>, recording: Recording, trace: Trace | undefined, fallback: RequestCause): Transport<A> {
+  const { log } = recording;
   return {
     baseUrl: base.baseUrl,
     projectId: base.projectId,
@@ -60,7 +68,7 @@ function recordedTransport<A extends AccessType>(base: Transport<A>, log: Reques
       if (own === undefined || !log.recording) return base.request<T>(request);
       // A copy per request: its observer knows which record the attempts belong to.
       return log.record(request.method, request.path, own, (observer) =>
-        createTransport<A>({
+        recording.createTransport<A>({
           ...base.options,
           observer: bothObservers(base.options.observer, observer),
           userTokens: tokensFor(base.options.userTokens, own),
@@ -68,7 +76,7 @@ function recordedTransport<A extends AccessType>(base: Transport<A>, log: Reques
         }).request<T>(request),
       );
     },
-    withUserTokens: (userTokens) => recordedTransport(base.withUserTokens(userTokens), log, trace, fallback),
+    withUserTokens: (userTokens) => recordedTransport(base.withUserTokens(userTokens), recording, trace, fallback),
   };
 }
 
@@ -76,8 +84,9 @@ function recordedTransport<A extends AccessType>(base: Transport<A>, log: Reques
  * Every transport of `base`, recorded as `trace`'s requests. The token endpoint's exchanges (the
  * OAuth code) open a record at their first attempt event.
  */
-export function recordedTransports(base: ApiTransports, log: RequestLog, trace: Trace | undefined, fallback: RequestCause): ApiTransports {
-  const wrap = <A extends AccessType>(transport: Transport<A>) => recordedTransport(transport, log, trace, fallback);
+export function recordedTransports(base: ApiTransports, recording: Recording, trace: Trace | undefined, fallback: RequestCause): ApiTransports {
+  const { log } = recording;
+  const wrap = <A extends AccessType>(transport: Transport<A>) => recordedTransport(transport, recording, trace, fallback);
   const client = wrap(base.client);
   return {
     client,
@@ -127,24 +136,24 @@ export interface AttributableCacheWriter {
 }
 
 /** What the API modules get for one action: every request it sends, refresh it needs and refetch it starts is `trace`'s. */
-export function contextFor(context: ApiContext, parts: { transports: ApiTransports; queries: AttributableCacheWriter; log: RequestLog }, trace: Trace): ApiContext {
-  const { log, queries } = parts;
+export function contextFor(context: ApiContext, parts: { transports: ApiTransports; queries: AttributableCacheWriter; recording: Recording }, trace: Trace): ApiContext {
+  const { recording, queries } = parts;
   return {
     ...context,
     session: sessionFor(context.session, trace),
     adminSession: context.adminSession === null ? null : sessionFor(context.adminSession, trace),
-    transports: recordedTransports(parts.transports, log, trace, trace.cause),
+    transports: recordedTransports(parts.transports, recording, trace, trace.cause),
     queries: {
       setQueryData: (spec, value) => queries.setQueryData(spec, value),
-      invalidate: (filter) => queries.invalidate(filter, log.trace({ ...trace.cause, via: 'invalidate' })),
+      invalidate: (filter) => queries.invalidate(filter, recording.log.trace({ ...trace.cause, via: 'invalidate' })),
     },
   };
 }
 
-/** What a cache fetch gets: its requests are the fetch's trace's (a fetch without one gets `fallback`). */
-export function fetchContextFor(cause: FetchCause | undefined, parts: { transports: ApiTransports; log: RequestLog; isSignedIn(): boolean; fallback: FetchContext }): FetchContext {
-  if (!(cause instanceof Trace)) return parts.fallback;
-  const transports = recordedTransports(parts.transports, parts.log, cause, cause.cause);
+/** What a cache fetch gets: its requests are the fetch's trace's (undefined for a fetch without one). */
+export function fetchContextFor(cause: FetchCause | undefined, parts: { transports: ApiTransports; recording: Recording; isSignedIn(): boolean }): FetchContext | undefined {
+  if (!(cause instanceof Trace)) return undefined;
+  const transports = recordedTransports(parts.transports, parts.recording, cause, cause.cause);
   return {
     client: transports.client,
     isSignedIn: parts.isSignedIn,

@@ -1,20 +1,15 @@
 import {
   CONNECTIVITY_HISTORY_SIZE,
-  type BrokerDiagnostics,
-  type CacheEntryDiagnostics,
   type ConnectivityChange,
   type DiagnosticsError,
   type SessionDiagnostics,
 } from '../../contract/diagnostics.js';
 import type { Emitter, Watchable } from '../../contract/events.js';
-import { hashQueryKey } from '../../contract/queryKey.js';
-import type { QueryScope } from '../../contract/queries.js';
+import type { BrokerDiagnostics, CacheEntryDiagnostics, QueryScope } from '../../contract/queries.js';
 import type { BrokerMode, ConnectivitySnapshot, SessionEnd } from '../../contract/state.js';
 import type { SerializedError } from '../../protocol/errors/errors.js';
-import { serializeError } from '../../protocol/errors/serialize.js';
-import { AUTHBROKER_VERSION } from '../../protocol/version.js';
 import type { CacheEntry } from '../cache/entry.js';
-import { derivedValue } from '../cache/liveValue.js';
+import type { RecorderKit } from './kit.js';
 import type { RequestLog } from './requestLog.js';
 import { Ring } from './ring.js';
 
@@ -78,7 +73,8 @@ function changeOf(snapshot: ConnectivitySnapshot, atMillis: number): Connectivit
  * computed when something changed, at most once per microtask, and only while someone watches.
  * The devtools' own entries (kind `diagnostics`) are left out of the cache they list.
  */
-export function createDiagnostics(sources: DiagnosticsSources): Watchable<BrokerDiagnostics> {
+export function createDiagnostics(sources: DiagnosticsSources, kit: RecorderKit): Watchable<BrokerDiagnostics> {
+  const { hashQueryKey, serializeError } = kit;
   const history = new Ring<ConnectivityChange>(CONNECTIVITY_HISTORY_SIZE);
   const startRecording = () => {
     if (sources.log.recording) return;
@@ -118,7 +114,7 @@ export function createDiagnostics(sources: DiagnosticsSources): Watchable<Broker
       });
     const { lastError, lastErrorAtMillis, ...connectivity } = sources.connectivity.current();
     return {
-      host: { mode: sources.mode, brokerId: sources.brokerId, version: AUTHBROKER_VERSION, startedAtMillis: sources.startedAtMillis, storage: sources.storageKind },
+      host: { mode: sources.mode, brokerId: sources.brokerId, version: kit.version, startedAtMillis: sources.startedAtMillis, storage: sources.storageKind },
       recordingSinceMillis: sources.log.recordingSinceMillis,
       tabs: tabs.map(({ tab, entries }) => ({
         tab,
@@ -136,7 +132,7 @@ export function createDiagnostics(sources: DiagnosticsSources): Watchable<Broker
     };
   };
 
-  const derived = derivedValue(compute, (changed) => [
+  const derived = kit.derivedValue(compute, (changed) => [
     sources.log.changed.subscribe(changed),
     sources.tabs.changed.subscribe(changed),
     sources.cache.changed.subscribe(changed),

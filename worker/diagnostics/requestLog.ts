@@ -1,9 +1,9 @@
 import { REQUEST_LOG_SIZE, type RequestAttempt, type RequestCause, type RequestRecord } from '../../contract/diagnostics.js';
-import { Emitter } from '../../contract/events.js';
+import type { Emitter } from '../../contract/events.js';
 import type { Clock } from '../../protocol/clock.js';
-import { AuthBrokerError } from '../../protocol/errors/errors.js';
 import type { TransportObserver } from '../../protocol/transport.js';
 import type { FetchCause } from '../cache/entry.js';
+import type { RecorderKit } from './kit.js';
 import { Ring } from './ring.js';
 
 /**
@@ -51,11 +51,6 @@ export interface RefreshCall {
   refresh: Promise<unknown>;
 }
 
-/** The code of what a failed request threw: ours and the service's errors carry one. */
-function codeOf(error: unknown): string {
-  return error instanceof AuthBrokerError ? error.code : 'ERROR';
-}
-
 /**
  * The broker's requests, newest last, in a ring of REQUEST_LOG_SIZE. Off until a devtools panel
  * first watches the diagnostics (then on for the broker's life): until then no trace is made, no
@@ -67,14 +62,16 @@ export class RequestLog {
   private on = false;
   private sinceMillis = 0;
   /** A request began, changed or ended, or a caller joined one. */
-  readonly changed = new Emitter();
+  readonly changed: Emitter;
   private readonly emitChanged = () => this.changed.emit();
 
   constructor(
     private readonly clock: Clock,
+    private readonly kit: Pick<RecorderKit, 'Emitter' | 'serializeError'>,
     capacity = REQUEST_LOG_SIZE,
   ) {
     this.ring = new Ring(capacity);
+    this.changed = new kit.Emitter();
   }
 
   get recording(): boolean {
@@ -144,7 +141,8 @@ export class RequestLog {
   finish(record: OpenRequest, failure?: { error: unknown }): void {
     if (failure !== undefined) {
       record.outcome = 'error';
-      record.code = codeOf(failure.error);
+      // The code of what it threw, as the tab would see it (ours and the service's errors carry one).
+      record.code = this.kit.serializeError(failure.error).code;
     } else {
       record.outcome = record.code === null ? 'success' : 'error';
     }

@@ -5,13 +5,15 @@
  * worker call `installAuthBroker(self)` from it; others register `serviceWorkerEntry` as theirs.
  */
 import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';
+import * as recorder from '../diagnostics/recorder.js';
 import { exposeBrokerEntry } from '../rpc/entry.js';
 import { brokerFor } from './registry.js';
 
 export const CONNECT_MESSAGE = SERVICE_WORKER_CONNECT;
 
 export function installAuthBroker(scope: ServiceWorkerGlobalScope): void {
-  const getBroker = brokerFor('service-worker');
+  // A service worker may not import() once installed: the diagnostics recorder comes with the script.
+  const getBroker = brokerFor('service-worker', { recorder: async () => recorder });
   scope.addEventListener('message', (event) => {
     const data = event.data as { type?: unknown } | null;
     const port = event.ports[0];

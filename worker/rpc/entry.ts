@@ -18,7 +18,7 @@ export interface ConnectableBroker {
 export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<ConnectableBroker>, endpoint: ServedPort): void {
   const entry: BrokerEntry = {
     async connect(config, hello, listenerPort) {
-      if (!(listenerPort instanceof MessagePort)) throw new InvalidArgumentError('listenerPort', 'connect needs a MessagePort on which the broker delivers updates.');
+      if (!(listenerPort instanceof MessagePort)) throw new InvalidArgumentError('listenerPort', 'connect needs a MessagePort for updates.');
       const broker = await getBroker(config);
       const listener = { deliver: (batch: DeliverMessage['batch']) => listenerPort.postMessage({ type: DELIVER, batch } satisfies DeliverMessage) };
       const { port1, port2 } = new MessageChannel();

@@ -1,5 +1,5 @@
 import { MAX_CALL_ID_LENGTH, type CallMessage, type ReplyMessage, type ThrownValue, type WireValue } from '../../contract/wire.js';
-import { AuthBrokerError, InvalidArgumentError } from '../../protocol/errors/errors.js';
+import { AuthBrokerError, InvalidArgumentError, messageOf } from '../../protocol/errors/errors.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
 
 /** The part of a MessagePort the server uses (a worker's, or Node's in tests). */
@@ -78,11 +78,11 @@ export function serveMethods(port: ServedPort, methods: Readonly<Record<string, 
 
 function readCall(message: Partial<CallMessage>, own: (name: string) => Method | undefined): { method: Method; args: unknown[] } | InvalidArgumentError {
   if (message.type !== 'APPLY') {
-    return new InvalidArgumentError('message.type', `The broker only answers method calls; ${JSON.stringify(String(message.type)).slice(0, 40)} messages are refused.`);
+    return new InvalidArgumentError('message.type', `Only method calls are answered, not ${JSON.stringify(String(message.type)).slice(0, 40)}.`);
   }
   const path: unknown = message.path;
   if (!Array.isArray(path) || path.length !== 1 || typeof path[0] !== 'string') {
-    return new InvalidArgumentError('message.path', 'A call names exactly one method of the broker.');
+    return new InvalidArgumentError('message.path', 'A call names one method.');
   }
   const method = own(path[0]);
   if (method === undefined) return new InvalidArgumentError('message.path', `The broker has no method ${JSON.stringify(path[0].slice(0, 100))}.`);
@@ -92,7 +92,7 @@ function readCall(message: Partial<CallMessage>, own: (name: string) => Method |
   for (const wire of list as unknown[]) {
     // Only plain values: a "proxy" handler would hand the broker a callable into the caller.
     if (typeof wire !== 'object' || wire === null || (wire as WireValue).type !== 'RAW') {
-      return new InvalidArgumentError('message.argumentList', `${path[0]}: arguments must be plain data (no proxies or callbacks).`);
+      return new InvalidArgumentError('message.argumentList', `${path[0]}: arguments must be plain data.`);
     }
     args.push((wire as { value: unknown }).value);
   }
@@ -104,6 +104,6 @@ function thrown(error: unknown): WireValue {
   const value: ThrownValue =
     error instanceof AuthBrokerError
       ? { isError: true, value: { message: error.message, name: error.name }, authbroker: serializeError(error) }
-      : { isError: true, value: { message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' } };
+      : { isError: true, value: { message: messageOf(error), name: error instanceof Error ? error.name : 'Error' } };
   return { type: 'HANDLER', name: 'throw', value };
 }

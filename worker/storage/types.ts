@@ -98,7 +98,7 @@ function recordProblem(raw: unknown, slot: string): string | null {
   if (r.slot !== slot) return 'it belongs to another slot';
   if (!isTime(r.updatedAtMillis)) return 'updatedAtMillis is missing';
   if (r.status === 'active') {
-    if (!isNonEmptyString(r.sessionKey) || !isNonEmptyString(r.refreshToken)) return 'the session key or refresh token is missing';
+    if (!isNonEmptyString(r.sessionKey) || !isNonEmptyString(r.refreshToken)) return 'no session key or refresh token';
     if (r.accessToken !== null && !isNonEmptyString(r.accessToken)) return 'the access token is malformed';
     if (r.userId !== null && typeof r.userId !== 'string') return 'the user id is malformed';
     if (r.accessTokenRenewAtMillis !== undefined && r.accessTokenRenewAtMillis !== null && !isTime(r.accessTokenRenewAtMillis)) return 'the renewal time is malformed';
@@ -110,7 +110,7 @@ function recordProblem(raw: unknown, slot: string): string | null {
     if (typeof end !== 'object' || end === null || !SESSION_END_REASONS.has(end.reason as string) || !isTime(end.atMillis) || typeof end.message !== 'string') return 'the end reason is malformed';
     return null;
   }
-  return `its status ${JSON.stringify(String(r.status)).slice(0, 40)} is unknown (a newer version's record?)`;
+  return `unknown status ${JSON.stringify(String(r.status)).slice(0, 40)} (a newer version's?)`;
 }
 
 /**

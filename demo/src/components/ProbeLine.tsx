@@ -1,4 +1,4 @@
-import type { ProbeResult } from '../../../protocol/diagnostics.js';
+import type { ProbeResult } from '../../../protocol/errors/errors.js';
 
 /** One network probe as a line: where, and whether it answered. */
 export function ProbeLine({ label, probe }: { label: string; probe: ProbeResult }) {
