@@ -1,6 +1,7 @@
+import { decodeJwt } from 'jose';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, jwtClaims, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
@@ -58,7 +59,7 @@ const ARRIVAL_WARNINGS = {
 
 function userIdOf(accessToken: string): string | null {
   try {
-    const { sub } = jwtClaims(accessToken);
+    const { sub } = decodeJwt(accessToken);
     return typeof sub === 'string' ? sub : null;
   } catch {
     return null;
