@@ -38,5 +38,8 @@ export interface DeliverMessage {
 /** The longest call id the broker answers (Comlink's are four hex numbers joined by dashes). */
 export const MAX_CALL_ID_LENGTH = 100;
 
+/** More arguments than any call takes: a longer list is refused before any of it is looked at. */
+export const MAX_CALL_ARGUMENTS = 8;
+
 /** The message a service worker receives to start serving a tab on the port it carries. */
 export const SERVICE_WORKER_CONNECT = 'authbroker:connect';

@@ -1,4 +1,6 @@
 import type { BrokerApi, BrokerEntry, TabHello } from '../../contract/api.js';
+import { checkPlainValues } from '../../contract/plainData.js';
+import { tooManyArguments } from '../../contract/schema.js';
 import { DELIVER, type DeliverMessage } from '../../contract/wire.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { serveMethods, withTransfer, type ServedPort } from './server.js';
@@ -41,7 +43,14 @@ export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<Connec
       return withTransfer(port2, [port2]);
     },
   };
-  serveMethods(endpoint, { connect: (...args: unknown[]) => entry.connect(args[0], args[1] as TabHello, args[2] as MessagePort) });
+  serveMethods(endpoint, {
+    connect: (...args: unknown[]) => {
+      // The config and hello are a page's data like any call's: bounded before anything reads them.
+      if (args.length > 3) throw tooManyArguments('connect', 3, args.length);
+      checkPlainValues('connect', args.slice(0, 2), ['config', 'hello']);
+      return entry.connect(args[0], args[1] as TabHello, args[2] as MessagePort);
+    },
+  });
 }
 
 /** One broker per service and project per host, created on first use; a failed start is retried by the next tab. */
