@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { BrokerApi, BrokerEntry, Delivery, TabHello } from '../contract/api.js';
-import { DELIVER, type DeliverMessage, type ThrownValue } from '../contract/wire.js';
+import { DELIVER, PING, PONG, type DeliverMessage, type PingMessage, type ThrownValue } from '../contract/wire.js';
 import { deserializeError } from '../protocol/errors/serialize.js';
 
 type ThrowHandler = Comlink.TransferHandler<{ value: unknown }, ThrownValue>;
@@ -62,9 +62,11 @@ export async function connectOverPort(
   installErrorTransfer();
   const entry = Comlink.wrap<BrokerEntry>(entryPort);
   const { port1: listenerPort, port2: brokerSide } = new MessageChannel();
-  listenerPort.addEventListener('message', (event: MessageEvent<DeliverMessage>) => {
+  listenerPort.addEventListener('message', (event: MessageEvent<DeliverMessage | PingMessage>) => {
     const message = event.data;
     if (message?.type === DELIVER && Array.isArray(message.batch)) deliver(message.batch);
+    // The broker checks that this tab is still here (another page may have freed its lock).
+    else if (message?.type === PING) listenerPort.postMessage({ type: PONG, id: message.id } satisfies PingMessage);
   });
   listenerPort.start();
   let apiPort: MessagePort;

@@ -70,7 +70,7 @@ const tabUrl = pipe(string(), maxLength(2000, 'must be at most 2000 characters')
 const helloRules = fields({
   warnings: optional(pipe(array(pipe(string(), maxLength(2000, 'must be at most 2000 characters')), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
   handlerUrls: optional(fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
-  tabId: pipe(string(), minLength(1, 'must not be empty'), maxLength(200, 'must be at most 200 characters')),
+  tabId: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(200, 'must be at most 200 characters'))),
   lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300, 'must be at most 300 characters'))),
   version: optional(pipe(string(), maxLength(100, 'must be at most 100 characters')), ''),
 });
@@ -177,7 +177,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   bus.onMessage((message) => {
     if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message, requestLog.trace({ tab: null, via: 'broker', name: 'another broker' }));
   });
-  const tabs = new Tabs(queries, locks, (tab, via, kind) => requestLog.trace({ tab, via, name: kind }));
+  const tabs = new Tabs(queries, locks, (tab, via, kind) => requestLog.trace({ tab, via, name: kind }), clock);
   const outbox = createOutbox({
     storage,
     key: brokerKey,
@@ -275,7 +275,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
         connectivity,
         status: () => status.current(),
         onReturn: refetchOnReturn,
-        ownLockName: ownLock?.name ?? null,
+        ownLockName: async () => (ownLock === null ? null : ownLock.current()),
         services,
         trace,
       }, hello.handlerUrls),
