@@ -178,6 +178,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message, requestLog.trace({ tab: null, via: 'broker', name: 'another broker' }));
   });
   const tabs = new Tabs(queries, locks, (tab, via, kind) => requestLog.trace({ tab, via, name: kind }), clock);
+  tabs.released.subscribe((tab) => warnings.forgetTab(tab));
   const outbox = createOutbox({
     storage,
     key: brokerKey,
@@ -265,8 +266,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
     const hello = parseValue('connect', 'hello', helloRules, helloInput);
     if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'A tab must pass a listener with a deliver(batch) method.');
-    for (const warning of hello.warnings ?? []) warnings.add(warning);
     const tab = tabs.register(hello, listener, onRelease);
+    warnings.addFromTab(tab.label, hello.warnings ?? []);
     return checkedApi(
       createTabApi(tab, {
         tabs,

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { BrokerApi } from '../../contract/api.js';
+import { MAX_TAB_WARNING_LENGTH, MAX_TAB_WARNINGS } from '../../worker/status.js';
 import { LOCKLESS_CHECK_MILLIS, TAB_PING_TIMEOUT_MILLIS } from '../../worker/tabLiveness.js';
 import { useBrokerScope } from '../support/brokerScope.js';
 import { useEmulator } from '../support/emulator.js';
@@ -63,7 +65,23 @@ describe("no page can disconnect another page's tab", () => {
   });
 });
 
-describe('tabs that are gone are released', () => {
+describe('what tabs report, and tabs that are gone, are bounded', () => {
+  it("warnings from tabs are cut short, shown once, at most a few in all, and leave with their tab", async () => {
+    const started = await scope.start();
+    const app = await scope.tab(started);
+    const long = (i: number) => `${i}:${'w'.repeat(1999 - String(i).length)}`;
+    const tabs: BrokerApi[] = [];
+    for (let i = 0; i < 30; i++) tabs.push(await byHand.connect(started.broker, { warnings: Array.from({ length: 10 }, (_, j) => long(i * 10 + j)) }));
+    // The same sentence from every tab is one warning.
+    for (let i = 0; i < 5; i++) tabs.push(await byHand.connect(started.broker, { warnings: ['The broker runs in service-worker mode because a better host did not start.'] }));
+    const { warnings } = await app.api.status();
+    expect(warnings.length).toBeLessThanOrEqual(MAX_TAB_WARNINGS);
+    expect(warnings.every((w) => w.length <= MAX_TAB_WARNING_LENGTH)).toBe(true);
+    expect(new Set(warnings).size).toBe(warnings.length);
+    for (const api of tabs) await api.goodbye();
+    expect((await app.api.status()).warnings).toEqual([]);
+  });
+
   it('tabs that never name a lock and never answer are released; a live one without a lock stays', async () => {
     const clock = new EmulatorClock(emulator().env.clock);
     const started = await scope.start({ clock });
