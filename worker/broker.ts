@@ -175,7 +175,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   });
   // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.
   bus.onMessage((message) => {
-    if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message, requestLog.trace({ tab: null, via: 'broker', name: 'another broker' }));
+    if (message.type === 'cache-invalidate') queries.receive(message, requestLog.trace({ tab: null, via: 'broker', name: 'another broker' }));
   });
   const tabs = new Tabs(queries, locks, (tab, via, kind) => requestLog.trace({ tab, via, name: kind }), clock);
   tabs.released.subscribe((tab) => warnings.forgetTab(tab));
