@@ -9,7 +9,7 @@ import { KnownError } from '../protocol/errors/knownError.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
 import { openers, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
-import { holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
+import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
 import { candidateModes, detectCapabilities } from './mode.js';
 import type { OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, type ConnectOptions } from './options.js';
@@ -98,11 +98,16 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     const tabId = newTabId();
     // The lock is taken while the connection is made (taking it can cost a new tab tens of ms);
     // the broker is told its name once it is held, since a free lock would mean "this tab is gone".
-    // A fresh lock, taken after another page took this one, is named to the broker at once.
+    // A fresh lock, taken after another page took this one, is named to the broker at once. No
+    // answer means the broker let this tab go meanwhile (it asked while the tab was busy): connect again.
     let tabLock: string | undefined;
     const lifetimeLock = holdTabLock(tabId, (renewed) => {
       tabLock = renewed;
-      void channel?.api.watchLifetime(renewed).catch(() => undefined);
+      const current = channel;
+      if (current === null) return;
+      void answeredWithin(current.api.watchLifetime(renewed), BROKER_CONFIRM_MILLIS).then((answer) => {
+        if (answer === undefined) current.markLost?.();
+      });
     });
     const hello = { tabId, version: AUTHBROKER_VERSION, ...(origin === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }) };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };

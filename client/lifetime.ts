@@ -72,7 +72,7 @@ export async function whenBrokerGone(lockName: string, ask: () => Promise<string
   let name = lockName;
   for (;;) {
     await whenReleased(name);
-    const answer = await answerWithin(ask(), BROKER_CONFIRM_MILLIS);
+    const answer = await answeredWithin(ask(), BROKER_CONFIRM_MILLIS);
     if (answer === undefined) return;
     // A broker without a lock (it could not take a fresh one) cannot be watched any more.
     if (answer === null) return new Promise<never>(() => undefined);
@@ -81,7 +81,7 @@ export async function whenBrokerGone(lockName: string, ask: () => Promise<string
 }
 
 /** The answer, or undefined when there is none in time (or the call failed: the broker is gone or closed the connection). */
-function answerWithin<T>(answer: Promise<T>, millis: number): Promise<T | undefined> {
+export function answeredWithin<T>(answer: Promise<T>, millis: number): Promise<T | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(undefined), millis);
     answer.then(

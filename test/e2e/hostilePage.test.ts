@@ -108,6 +108,7 @@ describe('a hostile page cannot hurt the other tabs through the shared broker', 
     for (const [what, reply] of replies) expect(refused(reply), `${what}: ${JSON.stringify(reply)}`).toBe(true);
     expect(failures).toBe(0);
     const figures = replies.map(([what, , from, to]) => {
+      // A read held across two calls counts in both.
       const during = reads.filter(([at, ms]) => at + ms >= from && at <= to).map(([, ms]) => ms);
       return { what, millis: to - from, reads: during.length, maxDelay: Math.max(0, ...during) };
     });
@@ -164,6 +165,34 @@ describe('a hostile page cannot hurt the other tabs through the shared broker', 
     await other.evaluate(() => window.__authbroker.signOut());
     await app.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`) === null, T.currentUserEmail, { timeout: 2000 });
     expect((await app.evaluate(() => window.__authbroker.status())).brokerId).toBe(before.brokerId);
+  });
+
+  scenario('a tab too busy to answer when another page takes its lock is let go, and connects again once it can', async (stage) => {
+    const context = await stage.newContext();
+    const app = await stage.openTab(context);
+    await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+    const before = await app.evaluate(() => window.__authbroker.status());
+    // A page of the origin without the app: the only tab locks are the app's.
+    const hostile = await context.newPage();
+    await hostile.goto(`${stage.demo.url}/demo-config.json`);
+    const appLocks = await hostile.evaluate(async () => ((await navigator.locks.query()).held ?? []).map((lock) => lock.name!).filter((name) => name.startsWith('authbroker:tab:')));
+    expect(appLocks.length).toBe(1);
+    // The app's thread is busy for longer than the broker waits for an answer (5 s) while its lock is taken.
+    const busy = app.evaluate(() => {
+      const until = Date.now() + 6500;
+      while (Date.now() < until);
+    });
+    await hostile.evaluate((names) => Promise.all(names.map((name) => navigator.locks.request(name, { steal: true }, () => undefined))), appLocks);
+    await busy;
+    // Once it runs again it names a fresh lock, gets no answer (the broker let it go) and connects again.
+    const after = await until(
+      'the app tab to be served again',
+      () => app.evaluate(() => Promise.race([window.__authbroker.status(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 500))])),
+      (status) => status !== null && status.session.status === 'signed-in',
+      10_000,
+    );
+    expect(after!.brokerId).toBe(before.brokerId);
+    expect(await app.evaluate(() => window.__authbroker.getAccessToken())).toMatch(/^ey/);
   });
 
   scenario("the brokers' channel takes hints, not facts: a page's forged data and session end reach no tab", async (stage) => {
