@@ -9,7 +9,7 @@ import { KnownError } from '../protocol/errors/knownError.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
 import { openBroker, type BrokerChannel } from './channels.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
-import { holdTabLock, newTabId, whenReleased } from './lifetime.js';
+import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
 import type { OAuthSignInOptions } from './oauth.js';
 import { checkConnectOptions, warnIfEveryTabAlone, type ConnectOptions } from './options.js';
 import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
@@ -101,7 +101,17 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     const tabId = newTabId();
     // The lock is taken while the connection is made (taking it can cost a new tab tens of ms);
     // the broker is told its name once it is held, since a free lock would mean "this tab is gone".
-    const lifetimeLock = holdTabLock(tabId);
+    // A fresh lock, taken after another page took this one, is named to the broker at once. No
+    // answer means the broker let this tab go meanwhile (it asked while the tab was busy): connect again.
+    let tabLock: string | undefined;
+    const lifetimeLock = holdTabLock(tabId, (renewed) => {
+      tabLock = renewed;
+      const current = channel;
+      if (current === null) return;
+      void answeredWithin(current.api.watchLifetime(renewed), BROKER_CONFIRM_MILLIS).then((answer) => {
+        if (answer === undefined) current.markLost?.();
+      });
+    });
     const hello = { tabId, version: AUTHBROKER_VERSION, ...(origin === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }) };
     const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
     const opened = await openBroker(options, hello, listener);
@@ -123,9 +133,10 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     // when the broker's worker is (killed, crashed), which nothing else would tell it.
     void lifetimeLock
       .then(async (lockName) => {
-        const brokerLock = lockName === undefined ? null : await opened.api.watchLifetime(lockName);
+        tabLock ??= lockName;
+        const brokerLock = tabLock === undefined ? null : await opened.api.watchLifetime(tabLock);
         if (brokerLock === null) return;
-        await whenReleased(brokerLock);
+        await whenBrokerGone(brokerLock, () => opened.api.watchLifetime(tabLock!));
         opened.markLost?.();
       })
       .catch(() => undefined);

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
-import { DELIVER, type CallMessage, type DeliverMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
+import { DELIVER, PING, PONG, type CallMessage, type DeliverMessage, type PingMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
 import { ProtocolError } from '../protocol/errors/errors.js';
 import { deserializeError } from '../protocol/errors/serialize.js';
 
@@ -99,9 +99,11 @@ export async function connectOverPort(
 ): Promise<PortConnection> {
   installErrorTransfer();
   const { port1: listenerPort, port2: brokerSide } = new MessageChannel();
-  listenerPort.addEventListener('message', (event: MessageEvent<DeliverMessage>) => {
+  listenerPort.addEventListener('message', (event: MessageEvent<DeliverMessage | PingMessage>) => {
     const message = event.data;
     if (message?.type === DELIVER && Array.isArray(message.batch)) deliver(message.batch);
+    // The broker checks that this tab is still here (another page may have freed its lock).
+    else if (message?.type === PING) listenerPort.postMessage({ type: PONG, id: message.id } satisfies PingMessage);
   });
   listenerPort.start();
   const request = requestConnect(entryPort, config, hello, brokerSide);

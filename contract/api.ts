@@ -188,10 +188,16 @@ export type Delivery = Array<{ subscriptionId: string; snapshot: QuerySnapshot }
 /** The tab's side of a connection: the broker pushes subscription updates here. */
 export interface TabListener {
   deliver(batch: Delivery): void;
+  /**
+   * Asks the tab over its own port: true when it answers, false when the port is known closed
+   * (otherwise it may never settle). Absent where the tab cannot be asked (a broker in its page).
+   */
+  ping?(): Promise<boolean>;
 }
 
 export interface TabHello {
-  tabId: string;
+  /** Ignored by the broker, which numbers tabs itself (older tabs send one; it named their lock). */
+  tabId?: string | undefined;
   /** Why this tab is not on a better host (a SharedWorker that failed to start…): shown in the broker's status. */
   warnings?: string[] | undefined;
   /** Where the tab's handler pages are, for callback URLs the app leaves out. */

@@ -9,6 +9,7 @@ import { emailTemplateTypes } from '../protocol/resources/admin.js';
 import type { Json } from '../protocol/resources/common.js';
 import type { ProjectUpdateModel } from '../protocol/models.js';
 import type { BrokerApi } from './api.js';
+import { checkPlainValues } from './plainData.js';
 import type { MethodName } from './methods.js';
 import { isQueryKind, queryDefinition, queries, type QuerySpec } from './queries.js';
 import {
@@ -23,7 +24,6 @@ import {
   json,
   literal,
   maxLength,
-  MAX_STRING_LENGTH,
   nonEmpty,
   nullable,
   oneOf,
@@ -34,6 +34,7 @@ import {
   segment,
   stringList,
   text,
+  tooManyArguments,
   transform,
   unknown,
   userId,
@@ -213,50 +214,13 @@ export function parseArguments<K extends MethodName>(method: K, values: readonly
   return rules.parse(method, values);
 }
 
-/** Deeper than any real input, metadata included; deeper values could exhaust the stack of later checks. */
-export const MAX_ARGUMENT_DEPTH = 64;
-
 /**
- * The first check of everything a tab sent, at every depth, before the per-method rules: no
- * absurd nesting, no `__proto__` key (structured clone keeps it as an own property, which a later
- * `out[key] = value` would turn into a prototype), no BigInt, symbol, function or cycle, and only
- * plain objects and arrays (no class instances, ports or buffers where data is expected).
+ * The first check of everything a tab sent, before the per-method rules: the number of arguments
+ * first (nothing is walked for a call with too many), then one bounded pass over their values
+ * (`plainData.ts`).
  */
 export function checkPlainData(method: string, values: readonly unknown[]): void {
-  const names = argumentRules[method as MethodName]?.names;
-  for (let i = 0; i < values.length; i++) checkPlainValue(method, values[i], names?.[i] ?? `arguments[${i}]`, 0, []);
-}
-
-/**
- * One value of `checkPlainData`: a plain recursive function rather than a closure, since this runs
- * on every call. `ancestors` are the containers above it: a value shared by two fields is fine, a
- * value inside itself is not.
- */
-function checkPlainValue(method: string, value: unknown, path: string, depth: number, ancestors: object[]): void {
-  if (typeof value === 'string') {
-    if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters).`);
-    return;
-  }
-  if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
-    throw new InvalidArgumentError(path, `${method}: ${path} cannot be a ${typeof value}.`);
-  }
-  if (typeof value !== 'object' || value === null) return;
-  // Bytes (a TOTP secret) are a value, not a container.
-  if (ArrayBuffer.isView(value)) {
-    if (value.byteLength > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
-    return;
-  }
-  const array = Array.isArray(value);
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  if (!array && prototype !== Object.prototype && prototype !== null) {
-    throw new InvalidArgumentError(path, `${method}: ${path} must be plain data.`);
-  }
-  if (ancestors.includes(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself.`);
-  if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
-  ancestors.push(value);
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key.`);
-    checkPlainValue(method, (value as Record<string, unknown>)[key], array ? `${path}[${key}]` : `${path}.${key}`, depth + 1, ancestors);
-  }
-  ancestors.pop();
+  const names = Object.prototype.hasOwnProperty.call(argumentRules, method) ? argumentRules[method as MethodName].names : [];
+  if (values.length > names.length) throw tooManyArguments(method, names.length, values.length);
+  checkPlainValues(method, values, names);
 }

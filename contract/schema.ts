@@ -195,12 +195,15 @@ export function args<const A extends readonly Named[]>(...list: A): ArgumentList
   return {
     names: list.map(([name]) => name),
     parse(method, values) {
-      if (values.length > list.length) {
-        throw new InvalidArgumentError('arguments', `${method} takes ${list.length === 0 ? 'no arguments' : `at most ${list.length} argument${list.length === 1 ? '' : 's'}`}, got ${values.length}.`);
-      }
+      if (values.length > list.length) throw tooManyArguments(method, list.length, values.length);
       return list.map(([name, argument], i) => parseValue(method, name, argument, values[i])) as never;
     },
   };
+}
+
+/** A call with more arguments than its method takes. */
+export function tooManyArguments(method: string, max: number, got: number): InvalidArgumentError {
+  return new InvalidArgumentError('arguments', `${method} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}, got ${got}.`);
 }
 
 /** Parses one value; a failure becomes an InvalidArgumentError naming the field. */

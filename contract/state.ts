@@ -37,6 +37,10 @@ const endMessages: Record<SessionEndReason, string> = {
   'storage-cleared': 'Site data was cleared, which signed you out.',
 };
 
+/** Every reason a session can end for (what other brokers and storage may say is checked against it). */
+export const sessionEndReasons = Object.keys(endMessages) as SessionEndReason[];
+
+/** Why a session ended, with our sentence for it: the sentence is never taken from storage or another broker. */
 export function sessionEnd(reason: SessionEndReason, now: number, code?: string): SessionEnd {
   return { reason, atMillis: now, message: endMessages[reason], ...(code === undefined ? {} : { code }) };
 }

@@ -7,7 +7,8 @@
  * INVALID_ARGUMENT error and changes nothing.
  *
  * Deliveries: the broker pushes subscription updates on the tab's listener port as plain
- * `{ type: 'deliver', batch }` messages; nothing is called on the tab.
+ * `{ type: 'deliver', batch }` messages; nothing is called on the tab. On the same port it may ask
+ * `{ type: 'ping', id }`, which a live tab answers `{ type: 'pong', id }`.
  */
 import type { SerializedError } from '../protocol/errors/errors.js';
 import type { Delivery } from './api.js';
@@ -35,8 +36,24 @@ export interface DeliverMessage {
   batch: Delivery;
 }
 
+/**
+ * The broker asks a tab whether it is still there, on the tab's listener port (which only that tab
+ * holds); the tab answers on the same port with the same id. Asked when the tab's lifetime lock is
+ * freed (a lock any page can take) or when it never named one.
+ */
+export const PING = 'ping';
+export const PONG = 'pong';
+
+export interface PingMessage {
+  type: typeof PING | typeof PONG;
+  id: number;
+}
+
 /** The longest call id the broker answers (Comlink's are four hex numbers joined by dashes). */
 export const MAX_CALL_ID_LENGTH = 100;
+
+/** More arguments than any call takes: a longer list is refused before any of it is looked at. */
+export const MAX_CALL_ARGUMENTS = 8;
 
 /** The message a service worker receives to start serving a tab on the port it carries. */
 export const SERVICE_WORKER_CONNECT = 'authbroker:connect';

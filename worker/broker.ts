@@ -68,7 +68,7 @@ const tabUrl = pipe(string(), maxLength(2000), check(isAbsoluteUrl, 'must be an 
 const helloRules = fields({
   warnings: optional(pipe(array(pipe(string(), maxLength(2000)), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
   handlerUrls: optional(fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
-  tabId: pipe(string(), minLength(1, 'must not be empty'), maxLength(200)),
+  tabId: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(200))),
   lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300))),
   version: optional(pipe(string(), maxLength(100)), ''),
 });
@@ -200,9 +200,10 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   });
   // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.
   bus.onMessage((message) => {
-    if (message.type === 'cache-set' || message.type === 'cache-invalidate') queries.receive(message, recording.trace({ tab: null, via: 'broker', name: 'another broker' }));
+    if (message.type === 'cache-invalidate') queries.receive(message, recording.trace({ tab: null, via: 'broker', name: 'another broker' }));
   });
-  const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }));
+  const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }), clock);
+  tabs.released.subscribe((tab) => warnings.forgetTab(tab));
   const outbox = createOutbox({
     storage,
     key: brokerKey,
@@ -274,12 +275,12 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
     const hello = parseValue('connect', 'hello', helloRules, helloInput);
     if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'listener needs a deliver(batch) method.');
-    for (const warning of hello.warnings ?? []) warnings.add(warning);
     const tab = tabs.register(hello, listener, () => {
       // A tab's word on the network leaves with it.
       connectivity.forgetTab(tab.label);
       onRelease?.();
     });
+    warnings.addFromTab(tab.label, hello.warnings ?? []);
     connectivity.verifyContact();
     return checkedApi(
       createTabApi(tab, {
@@ -289,7 +290,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
         connectivity,
         status: () => status.current(),
         onReturn: refetchOnReturn,
-        ownLockName: ownLock?.name ?? null,
+        ownLockName: async () => (ownLock === null ? null : ownLock.current()),
         services,
         trace,
         ready: (query) => readyFor(recording, query),

@@ -1,6 +1,6 @@
 /** The part of the Web Locks API the broker uses (navigator.locks, or a stand-in in tests). */
 export interface LockManagerLike {
-  request<T>(name: string, options: { mode?: 'exclusive' | 'shared'; ifAvailable?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
+  request<T>(name: string, options: { mode?: 'exclusive' | 'shared'; ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
 }
 
 export function browserLocks(): LockManagerLike | null {
@@ -8,25 +8,49 @@ export function browserLocks(): LockManagerLike | null {
   return nav?.locks ?? null;
 }
 
+/** A lock held for the holder's life, whose name tabs watch. */
+export interface LifetimeLock {
+  /** The name held now, once held: the first one, or a fresh one taken after another page took it; null if that failed. */
+  current(): Promise<string | null>;
+  release(): void;
+}
+
 /**
  * Takes a lock and keeps it until `release()` (or until this worker ends, when the browser frees
- * it); resolves once it is held. Null without Web Locks, or if the lock cannot be taken.
+ * it); resolves once it is held. Any page of the origin can take a held lock from its holder
+ * (`steal`): the holder then takes a fresh one (`name:1`, `name:2`, …), so that there is always a
+ * held lock for tabs to watch. Null without Web Locks, or if the lock cannot be taken.
  */
-export async function holdUntilReleased(locks: LockManagerLike | null, name: string): Promise<{ name: string; release(): void } | null> {
+export async function holdUntilReleased(locks: LockManagerLike | null, name: string): Promise<LifetimeLock | null> {
   if (locks === null) return null;
+  let released = false;
   let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  try {
-    await new Promise<void>((held, failed) => {
-      locks.request(name, { mode: 'exclusive' }, () => {
-        held();
-        return released;
-      }).catch(failed);
+  const stopped = new Promise<void>((resolve) => {
+    release = () => {
+      released = true;
+      resolve();
+    };
+  });
+  let taken = 0;
+  const take = (): Promise<string | null> =>
+    new Promise((held) => {
+      const lockName = taken === 0 ? name : `${name}:${taken}`;
+      taken += 1;
+      let holding = false;
+      locks
+        .request(lockName, { mode: 'exclusive' }, () => {
+          holding = true;
+          held(lockName);
+          return stopped;
+        })
+        .catch(() => {
+          if (holding && !released) current = take();
+          else held(null);
+        });
     });
-  } catch {
-    return null;
-  }
-  return { name, release };
+  let current = take();
+  if ((await current) === null) return null;
+  return { current: () => current, release };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
 import { Emitter } from '../contract/events.js';
 import { sessionEnd, type SessionEnd } from '../contract/state.js';
+import { coalesced, EndChecks, type ClaimedEnd } from './sessionHints.js';
 import { liveKey, type BrokerStorage, type EndedSession, type SessionRecord, type StoredSession } from './storage/types.js';
 
 export type SessionState =
@@ -87,16 +88,27 @@ export class Session implements TokenSource {
   private closed = false;
   /** Token requests this session made (not those of other brokers). */
   refreshCount = 0;
+  /** Storage read again because of a message on the bus (which any page can post). */
+  private readonly reloadForHint = coalesced(() => this.reload());
+  /**
+   * Another broker says the session held here ended, and storage does not say so: asked of the
+   * service (a token request). Refused, the session is over here too; granted, the message was
+   * not true and changes nothing.
+   */
+  private readonly endChecks: EndChecks;
 
   constructor(private readonly options: SessionOptions) {
+    this.endChecks = new EndChecks(options.clock, (claimed) => this.refreshOnce(claimed));
     options.bus.onMessage((message) => {
       if ((message.type !== 'session' && message.type !== 'tokens') || message.slot !== options.slot) return;
-      // Another broker's sign-out holds here too, even if its record never reached storage.
-      if (message.type === 'session' && message.endedSessionKey !== undefined) {
-        this.rememberEnded(message.endedSessionKey);
-        if (this.live?.sessionKey === message.endedSessionKey && message.end !== null) this.endLocally(message.end);
-      }
-      void this.reload();
+      // A hint, whoever sent it: storage is read again, and that is what holds.
+      const ended = message.type === 'session' ? message.endedSessionKey : undefined;
+      const claimed: ClaimedEnd = { reason: (message.type === 'session' ? message.end?.reason : undefined) ?? 'signed-out', atMillis: (message.type === 'session' ? message.end?.atMillis : undefined) ?? null };
+      void this.reloadForHint().then(() => {
+        // Still held after the re-read: its end may not have reached storage (the other broker's
+        // storage refused it), or the message is not true. The service knows which.
+        if (ended !== undefined) this.endChecks.claim(claimed, () => this.live?.sessionKey === ended);
+      });
     });
     options.storage.onEvent((event) => {
       if (event.kind === 'cleared' && this.live) this.endLocally(sessionEnd('storage-cleared', options.clock.now()));
@@ -206,7 +218,12 @@ export class Session implements TokenSource {
     return this.inFlight;
   }
 
-  private async refreshOnce(): Promise<string | null> {
+  /**
+   * One token request (after another broker's, if it renewed meanwhile). With `ifEnded`, the
+   * request checks a session another broker says ended: it goes to the service even when the
+   * stored token is still good, and a refusal ends the session here for the reason given.
+   */
+  private async refreshOnce(ifEnded?: ClaimedEnd): Promise<string | null> {
     const started = this.live;
     if (!started) return null;
     const { slot, storage, clock } = this.options;
@@ -217,7 +234,7 @@ export class Session implements TokenSource {
         this.apply(stored);
         return { changed: true };
       }
-      if (stored?.status === 'active' && this.usable(stored)) {
+      if (ifEnded === undefined && stored?.status === 'active' && this.usable(stored)) {
         this.live = { ...stored };
         return { token: stored.accessToken };
       }
@@ -239,6 +256,12 @@ export class Session implements TokenSource {
         this.options.bus.post({ type: 'tokens', slot, sessionKey: started.sessionKey });
         return { token: access_token };
       } catch (error) {
+        if (isKnownError(error, 'REFRESH_TOKEN_ERROR') && ifEnded !== undefined) {
+          // The broker that ended it stores the end (or keeps trying to): this one only holds it.
+          this.rememberEnded(started.sessionKey);
+          if (this.live?.sessionKey === started.sessionKey) this.endLocally(sessionEnd(ifEnded.reason, Math.min(ifEnded.atMillis ?? clock.now(), clock.now())));
+          return { token: null };
+        }
         if (isKnownError(error, 'REFRESH_TOKEN_ERROR')) {
           const reason = isKnownError(error, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED') ? 'session-revoked' : 'refresh-rejected';
           await this.end(sessionEnd(reason, clock.now(), error.code), started.sessionKey);
@@ -298,7 +321,11 @@ export class Session implements TokenSource {
     const key = tombstone.sessionKey!;
     try {
       const replaced = await this.options.storage.replaceSession(tombstone, key);
-      if (this.pendingEnd?.record === tombstone) this.pendingEnd = null;
+      if (this.pendingEnd?.record === tombstone) {
+        this.pendingEnd = null;
+        // Stored at last: other brokers read it now rather than whenever they next look.
+        this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: null, end: tombstone.end, endedSessionKey: key });
+      }
       return replaced;
     } catch (error) {
       this.options.onStorageError?.(error);
@@ -322,6 +349,7 @@ export class Session implements TokenSource {
   close(): void {
     this.closed = true;
     if (this.pendingEnd !== null) this.options.clock.clearTimeout(this.pendingEnd.retry);
+    this.endChecks.close();
   }
 
   /** Whether this broker is still trying to record a sign-out (storage refused it so far). */

@@ -25,8 +25,8 @@ export interface TabApiContext {
   status(): BrokerStatus;
   /** A hidden tab came back into view. */
   onReturn(cause?: FetchCause): void;
-  /** The lock this broker holds for its life (null for an in-page broker). */
-  ownLockName: string | null;
+  /** The name of the lock this broker holds for its life now (null for an in-page broker). */
+  ownLockName(): Promise<string | null>;
   services: ServiceMethods;
   trace?: TabTrace;
   /** What a call on `query` (or on a subscription) must wait for first (the diagnostics recorder loading), if anything. */
@@ -100,10 +100,10 @@ export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: Tab
         visible = nowVisible;
       }
     },
-    goodbye: async () => tabs.release(tab.tabId),
+    goodbye: async () => tabs.release(tab),
     watchLifetime: async (lockName) => {
       tabs.watchLifetime(tab, lockName);
-      return context.ownLockName;
+      return context.ownLockName();
     },
     getAccessToken: () => session.getAccessToken(cause('action', 'getAccessToken')),
   };

@@ -2,10 +2,12 @@ import type { Delivery, TabHello, TabListener } from '../contract/api.js';
 import { Emitter } from '../contract/events.js';
 import type { QueryScope, QuerySpec } from '../contract/queries.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
+import { systemClock, type Clock } from '../protocol/clock.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import type { CacheEntry, FetchCause } from './cache/entry.js';
 import type { QueryClient } from './cache/queryClient.js';
 import type { LockManagerLike } from './locks.js';
+import { TabLiveness } from './tabLiveness.js';
 
 interface ActiveSubscription {
   entry: CacheEntry;
@@ -13,8 +15,10 @@ interface ActiveSubscription {
 }
 
 export interface Tab {
-  readonly tabId: string;
-  /** Its number in this broker (1, 2, …, in the order tabs connected): how diagnostics name it. */
+  /**
+   * Its number in this broker (1, 2, …, in the order tabs connected): how the broker keys it and
+   * diagnostics name it. Given by the broker, never by the tab, so no page can name another's.
+   */
   readonly label: number;
   readonly subscriptions: Map<string, ActiveSubscription>;
   released: boolean;
@@ -26,8 +30,6 @@ interface TabState extends Tab {
   onRelease: (() => void) | undefined;
   pending: Map<string, QuerySnapshot>;
   flushScheduled: boolean;
-  /** The lifetime lock being watched, once the tab has named it. */
-  watchedLock?: string;
 }
 
 export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
@@ -37,20 +39,26 @@ export type SubscriptionCause = (tab: number, via: 'subscribe' | 'session', kind
 
 /**
  * The tabs connected to this broker and what each watches. A tab that closes or crashes sends
- * nothing (ports have no close event), so each tab holds a Web Lock for its lifetime and the broker
- * waits for that lock: when it is granted, the tab is gone and its subscriptions are released.
+ * nothing (ports have no close event); `TabLiveness` finds out, from the Web Lock each tab holds
+ * for its lifetime and a question over the tab's own port, and the tab's subscriptions are released.
  */
 export class Tabs {
-  private tabs = new Map<string, TabState>();
+  private tabs = new Map<number, TabState>();
   private labels = 0;
+  private readonly liveness: TabLiveness<TabState>;
   /** A tab came or went, or a subscription changed. */
   readonly changed = new Emitter();
+  /** A tab went (its number). */
+  readonly released = new Emitter<number>();
 
   constructor(
     private readonly queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>,
-    private readonly locks: LockManagerLike | null,
+    locks: LockManagerLike | null,
     private readonly causeOf: SubscriptionCause = () => undefined,
-  ) {}
+    clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = systemClock,
+  ) {
+    this.liveness = new TabLiveness({ locks, clock, release: (tab) => this.release(tab) });
+  }
 
   get count(): number {
     return this.tabs.size;
@@ -62,49 +70,35 @@ export class Tabs {
     return total;
   }
 
-  register(hello: TabHello, listener: TabListener, onRelease?: () => void): Tab {
-    const existing = this.tabs.get(hello.tabId);
-    if (existing) this.release(existing.tabId);
-    const tab: TabState = { tabId: hello.tabId, label: ++this.labels, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
-    this.tabs.set(tab.tabId, tab);
+  /** A new connection is always a new tab: what its hello says never touches another connection. */
+  register(hello: Pick<TabHello, 'lockName'>, listener: TabListener, onRelease?: () => void): Tab {
+    const tab: TabState = { label: ++this.labels, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
+    this.tabs.set(tab.label, tab);
+    this.liveness.add(tab, listener.ping?.bind(listener));
     if (hello.lockName !== undefined) this.watchLifetime(tab, hello.lockName);
     this.changed.emit();
     return tab;
   }
 
-  /** Releases the tab when its lifetime lock becomes free (it closed or crashed). Once per tab. */
+  /** Releases the tab when its lifetime lock is freed and it does not answer over its own port. */
   watchLifetime(tab: Tab, lockName: string): void {
-    const state = this.tabs.get(tab.tabId);
-    if (state === undefined || state !== tab || state.watchedLock !== undefined) return;
-    state.watchedLock = lockName;
-    void this.watchLiveness(state, lockName);
+    const state = this.tabs.get(tab.label);
+    if (state === undefined || state !== tab) return;
+    void this.liveness.watch(state, lockName);
   }
 
-  private async watchLiveness(tab: TabState, lockName: string): Promise<void> {
-    const locks = this.locks;
-    if (locks === null) return;
-    try {
-      // Only wait for the lock if the tab really holds it; a free lock would release the tab at once.
-      const held = await locks.request(lockName, { ifAvailable: true }, (lock) => lock === null);
-      if (!held) return;
-      await locks.request(lockName, {}, () => {
-        if (this.tabs.get(tab.tabId) === tab) this.release(tab.tabId);
-      });
-    } catch {
-      // No liveness for this tab; it is released when it says goodbye or the broker stops.
-    }
-  }
-
-  release(tabId: string): void {
-    const tab = this.tabs.get(tabId);
-    if (!tab) return;
-    tab.released = true;
-    for (const subscription of tab.subscriptions.values()) subscription.detach();
-    tab.subscriptions.clear();
-    tab.pending.clear();
-    this.tabs.delete(tabId);
+  release(tab: Tab): void {
+    const state = this.tabs.get(tab.label);
+    if (state === undefined || state !== tab) return;
+    state.released = true;
+    this.liveness.remove(state);
+    for (const subscription of state.subscriptions.values()) subscription.detach();
+    state.subscriptions.clear();
+    state.pending.clear();
+    this.tabs.delete(state.label);
     // After the goodbye answer (if any) has gone out.
-    if (tab.onRelease) setTimeout(tab.onRelease, 0);
+    if (state.onRelease) setTimeout(state.onRelease, 0);
+    this.released.emit(state.label);
     this.changed.emit();
   }
 
@@ -175,12 +169,12 @@ export class Tabs {
   }
 
   private state(tab: Tab): TabState {
-    const state = this.tabs.get(tab.tabId);
+    const state = this.tabs.get(tab.label);
     if (!state || state !== tab) throw new InvalidArgumentError('tab', 'This connection was closed; connect again.');
     return state;
   }
 
   releaseAll(): void {
-    for (const tabId of [...this.tabs.keys()]) this.release(tabId);
+    for (const tab of [...this.tabs.values()]) this.release(tab);
   }
 }

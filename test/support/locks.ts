@@ -2,14 +2,20 @@ import type { LockManagerLike } from '../../worker/locks.js';
 
 /**
  * An in-memory Web Locks stand-in for Node (which has no navigator.locks): exclusive locks granted
- * in request order, `ifAvailable`, and abort of a pending request. Share one instance between
+ * in request order, `ifAvailable`, `steal`, and abort of a pending request. Share one instance between
  * brokers and simulated tabs to stand for one browser origin.
  */
 export class LocalLockManager implements LockManagerLike {
   private held = new Set<string>();
   private queues = new Map<string, Array<() => void>>();
+  /** Who holds each lock now: a steal makes that holder's request reject, as in browsers. */
+  private holders = new Map<string, { stolen(): void }>();
 
-  async request<T>(name: string, options: { ifAvailable?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T> {
+  async request<T>(name: string, options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T> {
+    if (options.steal) {
+      this.holders.get(name)?.stolen();
+      return this.run(name, callback);
+    }
     if (options.ifAvailable) {
       if (this.held.has(name)) return callback(null);
       return this.run(name, callback);
@@ -33,18 +39,25 @@ export class LocalLockManager implements LockManagerLike {
     } else if (options.signal?.aborted) {
       throw new DOMException('The lock request was aborted.', 'AbortError');
     }
-    return this.run(name, callback, true);
+    return this.run(name, callback);
   }
 
-  private async run<T>(name: string, callback: (lock: unknown) => Promise<T> | T, alreadyGranted = false): Promise<T> {
-    if (!alreadyGranted) this.held.add(name);
-    else this.held.add(name);
+  private async run<T>(name: string, callback: (lock: unknown) => Promise<T> | T): Promise<T> {
+    this.held.add(name);
+    let stolen!: (error: unknown) => void;
+    const whenStolen = new Promise<never>((_, reject) => (stolen = reject));
+    const holder = { stolen: () => stolen(new DOMException('The lock was taken by another request (steal).', 'AbortError')) };
+    this.holders.set(name, holder);
     try {
-      return await callback({ name });
+      return await Promise.race([callback({ name }), whenStolen]);
     } finally {
-      const next = this.queues.get(name)?.shift();
-      if (next) next();
-      else this.held.delete(name);
+      // A holder whose lock was stolen no longer frees it: the thief does, in its turn.
+      if (this.holders.get(name) === holder) {
+        this.holders.delete(name);
+        const next = this.queues.get(name)?.shift();
+        if (next) next();
+        else this.held.delete(name);
+      }
     }
   }
 
@@ -59,9 +72,12 @@ export function holdLock(locks: LocalLockManager, name: string): { ready: Promis
   let acquired!: () => void;
   const ready = new Promise<void>((resolve) => (acquired = resolve));
   const held = new Promise<void>((resolve) => (release = resolve));
-  void locks.request(name, {}, async () => {
-    acquired();
-    await held;
-  });
+  locks
+    .request(name, {}, async () => {
+      acquired();
+      await held;
+    })
+    // Taken from it by another page (steal): what the test does next says what the tab does.
+    .catch(() => undefined);
   return { ready, release };
 }

@@ -24,7 +24,7 @@ let tabCounter = 0;
 export async function connectTab(
   broker: Broker,
   locks: LocalLockManager,
-  options: { lifetimeLock?: 'in-hello' | 'after-connect'; handlerUrls?: TabHandlerUrls } = {},
+  options: { lifetimeLock?: 'in-hello' | 'after-connect' | 'never'; handlerUrls?: TabHandlerUrls } = {},
 ): Promise<SimulatedTab> {
   tabCounter += 1;
   const tabId = `tab-${tabCounter}-${Math.random().toString(36).slice(2, 8)}`;
@@ -56,7 +56,7 @@ export async function connectTab(
   const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, hello, deliver, (promise) => promise);
   const api = connection.api;
   // As the real client does: the lock is named to the broker once the tab holds it.
-  if (!lockInHello) await lifetime.ready.then(() => api.watchLifetime(lockName));
+  if (options.lifetimeLock === 'after-connect') await lifetime.ready.then(() => api.watchLifetime(lockName));
   const closePorts = () => {
     port1.close();
     connection.close();

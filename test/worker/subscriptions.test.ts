@@ -106,7 +106,7 @@ describe('subscriptions in every tab', () => {
     const c = await connectTab(broker, locks, { lifetimeLock: 'after-connect' });
     tabs.push(c);
     await c.subscribe('user', { kind: 'currentUser' });
-    // A second call is ignored: the first lock named is the one watched.
+    // A lock nobody holds changes nothing: the lock already watched stays watched.
     await c.api.watchLifetime('authbroker:tab:nobody-holds-this');
     // Lock requests settle in microtasks and immediates here: a release would have happened by now.
     await flush();

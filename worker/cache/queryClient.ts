@@ -5,11 +5,12 @@ import { LiveValue } from './liveValue.js';
 import { FetchedQuery } from './query.js';
 import { QueryCache } from './queryCache.js';
 
-/** What brokers of one origin tell each other about their caches (values are plain data). */
-export type CacheMessage =
-  | { type: 'cache-set'; owner: string; spec: QuerySpec; value: unknown }
-  /** Every entry of `kind` for `owner` whose parameters include `params`. */
-  | { type: 'cache-invalidate'; owner: string; kind: QueryKind; params: Record<string, unknown> };
+/**
+ * What brokers of one origin tell each other about their caches: which entries changed (every
+ * entry of `kind` for `owner` whose parameters include `params`), never their data. Any page can
+ * post on the channel, so what another broker's cache holds is only ever a reason to refetch.
+ */
+export type CacheMessage = { type: 'cache-invalidate'; owner: string; kind: QueryKind; params: Record<string, unknown> };
 
 export interface QueryClientOptions {
   clock: Clock;
@@ -59,11 +60,12 @@ export class QueryClient {
     });
   }
 
-  /** A mutation's answer: into the current session's entry here and in every other broker. */
+  /** A mutation's answer: into the current session's entry here; other brokers refetch it. */
   setQueryData(spec: QuerySpec, value: unknown): void {
-    const owner = this.options.ownerOf(queryDefinition(spec.kind).scope);
+    const { kind, ...params } = spec;
+    const owner = this.options.ownerOf(queryDefinition(kind).scope);
     this.cache.get(owner, spec)?.setData(value);
-    this.options.broadcast({ type: 'cache-set', owner, spec, value });
+    this.options.broadcast({ type: 'cache-invalidate', owner, kind, params });
   }
 
   /** Marks matching queries of the current session stale, here and in every other broker. */
@@ -74,10 +76,9 @@ export class QueryClient {
     this.options.broadcast({ type: 'cache-invalidate', owner, kind, params });
   }
 
-  /** What another broker sent. */
+  /** What another broker (or any page) sent: the entries it names are refetched if watched. */
   receive(message: CacheMessage, cause?: FetchCause): void {
-    if (message.type === 'cache-set') this.cache.get(message.owner, message.spec)?.setData(message.value);
-    else this.invalidateOwned(message.owner, message.kind, message.params, cause);
+    this.invalidateOwned(message.owner, message.kind, message.params, cause);
   }
 
   private invalidateOwned(owner: string, kind: QueryKind, params: Record<string, unknown>, cause?: FetchCause): void {

@@ -1,11 +1,13 @@
-import type { BrokerApi, BrokerEntry, TabHello } from '../../contract/api.js';
-import { DELIVER, type DeliverMessage } from '../../contract/wire.js';
+import type { BrokerApi, BrokerEntry, TabHello, TabListener } from '../../contract/api.js';
+import { checkPlainValues } from '../../contract/plainData.js';
+import { tooManyArguments } from '../../contract/schema.js';
+import { DELIVER, PING, PONG, type DeliverMessage, type PingMessage } from '../../contract/wire.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { serveMethods, withTransfer, type ServedPort } from './server.js';
 
 /** What the entry needs of a broker: a tab's connection, after checking the config it asked for. */
 export interface ConnectableBroker {
-  connectWithConfig(config: unknown, hello: TabHello, listener: { deliver(batch: DeliverMessage['batch']): void }, onRelease?: () => void): BrokerApi;
+  connectWithConfig(config: unknown, hello: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi;
 }
 
 /**
@@ -20,7 +22,7 @@ export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<Connec
     async connect(config, hello, listenerPort) {
       if (!(listenerPort instanceof MessagePort)) throw new InvalidArgumentError('listenerPort', 'connect needs a MessagePort for updates.');
       const broker = await getBroker(config);
-      const listener = { deliver: (batch: DeliverMessage['batch']) => listenerPort.postMessage({ type: DELIVER, batch } satisfies DeliverMessage) };
+      const listener = askingListener(listenerPort);
       const { port1, port2 } = new MessageChannel();
       let stopServing = () => undefined as void;
       const release = () => {
@@ -41,7 +43,47 @@ export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<Connec
       return withTransfer(port2, [port2]);
     },
   };
-  serveMethods(endpoint, { connect: (...args: unknown[]) => entry.connect(args[0], args[1] as TabHello, args[2] as MessagePort) });
+  serveMethods(endpoint, {
+    connect: (...args: unknown[]) => {
+      // The config and hello are a page's data like any call's: bounded before anything reads them.
+      if (args.length > 3) throw tooManyArguments('connect', 3, args.length);
+      checkPlainValues('connect', args.slice(0, 2), ['config', 'hello']);
+      return entry.connect(args[0], args[1] as TabHello, args[2] as MessagePort);
+    },
+  });
+}
+
+/**
+ * Delivers on a tab's listener port, and asks the tab over it whether it is still there: the
+ * answer comes back on that port, which only the tab holds. Where ports have a `close` event (Node;
+ * not Chromium 156), a closed port answers at once.
+ */
+function askingListener(port: MessagePort): TabListener & { ping(): Promise<boolean> } {
+  const waiting = new Map<number, (alive: boolean) => void>();
+  let closed = false;
+  let lastId = 0;
+  port.addEventListener('message', (event: MessageEvent) => {
+    const message = event.data as Partial<PingMessage> | null;
+    if (typeof message !== 'object' || message === null || message.type !== PONG || typeof message.id !== 'number') return;
+    waiting.get(message.id)?.(true);
+    waiting.delete(message.id);
+  });
+  port.addEventListener('close', () => {
+    closed = true;
+    for (const answer of waiting.values()) answer(false);
+    waiting.clear();
+  });
+  port.start();
+  return {
+    deliver: (batch) => port.postMessage({ type: DELIVER, batch } satisfies DeliverMessage),
+    ping: () =>
+      new Promise((resolve) => {
+        if (closed) return resolve(false);
+        const id = ++lastId;
+        waiting.set(id, resolve);
+        port.postMessage({ type: PING, id } satisfies PingMessage);
+      }),
+  };
 }
 
 /** One broker per service and project per host, created on first use; a failed start is retried by the next tab. */

@@ -1,4 +1,4 @@
-import { MAX_CALL_ID_LENGTH, type CallMessage, type ReplyMessage, type ThrownValue, type WireValue } from '../../contract/wire.js';
+import { MAX_CALL_ARGUMENTS, MAX_CALL_ID_LENGTH, type CallMessage, type ReplyMessage, type ThrownValue, type WireValue } from '../../contract/wire.js';
 import { AuthBrokerError, InvalidArgumentError, messageOf } from '../../protocol/errors/errors.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
 
@@ -88,6 +88,7 @@ function readCall(message: Partial<CallMessage>, own: (name: string) => Method |
   if (method === undefined) return new InvalidArgumentError('message.path', `The broker has no method ${JSON.stringify(path[0].slice(0, 100))}.`);
   const list: unknown = (message as { argumentList?: unknown }).argumentList;
   if (!Array.isArray(list)) return new InvalidArgumentError('message.argumentList', 'A call carries a list of arguments.');
+  if (list.length > MAX_CALL_ARGUMENTS) return new InvalidArgumentError('arguments', `${path[0]}: no call takes ${list.length} arguments.`);
   const args: unknown[] = [];
   for (const wire of list as unknown[]) {
     // Only plain values: a "proxy" handler would hand the broker a callable into the caller.

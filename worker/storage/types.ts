@@ -1,6 +1,7 @@
 import type { SessionEnd } from '../../contract/state.js';
 
 export type { SessionEnd, SessionEndReason } from '../../contract/state.js';
+import { sessionEnd, sessionEndReasons } from '../../contract/state.js';
 
 /** A session as persisted: the working copy lives in memory, this is its durable form. */
 export interface StoredSession {
@@ -86,7 +87,9 @@ export interface BrokerStorage {
   close(): void;
 }
 
-const SESSION_END_REASONS = new Set(['signed-out', 'session-revoked', 'refresh-rejected', 'user-deleted', 'storage-cleared']);
+const SESSION_END_REASONS = new Set<string>(sessionEndReasons);
+/** A service error code, as stored with an end. */
+const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,99}$/;
 
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
@@ -122,7 +125,12 @@ function recordProblem(raw: unknown, slot: string): string | null {
 export function readSessionRecord(raw: unknown, slot: string): { record: SessionRecord | null; problem: string | null } {
   if (raw === undefined || raw === null) return { record: null, problem: null };
   const problem = recordProblem(raw, slot);
-  return problem === null ? { record: raw as SessionRecord, problem: null } : { record: null, problem };
+  if (problem !== null) return { record: null, problem };
+  const record = raw as SessionRecord;
+  if (record.status === 'active') return { record, problem: null };
+  // Any page of the origin can write here: the sentence people see is ours, from the reason.
+  const { reason, atMillis, code } = record.end;
+  return { record: { ...record, end: sessionEnd(reason, atMillis, typeof code === 'string' && ERROR_CODE.test(code) ? code : undefined) }, problem: null };
 }
 
 /** The key of the live session a record holds, or null (also for a record this version cannot use). */

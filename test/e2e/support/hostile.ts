@@ -1,0 +1,125 @@
+import type { Page } from 'playwright-core';
+import type { Stage } from './scenario.js';
+
+/**
+ * What a hostile page sends (the issue's measurements): a structure repeating one inner object
+ * (`n = [n, n]`, 60 deep: 61 objects once cloned), five million numbers, a million keys, strings of
+ * a megabyte each, and nothing at all.
+ */
+export type Payload = 'none' | 'sharedTwice' | 'metadataSharedTwice' | 'fiveMillion' | 'millionKeys' | 'megabyteStrings';
+
+/** A reply on a port, as the broker's server sends it (or 'no answer'). */
+export interface Reply {
+  type?: string;
+  name?: string;
+  value?: { authbroker?: { code?: string; argument?: string } };
+}
+
+declare global {
+  interface Window {
+    __hostile: {
+      /** Opens a connection of its own to the broker's SharedWorker with this hello; returns its number. */
+      connect(hello: Record<string, unknown>): Promise<number>;
+      /** Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page). */
+      call(index: number, method: string, payload: Payload, timeoutMillis?: number): Promise<Reply | 'no answer'>;
+      config: { baseUrl: string; projectId: string };
+      workerName: string;
+    };
+    __reads: { stop(): Promise<{ delays: number[]; failures: number; reads: Array<[startedAt: number, millis: number]> }> };
+  }
+}
+
+/** The SharedWorker's script URL, as any page of the origin could learn it. */
+export async function brokerScriptUrl(stage: Stage): Promise<string> {
+  const { targetInfos } = await (await stage.cdp()).send('Target.getTargets');
+  return targetInfos.find((t) => t.type === 'shared_worker' && t.url.startsWith(stage.demo.url))!.url;
+}
+
+/**
+ * Gives a page of the app's origin the means of a hostile page: its own ports to the broker, spoken
+ * by hand (Comlink's wire format), with a listener port it never answers on.
+ */
+export async function installHostileKit(page: Page, workerUrl: string): Promise<void> {
+  await page.evaluate(async (url) => {
+    const config = (await (await fetch('/demo-config.json')).json()) as { baseUrl: string; projectId: string };
+    const workerName = `authbroker:${config.projectId}@${config.baseUrl.replace(/\/+$/, '')}`;
+    const connections: MessagePort[] = [];
+    const keep: unknown[] = [];
+    const ask = (port: MessagePort, message: Record<string, unknown>, transfer: Transferable[] = [], timeoutMillis = 10_000) =>
+      new Promise<unknown>((resolve) => {
+        const id = crypto.randomUUID();
+        const timer = setTimeout(() => resolve('no answer'), timeoutMillis);
+        const onMessage = (event: MessageEvent) => {
+          if ((event.data as { id?: string })?.id !== id) return;
+          port.removeEventListener('message', onMessage);
+          clearTimeout(timer);
+          resolve(event.data);
+        };
+        port.addEventListener('message', onMessage);
+        port.start();
+        port.postMessage({ ...message, id }, transfer);
+      });
+    const raw = (value: unknown) => ({ type: 'RAW', value });
+    window.__hostile = {
+      config,
+      workerName,
+      async connect(hello) {
+        const worker = new SharedWorker(url, { type: 'module', name: workerName });
+        const { port1: listener, port2: brokerSide } = new MessageChannel();
+        keep.push(worker, listener);
+        const reply = (await ask(worker.port, { type: 'APPLY', path: ['connect'], argumentList: [raw(config), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)] }, [brokerSide])) as { value: MessagePort };
+        connections.push(reply.value);
+        return connections.length - 1;
+      },
+      async call(index, method, payload, timeoutMillis) {
+        const sharedTwice = () => {
+          let n: unknown = 0;
+          for (let i = 0; i < 60; i++) n = [n, n];
+          return n;
+        };
+        const megabyte = 'x'.repeat(1_000_000);
+        const payloads: Record<Payload, () => unknown[]> = {
+          none: () => [],
+          sharedTwice: () => [sharedTwice()],
+          metadataSharedTwice: () => [{ clientMetadata: sharedTwice() }],
+          fiveMillion: () => [{ clientMetadata: new Array(5_000_000).fill(0) }],
+          millionKeys: () => [{ clientMetadata: Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i])) }],
+          megabyteStrings: () => [{ clientMetadata: Array.from({ length: 200 }, (_, i) => `${i}${megabyte}`) }],
+        };
+        const args = payloads[payload]();
+        return (await ask(connections[index]!, { type: 'APPLY', path: [method], argumentList: args.map(raw) }, [], timeoutMillis)) as Reply | 'no answer';
+      },
+    };
+  }, workerUrl);
+}
+
+/** Starts reading a cached query back to back in the app's page; `window.__reads.stop()` gives each read's time. */
+export async function startReading(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const delays: number[] = [];
+    const reads: Array<[number, number]> = [];
+    let failures = 0;
+    let running = true;
+    const loop = (async () => {
+      while (running) {
+        const started = performance.now();
+        try {
+          await window.__authbroker.read({ kind: 'currentUser' });
+        } catch {
+          failures += 1;
+        }
+        delays.push(performance.now() - started);
+        reads.push([performance.timeOrigin + started, performance.now() - started]);
+      }
+    })();
+    window.__reads = {
+      async stop() {
+        running = false;
+        await loop;
+        return { delays, failures, reads };
+      },
+    };
+  });
+}
+
+export const refused = (reply: Reply | 'no answer') => reply !== 'no answer' && reply.type === 'HANDLER' && reply.name === 'throw' && reply.value?.authbroker?.code === 'INVALID_ARGUMENT';

@@ -1,0 +1,77 @@
+import type { SessionEndReason } from '../contract/state.js';
+import type { Clock } from '../protocol/clock.js';
+
+/** What another broker said of an end: the reason, and when (null when it did not say). */
+export interface ClaimedEnd {
+  reason: SessionEndReason;
+  atMillis: number | null;
+}
+
+/** Between two questions to the service about sessions other brokers say ended. */
+export const CHECK_ENDED_MILLIS = 30_000;
+
+/**
+ * `task` for many callers: one run at a time, and one more queued that serves every caller asking
+ * while it waits (they all ask the same thing), however many there are.
+ */
+export function coalesced(task: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  return () => {
+    if (queued !== null) return queued;
+    const next: Promise<void> = (running ?? Promise.resolve()).then(async () => {
+      queued = null;
+      running = next;
+      try {
+        await task();
+      } finally {
+        if (running === next) running = null;
+      }
+    });
+    queued = next;
+    return next;
+  };
+}
+
+/**
+ * Claims that a session ended, asked of the service (`check`) one at a time and at most once per
+ * CHECK_ENDED_MILLIS; a claim meanwhile is asked once the wait is over, if it still matters then.
+ * Anyone on the origin can make claims: this bounds what they cost the service and the broker.
+ */
+export class EndChecks {
+  private running = false;
+  private later: unknown = null;
+  private lastMillis = Number.NEGATIVE_INFINITY;
+  private closed = false;
+
+  constructor(
+    private readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>,
+    private readonly check: (claimed: ClaimedEnd) => Promise<unknown>,
+  ) {}
+
+  /** `stillHeld` says whether the session claimed ended is still the one held (when the check would run). */
+  claim(claimed: ClaimedEnd, stillHeld: () => boolean): void {
+    if (this.closed || !stillHeld()) return;
+    const wait = this.lastMillis + CHECK_ENDED_MILLIS - this.clock.now();
+    if (this.running || wait > 0) {
+      this.later ??= this.clock.setTimeout(() => {
+        this.later = null;
+        this.claim(claimed, stillHeld);
+      }, Math.max(wait, 0));
+      return;
+    }
+    this.lastMillis = this.clock.now();
+    this.running = true;
+    // A check that cannot reach the service (offline) leaves the session: its next renewal tells.
+    void this.check(claimed)
+      .catch(() => undefined)
+      .finally(() => {
+        this.running = false;
+      });
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.later !== null) this.clock.clearTimeout(this.later);
+  }
+}
