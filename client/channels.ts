@@ -1,7 +1,7 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
 import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
-import { normalizeBaseUrl } from '../protocol/credentials.js';
+import { brokerKeyOf } from '../contract/brokerKey.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import type { ConnectOptions } from './options.js';
 import { brokerConfigOf } from './options.js';
@@ -11,8 +11,8 @@ import type { AttemptedConnection, BrokerChannel, WatchedConnection } from './br
 
 export type { AttemptedConnection, BrokerChannel, WatchedConnection };
 
-export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl'>): string {
-  return `authbroker:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`;
+export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl' | 'tokenStore'>): string {
+  return `authbroker:${brokerKeyOf(options)}`;
 }
 
 export function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {

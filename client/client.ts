@@ -90,7 +90,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   const store = new QueryStore(
     () => api(),
     () => connecting,
-    new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`, options.persistSnapshot !== false),
+    new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`, options.persistSnapshot ?? options.tokenStore !== 'memory'),
   );
 
   async function open(): Promise<BrokerApi> {

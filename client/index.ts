@@ -4,6 +4,7 @@
  */
 export { connectBroker, createBrokerClient, type BrokerActions, type BrokerClient } from './client.js';
 export type { ConnectOptions, BrokerModeChoice } from './options.js';
+export type { TokenStore } from '../contract/brokerKey.js';
 export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 export { candidateModes, detectCapabilities, type Capabilities } from './mode.js';
 export { passkeysAvailable } from './passkeySupport.js';

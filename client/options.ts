@@ -1,6 +1,7 @@
 import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
 import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import { assertTokenMargin } from '../protocol/tokenRules.js';
+import type { TokenStore } from '../contract/brokerKey.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
 export type BrokerModeChoice = 'auto' | 'shared-worker' | 'service-worker' | 'in-process';
@@ -43,10 +44,18 @@ export interface ConnectOptions {
   navigate?: (to: string) => void;
   /**
    * Keep a copy of what tabs show (the user, teams, contact channels, the project; never a token)
-   * so that a new tab shows it on its first render, and offline. Default true; false also deletes
-   * any copy kept so far.
+   * so that a new tab shows it on its first render, and offline. Default true (false with
+   * `tokenStore: 'memory'`, whose session does not outlive the tabs); false also deletes any copy
+   * kept so far.
    */
   persistSnapshot?: boolean;
+  /**
+   * Where the refresh token lives. `'indexeddb'` (default): in the broker's IndexedDB database, so
+   * the session survives closing every tab and restarting the browser. `'memory'`: only in the
+   * broker's memory, shared by every open tab and never written to storage; when the last tab
+   * closes (or the only one reloads) it is gone, and the user signs in again.
+   */
+  tokenStore?: TokenStore;
 }
 
 const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
@@ -97,6 +106,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
   if (origins !== undefined && (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, '')))) {
     throw badOption('allowedRedirectOrigins', 'must be a list of origins such as https://app.example.com (scheme, host and port only)');
   }
+  if (options.tokenStore !== undefined && options.tokenStore !== 'indexeddb' && options.tokenStore !== 'memory') throw badOption('tokenStore', "must be 'indexeddb' or 'memory'");
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
     throw badOption('mode', 'must be auto, shared-worker, service-worker or in-process');
   }
@@ -129,5 +139,6 @@ export function brokerConfigOf(options: ConnectOptions) {
     ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
     ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
     ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
+    ...(options.tokenStore === undefined ? {} : { tokenStore: options.tokenStore }),
   };
 }

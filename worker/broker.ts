@@ -25,7 +25,7 @@ import { createRecording, loadRecorderLazily, type Recording } from './recording
 import { checkedApi } from './rpc/guard.js';
 import { Session, type SessionState } from './session.js';
 import { createStatus, Warnings } from './status.js';
-import type { BrokerStorage } from './storage/types.js';
+import { liveKey, type BrokerStorage } from './storage/types.js';
 import { createTabApi, type ServiceMethods, type TabTrace } from './tabApi.js';
 import { Tabs } from './tabs.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
@@ -100,6 +100,20 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
   return recording.loading?.catch(() => undefined);
 }
 
+/**
+ * `tokenStore: 'memory'`: sessions in memory (shared with the other in-page brokers where each tab
+ * is one), OAuth flows in `durable`. A session this origin stored before the app chose memory is
+ * deleted from storage: the app asked that no refresh token stay on the device.
+ */
+async function tokensInMemory(durable: BrokerStorage, { brokerKey, storedSlot, mode, locks, clock }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock }): Promise<BrokerStorage> {
+  const { keepTokensInMemory, peerChannel } = await import('./storage/memoryTokens.js');
+  for (const slot of [storedSlot, `admin:${storedSlot}`]) {
+    const key = liveKey(await durable.loadSession(slot).catch(() => null));
+    if (key !== null) await durable.removeSession(slot, key).catch(() => false);
+  }
+  return keepTokensInMemory({ durable, peers: mode === 'in-process' ? peerChannel(brokerKey) : null, locks, clock });
+}
+
 /** Builds a broker for one project of one service. Every host (SharedWorker, service worker, page) uses this. */
 export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions): Promise<Broker> {
   const config = resolveBrokerConfig(configInput);
@@ -108,12 +122,13 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const clock = host.clock ?? systemClock;
   const fetchFn = host.fetch ?? globalThis.fetch.bind(globalThis);
   const warnings = new Warnings();
-  const storage = await openStorage(host.storage, (warning) => warnings.add(warning));
+  const opened = await openStorage(host.storage, (warning) => warnings.add(warning));
+  const locks = host.locks === undefined ? browserLocks() : host.locks;
+  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), mode: host.mode, locks, clock }) : opened;
   storage.onEvent((event) => {
     if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
   });
   const bus = host.bus ?? createBus(brokerKey);
-  const locks = host.locks === undefined ? browserLocks() : host.locks;
   const connectivity = new Connectivity({ baseUrl: config.baseUrl, fetch: fetchFn, clock });
   const brokerId = crypto.randomUUID();
   const startedAtMillis = clock.now();
@@ -307,7 +322,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       if (!sameBrokerConfig(asked, config)) {
         throw new InvalidArgumentError(
           'config',
-          `This broker serves ${config.projectId} at ${config.baseUrl}, not ${asked.projectId} at ${asked.baseUrl}: one broker name per project.`,
+          `This broker serves ${config.projectId} at ${config.baseUrl} (tokens in ${config.tokenStore}), not ${asked.projectId} at ${asked.baseUrl} (tokens in ${asked.tokenStore}): one broker name per project and token store.`,
         );
       }
       return connect(hello, listener, onRelease);

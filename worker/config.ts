@@ -1,4 +1,5 @@
 import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
+import type { TokenStore } from '../contract/brokerKey.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
 
@@ -15,11 +16,14 @@ export interface BrokerConfig {
   extraRequestHeaders?: Record<string, string> | undefined;
   /** Refetch what tabs watch when a tab comes back into view or the network returns. Default true. */
   refetchOnReturn?: boolean | undefined;
+  /** Where the refresh token lives (see TokenStore). Default 'indexeddb'. */
+  tokenStore?: TokenStore | undefined;
 }
 
 export interface ResolvedBrokerConfig extends BrokerConfig {
   tokenMarginMillis: number;
   refetchOnReturn: boolean;
+  tokenStore: TokenStore;
 }
 
 function isRecordOfStrings(value: unknown): value is Record<string, string> {
@@ -30,7 +34,7 @@ function isRecordOfStrings(value: unknown): value is Record<string, string> {
 export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidArgumentError('config', 'The broker config must be an object.');
   const c = value as Record<string, unknown>;
-  const known = new Set(['baseUrl', 'projectId', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'extraRequestHeaders', 'refetchOnReturn']);
+  const known = new Set(['baseUrl', 'projectId', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'extraRequestHeaders', 'refetchOnReturn', 'tokenStore']);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) {
       const hint = key === 'secretServerKey' || key === 'superSecretAdminKey' ? ' Secret keys belong on your server.' : '';
@@ -56,6 +60,9 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (c.refetchOnReturn !== undefined && typeof c.refetchOnReturn !== 'boolean') {
     throw new InvalidArgumentError('config.refetchOnReturn', 'refetchOnReturn must be true or false.');
   }
+  if (c.tokenStore !== undefined && c.tokenStore !== 'indexeddb' && c.tokenStore !== 'memory') {
+    throw new InvalidArgumentError('config.tokenStore', "tokenStore must be 'indexeddb' or 'memory'.");
+  }
   return {
     baseUrl: normalizeBaseUrl(c.baseUrl),
     projectId: c.projectId,
@@ -63,20 +70,14 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
     ...(c.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: c.internalPublishableClientKey as string }),
     tokenMarginMillis: margin,
     refetchOnReturn: c.refetchOnReturn ?? true,
+    tokenStore: c.tokenStore ?? 'indexeddb',
     ...(c.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: { ...(c.extraRequestHeaders as Record<string, string>) } }),
   };
 }
 
 /** Two tabs asking one broker for different projects or services is a bug in the app. */
 export function sameBrokerConfig(a: BrokerConfig, b: BrokerConfig): boolean {
-  return a.baseUrl === b.baseUrl && a.projectId === b.projectId && a.publishableClientKey === b.publishableClientKey;
+  return a.baseUrl === b.baseUrl && a.projectId === b.projectId && a.publishableClientKey === b.publishableClientKey && (a.tokenStore ?? 'indexeddb') === (b.tokenStore ?? 'indexeddb');
 }
 
-/**
- * What a session is keyed by everywhere (storage slot, refresh lock, broadcast channel, broker
- * registry): the service and the project. A tab of the same project on another API URL must never
- * have this session's tokens sent to its URL.
- */
-export function brokerKeyOf(config: Pick<BrokerConfig, 'baseUrl' | 'projectId'>): string {
-  return `${config.projectId}@${normalizeBaseUrl(config.baseUrl)}`;
-}
+export { brokerKeyOf } from '../contract/brokerKey.js';

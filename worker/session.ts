@@ -112,6 +112,7 @@ export class Session implements TokenSource {
     });
     options.storage.onEvent((event) => {
       if (event.kind === 'cleared' && this.live) this.endLocally(sessionEnd('storage-cleared', options.clock.now()));
+      if (event.kind === 'changed' && event.slot === options.slot) void this.reloadForHint();
     });
   }
 
@@ -134,6 +135,11 @@ export class Session implements TokenSource {
   state(): SessionState {
     if (!this.loaded) return { status: 'loading' };
     return this.live ? { status: 'signed-in', sessionKey: this.live.sessionKey, userId: this.live.userId } : { status: 'signed-out', lastEnd: this.lastEnd };
+  }
+
+  /** The storage slot this session lives in (the broker key, or `admin:` and the broker key). */
+  get slot(): string {
+    return this.options.slot;
   }
 
   get sessionKey(): string | null {

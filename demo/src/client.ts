@@ -11,16 +11,19 @@ export interface DemoConfig {
 /**
  * The demo's broker client. The SharedWorker is written as `new SharedWorker(new URL(...))` so
  * Vite bundles it as a same-origin module file (no blob:, no eval). `?mode=` forces a host, which
- * the end-to-end tests use to check the fallbacks. Redirects the library starts (`useUser({ or:
+ * the end-to-end tests use to check the fallbacks, and `?tokens=memory` keeps the refresh token in memory. Redirects the library starts (`useUser({ or:
  * 'redirect' })`) go through the demo's router, so they are client-side navigations.
  */
 export function createDemoClient(config: DemoConfig): BrokerClient {
-  const forced = new URLSearchParams(location.search).get('mode') as BrokerModeChoice | null;
+  const search = new URLSearchParams(location.search);
+  const forced = search.get('mode') as BrokerModeChoice | null;
   return createBrokerClient({
     ...config,
     sharedWorker: (name) => new SharedWorker(new URL('../../worker/hosts/sharedWorker.ts', import.meta.url), { type: 'module', name }),
     serviceWorker: '/authbroker-sw.js',
     navigate: (to) => navigate(to),
     ...(forced === null ? {} : { mode: forced }),
+    // `?tokens=memory`: the refresh token only in the broker's memory (gone with the last tab).
+    ...(search.get('tokens') === 'memory' ? { tokenStore: 'memory' as const } : {}),
   });
 }

@@ -111,6 +111,7 @@ describe('bad options are InvalidArgumentErrors naming the option, thrown when t
     ['a connectTimeoutMillis that is not a number', { ...valid, connectTimeoutMillis: '8000' }, 'options.connectTimeoutMillis'],
     ['a tokenMarginMillis of a minute or more', { ...valid, tokenMarginMillis: 60_000 }, 'options.tokenMarginMillis'],
     ['a refetchOnReturn that is not a boolean', { ...valid, refetchOnReturn: 'yes' }, 'options.refetchOnReturn'],
+    ['an unknown tokenStore', { ...valid, tokenStore: 'cookie' }, 'options.tokenStore'],
   ])('%s', async (_, options, argument) => {
     const error = await thrown(() => createBrokerClient(options as ConnectOptions));
     expect(error).toBeInstanceOf(InvalidArgumentError);

@@ -28,7 +28,7 @@ export interface TestBroker {
 /** A SharedWorker-mode broker for the emulator's demo project, on fake IndexedDB and local locks. */
 export async function startTestBroker(
   emulator: RunningEmulator,
-  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number; refetchOnReturn?: boolean; extraRequestHeaders?: Record<string, string> } = {},
+  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number; refetchOnReturn?: boolean; extraRequestHeaders?: Record<string, string>; tokenStore?: 'indexeddb' | 'memory' } = {},
 ): Promise<TestBroker> {
   const locks = options.locks ?? new LocalLockManager();
   const { demo, internal } = emulator.projects;
@@ -41,6 +41,7 @@ export async function startTestBroker(
       ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
       ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
       ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
+      ...(options.tokenStore === undefined ? {} : { tokenStore: options.tokenStore }),
     },
     { mode: 'shared-worker', clock: emulatorClock(emulator), ...options, locks },
   );
@@ -70,3 +71,5 @@ export async function resetIndexedDb(): Promise<void> {
 export function demoSessionSlot(emulator: Pick<RunningEmulator, 'url' | 'projects'>): string {
   return brokerKeyOf({ baseUrl: emulator.url, projectId: emulator.projects.demo.id });
 }
+
+export { everythingStored } from './indexedDbDump.js';

@@ -171,6 +171,9 @@ describe('the broker config', () => {
     expect(ok.config.refetchOnReturn).toBe(true);
     const notBoolean = await refusal(createBroker({ ...base(), refetchOnReturn: 1 }, { mode: 'shared-worker', locks: null }));
     expect(notBoolean).toMatchObject({ name: 'InvalidArgumentError', argument: 'config.refetchOnReturn' });
+    expect(ok.config.tokenStore).toBe('indexeddb');
+    const unknownStore = await refusal(createBroker({ ...base(), tokenStore: 'localStorage' }, { mode: 'shared-worker', locks: null }));
+    expect(unknownStore).toMatchObject({ name: 'InvalidArgumentError', argument: 'config.tokenStore' });
   });
 
   it('a tab sending a config with a secret key, or another project, is refused over Comlink', async () => {

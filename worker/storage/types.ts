@@ -61,7 +61,9 @@ export type StorageEvent =
   | { kind: 'cleared' }
   | { kind: 'closed' }
   /** A stored record this version cannot use (malformed, another slot's, a newer format) was set aside. */
-  | { kind: 'discarded'; slot: string; problem: string };
+  | { kind: 'discarded'; slot: string; problem: string }
+  /** A slot's record changed without this broker writing it (another in-page broker's session, `tokenStore: 'memory'`). */
+  | { kind: 'changed'; slot: string };
 
 /** Where the broker keeps what must survive a restart. One database per origin. */
 export interface BrokerStorage {
