@@ -6,13 +6,7 @@ import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js
 import { systemClock, type Clock } from '../protocol/clock.js';
 import { assertNotInBrowser } from '../protocol/environment.js';
 import { InvalidArgumentError, messageOf } from '../protocol/errors/errors.js';
-import { accountMethods } from './api/account.js';
-import { adminMethods } from './api/admin.js';
-import { authMethods } from './api/auth.js';
 import type { ApiContext } from './api/context.js';
-import { oauthMethods } from './api/oauth.js';
-import { passwordMethods } from './api/password.js';
-import { teamMethods } from './api/teams.js';
 import { createBus, type Bus } from './bus.js';
 import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
@@ -21,12 +15,14 @@ import { Connectivity } from './connectivity.js';
 import { openStorage, type BrokerHostOptions } from './host.js';
 import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
-import { createRecording, loadRecorderLazily, type Recording } from './recording.js';
+import { lazyParts } from './lazyParts.js';
+import { createRecording, type Recording } from './recording.js';
 import { checkedApi } from './rpc/guard.js';
 import { Session, type SessionState } from './session.js';
+import { lazyServices } from './services.js';
 import { createStatus, Warnings } from './status.js';
 import type { BrokerStorage } from './storage/types.js';
-import { createTabApi, type ServiceMethods, type TabTrace } from './tabApi.js';
+import { createTabApi, type TabTrace } from './tabApi.js';
 import { Tabs } from './tabs.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
 
@@ -120,7 +116,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const refreshed = new Emitter();
   const network = { config, fetch: fetchFn, clock, connectivity };
   // Its sources are read when it loads, once every part below exists.
-  const recording = createRecording(host.recorder ?? loadRecorderLazily, () => ({
+  const recording = createRecording(host.recorder ?? lazyParts.recorder, () => ({
     mode: host.mode,
     brokerId,
     startedAtMillis,
@@ -253,14 +249,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   void outbox.flush();
 
   const apiContext: ApiContext = { config, clock, session, adminSession, transports, queries, connectivity, oauthFlows: storage, outbox };
-  const servicesOf = (context: ApiContext): ServiceMethods => ({
-    ...authMethods(context),
-    ...oauthMethods(context),
-    ...passwordMethods(context),
-    ...accountMethods(context),
-    ...teamMethods(context),
-    ...adminMethods(context),
-  });
+  // The service methods load on their first call (worker/services.ts).
+  const servicesOf = lazyServices(host.services ?? lazyParts.services);
   const services = servicesOf(apiContext);
   // While recording, each call runs with its own attributed copy of what the methods use.
   const trace: TabTrace = {

@@ -2,6 +2,7 @@ import type { BrokerMode } from '../contract/state.js';
 import type { Clock } from '../protocol/clock.js';
 import { messageOf } from '../protocol/errors/errors.js';
 import type { Bus } from './bus.js';
+import type { LoadServices } from './api/services.js';
 import type { LoadRecorder } from './diagnostics/recorder.js';
 import type { LockManagerLike } from './locks.js';
 import { createIndexedDbStorage } from './storage/indexedDb.js';
@@ -19,8 +20,10 @@ export interface BrokerHostOptions {
   locks?: LockManagerLike | null;
   bus?: Bus;
   lockTimeoutMillis?: number;
-  /** How the diagnostics recorder loads; default a dynamic import, on the first diagnostics query. */
+  /** How the diagnostics recorder loads; default a dynamic import, on the first diagnostics query (worker/lazyParts.ts). */
   recorder?: LoadRecorder;
+  /** How the service methods (worker/api/) load; default a dynamic import, on the first call of one (worker/lazyParts.ts). */
+  services?: LoadServices;
   /**
    * Node and development only: admin calls with a super secret admin key instead of an owner's
    * session. Refused in browsers.
