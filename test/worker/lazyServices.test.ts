@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrokerScope } from '../support/brokerScope.js';
+import { heldLoader } from '../support/heldLoader.js';
 import { useEmulator } from '../support/emulator.js';
 import { recordingFetch, settle } from './network.js';
 
@@ -7,23 +8,11 @@ const emulator = useEmulator();
 const scope = useBrokerScope(emulator);
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
 
-/** A loader of the service methods that counts its calls, held until the test lets go, failing the first time if asked. */
-function heldLoader(options: { failFirst?: boolean } = {}) {
-  let release!: () => void;
-  let calls = 0;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const load = async () => {
-    calls += 1;
-    await held;
-    if (options.failFirst && calls === 1) throw new Error('authbroker-shared-worker-services-123.js: 404');
-    return import('../../worker/api/services.js');
-  };
-  return { load, release, calls: () => calls };
-}
+const servicesLoader = (options: { failFirst?: string } = {}) => heldLoader(() => import('../../worker/api/services.js'), options);
 
 describe('the service methods, a module of their own', () => {
   it('a broker whose tabs only read never loads them; the first call loads them once for every tab, and calls made meanwhile wait for them', async () => {
-    const loader = heldLoader();
+    const loader = servicesLoader();
     const net = recordingFetch();
     const started = await scope.start({ services: loader.load, fetch: net.fetch });
     const one = await scope.tab(started);
@@ -51,7 +40,7 @@ describe('the service methods, a module of their own', () => {
   });
 
   it('methods that do not load fail that call with BROKER_UNAVAILABLE saying why; reads go on, and the next call loads them', async () => {
-    const loader = heldLoader({ failFirst: true });
+    const loader = servicesLoader({ failFirst: 'authbroker-shared-worker-services-123.js: 404' });
     const started = await scope.start({ services: loader.load });
     const tab = await scope.tab(started);
     loader.release();
@@ -66,7 +55,7 @@ describe('the service methods, a module of their own', () => {
   });
 
   it('arguments are checked before anything loads: a bad call loads nothing', async () => {
-    const loader = heldLoader();
+    const loader = servicesLoader();
     const started = await scope.start({ services: loader.load });
     const tab = await scope.tab(started);
     await expect(tab.api.signInWithPassword({ email: 'demo@authbroker.dev' } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
