@@ -19,19 +19,6 @@ const mapDependenciesToTheirJavaScript = {
   },
 };
 
-/**
- * The service worker's broker takes its lazy parts from its script (worker/hosts/staticParts.ts)
- * rather than worker/lazyParts.ts: a service worker may not import() once installed, and an
- * import() that esbuild bundles into the same file costs a lazy wrapper around every module it reaches.
- */
-const staticLazyParts = {
-  name: 'static-lazy-parts',
-  setup(build) {
-    const staticParts = fileURLToPath(new URL('../worker/hosts/staticParts.ts', import.meta.url));
-    build.onResolve({ filter: /^\.\/lazyParts\.js$/ }, (args) => (/[\\/]worker[\\/]broker\.ts$/.test(args.importer) ? { path: staticParts } : undefined));
-  },
-};
-
 const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, legalComments: 'none' };
 
 /** esbuild options of each worker script, but for where it is written (outdir/outfile, write, sourcemap, metafile). */
@@ -39,6 +26,7 @@ export const workerBundles = {
   // A module worker: its lazy parts (the service methods, the devtools recorder) are chunks beside
   // it, fetched on first use.
   sharedWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript], entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' },
-  // One file: a service worker may not import() once installed.
-  serviceWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript, staticLazyParts], entryPoints: { 'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry.ts' }, splitting: false },
+  // One file: a service worker may not import() once installed (its host takes the broker's lazy
+  // parts from its script, worker/hosts/staticParts.ts).
+  serviceWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript], entryPoints: { 'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry.ts' }, splitting: false },
 };

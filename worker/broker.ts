@@ -12,10 +12,9 @@ import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
 import { brokerKeyOf, resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
-import { openStorage, type BrokerHostOptions } from './host.js';
+import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
 import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
-import { lazyParts } from './lazyParts.js';
 import { createRecording, type Recording } from './recording.js';
 import { checkedApi } from './rpc/guard.js';
 import { Session, type SessionState } from './session.js';
@@ -96,8 +95,12 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
   return recording.loading?.catch(() => undefined);
 }
 
-/** Builds a broker for one project of one service. Every host (SharedWorker, service worker, page) uses this. */
-export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions): Promise<Broker> {
+/**
+ * Builds a broker for one project of one service. Every host (SharedWorker, service worker, page)
+ * uses this, saying where the broker's lazy parts load from; `authbroker/worker` exports it with
+ * the default ones (worker/index.ts).
+ */
+export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions & LazyParts): Promise<Broker> {
   const config = resolveBrokerConfig(configInput);
   if (host.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
   const brokerKey = brokerKeyOf(config);
@@ -116,7 +119,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const refreshed = new Emitter();
   const network = { config, fetch: fetchFn, clock, connectivity };
   // Its sources are read when it loads, once every part below exists.
-  const recording = createRecording(host.recorder ?? lazyParts.recorder, () => ({
+  const recording = createRecording(host.recorder, () => ({
     mode: host.mode,
     brokerId,
     startedAtMillis,
@@ -250,7 +253,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
 
   const apiContext: ApiContext = { config, clock, session, adminSession, transports, queries, connectivity, oauthFlows: storage, outbox };
   // The service methods load on their first call (worker/services.ts).
-  const servicesOf = lazyServices(host.services ?? lazyParts.services);
+  const servicesOf = lazyServices(host.services);
   const services = servicesOf(apiContext);
   // While recording, each call runs with its own attributed copy of what the methods use.
   const trace: TabTrace = {

@@ -31,6 +31,13 @@ export interface BrokerHostOptions {
   superSecretAdminKey?: string;
 }
 
+/**
+ * Where a broker's lazy parts load from: each host says (worker/hosts/), and `authbroker/worker`'s
+ * `createBroker` fills in the dynamic imports of worker/lazyParts.ts. The broker's own module names
+ * no import() of them, so that a bundle holds the chunks only of the host it builds.
+ */
+export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services'>>;
+
 export async function openStorage(option: BrokerHostOptions['storage'], warn: (warning: string) => void): Promise<BrokerStorage> {
   if (option !== undefined && typeof option !== 'function') return option;
   try {

@@ -1,13 +1,12 @@
 /**
- * Where a broker's lazy parts load from unless its host says otherwise: each a dynamic import,
- * fetched on first use (the service methods on the first call of one, the diagnostics recorder on
- * the first diagnostics query). A service worker may not import() once installed: its host hands
- * them over with its script (hosts/staticParts.ts), and its prebuilt bundle takes that file in
- * place of this one (scripts/workerBundles.mjs), so that it holds no import() at all.
+ * A broker's lazy parts as dynamic imports, each fetched on first use (the service methods on the
+ * first call of one, the diagnostics recorder on the first diagnostics query): the SharedWorker's,
+ * and the default of `authbroker/worker`'s `createBroker`. A service worker may not import() once
+ * installed: its host hands them over with its script (hosts/staticParts.ts).
  */
-import type { BrokerHostOptions } from './host.js';
+import type { LazyParts } from './host.js';
 
-export const lazyParts: Required<Pick<BrokerHostOptions, 'recorder' | 'services'>> = {
+export const lazyParts: LazyParts = {
   recorder: () => import('./diagnostics/recorder.js'),
   services: () => import('./api/services.js'),
 };

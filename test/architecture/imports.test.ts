@@ -88,19 +88,20 @@ export function runtimeImports(text: string): string[] {
  * (worker/diagnostics/, on the first diagnostics query) and the service methods (worker/api/, on
  * the first call of one). The broker loads them only with import() (worker/lazyParts.ts), but for
  * the service worker's copy of them (worker/hosts/staticParts.ts), since a service worker cannot
- * import() once installed. The recorder also loads nothing the broker's chunk loads (that would
- * become a third chunk every broker loads): it gets the broker's modules from its kit.
+ * import() once installed, and the service methods inside the in-page host's chunk
+ * (worker/hosts/inProcess.ts). The recorder also loads nothing the broker's chunk loads (that
+ * would become a third chunk every broker loads): it gets the broker's modules from its kit.
  */
 export function lazyPartViolations(files: Map<string, string>): string[] {
   const inRecorder = (path: string) => path.startsWith('worker/diagnostics/') || path === 'contract/diagnostics.ts';
-  const mayImportStatically = (file: string) => file === 'worker/hosts/staticParts.ts' || file.startsWith('test/');
+  const mayImportStatically = (file: string, target: string) => file === 'worker/hosts/staticParts.ts' || (file === 'worker/hosts/inProcess.ts' && target.startsWith('worker/api/')) || file.startsWith('test/');
   const found: string[] = [];
   for (const [file, text] of files) {
     for (const specifier of runtimeImports(text)) {
       const target = targetOf(file, specifier);
       if (file.startsWith('worker/diagnostics/') && !inRecorder(target)) found.push(`${file} → ${specifier} (the recorder gets the broker's modules from its kit)`);
-      if (!file.startsWith('worker/diagnostics/') && target.startsWith('worker/diagnostics/') && !mayImportStatically(file)) found.push(`${file} → ${specifier} (the recorder loads with import())`);
-      if (!file.startsWith('worker/api/') && target.startsWith('worker/api/') && !mayImportStatically(file)) found.push(`${file} → ${specifier} (the service methods load with import())`);
+      if (!file.startsWith('worker/diagnostics/') && target.startsWith('worker/diagnostics/') && !mayImportStatically(file, target)) found.push(`${file} → ${specifier} (the recorder loads with import())`);
+      if (!file.startsWith('worker/api/') && target.startsWith('worker/api/') && !mayImportStatically(file, target)) found.push(`${file} → ${specifier} (the service methods load with import())`);
     }
   }
   return found;
@@ -232,11 +233,12 @@ describe('the lazy parts checker', () => {
         'worker/hosts/sharedWorker.ts': "export { createRecorder } from '../diagnostics/recorder.js';",
         'worker/tabApi.ts': "import { createServices } from './api/services.js';",
         'worker/hosts/serviceWorker.ts': "import * as services from '../api/services.js';",
+        'worker/hosts/inProcess.ts': "import { createRecorder } from '../diagnostics/recorder.js';",
       }),
-    ).toHaveLength(6);
+    ).toHaveLength(7);
   });
 
-  it("allows types, the parts' own files, import(), and the service worker's static copy", () => {
+  it("allows types, the parts' own files, import(), the service worker's static copy and the in-page host's service methods", () => {
     expect(
       check({
         'worker/diagnostics/a.ts': "import type { Emitter } from '../../contract/events.js';\nimport { type X, type Z } from '../cache/entry.js';\nimport { Ring } from './ring.js';\nimport { REQUEST_LOG_SIZE } from '../../contract/diagnostics.js';",
@@ -245,6 +247,7 @@ describe('the lazy parts checker', () => {
         'worker/services.ts': "import type { ApiContext } from './api/context.js';",
         'worker/api/auth.ts': "import * as endpoints from '../../protocol/endpoints/index.js';\nimport type { ApiContext } from './context.js';",
         'worker/hosts/staticParts.ts': "import * as services from '../api/services.js';\nimport * as recorder from '../diagnostics/recorder.js';",
+        'worker/hosts/inProcess.ts': "import * as services from '../api/services.js';\nconst recorder = () => import('../diagnostics/recorder.js');",
       }),
     ).toEqual([]);
   });

@@ -7,7 +7,7 @@
 import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';
 import { exposeBrokerEntry } from '../rpc/entry.js';
 import { brokerFor } from './registry.js';
-import { lazyParts as staticParts } from './staticParts.js';
+import { staticParts } from './staticParts.js';
 
 export const CONNECT_MESSAGE = SERVICE_WORKER_CONNECT;
 
