@@ -20,9 +20,12 @@ export interface BrokerHostOptions {
   locks?: LockManagerLike | null;
   bus?: Bus;
   lockTimeoutMillis?: number;
-  /** How the diagnostics recorder loads; default a dynamic import, on the first diagnostics query (worker/lazyParts.ts). */
+  /** How the diagnostics recorder loads, on the first diagnostics query; default a dynamic import (worker/lazyParts.ts). */
   recorder?: LoadRecorder;
-  /** How the service methods (worker/api/) load; default a dynamic import, on the first call of one (worker/lazyParts.ts). */
+  /**
+   * How the service methods (worker/api/) load, on the first call of one; default a dynamic import
+   * (worker/lazyParts.ts), or, for the in-page host, from its own chunk.
+   */
   services?: LoadServices;
   /**
    * Node and development only: admin calls with a super secret admin key instead of an owner's
