@@ -8,7 +8,8 @@ import { connectOverPort } from '../client/rpc.js';
 import type { RunningEmulator } from '../emulator/index.js';
 import { holdLock, LocalLockManager } from '../test/support/locks.js';
 import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec } from '../worker/index.js';
-import { createBroker, type Broker } from '../worker/broker.js';
+import type { Broker } from '../worker/broker.js';
+import { createBroker } from '../worker/index.js';
 import { exposeBrokerEntry } from '../worker/rpc/entry.js';
 
 export interface BenchBroker {

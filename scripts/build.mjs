@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run build` builds both packages of this repository; `node scripts/build.mjs <name>` one.
 //
-// authbroker (the root): ESM + .d.ts for every entry (tsc), and the broker as single-file worker
-//   scripts for apps whose bundler does not bundle workers (copy them to your public folder).
+// authbroker (the root): ESM + .d.ts for every entry (tsc), and the broker as worker scripts for
+//   apps whose bundler does not bundle workers (copy them, with the SharedWorker's lazy chunks, to
+//   your public folder); their esbuild options are scripts/workerBundles.mjs.
 // authbroker-emulator (emulator/): the emulator bundled by esbuild with the protocol code it uses,
 //   its npm dependencies left as imports; declarations by tsc.
 //
@@ -10,26 +11,12 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { workerBundles } from './workerBundles.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 const runTsc = (project) => execFileSync(process.execPath, [tsc, '-p', project], { cwd: root, stdio: 'inherit' });
-
-/**
- * Dependencies' own source maps may name sources they neither ship nor embed (oauth4webapi's point
- * at its src/*.ts): map into their published JavaScript instead, which the bundle's map embeds.
- */
-const mapDependenciesToTheirJavaScript = {
-  name: 'map-dependencies-to-their-javascript',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async (args) => ({
-      contents: (await readFile(args.path, 'utf8')).replace(/\/\/# sourceMappingURL=\S+\s*$/, ''),
-      loader: 'js',
-    }));
-  },
-};
 
 async function buildEmulator() {
   rmSync(new URL('../emulator/dist', import.meta.url), { recursive: true, force: true });
@@ -62,11 +49,9 @@ async function buildBrowserPackage() {
   }
   // tooling/emulator.ts names the emulator package's types, so they must exist first.
   runTsc('tsconfig.build.json');
-  const workerBundle = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, sourcemap: true, sourcesContent: true, legalComments: 'none', plugins: [mapDependenciesToTheirJavaScript] };
-  // The SharedWorker is a module worker: its devtools recorder is a chunk beside it, fetched on the
-  // first diagnostics query. A service worker may not import() once installed: one file.
-  await build({ ...workerBundle, entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, outdir: 'dist', splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' });
-  await build({ ...workerBundle, entryPoints: ['worker/hosts/serviceWorkerEntry.ts'], outfile: 'dist/authbroker-service-worker.js' });
+  const written = { outdir: 'dist', sourcemap: true, sourcesContent: true };
+  await build({ ...workerBundles.sharedWorker, ...written });
+  await build({ ...workerBundles.serviceWorker, ...written });
 }
 
 const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage] };

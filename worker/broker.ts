@@ -6,27 +6,22 @@ import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js
 import { systemClock, type Clock } from '../protocol/clock.js';
 import { assertNotInBrowser } from '../protocol/environment.js';
 import { InvalidArgumentError, messageOf } from '../protocol/errors/errors.js';
-import { accountMethods } from './api/account.js';
-import { adminMethods } from './api/admin.js';
-import { authMethods } from './api/auth.js';
 import type { ApiContext } from './api/context.js';
-import { oauthMethods } from './api/oauth.js';
-import { passwordMethods } from './api/password.js';
-import { teamMethods } from './api/teams.js';
 import { createBus, type Bus } from './bus.js';
 import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
 import { brokerKeyOf, resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
-import { openStorage, type BrokerHostOptions } from './host.js';
+import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
 import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
-import { createRecording, loadRecorderLazily, type Recording } from './recording.js';
+import { createRecording, type Recording } from './recording.js';
 import { checkedApi } from './rpc/guard.js';
 import { Session, type SessionState } from './session.js';
+import { lazyServices } from './services.js';
 import { createStatus, Warnings } from './status.js';
 import { liveKey, type BrokerStorage } from './storage/types.js';
-import { createTabApi, type ServiceMethods, type TabTrace } from './tabApi.js';
+import { createTabApi, type TabTrace } from './tabApi.js';
 import { Tabs } from './tabs.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
 
@@ -105,8 +100,11 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
  * is one), OAuth flows in `durable`. A session this origin stored before the app chose memory is
  * deleted from storage: the app asked that no refresh token stay on the device.
  */
-async function tokensInMemory(durable: BrokerStorage, { brokerKey, storedSlot, mode, locks, clock }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock }): Promise<BrokerStorage> {
-  const { keepTokensInMemory, peerChannel } = await import('./storage/memoryTokens.js');
+async function tokensInMemory(
+  durable: BrokerStorage,
+  { brokerKey, storedSlot, mode, locks, clock, load }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
+): Promise<BrokerStorage> {
+  const { keepTokensInMemory, peerChannel } = await load();
   for (const slot of [storedSlot, `admin:${storedSlot}`]) {
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
@@ -114,8 +112,12 @@ async function tokensInMemory(durable: BrokerStorage, { brokerKey, storedSlot, m
   return keepTokensInMemory({ durable, peers: mode === 'in-process' ? peerChannel(brokerKey) : null, locks, clock });
 }
 
-/** Builds a broker for one project of one service. Every host (SharedWorker, service worker, page) uses this. */
-export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions): Promise<Broker> {
+/**
+ * Builds a broker for one project of one service. Every host (SharedWorker, service worker, page)
+ * uses this, saying where the broker's lazy parts load from; `authbroker/worker` exports it with
+ * the default ones (worker/index.ts).
+ */
+export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions & LazyParts): Promise<Broker> {
   const config = resolveBrokerConfig(configInput);
   if (host.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
   const brokerKey = brokerKeyOf(config);
@@ -124,7 +126,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const warnings = new Warnings();
   const opened = await openStorage(host.storage, (warning) => warnings.add(warning));
   const locks = host.locks === undefined ? browserLocks() : host.locks;
-  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), mode: host.mode, locks, clock }) : opened;
+  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), mode: host.mode, locks, clock, load: host.memoryTokens }) : opened;
   storage.onEvent((event) => {
     if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
   });
@@ -135,7 +137,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const refreshed = new Emitter();
   const network = { config, fetch: fetchFn, clock, connectivity };
   // Its sources are read when it loads, once every part below exists.
-  const recording = createRecording(host.recorder ?? loadRecorderLazily, () => ({
+  const recording = createRecording(host.recorder, () => ({
     mode: host.mode,
     brokerId,
     startedAtMillis,
@@ -268,14 +270,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   void outbox.flush();
 
   const apiContext: ApiContext = { config, clock, session, adminSession, transports, queries, connectivity, oauthFlows: storage, outbox };
-  const servicesOf = (context: ApiContext): ServiceMethods => ({
-    ...authMethods(context),
-    ...oauthMethods(context),
-    ...passwordMethods(context),
-    ...accountMethods(context),
-    ...teamMethods(context),
-    ...adminMethods(context),
-  });
+  // The service methods load on their first call (worker/services.ts).
+  const servicesOf = lazyServices(host.services);
   const services = servicesOf(apiContext);
   // While recording, each call runs with its own attributed copy of what the methods use.
   const trace: TabTrace = {

@@ -2,6 +2,7 @@ import type { BrokerMode } from '../contract/state.js';
 import type { Clock } from '../protocol/clock.js';
 import { messageOf } from '../protocol/errors/errors.js';
 import type { Bus } from './bus.js';
+import type { LoadServices } from './api/services.js';
 import type { LoadRecorder } from './diagnostics/recorder.js';
 import type { LockManagerLike } from './locks.js';
 import { createIndexedDbStorage } from './storage/indexedDb.js';
@@ -19,14 +20,30 @@ export interface BrokerHostOptions {
   locks?: LockManagerLike | null;
   bus?: Bus;
   lockTimeoutMillis?: number;
-  /** How the diagnostics recorder loads; default a dynamic import, on the first diagnostics query. */
+  /** How the diagnostics recorder loads, on the first diagnostics query; default a dynamic import (worker/lazyParts.ts). */
   recorder?: LoadRecorder;
+  /**
+   * How the service methods (worker/api/) load, on the first call of one; default a dynamic import
+   * (worker/lazyParts.ts), or, for the in-page host, from its own chunk.
+   */
+  services?: LoadServices;
+  /** How the memory token store loads, for a broker with `tokenStore: 'memory'`; default a dynamic import (worker/lazyParts.ts). */
+  memoryTokens?: LoadMemoryTokens;
   /**
    * Node and development only: admin calls with a super secret admin key instead of an owner's
    * session. Refused in browsers.
    */
   superSecretAdminKey?: string;
 }
+
+/**
+ * Where a broker's lazy parts load from: each host says (worker/hosts/), and `authbroker/worker`'s
+ * `createBroker` fills in the dynamic imports of worker/lazyParts.ts. The broker's own module names
+ * no import() of them, so that a bundle holds the chunks only of the host it builds.
+ */
+export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services' | 'memoryTokens'>>;
+
+export type LoadMemoryTokens = () => Promise<Pick<typeof import('./storage/memoryTokens.js'), 'keepTokensInMemory' | 'peerChannel'>>;
 
 export async function openStorage(option: BrokerHostOptions['storage'], warn: (warning: string) => void): Promise<BrokerStorage> {
   if (option !== undefined && typeof option !== 'function') return option;

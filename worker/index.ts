@@ -3,7 +3,16 @@
  * through `authbroker/client`. The host entry files are `hosts/sharedWorker`, `hosts/serviceWorker`
  * and `hosts/inProcess`.
  */
-export { createBroker, type Broker, type BrokerParts } from './broker.js';
+import { createBroker as createBrokerOf, type Broker } from './broker.js';
+import type { BrokerHostOptions } from './host.js';
+import { lazyParts } from './lazyParts.js';
+
+export type { Broker, BrokerParts } from './broker.js';
+
+/** A broker for one project of one service, on the host `host` describes; its lazy parts load with import() unless `host` says otherwise. */
+export function createBroker(config: unknown, host: BrokerHostOptions): Promise<Broker> {
+  return createBrokerOf(config, { ...host, recorder: host.recorder ?? lazyParts.recorder, services: host.services ?? lazyParts.services, memoryTokens: host.memoryTokens ?? lazyParts.memoryTokens });
+}
 export { createInProcessBroker } from './hosts/inProcess.js';
 export type { BrokerConfig } from './config.js';
 export type { BrokerHostOptions } from './host.js';

@@ -1,8 +1,8 @@
 /**
  * The broker's side of its diagnostics. The recorder (worker/diagnostics/) loads when a tab first
  * asks for the `diagnostics` query; until then nothing is traced, wrapped or kept, and a module
- * worker never downloads it. A service worker cannot import() once installed, so its host hands
- * the recorder over with its script (`BrokerHostOptions.recorder`).
+ * worker never downloads it. Where it loads from is the host's (`BrokerHostOptions.recorder`,
+ * worker/lazyParts.ts).
  */
 import type { RequestCause } from '../contract/diagnostics.js';
 import { Emitter } from '../contract/events.js';
@@ -19,8 +19,6 @@ import type { LoadRecorder, Recorder, RecorderSources } from './diagnostics/reco
 import type { RefreshCall } from './diagnostics/requestLog.js';
 
 const kit: RecorderKit = { Emitter, createTransport, derivedValue, hashQueryKey, serializeError, version: AUTHBROKER_VERSION };
-
-export const loadRecorderLazily: LoadRecorder = () => import('./diagnostics/recorder.js');
 
 export interface Recording {
   /** The recorder, once loaded. */

@@ -2,12 +2,10 @@ import type { BrokerApi, TabHandlerUrls } from '../contract/api.js';
 import type { CauseVia } from '../contract/diagnostics.js';
 import type { DataOf, QuerySpec } from '../contract/queries.js';
 import type { BrokerStatus } from '../contract/state.js';
+import type { ServiceMethods } from './api/context.js';
 import type { FetchCause } from './cache/entry.js';
 import type { QueryClient } from './cache/queryClient.js';
 import type { Tab, Tabs } from './tabs.js';
-
-/** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
-export type ServiceMethods = Omit<BrokerApi, 'status' | 'subscribe' | 'unsubscribe' | 'read' | 'refetch' | 'reportBrowserState' | 'goodbye' | 'watchLifetime' | 'getAccessToken'>;
 
 /** Diagnostics' view of a tab's calls: who asks (undefined while nothing is recorded), and the service methods as one action runs them. */
 export interface TabTrace {

@@ -1,4 +1,5 @@
-import { catalogueEntry, type KnownErrorDetails, type KnownErrorInput } from './catalogue.js';
+import type { KnownErrorDetails, KnownErrorInput } from './catalogue.js';
+import { detailsShapeOf } from './details.js';
 import { ProtocolError } from './errors.js';
 import { KnownError, type AnyKnownError } from './knownError.js';
 import { isKnownErrorCode, lineageOf, statusOf, type KnownErrorCode } from './lineage.js';
@@ -29,9 +30,9 @@ export function createKnownError<C extends KnownErrorCode>(code: C, ...args: Cre
  * (the broker's checks): bundles then carry those templates, not all of them.
  */
 export function knownErrorWithTemplate<C extends KnownErrorCode>(code: C, template: MessageTemplate<C>, ...args: CreateArgs<C>): KnownError<C> {
-  const entry = catalogueEntry(code);
+  const shape = detailsShapeOf(code);
   const input = (args[0] ?? {}) as KnownErrorInput<C>;
-  const details = entry.details === null ? undefined : pickShape(entry.details, input as Record<string, unknown>);
+  const details = shape === null ? undefined : pickShape(shape, input as Record<string, unknown>);
   return new KnownError(code, details as KnownErrorDetails<C>, renderTemplate(template, input), statusOf(code), lineageOf(code));
 }
 
@@ -56,14 +57,14 @@ export function knownErrorFromBody(body: unknown, status?: number): AnyKnownErro
   if (!isKnownErrorCode(code)) {
     return new KnownError('UNSUPPORTED_ERROR', { originalErrorCode: code }, message, status ?? 500, lineageOf('UNSUPPORTED_ERROR')) as AnyKnownError;
   }
-  const entry = catalogueEntry(code);
+  const shape = detailsShapeOf(code);
   let details: Record<string, unknown> | undefined;
-  if (entry.details !== null) {
-    const missing = shapeMismatches(entry.details, record.details);
+  if (shape !== null) {
+    const missing = shapeMismatches(shape, record.details);
     if (missing.length > 0) {
       throw new ProtocolError(`Known error ${code} has unexpected details (${missing.join(', ')}): ${describe(record.details)}.`);
     }
-    details = pickShape(entry.details, record.details as Record<string, unknown>);
+    details = pickShape(shape, record.details as Record<string, unknown>);
   }
   return new KnownError(code, details as never, message, status ?? statusOf(code), lineageOf(code)) as AnyKnownError;
 }

@@ -84,19 +84,24 @@ export function runtimeImports(text: string): string[] {
 }
 
 /**
- * The broker's diagnostics recorder (worker/diagnostics/) is a chunk loaded on the first
- * diagnostics query: it loads nothing the broker's chunk loads (that would become a third chunk
- * every broker loads), and the broker loads it only with import(), but for the service-worker host,
- * which cannot import() once installed.
+ * The broker's lazy parts are chunks loaded on first use: the diagnostics recorder
+ * (worker/diagnostics/, on the first diagnostics query) and the service methods (worker/api/, on
+ * the first call of one). The broker loads them only with import() (worker/lazyParts.ts), but for
+ * the service worker's copy of them (worker/hosts/staticParts.ts), since a service worker cannot
+ * import() once installed, and the service methods inside the in-page host's chunk
+ * (worker/hosts/inProcess.ts). The recorder also loads nothing the broker's chunk loads (that
+ * would become a third chunk every broker loads): it gets the broker's modules from its kit.
  */
-export function lazyRecorderViolations(files: Map<string, string>): string[] {
+export function lazyPartViolations(files: Map<string, string>): string[] {
   const inRecorder = (path: string) => path.startsWith('worker/diagnostics/') || path === 'contract/diagnostics.ts';
+  const mayImportStatically = (file: string, target: string) => file === 'worker/hosts/staticParts.ts' || (file === 'worker/hosts/inProcess.ts' && target.startsWith('worker/api/')) || file.startsWith('test/');
   const found: string[] = [];
   for (const [file, text] of files) {
     for (const specifier of runtimeImports(text)) {
       const target = targetOf(file, specifier);
       if (file.startsWith('worker/diagnostics/') && !inRecorder(target)) found.push(`${file} → ${specifier} (the recorder gets the broker's modules from its kit)`);
-      if (!file.startsWith('worker/diagnostics/') && target.startsWith('worker/diagnostics/') && file !== 'worker/hosts/serviceWorker.ts' && !file.startsWith('test/')) found.push(`${file} → ${specifier} (the recorder loads with import())`);
+      if (!file.startsWith('worker/diagnostics/') && target.startsWith('worker/diagnostics/') && !mayImportStatically(file, target)) found.push(`${file} → ${specifier} (the recorder loads with import())`);
+      if (!file.startsWith('worker/api/') && target.startsWith('worker/api/') && !mayImportStatically(file, target)) found.push(`${file} → ${specifier} (the service methods load with import())`);
     }
   }
   return found;
@@ -168,9 +173,9 @@ describe('imports point one way', () => {
     expect(importCycles(new Map(everything.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
   });
 
-  it("the broker's diagnostics recorder stays a chunk of its own", () => {
+  it("the broker's lazy parts (the diagnostics recorder, the service methods) stay chunks of their own", () => {
     const files = ['worker', 'contract', 'client', 'demo'].flatMap((dir) => sourceFiles(dir));
-    expect(lazyRecorderViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
+    expect(lazyPartViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
   });
 
   it('nothing outside the demo imports demo/', () => {
@@ -216,26 +221,33 @@ describe('the import checker', () => {
   });
 });
 
-describe('the lazy recorder checker', () => {
-  const check = (files: Record<string, string>) => lazyRecorderViolations(new Map(Object.entries(files)));
+describe('the lazy parts checker', () => {
+  const check = (files: Record<string, string>) => lazyPartViolations(new Map(Object.entries(files)));
 
-  it('refuses a run-time import of the broker from the recorder, and a static import of the recorder from the broker', () => {
+  it('refuses a run-time import of the broker from the recorder, and a static import of a lazy part from the broker', () => {
     expect(
       check({
         'worker/diagnostics/a.ts': "import { Emitter } from '../../contract/events.js';",
         'worker/diagnostics/b.ts': "import { x, type Y } from '../cache/liveValue.js';",
         'worker/broker.ts': "import { createRecorder } from './diagnostics/recorder.js';",
         'worker/hosts/sharedWorker.ts': "export { createRecorder } from '../diagnostics/recorder.js';",
+        'worker/tabApi.ts': "import { createServices } from './api/services.js';",
+        'worker/hosts/serviceWorker.ts': "import * as services from '../api/services.js';",
+        'worker/hosts/inProcess.ts': "import { createRecorder } from '../diagnostics/recorder.js';",
       }),
-    ).toHaveLength(4);
+    ).toHaveLength(7);
   });
 
-  it("allows types, the recorder's own files, import(), and the service-worker host", () => {
+  it("allows types, the parts' own files, import(), the service worker's static copy and the in-page host's service methods", () => {
     expect(
       check({
         'worker/diagnostics/a.ts': "import type { Emitter } from '../../contract/events.js';\nimport { type X, type Z } from '../cache/entry.js';\nimport { Ring } from './ring.js';\nimport { REQUEST_LOG_SIZE } from '../../contract/diagnostics.js';",
-        'worker/recording.ts': "import type { Recorder } from './diagnostics/recorder.js';\nconst load = () => import('./diagnostics/recorder.js');",
-        'worker/hosts/serviceWorker.ts': "import * as recorder from '../diagnostics/recorder.js';",
+        'worker/recording.ts': "import type { Recorder } from './diagnostics/recorder.js';",
+        'worker/lazyParts.ts': "const parts = { recorder: () => import('./diagnostics/recorder.js'), services: () => import('./api/services.js') };",
+        'worker/services.ts': "import type { ApiContext } from './api/context.js';",
+        'worker/api/auth.ts': "import * as endpoints from '../../protocol/endpoints/index.js';\nimport type { ApiContext } from './context.js';",
+        'worker/hosts/staticParts.ts': "import * as services from '../api/services.js';\nimport * as recorder from '../diagnostics/recorder.js';",
+        'worker/hosts/inProcess.ts': "import * as services from '../api/services.js';\nconst recorder = () => import('../diagnostics/recorder.js');",
       }),
     ).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, workerName, type ConnectedMark } from '../../client/channels.js';
-import { createBroker } from '../../worker/broker.js';
+import { createBroker } from '../../worker/index.js';
 import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
 import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { useEmulator } from '../support/emulator.js';

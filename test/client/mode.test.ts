@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { candidateModes, createBrokerClient, detectCapabilities, type Capabilities } from '../../client/index.js';
 import { workerName } from '../../client/channels.js';
-import { createBroker, type Broker } from '../../worker/broker.js';
+import type { Broker } from '../../worker/broker.js';
+import { createBroker } from '../../worker/index.js';
 import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
 import { useEmulator } from '../support/emulator.js';

@@ -2,7 +2,7 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { ClientError } from '../../protocol/errors/errors.js';
 import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
-import { exchangeAuthorizationCode } from '../../protocol/tokens.js';
+import { exchangeAuthorizationCode } from '../../protocol/authorizationCode.js';
 import type { Broker } from '../../worker/broker.js';
 import type { OAuthResult, SessionInfo } from '../../worker/index.js';
 import { DATABASE_NAME } from '../../worker/storage/indexedDb.js';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, type AuthorizeUrlParams } from '../../protocol/tokens.js';
+import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, type AuthorizeUrlParams } from '../../protocol/authorizationCode.js';
 import type { AuthorizationCodeTokens } from '../../protocol/resources/session.js';
 import { APP } from './authFlows.js';
 

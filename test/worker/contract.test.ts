@@ -191,7 +191,7 @@ describe('a query kind added in one place: teamProfile', () => {
 describe('the API URL as the emulator prints it', () => {
   it('a baseUrl ending in /api/v1 signs in and reads the user (no /api/v1/api/v1)', async () => {
     const em = emulator();
-    const { createBroker } = await import('../../worker/broker.js');
+    const { createBroker } = await import('../../worker/index.js');
     const broker = await createBroker(
       { baseUrl: `${em.url}/api/v1`, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey },
       { mode: 'in-process', locks: null, clock: emulatorClock(em) },

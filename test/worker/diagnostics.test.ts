@@ -8,6 +8,7 @@ import { RequestLog } from '../../worker/diagnostics/requestLog.js';
 import { Ring } from '../../worker/diagnostics/ring.js';
 import { demoSessionSlot, tokenRequests } from '../support/broker.js';
 import { useBrokerScope } from '../support/brokerScope.js';
+import { heldLoader } from '../support/heldLoader.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
 import type { SimulatedTab } from '../support/tabs.js';
 import { addFaults, clearFaults, recordingFetch, settle } from './network.js';
@@ -186,22 +187,10 @@ describe('the diagnostics stream', () => {
 });
 
 describe('the recorder, a module of its own', () => {
-  /** A loader that the test lets go of, failing the first time if asked. */
-  function heldLoader(options: { failFirst?: boolean } = {}) {
-    let release!: () => void;
-    let calls = 0;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const load = async () => {
-      calls += 1;
-      await held;
-      if (options.failFirst && calls === 1) throw new Error('chunk-123.js: 404');
-      return import('../../worker/diagnostics/recorder.js');
-    };
-    return { load, release, calls: () => calls };
-  }
+  const recorderLoader = (options: { failFirst?: string } = {}) => heldLoader(() => import('../../worker/diagnostics/recorder.js'), options);
 
   it('a panel that goes away while the recorder loads leaves no subscription behind; the calls of every tab keep their order', async () => {
-    const loader = heldLoader();
+    const loader = recorderLoader();
     const started = await scope.start({ recorder: loader.load });
     const tab = await scope.tab(started);
     const other = await scope.tab(started);
@@ -219,7 +208,7 @@ describe('the recorder, a module of its own', () => {
   });
 
   it('a recorder that does not load fails the diagnostics query with BROKER_UNAVAILABLE saying why; the broker goes on, and the next panel loads it', async () => {
-    const loader = heldLoader({ failFirst: true });
+    const loader = recorderLoader({ failFirst: 'chunk-123.js: 404' });
     const started = await scope.start({ recorder: loader.load });
     const tab = await scope.tab(started);
     loader.release();

@@ -2,6 +2,7 @@
  * What the API modules need, each as narrow as it can be. The broker passes its real parts; these
  * interfaces say which of their members the modules may touch.
  */
+import type { BrokerApi } from '../../contract/api.js';
 import type { QuerySpec } from '../../contract/queries.js';
 import type { SessionEnd } from '../../contract/state.js';
 import type { Clock } from '../../protocol/clock.js';
@@ -57,6 +58,12 @@ export interface SignOutOutbox {
   queueSignOut(refreshToken: string): Promise<void>;
   flush(): Promise<void>;
 }
+
+/** A tab's own plumbing, served by worker/tabApi.ts; every other method of BrokerApi is a service method (this folder). */
+export type PlumbingMethod = 'status' | 'subscribe' | 'unsubscribe' | 'read' | 'refetch' | 'reportBrowserState' | 'goodbye' | 'watchLifetime' | 'getAccessToken';
+
+/** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
+export type ServiceMethods = Omit<BrokerApi, PlumbingMethod>;
 
 export interface ApiContext {
   readonly config: { readonly baseUrl: string; readonly projectId: string; readonly publishableClientKey: string };

@@ -1,7 +1,7 @@
 import type { BrokerApi, OAuthResult } from '../../contract/api.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
-import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/tokens.js';
+import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/authorizationCode.js';
 import { stripOAuthCallbackParams } from '../../protocol/validation.js';
 import type { ApiContext } from './context.js';
 

@@ -3,10 +3,20 @@
  * fallback where neither SharedWorker nor service workers are available; tabs then coordinate
  * through Web Locks, BroadcastChannel and the shared IndexedDB.
  */
+import { createServices } from '../api/services.js';
 import { createBroker, type Broker } from '../broker.js';
 import type { BrokerConfig } from '../config.js';
-import type { BrokerHostOptions } from '../host.js';
+import type { BrokerHostOptions, LazyParts } from '../host.js';
+import { keepTokensInMemory, peerChannel } from '../storage/memoryTokens.js';
+
+/**
+ * This host is itself a chunk the tab loads when it falls back to it. The service methods come with
+ * it: as a chunk of their own they would share with the tab's main chunk modules that this chunk
+ * does not, and a bundler would split what both share into one more file every page loads up front.
+ * The recorder, which shares nothing (it gets the broker's modules from its kit), stays lazy.
+ */
+const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => ({ keepTokensInMemory, peerChannel }) };
 
 export function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
-  return createBroker(config, { ...options, mode: 'in-process' });
+  return createBroker(config, { ...options, recorder: options.recorder ?? inPageParts.recorder, services: options.services ?? inPageParts.services, memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens, mode: 'in-process' });
 }

@@ -5,15 +5,16 @@
  * worker call `installAuthBroker(self)` from it; others register `serviceWorkerEntry` as theirs.
  */
 import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';
-import * as recorder from '../diagnostics/recorder.js';
 import { exposeBrokerEntry } from '../rpc/entry.js';
 import { brokerFor } from './registry.js';
+import { staticParts } from './staticParts.js';
 
 export const CONNECT_MESSAGE = SERVICE_WORKER_CONNECT;
 
 export function installAuthBroker(scope: ServiceWorkerGlobalScope): void {
-  // A service worker may not import() once installed: the diagnostics recorder comes with the script.
-  const getBroker = brokerFor('service-worker', { recorder: async () => recorder });
+  // A service worker may not import() once installed: the service methods and the diagnostics
+  // recorder come with the script.
+  const getBroker = brokerFor('service-worker', staticParts);
   scope.addEventListener('message', (event) => {
     const data = event.data as { type?: unknown } | null;
     const port = event.ports[0];

@@ -3,12 +3,14 @@
  * The SharedWorker entry: one broker for every tab of the origin. Load it from a same-origin URL
  * (no blob:, no eval), e.g. `new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })`.
  */
+import { lazyParts } from '../lazyParts.js';
 import { brokerFor } from './registry.js';
 import { exposeBrokerEntry } from '../rpc/entry.js';
 
 declare const self: SharedWorkerGlobalScope;
 
-const getBroker = brokerFor('shared-worker');
+// A module worker: the service methods and the diagnostics recorder are chunks beside it, fetched on first use.
+const getBroker = brokerFor('shared-worker', lazyParts);
 
 self.addEventListener('connect', (event) => {
   const port = (event as MessageEvent).ports[0];

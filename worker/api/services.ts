@@ -1,0 +1,28 @@
+/**
+ * The service methods as one module: what tabs ask of the service (signing in and out, the account,
+ * teams, administration). The broker loads it on the first call of one (worker/services.ts), so a
+ * broker whose tabs only read never downloads it; a service worker, which cannot import() once
+ * installed, gets it with its script.
+ */
+import { accountMethods } from './account.js';
+import { adminMethods } from './admin.js';
+import { authMethods } from './auth.js';
+import type { ApiContext, ServiceMethods } from './context.js';
+import { oauthMethods } from './oauth.js';
+import { passwordMethods } from './password.js';
+import { teamMethods } from './teams.js';
+
+/** The service methods, each running with `context` (the broker's parts, or an action's attributed copy of them). */
+export function createServices(context: ApiContext): ServiceMethods {
+  return {
+    ...authMethods(context),
+    ...oauthMethods(context),
+    ...passwordMethods(context),
+    ...accountMethods(context),
+    ...teamMethods(context),
+    ...adminMethods(context),
+  };
+}
+
+/** How a host hands the service methods to its brokers: a dynamic import where the host allows one. */
+export type LoadServices = () => Promise<{ createServices: typeof createServices }>;

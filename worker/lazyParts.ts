@@ -1,0 +1,13 @@
+/**
+ * A broker's lazy parts as dynamic imports, each fetched on first use (the service methods on the
+ * first call of one, the diagnostics recorder on the first diagnostics query): the SharedWorker's,
+ * and the default of `authbroker/worker`'s `createBroker`. A service worker may not import() once
+ * installed: its host hands them over with its script (hosts/staticParts.ts).
+ */
+import type { LazyParts } from './host.js';
+
+export const lazyParts: LazyParts = {
+  recorder: () => import('./diagnostics/recorder.js'),
+  services: () => import('./api/services.js'),
+  memoryTokens: () => import('./storage/memoryTokens.js'),
+};
