@@ -20,7 +20,8 @@ import { checkedApi } from './rpc/guard.js';
 import { Session, type SessionState } from './session.js';
 import { lazyServices } from './services.js';
 import { createStatus, Warnings } from './status.js';
-import { liveKey, type BrokerStorage } from './storage/types.js';
+import { createMemoryStorage } from './storage/memory.js';
+import { liveKey, readSessionRecord, type BrokerStorage } from './storage/types.js';
 import { createTabApi, type TabTrace } from './tabApi.js';
 import { Tabs } from './tabs.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
@@ -109,7 +110,7 @@ async function tokensInMemory(
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
   }
-  return keepTokensInMemory({ durable, peers: mode === 'in-process' ? peerChannel(brokerKey) : null, locks, clock });
+  return keepTokensInMemory({ durable, peers: mode === 'in-process' ? peerChannel(brokerKey) : null, locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey } });
 }
 
 /**

@@ -1,6 +1,17 @@
 import type { Clock } from '../../protocol/clock.js';
-import { createMemoryStorage } from './memory.js';
-import { liveKey, readSessionRecord, type BrokerStorage, type SessionRecord, type StorageEvent, type StoredSession } from './types.js';
+import type { createMemoryStorage } from './memory.js';
+import type { liveKey, readSessionRecord, BrokerStorage, SessionRecord, StorageEvent, StoredSession } from './types.js';
+
+/**
+ * What this module uses of the broker's storage code, handed in rather than imported: a lazy chunk
+ * that imported modules the broker's entry also loads would have bundlers split those into more
+ * files the entry loads up front.
+ */
+export interface StorageKit {
+  createMemoryStorage: typeof createMemoryStorage;
+  readSessionRecord: typeof readSessionRecord;
+  liveKey: typeof liveKey;
+}
 
 /**
  * Storage for `tokenStore: 'memory'`: sessions (and the sign-outs waiting to be sent, which hold a
@@ -23,6 +34,7 @@ export interface MemoryTokenOptions {
   peers: PeerChannel | null;
   locks: LockRequester | null;
   clock: Pick<Clock, 'now' | 'setTimeout'>;
+  kit: StorageKit;
   /** How long a starting broker waits for a peer that holds a session to answer. Default 1 s. */
   answerWaitMillis?: number;
 }
@@ -49,7 +61,8 @@ const CLOCK_SLACK_MILLIS = 60_000;
 
 export function keepTokensInMemory(options: MemoryTokenOptions): BrokerStorage {
   const { durable, peers, locks, clock } = options;
-  const memory = createMemoryStorage();
+  const { liveKey, readSessionRecord } = options.kit;
+  const memory = options.kit.createMemoryStorage();
   const listeners: Array<(event: StorageEvent) => void> = [];
   const emit = (event: StorageEvent) => listeners.forEach((listener) => listener(event));
   /** Per slot: what this broker holds now (memory's copy, kept here too to answer peers synchronously). */
