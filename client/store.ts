@@ -45,10 +45,15 @@ export class QueryStore {
   private seeds = new Map<string, QuerySnapshot | undefined>();
   /** The copy's version the seeds were read from: a cleared copy (sign-out) must not be shown again. */
   private seedsVersion = 0;
+  /** Whether a query was answered from the kept copy: then the page has something to show before the broker answers. */
+  showsKeptCopy = false;
+  /** Keeps what the broker sends for the next visit (`keepSnapshots`, loaded with the connection). */
+  keep: ((key: string, spec: QuerySpec, snapshot: QuerySnapshot) => void) | null = null;
 
   /**
-   * `api` connects when needed; `connected` is the connection under way or open, or null (then
-   * releasing a query has nothing to tell, and must not start a broker just to unsubscribe).
+   * `api` connects when needed (subscriptions may wait for it: see `createBrokerClient`);
+   * `connected` is the connection under way or open, or null (then releasing a query has nothing to
+   * tell, and must not start a broker just to unsubscribe).
    * `persisted` is the copy kept between visits (shown, marked stale, until the broker answers).
    */
   constructor(
@@ -64,7 +69,11 @@ export class QueryStore {
       this.seeds.clear();
       this.seedsVersion = this.persisted.version;
     }
-    if (!this.seeds.has(key)) this.seeds.set(key, this.persisted.read(key, spec));
+    if (!this.seeds.has(key)) {
+      const kept = this.persisted.read(key, spec);
+      this.seeds.set(key, kept);
+      if (kept !== undefined) this.showsKeptCopy = true;
+    }
     return this.seeds.get(key);
   }
 
@@ -172,10 +181,11 @@ export class QueryStore {
     entry.subscribed = true;
     const before = entry.deliveries;
     this.api()
-      .then((api) => api.subscribe(key, entry.spec))
+      // Released before the connection came (it may wait for the first frame): nothing to ask.
+      .then((api) => (this.entries.get(key) === entry ? api.subscribe(key, entry.spec) : undefined))
       .then(
         (snapshot) => {
-          if (entry.deliveries === before) this.set(entry, this.received(key, entry, snapshot));
+          if (snapshot !== undefined && entry.deliveries === before) this.set(entry, this.received(key, entry, snapshot));
         },
         (error: unknown) => {
           entry.subscribed = false;
@@ -201,7 +211,7 @@ export class QueryStore {
    * still marked stale, with the broker's fetching state and error.
    */
   private received(key: string, entry: Entry, snapshot: QuerySnapshot): QuerySnapshot {
-    this.persisted?.remember(key, entry.spec, snapshot);
+    this.keep?.(key, entry.spec, snapshot);
     const shown = entry.snapshot;
     // Only while the broker is still getting it: an answer (an error such as NOT_SIGNED_IN included) replaces it.
     if (snapshot.status === 'pending' && snapshot.data === undefined && shown?.isStale === true && shown.data !== undefined) {

@@ -67,6 +67,27 @@ async function buildBrowserPackage() {
   // first diagnostics query. A service worker may not import() once installed: one file.
   await build({ ...workerBundle, entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, outdir: 'dist', splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' });
   await build({ ...workerBundle, entryPoints: ['worker/hosts/serviceWorkerEntry.ts'], outfile: 'dist/authbroker-service-worker.js' });
+  // The in-page broker the tab loads as its last fallback (client/channels.ts imports
+  // ../worker/hosts/inPage.js): replaces tsc's module with a bundle of its own, carrying its own copy
+  // of every module of ours it uses, so that an app's bundler gives it a chunk that shares nothing
+  // with the tab's entry (its npm dependencies stay imports; the tab imports none of them). Not
+  // minified, like the rest of dist/: the app's bundler minifies. Its recorder is a lazy chunk beside it.
+  await build({
+    absWorkingDir: root,
+    entryPoints: { inPage: 'worker/hosts/inPage.ts' },
+    outdir: 'dist/worker/hosts',
+    bundle: true,
+    splitting: true,
+    chunkNames: 'inPage-[name]-[hash]',
+    packages: 'external',
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    sourcemap: true,
+    sourcesContent: true,
+    legalComments: 'none',
+    allowOverwrite: true,
+  });
 }
 
 const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage] };

@@ -21,7 +21,7 @@ const allowed: Record<Layer, Layer[]> = {
   tooling: ['tooling', 'protocol'],
   demo: ['demo', 'client', 'contract', 'worker', 'protocol'],
 };
-const exceptions: Record<string, string[]> = { client: ['worker/hosts/inProcess.ts'] };
+const exceptions: Record<string, string[]> = { client: ['worker/hosts/inPage.ts'] };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((name) => {
@@ -202,7 +202,7 @@ describe('the import checker', () => {
     expect(
       check({
         'worker/broker.ts': "import { a } from './cache/query.js';\nimport type { B } from '../contract/api.js';\nimport { c } from '../protocol/clock.js';",
-        'client/channels.ts': "const { createInProcessBroker } = await import('../worker/hosts/inProcess.js');",
+        'client/channels.ts': "const { openInPageBroker } = await import('../worker/hosts/inPage.js');",
         'contract/q.ts': "import * as endpoints from '../protocol/endpoints/index.js';",
       }),
     ).toEqual([]);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, workerName, type ConnectedMark } from '../../client/channels.js';
+import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, type ConnectedMark } from '../../client/channels.js';
+import { workerName } from '../../client/options.js';
 import { createBroker } from '../../worker/broker.js';
 import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
 import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
