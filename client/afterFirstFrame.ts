@@ -12,21 +12,12 @@ export const FIRST_FRAME_FALLBACK_MILLIS = 100;
 export function afterFirstFrame(run: () => void): void {
   let done = false;
   const once = () => {
-    if (done) return;
-    done = true;
-    run();
+    if (!done) {
+      done = true;
+      run();
+    }
   };
   const visible = typeof document !== 'undefined' && document.visibilityState === 'visible';
-  if (visible && typeof requestAnimationFrame === 'function' && typeof MessageChannel === 'function') {
-    requestAnimationFrame(() => {
-      // A message is a task of its own, not clamped like a nested timer.
-      const { port1, port2 } = new MessageChannel();
-      port1.onmessage = () => {
-        port1.close();
-        once();
-      };
-      port2.postMessage(null);
-    });
-  }
+  if (visible && typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(once, 0));
   setTimeout(once, visible ? FIRST_FRAME_FALLBACK_MILLIS : 0);
 }

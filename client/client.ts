@@ -87,6 +87,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   );
 
   const inBrowser = typeof window !== 'undefined' || typeof document !== 'undefined';
+  // Loaded once: a module that failed to load fails again for this page (browsers keep the failure).
   let loading: Promise<typeof import('./connection.js')> | null = null;
   const loadConnection = () => (loading ??= import('./connection.js'));
 
@@ -95,10 +96,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       throw new ClientError('BROKER_UNAVAILABLE', 'The broker runs in the browser; during server rendering there is nothing to connect to.');
     }
     const generation = closes;
-    const { connect, keepSnapshots } = await loadConnection().catch((error: unknown) => {
-      loading = null;
-      throw error;
-    });
+    const { connect, keepSnapshots } = await loadConnection();
     if (generation !== closes) throw closedWhileConnecting();
     store.keep ??= keepSnapshots(kept);
     const target = { options, baseUrl, name: workerName(options), modes: candidateModes(detectCapabilities(options), options.mode), errors: tabErrors };
@@ -128,6 +126,11 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     store.disconnected();
   }
 
+  // Refused at once, before the lazy module, the WebAuthn library or the broker are asked anything.
+  const passkeys = async () => {
+    if (!passkeysAvailable()) throw passkeysUnavailable();
+    return import('./passkeys.js');
+  };
   // The checks are passed in: see RedirectChecks in oauth.ts.
   const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget });
 
@@ -181,16 +184,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     get passkeysAvailable() {
       return passkeysAvailable();
     },
-    async registerPasskey() {
-      if (!passkeysAvailable()) throw passkeysUnavailable();
-      const { registerPasskey } = await import('./passkeys.js');
-      return registerPasskey(await api(), KnownError);
-    },
-    async signInWithPasskey() {
-      if (!passkeysAvailable()) throw passkeysUnavailable();
-      const { signInWithPasskey } = await import('./passkeys.js');
-      return signInWithPasskey(await api(), KnownError);
-    },
+    registerPasskey: async () => (await passkeys()).registerPasskey(await api(), KnownError),
+    signInWithPasskey: async () => (await passkeys()).signInWithPasskey(await api(), KnownError),
     // OAuth's browser steps load when first used (most pages never start or finish a flow).
     signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
     linkOAuthAccount: async (providerId: string, scopes?: string[]) => (await oauth()).linkOAuthAccount(providerId, scopes),

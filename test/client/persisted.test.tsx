@@ -220,6 +220,19 @@ describe('PersistedSnapshots', () => {
     expect(localStorage.getItem('k')).toBeNull();
   });
 
+  it('another tab’s change to the copy (a sign-out there) is seen once the writer has loaded with the connection', () => {
+    const aliceRecord = { v: 1, userId: 'alice', savedAtMillis: 1, entries: { [key]: { data: { id: 'alice' }, updatedAtMillis: 1 } } };
+    localStorage.setItem('k', JSON.stringify(aliceRecord));
+    const kept = new PersistedSnapshots('k', true);
+    expect(kept.load()?.userId).toBe('alice');
+    keepSnapshots(kept);
+    const before = kept.version;
+    localStorage.removeItem('k');
+    dispatchEvent(new StorageEvent('storage', { key: 'k' }));
+    expect(kept.version).toBe(before + 1);
+    expect(kept.load()).toBeNull();
+  });
+
   describe('each kept entry is checked for its kind before it is shown', () => {
     const now = Date.now();
     const aliceUser = { id: 'alice', primaryEmail: 'a@example.com', primaryEmailVerified: true, displayName: 'Alice', profileImageUrl: null, signedUpAtMillis: 1, clientMetadata: { any: ['thing'] }, clientReadOnlyMetadata: null, hasPassword: true, otpAuthEnabled: false, passkeyAuthEnabled: false, authWithEmail: true, requiresTotpMfa: false, oauthProviders: [{ id: 'github', accountId: '1', email: null }], selectedTeamId: null, selectedTeam: null };
