@@ -1,11 +1,12 @@
 /**
- * The in-page broker as `npm run build` ships it (scripts/build.mjs): a bundle of its own, with its
- * own copy of every module of ours it uses, which the tab's lazy connection imports. The benchmarks
- * bundle it first and point the tab's import there, so that what they measure shares no module with
- * it, as an app's build of the package does not.
+ * The in-page broker as `npm run build` ships it (scripts/inPageBundle.mjs): a bundle of its own,
+ * with its own copy of every module of ours it uses, which the tab's lazy connection imports. The
+ * benchmarks bundle it first and point the tab's import there, so that what they measure shares no
+ * module with it, as an app's build of the package does not.
  */
 import { build, type Plugin } from 'esbuild';
 import { join } from 'node:path';
+import { inPageBundle } from '../scripts/inPageBundle.mjs';
 import { freshDir, ROOT, TMP } from './harness.js';
 
 const IN_PAGE = join(TMP, 'in-page');
@@ -13,20 +14,7 @@ const IN_PAGE = join(TMP, 'in-page');
 /** Bundles worker/hosts/inPage.ts into bench/.tmp/in-page; returns the plugin that points the tab's import of it there. */
 export async function inPageAsShipped(): Promise<Plugin> {
   freshDir(IN_PAGE);
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: { inPage: `${ROOT}worker/hosts/inPage.ts` },
-    outdir: IN_PAGE,
-    bundle: true,
-    splitting: true,
-    chunkNames: 'inPage-[name]-[hash]',
-    packages: 'external',
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    legalComments: 'none',
-    logLevel: 'error',
-  });
+  await build({ ...inPageBundle, absWorkingDir: ROOT, outdir: IN_PAGE, logLevel: 'error' });
   return {
     name: 'in-page-broker-as-shipped',
     setup(b) {

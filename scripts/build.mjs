@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { inPageBundle } from './inPageBundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
@@ -68,26 +69,8 @@ async function buildBrowserPackage() {
   await build({ ...workerBundle, entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, outdir: 'dist', splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' });
   await build({ ...workerBundle, entryPoints: ['worker/hosts/serviceWorkerEntry.ts'], outfile: 'dist/authbroker-service-worker.js' });
   // The in-page broker the tab loads as its last fallback (client/channels.ts imports
-  // ../worker/hosts/inPage.js): replaces tsc's module with a bundle of its own, carrying its own copy
-  // of every module of ours it uses, so that an app's bundler gives it a chunk that shares nothing
-  // with the tab's entry (its npm dependencies stay imports; the tab imports none of them). Not
-  // minified, like the rest of dist/: the app's bundler minifies. Its recorder is a lazy chunk beside it.
-  await build({
-    absWorkingDir: root,
-    entryPoints: { inPage: 'worker/hosts/inPage.ts' },
-    outdir: 'dist/worker/hosts',
-    bundle: true,
-    splitting: true,
-    chunkNames: 'inPage-[name]-[hash]',
-    packages: 'external',
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    sourcemap: true,
-    sourcesContent: true,
-    legalComments: 'none',
-    allowOverwrite: true,
-  });
+  // ../worker/hosts/inPage.js): a bundle of its own in place of tsc's module (see inPageBundle.mjs).
+  await build({ ...inPageBundle, absWorkingDir: root, outdir: 'dist/worker/hosts', sourcemap: true, sourcesContent: true, allowOverwrite: true });
 }
 
 const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage] };
