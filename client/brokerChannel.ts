@@ -47,6 +47,12 @@ export interface TabErrors {
   deserializeError(value: unknown): Error;
 }
 
+/** A SharedWorker the main chunk started before the connection loaded (a first visit), and whether its script failed to load meanwhile. */
+export interface EarlyWorker {
+  worker: SharedWorker;
+  failed: boolean;
+}
+
 /** Where the tab's broker is and how to reach it: worked out by the main chunk, used by the lazy connection. */
 export interface BrokerTarget {
   /** The app's options: the host scripts, a forced mode, the connect timeout. */
@@ -58,4 +64,6 @@ export interface BrokerTarget {
   /** The hosts to try, best first (`candidateModes`; `authbroker/client` exports it, so it is the main chunk's). */
   modes: BrokerMode[];
   errors: TabErrors;
+  /** The broker's SharedWorker, already started under `name` (a first visit): the first attempt uses it. */
+  early?: EarlyWorker;
 }

@@ -155,19 +155,18 @@ export async function openSharedWorker(target: BrokerTarget, hello: TabHello, li
   if (source === undefined) throw new errors.ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
   const openEntry = (attempt: number): BrokerEntryAttempt => {
     const attemptName = sharedWorkerName(name, attempt);
-    const worker = typeof source === 'function' ? source(attemptName) : new SharedWorker(source, { type: 'module', name: attemptName });
+    const early = attempt === 0 ? target.early : undefined;
+    const worker = early?.worker ?? (typeof source === 'function' ? source(attemptName) : new SharedWorker(source, { type: 'module', name: attemptName }));
     worker.port.start();
     // A script that does not load (missing, served as the app's HTML page, a syntax error) fires
     // `error` on the worker: fail now, saying why, rather than after the connect timeout.
     const failed = new Promise<never>((_, reject) => {
-      worker.addEventListener(
-        'error',
-        () =>
-          void import('./scriptProblem.js')
-            .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
-            .then((why) => reject(new errors.ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`))),
-        { once: true },
-      );
+      const fail = () =>
+        void import('./scriptProblem.js')
+          .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
+          .then((why) => reject(new errors.ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`)));
+      if (early?.failed) fail();
+      else worker.addEventListener('error', fail, { once: true });
     });
     failed.catch(() => undefined);
     return { port: worker.port, failed, close: () => worker.port.close() };

@@ -8,7 +8,9 @@ import { ClientError } from '../protocol/errors/errors.js';
 import { KnownError } from '../protocol/errors/knownError.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
 import { afterFirstFrame } from './afterFirstFrame.js';
+import type { EarlyWorker } from './brokerChannel.js';
 import type { Connection } from './connection.js';
+import type { Receiver } from './deliveries.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import type { OAuthSignInOptions } from './oauth.js';
 import { candidateModes, detectCapabilities } from './mode.js';
@@ -54,8 +56,9 @@ export interface BrokerClient extends BrokerActions {
 const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
 
 /**
- * Creates the tab's client. Nothing happens until it is first used (so importing and creating it
- * is safe during server rendering); then it starts or joins the broker.
+ * Creates the tab's client. It reads the copy kept since the last visit (and, when there is none,
+ * fetches the connection's code); the broker is started or joined when the client is first used.
+ * Importing and creating it is safe during server rendering.
  *
  * What a page shows first comes from the copy kept since the last visit, synchronously: creating
  * the client and subscribing read it (once) and nothing else. The connection (Comlink, the host, the
@@ -72,6 +75,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   let handlerUrlsCache: HandlerUrls | null = null;
   const urls = () => (handlerUrlsCache ??= origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin));
   let connection: Connection | null = null;
+  /** What the broker sends reaches the store through this, once the connection has loaded. */
+  let receiver: Receiver | null = null;
   /** The connection under way or open. */
   let connecting: Promise<BrokerApi> | null = null;
   /** A connection subscriptions asked for, waiting for the first frame. */
@@ -90,17 +95,38 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   // Loaded once: a module that failed to load fails again for this page (browsers keep the failure).
   let loading: Promise<typeof import('./connection.js')> | null = null;
   const loadConnection = () => (loading ??= import('./connection.js'));
+  const name = workerName(options);
+  let modes: BrokerMode[] | null = null;
+  const hosts = () => (modes ??= candidateModes(detectCapabilities(options), options.mode));
+  // Without any kept copy (a first visit) the page has nothing to show until the broker answers: the
+  // connection's chunk is fetched now, and the broker's SharedWorker started (its script loads and
+  // the broker starts while the page renders; the chunk's own evaluation waits for the first frame).
+  let early: EarlyWorker | null = null;
+  if (inBrowser && !kept.hasCopy()) {
+    void loadConnection().catch(() => undefined);
+    const source = options.sharedWorker;
+    if (source !== undefined && hosts()[0] === 'shared-worker') {
+      try {
+        const started = { worker: typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name }), failed: false };
+        started.worker.addEventListener('error', () => (started.failed = true), { once: true });
+        early = started;
+      } catch {
+        // The connection's first attempt meets the same refusal and says why.
+      }
+    }
+  }
 
   async function open(): Promise<BrokerApi> {
     if (!inBrowser && options.mode !== 'in-process') {
       throw new ClientError('BROKER_UNAVAILABLE', 'The broker runs in the browser; during server rendering there is nothing to connect to.');
     }
     const generation = closes;
-    const { connect, keepSnapshots } = await loadConnection();
+    const { connect, keepSnapshots, receiving } = await loadConnection();
     if (generation !== closes) throw closedWhileConnecting();
-    store.keep ??= keepSnapshots(kept);
-    const target = { options, baseUrl, name: workerName(options), modes: candidateModes(detectCapabilities(options), options.mode), errors: tabErrors };
-    const opened = await connect(target, origin === null ? null : urls(), (batch) => store.deliver(batch));
+    const to = (receiver ??= receiving(store, keepSnapshots(kept)));
+    const target = { options, baseUrl, name, modes: hosts(), errors: tabErrors, ...(early === null ? {} : { early }) };
+    early = null;
+    const opened = await connect(target, origin === null ? null : urls(), to.deliver);
     if (generation !== closes) {
       // close() came while this connection was being made: nobody holds it, so it would leak.
       opened.close(true);
@@ -115,7 +141,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       void api().catch(() => undefined);
     });
     // Used again after a close(): what is still watched subscribes to the new broker.
-    queueMicrotask(() => store.resubscribeAll());
+    queueMicrotask(() => to.resubscribeAll());
     return opened.api;
   }
 
@@ -123,7 +149,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     connection?.close();
     connection = null;
     connecting = null;
-    store.disconnected();
+    receiver?.disconnected();
   }
 
   // Refused at once, before the lazy module, the WebAuthn library or the broker are asked anything.
@@ -145,12 +171,10 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   /**
    * The connection for a subscription: never started inside the call (a page's first frame waits
    * for nothing), but once the current task's subscriptions are known: after the next frame when
-   * they were answered from the kept copy, else at once. Without any kept copy (a first visit) the
-   * page has nothing to show until the broker answers, so the connection's chunk is fetched at once.
+   * they were answered from the kept copy, else at once.
    */
   function apiSoon(): Promise<BrokerApi> {
     if (connecting !== null) return connecting;
-    if (soon === null && inBrowser && !kept.hasCopy()) void loadConnection().catch(() => undefined);
     soon ??= new Promise<BrokerApi>((resolve, reject) => {
       const generation = closes;
       const start = () => {
@@ -192,6 +216,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     handleOAuthCallback: async (callbackOptions?: { navigate?: boolean }) => (await oauth()).handleOAuthCallback(callbackOptions),
     close() {
       closes += 1;
+      early?.worker.port.close();
+      early = null;
       connection?.close(true);
       connection = null;
       disconnect();

@@ -15,6 +15,7 @@ import type { HandlerUrls } from './handlerUrls.js';
 import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
 import type { ConnectOptions } from './options.js';
 
+export { receiving } from './deliveries.js';
 export { keepSnapshots } from './keptCopy.js';
 
 /** An open connection: the broker's API for this tab, and what ends it. */

@@ -108,7 +108,7 @@ export function lazyRecorderViolations(files: Map<string, string>): string[] {
  * chunk would otherwise share with it comes in a `BrokerTarget`), and the rest of the tab loads
  * them only with import(). A module both loaded would become a chunk every page loads up front.
  */
-export const CONNECTION_CHUNK = ['client/connection.ts', 'client/channels.ts', 'client/rpc.ts', 'client/lifetime.ts', 'client/keptCopy.ts'];
+export const CONNECTION_CHUNK = ['client/connection.ts', 'client/channels.ts', 'client/rpc.ts', 'client/lifetime.ts', 'client/keptCopy.ts', 'client/deliveries.ts'];
 const CONNECTION_MAY_LOAD = [...CONNECTION_CHUNK, 'contract/wire.ts', 'protocol/version.ts'];
 
 export function lazyConnectionViolations(files: Map<string, string>): string[] {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_FRAME_FALLBACK_MILLIS } from '../../client/afterFirstFrame.js';
 import type { BrokerClient } from '../../client/index.js';
 import { useEmulator } from '../support/emulator.js';
-import { demoOptions, newClient, resetBrowser, sleep } from './react/helpers.js';
+import { keepUserFromLastVisit, keptUser, newClient, resetBrowser, sleep } from './react/helpers.js';
 
 /**
  * Issue 25: a page's first frame waits for nothing. What it shows first comes from the copy kept
@@ -41,33 +41,6 @@ beforeEach(() => {
 });
 afterEach(resetBrowser);
 
-const keptUser = {
-  id: '5b0d7a4e-8d3c-4d8e-9f51-0c1f7c6a2b11',
-  primaryEmail: 'kept@example.com',
-  primaryEmailVerified: true,
-  displayName: 'Kept',
-  profileImageUrl: null,
-  signedUpAtMillis: 1,
-  clientMetadata: {},
-  clientReadOnlyMetadata: null,
-  hasPassword: true,
-  otpAuthEnabled: false,
-  passkeyAuthEnabled: false,
-  authWithEmail: true,
-  requiresTotpMfa: false,
-  oauthProviders: [],
-  selectedTeamId: null,
-  selectedTeam: null,
-};
-
-/** The copy a previous visit of this user left (the record `client/persisted.ts` reads). */
-function keepFromLastVisit(): void {
-  const { baseUrl, projectId } = demoOptions(emulator());
-  const now = Date.now();
-  const record = { v: 1, userId: keptUser.id, createdAtMillis: now - 20, savedAtMillis: now - 10, entries: { '["currentUser",{}]': { data: keptUser, updatedAtMillis: now - 15 } } };
-  localStorage.setItem(`authbroker:snapshot:${projectId}@${baseUrl}`, JSON.stringify(record));
-}
-
 function subscribed(client: BrokerClient): void {
   client.subscribe({ kind: 'session' }, () => undefined);
   client.subscribe(currentUser, () => undefined);
@@ -75,7 +48,7 @@ function subscribed(client: BrokerClient): void {
 
 describe('with the copy kept since the last visit', () => {
   it('the user is there at once, and no broker starts before the next frame; after it, the tab connects', async () => {
-    keepFromLastVisit();
+    keepUserFromLastVisit(emulator());
     const client = newClient(emulator());
     subscribed(client);
     expect(client.getSnapshot(currentUser)).toMatchObject({ data: keptUser, isStale: true });
@@ -88,7 +61,7 @@ describe('with the copy kept since the last visit', () => {
   });
 
   it('an action, or connect(), starts the connection at once', async () => {
-    keepFromLastVisit();
+    keepUserFromLastVisit(emulator());
     const client = newClient(emulator());
     subscribed(client);
     await client.connect();
@@ -97,7 +70,7 @@ describe('with the copy kept since the last visit', () => {
   });
 
   it('a hidden page, which paints no frames, connects without waiting for one', async () => {
-    keepFromLastVisit();
+    keepUserFromLastVisit(emulator());
     visibility = 'hidden';
     subscribed(newClient(emulator()));
     await vi.waitFor(() => expect(started.brokers).toBe(1), { timeout: 2000 });
@@ -105,7 +78,7 @@ describe('with the copy kept since the last visit', () => {
   });
 
   it('a visible page whose frame never comes connects after a short wait', async () => {
-    keepFromLastVisit();
+    keepUserFromLastVisit(emulator());
     subscribed(newClient(emulator()));
     await sleep(FIRST_FRAME_FALLBACK_MILLIS / 2);
     expect(started.brokers).toBe(0);
@@ -114,7 +87,7 @@ describe('with the copy kept since the last visit', () => {
   });
 
   it('reads the kept copy from storage once, however many queries the page subscribes to', () => {
-    keepFromLastVisit();
+    keepUserFromLastVisit(emulator());
     const getItem = vi.spyOn(Storage.prototype, 'getItem');
     const client = newClient(emulator());
     subscribed(client);
