@@ -183,8 +183,11 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
   const sdkMedian = median(of('sdk').map((s) => s.afterScript));
   const fresh = summarize(offline.map((s) => s.freshAfterReturn));
   const boot = bootReport(clientOnly, visits);
-  // Issue 25's condition: no row of today's tab side worse than the same row before, beyond one local fetch.
-  const pairs = (['warm', 'cold', 'cold-no-copy'] as const).map((variant) => ({ variant, today: after(variant).median, before: after(`${variant}-before`).median }));
+  // Issue 25's condition: no row of today's tab side worse than the same row before, beyond one local
+  // fetch, by the rows' own figure (after the page's start-up); from script start for context (today's
+  // start-up is shorter, so the same moment reads later after it; both move by tens of ms from run to run).
+  const fromStart = (variant: Variant) => median(of(variant).map((s) => s.fromScriptStart));
+  const pairs = (['warm', 'cold', 'cold-no-copy'] as const).map((variant) => ({ variant, today: after(variant).median, before: after(`${variant}-before`).median, todayStart: fromStart(variant), beforeStart: fromStart(`${variant}-before`) }));
   return {
     id: 'time-to-user',
     title: '4. Time to a signed-in screen in a new tab',
@@ -234,7 +237,7 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
       ...boot.goals,
       {
         goal: "no authbroker row worse than the tab side before: each median after the page's own start-up at most one local fetch above the same row before",
-        measured: pairs.map(({ variant, today, before }) => `${variant} ${fmt(today, 1)} vs ${fmt(before, 1)} ms`).join('; ') + ` (one local fetch ${fmt(boot.localFetch, 1)} ms)`,
+        measured: `${pairs.map(({ variant, today, before, todayStart, beforeStart }) => `${variant} ${fmt(today, 1)} vs ${fmt(before, 1)} ms (from script start ${fmt(todayStart, 1)} vs ${fmt(beforeStart, 1)})`).join('; ')}; one local fetch ${fmt(boot.localFetch, 1)} ms`,
         met: beforePagesBuilt ? pairs.every(({ today, before }) => today <= before + boot.localFetch) : null,
       },
     ],
