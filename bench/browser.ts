@@ -3,15 +3,17 @@
  * served from http://localhost (cross-origin isolated, so performance.now() has fine resolution),
  * Debian's Chromium through playwright-core, and helpers to open tabs and seed sessions.
  */
-import { build } from 'esbuild';
-import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
+import { build, type Plugin } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, relative, resolve, sep } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/e2e/support/chromium.js';
 import { BENCH, freshDir, packageVersion, ROOT, sleep, TMP, type BenchEmulator } from './harness.js';
+import { inPageAsShipped } from './inPageBundle.js';
 
 /** `sdk` is the official SDK release compared so far (`@stackframe/js`), `sdk-newest` the newest that works against the emulator (`stackframe-js-newest`). */
 export type ClientKind = 'authbroker' | 'sdk' | 'sdk-newest' | 'naive';
@@ -23,7 +25,51 @@ export const CLIENT_LABELS: Record<ClientKind, string> = {
   naive: 'naive per-tab client',
 };
 
+/** A bench page: a client kind's page, the client-only page, or one of them built from the tab side before (`before/…`). */
+export type BenchPage = ClientKind | 'client-only' | 'before/authbroker' | 'before/client-only';
+
 export const WWW = join(TMP, 'www');
+
+/**
+ * The commit before issue 25's work on the tab's boot (the connection after the first render, the
+ * in-page broker a bundle of its own): bench 4 builds its pages from that commit's tab side too, and
+ * runs them beside today's in the same run.
+ */
+export const BEFORE_COMMIT = '513f2c20d692851b6aa5f61e90c810d842d6eb6a';
+const BEFORE = join(TMP, 'before');
+const LAYERS = ['client', 'contract', 'protocol', 'worker'];
+
+/** Our layers' sources at BEFORE_COMMIT, into bench/.tmp/before; false when this checkout does not have that commit. */
+function checkoutBefore(): boolean {
+  freshDir(BEFORE);
+  try {
+    const archive = execFileSync('git', ['archive', BEFORE_COMMIT, ...LAYERS], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    execFileSync('tar', ['-x', '-C', BEFORE], { input: archive });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The bench pages' imports of our layers, resolved in the copy at BEFORE_COMMIT. */
+const fromBefore: Plugin = {
+  name: 'tab-side-before',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, async (args) => {
+      if (args.pluginData === 'before' || !args.importer.startsWith(join(ROOT, 'bench', 'pages'))) return undefined;
+      const target = resolve(args.resolveDir, args.path);
+      if (!LAYERS.some((layer) => target.startsWith(join(ROOT, layer) + sep))) return undefined;
+      return b.resolve(`./${relative(args.resolveDir, join(BEFORE, relative(ROOT, target)))}`, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'before' });
+    });
+  },
+};
+
+/** Whether the pages of the tab side before (`before/…`) were built: the commit may be missing from this checkout. */
+export let beforePagesBuilt = false;
+
+const PAGES = { authbroker: 'authbroker.tsx', 'client-only': 'clientOnly.ts', sdk: 'sdk.tsx', 'sdk-newest': 'sdkNewest.tsx', naive: 'naive.tsx' } as const;
+
+const pageHtml = (script: string) => `<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body><div id="root"></div><script type="module" src="/${script}.js"></script></body></html>`;
 
 /** Bundles the pages of each client kind, the broker's SharedWorker script and the echo worker (production React, minified). */
 export async function buildPages(): Promise<void> {
@@ -39,24 +85,39 @@ export async function buildPages(): Promise<void> {
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'error' as const,
   };
-  await build({
-    ...common,
-    entryPoints: { authbroker: `${BENCH}pages/authbroker.tsx`, sdk: `${BENCH}pages/sdk.tsx`, 'sdk-newest': `${BENCH}pages/sdkNewest.tsx`, naive: `${BENCH}pages/naive.tsx` },
-    outdir: WWW,
-    // Lazy imports stay lazy, as in an app's production build (Vite splits them): a page must not
-    // carry the in-page broker, passkeys or OAuth code it never loads.
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    jsx: 'automatic',
-    // The very first statement of the page's first script to run: "script start" (every chunk carries
-    // the banner; only the first one evaluated sets it).
-    banner: { js: 'globalThis.__benchT0??=performance.now();globalThis.__benchT0Epoch??=Date.now();' },
-  });
+  /**
+   * Each page bundled on its own, as an app is: lazy imports stay lazy, as in an app's production
+   * build (a page must not carry the in-page broker, passkeys or OAuth code it never loads), and no
+   * chunk is shared with another page's bundle. The in-page broker as `npm run build` ships it.
+   */
+  const page = (outdir: string, plugins: Plugin[]) => async (name: string, entry: string) =>
+    build({
+      ...common,
+      entryPoints: { [name]: `${BENCH}pages/${entry}` },
+      outdir,
+      splitting: true,
+      chunkNames: `chunks/${name}/[name]-[hash]`,
+      jsx: 'automatic',
+      // The very first statement of the page's first script to run: "script start" (every chunk carries
+      // the banner; only the first one evaluated sets it).
+      banner: { js: 'globalThis.__benchT0??=performance.now();globalThis.__benchT0Epoch??=Date.now();' },
+      plugins,
+    });
+  const today = page(WWW, [await inPageAsShipped()]);
+  for (const [name, entry] of Object.entries(PAGES)) await today(name, entry);
+  // The same pages on the tab side before (bench 4); they use today's broker worker, the same protocol.
+  beforePagesBuilt = checkoutBefore();
+  if (beforePagesBuilt) {
+    const before = join(WWW, 'before');
+    mkdirSync(before, { recursive: true });
+    for (const name of ['authbroker', 'client-only'] as const) {
+      await page(before, [fromBefore])(name, PAGES[name]);
+      writeFileSync(join(before, `${name}.html`), pageHtml(`before/${name}`));
+    }
+  }
   // The broker's SharedWorker as an app's bundler splits it (its devtools recorder a lazy chunk).
   await build({ ...common, entryPoints: { 'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`, 'echo-worker': `${BENCH}pages/echoWorker.ts` }, outdir: WWW, splitting: true, chunkNames: 'chunks/[name]-[hash]' });
-  for (const kind of CLIENT_KINDS) {
-    writeFileSync(join(WWW, `${kind}.html`), `<!doctype html><html><head><meta charset="utf-8"><title>${kind} bench</title></head><body><div id="root"></div><script type="module" src="/${kind}.js"></script></body></html>`);
-  }
+  for (const name of Object.keys(PAGES)) writeFileSync(join(WWW, `${name}.html`), pageHtml(name));
 }
 
 const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
@@ -110,7 +171,7 @@ export class Stage {
     return new Stage(browser, pages, emulator);
   }
 
-  url(kind: ClientKind, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): string {
+  url(kind: BenchPage, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): string {
     const { em } = this.emulator;
     const params = new URLSearchParams({ api: em.url, pid: em.projects.demo.id, pck: em.projects.demo.publishableClientKey, mode, ...extra });
     return `${this.pages.url}/${kind}.html?${params}`;
@@ -131,7 +192,7 @@ export class Stage {
   }
 
   /** Opens a bench page; waits until its script has run (window.__bench exists). */
-  async open(context: BrowserContext, kind: ClientKind, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): Promise<Page> {
+  async open(context: BrowserContext, kind: BenchPage, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): Promise<Page> {
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`  [${kind}] page error: ${error.message}`));
     page.on('request', (request) => {

@@ -2,10 +2,11 @@
  * 5. Bundle size (esbuild, minified, gzip -9): our tab side with its lazy chunks, the passkey
  * module, the worker, and other browser auth clients bundled for the same job.
  */
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { workerBundles } from '../scripts/workerBundles.mjs';
 import { BENCH, fmt, packageVersion, ROOT, type BenchResult, type Flags } from './harness.js';
+import { inPageAsShipped, inPageInputName } from './inPageBundle.js';
 
 interface Chunk {
   file: string;
@@ -38,12 +39,14 @@ const options = {
 
 function shortInput(path: string): string {
   const m = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  const inPage = inPageInputName(path);
+  if (inPage !== null) return inPage;
   return m ? m[1]! : path.replace(/^\.\.\//, '');
 }
 
 /** Bundles one entry with code splitting; returns every output chunk with its gzip size. */
-function measure(entryFile: string): Promise<Chunk[]> {
-  return measureBuild({ ...options, entryPoints: [entryFile], outdir: '/virtual', splitting: true, chunkNames: '[name]-[hash]' }, entryFile);
+function measure(entryFile: string, plugins: Plugin[] = []): Promise<Chunk[]> {
+  return measureBuild({ ...options, entryPoints: [entryFile], outdir: '/virtual', splitting: true, chunkNames: '[name]-[hash]', plugins }, entryFile);
 }
 
 /** A worker script as `npm run build` makes it (scripts/workerBundles.mjs), in memory. */
@@ -94,12 +97,13 @@ function upFront(chunks: Chunk[]): Chunk[] {
 }
 
 export async function bundleSize(_flags: Flags): Promise<BenchResult> {
-  const tab = await measure(`${BENCH}sizes/tabSide.ts`);
-  const withMessages = await measure(`${BENCH}sizes/tabSideWithMessages.ts`);
-  const withDevtools = await measure(`${BENCH}sizes/tabSideWithDevtools.ts`);
-  const job = await measure(`${BENCH}sizes/authbrokerJob.tsx`);
+  const asShipped = [await inPageAsShipped()];
+  const tab = await measure(`${BENCH}sizes/tabSide.ts`, asShipped);
+  const withMessages = await measure(`${BENCH}sizes/tabSideWithMessages.ts`, asShipped);
+  const withDevtools = await measure(`${BENCH}sizes/tabSideWithDevtools.ts`, asShipped);
+  const job = await measure(`${BENCH}sizes/authbrokerJob.tsx`, asShipped);
   // Exactly as `npm run build` makes them: the SharedWorker with its lazy chunks (the service methods,
-  // the devtools recorder), the service worker in one file.
+  // the devtools recorder, the memory token store), the service worker in one file.
   const worker = await measureWorker(workerBundles.sharedWorker);
   const serviceWorker = await measureWorker(workerBundles.serviceWorker);
   const tabEntry = tab.find((c) => c.entry)!;
@@ -140,12 +144,24 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
     }
   }
   const lazy = tab.filter((c) => !tabUpFront.includes(c));
+  // What loads after the first render, and whether any of it shares a chunk with the entry (a shared
+  // chunk would be imported by the entry, up front).
+  const chunkOf = (chunks: Chunk[], input: string) => chunks.find((c) => c.inputs.some(([name]) => name === input));
+  const sharesWithEntry = (chunks: Chunk[], chunk: Chunk | undefined) => {
+    const front = new Set(upFront(chunks).map((c) => c.file));
+    return chunk === undefined ? null : chunk.staticImports.filter((file) => front.has(file));
+  };
+  const connectionChunk = chunkOf(tab, 'client/connection.ts');
+  const inPageChunk = chunkOf(tab, 'the in-page broker bundle');
+  const connectionShares = sharesWithEntry(tab, connectionChunk);
+  const inPageShares = sharesWithEntry(tab, inPageChunk);
+  const jobShares = [chunkOf(job, 'client/connection.ts'), chunkOf(job, 'the in-page broker bundle')].map((chunk) => sharesWithEntry(job, chunk));
   return {
     id: 'bundle-size',
     title: '5. Bundle size (min+gzip, esbuild)',
     method: [
       `esbuild ${packageVersion('esbuild')}: bundle, minify, ESM, browser, es2022, code splitting, \`process.env.NODE_ENV = "production"\`, React and react-dom external; each output chunk gzipped at level 9 (kB = 1000 bytes).`,
-      `Our tab side is every export of \`authbroker/client\` and \`authbroker/react\` (\`bench/sizes/tabSide.ts\`); the people-facing sentences are an opt-in entry, \`authbroker/messages\`, measured as what it adds to that bundle (\`bench/sizes/tabSideWithMessages.ts\`). \`authbroker/devtools\` likewise (\`bench/sizes/tabSideWithDevtools.ts\`): what it adds up front, and its panel, a lazy chunk fetched when first opened. "Up front" is the entry chunk plus the chunks it imports statically (what loads before the app runs); dynamic imports (passkeys with @simplewebauthn/browser, the service-worker fallback's workbox-window, the in-page fallback broker) become lazy chunks fetched only when used. The worker scripts are built exactly as \`npm run build\` ships them (\`scripts/workerBundles.mjs\`): the SharedWorker broker (\`worker/hosts/sharedWorker.ts\`) with code splitting, its up-front files and, as lazy chunks (a module worker may \`import()\`), the service methods (fetched on the first call of one) and the devtools recorder (on the first diagnostics query); the service-worker broker (\`worker/hosts/serviceWorkerEntry.ts\`) in one file (a service worker may not \`import()\` once installed, so both are inside). The others are bundled from a small entry doing the same job (\`bench/sizes/*.ts\`: sign in, read the user).`,
+      `Our tab side is every export of \`authbroker/client\` and \`authbroker/react\` (\`bench/sizes/tabSide.ts\`); the people-facing sentences are an opt-in entry, \`authbroker/messages\`, measured as what it adds to that bundle (\`bench/sizes/tabSideWithMessages.ts\`). \`authbroker/devtools\` likewise (\`bench/sizes/tabSideWithDevtools.ts\`): what it adds up front, and its panel, a lazy chunk fetched when first opened. "Up front" is the entry chunk plus the chunks it imports statically (what loads before the app runs); dynamic imports (the connection to the broker, loaded after the first render; passkeys with @simplewebauthn/browser; the service-worker fallback's workbox-window; the in-page fallback broker) become lazy chunks fetched only when used. The in-page broker is bundled first as \`npm run build\` ships it, a bundle of its own (\`dist/worker/hosts/inPage.js\`), and the tab's import of it resolved there. The worker scripts are built exactly as \`npm run build\` ships them (\`scripts/workerBundles.mjs\`): the SharedWorker broker (\`worker/hosts/sharedWorker.ts\`) with code splitting, its up-front files and, as lazy chunks (a module worker may \`import()\`), the service methods (fetched on the first call of one), the devtools recorder (on the first diagnostics query) and the memory token store (for \`tokenStore: 'memory'\`); the service-worker broker (\`worker/hosts/serviceWorkerEntry.ts\`) in one file (a service worker may not \`import()\` once installed, so they are all inside). The others are bundled from a small entry doing the same job (\`bench/sizes/*.ts\`: sign in, read the user).`,
     ].join('\n\n'),
     tables: [
       {
@@ -171,6 +187,7 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         rows: [
           ['tab side entry chunk', largest(tabEntry)],
           ['sign-in job entry chunk', largest(job.find((c) => c.entry)!)],
+          ...(connectionChunk ? [['the connection (lazy)', largest(connectionChunk)]] : []),
           ['SharedWorker broker entry', largest(workerEntry)],
           ['service-worker broker', largest(serviceWorkerSize)],
         ],
@@ -200,6 +217,12 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         met: workerUpFrontGzip <= 35_000,
       },
       { goal: 'service-worker broker ≤ 35 kB min+gzip (one file)', measured: `${kB(serviceWorkerSize.gzip)} (${serviceWorkerSize.gzip} B)`, met: serviceWorkerSize.gzip <= 35_000 },
+      // Issue 25, decision 1: the connection after the first render, the in-page broker a bundle of its own.
+      {
+        goal: 'the connection (Comlink, the host choice, starting the worker) and the in-page broker load after the first render, each sharing no chunk with the tab\'s entry (both bundles)',
+        measured: `connection ${connectionChunk ? `${connectionChunk.file} ${kB(connectionChunk.gzip)}` : 'not found'}, in-page broker ${inPageChunk ? `${inPageChunk.file} ${kB(inPageChunk.gzip)}` : 'not found'}; chunks of the entry they import: ${[connectionShares, inPageShares, ...jobShares].flat().join(', ') || 'none'}`,
+        met: [connectionShares, inPageShares, ...jobShares].every((shared) => shared !== null && shared.length === 0),
+      },
     ],
     notes: [
       passkeys.length

@@ -5,6 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { connectOverPort } from '../client/rpc.js';
+import { tabErrors } from '../client/tabErrors.js';
 import type { RunningEmulator } from '../emulator/index.js';
 import { holdLock, LocalLockManager } from '../test/support/locks.js';
 import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec } from '../worker/index.js';
@@ -79,7 +80,7 @@ export async function connectSimTab({ broker, locks }: BenchBroker): Promise<Sim
     port1.close();
     lifetime.release();
   });
-  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, { tabId, lockName, version: 'bench' }, (batch) => listener.deliver(batch), (promise) => promise);
+  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, { tabId, lockName, version: 'bench' }, (batch) => listener.deliver(batch), (promise) => promise, tabErrors);
   tab.api = connection.api;
   closeConnection = () => connection.close();
   return tab;

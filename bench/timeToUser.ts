@@ -2,19 +2,36 @@
  * 4. Time to a signed-in screen in a new tab: warm broker (another tab open), cold broker (session
  * in IndexedDB, no tab open), the same cold start without the copy of the last visit, the official
  * SDK and the naive client, from script start to the user in the DOM, minus the page's own script
- * run; how many requests the emulator received in that window; and an offline reload.
+ * run; how many requests the emulator received in that window; and an offline reload. The
+ * authbroker rows run beside the same pages built from the tab side before issue 25 (bootRows.ts,
+ * which also has the client-only page and the first visit ever).
  */
 import type { Browser, BrowserContext } from 'playwright-core';
-import { Stage, type ClientKind, type PageServer } from './browser.js';
+import { bootReport, clientOnlyTab, firstVisit, type ClientOnlySample, type FirstVisitSample } from './bootRows.js';
+import { BEFORE_COMMIT, beforePagesBuilt, Stage, type BenchPage, type ClientKind, type PageServer } from './browser.js';
 import { fmt, median, sleep, startBenchEmulator, summarize, type BenchEmulator, type BenchResult, type Flags } from './harness.js';
 
-type Variant = 'warm' | 'cold' | 'cold-no-copy' | 'sdk' | 'naive';
-const VARIANTS: Array<{ variant: Variant; kind: ClientKind; holder: boolean; extra?: Record<string, string>; label: string }> = [
-  { variant: 'warm', kind: 'authbroker', holder: true, label: 'authbroker, warm broker (another tab open, user cached)' },
-  { variant: 'cold', kind: 'authbroker', holder: false, label: 'authbroker, cold broker (session in IndexedDB, no tab open)' },
-  { variant: 'cold-no-copy', kind: 'authbroker', holder: false, extra: { persist: '0' }, label: 'authbroker, cold broker, persistSnapshot: false (no copy of the last visit)' },
-  { variant: 'sdk', kind: 'sdk', holder: true, label: 'official SDK @stackframe/js (another tab open; tokens in cookies)' },
-  { variant: 'naive', kind: 'naive', holder: false, label: 'naive per-tab client (tokens in localStorage)' },
+/** A browser context the variants open their tabs in, with the demo user signed in. */
+type Setting = 'warm' | 'cold' | 'cold-no-copy' | 'sdk' | 'naive';
+const SETTINGS: Array<{ setting: Setting; kind: ClientKind; holder: boolean; extra?: Record<string, string> }> = [
+  { setting: 'warm', kind: 'authbroker', holder: true },
+  { setting: 'cold', kind: 'authbroker', holder: false },
+  { setting: 'cold-no-copy', kind: 'authbroker', holder: false, extra: { persist: '0' } },
+  { setting: 'sdk', kind: 'sdk', holder: true },
+  { setting: 'naive', kind: 'naive', holder: false },
+];
+
+type Variant = Setting | 'warm-before' | 'cold-before' | 'cold-no-copy-before';
+const BEFORE = `the tab side before, ${BEFORE_COMMIT.slice(0, 7)}`;
+const VARIANTS: Array<{ variant: Variant; setting: Setting; page: BenchPage; label: string }> = [
+  { variant: 'warm', setting: 'warm', page: 'authbroker', label: 'authbroker, warm broker (another tab open, user cached)' },
+  { variant: 'warm-before', setting: 'warm', page: 'before/authbroker', label: `  the same, ${BEFORE}` },
+  { variant: 'cold', setting: 'cold', page: 'authbroker', label: 'authbroker, cold broker (session in IndexedDB, no tab open)' },
+  { variant: 'cold-before', setting: 'cold', page: 'before/authbroker', label: `  the same, ${BEFORE}` },
+  { variant: 'cold-no-copy', setting: 'cold-no-copy', page: 'authbroker', label: 'authbroker, cold broker, persistSnapshot: false (no copy of the last visit)' },
+  { variant: 'cold-no-copy-before', setting: 'cold-no-copy', page: 'before/authbroker', label: `  the same, ${BEFORE}` },
+  { variant: 'sdk', setting: 'sdk', page: 'sdk', label: 'official SDK @stackframe/js (another tab open; tokens in cookies)' },
+  { variant: 'naive', setting: 'naive', page: 'naive', label: 'naive per-tab client (tokens in localStorage)' },
 ];
 
 interface Sample {
@@ -97,24 +114,29 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
   const stage = await Stage.open(emulator, browser, pages);
   let external: string[] = [];
   const samples: Sample[] = [];
+  const clientOnly: ClientOnlySample[] = [];
+  const visits: FirstVisitSample[] = [];
   let offline: OfflineSample[] = [];
-  const contexts = new Map<Variant, BrowserContext>();
+  const contexts = new Map<Setting, BrowserContext>();
+  const variants = VARIANTS.filter(({ page }) => beforePagesBuilt || !page.startsWith('before/'));
+  const sides = beforePagesBuilt ? [true, false] : [false];
   try {
-    for (const { variant, kind, holder, extra } of VARIANTS) {
+    for (const { setting, kind, holder, extra } of SETTINGS) {
       const context = await stage.newContext();
-      contexts.set(variant, context);
+      contexts.set(setting, context);
       await stage.seedSession(context, kind);
       if (holder) await stage.waitMark(await stage.open(context, kind, 'hooks', extra), 'ready');
     }
     // Rep 0 warms the HTTP and code caches of every variant (and, for authbroker, shows the user
     // once, as a returning visitor has seen it) and is not counted.
     for (let rep = 0; rep <= reps; rep++) {
-      for (const { variant, kind, holder, extra } of VARIANTS) {
-        const context = contexts.get(variant)!;
+      for (const { variant, setting, page: path } of variants) {
+        const { holder, extra } = SETTINGS.find((s) => s.setting === setting)!;
+        const context = contexts.get(setting)!;
         if (!holder) await stage.waitNoBroker(context);
         await sleep(100);
         emulator.reset();
-        const page = await stage.open(context, kind, 'hooks', extra);
+        const page = await stage.open(context, path, 'hooks', extra);
         await stage.waitMark(page, 'user');
         await stage.waitMark(page, 'ready');
         await sleep(300);
@@ -134,6 +156,16 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
           requestsUntilReady: emulator.log.entries.length,
         });
       }
+      for (const warm of [true, false]) {
+        for (const [before, floor] of [...sides.map((side) => [side, false]), [false, true]] as const) {
+          const sample = await clientOnlyTab(stage, emulator, contexts.get(warm ? 'warm' : 'cold')!, warm, before, floor);
+          if (rep > 0) clientOnly.push(sample);
+        }
+      }
+      for (const before of sides) {
+        const sample = await firstVisit(stage, before);
+        if (rep > 0) visits.push(sample);
+      }
     }
     offline = await offlineReloads(stage, emulator, flags.quick ? 2 : 5);
     external = stage.externalRequests;
@@ -150,6 +182,12 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
   const cold = after('cold');
   const sdkMedian = median(of('sdk').map((s) => s.afterScript));
   const fresh = summarize(offline.map((s) => s.freshAfterReturn));
+  const boot = bootReport(clientOnly, visits);
+  // Issue 25's condition: no row of today's tab side worse than the same row before, beyond one local
+  // fetch, by the rows' own figure (after the page's start-up); from script start for context (today's
+  // start-up is shorter, so the same moment reads later after it; both move by tens of ms from run to run).
+  const fromStart = (variant: Variant) => median(of(variant).map((s) => s.fromScriptStart));
+  const pairs = (['warm', 'cold', 'cold-no-copy'] as const).map((variant) => ({ variant, today: after(variant).median, before: after(`${variant}-before`).median, todayStart: fromStart(variant), beforeStart: fromStart(`${variant}-before`) }));
   return {
     id: 'time-to-user',
     title: '4. Time to a signed-in screen in a new tab',
@@ -157,13 +195,14 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
       `Five browser contexts, each with the demo user signed in from a set-up tab: warm (an authbroker tab with the hooks stays open, so the broker runs and has the user cached), cold (no tab open: the harness waits until the broker SharedWorker is gone before each tab; the session is in IndexedDB, and the copy tabs keep of what they showed is in localStorage), the same cold start with \`persistSnapshot: false\` (no copy), the official SDK (an SDK tab stays open; tokens in cookies) and the naive client (tokens in localStorage).`,
       `Each repetition opens one new tab of the bench page per variant (variants interleaved) and closes it afterwards. The figure the goals use is the time from script start (performance.now() at the first statement of the page's bundle) to the user in the DOM (a layout effect of the screen), minus the page's own start-up: its first script run (React, the bundle) and React's first commit of the screen, whichever ends later. That is what the client adds: zero when the user is in the very first render. "From script start" and "from navigation" are given too. Requests = every request the emulator received (CORS preflights included; Node's http diagnostics channel, epoch ms) between script start and that moment; "until ready" counts until teams and contact channels are shown too, plus 300 ms.`,
       `Offline reload: a context whose user has visited (the copy kept), no tab open; the user is renamed server-side, then the emulator drops every API request and probe; a new tab opens (the user is shown from the copy), 1.5 s pass (the broker finds the service unreachable; reads wait), the faults are lifted and the page is sent the browser's \`online\` event; the time is from that event to the renamed user in the DOM. "Errors on screen" counts script errors the page saw.`,
-      `${reps} repetitions per variant after one uncounted warm-up (scripts are served cacheable, as a deployed app's would be). React 19 production build, esbuild-minified pages.`,
+      `${reps} repetitions per variant after one uncounted warm-up (scripts are served cacheable, as a deployed app's would be). React 19 production build, esbuild-minified pages. The page does not call \`connect()\` (that would start the connection at once); "connected" is the client's \`authbroker:connected\` User Timing mark. Each authbroker row is followed by the same page built from the tab side before issue 25 (${BEFORE_COMMIT.slice(0, 7)}), in the same context, interleaved.`,
+      boot.method,
     ].join('\n\n'),
     tables: [
       {
         caption: 'Time to the user in the DOM (ms) and requests received by the emulator',
         columns: ['variant', 'median after the page start-up', 'p95', 'median from script start', 'median from navigation start', 'requests in window (median; max)', 'requests until all shown (median)', 'context: script run / connected (median ms from script start)'],
-        rows: VARIANTS.map(({ variant, label }) => {
+        rows: variants.map(({ variant, label }) => {
           const list = of(variant);
           const s = summarize(list.map((x) => x.afterScript));
           return [
@@ -183,6 +222,7 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
         columns: ['repetition', 'user shown offline', 'errors on screen', 'fresh value after the network returned (ms)'],
         rows: offline.map((s, i) => [String(i + 1), s.userShown ? 'yes' : 'no', String(s.errorsOnScreen), fmt(s.freshAfterReturn, 0)]),
       },
+      ...boot.tables,
     ],
     goals: [
       { goal: "warm broker: user in the DOM ≤ 5 ms after the page's own start-up (median)", measured: `median ${fmt(warm.median, 1)} ms (p95 ${fmt(warm.p95, 1)} ms)`, met: warm.median <= 5 },
@@ -194,8 +234,14 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
         measured: `${offline.filter((s) => s.userShown).length} of ${offline.length} shown, ${offline.reduce((n, s) => n + s.errorsOnScreen, 0)} errors; fresh after ${fmt(fresh.median, 0)} ms (max ${fmt(Math.max(...offline.map((s) => s.freshAfterReturn)), 0)} ms)`,
         met: offline.length > 0 && offline.every((s) => s.userShown && s.errorsOnScreen === 0) && fresh.median <= 1000,
       },
+      ...boot.goals,
+      {
+        goal: "no authbroker row worse than the tab side before: each median after the page's own start-up at most one local fetch above the same row before",
+        measured: `${pairs.map(({ variant, today, before, todayStart, beforeStart }) => `${variant} ${fmt(today, 1)} vs ${fmt(before, 1)} ms (from script start ${fmt(todayStart, 1)} vs ${fmt(beforeStart, 1)})`).join('; ')}; one local fetch ${fmt(boot.localFetch, 1)} ms`,
+        met: beforePagesBuilt ? pairs.every(({ today, before }) => today <= before + boot.localFetch) : null,
+      },
     ],
     notes: [...external, `Side by side: the warm authbroker tab adds ×${fmt(warm.median / Math.max(0.1, sdkMedian), 2)} what the official SDK's adds (${fmt(sdkMedian, 1)} ms after its page script).`],
-    data: { reps, samples, offline },
+    data: { reps, samples, offline, clientOnly, visits },
   };
 }

@@ -1,10 +1,12 @@
 /**
  * What a connection to a broker is, apart from how each host opens one (channels.ts): the lazy
  * service-worker host (serviceWorkerHost.ts) names these types too, and must not import channels.ts,
- * which imports it.
+ * which imports it. Types only: the tab's main chunk and its lazy connection both name them.
  */
 import type { BrokerApi } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
+import type { ClientErrorCode, ProtocolError } from '../protocol/errors/errors.js';
+import type { ConnectOptions } from './options.js';
 
 /** A connection to a broker, whatever hosts it. */
 export interface BrokerChannel {
@@ -30,4 +32,38 @@ export interface WatchedConnection {
 /** A connection and how many attempts it took (1 when the first answered). */
 export interface AttemptedConnection extends WatchedConnection {
   attempts: number;
+}
+
+/**
+ * The error classes the connection throws, handed over by the tab's main chunk (`tabErrors`)
+ * rather than imported: the connection is a lazy chunk, and a module that both imported would be
+ * split by bundlers into a chunk of its own that every page loads up front. The in-page broker,
+ * a bundle of its own with its own copies of the classes, rebuilds its errors with `deserializeError`
+ * so that the app always meets the tab's classes.
+ */
+export interface TabErrors {
+  ClientError: new (code: ClientErrorCode, message: string) => Error;
+  ProtocolError: typeof ProtocolError;
+  deserializeError(value: unknown): Error;
+}
+
+/** A SharedWorker the main chunk started before the connection loaded (a first visit), and whether its script failed to load meanwhile. */
+export interface EarlyWorker {
+  worker: SharedWorker;
+  failed: boolean;
+}
+
+/** Where the tab's broker is and how to reach it: worked out by the main chunk, used by the lazy connection. */
+export interface BrokerTarget {
+  /** The app's options: the host scripts, a forced mode, the connect timeout. */
+  options: ConnectOptions;
+  /** The service's base URL, normalized (`normalizeBaseUrl`). */
+  baseUrl: string;
+  /** The broker's SharedWorker name (`workerName`): one per service and project. */
+  name: string;
+  /** The hosts to try, best first (`candidateModes`; `authbroker/client` exports it, so it is the main chunk's). */
+  modes: BrokerMode[];
+  errors: TabErrors;
+  /** The broker's SharedWorker, already started under `name` (a first visit): the first attempt uses it. */
+  early?: EarlyWorker;
 }

@@ -1,22 +1,33 @@
+/**
+ * Reaching a broker: the hosts in order, the attempts within the connect timeout, the `connect`
+ * request. Part of the tab's lazy connection (loaded by `connection.ts` after the first render):
+ * what it needs from the main chunk (the error classes, the broker's config and name) comes in a
+ * `BrokerTarget`, never from an import of a module the main chunk loads.
+ */
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
 import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
-import { brokerKeyOf } from '../contract/brokerKey.js';
-import { ClientError } from '../protocol/errors/errors.js';
-import type { ConnectOptions } from './options.js';
-import { brokerConfigOf } from './options.js';
-import { candidateModes, detectCapabilities } from './mode.js';
 import { connectOverPort as connectEntry } from './rpc.js';
-import type { AttemptedConnection, BrokerChannel, WatchedConnection } from './brokerChannel.js';
+import type { AttemptedConnection, BrokerChannel, BrokerTarget, TabErrors, WatchedConnection } from './brokerChannel.js';
 
-export type { AttemptedConnection, BrokerChannel, WatchedConnection };
+export type { AttemptedConnection, BrokerChannel, BrokerTarget, WatchedConnection };
 
-export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl' | 'tokenStore'>): string {
-  return `authbroker:${brokerKeyOf(options)}`;
+/** The part of the options the broker itself receives (the base URL as the main chunk normalized it). */
+export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options' | 'baseUrl'>) {
+  return {
+    baseUrl,
+    projectId: options.projectId,
+    publishableClientKey: options.publishableClientKey,
+    ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),
+    ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
+    ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
+    ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
+    ...(options.tokenStore === undefined ? {} : { tokenStore: options.tokenStore }),
+  };
 }
 
-export function withTimeout<T>(promise: Promise<T>, millis: number, what: string): Promise<T> {
-  return rejectAfter(promise, millis, () => new ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`));
+export function withTimeout<T>(promise: Promise<T>, millis: number, what: string, errors: TabErrors): Promise<T> {
+  return rejectAfter(promise, millis, () => new errors.ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`));
 }
 
 function rejectAfter<T>(promise: Promise<T>, millis: number, error: () => unknown): Promise<T> {
@@ -76,19 +87,19 @@ export interface BrokerEntryAttempt {
  */
 export async function connectWithRetries(
   openEntry: (attempt: number) => BrokerEntryAttempt,
-  options: ConnectOptions,
+  target: BrokerTarget,
   hello: TabHello,
   listener: TabListener,
   hostGone?: Promise<void>,
 ): Promise<AttemptedConnection> {
-  const total = options.connectTimeoutMillis ?? 8000;
+  const total = target.options.connectTimeoutMillis ?? 8000;
   const deadlines = attemptDeadlines(total);
-  const silence = new ClientError('BROKER_UNAVAILABLE', deadlines.length === 1 ? `The broker did not answer within ${total} ms.` : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`);
+  const silence = new target.errors.ClientError('BROKER_UNAVAILABLE', deadlines.length === 1 ? `The broker did not answer within ${total} ms.` : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`);
   for (const [index, deadline] of deadlines.entries()) {
     const entry = openEntry(index);
     let connection: WatchedConnection;
     try {
-      const connecting = connectOverPort(entry.port, options, hello, listener, hostGone, (promise) => rejectAfter(promise, deadline, () => silence));
+      const connecting = connectOverPort(entry.port, target, hello, listener, hostGone, (promise) => rejectAfter(promise, deadline, () => silence));
       connection = await (entry.failed ? Promise.race([connecting, entry.failed]) : connecting);
     } catch (error) {
       // A worker that answers late must not keep a tab nobody uses.
@@ -114,17 +125,17 @@ export async function connectWithRetries(
  */
 async function connectOverPort(
   port: MessagePort,
-  options: ConnectOptions,
+  target: BrokerTarget,
   hello: TabHello,
   listener: TabListener,
   hostGone: Promise<void> | undefined,
   timeout: <T>(promise: Promise<T>) => Promise<T>,
 ): Promise<WatchedConnection> {
-  const connection = await connectEntry(port, brokerConfigOf(options), hello, (batch) => listener.deliver(batch), timeout);
+  const connection = await connectEntry(port, brokerConfigOf(target), hello, (batch) => listener.deliver(batch), timeout, target.errors);
   let markLost!: () => void;
   const lost = new Promise<void>((resolve) => (markLost = resolve));
   void hostGone?.then(markLost);
-  return { api: failingWhenLost(connection.api, lost), lost, markLost, close: () => connection.close() };
+  return { api: failingWhenLost(connection.api, lost, target.errors), lost, markLost, close: () => connection.close() };
 }
 
 /**
@@ -139,30 +150,29 @@ export function sharedWorkerName(brokerName: string, attempt: number): string {
   return attempt === 0 ? brokerName : `${brokerName}#${attempt + 1}`;
 }
 
-export async function openSharedWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
-  const name = workerName(options);
-  const source = options.sharedWorker;
-  if (source === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
+export async function openSharedWorker(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  const { name, errors } = target;
+  const source = target.options.sharedWorker;
+  if (source === undefined) throw new errors.ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
   const openEntry = (attempt: number): BrokerEntryAttempt => {
     const attemptName = sharedWorkerName(name, attempt);
-    const worker = typeof source === 'function' ? source(attemptName) : new SharedWorker(source, { type: 'module', name: attemptName });
+    const early = attempt === 0 ? target.early : undefined;
+    const worker = early?.worker ?? (typeof source === 'function' ? source(attemptName) : new SharedWorker(source, { type: 'module', name: attemptName }));
     worker.port.start();
     // A script that does not load (missing, served as the app's HTML page, a syntax error) fires
     // `error` on the worker: fail now, saying why, rather than after the connect timeout.
     const failed = new Promise<never>((_, reject) => {
-      worker.addEventListener(
-        'error',
-        () =>
-          void import('./scriptProblem.js')
-            .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
-            .then((why) => reject(new ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`))),
-        { once: true },
-      );
+      const fail = () =>
+        void import('./scriptProblem.js')
+          .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
+          .then((why) => reject(new errors.ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`)));
+      if (early?.failed) fail();
+      else worker.addEventListener('error', fail, { once: true });
     });
     failed.catch(() => undefined);
     return { port: worker.port, failed, close: () => worker.port.close() };
   };
-  const connection = await connectWithRetries(openEntry, options, hello, listener);
+  const connection = await connectWithRetries(openEntry, target, hello, listener);
   return { mode: 'shared-worker', attempts: connection.attempts, api: connection.api, lost: connection.lost, markLost: connection.markLost, close: connection.close };
 }
 
@@ -171,12 +181,12 @@ export async function openSharedWorker(options: ConnectOptions, hello: TabHello,
  * waiting fail with BROKER_UNAVAILABLE when the loss is known, as does any call after it, so their
  * callers can try again.
  */
-function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
+function failingWhenLost(api: BrokerApi, lost: Promise<void>, errors: TabErrors): BrokerApi {
   // The calls still waiting, failed all at once on loss. (Racing each call against one `lost`
   // promise would leave a reaction on it per call, held for the connection's life.)
   const waiting = new Set<(error: unknown) => void>();
   let isLost = false;
-  const lostError = () => new ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
+  const lostError = () => new errors.ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
   void lost.then(() => {
     isLost = true;
     for (const fail of waiting) fail(lostError());
@@ -200,7 +210,8 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>): BrokerApi {
 }
 
 /** The service-worker host, for browsers without SharedWorker: loaded only on that fallback path. */
-export async function openServiceWorker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+export async function openServiceWorker(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  const { options, errors } = target;
   return (await import('./serviceWorkerHost.js')).openServiceWorker(options, {
     async connect(worker, hostGone) {
       // A service worker has no port of its own: each attempt sends it one to serve this tab's entry on.
@@ -210,18 +221,18 @@ export async function openServiceWorker(options: ConnectOptions, hello: TabHello
         port1.start();
         return { port: port1, close: () => port1.close() };
       };
-      return connectWithRetries(openEntry, options, hello, listener, hostGone);
+      return connectWithRetries(openEntry, target, hello, listener, hostGone);
     },
-    withinTimeout: (promise, what) => withTimeout(promise, options.connectTimeoutMillis ?? 8000, what),
-    unavailable: (message) => new ClientError('BROKER_UNAVAILABLE', message),
+    withinTimeout: (promise, what) => withTimeout(promise, options.connectTimeoutMillis ?? 8000, what, errors),
+    unavailable: (message) => new errors.ClientError('BROKER_UNAVAILABLE', message),
   });
 }
 
-export async function openInProcess(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
-  // The whole broker, loaded only when this page must host it itself.
-  const { createInProcessBroker } = await import('../worker/hosts/inProcess.js');
-  const broker = await createInProcessBroker(brokerConfigOf(options));
-  return { mode: 'in-process', api: broker.connect(hello, listener), close: () => broker.close() };
+export async function openInProcess(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  // The whole broker, loaded only when this page must host it itself: a bundle of its own, whose
+  // errors come back as the tab's classes (see worker/hosts/inPage.ts).
+  const { openInPageBroker } = await import('../worker/hosts/inPage.js');
+  return { mode: 'in-process', ...(await openInPageBroker(brokerConfigOf(target), hello, listener, target.errors.deserializeError)) };
 }
 
 export const openers: Record<BrokerMode, typeof openSharedWorker> = {
@@ -246,14 +257,15 @@ export interface ConnectedMark {
  * the only one tried. Leaves the `authbroker:connected` mark (`performance.getEntriesByName`), whose
  * start time is how long this page took to reach its broker: what devtools and the benchmarks read.
  */
-export async function openBroker(options: ConnectOptions, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+export async function openBroker(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+  const { options } = target;
   const failures: string[] = [];
   const forced = options.mode !== undefined && options.mode !== 'auto';
-  for (const mode of candidateModes(detectCapabilities(options), options.mode)) {
+  for (const mode of target.modes) {
     const fallback = failures.length === 0 ? {} : { warnings: [`The broker runs in ${mode} mode because a better host did not start: ${failures.join('; ')}.`] };
     let opened: BrokerChannel;
     try {
-      opened = await openers[mode](options, { ...hello, ...fallback }, listener);
+      opened = await openers[mode](target, { ...hello, ...fallback }, listener);
     } catch (error) {
       failures.push(`${mode}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
@@ -262,7 +274,7 @@ export async function openBroker(options: ConnectOptions, hello: TabHello, liste
     markConnected({ mode, attempts: opened.attempts ?? 1, fallbacks: failures.length });
     return opened;
   }
-  throw new ClientError('BROKER_UNAVAILABLE', forced ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).` : `No broker could be started (${failures.join('; ')}).`);
+  throw new target.errors.ClientError('BROKER_UNAVAILABLE', forced ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).` : `No broker could be started (${failures.join('; ')}).`);
 }
 
 function markConnected(detail: ConnectedMark): void {

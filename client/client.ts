@@ -6,17 +6,20 @@ import type { QuerySnapshot } from '../contract/snapshot.js';
 import type { BrokerMode } from '../contract/state.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import { KnownError } from '../protocol/errors/knownError.js';
-import { AUTHBROKER_VERSION } from '../protocol/version.js';
-import { openBroker, type BrokerChannel } from './channels.js';
+import { normalizeBaseUrl } from '../protocol/credentials.js';
+import { afterFirstFrame } from './afterFirstFrame.js';
+import type { EarlyWorker } from './brokerChannel.js';
+import type { Connection } from './connection.js';
+import type { Receiver } from './deliveries.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
-import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
 import type { OAuthSignInOptions } from './oauth.js';
-import { checkConnectOptions, warnIfEveryTabAlone, type ConnectOptions } from './options.js';
+import { candidateModes, detectCapabilities } from './mode.js';
+import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
 import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
-import { normalizeBaseUrl } from '../protocol/credentials.js';
+import { tabErrors } from './tabErrors.js';
 
 /** The broker methods an app calls directly (their role in the contract is `action`). */
 export type BrokerActions = Pick<BrokerApi, ActionName>;
@@ -50,113 +53,112 @@ export interface BrokerClient extends BrokerActions {
   close(): void;
 }
 
-function forwardBrowserState(api: BrokerApi): () => void {
-  if (typeof window === 'undefined') return () => undefined;
-  const report = (state: { online?: boolean; visible?: boolean }) => void api.reportBrowserState(state).catch(() => undefined);
-  const online = () => report({ online: true });
-  const offline = () => report({ online: false });
-  const visibility = () => report({ visible: document.visibilityState === 'visible' });
-  const leave = (event: PageTransitionEvent) => {
-    if (!event.persisted) void api.goodbye().catch(() => undefined);
-  };
-  window.addEventListener('online', online);
-  window.addEventListener('offline', offline);
-  document.addEventListener('visibilitychange', visibility);
-  window.addEventListener('pagehide', leave);
-  report({ online: navigator.onLine, visible: document.visibilityState === 'visible' });
-  return () => {
-    window.removeEventListener('online', online);
-    window.removeEventListener('offline', offline);
-    document.removeEventListener('visibilitychange', visibility);
-    window.removeEventListener('pagehide', leave);
-  };
-}
+const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
 
 /**
- * Creates the tab's client. Nothing happens until it is first used (so importing and creating it
- * is safe during server rendering); then it starts or joins the broker.
+ * Creates the tab's client. It reads the copy kept since the last visit (and, when there is none,
+ * fetches the connection's code); the broker is started or joined when the client is first used.
+ * Importing and creating it is safe during server rendering.
+ *
+ * What a page shows first comes from the copy kept since the last visit, synchronously: creating
+ * the client and subscribing read it (once) and nothing else. The connection (Comlink, the host, the
+ * worker, the lifetime locks: `connection.ts`) is a lazy chunk. A subscription loads it after the
+ * page's next frame when the kept copy gave the page something to show, and at once when it did not
+ * (a first visit: the page waits for the broker anyway); a call that needs the broker (an action,
+ * `connect()`, `read`) loads it at once.
  */
 export function createBrokerClient(options: ConnectOptions): BrokerClient {
   checkConnectOptions(options);
-  warnIfEveryTabAlone(options);
   const paths = handlerPaths(options.handlerPaths);
   const origin = typeof location === 'undefined' ? null : location.origin;
-  const urls = origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin);
-  let channel: BrokerChannel | null = null;
+  // Worked out when first asked for (by the connection's hello, a redirect, OAuth), not at start.
+  let handlerUrlsCache: HandlerUrls | null = null;
+  const urls = () => (handlerUrlsCache ??= origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin));
+  let connection: Connection | null = null;
+  /** What the broker sends reaches the store through this, once the connection has loaded. */
+  let receiver: Receiver | null = null;
+  /** The connection under way or open. */
   let connecting: Promise<BrokerApi> | null = null;
-  let stopForwarding: () => void = () => undefined;
+  /** A connection subscriptions asked for, waiting for the first frame. */
+  let soon: Promise<BrokerApi> | null = null;
   /** Bumped by close(), so that a connection arriving after it is closed rather than used. */
   let closes = 0;
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const kept = new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${baseUrl}`, options.persistSnapshot ?? options.tokenStore !== 'memory');
   const store = new QueryStore(
-    () => api(),
+    () => apiSoon(),
     () => connecting,
-    new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${normalizeBaseUrl(options.baseUrl)}`, options.persistSnapshot ?? options.tokenStore !== 'memory'),
+    kept,
   );
 
+  const inBrowser = typeof window !== 'undefined' || typeof document !== 'undefined';
+  // Loaded once: a module that failed to load fails again for this page (browsers keep the failure).
+  let loading: Promise<typeof import('./connection.js')> | null = null;
+  const loadConnection = () => (loading ??= import('./connection.js'));
+  const name = workerName(options);
+  let modes: BrokerMode[] | null = null;
+  const hosts = () => (modes ??= candidateModes(detectCapabilities(options), options.mode));
+  // Without any kept copy (a first visit) the page has nothing to show until the broker answers: the
+  // connection's chunk is fetched now, and the broker's SharedWorker started (its script loads and
+  // the broker starts while the page renders; the chunk's own evaluation waits for the first frame).
+  let early: EarlyWorker | null = null;
+  if (inBrowser && !kept.hasCopy()) {
+    void loadConnection().catch(() => undefined);
+    const source = options.sharedWorker;
+    if (source !== undefined && hosts()[0] === 'shared-worker') {
+      try {
+        const started = { worker: typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name }), failed: false };
+        started.worker.addEventListener('error', () => (started.failed = true), { once: true });
+        early = started;
+      } catch {
+        // The connection's first attempt meets the same refusal and says why.
+      }
+    }
+  }
+
   async function open(): Promise<BrokerApi> {
-    if (typeof window === 'undefined' && typeof document === 'undefined' && options.mode !== 'in-process') {
+    if (!inBrowser && options.mode !== 'in-process') {
       throw new ClientError('BROKER_UNAVAILABLE', 'The broker runs in the browser; during server rendering there is nothing to connect to.');
     }
     const generation = closes;
-    const tabId = newTabId();
-    // The lock is taken while the connection is made (taking it can cost a new tab tens of ms);
-    // the broker is told its name once it is held, since a free lock would mean "this tab is gone".
-    // A fresh lock, taken after another page took this one, is named to the broker at once. No
-    // answer means the broker let this tab go meanwhile (it asked while the tab was busy): connect again.
-    let tabLock: string | undefined;
-    const lifetimeLock = holdTabLock(tabId, (renewed) => {
-      tabLock = renewed;
-      const current = channel;
-      if (current === null) return;
-      void answeredWithin(current.api.watchLifetime(renewed), BROKER_CONFIRM_MILLIS).then((answer) => {
-        if (answer === undefined) current.markLost?.();
-      });
-    });
-    const hello = { tabId, version: AUTHBROKER_VERSION, ...(origin === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }) };
-    const listener = { deliver: (batch: Parameters<QueryStore['deliver']>[0]) => store.deliver(batch) };
-    const opened = await openBroker(options, hello, listener);
+    const { connect, keepSnapshots, receiving } = await loadConnection();
+    if (generation !== closes) throw closedWhileConnecting();
+    const to = (receiver ??= receiving(store, keepSnapshots(kept)));
+    const target = { options, baseUrl, name, modes: hosts(), errors: tabErrors, ...(early === null ? {} : { early }) };
+    early = null;
+    const opened = await connect(target, origin === null ? null : urls(), to.deliver);
     if (generation !== closes) {
       // close() came while this connection was being made: nobody holds it, so it would leak.
-      void opened.api.goodbye().catch(() => undefined);
-      opened.close();
-      throw new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
+      opened.close(true);
+      throw closedWhileConnecting();
     }
-    channel = opened;
-    void opened.lost?.then(() => {
-      if (channel !== opened) return;
-      // The host went away under us (a new service worker took over): the next broker has the
-      // session in IndexedDB; connect to it and subscribe again to what is on screen.
+    connection = opened;
+    void opened.lost.then(() => {
+      if (connection !== opened) return;
+      // The host went away under us (a new service worker took over, the worker was killed): the
+      // next broker has the session in IndexedDB; connect to it and subscribe again to what is on screen.
       disconnect();
       void api().catch(() => undefined);
     });
-    // Each side watches the other's lifetime lock: the broker learns when this tab is gone, the tab
-    // when the broker's worker is (killed, crashed), which nothing else would tell it.
-    void lifetimeLock
-      .then(async (lockName) => {
-        tabLock ??= lockName;
-        const brokerLock = tabLock === undefined ? null : await opened.api.watchLifetime(tabLock);
-        if (brokerLock === null) return;
-        await whenBrokerGone(brokerLock, () => opened.api.watchLifetime(tabLock!));
-        opened.markLost?.();
-      })
-      .catch(() => undefined);
-    stopForwarding = forwardBrowserState(opened.api);
     // Used again after a close(): what is still watched subscribes to the new broker.
-    queueMicrotask(() => store.resubscribeAll());
+    queueMicrotask(() => to.resubscribeAll());
     return opened.api;
   }
 
   function disconnect(): void {
-    stopForwarding();
-    stopForwarding = () => undefined;
-    channel?.close();
-    channel = null;
+    connection?.close();
+    connection = null;
     connecting = null;
-    store.disconnected();
+    receiver?.disconnected();
   }
 
+  // Refused at once, before the lazy module, the WebAuthn library or the broker are asked anything.
+  const passkeys = async () => {
+    if (!passkeysAvailable()) throw passkeysUnavailable();
+    return import('./passkeys.js');
+  };
   // The checks are passed in: see RedirectChecks in oauth.ts.
-  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls, options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget });
+  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget });
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
@@ -166,12 +168,33 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     return connecting;
   }
 
+  /**
+   * The connection for a subscription: never started inside the call (a page's first frame waits
+   * for nothing), but once the current task's subscriptions are known: after the next frame when
+   * they were answered from the kept copy, else at once.
+   */
+  function apiSoon(): Promise<BrokerApi> {
+    if (connecting !== null) return connecting;
+    soon ??= new Promise<BrokerApi>((resolve, reject) => {
+      const generation = closes;
+      const start = () => {
+        soon = null;
+        if (generation === closes) resolve(api());
+        else reject(closedWhileConnecting());
+      };
+      queueMicrotask(() => (store.showsKeptCopy ? afterFirstFrame(start) : start()));
+    });
+    return soon;
+  }
+
   const client = {
     get mode() {
-      return channel?.mode ?? null;
+      return connection?.mode ?? null;
     },
     paths,
-    urls,
+    get urls() {
+      return urls();
+    },
     navigate: (to: string) => (options.navigate ? options.navigate(to) : location.assign(to)),
     connect: async () => {
       await api();
@@ -185,23 +208,18 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     get passkeysAvailable() {
       return passkeysAvailable();
     },
-    async registerPasskey() {
-      if (!passkeysAvailable()) throw passkeysUnavailable();
-      const { registerPasskey } = await import('./passkeys.js');
-      return registerPasskey(await api(), KnownError);
-    },
-    async signInWithPasskey() {
-      if (!passkeysAvailable()) throw passkeysUnavailable();
-      const { signInWithPasskey } = await import('./passkeys.js');
-      return signInWithPasskey(await api(), KnownError);
-    },
+    registerPasskey: async () => (await passkeys()).registerPasskey(await api(), KnownError),
+    signInWithPasskey: async () => (await passkeys()).signInWithPasskey(await api(), KnownError),
     // OAuth's browser steps load when first used (most pages never start or finish a flow).
     signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
     linkOAuthAccount: async (providerId: string, scopes?: string[]) => (await oauth()).linkOAuthAccount(providerId, scopes),
     handleOAuthCallback: async (callbackOptions?: { navigate?: boolean }) => (await oauth()).handleOAuthCallback(callbackOptions),
     close() {
       closes += 1;
-      void channel?.api.goodbye().catch(() => undefined);
+      early?.worker.port.close();
+      early = null;
+      connection?.close(true);
+      connection = null;
       disconnect();
     },
   };

@@ -1,7 +1,7 @@
 import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
-import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
+import { checkProjectId, checkPublishableClientKey, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import { assertTokenMargin } from '../protocol/tokenRules.js';
-import type { TokenStore } from '../contract/brokerKey.js';
+import { brokerKeyOf, type TokenStore } from '../contract/brokerKey.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
 export type BrokerModeChoice = 'auto' | 'shared-worker' | 'service-worker' | 'in-process';
@@ -112,33 +112,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
   }
 }
 
-let warnedEveryTabAlone = false;
-
-/**
- * Without `sharedWorker` or `serviceWorker` every tab runs a broker of its own (each renews tokens
- * and fetches for itself, and a sign-in reaches other tabs only through storage events): it works,
- * so nothing else would tell the app it lost one broker for all tabs. Said once per page, in a
- * browser, unless the app chose `mode: 'in-process'`.
- */
-export function warnIfEveryTabAlone(options: ConnectOptions): void {
-  if (warnedEveryTabAlone || typeof window === 'undefined') return;
-  if (options.sharedWorker !== undefined || options.serviceWorker !== undefined || options.mode === 'in-process') return;
-  warnedEveryTabAlone = true;
-  console.warn(
-    "authbroker: neither the sharedWorker nor the serviceWorker option was given, so every tab runs its own broker (its own token renewals and requests; no shared cache). Add sharedWorker: (name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name }) (with Vite; or the URL of authbroker-shared-worker.js) and serviceWorker: '/authbroker-service-worker.js' to createBrokerClient's options, or mode: 'in-process' if one broker per tab is what you want.",
-  );
-}
-
-/** The part of the options the broker itself receives. */
-export function brokerConfigOf(options: ConnectOptions) {
-  return {
-    baseUrl: normalizeBaseUrl(options.baseUrl),
-    projectId: options.projectId,
-    publishableClientKey: options.publishableClientKey,
-    ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),
-    ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
-    ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
-    ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
-    ...(options.tokenStore === undefined ? {} : { tokenStore: options.tokenStore }),
-  };
+/** The broker's SharedWorker name: one broker per service, project and token store (brokerKeyOf). */
+export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl' | 'tokenStore'>): string {
+  return `authbroker:${brokerKeyOf(options)}`;
 }

@@ -8,9 +8,11 @@ import type { QuerySnapshot } from '../contract/snapshot.js';
  * before the broker answers, and with no network at all. One record per service and project, in
  * `localStorage`: the only storage a page can read synchronously, which the first render needs (a
  * worker cannot reach it, so tabs write it). It holds the signed-in user's own data and the
- * project's public settings, for one user, bounded in size; never a token.
+ * project's public settings, for one user, bounded in size; never a token. This module reads it,
+ * for the first render; writing it (`keptCopy.ts`) loads with the connection, which brings what
+ * is written.
  */
-interface StoredRecord {
+export interface StoredRecord {
   v: 1;
   userId: string;
   /** When this user's copy was started: of two tabs' copies for different users, the later one wins. */
@@ -18,9 +20,6 @@ interface StoredRecord {
   savedAtMillis: number;
   entries: Record<string, { data: unknown; updatedAtMillis: number }>;
 }
-
-/** Beyond this the copy is not written (a few hundred teams and channels fit well within it). */
-export const MAX_PERSISTED_BYTES = 256 * 1024;
 
 function storage(): Storage | null {
   try {
@@ -62,87 +61,52 @@ function fitsKind(kind: PersistedKind, data: unknown, userId: string): boolean {
 }
 
 export class PersistedSnapshots {
-  private record: StoredRecord | null = null;
+  // Shared with the writer (keptCopy.ts), which gets them here rather than importing this module.
+  record: StoredRecord | null = null;
   /** Whether `record` came from storage (then a missing one there later means another tab cleared it). */
-  private fromStorage = false;
-  private loaded = false;
-  private writeScheduled = false;
+  fromStorage = false;
+  loaded = false;
   /** Bumped whenever the copy stops being the one read before (cleared, another user): cached reads are stale. */
   version = 0;
+  /** Writes the copy back, soon; set by the writer once loaded. Until then a read that dropped entries leaves `unwritten`. */
+  scheduleWrite: (() => void) | null = null;
+  unwritten = false;
 
   constructor(
-    private readonly storageKey: string,
-    private readonly enabled: boolean,
+    readonly storageKey: string,
+    readonly enabled: boolean,
   ) {
     if (!enabled) storage()?.removeItem(storageKey);
-    // Another tab signed out (or another user signed in): forget our copy at once.
-    if (enabled && typeof addEventListener === 'function') {
-      addEventListener('storage', (event: StorageEvent) => {
-        if (event.key !== storageKey && event.key !== null) return;
-        this.loaded = false;
-        this.version++;
-      });
-    }
+  }
+
+  /** Whether queries of this kind are kept. */
+  keeps(kind: string): kind is PersistedKind {
+    return this.enabled && isPersistedKind(kind);
+  }
+
+  /** Whether there is a copy to show anything from (read once, like everything here). */
+  hasCopy(): boolean {
+    return this.enabled && this.load() !== null;
   }
 
   /** The kept snapshot of a query, marked stale; undefined when there is none. */
   read(key: string, spec: QuerySpec): QuerySnapshot | undefined {
-    if (!this.enabled || !isPersistedKind(spec.kind)) return undefined;
+    if (!this.keeps(spec.kind)) return undefined;
     const record = this.load();
     const entry = record?.entries[key];
     if (!record || !entry) return undefined;
     if (!fitsKind(spec.kind, entry.data, record.userId)) {
       // Not what the broker would have sent: never shown, and gone from the copy.
       delete record.entries[key];
-      this.scheduleWrite();
+      this.dropped();
       return undefined;
     }
     const userScoped = spec.kind !== 'project';
     return { status: 'success', data: entry.data, error: null, updatedAtMillis: entry.updatedAtMillis, isFetching: false, isStale: true, ...(userScoped ? { userId: record.userId } : {}) };
   }
 
-  /**
-   * What the broker sent for a query: kept when it is persistable data of the signed-in user (or
-   * the project's), and the record follows the user: another user's data starts a new record, and
-   * no user (signed out) clears it.
-   */
-  remember(key: string, spec: QuerySpec, snapshot: QuerySnapshot): void {
-    if (!this.enabled || !isPersistedKind(spec.kind) || snapshot.status !== 'success' || snapshot.data === undefined || snapshot.isStale) return;
-    // Whose data it is: the user in it (currentUser), or the tag the broker puts on the signed-in
-    // user's data. Nobody: the session ended, the copy goes. Someone else: a new copy for them.
-    // (A broker of an older deploy does not tag: such data cannot be attributed, so it is not kept.)
-    if (spec.kind !== 'project') {
-      const owner = spec.kind === 'currentUser' ? ((snapshot.data as { id?: unknown } | null)?.id ?? null) : snapshot.userId;
-      if (owner === undefined || (owner !== null && typeof owner !== 'string')) return;
-      if (owner === null) return this.clear();
-      this.ensureUser(owner);
-    }
-    const record = this.load();
-    if (record === null) return;
-    const kept = record.entries[key];
-    if (kept !== undefined && kept.updatedAtMillis >= snapshot.updatedAtMillis) return;
-    record.entries[key] = { data: snapshot.data, updatedAtMillis: snapshot.updatedAtMillis };
-    this.scheduleWrite();
-  }
-
-  /** The session ended: the copy goes, in every tab (they share the storage). */
-  clear(): void {
-    this.record = null;
-    this.loaded = true;
-    this.version++;
-    if (this.enabled) storage()?.removeItem(this.storageKey);
-  }
-
-  private ensureUser(userId: string): void {
-    const record = this.load();
-    if (record?.userId === userId) return;
-    this.record = { v: 1, userId, createdAtMillis: Date.now(), savedAtMillis: Date.now(), entries: {} };
-    this.fromStorage = false;
-    this.loaded = true;
-    this.version++;
-  }
-
-  private load(): StoredRecord | null {
+  /** The copy as it is in storage: read once, then kept in memory (null when there is none, or none that can be used). */
+  load(): StoredRecord | null {
     if (this.loaded) return this.record;
     this.loaded = true;
     try {
@@ -152,7 +116,7 @@ export class PersistedSnapshots {
       this.record = isRecord(parsed) ? parsed : null;
       this.fromStorage = this.record !== null;
       if (text !== null && this.record === null) storage()?.removeItem(this.storageKey);
-      if (this.record !== null && dropMalformedEntries(this.record)) this.scheduleWrite();
+      if (this.record !== null && dropMalformedEntries(this.record)) this.dropped();
     } catch {
       this.record = null;
       storage()?.removeItem(this.storageKey);
@@ -160,40 +124,17 @@ export class PersistedSnapshots {
     return this.record;
   }
 
-  /** One write per burst of deliveries, after them. */
-  private scheduleWrite(): void {
-    if (this.writeScheduled) return;
-    this.writeScheduled = true;
-    setTimeout(() => {
-      this.writeScheduled = false;
-      const record = this.record;
-      const store = storage();
-      if (record === null || store === null) return;
-      // Storage may have moved on meanwhile: cleared by a sign-out in another tab (a copy we had
-      // read from there), or holding a later-started copy for another user. Then ours is out of date: drop it.
-      let stored: unknown = null;
-      try {
-        stored = JSON.parse(store.getItem(this.storageKey) ?? 'null');
-      } catch {
-        stored = null;
-      }
-      const newerElsewhere = isRecord(stored) && stored.userId !== record.userId && (stored.createdAtMillis ?? 0) > (record.createdAtMillis ?? 0);
-      if ((this.fromStorage && stored === null) || newerElsewhere) {
-        this.loaded = false;
-        this.record = null;
-        return;
-      }
-      record.savedAtMillis = Date.now();
-      const text = JSON.stringify(record);
-      try {
-        if (text.length > MAX_PERSISTED_BYTES) store.removeItem(this.storageKey);
-        else {
-          store.setItem(this.storageKey, text);
-          this.fromStorage = true;
-        }
-      } catch {
-        // Quota or disabled storage: the next tab just waits for the broker.
-      }
-    }, 50);
+  /** For the writer: the storage, and whether a value read from it is a record of ours. */
+  storage(): Storage | null {
+    return storage();
+  }
+
+  isRecord(value: unknown): value is StoredRecord {
+    return isRecord(value);
+  }
+
+  private dropped(): void {
+    if (this.scheduleWrite) this.scheduleWrite();
+    else this.unwritten = true;
   }
 }

@@ -1,8 +1,7 @@
 import * as Comlink from 'comlink';
 import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
 import { DELIVER, PING, PONG, type CallMessage, type DeliverMessage, type PingMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
-import { ProtocolError } from '../protocol/errors/errors.js';
-import { deserializeError } from '../protocol/errors/serialize.js';
+import type { TabErrors } from './brokerChannel.js';
 
 type ThrowHandler = Comlink.TransferHandler<{ value: unknown }, ThrownValue>;
 
@@ -10,9 +9,10 @@ let installed = false;
 
 /**
  * Comlink flattens thrown errors into plain `Error`s. The broker sends ours with their code,
- * details and status; this makes them arrive as the same classes.
+ * details and status; this makes them arrive as the same classes (the tab's `deserializeError`,
+ * handed over by the main chunk: see `TabErrors`).
  */
-export function installErrorTransfer(): void {
+export function installErrorTransfer({ deserializeError }: Pick<TabErrors, 'deserializeError'>): void {
   if (installed) return;
   installed = true;
   const original = Comlink.transferHandlers.get('throw') as ThrowHandler;
@@ -50,7 +50,7 @@ export interface PortConnection {
 }
 
 /** What a `throw` answer carries, as the tab's callers should see it (our classes for our errors). */
-function thrownError(value: unknown): unknown {
+function thrownError(value: unknown, { deserializeError }: TabErrors): unknown {
   const thrown = value as Partial<ThrownValue> | null;
   if (thrown?.authbroker !== undefined) return deserializeError(thrown.authbroker);
   const inner = thrown?.value as { message?: unknown; name?: unknown } | undefined;
@@ -66,7 +66,7 @@ function thrownError(value: unknown): unknown {
  * call, and the answer was lost. This request owns its listener and holds nothing the collector
  * could release.
  */
-function requestConnect(entryPort: MessagePort, config: unknown, hello: TabHello, listenerPort: MessagePort): { answer: Promise<MessagePort>; abandon(): void } {
+function requestConnect(entryPort: MessagePort, config: unknown, hello: TabHello, listenerPort: MessagePort, errors: TabErrors): { answer: Promise<MessagePort>; abandon(): void } {
   const id = `connect-${crypto.randomUUID()}`;
   let onMessage: (event: MessageEvent<ReplyMessage | null>) => void = () => undefined;
   const answer = new Promise<MessagePort>((resolve, reject) => {
@@ -75,8 +75,8 @@ function requestConnect(entryPort: MessagePort, config: unknown, hello: TabHello
       if (reply?.id !== id) return;
       entryPort.removeEventListener('message', onMessage);
       if (reply.type === 'RAW' && reply.value instanceof MessagePort) resolve(reply.value);
-      else if (reply.type === 'HANDLER' && reply.name === 'throw') reject(thrownError(reply.value));
-      else reject(new ProtocolError('The broker answered connect with something that is not a port.'));
+      else if (reply.type === 'HANDLER' && reply.name === 'throw') reject(thrownError(reply.value, errors));
+      else reject(new errors.ProtocolError('The broker answered connect with something that is not a port.'));
     };
   });
   entryPort.addEventListener('message', onMessage);
@@ -96,8 +96,9 @@ export async function connectOverPort(
   hello: TabHello,
   deliver: (batch: Delivery) => void,
   timeout: <T>(promise: Promise<T>) => Promise<T>,
+  errors: TabErrors,
 ): Promise<PortConnection> {
-  installErrorTransfer();
+  installErrorTransfer(errors);
   const { port1: listenerPort, port2: brokerSide } = new MessageChannel();
   listenerPort.addEventListener('message', (event: MessageEvent<DeliverMessage | PingMessage>) => {
     const message = event.data;
@@ -106,7 +107,7 @@ export async function connectOverPort(
     else if (message?.type === PING) listenerPort.postMessage({ type: PONG, id: message.id } satisfies PingMessage);
   });
   listenerPort.start();
-  const request = requestConnect(entryPort, config, hello, brokerSide);
+  const request = requestConnect(entryPort, config, hello, brokerSide, errors);
   let apiPort: MessagePort;
   try {
     apiPort = await timeout(request.answer);

@@ -1,11 +1,11 @@
-import type { BrokerApi, Delivery } from '../contract/api.js';
+import type { BrokerApi } from '../contract/api.js';
 import type { QuerySpec } from '../contract/queries.js';
 import { hashQueryKey } from '../contract/queryKey.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 import { serializeError } from '../protocol/errors/serialize.js';
 import type { PersistedSnapshots } from './persisted.js';
 
-interface Entry {
+export interface Entry {
   spec: QuerySpec;
   snapshot: QuerySnapshot | undefined;
   listeners: Set<() => void>;
@@ -40,15 +40,24 @@ const noop = () => undefined;
  * subscription; snapshots keep their identity until the broker sends a new one.
  */
 export class QueryStore {
-  private entries = new Map<string, Entry>();
+  // Shared with what the connection brings (`receiving`, deliveries.ts): the entries, `open` and `set`.
+  readonly entries = new Map<string, Entry>();
   /** Kept copies read before anything subscribed, so that getSnapshot returns the same object each time. */
   private seeds = new Map<string, QuerySnapshot | undefined>();
   /** The copy's version the seeds were read from: a cleared copy (sign-out) must not be shown again. */
   private seedsVersion = 0;
+  /** Whether a query was answered from the kept copy: then the page has something to show before the broker answers. */
+  showsKeptCopy = false;
+  /**
+   * What a snapshot from the broker becomes on screen (and is kept for the next visit): set with the
+   * connection (deliveries.ts), which is what brings snapshots at all.
+   */
+  received: ((key: string, entry: Entry, snapshot: QuerySnapshot) => QuerySnapshot) | null = null;
 
   /**
-   * `api` connects when needed; `connected` is the connection under way or open, or null (then
-   * releasing a query has nothing to tell, and must not start a broker just to unsubscribe).
+   * `api` connects when needed (subscriptions may wait for it: see `createBrokerClient`);
+   * `connected` is the connection under way or open, or null (then releasing a query has nothing to
+   * tell, and must not start a broker just to unsubscribe).
    * `persisted` is the copy kept between visits (shown, marked stale, until the broker answers).
    */
   constructor(
@@ -64,7 +73,11 @@ export class QueryStore {
       this.seeds.clear();
       this.seedsVersion = this.persisted.version;
     }
-    if (!this.seeds.has(key)) this.seeds.set(key, this.persisted.read(key, spec));
+    if (!this.seeds.has(key)) {
+      const kept = this.persisted.read(key, spec);
+      this.seeds.set(key, kept);
+      if (kept !== undefined) this.showsKeptCopy = true;
+    }
     return this.seeds.get(key);
   }
 
@@ -133,49 +146,19 @@ export class QueryStore {
     });
   }
 
-  /** From the broker: one batch of new snapshots. */
-  deliver(batch: Delivery): void {
-    const touched: Entry[] = [];
-    for (const { subscriptionId, snapshot } of batch) {
-      const entry = this.entries.get(subscriptionId);
-      if (!entry) continue;
-      entry.deliveries += 1;
-      entry.snapshot = this.received(subscriptionId, entry, snapshot);
-      touched.push(entry);
-    }
-    for (const entry of touched) for (const listener of [...entry.listeners]) listener();
-  }
-
-  /** The connection closed: its broker forgot our subscriptions; queries nobody watches go now. */
-  disconnected(): void {
-    for (const [key, entry] of this.entries) {
-      entry.subscribed = false;
-      if (entry.listeners.size === 0) {
-        if (entry.releaseTimer !== null) clearTimeout(entry.releaseTimer);
-        this.entries.delete(key);
-      }
-    }
-  }
-
-  /** After reconnecting to a (new) broker: subscribe again what is watched but not subscribed there. */
-  resubscribeAll(): void {
-    for (const [key, entry] of this.entries) {
-      if (!entry.subscribed && entry.listeners.size > 0) this.open(key, entry);
-    }
-  }
-
   get size(): number {
     return this.entries.size;
   }
 
-  private open(key: string, entry: Entry): void {
+  open(key: string, entry: Entry): void {
     entry.subscribed = true;
     const before = entry.deliveries;
     this.api()
-      .then((api) => api.subscribe(key, entry.spec))
+      // Released before the connection came (it may wait for the first frame): nothing to ask.
+      .then((api) => (this.entries.get(key) === entry ? api.subscribe(key, entry.spec) : undefined))
       .then(
         (snapshot) => {
-          if (entry.deliveries === before) this.set(entry, this.received(key, entry, snapshot));
+          if (snapshot !== undefined && entry.deliveries === before) this.set(entry, this.received!(key, entry, snapshot));
         },
         (error: unknown) => {
           entry.subscribed = false;
@@ -195,22 +178,7 @@ export class QueryStore {
     if (entry.subscribed) void this.connected()?.then((api) => api.unsubscribe(key)).catch(() => undefined);
   }
 
-  /**
-   * A snapshot from the broker, kept for the next visit when persistable. While the broker has no
-   * value yet (its fetch is under way, or waits for the network), the kept copy stays on screen,
-   * still marked stale, with the broker's fetching state and error.
-   */
-  private received(key: string, entry: Entry, snapshot: QuerySnapshot): QuerySnapshot {
-    this.persisted?.remember(key, entry.spec, snapshot);
-    const shown = entry.snapshot;
-    // Only while the broker is still getting it: an answer (an error such as NOT_SIGNED_IN included) replaces it.
-    if (snapshot.status === 'pending' && snapshot.data === undefined && shown?.isStale === true && shown.data !== undefined) {
-      return { ...shown, isFetching: snapshot.isFetching, error: snapshot.error };
-    }
-    return snapshot;
-  }
-
-  private set(entry: Entry, snapshot: QuerySnapshot): void {
+  set(entry: Entry, snapshot: QuerySnapshot): void {
     entry.snapshot = snapshot;
     for (const listener of [...entry.listeners]) listener();
   }

@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inPageBundle } from './inPageBundle.mjs';
 import { workerBundles } from './workerBundles.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -52,6 +53,9 @@ async function buildBrowserPackage() {
   const written = { outdir: 'dist', sourcemap: true, sourcesContent: true };
   await build({ ...workerBundles.sharedWorker, ...written });
   await build({ ...workerBundles.serviceWorker, ...written });
+  // The in-page broker the tab loads as its last fallback (client/channels.ts imports
+  // ../worker/hosts/inPage.js): a bundle of its own in place of tsc's module (see inPageBundle.mjs).
+  await build({ ...inPageBundle, absWorkingDir: root, outdir: 'dist/worker/hosts', sourcemap: true, sourcesContent: true, allowOverwrite: true });
 }
 
 const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage] };

@@ -21,7 +21,7 @@ const allowed: Record<Layer, Layer[]> = {
   tooling: ['tooling', 'protocol'],
   demo: ['demo', 'client', 'contract', 'worker', 'protocol'],
 };
-const exceptions: Record<string, string[]> = { client: ['worker/hosts/inProcess.ts'] };
+const exceptions: Record<string, string[]> = { client: ['worker/hosts/inPage.ts'] };
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((name) => {
@@ -108,6 +108,28 @@ export function lazyPartViolations(files: Map<string, string>): string[] {
 }
 
 /**
+ * The tab's connection to its broker (issue 25) is a lazy chunk loaded after the first render: its
+ * modules load at run time only each other, the wire constants and the version (what the main
+ * chunk would otherwise share with it comes in a `BrokerTarget`), and the rest of the tab loads
+ * them only with import(). A module both loaded would become a chunk every page loads up front.
+ */
+export const CONNECTION_CHUNK = ['client/connection.ts', 'client/channels.ts', 'client/rpc.ts', 'client/lifetime.ts', 'client/keptCopy.ts', 'client/deliveries.ts'];
+const CONNECTION_MAY_LOAD = [...CONNECTION_CHUNK, 'contract/wire.ts', 'protocol/version.ts'];
+
+export function lazyConnectionViolations(files: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (!file.startsWith('client/')) continue;
+    for (const specifier of runtimeImports(text)) {
+      const target = targetOf(file, specifier);
+      if (CONNECTION_CHUNK.includes(file) && !CONNECTION_MAY_LOAD.includes(target)) found.push(`${file} → ${specifier} (the connection gets the main chunk's modules from its BrokerTarget)`);
+      if (!CONNECTION_CHUNK.includes(file) && CONNECTION_CHUNK.includes(target)) found.push(`${file} → ${specifier} (the connection loads with import())`);
+    }
+  }
+  return found;
+}
+
+/**
  * Files that import one another, directly or through others (type-only and dynamic imports count):
  * each cycle once, as a path that returns to its first file. Tarjan's strongly connected
  * components over the files given; imports of files not given are ignored.
@@ -178,6 +200,12 @@ describe('imports point one way', () => {
     expect(lazyPartViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
   });
 
+  it("the tab's connection stays a chunk of its own, loaded after the first render", () => {
+    const files = sourceFiles('client');
+    expect(files).toEqual(expect.arrayContaining(CONNECTION_CHUNK));
+    expect(lazyConnectionViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
+  });
+
   it('nothing outside the demo imports demo/', () => {
     const offenders = ['protocol', 'contract', 'worker', 'client', 'emulator', 'tooling', 'test', 'bench']
       .flatMap((dir) => sourceFiles(dir))
@@ -207,7 +235,7 @@ describe('the import checker', () => {
     expect(
       check({
         'worker/broker.ts': "import { a } from './cache/query.js';\nimport type { B } from '../contract/api.js';\nimport { c } from '../protocol/clock.js';",
-        'client/channels.ts': "const { createInProcessBroker } = await import('../worker/hosts/inProcess.js');",
+        'client/channels.ts': "const { openInPageBroker } = await import('../worker/hosts/inPage.js');",
         'contract/q.ts': "import * as endpoints from '../protocol/endpoints/index.js';",
       }),
     ).toEqual([]);
@@ -248,6 +276,31 @@ describe('the lazy parts checker', () => {
         'worker/api/auth.ts': "import * as endpoints from '../../protocol/endpoints/index.js';\nimport type { ApiContext } from './context.js';",
         'worker/hosts/staticParts.ts': "import * as services from '../api/services.js';\nimport * as recorder from '../diagnostics/recorder.js';",
         'worker/hosts/inProcess.ts': "import * as services from '../api/services.js';\nconst recorder = () => import('../diagnostics/recorder.js');",
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('the lazy connection checker', () => {
+  const check = (files: Record<string, string>) => lazyConnectionViolations(new Map(Object.entries(files)));
+
+  it("refuses a run-time import of the main chunk's modules from the connection, and a static import of the connection from the rest", () => {
+    expect(
+      check({
+        'client/channels.ts': "import { ClientError } from '../protocol/errors/errors.js';",
+        'client/rpc.ts': "import { x, type Y } from './options.js';",
+        'client/client.ts': "import { connect } from './connection.js';",
+        'client/store.ts': "export { keepSnapshots } from './keptCopy.js';",
+      }),
+    ).toHaveLength(4);
+  });
+
+  it('allows types, its own files, the wire constants, the version and import()', () => {
+    expect(
+      check({
+        'client/connection.ts': "import type { BrokerTarget } from './brokerChannel.js';\nimport { openBroker } from './channels.js';\nimport { AUTHBROKER_VERSION } from '../protocol/version.js';",
+        'client/channels.ts': "import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';\nimport { connectOverPort } from './rpc.js';\nimport 'comlink';",
+        'client/client.ts': "import type { Connection } from './connection.js';\nconst load = () => import('./connection.js');",
       }),
     ).toEqual([]);
   });

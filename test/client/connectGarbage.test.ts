@@ -2,6 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerApi } from '../../contract/api.js';
 import type { connectOverPort as ConnectOverPort } from '../../client/rpc.js';
+import { tabErrors } from '../../client/tabErrors.js';
 import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/entry.js';
 
 /**
@@ -64,7 +65,7 @@ function connect(getBroker: () => Promise<ConnectableBroker>, tabId: string) {
   const { port1, port2 } = new MessageChannel();
   opened.push(port1, port2);
   exposeBrokerEntry(getBroker, port2);
-  return connectOverPort(port1, { projectId: 'p' }, { tabId, version: 'test' }, () => undefined, (promise) => promise);
+  return connectOverPort(port1, { projectId: 'p' }, { tabId, version: 'test' }, () => undefined, (promise) => promise, tabErrors);
 }
 
 describe('a tab connecting while the page collects garbage', () => {

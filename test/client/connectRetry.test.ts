@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, workerName, type ConnectedMark } from '../../client/channels.js';
+import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, type ConnectedMark } from '../../client/channels.js';
+import { workerName } from '../../client/options.js';
 import { createBroker } from '../../worker/index.js';
 import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
 import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { useEmulator } from '../support/emulator.js';
-import { createUser, demoOptions, newClient, resetBrowser } from './react/helpers.js';
+import { createUser, demoOptions, keepUserFromLastVisit, newClient, resetBrowser } from './react/helpers.js';
 
 /**
  * A tab whose first try at its SharedWorker goes unanswered (issue 24: a reloaded page attached to
@@ -20,9 +21,10 @@ afterEach(async () => {
 
 /**
  * SharedWorkers by name, as a browser keeps them: one instance per name, its broker made by the
- * first tab that connects. Names in `silent` are instances that take connections and never answer.
+ * first tab that connects. Names in `silent` are instances that take connections and never answer;
+ * names in `broken` are scripts that fail to load (the worker fires `error` at once).
  */
-function sharedWorkers(silent: Set<string>) {
+function sharedWorkers(silent: Set<string>, broken = new Set<string>()) {
   const created: Array<{ name: string; port: MessagePort }> = [];
   const instances = new Map<string, (config: unknown) => Promise<Awaited<ReturnType<typeof createBroker>>>>();
   class FakeSharedWorker extends EventTarget {
@@ -33,7 +35,8 @@ function sharedWorkers(silent: Set<string>) {
       this.port = port1;
       vi.spyOn(this.port, 'close');
       created.push({ name: options.name, port: port1 });
-      if (silent.has(options.name)) return;
+      if (broken.has(options.name)) queueMicrotask(() => this.dispatchEvent(new Event('error')));
+      if (silent.has(options.name) || broken.has(options.name)) return;
       let getBroker = instances.get(options.name);
       if (getBroker === undefined) {
         getBroker = brokerRegistry((config) => brokerKeyOf(resolveBrokerConfig(config)), (config) => createBroker(config, { mode: 'shared-worker' }));
@@ -134,5 +137,41 @@ describe('a SharedWorker that does not answer the first attempt', () => {
     expect(created.map((worker) => worker.name)).toEqual([0, 1].map((attempt) => sharedWorkerName(name, attempt)));
     for (const worker of created) expect(worker.port.close).toHaveBeenCalled();
     expect((await client.status()).warnings.join(' ')).toMatch(/did not answer within 3500 ms \(2 attempts\)/);
+  });
+});
+
+describe('a first visit starts the broker’s SharedWorker with the client (issue 25)', () => {
+  // The connection's chunk evaluates after the page's first frame; the worker's script and broker
+  // start meanwhile, so a first visit is not a frame slower to its sign-in form or its user.
+  it('without a kept copy the worker starts when the client is created, and the connection uses it', async () => {
+    const em = emulator();
+    const created = sharedWorkers(new Set());
+    const client = newClient(em, { mode: 'auto', sharedWorker: '/authbroker-shared-worker.js' });
+    expect(created.map((worker) => worker.name)).toEqual([workerName(demoOptions(em))]);
+    await client.connect();
+    expect(created).toHaveLength(1);
+    expect(connectedMarks()).toEqual([{ mode: 'shared-worker', attempts: 1, fallbacks: 0 }]);
+  });
+
+  it('with a kept copy nothing starts when the client is created', () => {
+    const em = emulator();
+    keepUserFromLastVisit(em);
+    const created = sharedWorkers(new Set());
+    newClient(em, { mode: 'auto', sharedWorker: '/authbroker-shared-worker.js' });
+    expect(created).toEqual([]);
+  });
+
+  it('a script that failed to load before the connection came is still seen at once: the next host, saying why', async () => {
+    const em = emulator();
+    const created = sharedWorkers(new Set(), new Set([workerName(demoOptions(em))]));
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const client = newClient(em, { mode: 'auto', sharedWorker: '/authbroker-shared-worker.js' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await client.connect();
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(created).toHaveLength(1);
+    expect(client.mode).toBe('in-process');
+    expect((await client.status()).warnings.join(' ')).toMatch(/shared-worker: The SharedWorker did not start/);
   });
 });

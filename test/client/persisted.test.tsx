@@ -2,7 +2,8 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QuerySnapshot } from '../../client/index.js';
-import { MAX_PERSISTED_BYTES, PersistedSnapshots } from '../../client/persisted.js';
+import { keepSnapshots, MAX_PERSISTED_BYTES } from '../../client/keptCopy.js';
+import { PersistedSnapshots } from '../../client/persisted.js';
 import { AuthProvider, useQuery, useTeams, useUser } from '../../client/react/index.js';
 import { hashQueryKey } from '../../contract/queryKey.js';
 import { endpoints } from '../../protocol/index.js';
@@ -188,11 +189,11 @@ describe('PersistedSnapshots', () => {
   });
 
   it('user data tagged for another user, or untagged, is not kept', async () => {
-    const kept = new PersistedSnapshots('k', true);
-    kept.remember(key, spec, user('alice'));
+    const remember = keepSnapshots(new PersistedSnapshots('k', true));
+    remember(key, spec, user('alice'));
     const teams = { kind: 'teams' } as const;
-    kept.remember(hashQueryKey(teams), teams, { status: 'success', data: ['bob-team'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'bob' });
-    kept.remember(hashQueryKey(teams), teams, { status: 'success', data: ['untagged'], error: null, updatedAtMillis: 3, isFetching: false });
+    remember(hashQueryKey(teams), teams, { status: 'success', data: ['bob-team'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'bob' });
+    remember(hashQueryKey(teams), teams, { status: 'success', data: ['untagged'], error: null, updatedAtMillis: 3, isFetching: false });
     await new Promise((resolve) => setTimeout(resolve, 80));
     const stored = localStorage.getItem('k')!;
     // bob's data started bob's record (alice's is gone), the untagged one was ignored.
@@ -203,7 +204,7 @@ describe('PersistedSnapshots', () => {
 
   it('is bounded: a copy larger than the limit is not written', async () => {
     const kept = new PersistedSnapshots('k', true);
-    kept.remember(key, spec, user('big', 'x'.repeat(MAX_PERSISTED_BYTES)));
+    keepSnapshots(kept)(key, spec, user('big', 'x'.repeat(MAX_PERSISTED_BYTES)));
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(localStorage.getItem('k')).toBeNull();
   });
@@ -213,10 +214,23 @@ describe('PersistedSnapshots', () => {
     const kept = new PersistedSnapshots('k', true);
     expect(kept.read(key, spec)).toBeUndefined();
     const teams = { kind: 'teams' } as const;
-    kept.remember(hashQueryKey(teams), teams, { status: 'success', data: ['t'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'alice' });
+    keepSnapshots(kept)(hashQueryKey(teams), teams, { status: 'success', data: ['t'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'alice' });
     localStorage.removeItem('k');
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(localStorage.getItem('k')).toBeNull();
+  });
+
+  it('another tab’s change to the copy (a sign-out there) is seen once the writer has loaded with the connection', () => {
+    const aliceRecord = { v: 1, userId: 'alice', savedAtMillis: 1, entries: { [key]: { data: { id: 'alice' }, updatedAtMillis: 1 } } };
+    localStorage.setItem('k', JSON.stringify(aliceRecord));
+    const kept = new PersistedSnapshots('k', true);
+    expect(kept.load()?.userId).toBe('alice');
+    keepSnapshots(kept);
+    const before = kept.version;
+    localStorage.removeItem('k');
+    dispatchEvent(new StorageEvent('storage', { key: 'k' }));
+    expect(kept.version).toBe(before + 1);
+    expect(kept.load()).toBeNull();
   });
 
   describe('each kept entry is checked for its kind before it is shown', () => {
@@ -246,6 +260,8 @@ describe('PersistedSnapshots', () => {
         store({ [key]: entry(data) });
         const kept = new PersistedSnapshots('k', true);
         expect(kept.read(key, specs[kind])?.data, `${kind}: ${JSON.stringify(data)}`).toEqual(shown ? data : undefined);
+        // Written back by the writer, which loads with the connection.
+        keepSnapshots(kept);
         await new Promise((resolve) => setTimeout(resolve, 80));
         expect(JSON.parse(localStorage.getItem('k')!).entries[key] !== undefined, kind).toBe(shown);
       }
@@ -257,7 +273,7 @@ describe('PersistedSnapshots', () => {
       const kept = new PersistedSnapshots('k', true);
       expect(kept.read(key, specs.currentUser)).toBeUndefined();
       const fresh = { ...aliceUser, displayName: 'Alice (fresh)' };
-      kept.remember(key, specs.currentUser, { status: 'success', data: fresh, error: null, updatedAtMillis: now, isFetching: false });
+      keepSnapshots(kept)(key, specs.currentUser, { status: 'success', data: fresh, error: null, updatedAtMillis: now, isFetching: false });
       await new Promise((resolve) => setTimeout(resolve, 80));
       expect(new PersistedSnapshots('k', true).read(key, specs.currentUser)?.data).toEqual(fresh);
     });

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openServiceWorker } from '../../client/channels.js';
+import { workerName } from '../../client/options.js';
+import { tabErrors } from '../../client/tabErrors.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 
 /** A loopback server standing in for a dev server: the app's page for unknown paths, as Vite does. */
@@ -31,7 +33,8 @@ const listener = { deliver: () => undefined };
 
 async function failureOf(serviceWorker: string): Promise<Error> {
   try {
-    await openServiceWorker(options(serviceWorker), hello, listener);
+    const target = options(serviceWorker);
+    await openServiceWorker({ options: target, baseUrl: target.baseUrl, name: workerName(target), modes: ['service-worker'], errors: tabErrors }, hello, listener);
   } catch (error) {
     return error as Error;
   }

@@ -131,11 +131,13 @@ describe('a hostile page cannot hurt the other tabs through the shared broker', 
     const hostile = await stage.openTab(context, '/');
     await installHostileKit(hostile, await brokerScriptUrl(stage));
 
-    // Every page of the origin sees the lock names, and can take any held lock and let it go.
-    const held = await hostile.evaluate(async () => ((await navigator.locks.query()).held ?? []).map((lock) => lock.name!));
+    // Every page of the origin sees the lock names, and can take any held lock and let it go. (A tab
+    // takes its lock when it connects, after its first frame: the hostile page's own may come a little later.)
+    const heldLocks = () => hostile.evaluate(async () => ((await navigator.locks.query()).held ?? []).map((lock) => lock.name!));
+    await expect.poll(async () => (await heldLocks()).filter((name) => name.startsWith('authbroker:tab:')).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+    const held = await heldLocks();
     const tabLocks = held.filter((name) => name.startsWith('authbroker:tab:'));
     const brokerLock = held.find((name) => name.startsWith('authbroker:broker:'))!;
-    expect(tabLocks.length).toBeGreaterThanOrEqual(3);
     const served = () => app.evaluate(() => Promise.race([window.__authbroker.status(), new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), 1000))]));
 
     // A connection that gives another tab's id and lock is a new tab: the app's tab is still served.

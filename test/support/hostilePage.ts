@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import { afterEach } from 'vitest';
 import { installErrorTransfer } from '../../client/rpc.js';
+import { tabErrors } from '../../client/tabErrors.js';
 import type { BrokerApi, BrokerEntry } from '../../contract/api.js';
 import type { Broker } from '../../worker/broker.js';
 import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
@@ -17,7 +18,7 @@ export function useHandMadeConnections() {
   });
   return {
     async connect(broker: Broker, hello: Record<string, unknown>): Promise<BrokerApi> {
-      installErrorTransfer();
+      installErrorTransfer(tabErrors);
       const entryPorts = new MessageChannel();
       exposeBrokerEntry(async () => broker, entryPorts.port2);
       const listener = new MessageChannel();

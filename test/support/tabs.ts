@@ -1,4 +1,5 @@
 import { connectOverPort } from '../../client/rpc.js';
+import { tabErrors } from '../../client/tabErrors.js';
 import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec, TabHandlerUrls } from '../../worker/index.js';
 import type { Broker } from '../../worker/broker.js';
 import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
@@ -53,7 +54,7 @@ export async function connectTab(
     // As authbroker/client sends them: the tab's handler pages, for callback URLs the app leaves out.
     ...(options.handlerUrls === undefined ? {} : { handlerUrls: options.handlerUrls }),
   };
-  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, hello, deliver, (promise) => promise);
+  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, hello, deliver, (promise) => promise, tabErrors);
   const api = connection.api;
   // As the real client does: the lock is named to the broker once the tab holds it.
   if (options.lifetimeLock === 'after-connect') await lifetime.ready.then(() => api.watchLifetime(lockName));

@@ -7,6 +7,7 @@ import { createBroker } from '../../worker/index.js';
 import type { BrokerEntry, ConnectivitySnapshot } from '../../worker/index.js';
 import { checkPlainData, parseArguments } from '../../contract/arguments.js';
 import { installErrorTransfer } from '../../client/rpc.js';
+import { tabErrors } from '../../client/tabErrors.js';
 import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
@@ -179,7 +180,7 @@ describe('the broker config', () => {
 
   it('a tab sending a config with a secret key, or another project, is refused over Comlink', async () => {
     const { broker } = await world();
-    installErrorTransfer();
+    installErrorTransfer(tabErrors);
     const { port1, port2 } = new MessageChannel();
     exposeBrokerEntry(async () => broker, port2);
     const entry = Comlink.wrap<BrokerEntry>(port1);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { connectOverPort } from '../../client/rpc.js';
+import { tabErrors } from '../../client/tabErrors.js';
 import { everythingStored, tokenRequests } from '../support/broker.js';
 import { useBrokerScope } from '../support/brokerScope.js';
 import { useEmulator } from '../support/emulator.js';
@@ -97,7 +98,7 @@ describe('tokenStore: memory in a worker host', () => {
 
     const { port1, port2 } = new MessageChannel();
     exposeBrokerEntry(async () => storing.broker, port2);
-    const asked = await connectOverPort(port1 as unknown as MessagePort, memory.broker.config, { tabId: 'x', version: 'test' }, () => undefined, (p) => p).then(
+    const asked = await connectOverPort(port1 as unknown as MessagePort, memory.broker.config, { tabId: 'x', version: 'test' }, () => undefined, (p) => p, tabErrors).then(
       () => null,
       (error: unknown) => error,
     );

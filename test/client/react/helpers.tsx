@@ -18,6 +18,34 @@ export function demoOptions(em: RunningEmulator, extra: Partial<ConnectOptions> 
   return { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, mode: 'in-process', ...extra };
 }
 
+/** A user as a previous visit kept it (`keepUserFromLastVisit`). */
+export const keptUser = {
+  id: '5b0d7a4e-8d3c-4d8e-9f51-0c1f7c6a2b11',
+  primaryEmail: 'kept@example.com',
+  primaryEmailVerified: true,
+  displayName: 'Kept',
+  profileImageUrl: null,
+  signedUpAtMillis: 1,
+  clientMetadata: {},
+  clientReadOnlyMetadata: null,
+  hasPassword: true,
+  otpAuthEnabled: false,
+  passkeyAuthEnabled: false,
+  authWithEmail: true,
+  requiresTotpMfa: false,
+  oauthProviders: [],
+  selectedTeamId: null,
+  selectedTeam: null,
+};
+
+/** The copy a previous visit of `keptUser` left for the demo project (the record `client/persisted.ts` reads). */
+export function keepUserFromLastVisit(em: RunningEmulator): void {
+  const { baseUrl, projectId } = demoOptions(em);
+  const now = Date.now();
+  const record = { v: 1, userId: keptUser.id, createdAtMillis: now - 20, savedAtMillis: now - 10, entries: { '["currentUser",{}]': { data: keptUser, updatedAtMillis: now - 15 } } };
+  localStorage.setItem(`authbroker:snapshot:${projectId}@${baseUrl}`, JSON.stringify(record));
+}
+
 const opened: BrokerClient[] = [];
 
 /** An in-page client of the demo project; closed by `resetBrowser`. */

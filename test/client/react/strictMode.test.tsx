@@ -8,7 +8,7 @@ import { useEmulator } from '../../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser, sleep } from './helpers.js';
 
 /** What reaches the in-page brokers: every (un)subscribe call, brokers started and closed. */
-const seen = vi.hoisted(() => ({ subscribe: [] as string[], unsubscribe: [] as string[], brokersStarted: 0, brokersClosed: 0 }));
+const seen = vi.hoisted(() => ({ subscribe: [] as string[], unsubscribe: [] as string[], brokersStarted: 0, brokersClosed: 0, onStarted: null as (() => void) | null }));
 
 vi.mock('../../../worker/hosts/inProcess.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../../worker/hosts/inProcess.js')>();
@@ -17,6 +17,7 @@ vi.mock('../../../worker/hosts/inProcess.js', async (importOriginal) => {
     createInProcessBroker: async (...args: Parameters<typeof original.createInProcessBroker>) => {
       const broker = await original.createInProcessBroker(...args);
       seen.brokersStarted += 1;
+      seen.onStarted?.();
       return {
         ...broker,
         connect(hello: Parameters<typeof broker.connect>[0], listener: Parameters<typeof broker.connect>[1]) {
@@ -48,6 +49,7 @@ beforeEach(() => {
   seen.unsubscribe.length = 0;
   seen.brokersStarted = 0;
   seen.brokersClosed = 0;
+  seen.onStarted = null;
 });
 afterEach(resetBrowser);
 
@@ -195,11 +197,20 @@ describe('closing a client', () => {
     expect({ started: seen.brokersStarted, closed: seen.brokersClosed }).toEqual({ started: 1, closed: 1 });
   });
 
-  it('close() while connecting closes the connection when it arrives', async () => {
+  it('close() before the connection has loaded starts no broker at all', async () => {
     const client = newClient(emulator());
     const connecting = client.connect();
     client.close();
     await expect(connecting).rejects.toMatchObject({ name: 'ClientError', code: 'BROKER_CLOSED' });
+    expect({ started: seen.brokersStarted, closed: seen.brokersClosed }).toEqual({ started: 0, closed: 0 });
+    expect(client.mode).toBeNull();
+  });
+
+  it('close() while connecting closes the connection when it arrives', async () => {
+    const client = newClient(emulator());
+    // Closed once its broker has started, before the connection is handed to the client.
+    seen.onStarted = () => client.close();
+    await expect(client.connect()).rejects.toMatchObject({ name: 'ClientError', code: 'BROKER_CLOSED' });
     expect({ started: seen.brokersStarted, closed: seen.brokersClosed }).toEqual({ started: 1, closed: 1 });
     expect(client.mode).toBeNull();
   });
