@@ -78,14 +78,16 @@ export interface BrokerEntryAttempt {
 }
 
 /**
- * Connects through a fresh entry from `openEntry` per attempt (numbered from 0), one attempt at a
- * time, each within its deadline (`attemptDeadlines`); an attempt that gets no answer is abandoned
- * and its entry closed before the next starts. One at a time, so that a broker that does get two
- * attempts (one slow to start) registers the tab twice in the order they were sent: the last
- * registration, the one this tab waits on, replaces the first. Any other failure (a refusal, a
- * script that does not load) ends the attempts at once.
+ * Connects through a fresh entry from `openEntry` per attempt (numbered from 0). The first attempt
+ * starts at once; each later one starts when the ones before it have been silent for their deadline
+ * (`attemptDeadlines`), without giving them up: every attempt may answer until the whole connect
+ * timeout, and the first to answer wins (the others are closed, and one that answers later is told
+ * goodbye). So a broker that is only slow to start (a cold worker on a busy device) still gets the
+ * tab, as do the tabs that ask it after, rather than a second instance that would split them; and
+ * one that will never answer (an instance being torn down, or lingering) costs a second, not the
+ * whole timeout. Any other failure (a refusal, a script that does not load) ends the attempts at once.
  */
-export async function connectWithRetries(
+export function connectWithRetries(
   openEntry: (attempt: number) => BrokerEntryAttempt,
   target: BrokerTarget,
   hello: TabHello,
@@ -95,28 +97,60 @@ export async function connectWithRetries(
   const total = target.options.connectTimeoutMillis ?? 8000;
   const deadlines = attemptDeadlines(total);
   const silence = new target.errors.ClientError('BROKER_UNAVAILABLE', deadlines.length === 1 ? `The broker did not answer within ${total} ms.` : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`);
-  for (const [index, deadline] of deadlines.entries()) {
-    const entry = openEntry(index);
-    let connection: WatchedConnection;
-    try {
-      const connecting = connectOverPort(entry.port, target, hello, listener, hostGone, (promise) => rejectAfter(promise, deadline, () => silence));
-      connection = await (entry.failed ? Promise.race([connecting, entry.failed]) : connecting);
-    } catch (error) {
-      // A worker that answers late must not keep a tab nobody uses.
-      entry.close();
-      if (error !== silence || index === deadlines.length - 1) throw error;
-      continue;
-    }
-    return {
-      ...connection,
-      attempts: index + 1,
-      close: () => {
-        connection.close();
-        entry.close();
-      },
+  return new Promise((resolve, reject) => {
+    const entries: BrokerEntryAttempt[] = [];
+    const timers: Array<ReturnType<typeof setTimeout>> = [];
+    let settled = false;
+    let unanswered = deadlines.length;
+    const settle = () => {
+      settled = true;
+      timers.forEach(clearTimeout);
     };
-  }
-  throw silence;
+    const attempt = (index: number, startsAtMillis: number) => {
+      if (settled) return;
+      const entry = openEntry(index);
+      entries.push(entry);
+      const connecting = connectOverPort(entry.port, target, hello, listener, hostGone, (promise) => rejectAfter(promise, total - startsAtMillis, () => silence));
+      (entry.failed ? Promise.race([connecting, entry.failed]) : connecting).then(
+        (connection) => {
+          if (settled) {
+            // Another attempt won meanwhile: this broker must not keep a tab nobody uses.
+            void connection.api.goodbye().catch(() => undefined);
+            connection.close();
+            entry.close();
+            return;
+          }
+          settle();
+          for (const other of entries) if (other !== entry) other.close();
+          resolve({
+            ...connection,
+            attempts: index + 1,
+            close: () => {
+              connection.close();
+              entry.close();
+            },
+          });
+        },
+        (error: unknown) => {
+          entry.close();
+          unanswered -= 1;
+          if (settled) return;
+          if (error !== silence || unanswered === 0) {
+            settle();
+            for (const other of entries) other.close();
+            reject(error);
+          }
+        },
+      );
+    };
+    let startsAt = 0;
+    deadlines.forEach((deadline, index) => {
+      const at = startsAt;
+      if (index === 0) attempt(0, 0);
+      else timers.push(setTimeout(() => attempt(index, at), at));
+      startsAt += deadline;
+    });
+  });
 }
 
 /**

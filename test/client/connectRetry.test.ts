@@ -24,9 +24,12 @@ afterEach(async () => {
  * first tab that connects. Names in `silent` are instances that take connections and never answer;
  * names in `broken` are scripts that fail to load (the worker fires `error` at once).
  */
-function sharedWorkers(silent: Set<string>, broken = new Set<string>()) {
+function sharedWorkers(silent: Set<string>, broken = new Set<string>(), slow = new Map<string, number>()) {
   const created: Array<{ name: string; port: MessagePort }> = [];
   const instances = new Map<string, (config: unknown) => Promise<Awaited<ReturnType<typeof createBroker>>>>();
+  /** When each instance has started (a cold start of `slow`'s milliseconds for the names in it). */
+  const started = new Map<string, Promise<void>>();
+
   class FakeSharedWorker extends EventTarget {
     readonly port: MessagePort;
     constructor(_url: unknown, options: { name: string }) {
@@ -41,8 +44,10 @@ function sharedWorkers(silent: Set<string>, broken = new Set<string>()) {
       if (getBroker === undefined) {
         getBroker = brokerRegistry((config) => brokerKeyOf(resolveBrokerConfig(config)), (config) => createBroker(config, { mode: 'shared-worker' }));
         instances.set(options.name, getBroker);
+        started.set(options.name, new Promise((resolve) => setTimeout(resolve, slow.get(options.name) ?? 0)));
       }
-      exposeBrokerEntry(getBroker, port2);
+      const serve = getBroker;
+      void started.get(options.name)!.then(() => exposeBrokerEntry(serve, port2));
     }
   }
   vi.stubGlobal('SharedWorker', FakeSharedWorker);
@@ -101,6 +106,23 @@ describe('a SharedWorker that does not answer the first attempt', () => {
     const [a, b] = await Promise.all([first.status(), second.status()]);
     expect(a.brokerId).toBe(b.brokerId);
     expect(a.tabsConnected).toBe(2);
+  });
+
+  it('an instance only slow to start (a cold worker on a busy device) keeps the tab when it answers before the next one: the tabs stay on one broker', async () => {
+    const em = emulator();
+    const name = workerName(demoOptions(em));
+    const second = sharedWorkerName(name, 1);
+    const created = sharedWorkers(new Set(), new Set(), new Map([[name, 1400], [second, 1000]]));
+    const first = newClient(em, { mode: 'auto', sharedWorker: '/s.js' });
+    await first.connect();
+    // The second attempt started (at 1 s) but the first instance answered first (at 1.4 s).
+    expect(created.map((worker) => worker.name)).toEqual([name, second]);
+    expect(connectedMarks()).toEqual([{ mode: 'shared-worker', attempts: 1, fallbacks: 0 }]);
+    const later = newClient(em, { mode: 'auto', sharedWorker: '/s.js' });
+    await later.connect();
+    const [a, b] = await Promise.all([first.status(), later.status()]);
+    expect(b.brokerId).toBe(a.brokerId);
+    expect(b.tabsConnected).toBe(2);
   });
 
   it('an instance that answers at once: one attempt, the broker’s own name', async () => {
