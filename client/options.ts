@@ -83,7 +83,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
     if (key in options) {
       throw new ClientError(
         'UNSAFE_CREDENTIALS',
-        `${key} must never be given to browser code: anyone could read it from your bundle. Use it on your server (authbroker/server); admin work in the browser signs in a project owner and uses their admin access token.`,
+        `${key} must never be given to browser code (anyone could read it): use it on your server, with authbroker/server.`,
       );
     }
   }
