@@ -53,6 +53,8 @@ export class Connectivity {
   private lastCheckAtMillis = Number.NEGATIVE_INFINITY;
   /** The last check a report of "offline" asked for (they are rate-limited apart from the probes). */
   private lastReportCheckAtMillis = Number.NEGATIVE_INFINITY;
+  /** A tab said "online" during a check: if that check finds the service unreachable, one more soon (rate-limited as reports are). */
+  private recheckAfterCheck = false;
   /** The service's last answer of any kind; the broker's start counts as one (it starts "online"). */
   private lastHeardAtMillis: number;
   /** Each connected tab's last report, by the tab's number; the latest report last. */
@@ -125,10 +127,17 @@ export class Connectivity {
     this.reports.set(tab, { online, atMillis: this.options.clock.now() });
     this.updateBrowserOnline();
     // "Offline": at most one check a second, however many tabs (or a page repeating it) say so.
-    // Back online after this tab said offline (the browser's `online` event) while the broker is
-    // not: at once. A tab's first report is no news: its arrival has the contact verified anyway.
+    // A later "online" while the broker finds the service unreachable is the browser's `online`
+    // event, a network that came back: the check goes at once when this tab said offline before,
+    // and otherwise (the service was down with the browser online all along) within the same rate
+    // limit, not at the end of the probe's backoff. A check under way may have started before the
+    // network came back: one more follows it. A tab's first report is no news (its arrival has the
+    // contact verified anyway), nor is any with the broker online.
     if (!online) this.checkSoon();
-    else if (before === false && this.snap.state !== 'online') this.checkNow();
+    else if (before === undefined || this.snap.state === 'online') return;
+    else if (this.checking) this.recheckAfterCheck = true;
+    else if (before === false) this.checkNow();
+    else this.checkSoon();
   }
 
   /** A tab went away: its report goes with it. */
@@ -302,6 +311,7 @@ export class Connectivity {
   private settle(diagnostics: NetworkDiagnostics): void {
     const now = this.options.clock.now();
     if (diagnostics.apiRoot.reachable) {
+      this.recheckAfterCheck = false;
       this.lastHeardAtMillis = now;
       const wasDown = this.recovering || this.snap.state === 'offline';
       this.recovered(now);
@@ -318,6 +328,10 @@ export class Connectivity {
     // neither answering is offline. Either way, probe again after the backoff.
     this.recovering = true;
     this.update(diagnostics.health.reachable ? { state: 'degraded', diagnostics } : { state: 'offline', diagnostics });
+    if (this.recheckAfterCheck) {
+      this.recheckAfterCheck = false;
+      return this.checkSoon();
+    }
     this.plan(now + this.probeIntervalMillis);
     this.probeIntervalMillis = Math.min(this.probeIntervalMillis * 2, this.options.maxProbeIntervalMillis ?? 15_000);
   }

@@ -145,6 +145,52 @@ describe('the network returning', () => {
     expect(apiAttempts(net, '/auth/sessions')).toEqual(['network', 200]);
   });
 
+  it('a tab that never said offline (the service was unreachable with the browser online) hearing `online` has the service checked at once, not at the end of the probe backoff', async () => {
+    const em = emulator();
+    const clock = new EmulatorClock(em.env.clock);
+    const net = recordingFetch();
+    const started = await scope.start({ fetch: net.fetch, clock });
+    const tab = await scope.tab(started);
+    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
+    await tab.subscribe('connectivity', { kind: 'connectivity' });
+    await tab.api.reportBrowserState({ online: true });
+    net.offline = true;
+    const read = track(tab.api.refetch({ kind: 'sessions' }));
+    await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
+    await settle(50);
+    expect(read.done).toBe(false);
+    net.offline = false;
+    // The clock stands still: the next probe never comes, only the report can bring the check.
+    await tab.api.reportBrowserState({ online: true });
+    await read.promise;
+    expect(read.error).toBeUndefined();
+    expect(state(tab)).toBe('online');
+  });
+
+  it('a page repeating `online` while the service stays unreachable gets at most one check a second', async () => {
+    const em = emulator();
+    const clock = new EmulatorClock(em.env.clock);
+    const net = recordingFetch();
+    const started = await scope.start({ fetch: net.fetch, clock });
+    const tab = await scope.tab(started);
+    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
+    await tab.subscribe('connectivity', { kind: 'connectivity' });
+    net.offline = true;
+    void tab.api.refetch({ kind: 'sessions' }).catch(() => undefined);
+    await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
+    await settle(50);
+    const probes = () => net.urls.filter((url) => new URL(url).pathname === '/health').length;
+    const before = probes();
+    for (let i = 0; i < 20; i++) await tab.api.reportBrowserState({ online: true });
+    await settle(100);
+    expect(probes() - before).toBe(1);
+    await clock.advance(1000);
+    await settle(100);
+    for (let i = 0; i < 20; i++) await tab.api.reportBrowserState({ online: true });
+    await settle(100);
+    expect(probes() - before).toBeLessThanOrEqual(3);
+  });
+
   it('a single dropped connection, the service never found unreachable, waits its whole backoff', async () => {
     const em = emulator();
     const clock = new EmulatorClock(em.env.clock);
