@@ -10,7 +10,8 @@ import { knownErrorFromBody } from './errors/create.js';
 import type { AnyKnownError } from './errors/knownError.js';
 import type { AuthorizationCodeTokens } from './resources/session.js';
 import { readSignInTokens } from './signInResponse.js';
-import { authorizationServer, tokenGrant, type TokenEndpointOptions } from './tokens.js';
+import { authorizationServer, tokenGrant } from './tokenGrant.js';
+import type { TokenEndpointOptions } from './tokens.js';
 import { stripOAuthCallbackParams } from './validation.js';
 
 /** The scope the service's token endpoint knows; any other is refused. */

@@ -15,6 +15,7 @@ export * from './retry.js';
 export * from './diagnostics.js';
 export * from './transport.js';
 export * from './tokens.js';
+export * from './tokenGrant.js';
 export * from './authorizationCode.js';
 export * from './tokenSource.js';
 export * from './validation.js';

@@ -1,6 +1,7 @@
 import { isKnownError } from './errors/knownError.js';
 import { systemClock, type Clock } from './retry.js';
-import { isAccessTokenExpiring, refreshAccessToken, type TokenEndpointOptions } from './tokens.js';
+import { refreshAccessToken } from './tokenGrant.js';
+import { isAccessTokenExpiring, type TokenEndpointOptions } from './tokens.js';
 import type { TokenSource } from './transport.js';
 import { assertTokenMargin, assertUsableAccessToken, DEFAULT_TOKEN_MARGIN_MILLIS } from './validation.js';
 

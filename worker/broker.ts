@@ -24,6 +24,7 @@ import { createMemoryStorage } from './storage/memory.js';
 import { liveKey, readSessionRecord, type BrokerStorage } from './storage/types.js';
 import { createTabApi, type TabTrace } from './tabApi.js';
 import { Tabs } from './tabs.js';
+import { lazyRefreshAccessToken } from './tokenGrant.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
 
 /** The broker's parts, for its hosts, diagnostics and tests; API modules each get only what they need. */
@@ -157,6 +158,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     isSignedIn,
   }));
 
+  const refreshAccessToken = lazyRefreshAccessToken(host.tokenGrant);
   const newSession = (slot: string, tokenSlot: 'user' | 'admin') =>
     new Session({
       slot,
@@ -167,6 +169,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       marginMillis: config.tokenMarginMillis,
       lockTimeoutMillis: host.lockTimeoutMillis ?? 10_000,
       tokenEndpoint: tokenEndpointOptions({ ...network, observer: recording.refreshes(tokenSlot).observer }, tokenSlot),
+      refreshAccessToken,
       onRefreshCall: recording.refreshes(tokenSlot).onRefreshCall,
       onStorageError: (error) => warnings.add(`The session could not be saved (${messageOf(error)}): it ends with the broker.`),
       onWarning: (warning) => warnings.add(warning),
@@ -228,6 +231,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     clock,
     marginMillis: config.tokenMarginMillis,
     connectivity,
+    refreshAccessToken,
     transports: recording.brokerWork(baseTransports, 'sign-out outbox'),
     onStorageError: () => warnings.add('An offline sign-out could not be saved: it is sent when back online, unless every tab closes first.'),
   });

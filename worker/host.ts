@@ -27,6 +27,11 @@ export interface BrokerHostOptions {
    * (worker/lazyParts.ts), or, for the in-page host, from its own chunk.
    */
   services?: LoadServices;
+  /**
+   * How the token endpoint's grants (oauth4webapi) load, on the first renewal of a token; default a
+   * dynamic import (worker/lazyParts.ts).
+   */
+  tokenGrant?: LoadTokenGrant;
   /** How the memory token store loads, for a broker with `tokenStore: 'memory'`; default a dynamic import (worker/lazyParts.ts). */
   memoryTokens?: LoadMemoryTokens;
   /**
@@ -41,7 +46,9 @@ export interface BrokerHostOptions {
  * `createBroker` fills in the dynamic imports of worker/lazyParts.ts. The broker's own module names
  * no import() of them, so that a bundle holds the chunks only of the host it builds.
  */
-export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services' | 'memoryTokens'>>;
+export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services' | 'memoryTokens' | 'tokenGrant'>>;
+
+export type LoadTokenGrant = () => Promise<Pick<typeof import('../protocol/tokenGrant.js'), 'refreshAccessToken'>>;
 
 export type LoadMemoryTokens = () => Promise<Pick<typeof import('./storage/memoryTokens.js'), 'keepTokensInMemory' | 'peerChannel'>>;
 

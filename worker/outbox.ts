@@ -1,7 +1,7 @@
 import type { Clock } from '../protocol/clock.js';
 import * as endpoints from '../protocol/endpoints/index.js';
 import { isKnownError } from '../protocol/errors/knownError.js';
-import { refreshAccessToken, isAccessTokenExpiring, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { isAccessTokenExpiring, type RefreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { Transport } from '../protocol/transport.js';
 import type { BrokerStorage, OutboxItem } from './storage/types.js';
 
@@ -13,6 +13,8 @@ export interface OutboxOptions {
   /** Renew an access token this long before it expires. */
   marginMillis: number;
   connectivity: { readonly isOffline: boolean };
+  /** The refresh-token grant (loaded on first use: worker/tokenGrant.ts). */
+  refreshAccessToken: RefreshAccessToken;
   /** Storage refused to keep a sign-out (it is kept in memory instead). */
   onStorageError?: (error: unknown) => void;
   /** The broker's transports: the sign-out goes out like any call (extra headers, connectivity). */
@@ -49,7 +51,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       try {
         let accessToken = item.accessToken;
         if (accessToken === null || isAccessTokenExpiring(accessToken, clock.now(), options.marginMillis)) {
-          accessToken = (await refreshAccessToken(transports.tokenEndpoint('user'), item.refreshToken)).access_token;
+          accessToken = (await options.refreshAccessToken(transports.tokenEndpoint('user'), item.refreshToken)).access_token;
         }
         await endpoints.signOutCurrentSession(transports.withAccessToken(accessToken), { maxAttempts: 1 });
       } catch (error) {

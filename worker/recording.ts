@@ -7,7 +7,6 @@
 import type { RequestCause } from '../contract/diagnostics.js';
 import { Emitter } from '../contract/events.js';
 import { hashQueryKey } from '../contract/queryKey.js';
-import { ClientError, messageOf } from '../protocol/errors/errors.js';
 import { serializeError } from '../protocol/errors/serialize.js';
 import { createTransport, type Transport, type TransportObserver } from '../protocol/transport.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
@@ -17,6 +16,7 @@ import { derivedValue } from './cache/liveValue.js';
 import type { RecorderKit } from './diagnostics/kit.js';
 import type { LoadRecorder, Recorder, RecorderSources } from './diagnostics/recorder.js';
 import type { RefreshCall } from './diagnostics/requestLog.js';
+import { loadOnDemand } from './lazyLoad.js';
 
 const kit: RecorderKit = { Emitter, createTransport, derivedValue, hashQueryKey, serializeError, version: AUTHBROKER_VERSION };
 
@@ -39,18 +39,12 @@ export interface Recording {
 export function createRecording(loadRecorder: LoadRecorder, sources: () => RecorderSources): Recording {
   let recorder: Recorder | null = null;
   let loading: Promise<Recorder> | null = null;
+  const loaded = loadOnDemand(loadRecorder, 'diagnostics');
   const load = (): Promise<Recorder> => {
     if (recorder !== null) return Promise.resolve(recorder);
-    loading ??= loadRecorder().then(
-      ({ createRecorder }) => {
-        loading = null;
-        return (recorder = createRecorder(sources(), kit));
-      },
-      (error: unknown) => {
-        loading = null;
-        throw new ClientError('BROKER_UNAVAILABLE', `The diagnostics did not load (${messageOf(error)}): serve the worker's chunks beside it.`);
-      },
-    );
+    loading ??= loaded()
+      .then(({ createRecorder }) => (recorder ??= createRecorder(sources(), kit)))
+      .finally(() => (loading = null));
     return loading;
   };
   return {

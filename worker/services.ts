@@ -5,9 +5,9 @@
  * host's (`BrokerHostOptions.services`, worker/lazyParts.ts).
  */
 import { argumentRules } from '../contract/arguments.js';
-import { ClientError, messageOf } from '../protocol/errors/errors.js';
 import type { ApiContext, PlumbingMethod, ServiceMethods } from './api/context.js';
 import type { createServices, LoadServices } from './api/services.js';
+import { loadOnDemand } from './lazyLoad.js';
 
 /** The plumbing tabApi.ts serves itself; the compiler checks it names exactly PlumbingMethod. */
 const PLUMBING: Record<PlumbingMethod, true> = {
@@ -32,15 +32,8 @@ type Method = (...args: unknown[]) => Promise<unknown>;
  */
 export function lazyServices(loadServices: LoadServices): (context: ApiContext) => ServiceMethods {
   let create: typeof createServices | null = null;
-  let loading: Promise<typeof createServices> | null = null;
-  const load = () =>
-    (loading ??= loadServices().then(
-      (module) => (create = module.createServices),
-      (error: unknown) => {
-        loading = null;
-        throw new ClientError('BROKER_UNAVAILABLE', `The broker's service methods did not load (${messageOf(error)}): serve the worker's chunks beside it.`);
-      },
-    ));
+  const loaded = loadOnDemand(loadServices, 'service methods');
+  const load = () => loaded().then((module) => (create = module.createServices));
   return (context) => {
     let methods: Record<string, Method> | null = null;
     const made = (creator: typeof createServices) => (methods ??= creator(context) as unknown as Record<string, Method>);

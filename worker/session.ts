@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, refreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, type RefreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
@@ -26,6 +26,8 @@ export interface SessionOptions {
   /** How long to wait for another broker's refresh before refreshing anyway. Default 10 s. */
   lockTimeoutMillis?: number;
   tokenEndpoint: TokenEndpointOptions;
+  /** The refresh-token grant (loaded on first use: worker/tokenGrant.ts). */
+  refreshAccessToken: RefreshAccessToken;
   /** A write to storage failed (quota…): the session goes on in memory. */
   onStorageError?: (error: unknown) => void;
   /** Something about the session the app should know (odd tokens, a sign-out held in memory). */
@@ -245,7 +247,7 @@ export class Session implements TokenSource {
         return { token: stored.accessToken };
       }
       try {
-        const { access_token } = await refreshAccessToken(this.options.tokenEndpoint, started.refreshToken);
+        const { access_token } = await this.options.refreshAccessToken(this.options.tokenEndpoint, started.refreshToken);
         this.refreshCount++;
         this.options.onRefreshed?.();
         if (this.live?.sessionKey !== started.sessionKey) return { changed: true };

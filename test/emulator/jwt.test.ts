@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
-import { refreshAccessToken } from '../../protocol/tokens.js';
+import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import { advanceClock, api, expectKnownError, expectPlainError, signUp } from '../support/authFlows.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
-import { refreshAccessToken } from '../../protocol/tokens.js';
+import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();

@@ -1,7 +1,7 @@
 import { hashSync } from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
-import { refreshAccessToken } from '../../protocol/tokens.js';
+import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import type { ServerUserCreate } from '../../protocol/resources/user.js';
 import type { RunningEmulator } from '../../emulator/index.js';
 import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';

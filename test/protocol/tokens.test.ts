@@ -5,7 +5,8 @@ import { isKnownError, type AnyKnownError } from '../../protocol/errors/knownErr
 import { createKnownError } from '../../protocol/errors/create.js';
 import { systemClock, type Clock } from '../../protocol/retry.js';
 import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/authorizationCode.js';
-import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, UNREADABLE_TOKEN_RENEWAL_MILLIS, refreshAccessToken, type TokenEndpointOptions } from '../../protocol/tokens.js';
+import { refreshAccessToken } from '../../protocol/tokenGrant.js';
+import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, UNREADABLE_TOKEN_RENEWAL_MILLIS, type TokenEndpointOptions } from '../../protocol/tokens.js';
 
 const BASE = 'https://api.example.test';
 const PROJECT = '6b1c2f0e-3a7d-4e55-9a41-0c2d5e8f9b10';

@@ -2,7 +2,7 @@ import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import { NetworkError } from '../../protocol/errors/errors.js';
-import { refreshAccessToken } from '../../protocol/tokens.js';
+import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import type { SessionInfo } from '../../worker/index.js';
 import { createIndexedDbStorage, DATABASE_NAME } from '../../worker/storage/indexedDb.js';
 import type { BrokerStorage } from '../../worker/storage/types.js';

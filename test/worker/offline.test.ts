@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
-import { refreshAccessToken } from '../../protocol/tokens.js';
+import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import type { Broker } from '../../worker/broker.js';
 import { brokerKeyOf } from '../../worker/config.js';
 import type { ConnectivitySnapshot, SessionInfo } from '../../worker/index.js';

@@ -7,16 +7,18 @@ import { createServices } from '../api/services.js';
 import { createBroker, type Broker } from '../broker.js';
 import type { BrokerConfig } from '../config.js';
 import type { BrokerHostOptions, LazyParts } from '../host.js';
+import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import { keepTokensInMemory, peerChannel } from '../storage/memoryTokens.js';
 
 /**
  * This host is itself a chunk the tab loads when it falls back to it. The service methods come with
  * it: as a chunk of their own they would share with the tab's main chunk modules that this chunk
  * does not, and a bundler would split what both share into one more file every page loads up front.
- * The recorder, which shares nothing (it gets the broker's modules from its kit), stays lazy.
+ * So do oauth4webapi's grants. The recorder, which shares nothing (it gets the broker's modules from
+ * its kit), stays lazy.
  */
-const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => ({ keepTokensInMemory, peerChannel }) };
+const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => ({ keepTokensInMemory, peerChannel }), tokenGrant: async () => ({ refreshAccessToken }) };
 
 export function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
-  return createBroker(config, { ...options, recorder: options.recorder ?? inPageParts.recorder, services: options.services ?? inPageParts.services, memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens, mode: 'in-process' });
+  return createBroker(config, { ...options, recorder: options.recorder ?? inPageParts.recorder, services: options.services ?? inPageParts.services, memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens, tokenGrant: options.tokenGrant ?? inPageParts.tokenGrant, mode: 'in-process' });
 }
