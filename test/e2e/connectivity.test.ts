@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { brokerScriptUrl, installHostileKit } from './support/hostile.js';
 import { scenario } from './support/scenario.js';
 import { DEMO, until } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
@@ -67,36 +68,18 @@ describe('connectivity, as tabs see it', () => {
     const context = await stage.newContext();
     const app = await stage.openTab(context);
     await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    const session = await stage.cdp();
-    const { targetInfos } = await session.send('Target.getTargets');
-    const workerUrl = targetInfos.find((t) => t.type === 'shared_worker' && t.url.startsWith(stage.demo.url))!.url;
-
     // Another page of the origin opens its own port to the broker and says, again and again, that the browser is offline.
     const hostile = await stage.openTab(context, '/');
-    const answers = await hostile.evaluate(async (url) => {
-      const config = (await (await fetch('/demo-config.json')).json()) as { baseUrl: string; projectId: string; publishableClientKey: string };
-      const name = `authbroker:${config.projectId}@${config.baseUrl.replace(/\/+$/, '')}`;
-      const worker = new SharedWorker(url, { type: 'module', name });
-      const ask = (port: MessagePort, message: Record<string, unknown>, transfer: Transferable[] = []) =>
-        new Promise<{ type?: string; value?: unknown }>((resolve) => {
-          const id = crypto.randomUUID();
-          const onMessage = (event: MessageEvent) => {
-            if ((event.data as { id?: string })?.id !== id) return;
-            port.removeEventListener('message', onMessage);
-            resolve(event.data as { type?: string; value?: unknown });
-          };
-          port.addEventListener('message', onMessage);
-          port.start();
-          port.postMessage({ ...message, id }, transfer);
-        });
-      const raw = (value: unknown) => ({ type: 'RAW', value });
-      const { port2: brokerSide } = new MessageChannel();
-      const connected = await ask(worker.port, { type: 'APPLY', path: ['connect'], argumentList: [raw(config), raw({ tabId: 'says-offline', version: '' }), raw(brokerSide)] }, [brokerSide]);
-      const api = connected.value as MessagePort;
+    await installHostileKit(hostile, await brokerScriptUrl(stage));
+    const answers = await hostile.evaluate(async () => {
+      const own = await window.__hostile.connect({ tabId: 'says-offline' });
       const replies: string[] = [];
-      for (let i = 0; i < 20; i++) replies.push((await ask(api, { type: 'APPLY', path: ['reportBrowserState'], argumentList: [raw({ online: false })] })).type ?? '');
+      for (let i = 0; i < 20; i++) {
+        const reply = await window.__hostile.call(own, 'reportBrowserState', { args: [{ online: false }] });
+        replies.push(reply === 'no answer' ? reply : (reply.type ?? ''));
+      }
       return replies;
-    }, workerUrl);
+    });
     expect(new Set(answers)).toEqual(new Set(['RAW']));
 
     // The app's own calls: a write goes through, an uncached read is answered, and the state is online.

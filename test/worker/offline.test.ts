@@ -120,15 +120,23 @@ describe('connectivity', () => {
   });
 });
 
+/**
+ * A signed-in tab watching connectivity, its broker on a clock that moves only when the test says:
+ * a probe's backoff never ends by itself, so only what the test does can bring the next check.
+ */
+async function onStandingClock() {
+  const clock = new EmulatorClock(emulator().env.clock);
+  const net = recordingFetch();
+  const started = await scope.start({ fetch: net.fetch, clock });
+  const tab = await scope.tab(started);
+  await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
+  await tab.subscribe('connectivity', { kind: 'connectivity' });
+  return { clock, net, tab };
+}
+
 describe('the network returning', () => {
   it('a read sleeping its backoff after an outage goes again as soon as the service is reachable, not when the backoff ends', async () => {
-    const em = emulator();
-    const clock = new EmulatorClock(em.env.clock);
-    const net = recordingFetch();
-    const started = await scope.start({ fetch: net.fetch, clock });
-    const tab = await scope.tab(started);
-    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
-    await tab.subscribe('connectivity', { kind: 'connectivity' });
+    const { net, tab } = await onStandingClock();
     net.offline = true;
     // The first attempt fails, the probes find the service unreachable, the retry sleeps its backoff
     // (on a clock that only moves when the test says so: without the early end it would never go).
@@ -146,13 +154,7 @@ describe('the network returning', () => {
   });
 
   it('a tab that never said offline (the service was unreachable with the browser online) hearing `online` has the service checked at once, not at the end of the probe backoff', async () => {
-    const em = emulator();
-    const clock = new EmulatorClock(em.env.clock);
-    const net = recordingFetch();
-    const started = await scope.start({ fetch: net.fetch, clock });
-    const tab = await scope.tab(started);
-    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
-    await tab.subscribe('connectivity', { kind: 'connectivity' });
+    const { net, tab } = await onStandingClock();
     await tab.api.reportBrowserState({ online: true });
     net.offline = true;
     const read = track(tab.api.refetch({ kind: 'sessions' }));
@@ -168,13 +170,7 @@ describe('the network returning', () => {
   });
 
   it('a page repeating `online` while the service stays unreachable gets at most one check a second', async () => {
-    const em = emulator();
-    const clock = new EmulatorClock(em.env.clock);
-    const net = recordingFetch();
-    const started = await scope.start({ fetch: net.fetch, clock });
-    const tab = await scope.tab(started);
-    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
-    await tab.subscribe('connectivity', { kind: 'connectivity' });
+    const { clock, net, tab } = await onStandingClock();
     net.offline = true;
     void tab.api.refetch({ kind: 'sessions' }).catch(() => undefined);
     await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');

@@ -20,8 +20,8 @@ declare global {
     __hostile: {
       /** Opens a connection of its own to the broker's SharedWorker with this hello; returns its number. */
       connect(hello: Record<string, unknown>): Promise<number>;
-      /** Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page). */
-      call(index: number, method: string, payload: Payload, timeoutMillis?: number): Promise<Reply | 'no answer'>;
+      /** Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page), or with arguments of its own. */
+      call(index: number, method: string, payload: Payload | { args: unknown[] }, timeoutMillis?: number): Promise<Reply | 'no answer'>;
       config: { baseUrl: string; projectId: string };
       workerName: string;
     };
@@ -86,7 +86,7 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
           millionKeys: () => [{ clientMetadata: Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i])) }],
           megabyteStrings: () => [{ clientMetadata: Array.from({ length: 200 }, (_, i) => `${i}${megabyte}`) }],
         };
-        const args = payloads[payload]();
+        const args = typeof payload === 'string' ? payloads[payload]() : payload.args;
         return (await ask(connections[index]!, { type: 'APPLY', path: [method], argumentList: args.map(raw) }, [], timeoutMillis)) as Reply | 'no answer';
       },
     };
