@@ -24,7 +24,7 @@ import { createMemoryStorage } from './storage/memory.js';
 import { liveKey, readSessionRecord, type BrokerStorage } from './storage/types.js';
 import { createTabApi, type TabTrace } from './tabApi.js';
 import { Tabs } from './tabs.js';
-import { lazyRefreshAccessToken } from './tokenGrant.js';
+import { lazyTokenGrant } from './tokenGrant.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
 
 /** The broker's parts, for its hosts, diagnostics and tests; API modules each get only what they need. */
@@ -158,7 +158,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     isSignedIn,
   }));
 
-  const refreshAccessToken = lazyRefreshAccessToken(host.tokenGrant);
+  const tokenGrant = lazyTokenGrant(host.tokenGrant, clock);
+  const { refreshAccessToken } = tokenGrant;
   const newSession = (slot: string, tokenSlot: 'user' | 'admin') =>
     new Session({
       slot,
@@ -250,6 +251,11 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   });
   session.subscribe(() => tabs.repoint('user'));
   adminSession?.subscribe(() => tabs.repoint('admin'));
+  const prefetchGrantIfSignedIn = () => {
+    if (session.state().status === 'signed-in' || adminSession?.state().status === 'signed-in') tokenGrant.prefetchSoon();
+  };
+  session.subscribe(prefetchGrantIfSignedIn);
+  adminSession?.subscribe(prefetchGrantIfSignedIn);
 
   // Like refetch-on-window-focus: someone looking at a tab again, or a network that is back, should
   // see today's data, not what was fetched before they left. Rate-limited per broker, because ten
@@ -273,6 +279,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   // or crashes; its locks are freed, so tabs waiting for this one learn that it is gone.
   const [ownLock] = await Promise.all([host.mode === 'in-process' ? null : holdUntilReleased(locks, `authbroker:broker:${brokerId}`), session.start(), adminSession?.start()]);
   void outbox.flush();
+  prefetchGrantIfSignedIn();
 
   const apiContext: ApiContext = { config, clock, session, adminSession, transports, queries, connectivity, oauthFlows: storage, outbox };
   // The service methods load on their first call (worker/services.ts).
@@ -335,6 +342,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       ownLock?.release();
       tabs.releaseAll();
       connectivity.close();
+      tokenGrant.close();
       queries.cache.clear();
       bus.close();
       storage.close();

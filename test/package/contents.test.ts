@@ -89,7 +89,7 @@ describe('the authbroker tarball', () => {
     const unexpected = filesUnder(authbroker)
       .map((file) => relative(authbroker, file))
       .filter((path) => !['LICENSE', 'README.md', 'package.json'].includes(path))
-      .filter((path) => !/^dist\/(protocol|contract|worker|client|tooling)\/.+\.(js|js\.map|d\.ts)$/.test(path) && !/^dist\/authbroker-(shared|service)-worker\.js(\.map)?$/.test(path) && !/^dist\/authbroker-shared-worker-(recorder|services|memoryTokens|chunk)-\w+\.js(\.map)?$/.test(path));
+      .filter((path) => !/^dist\/(protocol|contract|worker|client|tooling)\/.+\.(js|js\.map|d\.ts)$/.test(path) && !/^dist\/authbroker-(shared|service)-worker\.js(\.map)?$/.test(path) && !/^dist\/authbroker-shared-worker-(recorder|services|memoryTokens|tokenGrant|chunk)-\w+\.js(\.map)?$/.test(path));
     expect(unexpected).toEqual([]);
   });
 
