@@ -135,37 +135,26 @@ async function onStandingClock() {
 }
 
 describe('the network returning', () => {
-  it('a read sleeping its backoff after an outage goes again as soon as the service is reachable, not when the backoff ends', async () => {
+  it.each([
+    { who: 'the tab that said offline (the browser\'s `offline` event)', saidOffline: true },
+    { who: 'a tab that never said offline (the service unreachable with the browser online)', saidOffline: false },
+  ])('$who hearing `online`: a read sleeping its backoff after an outage goes at once, not when the backoff or the next probe ends', async ({ saidOffline }) => {
     const { net, tab } = await onStandingClock();
+    if (!saidOffline) await tab.api.reportBrowserState({ online: true });
     net.offline = true;
     // The first attempt fails, the probes find the service unreachable, the retry sleeps its backoff
-    // (on a clock that only moves when the test says so: without the early end it would never go).
+    // (on a clock that only moves when the test says so: neither it nor the next probe ever ends).
     const read = track(tab.api.refetch({ kind: 'sessions' }));
-    await tab.api.reportBrowserState({ online: false });
+    if (saidOffline) await tab.api.reportBrowserState({ online: false });
     await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
     await settle(50);
     expect(read.done).toBe(false);
     net.offline = false;
-    // The browser's `online` event, forwarded by the tab that said offline.
+    // The browser's `online` event, forwarded by the tab.
     await tab.api.reportBrowserState({ online: true });
     await read.promise;
     expect(read.error).toBeUndefined();
     expect(apiAttempts(net, '/auth/sessions')).toEqual(['network', 200]);
-  });
-
-  it('a tab that never said offline (the service was unreachable with the browser online) hearing `online` has the service checked at once, not at the end of the probe backoff', async () => {
-    const { net, tab } = await onStandingClock();
-    await tab.api.reportBrowserState({ online: true });
-    net.offline = true;
-    const read = track(tab.api.refetch({ kind: 'sessions' }));
-    await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
-    await settle(50);
-    expect(read.done).toBe(false);
-    net.offline = false;
-    // The clock stands still: the next probe never comes, only the report can bring the check.
-    await tab.api.reportBrowserState({ online: true });
-    await read.promise;
-    expect(read.error).toBeUndefined();
     expect(state(tab)).toBe('online');
   });
 
