@@ -1,13 +1,13 @@
-import { decodeJwt } from 'jose';
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, type RefreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import { accessTokenExpiry, judgeArrivedAccessToken, type RefreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
 import { Emitter } from '../contract/events.js';
 import { sessionEnd, type SessionEnd } from '../contract/state.js';
 import { coalesced, EndChecks, type ClaimedEnd } from './sessionHints.js';
+import { ARRIVAL_WARNINGS, isStoredTokenUsable, userIdOf } from './sessionTokens.js';
 import { liveKey, type BrokerStorage, type EndedSession, type SessionRecord, type StoredSession } from './storage/types.js';
 
 export type SessionState =
@@ -52,21 +52,6 @@ const REFUSED_TOKENS_KEPT = 16;
 function remember(set: Set<string>, value: string, max: number): void {
   set.add(value);
   if (set.size > max) set.delete(set.values().next().value!);
-}
-
-const ARRIVAL_WARNINGS = {
-  'expired-on-arrival':
-    "Access tokens arrive expired by this device's clock: each is used for its stated lifetime from its arrival.",
-  unreadable: 'The access token is not a JWT the broker can read: it is renewed at most once a minute, or when refused.',
-} as const;
-
-function userIdOf(accessToken: string): string | null {
-  try {
-    const { sub } = decodeJwt(accessToken);
-    return typeof sub === 'string' ? sub : null;
-  } catch {
-    return null;
-  }
 }
 
 export { sessionEnd };
@@ -182,13 +167,7 @@ export class Session implements TokenSource {
 
   /** Whether a record's access token can be sent as it is (not refused, not due for renewal). */
   private usable(record: StoredSession): record is StoredSession & { accessToken: string } {
-    const token = record.accessToken;
-    if (token === null || this.refused.has(token)) return false;
-    const now = this.options.clock.now();
-    const renewAt = record.accessTokenRenewAtMillis;
-    // Records of older versions carry no renewal time: judge by the token's `exp`.
-    if (renewAt === undefined) return !isAccessTokenExpiring(token, now, this.options.marginMillis);
-    return renewAt === null || now < renewAt;
+    return isStoredTokenUsable(record, this.refused, this.options.clock.now(), this.options.marginMillis);
   }
 
   /** When to renew a token that just arrived; tells the app once when tokens look wrong. */

@@ -1,0 +1,33 @@
+/**
+ * What a session reads from the tokens it holds, apart from the session's state machine: whose
+ * they are, whether a stored one may still be used, and what to tell the app when they look wrong.
+ */
+import { decodeJwt } from 'jose';
+import { isAccessTokenExpiring } from '../protocol/tokens.js';
+import type { StoredSession } from './storage/types.js';
+
+export const ARRIVAL_WARNINGS = {
+  'expired-on-arrival':
+    "Access tokens arrive expired by this device's clock: each is used for its stated lifetime from its arrival.",
+  unreadable: 'The access token is not a JWT the broker can read: it is renewed at most once a minute, or when refused.',
+} as const;
+
+/** The user an access token names (`sub`), or null when it names none or cannot be read. */
+export function userIdOf(accessToken: string): string | null {
+  try {
+    const { sub } = decodeJwt(accessToken);
+    return typeof sub === 'string' ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a stored access token may be sent now: not refused by the service, not due for renewal. */
+export function isStoredTokenUsable(record: StoredSession, refused: ReadonlySet<string>, now: number, marginMillis: number): record is StoredSession & { accessToken: string } {
+  const token = record.accessToken;
+  if (token === null || refused.has(token)) return false;
+  const renewAt = record.accessTokenRenewAtMillis;
+  // Records of older versions carry no renewal time: judge by the token's `exp`.
+  if (renewAt === undefined) return !isAccessTokenExpiring(token, now, marginMillis);
+  return renewAt === null || now < renewAt;
+}
