@@ -104,26 +104,30 @@ function notify(call: () => void): void {
 }
 
 /**
- * How many times one call may renew a refused access token. Twice, not once: the first renewal may
- * join a refresh that was already under way when the service refused the token, and that refresh's
- * token can have been minted before the service's verdict (its clock moved, or it expired in
- * flight). The second renewal starts after the refusal, so its token is new.
+ * How many times in a row one call may renew a refused access token. Twice, not once: the first
+ * renewal may join a refresh that was already under way when the service refused the token, and
+ * that refresh's token can have been minted before the service's verdict (its clock moved, or it
+ * expired in flight). The second renewal starts after the refusal, so its token is new; a third
+ * refusal in a row means the service refuses new tokens, and the call fails. An attempt that ends
+ * any other way (a 429, a 5xx, a dropped connection) starts the count again: the call then waited,
+ * and a token can expire during the wait as any token does. MAX_ATTEMPTS bounds it all.
  */
 export const MAX_TOKEN_RENEWALS_PER_CALL = 2;
 
-/** The access tokens the service refused during one call, per kind of token. */
+/** The access tokens the service refused during one call, per kind of token, and the renewals since the last other outcome. */
 interface Renewals {
-  user: Set<string>;
-  admin: Set<string>;
+  refused: Set<string>;
+  inARow: number;
 }
 
 /**
  * Whether to renew `token` after the service refused it: a renewable source, a token not refused
- * before in this call (a source never hands out a refused token twice), and renewals left.
+ * before in this call (a source never hands out a refused token twice), and renewals left in a row.
  */
-function renewOnce(source: TokenSource | undefined, token: string | undefined, refused: Set<string>): boolean {
-  if (token === undefined || source?.renewable !== true || refused.has(token) || refused.size >= MAX_TOKEN_RENEWALS_PER_CALL) return false;
-  refused.add(token);
+function renewOnce(source: TokenSource | undefined, token: string | undefined, renewals: Renewals): boolean {
+  if (token === undefined || source?.renewable !== true || renewals.refused.has(token) || renewals.inARow >= MAX_TOKEN_RENEWALS_PER_CALL) return false;
+  renewals.refused.add(token);
+  renewals.inARow++;
   source.invalidateAccessToken(token);
   return true;
 }
@@ -169,7 +173,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
   }
 
   async function request<T>(request: ApiRequest): Promise<T> {
-    const refused: Renewals = { user: new Set(), admin: new Set() };
+    const renewals = { user: { refused: new Set<string>(), inARow: 0 }, admin: { refused: new Set<string>(), inARow: 0 } };
     for (let attempt = 0; ; attempt++) {
       const event: AttemptEvent = { method: request.method, path: request.path, attempt };
       await options.beforeAttempt?.(event, request.signal);
@@ -190,8 +194,8 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
         if (decoded.kind === 'known-error') {
           const code = decoded.error.code;
           const tokenRenewable = codeBelongsTo(code, 'INVALID_ACCESS_TOKEN')
-            ? renewOnce(options.userTokens, credentials.accessToken, refused.user)
-            : codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') && renewOnce(options.adminTokens, credentials.adminAccessToken, refused.admin);
+            ? renewOnce(options.userTokens, credentials.accessToken, renewals.user)
+            : codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') && renewOnce(options.adminTokens, credentials.adminAccessToken, renewals.admin);
           outcome = { kind: 'known-error', code, tokenRenewable };
           failure = decoded.error;
         } else {
@@ -205,6 +209,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
         outcome = { kind: 'network-error' };
         failure = error;
       }
+      if (outcome.kind !== 'known-error') renewals.user.inARow = renewals.admin.inARow = 0;
       const decision = decideRetry({
         attempt,
         outcome,

@@ -32,6 +32,15 @@ describe('token renewal', () => {
     expect(more.invalidated).toEqual(['tok-1', 'tok-2']);
   });
 
+  it('counts renewals in a row: after a wait for another failure, a token that expired meanwhile is renewed again', async () => {
+    const tokens = renewable(['tok-1', 'tok-2', 'tok-3', 'tok-4', 'tok-5']);
+    const { t, calls, sleeps } = setup([expired(), expired(), text('slow down', 429, { 'retry-after': '1' }), expired(), json({ ok: true })], { userTokens: tokens.source });
+    await expect(t.request({ method: 'DELETE', path: '/contact-channels/me/c1' })).resolves.toEqual({ ok: true });
+    expect(calls.map((c) => c.headers.get('x-stack-access-token'))).toEqual(['tok-1', 'tok-2', 'tok-3', 'tok-3', 'tok-4']);
+    expect(tokens.invalidated).toEqual(['tok-1', 'tok-2', 'tok-3']);
+    expect(sleeps).toEqual([1000]);
+  });
+
   it('does not renew the same token twice: a source that hands it out again gets the error', async () => {
     const stuck: TokenSource = { renewable: true, getAccessToken: async () => 'same', invalidateAccessToken: () => undefined };
     const { t, calls } = setup([expired(), expired(), json({})], { userTokens: stuck });

@@ -84,14 +84,14 @@ export const TOKEN_PATH = '/auth/oauth/token';
 /**
  * Whether the retry policy (PROTOCOL.md §9.1, plus transient 5xx of idempotent calls) allows another
  * attempt after this one: 429 (unless Retry-After is over a minute), 508, a network failure or a
- * 500/502/503/504 of an idempotent method or of the token endpoint, and up to two renewals after
- * INVALID_ACCESS_TOKEN answers.
+ * 500/502/503/504 of an idempotent method or of the token endpoint, and up to two renewals in a row
+ * after INVALID_ACCESS_TOKEN answers (any other outcome starts the count again).
  */
-export function retriable(attempt: Attempt, renewalsBefore: number): boolean {
+export function retriable(attempt: Attempt, renewalsInARow: number): boolean {
   const idempotent = IDEMPOTENT_METHODS.has(attempt.method) || attempt.path.startsWith(TOKEN_PATH);
   if (attempt.outcome === 'network') return idempotent;
   if (attempt.knownError !== null) {
-    return renewalsBefore < MAX_TOKEN_RENEWALS_PER_CALL && isKnownErrorCode(attempt.knownError) && codeBelongsTo(attempt.knownError, 'INVALID_ACCESS_TOKEN');
+    return renewalsInARow < MAX_TOKEN_RENEWALS_PER_CALL && isKnownErrorCode(attempt.knownError) && codeBelongsTo(attempt.knownError, 'INVALID_ACCESS_TOKEN');
   }
   if (attempt.outcome === 429 || (idempotent && TRANSIENT_SERVER_STATUSES.has(attempt.outcome))) {
     return (parseRetryAfter(attempt.retryAfter, Date.now()) ?? 0) <= MAX_RETRY_AFTER_MILLIS;
@@ -120,7 +120,8 @@ export function chains(attempts: Attempt[]): Chain[] {
     }
     entry.chain.attempts.push(attempt);
     const again = retriable(attempt, entry.renewals);
-    if (attempt.knownError !== null && again) entry.renewals++;
+    if (attempt.knownError === null) entry.renewals = 0;
+    else if (again) entry.renewals++;
     if (!again || (token && entry.chain.attempts.length === 5)) open.delete(key);
   }
   return all;
@@ -141,8 +142,9 @@ export function chainSignature(chain: Chain): string {
 /** Whether the call stopped where the policy says: on an answer it does not retry, or after five attempts. */
 export function endedByPolicy(chain: Chain): boolean {
   if (chain.attempts.length === 5) return true;
-  const renewals = chain.attempts.slice(0, -1).filter((attempt) => attempt.knownError !== null).length;
-  return !retriable(lastOf(chain), renewals);
+  const before = chain.attempts.slice(0, -1);
+  const lastOther = before.findLastIndex((attempt) => attempt.knownError === null);
+  return !retriable(lastOf(chain), before.length - 1 - lastOther);
 }
 
 /** An error as the tab received it, in a word; `untyped-…` for anything but our error classes. */

@@ -139,8 +139,9 @@ describe('chaos: faults on the API while ten tabs work', () => {
       const channels: Array<{ id: string }> = [];
       for (let i = 0; i < OPS_PER_TAB; i++) {
         // Now and then the access token expires (emulator time), wherever other tabs' calls are:
-        // in flight, between attempts, during a refresh. A call renews at most twice, so expiries
-        // are kept more than 2.5 s apart (an attempt with a latency fault lasts up to 2 s).
+        // in flight, between attempts, during a refresh. A call renews at most twice in a row, so
+        // expiries are kept more than 2.5 s apart (an attempt with a latency fault lasts up to 2 s);
+        // a call that waits out other failures may meet several expiries, one renewal each.
         if (tabIndex === 0 && i % 20 === 19 && i < OPS_PER_TAB - 20 && performance.now() - lastExpiry > 2500) {
           em.env.clock.advance(TEN_MINUTES + 1000);
           lastExpiry = performance.now();
