@@ -173,7 +173,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
   }
 
   async function request<T>(request: ApiRequest): Promise<T> {
-    const renewals = { user: { refused: new Set<string>(), inARow: 0 }, admin: { refused: new Set<string>(), inARow: 0 } };
+    const renewals: Record<'user' | 'admin', Renewals> = { user: { refused: new Set(), inARow: 0 }, admin: { refused: new Set(), inARow: 0 } };
     for (let attempt = 0; ; attempt++) {
       const event: AttemptEvent = { method: request.method, path: request.path, attempt };
       await options.beforeAttempt?.(event, request.signal);
