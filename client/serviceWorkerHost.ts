@@ -40,6 +40,13 @@ export interface ServiceWorkerConnector {
 
 export async function openServiceWorker(options: ConnectOptions, connector: ServiceWorkerConnector): Promise<BrokerChannel> {
   if (options.serviceWorker === undefined) throw connector.unavailable('No service worker script was configured (options.serviceWorker).');
+  if (typeof navigator === 'undefined' || navigator.serviceWorker === undefined) {
+    throw connector.unavailable(
+      typeof isSecureContext === 'boolean' && !isSecureContext
+        ? 'This page cannot use service workers: it is not a secure context (https, or http://localhost). navigator.serviceWorker is missing.'
+        : 'This browser gives this page no service workers (navigator.serviceWorker is missing: a private window in some browsers, a WebView, or a worker).',
+    );
+  }
   // Dev servers and single-page-app hosts answer a missing file with the app's page (200
   // text/html), which the browser then refuses with an error that names neither the file nor the fix.
   const problem = await scriptProblem(new URL(options.serviceWorker, location.href).toString(), SERVICE_WORKER_FIX);
