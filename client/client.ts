@@ -77,7 +77,9 @@ const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client
  */
 export function createBrokerClient(options: ConnectOptions): BrokerClient {
   refuseContentScript();
-  return createClientOn(options, null);
+  // The page's own hosts: the import() names the connection's chunk here only, so that clients on
+  // other hosts (an extension's) never bundle it, nor the in-page broker it may load.
+  return createClientOn(options, null, () => import('./connection.js'));
 }
 
 /** The connection's module: how a client reaches its broker (`connection.ts` for the page's own hosts). */
@@ -97,7 +99,7 @@ export interface ClientHost {
  * The client, on the page's own hosts (`host` null: a SharedWorker, a service worker or the page)
  * or on another one. Everything a page sees of it is the same whatever the host.
  */
-export function createClientOn(options: ConnectOptions, host: ClientHost | null): BrokerClient {
+export function createClientOn(options: ConnectOptions, host: ClientHost | null, pageConnection?: () => Promise<ConnectionModule>): BrokerClient {
   checkConnectOptions(options);
   const paths = handlerPaths(options.handlerPaths);
   const origin = host !== null ? host.origin : typeof location === 'undefined' ? null : location.origin;
@@ -125,7 +127,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null)
   const inBrowser = host === null && (typeof window !== 'undefined' || typeof document !== 'undefined');
   // Loaded once: a module that failed to load fails again for this page (browsers keep the failure).
   let loading: Promise<ConnectionModule> | null = null;
-  const loadConnection = () => (loading ??= host === null ? import('./connection.js') : host.load());
+  const loadConnection = () => (loading ??= host === null ? pageConnection!() : host.load());
   const name = workerName(options);
   let modes: BrokerMode[] | null = null;
   const hosts = () => (modes ??= candidateModes(detectCapabilities(options), options.mode));

@@ -1,0 +1,19 @@
+/**
+ * The background (Chromium's service worker, Firefox's event page): the broker every context of
+ * the extension shares. `startExtensionBroker` runs at the top level, synchronously, in every start
+ * of the background; it reads the session back from storage each time.
+ */
+import { startExtensionBroker, type SessionInfo } from '../../client/extension/index.js';
+import { contentScripts, options } from './config.js';
+
+const auth = startExtensionBroker({ ...options, contentScripts });
+
+// The background's own use of the session, in place: the toolbar badge says who is signed in.
+auth.subscribe({ kind: 'session' }, () => {
+  const session = auth.getSnapshot({ kind: 'session' })?.data as SessionInfo | undefined;
+  const badge = (globalThis as { chrome?: { action?: { setBadgeText?(details: { text: string }): unknown } } }).chrome?.action;
+  void Promise.resolve(badge?.setBadgeText?.({ text: session?.status === 'signed-in' ? 'on' : '' })).catch(() => undefined);
+});
+
+// For a look from the browser's devtools (and the demo's tests): the background's client.
+(globalThis as { authbrokerDemo?: unknown }).authbrokerDemo = { auth };

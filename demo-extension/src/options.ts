@@ -1,0 +1,31 @@
+/** The options page: the signed-in account, renaming it, signing out. */
+import { createExtensionClient, type User } from '../../client/extension/index.js';
+import { options } from './config.js';
+import { byId, clearError, showError } from './ui.js';
+
+const auth = createExtensionClient(options);
+(globalThis as { authbrokerDemo?: unknown }).authbrokerDemo = { auth };
+
+function render(): void {
+  const snapshot = auth.getSnapshot({ kind: 'currentUser' });
+  if (snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined)) return;
+  const user = (snapshot.data ?? null) as User | null;
+  byId('status').textContent = user === null ? 'Signed out: sign in from the toolbar popup.' : `Signed in as ${user.displayName ?? user.primaryEmail ?? user.id}`;
+  byId('status').dataset.userId = user?.id ?? '';
+  byId('account').hidden = user === null;
+  byId('rename').hidden = user === null;
+  byId('sign-out-button').hidden = user === null;
+  if (user === null) return;
+  byId('user-id').textContent = user.id;
+  byId('user-email').textContent = user.primaryEmail ?? '—';
+  byId('user-name').textContent = user.displayName ?? '—';
+}
+auth.subscribe({ kind: 'currentUser' }, render);
+render();
+
+byId<HTMLFormElement>('rename').addEventListener('submit', (event) => {
+  event.preventDefault();
+  clearError();
+  auth.updateUser({ displayName: byId<HTMLInputElement>('display-name').value }).catch(showError);
+});
+byId('sign-out-button').addEventListener('click', () => auth.signOut().catch(showError));

@@ -1,0 +1,35 @@
+/** The popup: sign in (password or the emulator's mock GitHub), see who is signed in, sign out. */
+import { createExtensionClient, type User } from '../../client/extension/index.js';
+import { options } from './config.js';
+import { byId, clearError, showError } from './ui.js';
+
+const auth = createExtensionClient(options);
+(globalThis as { authbrokerDemo?: unknown }).authbrokerDemo = { auth };
+
+function render(): void {
+  const snapshot = auth.getSnapshot({ kind: 'currentUser' });
+  if (snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined)) return;
+  const user = (snapshot.data ?? null) as User | null;
+  byId('status').textContent = user === null ? 'Signed out' : `Signed in as ${user.displayName ?? user.primaryEmail ?? user.id}`;
+  byId('status').dataset.userId = user?.id ?? '';
+  byId('sign-in').hidden = user !== null;
+  byId('signed-in').hidden = user === null;
+}
+auth.subscribe({ kind: 'currentUser' }, render);
+render();
+
+byId<HTMLFormElement>('sign-in').addEventListener('submit', (event) => {
+  event.preventDefault();
+  clearError();
+  auth.signInWithPassword({ email: byId<HTMLInputElement>('email').value, password: byId<HTMLInputElement>('password').value }).catch(showError);
+});
+// The background runs the provider's window: this popup closes when it takes focus, and nothing is lost.
+byId('github-button').addEventListener('click', () => {
+  clearError();
+  auth.signInWithOAuth('github').catch(showError);
+});
+byId('sign-out-button').addEventListener('click', () => auth.signOut().catch(showError));
+byId('options-button').addEventListener('click', () => {
+  const runtime = (globalThis as { chrome?: { runtime?: { openOptionsPage?(): unknown } } }).chrome?.runtime;
+  void Promise.resolve(runtime?.openOptionsPage?.()).catch(showError);
+});
