@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * @param {{ outdir?: string; baseUrl?: string; tokenStore?: 'indexeddb' | 'session'; contentScripts?: boolean | { signOut?: boolean; accessToken?: boolean }; minify?: boolean }} [choices]
+ * @param {{ outdir?: string; baseUrl?: string; tokenStore?: 'indexeddb' | 'session'; contentScripts?: boolean | { signOut?: boolean; accessToken?: boolean }; minify?: boolean; driver?: string }} [choices]
  * @returns {Promise<string>} the unpacked extension's folder
  */
 export async function buildExtension(choices = {}) {
@@ -24,6 +24,8 @@ export async function buildExtension(choices = {}) {
     __AUTHBROKER_BASE_URL__: JSON.stringify(choices.baseUrl ?? 'http://127.0.0.1:8102'),
     __AUTHBROKER_TOKEN_STORE__: JSON.stringify(choices.tokenStore ?? 'indexeddb'),
     __AUTHBROKER_CONTENT_SCRIPTS__: JSON.stringify(choices.contentScripts ?? true),
+    // Tests only: the loopback collector each context takes commands from (demo-extension/src/testDriver.ts).
+    __AUTHBROKER_TEST_DRIVER__: JSON.stringify(choices.driver ?? null),
   };
   const common = { absWorkingDir: root, bundle: true, define, target: ['chrome120', 'firefox128'], sourcemap: 'linked', sourcesContent: true, legalComments: 'none', minify: choices.minify ?? false, logLevel: 'warning' };
   await build({ ...common, entryPoints: { background: 'demo-extension/src/background.ts', popup: 'demo-extension/src/popup.ts', options: 'demo-extension/src/options.ts' }, outdir, format: 'esm' });

@@ -4,6 +4,7 @@
  * of the background; it reads the session back from storage each time.
  */
 import { startExtensionBroker, type SessionInfo } from '../../client/extension/index.js';
+import { startDriver } from './testDriver.js';
 import { contentScripts, options } from './config.js';
 
 const auth = startExtensionBroker({ ...options, contentScripts });
@@ -17,3 +18,12 @@ auth.subscribe({ kind: 'session' }, () => {
 
 // For a look from the browser's devtools (and the demo's tests): the background's client.
 (globalThis as { authbrokerDemo?: unknown }).authbrokerDemo = { auth };
+
+declare const __AUTHBROKER_TEST_DRIVER__: string | null;
+if (__AUTHBROKER_TEST_DRIVER__ !== null) startDriver(__AUTHBROKER_TEST_DRIVER__, 'background', auth, {
+  openPage: async ({ path }) => {
+    const api = (globalThis as { browser?: { tabs: { create(details: { url: string }): Promise<unknown> } }; chrome?: { tabs: { create(details: { url: string }): Promise<unknown> } } });
+    await (api.browser ?? api.chrome)!.tabs.create({ url: new URL(String(path), location.href).href });
+    return null;
+  },
+});

@@ -4,6 +4,7 @@
  */
 import { createContentScriptClient } from '../../client/extension/content.js';
 import type { User } from '../../client/extension/index.js';
+import { startDriver } from './testDriver.js';
 import { options } from './config.js';
 
 const auth = createContentScriptClient(options);
@@ -25,3 +26,6 @@ auth.connect().catch((error: unknown) => {
   badge.dataset.error = 'true';
   document.documentElement.append(badge);
 });
+
+declare const __AUTHBROKER_TEST_DRIVER__: string | null;
+if (__AUTHBROKER_TEST_DRIVER__ !== null) startDriver(__AUTHBROKER_TEST_DRIVER__, 'content', auth, {});

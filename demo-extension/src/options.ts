@@ -1,5 +1,6 @@
 /** The options page: the signed-in account, renaming it, signing out. */
 import { createExtensionClient, type User } from '../../client/extension/index.js';
+import { startDriver } from './testDriver.js';
 import { options } from './config.js';
 import { byId, clearError, showError } from './ui.js';
 
@@ -29,3 +30,6 @@ byId<HTMLFormElement>('rename').addEventListener('submit', (event) => {
   auth.updateUser({ displayName: byId<HTMLInputElement>('display-name').value }).catch(showError);
 });
 byId('sign-out-button').addEventListener('click', () => auth.signOut().catch(showError));
+
+declare const __AUTHBROKER_TEST_DRIVER__: string | null;
+if (__AUTHBROKER_TEST_DRIVER__ !== null) startDriver(__AUTHBROKER_TEST_DRIVER__, 'options', auth, {});

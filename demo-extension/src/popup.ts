@@ -1,5 +1,6 @@
 /** The popup: sign in (password or the emulator's mock GitHub), see who is signed in, sign out. */
 import { createExtensionClient, type User } from '../../client/extension/index.js';
+import { startDriver } from './testDriver.js';
 import { options } from './config.js';
 import { byId, clearError, showError } from './ui.js';
 
@@ -33,3 +34,6 @@ byId('options-button').addEventListener('click', () => {
   const runtime = (globalThis as { chrome?: { runtime?: { openOptionsPage?(): unknown } } }).chrome?.runtime;
   void Promise.resolve(runtime?.openOptionsPage?.()).catch(showError);
 });
+
+declare const __AUTHBROKER_TEST_DRIVER__: string | null;
+if (__AUTHBROKER_TEST_DRIVER__ !== null) startDriver(__AUTHBROKER_TEST_DRIVER__, 'popup', auth, {});
