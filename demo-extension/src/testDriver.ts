@@ -11,7 +11,8 @@ import type { QuerySnapshot } from '../../client/extension/index.js';
 export interface DriverClient {
   getSnapshot(query: { kind: 'currentUser' } | { kind: 'session' }): QuerySnapshot | undefined;
   subscribe(query: { kind: 'currentUser' } | { kind: 'session' }, listener: () => void): () => void;
-  read?(query: { kind: 'session' } | { kind: 'status' }): Promise<unknown>;
+  read?(query: { kind: 'session' } | { kind: 'status' } | { kind: 'currentUser' }): Promise<unknown>;
+  refetch?(query: { kind: 'currentUser' }): Promise<void>;
   signInWithPassword?(input: { email: string; password: string }): Promise<unknown>;
   signInWithOAuth?(providerId: string): Promise<unknown>;
   signOut(): Promise<void>;
@@ -20,7 +21,8 @@ export interface DriverClient {
 
 type Command = { id: string; op: string; args?: Record<string, unknown> };
 
-const now = () => performance.timeOrigin + performance.now();
+// The wall clock: one for every process of the browser (a context's `performance.timeOrigin` may sit tens of ms off another's).
+const now = () => Date.now();
 
 function userIdOf(client: DriverClient): string | null | undefined {
   const snapshot = client.getSnapshot({ kind: 'currentUser' });
@@ -73,6 +75,10 @@ export function startDriver(collector: string, context: string, client: DriverCl
     session: async () => client.read!({ kind: 'session' }),
     status: async () => client.read!({ kind: 'status' }),
     accessToken: async () => client.getAccessToken(),
+    refetchUser: async () => {
+      await client.refetch!({ kind: 'currentUser' });
+      return ((await client.read!({ kind: 'currentUser' })) as { id: string } | null)?.id ?? null;
+    },
     ...extra,
   };
   client.subscribe({ kind: 'currentUser' }, () => undefined);
