@@ -18,8 +18,15 @@ import { receiving } from '../deliveries.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { keepSnapshots } from '../keptCopy.js';
 
-/** How long a background that stopped under a call may take to come back before the connection gives up (the connect timeout). */
+/** How long to wait before opening a port again after one failed at once (the background stopped while answering). */
 const RETRY_FIRST_MILLIS = 50;
+/**
+ * How long the first port waits for the background's answer before another is opened (each next
+ * one waits twice as long, within the connect timeout). A background answers a warm port in a few
+ * ms and a cold start in a few hundred; a port opened while the browser was still stopping the
+ * background can stay unanswered for good.
+ */
+const FIRST_ANSWER_MILLIS = 1000;
 
 /** The part of the app's options the background's broker receives, compared there with its own. */
 export function extensionBrokerConfig({ options, baseUrl }: Pick<BrokerTarget, 'options' | 'baseUrl'>): { baseUrl: string; projectId: string; publishableClientKey: string; internalPublishableClientKey?: string } {
@@ -165,11 +172,13 @@ export function portConnection(extension: ExtensionApi, portName: string): Conne
   async function connect(target: BrokerTarget, urls: HandlerUrls | null, deliver: (batch: Delivery) => void): Promise<Connection> {
     const { errors } = target;
     const hello = extensionHello(urls);
-    const deadline = Date.now() + (target.options.connectTimeoutMillis ?? 8000);
-    for (let wait = RETRY_FIRST_MILLIS; ; wait *= 2) {
+    const total = target.options.connectTimeoutMillis ?? 8000;
+    const deadline = Date.now() + total;
+    const silence = () => new errors.ClientError('BROKER_UNAVAILABLE', `The extension’s background did not answer within ${total} ms.`);
+    for (let wait = RETRY_FIRST_MILLIS, patience = FIRST_ANSWER_MILLIS; ; wait *= 2, patience *= 2) {
       const calls = openPort(extension, portName, deliver, errors);
       try {
-        const answer = (await beforeDeadline(calls.call('connect', [extensionBrokerConfig(target), hello]), deadline, () => new errors.ClientError('BROKER_UNAVAILABLE', `The extension’s background did not answer within ${target.options.connectTimeoutMillis ?? 8000} ms.`))) as ExtensionConnected;
+        const answer = (await beforeDeadline(calls.call('connect', [extensionBrokerConfig(target), hello]), Math.min(deadline, Date.now() + patience), silence)) as ExtensionConnected;
         const api = apiOver(calls, new Set(answer.methods), errors);
         current = api;
         void calls.lost.then(() => {
@@ -188,7 +197,8 @@ export function portConnection(extension: ExtensionApi, portName: string): Conne
       } catch (error) {
         calls.close();
         if (!worthRetrying(error) || Date.now() + wait >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, wait));
+        // A port that heard nothing is tried again at once; one that failed, after a short wait.
+        if (!/did not answer/.test((error as Error).message)) await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
   }

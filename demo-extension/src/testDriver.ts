@@ -38,14 +38,28 @@ function sessionUserOf(client: DriverClient): string | null | undefined {
   return data.status === 'signed-in' ? (data.userId ?? null) : null;
 }
 
-/** Resolves with the time the client first shows `userId` (null: signed out) in `query`; at once if it does now. */
+/** When each kind of query last changed to what it shows now, as the context's listener saw it (not when a command asked). */
+const changedAt = new Map<string, { shown: string | null | undefined; at: number }>();
+
+function watchChanges(client: DriverClient, kind: 'currentUser' | 'session'): void {
+  const read = kind === 'session' ? sessionUserOf : userIdOf;
+  const note = () => {
+    const shown = read(client);
+    if (changedAt.get(kind)?.shown !== shown) changedAt.set(kind, { shown, at: now() });
+  };
+  client.subscribe({ kind }, note);
+  note();
+}
+
+/** Resolves with the time the client first showed `userId` (null: signed out) in `query`, waiting for it if it does not yet. */
 function whenShown(client: DriverClient, kind: 'currentUser' | 'session', userId: string | null): Promise<number> {
   const read = kind === 'session' ? sessionUserOf : userIdOf;
   return new Promise((resolve) => {
     let stop = () => undefined as void;
     const check = () => {
       if (read(client) !== userId) return false;
-      resolve(now());
+      const change = changedAt.get(kind);
+      resolve(change?.shown === userId ? change.at : now());
       queueMicrotask(() => stop());
       return true;
     };
@@ -73,6 +87,12 @@ export function startDriver(collector: string, context: string, client: DriverCl
     waitForUser: async ({ userId }) => ({ at: await whenShown(client, 'currentUser', (userId as string | null) ?? null) }),
     waitForSession: async ({ userId }) => ({ at: await whenShown(client, 'session', (userId as string | null) ?? null) }),
     session: async () => client.read!({ kind: 'session' }),
+    // How long one read takes from here, the broker's start included when the background was stopped.
+    timedSession: async () => {
+      const started = performance.now();
+      const value = await client.read!({ kind: 'session' });
+      return { millis: performance.now() - started, value };
+    },
     status: async () => client.read!({ kind: 'status' }),
     accessToken: async () => client.getAccessToken(),
     refetchUser: async () => {
@@ -81,8 +101,8 @@ export function startDriver(collector: string, context: string, client: DriverCl
     },
     ...extra,
   };
-  client.subscribe({ kind: 'currentUser' }, () => undefined);
-  client.subscribe({ kind: 'session' }, () => undefined);
+  watchChanges(client, 'currentUser');
+  watchChanges(client, 'session');
   const post = (path: string, body: unknown) => fetch(`${collector}${path}`, { method: 'POST', body: JSON.stringify(body) });
   void (async () => {
     await post('/hello', { context, instance, href: location.href, at: now() });

@@ -115,8 +115,13 @@ export async function launchWithExtension(engine: ExtensionEngine, emulator: Run
   };
   if (engine === 'chromium') {
     self.stopBackground = async () => {
-      const target = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url() === `chrome-extension://${CHROMIUM_EXTENSION_ID}/background.js`);
-      await (await target.worker())!.close();
+      // What chrome://serviceworker-internals' "Stop" does; the next event (a port) starts it again.
+      const page = await browser.newPage();
+      const session = await page.createCDPSession();
+      await session.send('ServiceWorker.enable');
+      await session.send('ServiceWorker.stopAllWorkers');
+      await session.detach();
+      await page.close();
     };
     self.restart = async () => {
       await browser.close();
