@@ -37,7 +37,7 @@ export async function startCollector(): Promise<Collector> {
   const contexts: DriverContext[] = [];
   const helloWaiters = new Set<() => void>();
   const queues = new Map<string, Array<{ id: string; op: string; args?: Record<string, unknown> }>>();
-  const pollers = new Map<string, (response: ServerResponse) => void>();
+  const pollers = new Map<string, (command: unknown) => void>();
   const results = new Map<string, { resolve(value: unknown): void; reject(error: Error): void }>();
   let lastId = 0;
 
@@ -77,7 +77,7 @@ export async function startCollector(): Promise<Collector> {
         clearTimeout(timer);
         send(response, command);
       };
-      pollers.set(instance, answer as (response: ServerResponse) => void);
+      pollers.set(instance, answer);
       request.on('close', () => {
         if (pollers.get(instance) === answer) pollers.delete(instance);
         clearTimeout(timer);
@@ -149,7 +149,7 @@ export async function startCollector(): Promise<Collector> {
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const poller of pollers.values()) poller(null as never);
+        for (const poller of pollers.values()) poller(null);
         server.closeAllConnections();
         server.close(() => resolve());
       }),
