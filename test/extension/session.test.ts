@@ -139,3 +139,42 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
     });
   });
 }
+
+describe.skipIf(skipExtensionEngine('chromium'))("chromium: the other configurations: tokenStore 'session', content scripts with access tokens", () => {
+  let emulator: RunningEmulator;
+  let collector: Collector;
+  let site: Awaited<ReturnType<typeof startWebSite>>;
+  let extension: ExtensionBrowser;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    collector = await startCollector();
+    site = await startWebSite();
+    extension = await launchWithExtension('chromium', emulator, collector, { tokenStore: 'session', contentScripts: { accessToken: true } });
+  });
+  afterAll(async () => {
+    await extension?.close();
+    await site?.close();
+    await collector?.close();
+    await emulator?.stop();
+  });
+
+  it("a content script holding an access token leaves none in the web page's storage; the session survives a stopped background", async () => {
+    const popup = await extension.openExtensionPage('popup.html');
+    await collector.run(popup, 'signIn', DEMO);
+    const { page, content } = await extension.openWebPage(site.url);
+    const fromContent = await collector.run<string>(content, 'accessToken');
+    const background = await extension.background();
+    const tokens = [fromContent, await collector.run<string>(background, 'accessToken'), await collector.run<string>(background, 'storedRefreshToken')];
+    expect(tokens.every((token) => typeof token === 'string' && token.length > 20)).toBe(true);
+    const dump = await pageStorageDump(page);
+    for (const token of tokens) expect(dump.text).not.toContain(token);
+    expect(dump.databases).not.toContain('authbroker');
+
+    emulator.env.stats.reset();
+    await extension.stopBackground!();
+    const first = await collector.run<{ millis: number; value: { status: string } }>(popup, 'timedSession');
+    expect(first.value.status).toBe('signed-in');
+    expect(emulator.env.stats.snapshot().token_refreshes).toBeLessThanOrEqual(1);
+  });
+});
