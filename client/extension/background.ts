@@ -48,10 +48,9 @@ function inContext(host: ExtensionHost): ConnectionModule {
  * broker reads the session back from storage at every start of the background.
  *
  * ```ts
- * // background.ts
+ * // background.ts (the options: the same service and project as the extension's pages give)
  * import { startExtensionBroker } from 'authbroker/extension';
- * import { options } from './authConfig.js';
- * export const auth = startExtensionBroker({ ...options, contentScripts: true });
+ * export const auth = startExtensionBroker({ baseUrl, projectId, publishableClientKey, contentScripts: true });
  * ```
  */
 export function startExtensionBroker(options: ExtensionBrokerOptions): ExtensionClient {
