@@ -7,6 +7,7 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
 import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
+import { rejectAfter } from './lifetime.js';
 import { connectOverPort as connectEntry } from './rpc.js';
 import type { AttemptedConnection, BrokerChannel, BrokerTarget, TabErrors, WatchedConnection } from './brokerChannel.js';
 
@@ -28,22 +29,6 @@ export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options
 
 export function withTimeout<T>(promise: Promise<T>, millis: number, what: string, errors: TabErrors): Promise<T> {
   return rejectAfter(promise, millis, () => new errors.ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`));
-}
-
-function rejectAfter<T>(promise: Promise<T>, millis: number, error: () => unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(error()), millis);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (failure: unknown) => {
-        clearTimeout(timer);
-        reject(failure);
-      },
-    );
-  });
 }
 
 /** How long the first attempt to reach a broker waits for its answer (see `attemptDeadlines`). */

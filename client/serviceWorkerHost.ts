@@ -40,6 +40,10 @@ export interface ServiceWorkerConnector {
 
 export async function openServiceWorker(options: ConnectOptions, connector: ServiceWorkerConnector): Promise<BrokerChannel> {
   if (options.serviceWorker === undefined) throw connector.unavailable('No service worker script was configured (options.serviceWorker).');
+  // Dev servers and single-page-app hosts answer a missing file with the app's page (200
+  // text/html), which the browser then refuses with an error that names neither the file nor the fix.
+  const problem = await scriptProblem(new URL(options.serviceWorker, location.href).toString(), SERVICE_WORKER_FIX);
+  if (problem !== null) throw connector.unavailable(`The service worker ${problem}`);
   if (typeof navigator === 'undefined' || navigator.serviceWorker === undefined) {
     throw connector.unavailable(
       typeof isSecureContext === 'boolean' && !isSecureContext
@@ -47,10 +51,6 @@ export async function openServiceWorker(options: ConnectOptions, connector: Serv
         : 'This browser gives this page no service workers (navigator.serviceWorker is missing: a private window in some browsers, a WebView, or a worker).',
     );
   }
-  // Dev servers and single-page-app hosts answer a missing file with the app's page (200
-  // text/html), which the browser then refuses with an error that names neither the file nor the fix.
-  const problem = await scriptProblem(new URL(options.serviceWorker, location.href).toString(), SERVICE_WORKER_FIX);
-  if (problem !== null) throw connector.unavailable(`The service worker ${problem}`);
   // Loaded only on this fallback path, so SharedWorker browsers never download it.
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });

@@ -17,6 +17,7 @@ import type { Connection } from '../connection.js';
 import { receiving } from '../deliveries.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { keepSnapshots } from '../keptCopy.js';
+import { rejectAfter } from '../lifetime.js';
 
 /** How long to wait before opening a port again after one failed at once (the background stopped while answering). */
 const RETRY_FIRST_MILLIS = 50;
@@ -133,22 +134,6 @@ function apiOver(calls: PortCalls, methods: ReadonlySet<string>, errors: TabErro
   });
 }
 
-function beforeDeadline<T>(promise: Promise<T>, deadline: number, error: () => Error): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(error()), Math.max(0, deadline - Date.now()));
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (failure: unknown) => {
-        clearTimeout(timer);
-        reject(failure);
-      },
-    );
-  });
-}
-
 /** What an extension context tells the broker about itself: the handler pages e-mails link to, when it has any. */
 export function extensionHello(urls: HandlerUrls | null): TabHello {
   return {
@@ -178,7 +163,7 @@ export function portConnection(extension: ExtensionApi, portName: string): Conne
     for (let wait = RETRY_FIRST_MILLIS, patience = FIRST_ANSWER_MILLIS; ; wait *= 2, patience *= 2) {
       const calls = openPort(extension, portName, deliver, errors);
       try {
-        const answer = (await beforeDeadline(calls.call('connect', [extensionBrokerConfig(target), hello]), Math.min(deadline, Date.now() + patience), silence)) as ExtensionConnected;
+        const answer = (await rejectAfter(calls.call('connect', [extensionBrokerConfig(target), hello]), Math.max(0, Math.min(deadline - Date.now(), patience)), silence)) as ExtensionConnected;
         const api = apiOver(calls, new Set(answer.methods), errors);
         current = api;
         void calls.lost.then(() => {

@@ -1,18 +1,16 @@
 /** The popup: sign in (password or the emulator's mock GitHub), see who is signed in, sign out. */
-import { createExtensionClient, type User } from '../../client/extension/index.js';
+import { createExtensionClient } from '../../client/extension/index.js';
 import { startDriver } from './testDriver.js';
 import { options } from './config.js';
-import { byId, clearError, showError } from './ui.js';
+import { byId, clearError, showError, showStatus, shownUser } from './ui.js';
 
 const auth = createExtensionClient(options);
 (globalThis as { authbrokerDemo?: unknown }).authbrokerDemo = { auth };
 
 function render(): void {
-  const snapshot = auth.getSnapshot({ kind: 'currentUser' });
-  if (snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined)) return;
-  const user = (snapshot.data ?? null) as User | null;
-  byId('status').textContent = user === null ? 'Signed out' : `Signed in as ${user.displayName ?? user.primaryEmail ?? user.id}`;
-  byId('status').dataset.userId = user?.id ?? '';
+  const user = shownUser(auth.getSnapshot({ kind: 'currentUser' }));
+  if (user === undefined) return;
+  showStatus(user, 'Signed out');
   byId('sign-in').hidden = user !== null;
   byId('signed-in').hidden = user === null;
 }
