@@ -118,8 +118,15 @@ export async function launchWithExtension(engine: ExtensionEngine, emulator: Run
       // What chrome://serviceworker-internals' "Stop" does; the next event (a port) starts it again.
       const page = await browser.newPage();
       const session = await page.createCDPSession();
+      // Resolved once the browser reports the background stopped (the command itself returns before).
+      const stopped = new Promise<void>((resolve) => {
+        session.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: Array<{ scriptURL: string; runningStatus: string }> }) => {
+          if (versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`) && v.runningStatus === 'stopped')) resolve();
+        });
+      });
       await session.send('ServiceWorker.enable');
       await session.send('ServiceWorker.stopAllWorkers');
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5000))]);
       await session.detach();
       await page.close();
     };
