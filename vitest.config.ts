@@ -52,6 +52,17 @@ export default defineConfig({
       },
       {
         test: {
+          // The demo browser extension in Chromium and Firefox ESR (test/extension/support/browsers.ts).
+          name: 'extension',
+          include: ['test/extension/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
           // The core scenarios in Chromium, Firefox and WebKit (test/engines/support/browsers.ts),
           // after every other project has finished: they time reloads, which a busy machine would blur.
           name: 'engines',

@@ -10,6 +10,7 @@ import { buildPages, launchBrowser, servePages, type PageServer } from './browse
 import { bundleSize } from './bundleSize.js';
 import { emulatorThroughput } from './emulatorThroughput.js';
 import { engineReloads } from './engineReloads.js';
+import { extensionBench } from './extension.js';
 import { fanIn } from './fanIn.js';
 import { idleCost } from './idleCost.js';
 import { machineInfo, packageVersion, parseFlags, type BenchResult, type Flags } from './harness.js';
@@ -45,6 +46,8 @@ const benchmarks: Benchmark[] = [
   { id: 'idle-cost', title: '9. Idle cost and memory of N tabs', run: async (flags, kit) => idleCost(flags, (await kit()).browser, (await kit()).pages) },
   // Launches its own browsers, one engine at a time.
   { id: 'engine-reloads', title: '10. Reloading the only tab, per engine', run: (flags) => engineReloads(flags) },
+  // Launches its own Chromium with the demo extension.
+  { id: 'extension', title: '11. A browser extension: N contexts, and a stopped background', run: (flags) => extensionBench(flags) },
 ];
 
 /**

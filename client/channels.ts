@@ -7,6 +7,7 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
 import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
+import { rejectAfter } from './lifetime.js';
 import { connectOverPort as connectEntry } from './rpc.js';
 import type { AttemptedConnection, BrokerChannel, BrokerTarget, TabErrors, WatchedConnection } from './brokerChannel.js';
 
@@ -28,22 +29,6 @@ export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options
 
 export function withTimeout<T>(promise: Promise<T>, millis: number, what: string, errors: TabErrors): Promise<T> {
   return rejectAfter(promise, millis, () => new errors.ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`));
-}
-
-function rejectAfter<T>(promise: Promise<T>, millis: number, error: () => unknown): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(error()), millis);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (failure: unknown) => {
-        clearTimeout(timer);
-        reject(failure);
-      },
-    );
-  });
 }
 
 /** How long the first attempt to reach a broker waits for its answer (see `attemptDeadlines`). */
@@ -188,6 +173,7 @@ export async function openSharedWorker(target: BrokerTarget, hello: TabHello, li
   const { name, errors } = target;
   const source = target.options.sharedWorker;
   if (source === undefined) throw new errors.ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
+  if (typeof SharedWorker === 'undefined') throw new errors.ClientError('BROKER_UNAVAILABLE', 'This browser has no SharedWorker (Chrome on Android before 148, Android WebViews, a worker or an extension’s background): use the service-worker host or mode auto.');
   const openEntry = (attempt: number): BrokerEntryAttempt => {
     const attemptName = sharedWorkerName(name, attempt);
     const early = attempt === 0 ? target.early : undefined;
@@ -269,10 +255,16 @@ export async function openInProcess(target: BrokerTarget, hello: TabHello, liste
   return { mode: 'in-process', ...(await openInPageBroker(brokerConfigOf(target), hello, listener, target.errors.deserializeError)) };
 }
 
+/** An extension's background is reached through `authbroker/extension`'s own connection, never chosen here. */
+async function openExtension(target: BrokerTarget): Promise<BrokerChannel> {
+  throw new target.errors.ClientError('BROKER_UNAVAILABLE', "The extension's broker is reached with createExtensionClient from 'authbroker/extension'.");
+}
+
 export const openers: Record<BrokerMode, typeof openSharedWorker> = {
   'shared-worker': openSharedWorker,
   'service-worker': openServiceWorker,
   'in-process': openInProcess,
+  extension: openExtension,
 };
 
 /** The User Timing mark a tab leaves when it reaches its broker (its `detail`: `ConnectedMark`). */

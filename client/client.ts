@@ -12,8 +12,8 @@ import type { EarlyWorker } from './brokerChannel.js';
 import type { Connection } from './connection.js';
 import type { Receiver } from './deliveries.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
-import type { OAuthSignInOptions } from './oauth.js';
-import { candidateModes, detectCapabilities } from './mode.js';
+import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
+import { candidateModes, detectCapabilities, noPageProblem, refuseContentScript } from './mode.js';
 import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
 import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
@@ -49,6 +49,14 @@ export interface BrokerClient extends BrokerActions {
   linkOAuthAccount(providerId: string, scopes?: string[]): Promise<void>;
   /** On the OAuth callback page: finishes the sign-in, cleans the address bar and moves on. */
   handleOAuthCallback(options?: { navigate?: boolean }): Promise<OAuthResult>;
+  /**
+   * Starts an OAuth flow without leaving the page: the provider URL to open (in a window of your
+   * own, or `chrome.identity.launchWebAuthFlow`), which sends the browser back to `redirectUri`.
+   * The flow's secrets stay in the broker; finish it with `completeOAuthFlow`.
+   */
+  startOAuthFlow(providerId: string, options: OAuthFlowOptions): Promise<{ url: string }>;
+  /** Finishes a flow `startOAuthFlow` started, from the URL the provider sent the browser back to (its code and state). */
+  completeOAuthFlow(callbackUrl: string): Promise<OAuthResult>;
   /** Releases this tab's subscriptions and connection. */
   close(): void;
 }
@@ -68,12 +76,36 @@ const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client
  * `connect()`, `read`) loads it at once.
  */
 export function createBrokerClient(options: ConnectOptions): BrokerClient {
+  refuseContentScript();
+  // The page's own hosts: the import() names the connection's chunk here only, so that clients on
+  // other hosts (an extension's) never bundle it, nor the in-page broker it may load.
+  return createClientOn(options, null, () => import('./connection.js'));
+}
+
+/** The connection's module: how a client reaches its broker (`connection.ts` for the page's own hosts). */
+export type ConnectionModule = Pick<typeof import('./connection.js'), 'connect' | 'keepSnapshots' | 'receiving'>;
+
+/** How a client reaches a broker that is not the page's own choice (a browser extension's background). */
+export interface ClientHost {
+  /** Loads the connection's module. */
+  load(): Promise<ConnectionModule>;
+  /** The origin of the client's own pages, for redirects and handler URLs; null where there are none. */
+  origin: string | null;
+  /** False where `localStorage` is not the app's (a content script's is the web page's): no kept copy, and storage never touched. */
+  ownStorage?: boolean;
+}
+
+/**
+ * The client, on the page's own hosts (`host` null: a SharedWorker, a service worker or the page)
+ * or on another one. Everything a page sees of it is the same whatever the host.
+ */
+export function createClientOn(options: ConnectOptions, host: ClientHost | null, pageConnection?: () => Promise<ConnectionModule>): BrokerClient {
   checkConnectOptions(options);
   const paths = handlerPaths(options.handlerPaths);
-  const origin = typeof location === 'undefined' ? null : location.origin;
+  const origin = host !== null ? host.origin : typeof location === 'undefined' ? null : location.origin;
   // Worked out when first asked for (by the connection's hello, a redirect, OAuth), not at start.
   let handlerUrlsCache: HandlerUrls | null = null;
-  const urls = () => (handlerUrlsCache ??= origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin));
+  const urls = () => (handlerUrlsCache ??= origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin, options.handlerBaseUrl));
   let connection: Connection | null = null;
   /** What the broker sends reaches the store through this, once the connection has loaded. */
   let receiver: Receiver | null = null;
@@ -84,17 +116,18 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   /** Bumped by close(), so that a connection arriving after it is closed rather than used. */
   let closes = 0;
   const baseUrl = normalizeBaseUrl(options.baseUrl);
-  const kept = new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${baseUrl}`, options.persistSnapshot ?? options.tokenStore !== 'memory');
+  const ownStorage = host?.ownStorage !== false;
+  const kept = new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${baseUrl}`, ownStorage && (options.persistSnapshot ?? options.tokenStore !== 'memory'), ownStorage);
   const store = new QueryStore(
     () => apiSoon(),
     () => connecting,
     kept,
   );
 
-  const inBrowser = typeof window !== 'undefined' || typeof document !== 'undefined';
+  const inBrowser = host === null && (typeof window !== 'undefined' || typeof document !== 'undefined');
   // Loaded once: a module that failed to load fails again for this page (browsers keep the failure).
-  let loading: Promise<typeof import('./connection.js')> | null = null;
-  const loadConnection = () => (loading ??= import('./connection.js'));
+  let loading: Promise<ConnectionModule> | null = null;
+  const loadConnection = () => (loading ??= host === null ? pageConnection!() : host.load());
   const name = workerName(options);
   let modes: BrokerMode[] | null = null;
   const hosts = () => (modes ??= candidateModes(detectCapabilities(options), options.mode));
@@ -117,9 +150,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
   }
 
   async function open(): Promise<BrokerApi> {
-    if (!inBrowser && options.mode !== 'in-process') {
-      throw new ClientError('BROKER_UNAVAILABLE', 'The broker runs in the browser; during server rendering there is nothing to connect to.');
-    }
+    const problem = host === null ? noPageProblem(options.mode) : null;
+    if (problem !== null) throw new ClientError('BROKER_UNAVAILABLE', problem);
     const generation = closes;
     const { connect, keepSnapshots, receiving } = await loadConnection();
     if (generation !== closes) throw closedWhileConnecting();
@@ -158,7 +190,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     return import('./passkeys.js');
   };
   // The checks are passed in: see RedirectChecks in oauth.ts.
-  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget });
+  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
@@ -214,6 +246,8 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
     signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
     linkOAuthAccount: async (providerId: string, scopes?: string[]) => (await oauth()).linkOAuthAccount(providerId, scopes),
     handleOAuthCallback: async (callbackOptions?: { navigate?: boolean }) => (await oauth()).handleOAuthCallback(callbackOptions),
+    startOAuthFlow: async (providerId: string, flowOptions: OAuthFlowOptions) => (await oauth()).startOAuthFlow(providerId, flowOptions),
+    completeOAuthFlow: async (callbackUrl: string) => (await oauth()).completeOAuthFlow(callbackUrl),
     close() {
       closes += 1;
       early?.worker.port.close();

@@ -48,9 +48,22 @@ export function handlerPaths(overrides: Partial<HandlerPaths> = {}): HandlerPath
 
 export type HandlerUrls = { [K in keyof HandlerPaths]: string };
 
-/** Absolute URLs of the handler pages, for callback URLs in e-mails and OAuth redirects. */
-export function handlerUrls(paths: HandlerPaths, origin: string): HandlerUrls {
+/** The handler pages that links in e-mails open. */
+const EMAIL_LINK_PAGES = ['emailVerification', 'passwordReset', 'magicLinkCallback', 'teamInvitation'] as const;
+
+/**
+ * Absolute URLs of the handler pages, for callback URLs in e-mails and OAuth redirects. With
+ * `emailLinkBase` (the `handlerBaseUrl` option: where an e-mail's link can open when this page's own
+ * origin cannot be, such as a browser extension's), the pages e-mails link to are under that base,
+ * its path included (`https://example.com/app` + `/handler/password-reset`); the others stay here.
+ */
+export function handlerUrls(paths: HandlerPaths, origin: string, emailLinkBase?: string): HandlerUrls {
   const out = {} as HandlerUrls;
   for (const key of Object.keys(paths) as Array<keyof HandlerPaths>) out[key] = new URL(paths[key], origin).toString();
+  if (emailLinkBase !== undefined) {
+    const base = new URL(emailLinkBase);
+    const prefix = base.pathname.replace(/\/$/, '');
+    for (const key of EMAIL_LINK_PAGES) out[key] = new URL(`${prefix}${paths[key]}`, base.origin).toString();
+  }
   return out;
 }

@@ -80,6 +80,23 @@ export async function whenBrokerGone(lockName: string, ask: () => Promise<string
   }
 }
 
+/** `promise`, or `error()` when it has not settled within `millis`; the timer is cleared either way. */
+export function rejectAfter<T>(promise: Promise<T>, millis: number, error: () => unknown): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(error()), millis);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (failure: unknown) => {
+        clearTimeout(timer);
+        reject(failure);
+      },
+    );
+  });
+}
+
 /** The answer, or undefined when there is none in time (or the call failed: the broker is gone or closed the connection). */
 export function answeredWithin<T>(answer: Promise<T>, millis: number): Promise<T | undefined> {
   return new Promise((resolve) => {

@@ -21,6 +21,7 @@ const sentences: Record<string, string> = {
   PASSKEY_REGISTRATION_FAILED: 'The passkey could not be registered. Please try again.',
   PASSKEY_WEBAUTHN_ERROR: 'The passkey prompt was cancelled or is not available on this device.',
   PASSKEYS_UNAVAILABLE: 'Passkeys are not available in this browser. Please sign in another way.',
+  OAUTH_CANCELLED: 'The sign-in window was closed before signing in finished. Please try again.',
   VERIFICATION_CODE_NOT_FOUND: 'This code or link is not valid. Ask for a new one.',
   VERIFICATION_CODE_EXPIRED: 'This code or link has expired. Ask for a new one.',
   VERIFICATION_CODE_ALREADY_USED: 'This code or link has already been used.',

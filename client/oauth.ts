@@ -14,6 +14,18 @@ export interface OAuthSignInOptions {
   scopes?: string[];
 }
 
+/** A flow started without leaving the page (`startOAuthFlow`), e.g. for `chrome.identity.launchWebAuthFlow`. */
+export interface OAuthFlowOptions {
+  /** Where the provider sends the browser back with the code: an URL the project trusts (an extension's `identity.getRedirectURL()`). */
+  redirectUri: string;
+  /** `link` adds the provider account to the signed-in user. Default `authenticate`. */
+  type?: 'authenticate' | 'link';
+  /** Extra provider scopes. */
+  scopes?: string[];
+  /** Where errors are sent; default `redirectUri`, so that they come back the same way. */
+  errorRedirectUrl?: string;
+}
+
 /**
  * The redirect checks, passed in by the client rather than imported: a lazily loaded module that
  * imported redirects.ts would have bundlers split it into a chunk of its own, which every page then
@@ -22,9 +34,26 @@ export interface OAuthSignInOptions {
 export type RedirectChecks = Pick<typeof redirects, 'checkRedirectTarget' | 'safeRedirectTarget'>;
 
 /** The OAuth steps only a window can take: navigating away and cleaning the address bar. */
-export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, allowedOrigins: readonly string[] = [], { checkRedirectTarget, safeRedirectTarget }: RedirectChecks) {
-  const rules = () => ({ origin: location.origin, allowedOrigins });
+export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, allowedOrigins: readonly string[] = [], { checkRedirectTarget, safeRedirectTarget }: RedirectChecks, origin: string | null = null) {
+  const rules = () => ({ origin: origin ?? location.origin, allowedOrigins });
   return {
+    async startOAuthFlow(providerId: string, given: OAuthFlowOptions): Promise<{ url: string }> {
+      // The broker checks every field (a missing redirectUri is its INVALID_ARGUMENT, naming it).
+      const options = given ?? ({} as OAuthFlowOptions);
+      return (await api()).startOAuth({
+        providerId,
+        redirectUri: options.redirectUri,
+        errorRedirectUrl: options.errorRedirectUrl ?? options.redirectUri,
+        ...(options.type === undefined ? {} : { type: options.type }),
+        ...(options.scopes === undefined || options.scopes.length === 0 ? {} : { scopes: options.scopes }),
+      });
+    },
+
+    /** No address bar to clean and nowhere to go: the caller holds the URL, and decides what comes next. */
+    async completeOAuthFlow(callbackUrl: string): Promise<OAuthResult> {
+      return (await api()).completeOAuth({ callbackUrl });
+    },
+
     async signInWithOAuth(providerId: string, options: OAuthSignInOptions = {}): Promise<void> {
       const { url } = await (await api()).startOAuth({
         providerId,

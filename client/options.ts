@@ -30,6 +30,13 @@ export interface ConnectOptions {
   /** Force a host; default 'auto' (SharedWorker, then service worker, then in the page). */
   mode?: BrokerModeChoice;
   handlerPaths?: Partial<HandlerPaths>;
+  /**
+   * Where the handler pages that e-mails link to live (e-mail verification, password reset, magic
+   * link, team invitation), when not at this page's origin: an https site of yours the project
+   * trusts, e.g. `https://example.com`. A browser extension needs it, since no e-mail link opens
+   * its own `chrome-extension://` pages. Default: this page's origin.
+   */
+  handlerBaseUrl?: string;
   /** How long to wait for a worker to answer before falling back. Default 8000 ms. */
   connectTimeoutMillis?: number;
   /**
@@ -105,6 +112,9 @@ export function checkConnectOptions(options: ConnectOptions): void {
   const origins = options.allowedRedirectOrigins;
   if (origins !== undefined && (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, '')))) {
     throw badOption('allowedRedirectOrigins', 'must be a list of origins such as https://app.example.com (scheme, host and port only)');
+  }
+  if (options.handlerBaseUrl !== undefined && (typeof options.handlerBaseUrl !== 'string' || !isHttpUrl(options.handlerBaseUrl))) {
+    throw badOption('handlerBaseUrl', 'must be an https URL where your handler pages live, such as https://example.com');
   }
   if (options.tokenStore !== undefined && options.tokenStore !== 'indexeddb' && options.tokenStore !== 'memory') throw badOption('tokenStore', "must be 'indexeddb' or 'memory'");
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {

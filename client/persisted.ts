@@ -72,11 +72,13 @@ export class PersistedSnapshots {
   scheduleWrite: (() => void) | null = null;
   unwritten = false;
 
+  /** `ownStorage` false: the storage is not the app's (a content script's is the web page's), so it is never touched, not even cleared. */
   constructor(
     readonly storageKey: string,
     readonly enabled: boolean,
+    ownStorage = true,
   ) {
-    if (!enabled) storage()?.removeItem(storageKey);
+    if (!enabled && ownStorage) storage()?.removeItem(storageKey);
   }
 
   /** Whether queries of this kind are kept. */

@@ -1,4 +1,10 @@
+import { extensionOriginOf, isExtensionUrl } from '../contract/webExtension.js';
 import { ClientError } from '../protocol/errors/errors.js';
+
+/** A URL's origin; an extension page's (`chrome-extension://<id>`) too, which `URL.origin` gives as "null" outside browsers. */
+function originOf(url: URL): string {
+  return isExtensionUrl(url.href) ? extensionOriginOf(url.href) : url.origin;
+}
 
 export interface RedirectRules {
   /** The app's origin (`location.origin`). */
@@ -9,7 +15,7 @@ export interface RedirectRules {
 
 /**
  * Where a redirect after sign-in may go: a path of this app, or a URL of this origin or an allowed
- * one. Everything else is refused with `UNSAFE_REDIRECT`: other sites, `javascript:` and `data:`
+ * one (in a browser extension's pages, this origin is the extension's own, `chrome-extension://<id>`). Everything else is refused with `UNSAFE_REDIRECT`: other sites, `javascript:` and `data:`
  * URLs, protocol-relative (`//evil.example`) and backslash forms (`/\evil.example`), and anything
  * with whitespace or control characters, which browsers strip or reinterpret (`/\t/evil.example`
  * becomes `//evil.example`). Returns the absolute URL to go to.
@@ -27,9 +33,11 @@ export function checkRedirectTarget(candidate: string, rules: RedirectRules): st
   } catch {
     return refuse('it is not a URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') refuse(`${url.protocol} URLs are never followed`);
-  const allowed = [rules.origin, ...(rules.allowedOrigins ?? [])].map((origin) => new URL(origin).origin);
-  if (!allowed.includes(url.origin)) refuse(`${url.origin} is not this app's origin${rules.allowedOrigins?.length ? ' nor an allowed one' : ''}`);
+  // An extension's pages may go to its own other pages; no other scheme is ever followed.
+  const ownScheme = isExtensionUrl(rules.origin) && url.protocol === new URL(rules.origin).protocol;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && !ownScheme) refuse(`${url.protocol} URLs are never followed`);
+  const allowed = [rules.origin, ...(rules.allowedOrigins ?? [])].map((origin) => originOf(new URL(origin)));
+  if (!allowed.includes(originOf(url))) refuse(`${originOf(url)} is not this app's origin${rules.allowedOrigins?.length ? ' nor an allowed one' : ''}`);
   return url.href;
 }
 
@@ -59,7 +67,7 @@ export function readReturnTo(href: string, rules: RedirectRules): string | null 
   if (value === null || value === '') return null;
   try {
     const target = new URL(checkRedirectTarget(value, rules));
-    if (target.origin !== new URL(rules.origin).origin) return target.href;
+    if (originOf(target) !== originOf(new URL(rules.origin))) return target.href;
     return isSafeLocalPath(target.pathname) ? target.pathname + target.search + target.hash : null;
   } catch {
     return null;

@@ -44,6 +44,13 @@ export async function openServiceWorker(options: ConnectOptions, connector: Serv
   // text/html), which the browser then refuses with an error that names neither the file nor the fix.
   const problem = await scriptProblem(new URL(options.serviceWorker, location.href).toString(), SERVICE_WORKER_FIX);
   if (problem !== null) throw connector.unavailable(`The service worker ${problem}`);
+  if (typeof navigator === 'undefined' || navigator.serviceWorker === undefined) {
+    throw connector.unavailable(
+      typeof isSecureContext === 'boolean' && !isSecureContext
+        ? 'This page cannot use service workers: it is not a secure context (https, or http://localhost). navigator.serviceWorker is missing.'
+        : 'This browser gives this page no service workers (navigator.serviceWorker is missing: a private window in some browsers, a WebView, or a worker).',
+    );
+  }
   // Loaded only on this fallback path, so SharedWorker browsers never download it.
   const { Workbox } = await import('workbox-window');
   const workbox = new Workbox(String(options.serviceWorker), { type: 'module' });

@@ -7,7 +7,7 @@
 import type { NetworkDiagnostics } from '../protocol/errors/errors.js';
 import type { RetryReason } from '../protocol/retry.js';
 import type { QueryScope } from './scope.js';
-import type { BrokerMode, ConnectivityState, SessionEnd } from './state.js';
+import type { BrokerMode, ConnectivityState, SessionEnd, StorageKind } from './state.js';
 
 /** Requests kept, newest last; older ones are dropped (and counted). */
 export const REQUEST_LOG_SIZE = 100;
@@ -140,7 +140,7 @@ export interface BrokerFacts {
     brokerId: string;
     version: string;
     startedAtMillis: number;
-    storage: 'indexeddb' | 'memory';
+    storage: StorageKind;
   };
   /** Since when requests and connectivity changes are recorded (the first devtools panel's arrival). */
   recordingSinceMillis: number;

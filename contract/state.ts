@@ -5,7 +5,11 @@
 import type { NetworkDiagnostics } from '../protocol/errors/errors.js';
 import type { SerializedError } from '../protocol/errors/errors.js';
 
-export type BrokerMode = 'shared-worker' | 'service-worker' | 'in-process';
+/** Where the broker runs: a SharedWorker, a service worker, the page itself, or a browser extension's background (`authbroker/extension`). */
+export type BrokerMode = 'shared-worker' | 'service-worker' | 'in-process' | 'extension';
+
+/** Where the broker keeps the session: IndexedDB, its memory, or an extension's `storage.session`. */
+export type StorageKind = 'indexeddb' | 'memory' | 'session';
 
 /** Why a session ended; every tab is told. */
 export type SessionEndReason =
@@ -83,7 +87,7 @@ export interface BrokerStatus {
   connectivity: ConnectivitySnapshot;
   session: SessionInfo;
   adminSession: SessionInfo;
-  storage: 'indexeddb' | 'memory';
+  storage: StorageKind;
   /** Things the app should show (e.g. the session is not persisted). */
   warnings: string[];
 }

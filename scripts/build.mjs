@@ -4,6 +4,7 @@
 // authbroker (the root): ESM + .d.ts for every entry (tsc), and the broker as worker scripts for
 //   apps whose bundler does not bundle workers (copy them, with the SharedWorker's lazy chunks, to
 //   your public folder); their esbuild options are scripts/workerBundles.mjs.
+// The demo browser extension (demo-extension/dist): scripts/buildExtension.mjs.
 // authbroker-emulator (emulator/): the emulator bundled by esbuild with the protocol code it uses,
 //   its npm dependencies left as imports; declarations by tsc.
 //
@@ -12,6 +13,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { buildExtension } from './buildExtension.mjs';
 import { inPageBundle } from './inPageBundle.mjs';
 import { workerBundles } from './workerBundles.mjs';
 
@@ -58,7 +60,12 @@ async function buildBrowserPackage() {
   await build({ ...inPageBundle, absWorkingDir: root, outdir: 'dist/worker/hosts', sourcemap: true, sourcesContent: true, allowOverwrite: true });
 }
 
-const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage] };
+/** The demo browser extension (demo-extension/dist, an unpacked extension for Chromium and Firefox): not part of any package. */
+async function buildDemoExtension() {
+  await buildExtension();
+}
+
+const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage, buildDemoExtension] };
 const name = process.argv[2] ?? 'authbroker';
 if (!(name in targets)) {
   console.error(`Unknown package "${name}": build one of ${Object.keys(targets).join(', ')}.`);
@@ -66,4 +73,4 @@ if (!(name in targets)) {
 }
 const started = Date.now();
 for (const step of targets[name]) await step();
-console.log(`Built ${name === 'authbroker' ? 'dist/ and emulator/dist/' : 'emulator/dist/'} in ${Date.now() - started} ms.`);
+console.log(`Built ${name === 'authbroker' ? 'dist/, emulator/dist/ and demo-extension/dist/' : 'emulator/dist/'} in ${Date.now() - started} ms.`);

@@ -1,5 +1,5 @@
 import { Emitter, type Watchable } from '../contract/events.js';
-import type { BrokerMode, BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../contract/state.js';
+import type { BrokerMode, BrokerStatus, ConnectivitySnapshot, SessionInfo, StorageKind } from '../contract/state.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
 import { derivedValue } from './cache/liveValue.js';
 
@@ -64,7 +64,7 @@ export interface StatusSources {
   mode: BrokerMode;
   brokerId: string;
   startedAtMillis: number;
-  storageKind: 'indexeddb' | 'memory';
+  storageKind: StorageKind;
   tabs: { readonly count: number; readonly subscriptionCount: number; readonly changed: Emitter };
   cache: { readonly size: number; readonly changed: Emitter };
   session: Watchable<SessionInfo>;

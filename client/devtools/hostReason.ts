@@ -8,6 +8,7 @@ const FALLBACK = /^The broker runs in .+ mode because/;
 export function hostReason(mode: BrokerMode, warnings: readonly string[]): string {
   const fallback = warnings.find((warning) => FALLBACK.test(warning));
   if (mode === 'shared-worker') return 'A SharedWorker, the first choice: one broker for every tab of this origin.';
+  if (mode === 'extension') return 'The browser extension’s background: one broker for its popup, pages, background and content scripts.';
   if (fallback !== undefined) return fallback;
   const page = detectCapabilities({});
   if (mode === 'service-worker') {

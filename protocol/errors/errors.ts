@@ -159,7 +159,11 @@ export type ClientErrorCode =
   /** An optional package an entry needs is not installed (e.g. authbroker-emulator for `authbroker/emulator`). */
   | 'PACKAGE_NOT_INSTALLED'
   /** A passkey ceremony in a browser without WebAuthn (`passkeysAvailable()` is false). */
-  | 'PASSKEYS_UNAVAILABLE';
+  | 'PASSKEYS_UNAVAILABLE'
+  /** A browser extension's sign-in window was closed (or failed) before the provider sent the person back. */
+  | 'OAUTH_CANCELLED'
+  /** A browser-extension context the extension's background does not serve (a content script it did not allow, a method it did not open to them). */
+  | 'EXTENSION_CONTEXT_REFUSED';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {

@@ -244,7 +244,7 @@ describe('createBrokerClient falls back for real', () => {
     const client = newClient(emulator(), { mode: 'shared-worker', sharedWorker: '/shared.js' });
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
-    expect((error as Error).message).toMatch(/shared-worker mode you asked for.*SharedWorker is not defined/);
+    expect((error as Error).message).toMatch(/shared-worker mode you asked for.*This browser has no SharedWorker/);
     expect(client.mode).toBeNull();
   });
 

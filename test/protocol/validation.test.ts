@@ -179,3 +179,25 @@ describe('stripOAuthCallbackParams', () => {
     expect(stripOAuthCallbackParams('https://app.test/cb?code=1&code=2&codes=3')).toBe('https://app.test/cb?codes=3');
   });
 });
+
+describe('isTrustedRedirectUrl: browser extensions’ web-auth redirect URLs (issue 33)', () => {
+  const extensions: TrustPolicy = {
+    allowLocalhost: true,
+    domains: [
+      { domain: 'https://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org', handler_path: '/handler' },
+      { domain: 'https://0b5f1e3c6d2a4f7e9c8b1a2d3e4f5a6b7c8d9e0f.extensions.allizom.org', handler_path: '/handler' },
+    ],
+  };
+
+  it('trusts the https redirect URL of a trusted extension id, in Chromium and Firefox, with any path and query', () => {
+    expect(isTrustedRedirectUrl('https://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org/authbroker-oauth?code=x&state=y', extensions)).toBe(true);
+    expect(isTrustedRedirectUrl('https://0b5f1e3c6d2a4f7e9c8b1a2d3e4f5a6b7c8d9e0f.extensions.allizom.org/authbroker-oauth', extensions)).toBe(true);
+  });
+
+  it('not another extension’s, nor the extension’s own pages, nor http', () => {
+    expect(isTrustedRedirectUrl('https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.chromiumapp.org/authbroker-oauth', extensions)).toBe(false);
+    expect(isTrustedRedirectUrl('http://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org/authbroker-oauth', extensions)).toBe(false);
+    expect(isTrustedRedirectUrl('chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/handler/oauth-callback', extensions)).toBe(false);
+    expect(isTrustedRedirectUrl('moz-extension://6a1f3a52-27d4-4a49-9d43-3c7e2b7a1e01/handler/oauth-callback', extensions)).toBe(false);
+  });
+});

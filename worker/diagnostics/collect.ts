@@ -6,7 +6,7 @@ import {
 } from '../../contract/diagnostics.js';
 import type { Emitter, Watchable } from '../../contract/events.js';
 import type { BrokerDiagnostics, CacheEntryDiagnostics, QueryScope } from '../../contract/queries.js';
-import type { BrokerMode, ConnectivitySnapshot, SessionEnd } from '../../contract/state.js';
+import type { BrokerMode, ConnectivitySnapshot, SessionEnd, StorageKind } from '../../contract/state.js';
 import type { SerializedError } from '../../protocol/errors/errors.js';
 import type { CacheEntry } from '../cache/entry.js';
 import type { RecorderKit } from './kit.js';
@@ -25,7 +25,7 @@ export interface DiagnosticsSources {
   mode: BrokerMode;
   brokerId: string;
   startedAtMillis: number;
-  storageKind: 'indexeddb' | 'memory';
+  storageKind: StorageKind;
   now(): number;
   log: RequestLog;
   tabs: { readonly changed: Emitter; describe(): Array<{ tab: number; entries: CacheEntry[] }> };

@@ -1,4 +1,4 @@
-import type { SessionEnd } from '../../contract/state.js';
+import type { SessionEnd, StorageKind } from '../../contract/state.js';
 
 export type { SessionEnd, SessionEndReason } from '../../contract/state.js';
 import { sessionEnd, sessionEndReasons } from '../../contract/state.js';
@@ -67,7 +67,7 @@ export type StorageEvent =
 
 /** Where the broker keeps what must survive a restart. One database per origin. */
 export interface BrokerStorage {
-  readonly kind: 'indexeddb' | 'memory';
+  readonly kind: StorageKind;
   loadSession(slot: string): Promise<SessionRecord | null>;
   saveSession(record: SessionRecord): Promise<void>;
   /**

@@ -1,0 +1,14 @@
+/**
+ * `authbroker/extension`: one session for a whole browser extension. The background hosts the
+ * broker (`startExtensionBroker`), the extension's pages connect to it (`createExtensionClient`),
+ * content scripts use `authbroker/extension/content`. A bundler keeps only what each entry of the
+ * extension imports: a popup that imports `createExtensionClient` ships no broker.
+ */
+export { startExtensionBroker } from './background.js';
+export { createExtensionClient } from './pages.js';
+export type { ExtensionClient } from './client.js';
+export type { ContentScriptAccess, ExtensionBrokerOptions, ExtensionOptions, ExtensionTokenStore } from './options.js';
+export { oauthRedirectUrl } from './redirectUrl.js';
+export type { BrokerClient } from '../client.js';
+export type * from '../../contract/index.js';
+export type * from '../../protocol/models.js';

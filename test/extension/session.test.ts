@@ -1,0 +1,180 @@
+/**
+ * The demo extension in Chromium (puppeteer-core, `enableExtensions`) and Firefox ESR (WebDriver
+ * BiDi, `browser.installExtension`): one session for the popup, the options page, the background
+ * and a content script, against the emulator on loopback. The extension's own contexts run the
+ * steps (demo-extension/src/testDriver.ts), since BiDi cannot open moz-extension:// pages.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { demoProject } from '../support/authFlows.js';
+import { startCollector, type Collector, type DriverContext } from './support/collector.js';
+import { CHROMIUM_EXTENSION_ID, FIREFOX_UUID, launchWithExtension, skipExtensionEngine, startWebSite, type ExtensionBrowser, type ExtensionEngine } from './support/browsers.js';
+import { pageStorageDump } from './support/pageStorage.js';
+
+const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
+const ELEVEN_MINUTES = 11 * 60 * 1000;
+const at = (value: unknown) => (value as { at: number }).at;
+
+/** The identity redirect URLs the demo extension's flows come back to, trusted like any domain of the project's. */
+async function trustExtensionRedirects(emulator: RunningEmulator, firefoxHost: string): Promise<void> {
+  demoProject(emulator).config.domains = [
+    { domain: `https://${CHROMIUM_EXTENSION_ID}.chromiumapp.org`, handler_path: '/handler' },
+    { domain: `https://${firefoxHost}`, handler_path: '/handler' },
+  ];
+}
+
+for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
+  describe.skipIf(skipExtensionEngine(engine))(`${engine}: one session for the whole extension`, () => {
+    let emulator: RunningEmulator;
+    let collector: Collector;
+    let site: Awaited<ReturnType<typeof startWebSite>>;
+    let extension: ExtensionBrowser;
+    let popup: DriverContext;
+    let options: DriverContext;
+    let content: DriverContext;
+    let userId: string;
+
+    beforeAll(async () => {
+      emulator = await startEmulator({ port: 0 });
+      await trustExtensionRedirects(emulator, `${FIREFOX_UUID}.invalid`);
+      collector = await startCollector();
+      site = await startWebSite();
+      extension = await launchWithExtension(engine, emulator, collector);
+      popup = await extension.openExtensionPage('popup.html');
+      options = await extension.openExtensionPage('options.html');
+      content = (await extension.openWebPage(site.url)).content;
+    });
+    afterAll(async () => {
+      await extension?.close();
+      await site?.close();
+      await collector?.close();
+      await emulator?.stop();
+    });
+
+    it('a sign-in in the popup reaches the options page, the background and a content script', async () => {
+      const background = await extension.background();
+      for (const context of [popup, options, background, content]) expect(await collector.run(context, 'user')).toBeNull();
+      const sentAt = Date.now();
+      const signedIn = at(await collector.run(popup, 'signIn', DEMO));
+      userId = (await collector.run<{ userId: string }>(popup, 'session')).userId;
+      const seen = await Promise.all([options, background, content].map(async (context) => at(await collector.run(context, 'waitForSession', { userId }))));
+      const users = await Promise.all([options, background, content].map((context) => collector.run(context, 'waitForUser', { userId })));
+      expect(users).toHaveLength(3);
+      const lags = seen.map((time) => Math.round(time - signedIn));
+      console.log(`[extension ${engine}] the session reached options, background, content script ${lags.join(', ')} ms after the popup's sign-in resolved`);
+      // Each context shows the session once the sign-in was asked for, never before (a stale or made-up one).
+      for (const time of seen) expect(time).toBeGreaterThanOrEqual(sentAt);
+    });
+
+    it("the web page's scripts see no token in any storage they can read", async () => {
+      const background = await extension.background();
+      const tokens = [await collector.run<string>(background, 'accessToken'), await collector.run<string>(background, 'storedRefreshToken')];
+      expect(tokens.every((token) => typeof token === 'string' && token.length > 20)).toBe(true);
+      const { page } = await extension.openWebPage(site.url);
+      const dump = await pageStorageDump(page);
+      for (const token of tokens) expect(dump.text).not.toContain(token);
+      expect(dump.databases).not.toContain('authbroker');
+      expect(dump.text).not.toMatch(/authbroker:snapshot/);
+      await page.close();
+    });
+
+    it('one token request for every context after the access token expired', async () => {
+      const background = await extension.background();
+      emulator.env.stats.reset();
+      emulator.env.clock.advance(ELEVEN_MINUTES);
+      const users = await Promise.all([popup, options, background].map((context) => collector.run(context, 'refetchUser')));
+      expect(users).toEqual([userId, userId, userId]);
+      expect(emulator.env.stats.snapshot().token_refreshes).toBe(1);
+    });
+
+    it.runIf(engine === 'chromium')('after the background is stopped, it answers from storage: no sign-in, at most one token request', async () => {
+      emulator.env.stats.reset();
+      const stoppedAt = Date.now();
+      await extension.stopBackground!();
+      // The popup's first call after the stop waits for its port to reconnect, which starts the background again.
+      const first = await collector.run<{ millis: number; value: unknown }>(popup, 'timedSession');
+      expect(first.value).toEqual({ status: 'signed-in', userId });
+      const background = await extension.background(stoppedAt);
+      expect(await collector.run(background, 'session')).toEqual({ status: 'signed-in', userId });
+      expect(await collector.run(options, 'refetchUser')).toBe(userId);
+      const stats = emulator.env.stats.snapshot();
+      expect(stats.token_refreshes).toBeLessThanOrEqual(1);
+      expect(Object.keys(stats.requests).filter((route) => /sign-in|password|otp|oauth\/token/.test(route) && !/oauth\/token/.test(route))).toEqual([]);
+      console.log(`[extension ${engine}] background stopped → the popup's first answer took ${Math.round(first.millis)} ms`);
+    });
+
+    it('sign-out in the options page reaches every context', async () => {
+      const background = await extension.background();
+      await collector.run(options, 'signOut');
+      for (const context of [popup, background, content]) expect(at(await collector.run(context, 'waitForSession', { userId: null }))).toBeGreaterThan(0);
+      for (const context of [popup, options, background, content]) expect(await collector.run(context, 'user')).toBeNull();
+    });
+
+    it.runIf(engine === 'chromium')('social sign-in through the mock provider in the browser’s web-auth window', async () => {
+      const browser = extension.browser();
+      const flow = collector.run(popup, 'signInWithOAuth', { provider: 'github' }, 60_000);
+      const target = await browser.waitForTarget((t) => t.url().includes('/emulator/oauth/github/authorize'), { timeout: 20_000 });
+      const consent = await target.asPage();
+      await consent.waitForSelector('#email');
+      await consent.type('#email', 'ext-social@example.com');
+      await consent.evaluate(() => (document.querySelector('button.approve') as HTMLButtonElement).click());
+      await flow;
+      const background = await extension.background();
+      const session = await collector.run<{ status: string; userId: string }>(background, 'session');
+      expect(session.status).toBe('signed-in');
+      expect(at(await collector.run(options, 'waitForSession', { userId: session.userId }))).toBeGreaterThan(0);
+      userId = session.userId;
+    });
+
+    it.runIf(engine === 'chromium')('the session survives a browser restart on the same profile', async () => {
+      const background = await extension.background();
+      const before = await collector.run<{ status: string; userId: string }>(background, 'session');
+      expect(before.status).toBe('signed-in');
+      const restartedAt = Date.now();
+      await extension.restart!();
+      const after = await extension.background(restartedAt);
+      expect(await collector.run(after, 'session')).toEqual(before);
+      popup = await extension.openExtensionPage('popup.html');
+      expect(await collector.run(popup, 'refetchUser')).toBe(before.userId);
+    });
+  });
+}
+
+describe.skipIf(skipExtensionEngine('chromium'))("chromium: the other configurations: tokenStore 'session', content scripts with access tokens", () => {
+  let emulator: RunningEmulator;
+  let collector: Collector;
+  let site: Awaited<ReturnType<typeof startWebSite>>;
+  let extension: ExtensionBrowser;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    collector = await startCollector();
+    site = await startWebSite();
+    extension = await launchWithExtension('chromium', emulator, collector, { tokenStore: 'session', contentScripts: { accessToken: true } });
+  });
+  afterAll(async () => {
+    await extension?.close();
+    await site?.close();
+    await collector?.close();
+    await emulator?.stop();
+  });
+
+  it("a content script holding an access token leaves none in the web page's storage; the session survives a stopped background", async () => {
+    const popup = await extension.openExtensionPage('popup.html');
+    await collector.run(popup, 'signIn', DEMO);
+    const { page, content } = await extension.openWebPage(site.url);
+    const fromContent = await collector.run<string>(content, 'accessToken');
+    const background = await extension.background();
+    const tokens = [fromContent, await collector.run<string>(background, 'accessToken'), await collector.run<string>(background, 'storedRefreshToken')];
+    expect(tokens.every((token) => typeof token === 'string' && token.length > 20)).toBe(true);
+    const dump = await pageStorageDump(page);
+    for (const token of tokens) expect(dump.text).not.toContain(token);
+    expect(dump.databases).not.toContain('authbroker');
+
+    emulator.env.stats.reset();
+    await extension.stopBackground!();
+    const first = await collector.run<{ millis: number; value: { status: string } }>(popup, 'timedSession');
+    expect(first.value.status).toBe('signed-in');
+    expect(emulator.env.stats.snapshot().token_refreshes).toBeLessThanOrEqual(1);
+  });
+});
