@@ -1,5 +1,6 @@
 import { ClientError } from '../protocol/errors/errors.js';
 
+/** Where a redirect after sign-in may go: the app's origin, and the other origins it allows. */
 export interface RedirectRules {
   /** The app's origin (`location.origin`). */
   origin: string;
