@@ -295,6 +295,7 @@ export function createAdminApp(options: AdminAppOptions) {
 /** What {@link createAdminApp} returns: the server API plus project administration. */
 export type AdminApp = ReturnType<typeof createAdminApp>;
 
+/** Endpoints outside any area: the API's banner, the version check, a project's signing keys. */
 export { misc };
 export { assertNotInBrowser };
 export { ACCESS_TOKEN_ISSUER, createAccessTokenVerifier, type AccessTokenRejection, type AccessTokenVerifierOptions, type VerifiedAccessToken } from './accessTokens.js';
