@@ -2,15 +2,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './scratch.js';
 
-/** A Markdown file's fenced ts/tsx blocks, in order: `path` is the file-name comment of a block that starts with one (`// src/main.tsx`). */
-export function codeBlocks(markdownPath: string): Array<{ lang: 'ts' | 'tsx'; path: string | null; code: string }> {
-  const text = readFileSync(join(repoRoot, markdownPath), 'utf8');
-  return [...text.matchAll(/^```(ts|tsx)\n([\s\S]*?)^```$/gm)].map((match) => {
+/** A fenced ts/tsx block: `path` is the file-name comment of a block that starts with one (`// src/main.tsx`), which `code` leaves out. */
+export interface CodeBlock {
+  lang: 'ts' | 'tsx';
+  path: string | null;
+  code: string;
+}
+
+/** The fenced ts/tsx blocks of Markdown text, in order. */
+export function codeBlocksIn(markdown: string): CodeBlock[] {
+  return [...markdown.matchAll(/^```(ts|tsx)\n([\s\S]*?)^```$/gm)].map((match) => {
     const code = match[2]!;
     const path = /^\/\/ ([\w./-]+\.tsx?)\n/.exec(code)?.[1] ?? null;
     return { lang: match[1] as 'ts' | 'tsx', path, code: path === null ? code : code.slice(code.indexOf('\n') + 1) };
   });
 }
+
+/** The fenced ts/tsx blocks of a Markdown file of this repository. */
+export const codeBlocks = (markdownPath: string): CodeBlock[] => codeBlocksIn(readFileSync(join(repoRoot, markdownPath), 'utf8'));
 
 /**
  * The code blocks of a Markdown file that begin with a file-name comment (`// src/main.tsx`), by
