@@ -26,9 +26,20 @@ function entries() {
   return list;
 }
 
+/**
+ * Entries API Extractor cannot analyse, and why. authbroker/worker (the broker's host API, for apps
+ * hosting the broker themselves) names a module's type with `typeof import('../protocol/tokenGrant.js')`
+ * (worker/host.ts), which API Extractor does not support yet.
+ */
+export const UNSUPPORTED = { 'authbroker.worker': "typeof import() of a module (worker/host.ts's LoadTokenGrant) is not supported by API Extractor" };
+
 const failures = [];
 mkdirSync(reportFolder, { recursive: true });
 for (const [name, declarations] of entries()) {
+  if (name in UNSUPPORTED) {
+    console.log(`${name}: no report (${UNSUPPORTED[name]})`);
+    continue;
+  }
   if (!existsSync(declarations)) {
     failures.push(`${name}: ${declarations} is missing (run npm run build first)`);
     continue;
@@ -39,7 +50,7 @@ for (const [name, declarations] of entries()) {
       mainEntryPointFilePath: declarations,
       compiler: {
         overrideTsconfig: {
-          compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: ['node'], jsx: 'react-jsx', strict: true, skipLibCheck: true },
+          compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable', 'WebWorker'], types: ['node'], jsx: 'react-jsx', strict: true, skipLibCheck: true },
         },
       },
       apiReport: { enabled: true, reportFileName: `${name}.api.md`, reportFolder, reportTempFolder: `${root}.artifacts/api-reports` },
@@ -56,7 +67,13 @@ for (const [name, declarations] of entries()) {
     configObjectFullPath: `${root}api-extractor.json`,
     packageJsonFullPath: `${root}package.json`,
   });
-  const result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false });
+  let result;
+  try {
+    result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false });
+  } catch (error) {
+    failures.push(`${name}: API Extractor could not analyse it: ${error instanceof Error ? error.message : String(error)}`);
+    continue;
+  }
   if (check && result.apiReportChanged) failures.push(`${name}: the public API differs from api-reports/${name}.api.md (run npm run api:report and commit the report)`);
   else if (!result.succeeded) failures.push(`${name}: API Extractor failed (${result.errorCount} errors)`);
   else console.log(`${name}: ${check ? 'matches its report' : `api-reports/${name}.api.md`}`);
