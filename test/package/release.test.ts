@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { describe, expect, inject, it } from 'vitest';
@@ -18,8 +18,7 @@ interface AttwResolution {
   resolution?: { fileName: string; isTypeScript: boolean };
 }
 interface AttwReport {
-  analysis: { entrypoints: Record<string, { resolutions: Record<string, AttwResolution> }>; problems?: unknown[] };
-  problems?: Record<string, unknown[]>;
+  analysis: { entrypoints: Record<string, { resolutions: Record<string, AttwResolution> }>; problems: Array<{ kind: string; entrypoint?: string; resolutionKind?: string }> };
 }
 
 describe.each([
@@ -48,10 +47,15 @@ describe.each([
   });
 
   it('every entry resolves to its types under moduleResolution bundler and node16, with no problem attw reports', async () => {
-    const result = await run(bin('attw'), [tarball(), '--profile', 'esm-only', '--format', 'json'], repoRoot);
-    const report = JSON.parse(result.stdout) as AttwReport;
     const manifest = JSON.parse(execFileSync('tar', ['xzOf', tarball(), 'package/package.json'], { encoding: 'utf8' })) as { exports: Record<string, unknown> };
     const typed = Object.entries(manifest.exports).filter(([, target]) => typeof target === 'object').map(([subpath]) => subpath);
+    // The worker bundles (`./worker/shared-bundle`…) are scripts to serve, not modules to import: no types, by design.
+    const scripts = Object.entries(manifest.exports).filter(([subpath, target]) => typeof target === 'string' && subpath !== './package.json').map(([subpath]) => subpath);
+    // Through a file: a pipe may lose the end of attw's large JSON when it exits.
+    const out = join(inject('packages').scratch, `attw-${key}.json`);
+    const exclude = scripts.length === 0 ? '' : ` --exclude-entrypoints ${scripts.join(' ')}`;
+    const result = await run('sh', ['-c', `"$0" "$1" --profile esm-only --format json${exclude} > "$2"`, bin('attw'), tarball(), out], repoRoot);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as AttwReport;
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(expect.arrayContaining(typed));
     for (const subpath of typed) {
       for (const kind of ['bundler', 'node16-esm']) {
@@ -60,7 +64,8 @@ describe.each([
         expect(resolution?.fileName, `${name}${subpath.slice(1)} under ${kind}`).toMatch(/\.d\.ts$/);
       }
     }
-    expect(report.problems ?? {}, result.stdout.slice(-2000)).toEqual({});
-    expect(result.code).toBe(0);
+    // node10 (no `exports`) and node16-cjs (require of an ES module from TypeScript) are outside the esm-only profile.
+    expect(report.analysis.problems.filter((problem) => problem.resolutionKind === undefined || ['bundler', 'node16-esm'].includes(problem.resolutionKind))).toEqual([]);
+    expect(result.code, result.stderr).toBe(0);
   });
 });
