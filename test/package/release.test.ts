@@ -31,8 +31,10 @@ describe.each([
     // The package tests packed it a moment ago (prepack built it): no scripts again.
     const dry = await run('npm', ['publish', '--dry-run', '--json', '--ignore-scripts', ...workspace], repoRoot);
     expect(dry.code, dry.stderr).toBe(0);
-    const report = JSON.parse(dry.stdout) as Record<string, { name: string; files: Array<{ path: string }> }> | { name: string; files: Array<{ path: string }> };
-    const published = 'files' in report ? report : Object.values(report)[0]!;
+    type Published = { name: string; files: Array<{ path: string }> };
+    // npm answers `{ name, files }`, or `{ [name]: { name, files } }` for a workspace.
+    const report = JSON.parse(dry.stdout) as Published | Record<string, Published>;
+    const published = (Array.isArray(report.files) ? report : Object.values(report)[0]) as Published;
     expect(published.name).toBe(name);
     const packed = execFileSync('tar', ['tzf', tarball()], { encoding: 'utf8' }).trim().split('\n').map((path) => path.replace(/^package\//, '')).sort();
     expect(published.files.map((file) => file.path).sort()).toEqual(packed);
