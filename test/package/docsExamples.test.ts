@@ -107,6 +107,13 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
     await page.evaluate(() => (window as unknown as { client: { signOut(): Promise<void> } }).client.signOut());
     await who('signed-out');
   }
+  /** CodeSignIn's first step: the e-mail that carries both the code and the magic link. */
+  async function requestCode(email: string): Promise<void> {
+    await page.goto(`${origin}/code`);
+    await page.getByPlaceholder('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByPlaceholder('6-character code').waitFor();
+  }
   /** The last e-mail sent to `email` (the emulator's mailbox). */
   const lastMail = (email: string) => emulator().env.mailbox.list(email).at(-1)!;
 
@@ -124,10 +131,7 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
 
   it('one-time code: the code from the e-mail signs a new user in', async () => {
     const email = uniqueEmail('docs-code');
-    await page.goto(`${origin}/code`);
-    await page.getByPlaceholder('E-mail').fill(email);
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByPlaceholder('6-character code').waitFor();
+    await requestCode(email);
     const code = /Your code is ([0-9A-Z]{6})\b/i.exec(lastMail(email).subject)![1]!;
     await page.getByPlaceholder('6-character code').fill(code.toLowerCase());
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -137,10 +141,7 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
 
   it("magic link: the e-mail's link opens the callback page, which signs in and goes home", async () => {
     const email = uniqueEmail('docs-link');
-    await page.goto(`${origin}/code`);
-    await page.getByPlaceholder('E-mail').fill(email);
-    await page.getByRole('button', { name: 'Send me a code' }).click();
-    await page.getByPlaceholder('6-character code').waitFor();
+    await requestCode(email);
     const link = new URL(lastMail(email).link!);
     expect(`${link.origin}${link.pathname}`).toBe(`${origin}/handler/magic-link-callback`);
     await page.goto(link.href);
