@@ -36,6 +36,7 @@ export interface BrokerClient extends BrokerActions {
   navigate(to: string): void;
   /** Watches a query; the snapshot is then available from `getSnapshot`. */
   subscribe(query: QuerySpec, listener: () => void): () => void;
+  /** The latest snapshot of a watched query (undefined before the first). */
   getSnapshot(query: QuerySpec): QuerySnapshot | undefined;
   /** Starts loading a query now (for a second or so) so that a component about to show it finds it sooner. */
   prefetch(query: QuerySpec): void;
@@ -43,9 +44,19 @@ export interface BrokerClient extends BrokerActions {
   settled(query: QuerySpec): Promise<QuerySnapshot>;
   /** Whether this browser can use passkeys (WebAuthn); without, the passkey methods fail with PASSKEYS_UNAVAILABLE. */
   readonly passkeysAvailable: boolean;
+  /** Registers a passkey for the signed-in user: the browser asks them to create one. `PASSKEYS_UNAVAILABLE` without WebAuthn. */
   registerPasskey(): Promise<void>;
+  /** Signs in with a passkey: the browser asks the user to pick one. `PASSKEYS_UNAVAILABLE` without WebAuthn. */
   signInWithPasskey(): Promise<SignInResult>;
+  /**
+   * Leaves for the provider's sign-in page (`google`, `github`, …); the provider sends the user back to the
+   * OAuth callback page, where {@link BrokerClient.handleOAuthCallback} finishes.
+   */
   signInWithOAuth(providerId: string, options?: OAuthSignInOptions): Promise<void>;
+  /**
+   * Links an account at a provider to the signed-in user (a connected account), asking for `scopes`; the page
+   * leaves for the provider and comes back.
+   */
   linkOAuthAccount(providerId: string, scopes?: string[]): Promise<void>;
   /** On the OAuth callback page: finishes the sign-in, cleans the address bar and moves on. */
   handleOAuthCallback(options?: { navigate?: boolean }): Promise<OAuthResult>;

@@ -46,6 +46,7 @@ export function handlerPaths(overrides: Partial<HandlerPaths> = {}): HandlerPath
   };
 }
 
+/** The handler pages as absolute URLs of the app's origin. */
 export type HandlerUrls = { [K in keyof HandlerPaths]: string };
 
 /** The handler pages that links in e-mails open. */

@@ -1,6 +1,8 @@
 /**
  * `authbroker/client`: what a tab imports. Importing it touches nothing of the page, so it is safe
  * during server rendering.
+ *
+ * @module authbroker/client
  */
 export { connectBroker, createBrokerClient, type BrokerActions, type BrokerClient } from './client.js';
 export type { ConnectOptions, BrokerModeChoice } from './options.js';

@@ -1,3 +1,9 @@
+/**
+ * `authbroker/messages`: `describeError`, a sentence a person understands for any error authbroker
+ * throws. An entry of its own, so that apps with their own wording or languages do not ship ours.
+ *
+ * @module authbroker/messages
+ */
 import { AuthBrokerError, type SerializedError } from '../protocol/errors/errors.js';
 
 /**

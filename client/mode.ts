@@ -13,6 +13,7 @@ export interface Capabilities {
   serviceWorkerScript: boolean;
 }
 
+/** What this browser offers the broker (SharedWorker, service worker, Web Locks…) given the client's options. */
 export function detectCapabilities(options: { sharedWorker?: unknown; serviceWorker?: unknown }): Capabilities {
   const g = globalThis as { SharedWorker?: unknown; isSecureContext?: boolean; navigator?: { serviceWorker?: unknown } };
   return {

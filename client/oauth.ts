@@ -3,6 +3,7 @@ import { stripOAuthCallbackParams } from '../protocol/urls.js';
 import type { HandlerUrls } from './handlerUrls.js';
 import type * as redirects from './redirects.js';
 
+/** The options of {@link BrokerClient.signInWithOAuth}. */
 export interface OAuthSignInOptions {
   /** Where the provider sends the browser back; default the oauth-callback handler page. */
   redirectUri?: string;

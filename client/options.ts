@@ -4,15 +4,28 @@ import { assertTokenMargin } from '../protocol/tokenRules.js';
 import { brokerKeyOf, type TokenStore } from '../contract/brokerKey.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
+/** Where the broker runs: chosen by what the browser has (`auto`, the default), or forced. */
 export type BrokerModeChoice = 'auto' | 'shared-worker' | 'service-worker' | 'in-process';
 
+/**
+ * The options of {@link createBrokerClient}: which service and project, where the broker's worker scripts are,
+ * and how it behaves.
+ */
 export interface ConnectOptions {
+  /**
+   * The service's base URL: `https://api.stack-auth.com`, your self-hosted one, or the emulator's
+   * (`http://127.0.0.1:8102`). One ending in `/api/v1` means the same.
+   */
   baseUrl: string;
+  /** The project's id (a UUID). */
   projectId: string;
+  /** The project's publishable client key (`pck_…`). Never a secret key: those are refused with `UNSAFE_CREDENTIALS`. */
   publishableClientKey: string;
   /** The `internal` project's publishable key, for project owners' admin sign-in. */
   internalPublishableClientKey?: string;
+  /** Renew an access token this long before it expires (default 20000, under 60000). */
   tokenMarginMillis?: number;
+  /** Headers added to every request to the service (never ones carrying keys or tokens). */
   extraRequestHeaders?: Record<string, string>;
   /**
    * When a hidden tab comes back into view, or the network comes back, what is on screen refetches

@@ -6,6 +6,7 @@ function originOf(url: URL): string {
   return isExtensionUrl(url.href) ? extensionOriginOf(url.href) : url.origin;
 }
 
+/** Where a redirect after sign-in may go: the app's origin, and the other origins it allows. */
 export interface RedirectRules {
   /** The app's origin (`location.origin`). */
   origin: string;

@@ -25,10 +25,15 @@ import type { BrokerStatus } from './state.js';
 /** Sign-in either completes or needs the second factor (TOTP). Other problems are thrown. */
 export type SignInResult = { status: 'signed-in'; userId: string; isNewUser: boolean } | { status: 'mfa-required'; attemptCode: string };
 
+/**
+ * How an OAuth callback ended: signed in (or an account linked), or the second factor is needed; with where the
+ * app asked to go next.
+ */
 export type OAuthResult =
   | { status: 'signed-in'; userId: string; isNewUser: boolean; type: 'authenticate' | 'link'; afterCallbackRedirectUrl: string | null }
   | { status: 'mfa-required'; attemptCode: string; type: 'authenticate' | 'link'; afterCallbackRedirectUrl: string | null };
 
+/** The fields of the signed-in user a tab may change (see {@link BrokerApi.updateUser}); only those given are written. */
 export interface UserUpdate {
   displayName?: string | null;
   /** A data URL (or bare base64) image. */
@@ -42,6 +47,7 @@ export interface UserUpdate {
   selectedTeamId?: string | null;
 }
 
+/** The fields of a team its members with the right permission may change. */
 export interface TeamUpdate {
   displayName?: string;
   profileImageUrl?: string | null;
@@ -66,9 +72,11 @@ export interface TabHandlerUrls {
 /** Everything a tab can ask of the broker. Every argument is checked here: a bad one is an InvalidArgumentError. */
 export interface BrokerApi {
   // ── the broker itself
+  /** The broker's status now: its host, session, connectivity, tabs and warnings. */
   status(): Promise<BrokerStatus>;
   /** Starts pushing a query's snapshots to this tab's listener; returns the current one. */
   subscribe(subscriptionId: string, query: QuerySpec): Promise<QuerySnapshot>;
+  /** Stops pushing a query's snapshots to this tab. */
   unsubscribe(subscriptionId: string): Promise<void>;
   /** A query's data through the cache (fetched when not cached). */
   read<Q extends QuerySpec>(query: Q): Promise<DataOf<Q>>;
@@ -91,6 +99,7 @@ export interface BrokerApi {
   // ── signing in and out
   /** `verificationCallbackUrl` defaults to the tab's e-mail verification page. */
   signUpWithPassword(input: { email: string; password: string; verificationCallbackUrl?: string }): Promise<SignInResult>;
+  /** Signs in with e-mail and password; every tab sees the user at once. `EMAIL_PASSWORD_MISMATCH` when they do not match. */
   signInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
   /** `callbackUrl` defaults to the tab's magic-link page. */
   sendMagicLink(input: { email: string; callbackUrl?: string }): Promise<{ nonce: string }>;
@@ -98,10 +107,15 @@ export interface BrokerApi {
   signInWithMagicLink(code: string): Promise<SignInResult>;
   /** A typed 6-character code with the nonce `sendMagicLink` returned. */
   signInWithOtp(input: { otp: string; nonce: string }): Promise<SignInResult>;
+  /** Finishes a sign-in that answered `mfa-required`, with the 6-digit code of the user's authenticator app. */
   signInWithMfa(input: { attemptCode: string; totp: string }): Promise<SignInResult>;
+  /** The first step of registering a passkey (the client's `registerPasskey` runs both steps). */
   beginPasskeyRegistration(): Promise<{ optionsJson: Record<string, Json>; code: string }>;
+  /** The second step of registering a passkey, with the browser's new credential. */
   finishPasskeyRegistration(input: { credential: Record<string, Json>; code: string }): Promise<void>;
+  /** The first step of a passkey sign-in (the client's `signInWithPasskey` runs both steps). */
   beginPasskeySignIn(): Promise<{ optionsJson: Record<string, Json>; code: string }>;
+  /** The second step of a passkey sign-in, with the browser's assertion. */
   finishPasskeySignIn(input: { response: Record<string, Json>; code: string }): Promise<SignInResult>;
   /** The authorize URL to navigate to; the flow's secrets stay in the broker. */
   startOAuth(input: {
@@ -115,70 +129,113 @@ export interface BrokerApi {
   }): Promise<{ url: string }>;
   /** Completes a flow from its callback URL, in whichever tab the callback landed. */
   completeOAuth(input: { callbackUrl: string }): Promise<OAuthResult>;
+  /** Signs out every tab: the session ends on the service too (sent later if offline). */
   signOut(): Promise<void>;
 
   // ── passwords
   /** `callbackUrl` defaults to the tab's password-reset page. */
   sendPasswordResetEmail(input: { email: string; callbackUrl?: string }): Promise<void>;
+  /**
+   * Checks a password-reset link's code before asking for a new password (`VERIFICATION_CODE_*` errors when it
+   * cannot be used).
+   */
   checkPasswordResetCode(code: string): Promise<void>;
+  /** Sets a new password with a password-reset link's code. */
   resetPassword(input: { code: string; password: string }): Promise<void>;
+  /** Changes the signed-in user's password, given the current one. */
   updatePassword(input: { oldPassword: string; newPassword: string }): Promise<void>;
+  /** Gives a password to a signed-in user who has none (signed up by link, code, passkey or OAuth). */
   setPassword(input: { password: string }): Promise<void>;
 
   // ── the signed-in user
+  /** Changes the signed-in user; answers with the user as now stored. */
   updateUser(update: UserUpdate): Promise<User>;
   /** The team the user works in (`selectedTeamId`), or none. */
   setSelectedTeam(teamId: string | null): Promise<User>;
+  /** Deletes the signed-in user's account for good, and signs every tab out. */
   deleteUser(): Promise<void>;
+  /** Adds an e-mail address to the signed-in user (optionally one they can sign in with). */
   createContactChannel(input: { email: string; usedForAuth: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
+  /** Changes one of the signed-in user's e-mail addresses. */
   updateContactChannel(channelId: string, update: { email?: string; usedForAuth?: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
+  /** Removes one of the signed-in user's e-mail addresses. */
   deleteContactChannel(channelId: string): Promise<void>;
   /** `callbackUrl` defaults to the tab's e-mail verification page. */
   sendContactChannelVerification(channelId: string, callbackUrl?: string): Promise<void>;
+  /** Verifies an e-mail address with the code of its verification link. */
   verifyEmail(code: string): Promise<void>;
+  /** Checks an e-mail verification link's code without using it. */
   checkEmailVerificationCode(code: string): Promise<void>;
+  /** Ends one of the signed-in user's other sessions (another device or browser). */
   revokeSession(sessionId: string): Promise<void>;
   /** A provider access token covering `scopes` (OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE when the link lacks them). */
   getConnectedAccountAccessToken(providerId: string, options?: { scopes?: string[] }): Promise<{ accessToken: string }>;
 
   // ── teams
+  /** Creates a team with the signed-in user as its first member. */
   createTeam(input: { displayName: string; profileImageUrl?: string | null; clientMetadata?: Json }): Promise<Team>;
+  /** Changes a team (needs the `$update_team` permission in it). */
   updateTeam(teamId: string, update: TeamUpdate): Promise<Team>;
+  /** Deletes a team (needs the `$delete_team` permission in it). */
   deleteTeam(teamId: string): Promise<void>;
+  /** The signed-in user leaves a team. */
   leaveTeam(teamId: string): Promise<void>;
+  /** Removes another member from a team (needs the `$remove_members` permission in it). */
   removeTeamMember(teamId: string, userId: string): Promise<void>;
+  /** Changes how the signed-in user appears in a team. */
   updateTeamProfile(teamId: string, update: { displayName?: string; profileImageUrl?: string | null }): Promise<TeamMember>;
   /** `callbackUrl` defaults to the tab's team-invitation page. */
   inviteToTeam(input: { teamId: string; email: string; callbackUrl?: string }): Promise<{ invitationId: string }>;
+  /** Withdraws an invitation, so its link no longer works. */
   revokeTeamInvitation(input: { teamId: string; invitationId: string }): Promise<void>;
+  /** Joins the team of an invitation link's code, as the signed-in user. */
   acceptTeamInvitation(code: string): Promise<void>;
+  /** Checks an invitation link's code without using it. */
   checkTeamInvitationCode(code: string): Promise<void>;
+  /** The team an invitation link's code leads to (its name), to show before accepting. */
   getTeamInvitationDetails(code: string): Promise<TeamInvitationDetailsModel>;
 
   // ── project administration (a project owner signed in to the `internal` project)
+  /**
+   * Signs a project owner in to the `internal` project, for the admin calls and queries (a session apart from
+   * the app user's).
+   */
   adminSignInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
+  /** Finishes an owner's sign-in that answered `mfa-required`. */
   adminSignInWithMfa(input: { attemptCode: string; totp: string }): Promise<SignInResult>;
+  /** Signs the project owner out (the app user's session stays). */
   adminSignOut(): Promise<void>;
+  /** Creates a project owned by the signed-in owner. */
   adminCreateProject(input: { displayName: string; description?: string; config?: ProjectUpdateModel['config'] }): Promise<AdminProjectModel>;
   /** camelCase, like what it returns (`{ displayName, config: { signUpEnabled } }`). */
   adminUpdateProject(update: ProjectUpdateModel, options?: AdminOptions): Promise<AdminProjectModel>;
   /** Deletes the project for good (the broker's own, unless another is named). */
   adminDeleteProject(options?: AdminOptions): Promise<void>;
+  /** Creates an API key set; its secrets are in this answer only, never again. */
   adminCreateApiKey(
     input: { description: string; expiresAtMillis: number; hasPublishableClientKey: boolean; hasSecretServerKey: boolean; hasSuperSecretAdminKey: boolean },
     options?: AdminOptions,
   ): Promise<ApiKeyWithSecrets>;
+  /** Revokes an API key set: its keys stop working at once. */
   adminRevokeApiKey(apiKeyId: string, options?: AdminOptions): Promise<ApiKey>;
+  /** Changes an API key set's description. */
   adminUpdateApiKey(apiKeyId: string, update: { description: string }, options?: AdminOptions): Promise<ApiKey>;
+  /** Changes an e-mail template's subject or content. */
   adminUpdateEmailTemplate(type: EmailTemplateType, update: { subject?: string; content?: Json }, options?: AdminOptions): Promise<EmailTemplateModel>;
+  /** Puts an e-mail template back to the service's default. */
   adminResetEmailTemplate(type: EmailTemplateType, options?: AdminOptions): Promise<void>;
+  /** Defines a team permission (optionally containing others). */
   adminCreatePermissionDefinition(input: { id: string; description?: string; containedPermissionIds?: string[] }, options?: AdminOptions): Promise<PermissionDefinition>;
+  /** Changes a permission definition. */
   adminUpdatePermissionDefinition(permissionId: string, update: { id?: string; description?: string; containedPermissionIds?: string[] }, options?: AdminOptions): Promise<PermissionDefinition>;
+  /** Deletes a permission definition and every grant of it. */
   adminDeletePermissionDefinition(permissionId: string, options?: AdminOptions): Promise<void>;
+  /** Sends a test e-mail through an SMTP configuration, to check it before using it. */
   adminSendTestEmail(
     input: { recipientEmail: string; emailConfig: { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string } },
     options?: AdminOptions,
   ): Promise<{ success: boolean; errorMessage?: string }>;
+  /** A token for the project's webhook dashboard (Svix). */
   adminCreateSvixToken(options?: AdminOptions): Promise<{ token: string }>;
 }
 
@@ -187,6 +244,7 @@ export type Delivery = Array<{ subscriptionId: string; snapshot: QuerySnapshot }
 
 /** The tab's side of a connection: the broker pushes subscription updates here. */
 export interface TabListener {
+  /** Receives a batch of snapshots of the tab's subscriptions. */
   deliver(batch: Delivery): void;
   /**
    * Asks the tab over its own port: true when it answers, false when the port is known closed
@@ -195,6 +253,7 @@ export interface TabListener {
   ping?(): Promise<boolean>;
 }
 
+/** What a tab tells the broker when it connects. */
 export interface TabHello {
   /** Ignored by the broker, which numbers tabs itself (older tabs send one; it named their lock). */
   tabId?: string | undefined;
@@ -214,5 +273,6 @@ export interface TabHello {
  * them when the tab is gone.
  */
 export interface BrokerEntry {
+  /** Connects a tab: answers with a port serving its {@link BrokerApi}. */
   connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort>;
 }

@@ -33,6 +33,7 @@ export interface DiagnosticsError {
  */
 export type CauseVia = 'subscribe' | 'session' | 'read' | 'refetch' | 'invalidate' | 'action' | 'return' | 'broker';
 
+/** What made the broker send a request: which tab, through what, and the call's name. */
 export interface RequestCause {
   /** The tab whose call started it (its number in this broker, see `TabDiagnostics.tab`), or null for the broker's own work. */
   tab: number | null;
@@ -40,6 +41,7 @@ export interface RequestCause {
   name: string;
 }
 
+/** One attempt of a request (a request is retried after network failures, 429 and transient 5xx). */
 export interface RequestAttempt {
   /** The answer's status; null when none came (network failure, timeout). */
   status: number | null;
@@ -48,6 +50,7 @@ export interface RequestAttempt {
   retry: { reason: RetryReason; delayMillis: number } | null;
 }
 
+/** One request in the devtools' request log: what was asked, each attempt, the outcome, and who it served. */
 export interface RequestRecord {
   /** Increasing per broker. */
   id: number;
@@ -71,6 +74,7 @@ export interface RequestRecord {
   callers: number;
 }
 
+/** A tab connected to the broker, as devtools show it. */
 export interface TabDiagnostics {
   /** This tab's number in this broker (1, 2, …, in the order tabs connected). */
   tab: number;
@@ -79,6 +83,7 @@ export interface TabDiagnostics {
   panels: string[];
 }
 
+/** The session as devtools show it: its state and renewals, never a token. */
 export interface SessionDiagnostics {
   status: 'loading' | 'signed-in' | 'signed-out';
   userId: string | null;
@@ -123,6 +128,7 @@ export interface ConnectivityDiagnostics {
   diagnostics: NetworkDiagnostics | null;
 }
 
+/** A change of the connectivity state, with the checks behind it. */
 export interface ConnectivityChange {
   atMillis: number;
   state: ConnectivityState;

@@ -30,6 +30,8 @@ export class Emitter<T = void> {
 
 /** A value that changes over time and tells its watchers: session state, connectivity, status. */
 export interface Watchable<T> {
+  /** The value now. */
   current(): T;
+  /** Calls `listener` with each new value; returns the function that stops it. */
   subscribe(listener: (value: T) => void): () => void;
 }

@@ -10,6 +10,7 @@ import type { BrokerApi } from './api.js';
  * gets its role here, its argument rules in `arguments.ts`, and the client picks it up.
  */
 export type MethodRole = 'action' | 'step' | 'connection';
+/** The name of a method of {@link BrokerApi}. */
 export type MethodName = keyof BrokerApi;
 
 export const methodRoles = {
@@ -81,6 +82,7 @@ export const methodRoles = {
 } as const satisfies Record<MethodName, MethodRole>;
 
 type RoleOf<R extends MethodRole> = { [K in MethodName]: (typeof methodRoles)[K] extends R ? K : never }[MethodName];
+/** The names of the broker methods an app calls through the client as they are. */
 export type ActionName = RoleOf<'action'>;
 
 export const methodNames = Object.keys(methodRoles) as MethodName[];

@@ -190,6 +190,7 @@ export const queries = {
 } satisfies Record<string, QueryDefinition>;
 
 export type Queries = typeof queries;
+/** The kinds of query a tab can watch (`currentUser`, `teams`, `connectivity`…). */
 export type QueryKind = keyof Queries;
 
 type ParamsOfKind<K extends QueryKind> = Output<Queries[K]['params']>;
@@ -202,6 +203,7 @@ export type QueryData = {
   [K in QueryKind]: Queries[K] extends FetchedQueryDefinition<ParamsSchema, infer D> ? D : Queries[K] extends LiveQueryDefinition<infer D> ? D : never;
 };
 
+/** The data a query of kind `Q` gives. */
 export type DataOf<Q extends { kind: QueryKind }> = QueryData[Q['kind']];
 
 /** What the `diagnostics` query carries (contract/diagnostics.ts), listing this registry's queries. */

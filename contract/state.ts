@@ -5,7 +5,7 @@
 import type { NetworkDiagnostics } from '../protocol/errors/errors.js';
 import type { SerializedError } from '../protocol/errors/errors.js';
 
-/** Where the broker runs: a SharedWorker, a service worker, the page itself, or a browser extension's background (`authbroker/extension`). */
+/** Where the broker runs: a SharedWorker (one for every tab), a service worker, each tab's own page, or a browser extension's background (`authbroker/extension`). */
 export type BrokerMode = 'shared-worker' | 'service-worker' | 'in-process' | 'extension';
 
 /** Where the broker keeps the session: IndexedDB, its memory, or an extension's `storage.session`. */
@@ -24,6 +24,7 @@ export type SessionEndReason =
   /** Site data was cleared: the stored session is gone. */
   | 'storage-cleared';
 
+/** Why and when the last session ended (signed out here or in another tab, expired, revoked…). */
 export interface SessionEnd {
   reason: SessionEndReason;
   atMillis: number;
@@ -62,31 +63,51 @@ export type SessionInfo =
  */
 export type ConnectivityState = 'online' | 'degraded' | 'offline';
 
+/** The broker's word on the network, the same in every tab. */
 export interface ConnectivitySnapshot {
+  /** `online`, `degraded` or `offline`. */
   state: ConnectivityState;
+  /** When the state began (ms since the epoch). */
   sinceMillis: number;
   /** What the tabs last reported (`navigator.onLine`), null before any tab did. */
   browserOnline: boolean | null;
+  /** The last failure (its code and message), if any. */
   lastError: SerializedError | null;
+  /** When the last failure happened. */
   lastErrorAtMillis: number | null;
+  /** When an answer last arrived. */
   lastSuccessAtMillis: number | null;
+  /** Failures since the last answer. */
   consecutiveFailures: number;
+  /** What the last check of the service found. */
   diagnostics: NetworkDiagnostics | null;
 }
 
+/** What the broker says about itself ({@link BrokerApi.status}, `useBrokerStatus`). */
 export interface BrokerStatus {
+  /** Where it runs. */
   mode: BrokerMode;
+  /** A random id of this broker instance. */
   brokerId: string;
+  /** The authbroker version it runs. */
   version: string;
+  /** When it started. */
   startedAtMillis: number;
+  /** Tabs connected now. */
   tabsConnected: number;
   /** Token requests this broker made. */
   tokenRefreshes: number;
+  /** Entries in the shared cache. */
   cacheEntries: number;
+  /** Subscriptions of all tabs. */
   subscriptions: number;
+  /** The network as the broker sees it. */
   connectivity: ConnectivitySnapshot;
+  /** The app user's session. */
   session: SessionInfo;
+  /** The project owner's session (admin calls), apart from the app user's. */
   adminSession: SessionInfo;
+  /** Where it keeps the session: IndexedDB, memory (`tokenStore: 'memory'`, or IndexedDB failed), or an extension's `storage.session`. */
   storage: StorageKind;
   /** Things the app should show (e.g. the session is not persisted). */
   warnings: string[];

@@ -1,6 +1,8 @@
 /**
- * `authbroker/emulator`: a local service speaking the Stack Auth REST API v1, for tests, demos and
+ * `authbroker-emulator`: a local service speaking the Stack Auth REST API v1, for tests, demos and
  * your own development, with no account and no network.
+ *
+ * @module authbroker-emulator
  */
 import { createServer, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';

@@ -10,6 +10,7 @@ export interface VerifiedAccessToken {
   userId: string;
   /** The session (refresh token) it was issued for. */
   sessionId: string | null;
+  /** The project the tokens must belong to. */
   projectId: string;
   expiresAtMillis: number | null;
   /** The token's claims as signed (JWT claim names, not a model). */
@@ -19,12 +20,15 @@ export interface VerifiedAccessToken {
 /** Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4). */
 export type AccessTokenRejection = KnownError<'UNPARSABLE_ACCESS_TOKEN'> | KnownError<'ACCESS_TOKEN_EXPIRED'> | KnownError<'INVALID_PROJECT_FOR_ACCESS_TOKEN'>;
 
+/** The `iss` claim of the service's access tokens. */
 export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
 
+/** The options of {@link createAccessTokenVerifier}. */
 export interface AccessTokenVerifierOptions {
   /** The service's base URL, without `/api/v1`. */
   baseUrl: string;
   projectId: string;
+  /** The `fetch` that reads the key set (default: the global one). */
   fetch?: typeof fetch;
   clock?: Pick<Clock, 'now'>;
 }

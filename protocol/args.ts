@@ -7,6 +7,7 @@ import { InvalidArgumentError } from './errors/errors.js';
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether a value is a UUID as the service writes them (ids of users, teams, projects…). */
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }

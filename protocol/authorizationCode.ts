@@ -17,6 +17,7 @@ import { stripOAuthCallbackParams } from './validation.js';
 /** The scope the service's token endpoint knows; any other is refused. */
 export const OAUTH_SCOPE = 'legacy';
 
+/** What the OAuth callback must match before its code is exchanged for tokens. */
 export interface AuthorizationCodeExchange {
   /** The callback URL as the browser received it (with `code` and `state`). */
   callbackUrl: string | URL;
@@ -87,20 +88,24 @@ export async function exchangeAuthorizationCode(options: TokenEndpointOptions, e
   );
 }
 
+/** A PKCE verifier and its challenge (RFC 7636). */
 export interface PkcePair {
   codeVerifier: string;
   codeChallenge: string;
 }
 
+/** A fresh PKCE verifier and its S256 challenge. */
 export async function createPkcePair(): Promise<PkcePair> {
   const codeVerifier = oauth.generateRandomCodeVerifier();
   return { codeVerifier, codeChallenge: await oauth.calculatePKCECodeChallenge(codeVerifier) };
 }
 
+/** A fresh random `state` for an OAuth flow. */
 export function createOAuthState(): string {
   return oauth.generateRandomState();
 }
 
+/** What goes into the service's OAuth authorize URL. */
 export interface AuthorizeUrlParams {
   providerId: string;
   /** Where the code comes back; `code` and `state` are stripped from it first. */

@@ -5,9 +5,12 @@ import { knownErrorFromBody } from './errors/create.js';
 import type { AccessType } from './resources/common.js';
 import { CLIENT_VERSION_HEADER_VALUE } from './version.js';
 
+/** The HTTP methods API v1 uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A query-string value (undefined: left out). */
 export type QueryValue = string | number | boolean | undefined;
+/** A request's query string, as an object. */
 export type QueryParams = Readonly<Record<string, QueryValue>>;
 
 /** Everything that goes into the `x-stack-*` headers of one request (PROTOCOL.md §1.2–1.3). */
@@ -28,6 +31,7 @@ export interface RequestCredentials {
   refreshToken?: string | undefined;
 }
 
+/** A request ready for `fetch`: its URL and init. */
 export interface EncodedRequest {
   url: string;
   init: RequestInit & { method: HttpMethod; headers: Headers };
@@ -84,6 +88,7 @@ export function buildHeaders(
   return headers;
 }
 
+/** One API call: method, path under `/api/v1`, query, body and extra headers. */
 export interface RequestSpec {
   method: HttpMethod;
   path: string;
@@ -93,6 +98,7 @@ export interface RequestSpec {
   headers?: Readonly<Record<string, string>> | undefined;
 }
 
+/** Turns a call and its credentials into a `fetch` request, headers included. */
 export function encodeRequest(
   baseUrl: string,
   spec: RequestSpec,

@@ -1,16 +1,21 @@
 import { normalizeBaseUrl } from './credentials.js';
 import { messageOf, NetworkError, type NetworkDiagnostics, type ProbeResult } from './errors/errors.js';
 
+/** The options of {@link diagnoseNetwork}. */
 export interface DiagnoseOptions {
+  /** The service's base URL: only its own origin is probed. */
   baseUrl: string;
+  /** The `fetch` to probe with (default: the global one). */
   fetch?: typeof fetch;
   /** Overrides `navigator.onLine`, e.g. with what the broker learned from its tabs. */
   navigatorOnline?: boolean | null;
   /** Per probe; default 5000 ms. */
   timeoutMillis?: number;
+  /** The clock (default `Date.now`). */
   now?: () => number;
 }
 
+/** `navigator.onLine` where the runtime has it, else null. */
 export function readNavigatorOnline(): boolean | null {
   const nav = (globalThis as { navigator?: { onLine?: unknown } }).navigator;
   return typeof nav?.onLine === 'boolean' ? nav.onLine : null;
@@ -51,12 +56,15 @@ export async function diagnoseNetwork(options: DiagnoseOptions): Promise<Network
   };
 }
 
+/** What {@link networkErrorAfterFailure} needs to say why a request could not get through. */
 export interface NetworkFailureContext {
   baseUrl: string;
   cause: unknown;
   attempts: number;
+  /** The `fetch` to probe with. */
   fetch: typeof fetch;
   navigatorOnline: boolean | null;
+  /** The clock. */
   now: () => number;
   /** Skip the probes (they are only context). Default false. */
   skipProbes?: boolean;

@@ -1,6 +1,8 @@
 /**
  * `authbroker`: the Stack Auth REST API v1 wire protocol, runtime-agnostic (fetch, URL and
  * crypto.subtle only). Everything else in the package is built on it.
+ *
+ * @module authbroker
  */
 export * from './resources/index.js';
 export * from './errors/catalogue.js';
@@ -20,6 +22,10 @@ export * from './authorizationCode.js';
 export * from './tokenSource.js';
 export * from './validation.js';
 export * from './version.js';
+/**
+ * One function per API v1 endpoint, speaking the wire (snake_case objects), each taking a transport first: for
+ * calls the apps do not bind.
+ */
 export * as endpoints from './endpoints/index.js';
 export { isUuid } from './args.js';
 export * from './models.js';

@@ -59,22 +59,39 @@ export function camelize<T>(value: T): Camelize<T> {
   return out as Camelize<T>;
 }
 
+/** The signed-in user as the browser sees them: `primaryEmail`, `displayName`, `selectedTeamId`, `oauthProviders`… */
 export type User = Camelize<ClientUser>;
+/** A user as server code sees them: the browser's fields plus `serverMetadata` and the rest only a server may read. */
 export type ServerUserModel = Camelize<ServerUser>;
+/** A team: `id`, `displayName`, `profileImageUrl`, `clientMetadata`… */
 export type Team = Camelize<ClientTeam>;
+/** A member of a team: their user id and how they appear in it. */
 export type TeamMember = Camelize<ClientTeamMemberProfile>;
+/** An invitation to a team not yet accepted. */
 export type TeamInvitationModel = Camelize<TeamInvitation>;
+/** What an invitation link's code leads to (the team's name). */
 export type TeamInvitationDetailsModel = Camelize<TeamInvitationDetails>;
+/** A permission a user holds in a team. */
 export type TeamPermissionModel = Camelize<TeamPermission>;
+/** An e-mail address of a user: verified or not, primary or not, usable for sign-in or not. */
 export type ContactChannelModel = Camelize<ContactChannel>;
+/** One of a user's sessions (a device or browser signed in). */
 export type SessionModel = Camelize<Session>;
+/** A project's public settings: its name and the sign-in methods it offers. */
 export type Project = Camelize<ClientProject>;
+/** A project with its whole configuration, as its owner sees it. */
 export type AdminProjectModel = Camelize<AdminProject>;
+/** An API key set, without its secrets. */
 export type ApiKey = Camelize<ApiKeySet>;
+/** An API key set as created: with its secrets, shown this once. */
 export type ApiKeyWithSecrets = Camelize<ApiKeySetWithSecrets>;
+/** One of the project's e-mail templates. */
 export type EmailTemplateModel = Camelize<EmailTemplate>;
+/** An e-mail the project sent. */
 export type SentEmailModel = Camelize<SentEmail>;
+/** A team permission the project defines, with the permissions it contains. */
 export type PermissionDefinition = Camelize<TeamPermissionDefinition>;
+/** A project's sign-up and activity figures. */
 export type Metrics = Camelize<ProjectMetrics>;
 /** `adminUpdateProject`'s input: the wire's ProjectUpdate in camelCase. */
 export type ProjectUpdateModel = Camelize<ProjectUpdate>;
@@ -104,6 +121,7 @@ type CamelResult<R> =
   R extends AsyncGenerator<infer Y, infer Return, infer Next> ? AsyncGenerator<Camelize<Y>, Return, Next> : R extends Promise<infer V> ? Promise<Camelize<V>> : Camelize<R>;
 /** An endpoint function that takes and returns models instead of wire objects. */
 export type CamelEndpoint<F> = F extends (...args: infer P) => infer R ? (...args: { [I in keyof P]: CamelArgument<P[I]> }) => CamelResult<R> : never;
+/** Endpoint functions taking and returning camelCase models instead of the wire's snake_case. */
 export type CamelEndpoints<E> = { [K in keyof E]: CamelEndpoint<E[K]> };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -124,6 +142,8 @@ async function* camelizeEach<T>(items: AsyncGenerator<T>): AsyncGenerator<Cameli
  * `ownOptions` names the functions whose object arguments are not wire bodies but options of our
  * own, already camelCase (`listTeams(t, { userId })`, `revokeTeamInvitation(t, { teamId, invitationId })`):
  * those arguments are passed as given, since snake_casing them would lose them.
+ *
+ * @typeParam E - The wire-level endpoint functions, by name.
  */
 export function camelEndpoints<E extends Record<string, (...args: never[]) => unknown>>(endpoints: E, ownOptions: readonly string[] = []): CamelEndpoints<E> {
   const wrapped: Record<string, unknown> = {};

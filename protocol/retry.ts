@@ -36,10 +36,13 @@ export type AttemptOutcome =
    */
   | { kind: 'known-error'; code: KnownErrorCode; tokenRenewable: boolean };
 
+/** Whether to try a request again, and after how long. */
 export type RetryDecision = { retry: true; delayMillis: number; reason: RetryReason } | { retry: false };
 
+/** Why a request is tried again. */
 export type RetryReason = 'network' | 'rate-limited' | 'loop-detected' | 'server-error' | 'token-renewed';
 
+/** What {@link decideRetry} decides from: the attempt, its outcome, the method and the time. */
 export interface RetryContext {
   /** Zero-based index of the attempt that just failed. */
   attempt: number;

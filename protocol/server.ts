@@ -1,6 +1,8 @@
 /**
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
+ *
+ * @module authbroker/server
  */
 import { checkKeyText, checkProjectId, refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
@@ -26,6 +28,7 @@ import { createTransport, staticTokenSource, type TokenSource, type Transport, t
 
 type Endpoint<A extends AccessType> = (t: Transport<A>, ...args: never[]) => unknown;
 type Bound<F> = F extends (t: never, ...args: infer P) => infer R ? (...args: P) => R : never;
+/** Endpoint functions with their transport argument already given. */
 export type BoundEndpoints<E> = { [K in keyof E]: Bound<E[K]> };
 
 /** Fixes the transport argument of each endpoint function. */
@@ -35,19 +38,29 @@ export function bindEndpoints<A extends AccessType, E extends Record<string, End
   return bound as BoundEndpoints<E>;
 }
 
+/** What every server-side app takes: which service, which project, and how to reach it. */
 export interface CommonAppOptions {
+  /** The service's base URL: `https://api.stack-auth.com`, a self-hosted one, or the emulator's. */
   baseUrl: string;
+  /** The project's id (a UUID, or `internal`). */
   projectId: string;
+  /** The `fetch` to use (default: the global one), e.g. to add tracing. */
   fetch?: typeof fetch;
+  /** Time, timers and randomness (default: the system's); tests pass a fake one. */
   clock?: Clock;
+  /** Headers added to every request (never ones that carry keys or tokens). */
   extraRequestHeaders?: Record<string, string>;
+  /** Told about every attempt, retry and network failure (for logging and metrics). */
   observer?: TransportObserver;
 }
 
+/** The options of {@link createServerApp}. */
 export interface ServerAppOptions extends CommonAppOptions {
+  /** The project's secret server key (`ssk_…`): keep it on your server. */
   secretServerKey: string;
 }
 
+/** The options of {@link createAdminApp}: one of a super secret admin key, an admin access token or a renewable admin session. */
 export type AdminAppOptions = CommonAppOptions &
   (
     | { superSecretAdminKey: string; adminAccessToken?: never; adminTokens?: never }
@@ -71,38 +84,71 @@ function checkCommon(options: CommonAppOptions): void {
 
 function serverEndpoints<A extends ServerAccess>() {
   return {
+    /** One page of the project's users. */
     listUsers: users.listUsers,
+    /** Every user of the project, page after page, as an async iterator. */
     iterateUsers: users.iterateUsers,
+    /** Creates a user (e-mail, password or imported password hash, metadata…). */
     createUser: users.createUser,
+    /** One user by id, with server-only fields (`serverMetadata`). */
     getUser: users.getUser,
+    /** Changes a user's fields; only the fields given are written. */
     updateUser: users.updateUser,
+    /** Deletes a user and their sessions for good. */
     deleteUser: users.deleteUser,
+    /** The project's teams, or those of one user with `{ userId }`. */
     listTeams: teams.listTeams<A>,
+    /** Creates a team; `creatorUserId` makes that user its first member. */
     createTeam: teams.createTeam<A>,
+    /** One team by id. */
     getTeam: teams.getTeam<A>,
+    /** Changes a team's display name, image or metadata. */
     updateTeam: teams.updateTeam<A>,
+    /** Deletes a team, its memberships and its invitations. */
     deleteTeam: teams.deleteTeam,
+    /** Adds a user to a team (no invitation). */
     addTeamMember: teams.addTeamMember,
+    /** Removes a user from a team. */
     removeTeamMember: teams.removeTeamMember,
+    /** How each member appears in a team (display name, image), for one team or one user. */
     listTeamMemberProfiles: teams.listTeamMemberProfiles<A>,
+    /** How one member appears in one team. */
     getTeamMemberProfile: teams.getTeamMemberProfile<A>,
+    /** Changes how a member appears in a team. */
     updateTeamMemberProfile: teams.updateTeamMemberProfile<A>,
+    /** E-mails an invitation to join a team; the link leads to `callbackUrl` with a code. */
     sendTeamInvitation: invitations.sendTeamInvitation,
+    /** The invitations of a team not yet accepted. */
     listTeamInvitations: invitations.listTeamInvitations,
+    /** Withdraws an invitation (`{ teamId, invitationId }`), so its link no longer works. */
     revokeTeamInvitation: invitations.revokeTeamInvitation,
+    /** The permissions users hold in teams, filtered by team, user or permission. */
     listTeamPermissions: permissions.listTeamPermissions,
+    /** Grants a user a permission in a team. */
     grantTeamPermission: permissions.grantTeamPermission,
+    /** Takes a permission from a user in a team. */
     revokeTeamPermission: permissions.revokeTeamPermission,
+    /** Adds an e-mail address to a user, optionally usable for sign-in. */
     createContactChannel: contactChannels.createContactChannel,
+    /** A user's e-mail addresses (`{ userId }`). */
     listContactChannels: contactChannels.listContactChannels,
+    /** One contact channel of a user. */
     getContactChannel: contactChannels.getContactChannel,
+    /** Changes a contact channel (address, primary, used for sign-in, verified). */
     updateContactChannel: contactChannels.updateContactChannel,
+    /** Removes a contact channel from a user. */
     deleteContactChannel: contactChannels.deleteContactChannel,
+    /** E-mails a verification link for a contact channel. */
     sendContactChannelVerificationCode: contactChannels.sendContactChannelVerificationCode,
+    /** An OAuth provider's access token for a user's connected account, covering the scopes asked. */
     getConnectedAccountAccessToken: connectedAccounts.getConnectedAccountAccessToken,
+    /** Signs a user in from your server: a new session's access and refresh tokens. */
     createSession: sessions.createSession,
+    /** A user's open sessions. */
     listSessions: sessions.listSessions,
+    /** Ends one session (its refresh token stops working). */
     deleteSession: sessions.deleteSession,
+    /** The project's public settings (sign-in methods, OAuth providers…). */
     getCurrentProject: projects.getCurrentProject<A>,
   };
 }
@@ -114,24 +160,43 @@ function serverEndpoints<A extends ServerAccess>() {
 const OWN_OPTIONS = ['listTeams', 'listTeamMemberProfiles', 'listContactChannels', 'revokeTeamInvitation', 'signOut'];
 
 const adminOnlyEndpoints = {
+  /** Changes the project's name, description or configuration. */
   updateCurrentProject: projects.updateCurrentProject,
+  /** Deletes the project for good. */
   deleteCurrentProject: projects.deleteCurrentProject,
+  /** The project's API key sets (never their secrets). */
   listApiKeys: admin.listApiKeys,
+  /** Creates an API key set; its secrets are in this answer only. */
   createApiKey: admin.createApiKey,
+  /** One API key set (without its secrets). */
   getApiKey: admin.getApiKey,
+  /** Changes an API key set's description. */
   updateApiKey: admin.updateApiKey,
+  /** Revokes an API key set: its keys stop working at once. */
   revokeApiKey: admin.revokeApiKey,
+  /** The project's e-mail templates. */
   listEmailTemplates: admin.listEmailTemplates,
+  /** One e-mail template by type. */
   getEmailTemplate: admin.getEmailTemplate,
+  /** Changes an e-mail template's subject or content. */
   updateEmailTemplate: admin.updateEmailTemplate,
+  /** Puts an e-mail template back to the service's default. */
   resetEmailTemplate: admin.resetEmailTemplate,
+  /** A token for the webhook dashboard (Svix) of the project. */
   createSvixToken: admin.createSvixToken,
+  /** The project's sign-up and activity figures. */
   getProjectMetrics: admin.getProjectMetrics,
+  /** Sends a test e-mail through an SMTP configuration, to check it. */
   sendTestEmail: admin.sendTestEmail,
+  /** The e-mails the project sent lately. */
   listSentEmails: admin.listSentEmails,
+  /** The team permissions the project defines. */
   listPermissionDefinitions: permissions.listPermissionDefinitions,
+  /** Defines a team permission (optionally containing others). */
   createPermissionDefinition: permissions.createPermissionDefinition,
+  /** Changes a permission definition (id, description, contained permissions). */
   updatePermissionDefinition: permissions.updatePermissionDefinition,
+  /** Deletes a permission definition and every grant of it. */
   deletePermissionDefinition: permissions.deletePermissionDefinition,
 };
 
@@ -155,11 +220,17 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
     forUser(accessToken: string) {
       return camelEndpoints(
         bindEndpoints(t.withUserTokens(staticTokenSource(accessToken)), {
+          /** The user of the access token. */
           getCurrentUser: users.getCurrentUser<A>,
+          /** Changes the user of the access token. */
           updateCurrentUser: users.updateCurrentUser<A>,
+          /** The teams the user of the access token belongs to. */
           listTeams: teams.listTeams<A>,
+          /** The e-mail addresses of the user of the access token. */
           listContactChannels: contactChannels.listContactChannels,
+          /** The team permissions of the user of the access token. */
           listTeamPermissions: permissions.listTeamPermissions,
+          /** Ends the session of the access token. */
           signOut: sessions.signOutCurrentSession,
         }),
         OWN_OPTIONS,
@@ -188,6 +259,7 @@ export function createServerApp(options: ServerAppOptions) {
   return common(t, options);
 }
 
+/** What {@link createServerApp} returns: the server API, camelCase in and out. */
 export type ServerApp = ReturnType<typeof createServerApp>;
 
 /** The admin API, with a super secret admin key (server only) or an admin access token. */
@@ -220,8 +292,10 @@ export function createAdminApp(options: AdminAppOptions) {
   return { ...common(t, options), ...camelEndpoints(bindEndpoints(t, adminOnlyEndpoints)) };
 }
 
+/** What {@link createAdminApp} returns: the server API plus project administration. */
 export type AdminApp = ReturnType<typeof createAdminApp>;
 
+/** Endpoints outside any area: the API's banner, the version check, a project's signing keys. */
 export { misc };
 export { assertNotInBrowser };
 export { ACCESS_TOKEN_ISSUER, createAccessTokenVerifier, type AccessTokenRejection, type AccessTokenVerifierOptions, type VerifiedAccessToken } from './accessTokens.js';

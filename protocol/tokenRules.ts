@@ -15,6 +15,7 @@ export function assertUsableAccessToken(token: unknown, argument = 'accessToken'
   }
 }
 
+/** Checks a `tokenMarginMillis` option (a number of ms from 0 to under 60000), with an InvalidArgumentError otherwise. */
 export function assertTokenMargin(margin: unknown, argument = 'tokenMarginMillis'): asserts margin is number {
   if (typeof margin !== 'number' || !Number.isFinite(margin) || margin < 0) {
     throw new InvalidArgumentError(argument, `${argument} must be a non-negative number of milliseconds.`);

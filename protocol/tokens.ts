@@ -9,8 +9,10 @@ export interface TokenEndpointOptions {
   baseUrl: string;
   projectId: string;
   publishableClientKey: string;
+  /** The `fetch` to use (default: the global one). */
   fetch?: typeof fetch | undefined;
   clock?: Clock | undefined;
+  /** What the browser says of the network, for the diagnostics of a failure. */
   navigatorOnline?: (() => boolean | null) | undefined;
   signal?: AbortSignal | undefined;
   /** Awaited before every attempt (the broker holds requests here while offline). */

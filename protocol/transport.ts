@@ -25,6 +25,7 @@ export function staticTokenSource(token: string): TokenSource {
   return { renewable: false, getAccessToken: async () => token, invalidateAccessToken: () => undefined };
 }
 
+/** One API call as a transport takes it: the request, whose tokens it needs, and how it may be retried. */
 export interface ApiRequest extends RequestSpec {
   /** Whether to send the user's tokens. Default 'optional': sent when there are some. */
   user?: 'optional' | 'none';
@@ -40,6 +41,7 @@ export interface ApiRequest extends RequestSpec {
   idempotent?: boolean;
 }
 
+/** Which attempt of which request an observer hears about. */
 export interface AttemptEvent {
   method: string;
   path: string;
@@ -50,10 +52,13 @@ export interface AttemptEvent {
 export interface TransportObserver {
   /** `code`: the known error the answer carried, when the caller reports it (the token endpoint does). */
   onResponse?(event: AttemptEvent & { status: number; durationMillis: number; code?: string | undefined }): void;
+  /** An attempt got no answer (network failure, timeout). */
   onNetworkError?(event: AttemptEvent & { error: unknown }): void;
+  /** The request will be tried again after `delayMillis`. */
   onRetry?(event: AttemptEvent & { delayMillis: number; reason: RetryReason }): void;
 }
 
+/** The options of {@link createTransport}: the service, the project, the keys of one access type, and how requests are sent. */
 export interface TransportOptions<A extends AccessType = AccessType> {
   baseUrl: string;
   projectId: string;
@@ -67,6 +72,7 @@ export interface TransportOptions<A extends AccessType = AccessType> {
   userTokens?: TokenSource | undefined;
   /** Merged after the standard headers (the SDK's `extraRequestHeaders`). */
   extraRequestHeaders?: Readonly<Record<string, string>> | undefined;
+  /** The `fetch` to use (default: the global one). */
   fetch?: typeof fetch | undefined;
   clock?: Clock | undefined;
   /** An attempt without its whole answer (body included) after this long counts as a network failure. Default 30 s. */
@@ -132,6 +138,10 @@ function renewOnce(source: TokenSource | undefined, token: string | undefined, r
   return true;
 }
 
+/**
+ * A transport: sends API calls with the right headers, retries what may be retried, renews refused access
+ * tokens, and turns failures into typed errors.
+ */
 export function createTransport<A extends AccessType>(options: TransportOptions<A>): Transport<A> {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? systemClock;

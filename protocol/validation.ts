@@ -4,8 +4,11 @@ import { knownErrorWithTemplate } from './errors/create.js';
 import { passwordConfirmationMismatchMessage, passwordTooLongMessage, passwordTooShortMessage, redirectUrlNotWhitelistedMessage } from './errors/messages.js';
 import type { TrustedDomain } from './resources/project.js';
 
+/** The shortest password the service accepts. */
 export const MIN_PASSWORD_LENGTH = 8;
+/** The longest password the service accepts. */
 export const MAX_PASSWORD_LENGTH = 70;
+/** What is wrong with a password, if anything. */
 export type PasswordProblem = KnownError<'PASSWORD_TOO_SHORT'> | KnownError<'PASSWORD_TOO_LONG'>;
 
 /** The service's password rules, checked before anything is sent. Returns null when acceptable. */
@@ -15,6 +18,10 @@ export function passwordProblem(password: string): PasswordProblem | null {
   return null;
 }
 
+/**
+ * Checks a password's length as the service would, with the service's own known error (`PASSWORD_TOO_SHORT`,
+ * `PASSWORD_TOO_LONG`).
+ */
 export function assertValidPassword(password: unknown, argument = 'password'): asserts password is string {
   if (typeof password !== 'string') throw new InvalidArgumentError(argument, `${argument} must be a string.`);
   const problem = passwordProblem(password);
@@ -26,6 +33,7 @@ export function assertPasswordConfirmed(password: string, confirmation: string):
   if (password !== confirmation) throw knownErrorWithTemplate('PASSWORD_CONFIRMATION_MISMATCH', passwordConfirmationMismatchMessage);
 }
 
+/** Which redirect URLs the project trusts (its domains, and localhost when allowed). */
 export interface TrustPolicy {
   allowLocalhost: boolean;
   domains: readonly TrustedDomain[];

@@ -2,13 +2,17 @@
  * `authbroker/emulator`: the emulator from the `authbroker-emulator` package, which is installed
  * separately so that browser apps do not get its server-side dependencies. Prefer importing
  * `authbroker-emulator` itself; this entry loads it on first use and says how to install it.
+ *
+ * @module authbroker/emulator
  */
 import type * as EmulatorModule from 'authbroker-emulator';
 import { ClientError } from '../protocol/errors/errors.js';
 
 export type { EmulatorOptions, FaultEffect, FaultRuleInput, MailboxItem, ProjectKeys, RunningEmulator, SeedUser, StatsSnapshot } from 'authbroker-emulator';
 
+/** The emulator's package name. */
 export const EMULATOR_PACKAGE = 'authbroker-emulator';
+/** The command that installs the emulator beside your app. */
 export const EMULATOR_INSTALL_COMMAND = 'npm install --save-dev authbroker-emulator';
 
 function isMissingPackage(error: unknown, name: string): boolean {

@@ -5,6 +5,8 @@
  * script. Without it a Vite app answers that URL with its own page (200 text/html) and the
  * fallback cannot start. In `vite dev` the broker's worker scripts
  * are served with `WORKER_CONTENT_SECURITY_POLICY` (no eval); serve them with it in production too.
+ *
+ * @module authbroker/vite
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +14,10 @@ import type { Plugin } from 'vite';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { WORKER_CONTENT_SECURITY_POLICY } from '../protocol/workerPolicy.js';
 
+/** The default file name of the service-worker broker. */
 export const SERVICE_WORKER_FILE = 'authbroker-service-worker.js';
 
+/** The options of the {@link authbroker} Vite plugin. */
 export interface AuthbrokerViteOptions {
   /** The file name under the app's base URL. Default `authbroker-service-worker.js`. */
   serviceWorkerFile?: string;
@@ -44,6 +48,10 @@ export function serviceWorkerFiles(bundle: { script: string; map: string }, file
   return [{ fileName, source: bundle.script }];
 }
 
+/**
+ * The Vite plugin: serves the service-worker broker in `vite dev` (with its Content-Security-Policy) and emits
+ * it in `vite build`.
+ */
 export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
   const fileName = options.serviceWorkerFile ?? SERVICE_WORKER_FILE;
   if (typeof fileName !== 'string' || !/^[\w.-]+(\/[\w.-]+)*\.js$/.test(fileName)) {

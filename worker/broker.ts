@@ -47,14 +47,19 @@ export interface BrokerParts {
   readonly recording: Recording;
 }
 
+/** A running broker: the session, the shared cache and the connections of every tab of one project. */
 export interface Broker {
+  /** The configuration it runs with. */
   readonly config: ResolvedBrokerConfig;
+  /** Its parts, for hosts, diagnostics and tests. */
   readonly parts: BrokerParts;
   /** A tab's view of the broker. `listener` receives its subscription updates. */
   connect(hello: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi;
   /** Like `connect`, after checking that the tab asks for this broker's service and project. */
   connectWithConfig(config: unknown, hello: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi;
+  /** Its status now. */
   status(): BrokerStatus;
+  /** Stops it: closes every tab's connection, timers and storage. */
   close(): void;
 }
 

@@ -11,8 +11,11 @@ import type { BrokerStorage } from './storage/types.js';
 
 /** What the host supplies: the runtime's facilities, replaceable in tests. */
 export interface BrokerHostOptions {
+  /** Which host this is. */
   mode: BrokerMode;
+  /** The `fetch` to use (default: the global one). */
   fetch?: typeof fetch;
+  /** Time, timers and randomness (default: the system's). */
   clock?: Clock;
   /** Default: IndexedDB, falling back to memory (with a warning) when IndexedDB fails. */
   storage?: BrokerStorage | (() => Promise<BrokerStorage>);

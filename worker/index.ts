@@ -2,6 +2,8 @@
  * `authbroker/worker`: the broker. It owns the session for every tab of an origin; tabs talk to it
  * through `authbroker/client`. The host entry files are `hosts/sharedWorker`, `hosts/serviceWorker`
  * and `hosts/inProcess`.
+ *
+ * @module authbroker/worker
  */
 import { createBroker as createBrokerOf, type Broker } from './broker.js';
 import type { BrokerHostOptions } from './host.js';

@@ -1,5 +1,6 @@
 /** The part of the Web Locks API the broker uses (navigator.locks, or a stand-in in tests). */
 export interface LockManagerLike {
+  /** Runs `callback` while holding the named lock, as `navigator.locks.request` does. */
   request<T>(name: string, options: { mode?: 'exclusive' | 'shared'; ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
 }
 

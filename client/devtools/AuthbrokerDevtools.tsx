@@ -10,6 +10,7 @@ const Panel = lazy(() => import('./Panel.js').then((module) => ({ default: modul
 
 const OPEN_KEY = 'authbroker-devtools:open';
 
+/** The props of {@link AuthbrokerDevtools}. */
 export interface AuthbrokerDevtoolsProps {
   /** The client to look at; default the one of the nearest `<AuthProvider>`. */
   client?: BrokerClient;

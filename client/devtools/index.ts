@@ -6,6 +6,8 @@
  *     <App />
  *     <AuthbrokerDevtools />
  *   </AuthProvider>
+ *
+ * @module authbroker/devtools
  */
 export { AuthbrokerDevtools, type AuthbrokerDevtoolsProps } from './AuthbrokerDevtools.js';
 export { useBrokerDiagnostics } from './useBrokerDiagnostics.js';

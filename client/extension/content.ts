@@ -5,6 +5,8 @@
  * (`startExtensionBroker`'s `contentScripts`): the signed-in user and the session's state, sign-out,
  * and an access token only if the extension opted in. The port reconnects by itself when the
  * background stops and starts again.
+ *
+ * @module authbroker/extension/content
  */
 import type { QuerySnapshot } from '../../contract/snapshot.js';
 import { EXTENSION_CONTENT_PORT } from '../../contract/webExtension.js';
@@ -20,6 +22,7 @@ export type ContentScriptQuery = { kind: 'currentUser' } | { kind: 'session' };
 export interface ContentScriptClient {
   /** Watches the user or the session; the snapshot is then `getSnapshot`'s. Works with `useSyncExternalStore`. */
   subscribe(query: ContentScriptQuery, listener: () => void): () => void;
+  /** What a watched query shows now: undefined until its first answer (or when nothing watches it). */
   getSnapshot(query: ContentScriptQuery): QuerySnapshot | undefined;
   /** The first settled snapshot of a query. */
   settled(query: ContentScriptQuery): Promise<QuerySnapshot>;

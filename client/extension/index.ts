@@ -3,6 +3,8 @@
  * broker (`startExtensionBroker`), the extension's pages connect to it (`createExtensionClient`),
  * content scripts use `authbroker/extension/content`. A bundler keeps only what each entry of the
  * extension imports: a popup that imports `createExtensionClient` ships no broker.
+ *
+ * @module authbroker/extension
  */
 export { startExtensionBroker } from './background.js';
 export { createExtensionClient } from './pages.js';

@@ -6,33 +6,51 @@ import { useQuery, useSuspenseQuery } from './query.js';
 
 const EMPTY: never[] = [];
 
+/** The teams the signed-in user belongs to ([] while loading or signed out). */
 export const useTeams = () => useQuery({ kind: 'teams' }).data ?? EMPTY;
+/** {@link useTeams}, suspending until the teams are known. */
 export const useSuspenseTeams = () => useSuspenseQuery({ kind: 'teams' });
+/** One of the user's teams (null while loading, or for a null id). */
 export const useTeam = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'team', teamId }).data ?? null;
+/** {@link useTeam}, suspending until the team is known. */
 export const useSuspenseTeam = (teamId: string) => useSuspenseQuery({ kind: 'team', teamId });
+/** The members of a team, with their team profiles (needs `$read_members` in it). */
 export const useTeamMembers = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamMembers', teamId }).data ?? EMPTY;
+/** {@link useTeamMembers}, suspending until the members are known. */
 export const useSuspenseTeamMembers = (teamId: string) => useSuspenseQuery({ kind: 'teamMembers', teamId });
 /** The signed-in user's own profile in a team (no `$read_members` needed). */
 export const useTeamProfile = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamProfile', teamId }).data ?? null;
+/** {@link useTeamProfile}, suspending until the profile is known. */
 export const useSuspenseTeamProfile = (teamId: string) => useSuspenseQuery({ kind: 'teamProfile', teamId });
+/** The invitations of a team not yet accepted (needs `$read_members` in it). */
 export const useTeamInvitations = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamInvitations', teamId }).data ?? EMPTY;
+/** {@link useTeamInvitations}, suspending until they are known. */
 export const useSuspenseTeamInvitations = (teamId: string) => useSuspenseQuery({ kind: 'teamInvitations', teamId });
 /** The user's permissions in a team, including those reached through contained permissions. */
 export const usePermissions = (teamId: string | null): TeamPermissionModel[] =>
   useQuery(teamId === null ? null : { kind: 'permissions', teamId, recursive: true }).data ?? EMPTY;
+/** {@link usePermissions}, suspending until the permissions are known. */
 export const useSuspensePermissions = (teamId: string) => useSuspenseQuery({ kind: 'permissions', teamId, recursive: true });
+/** Whether the signed-in user holds a permission in a team (directly or through a containing one); false while loading. */
 export function usePermission(teamId: string | null, permissionId: string): boolean {
   const permissions = usePermissions(teamId);
   return useMemo(() => permissions.some((p) => p.id === permissionId), [permissions, permissionId]);
 }
+/** {@link usePermission}, suspending until the permissions are known. */
 export function useSuspensePermission(teamId: string, permissionId: string): boolean {
   return useSuspensePermissions(teamId).some((p) => p.id === permissionId);
 }
+/** The signed-in user's e-mail addresses. */
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
+/** {@link useContactChannels}, suspending until they are known. */
 export const useSuspenseContactChannels = () => useSuspenseQuery({ kind: 'contactChannels' });
+/** The signed-in user's open sessions (this one is marked `isCurrentSession`). */
 export const useSessions = () => useQuery({ kind: 'sessions' }).data ?? EMPTY;
+/** {@link useSessions}, suspending until they are known. */
 export const useSuspenseSessions = () => useSuspenseQuery({ kind: 'sessions' });
+/** The project's public settings: its name, and which sign-in methods and OAuth providers it offers. */
 export const useProject = () => useQuery({ kind: 'project' }).data ?? null;
+/** {@link useProject}, suspending until it is known. */
 export const useSuspenseProject = () => useSuspenseQuery({ kind: 'project' });
 
 const unknownSession: SessionInfo = { status: 'loading' };
@@ -51,21 +69,37 @@ export const usePasskeysAvailable = (): boolean => useSyncExternalStore(neverCha
 export const useBrokerStatus = (): BrokerStatus | null => useQuery({ kind: 'status' }).data ?? null;
 
 // Project administration (a project owner signed in through `adminSignInWithPassword`).
+/** Whether a project owner is signed in for the admin calls (a session apart from the app user's). */
 export const useAdminSession = (): SessionInfo => useQuery({ kind: 'adminSession' }).data ?? unknownSession;
+/** The projects the signed-in owner owns. */
 export const useOwnedProjects = () => useQuery({ kind: 'admin.ownedProjects' }).data ?? EMPTY;
+/** One owned project with its full configuration (the broker's own unless `projectId` names another). */
 export const useAdminProject = (projectId?: string) => useQuery({ kind: 'admin.project', projectId }).data ?? null;
+/** The project's API key sets (never their secrets). */
 export const useApiKeys = (projectId?: string) => useQuery({ kind: 'admin.apiKeys', projectId }).data ?? EMPTY;
 /** One API key of the project (or of `projectId`). */
 export const useApiKey = (apiKeyId: string | null, projectId?: string) => useQuery(apiKeyId === null ? null : { kind: 'admin.apiKey', apiKeyId, projectId }).data ?? null;
+/** {@link useApiKey}, suspending until it is known. */
 export const useSuspenseApiKey = (apiKeyId: string, projectId?: string) => useSuspenseQuery({ kind: 'admin.apiKey', apiKeyId, projectId });
+/** The project's e-mail templates. */
 export const useEmailTemplates = (projectId?: string) => useQuery({ kind: 'admin.emailTemplates', projectId }).data ?? EMPTY;
+/** The team permissions the project defines. */
 export const usePermissionDefinitions = (projectId?: string) => useQuery({ kind: 'admin.permissionDefinitions', projectId }).data ?? EMPTY;
+/** The project's sign-up and activity figures. */
 export const useProjectMetrics = (projectId?: string) => useQuery({ kind: 'admin.metrics', projectId }).data ?? null;
+/** The e-mails the project sent lately. */
 export const useSentEmails = (projectId?: string) => useQuery({ kind: 'admin.sentEmails', projectId }).data ?? EMPTY;
+/** {@link useOwnedProjects}, suspending until they are known. */
 export const useSuspenseOwnedProjects = () => useSuspenseQuery({ kind: 'admin.ownedProjects' });
+/** {@link useAdminProject}, suspending until it is known. */
 export const useSuspenseAdminProject = (projectId?: string) => useSuspenseQuery({ kind: 'admin.project', projectId });
+/** {@link useApiKeys}, suspending until they are known. */
 export const useSuspenseApiKeys = (projectId?: string) => useSuspenseQuery({ kind: 'admin.apiKeys', projectId });
+/** {@link useEmailTemplates}, suspending until they are known. */
 export const useSuspenseEmailTemplates = (projectId?: string) => useSuspenseQuery({ kind: 'admin.emailTemplates', projectId });
+/** {@link usePermissionDefinitions}, suspending until they are known. */
 export const useSuspensePermissionDefinitions = (projectId?: string) => useSuspenseQuery({ kind: 'admin.permissionDefinitions', projectId });
+/** {@link useProjectMetrics}, suspending until they are known. */
 export const useSuspenseProjectMetrics = (projectId?: string) => useSuspenseQuery({ kind: 'admin.metrics', projectId });
+/** {@link useSentEmails}, suspending until they are known. */
 export const useSuspenseSentEmails = (projectId?: string) => useSuspenseQuery({ kind: 'admin.sentEmails', projectId });

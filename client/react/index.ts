@@ -1,6 +1,8 @@
 /**
  * `authbroker/react`: a provider and hooks over the broker. Values come from the broker's shared
  * cache through `useSyncExternalStore`, so every tab shows the same thing.
+ *
+ * @module authbroker/react
  */
 export { AuthProvider, useBrokerClient, type AuthProviderProps } from './provider.js';
 export { useQuery, useQuerySnapshot, useSuspenseQueries, useSuspenseQuery, type DataOfAll, type QueryState } from './query.js';

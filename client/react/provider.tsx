@@ -5,6 +5,7 @@ import type { ConnectOptions } from '../options.js';
 
 const ClientContext = createContext<BrokerClient | null>(null);
 
+/** The props of {@link AuthProvider}: a client you made, or the options to make one. */
 export type AuthProviderProps = { children?: ReactNode } & ({ client: BrokerClient; options?: never } | { options: ConnectOptions; client?: never });
 
 /**
@@ -28,6 +29,7 @@ export function AuthProvider(props: AuthProviderProps) {
   return <ClientContext.Provider value={client}>{props.children}</ClientContext.Provider>;
 }
 
+/** The client of the nearest {@link AuthProvider}, to call actions (`signInWithPassword`, `signOut`…). */
 export function useBrokerClient(): BrokerClient {
   const client = useContext(ClientContext);
   if (client === null) throw new ClientError('BROKER_UNAVAILABLE', 'Authbroker hooks need an <AuthProvider> above them.');

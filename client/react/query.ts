@@ -7,12 +7,15 @@ import type { BrokerClient } from '../client.js';
 import { queryKey } from '../store.js';
 import { useBrokerClient } from './provider.js';
 
+/** A query's data with how fresh it is, as {@link useQuery} gives it (like TanStack Query's result). */
 export interface QueryState<T> {
+  /** The value; undefined while loading. */
   data: T | undefined;
   /** The last failure, as the typed error it was in the broker. */
   error: AuthBrokerError | null;
   /** No value yet. */
   isLoading: boolean;
+  /** A fetch is under way (a first load or a refresh). */
   isFetching: boolean;
   /**
    * The value is the copy kept from an earlier visit (shown at once, even offline) and the broker
@@ -97,6 +100,7 @@ export function useSuspenseQuery<Q extends QuerySpec>(spec: Q): DataOf<Q> {
   return dataOrThrow(snapshot!) as DataOf<Q>;
 }
 
+/** The data types of a list of queries, in order ({@link useSuspenseQueries}). */
 export type DataOfAll<Q extends readonly QuerySpec[]> = { [K in keyof Q]: Q[K] extends QuerySpec ? DataOf<Q[K]> : never };
 
 /**

@@ -7,6 +7,7 @@ import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
 
+/** The options of {@link useUser}. */
 export interface UseUserOptions {
   /**
    * When nobody is signed in: go to the sign-in page (`'redirect'`), throw NOT_SIGNED_IN to the
@@ -92,14 +93,19 @@ export function useUser(options: UseUserOptions = {}): User | null {
 /** @deprecated `useUser` suspends the same way; kept for apps written against 0.1. */
 export const useSuspenseUser = useUser;
 
+/** A user's account at an OAuth provider, linked to their authbroker user. */
 export interface ConnectedAccount {
+  /** The provider (`google`, `github`, …). */
   providerId: string;
+  /** The user's id at the provider. */
   accountId: string;
+  /** The e-mail the provider gave, if any. */
   email: string | null;
   /** A provider access token covering `scopes` (and the scopes asked for when linking). */
   getAccessToken(scopes?: string[]): Promise<string>;
 }
 
+/** The options of {@link useConnectedAccount}. */
 export interface UseConnectedAccountOptions {
   /**
    * When the account is not linked, or does not grant `scopes`: go and link it (asking for

@@ -32,10 +32,12 @@ export function createApiKey(t: Admin, input: ApiKeySetCreate): Promise<ApiKeySe
   return t.request({ method: 'POST', path: '/internal/api-keys', body });
 }
 
+/** One API key set, without its secrets. */
 export function getApiKey(t: Admin, apiKeyId: string): Promise<ApiKeySet> {
   return t.request({ method: 'GET', path: `/internal/api-keys/${requireUuid(apiKeyId, 'apiKeyId')}` });
 }
 
+/** Changes an API key set's description. */
 export function updateApiKey(t: Admin, apiKeyId: string, update: ApiKeySetUpdate): Promise<ApiKeySet> {
   return t.request({ method: 'PATCH', path: `/internal/api-keys/${requireUuid(apiKeyId, 'apiKeyId')}`, body: requireObject(update, 'update') });
 }
@@ -57,6 +59,7 @@ export async function listEmailTemplates(t: Admin): Promise<EmailTemplate[]> {
   return (await t.request<ListResponse<EmailTemplate>>({ method: 'GET', path: '/email-templates' })).items;
 }
 
+/** One e-mail template by type. */
 export function getEmailTemplate(t: Admin, type: EmailTemplateType): Promise<EmailTemplate> {
   return t.request({ method: 'GET', path: `/email-templates/${requireTemplateType(type)}` });
 }
@@ -76,6 +79,7 @@ export function createSvixToken(t: Admin): Promise<SvixToken> {
   return t.request({ method: 'POST', path: '/webhooks/svix-token', body: {} });
 }
 
+/** The project's sign-up and activity figures. */
 export function getProjectMetrics(t: Admin): Promise<ProjectMetrics> {
   return t.request({ method: 'GET', path: '/internal/metrics' });
 }

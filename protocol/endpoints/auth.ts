@@ -46,6 +46,7 @@ export function resetPassword(t: Transport, input: { code: string; password: str
   return t.request({ method: 'POST', path: '/auth/password/reset', body: { code, password: input.password }, user: 'none' });
 }
 
+/** Whether a password-reset code may still be used (without using it). */
 export function checkPasswordResetCode(t: Transport, code: string): Promise<CodeCheckResponse> {
   return t.request({ method: 'POST', path: '/auth/password/reset/check-code', body: { code: requireCode(code) }, user: 'none' });
 }
@@ -80,6 +81,7 @@ export function signInWithOtp(t: Transport, code: string): Promise<SignInRespons
   return t.request({ method: 'POST', path: '/auth/otp/sign-in', body: { code: requireCode(code) }, user: 'none' });
 }
 
+/** Whether a magic-link or one-time code may still be used (without using it). */
 export function checkOtpCode(t: Transport, code: string): Promise<CodeCheckResponse> {
   return t.request({ method: 'POST', path: '/auth/otp/sign-in/check-code', body: { code: requireCode(code) }, user: 'none' });
 }
@@ -98,6 +100,7 @@ export function signInWithMfa(t: Transport, input: { attempt_code: string; totp:
   return t.request({ method: 'POST', path: '/auth/mfa/sign-in', body: { code, type: 'totp', totp }, user: 'none' });
 }
 
+/** Starts registering a passkey: the WebAuthn options and the code that finishes it. */
 export function initiatePasskeyRegistration(t: Transport): Promise<PasskeyRegistrationOptions> {
   return t.request({ method: 'POST', path: '/auth/passkey/initiate-passkey-registration', body: {} });
 }
@@ -109,6 +112,7 @@ export function registerPasskey(t: Transport, input: { credential: Json; code: s
   return t.request({ method: 'POST', path: '/auth/passkey/register', body: { credential: input.credential, code: requireString(input.code, 'code') } });
 }
 
+/** Starts a passkey sign-in: the WebAuthn options and the code that finishes it. */
 export function initiatePasskeyAuthentication(t: Transport): Promise<PasskeyAuthenticationOptions> {
   return t.request({ method: 'POST', path: '/auth/passkey/initiate-passkey-authentication', body: {}, user: 'none' });
 }

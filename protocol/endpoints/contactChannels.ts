@@ -7,6 +7,7 @@ function channelPath(userId: string, channelId: string): string {
   return `/contact-channels/${seg(requireUserId(userId))}/${requireUuid(channelId, 'channelId')}`;
 }
 
+/** Adds an e-mail address to a user. */
 export function createContactChannel(t: Transport, input: ContactChannelCreate): Promise<ContactChannel> {
   const body = requireObject(input, 'input');
   requireUserId(body.user_id, 'user_id');
@@ -21,6 +22,7 @@ export async function listContactChannels(t: Transport, options: { userId?: stri
   return (await t.request<ListResponse<ContactChannel>>({ method: 'GET', path: '/contact-channels', query: { user_id, contact_channel_id } })).items;
 }
 
+/** One contact channel of a user. */
 export function getContactChannel(t: Transport, userId: string, channelId: string): Promise<ContactChannel> {
   return t.request({ method: 'GET', path: channelPath(userId, channelId) });
 }
@@ -30,6 +32,7 @@ export function updateContactChannel(t: Transport, userId: string, channelId: st
   return t.request({ method: 'PATCH', path: channelPath(userId, channelId), body: requireObject(update, 'update') });
 }
 
+/** Removes a contact channel from a user. */
 export function deleteContactChannel(t: Transport, userId: string, channelId: string): Promise<SuccessResponse> {
   return t.request({ method: 'DELETE', path: channelPath(userId, channelId) });
 }
@@ -54,6 +57,7 @@ export function verifyContactChannel(t: Transport, code: string): Promise<Succes
   return t.request({ method: 'POST', path: '/contact-channels/verify', body: { code: requireNonEmptyString(code, 'code') } });
 }
 
+/** Whether an e-mail verification code may still be used (without using it). */
 export function checkContactChannelVerificationCode(t: Transport, code: string): Promise<CodeCheckResponse> {
   return t.request({ method: 'POST', path: '/contact-channels/verify/check-code', body: { code: requireNonEmptyString(code, 'code') } });
 }

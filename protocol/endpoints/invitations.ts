@@ -33,6 +33,7 @@ export function acceptTeamInvitation(t: Transport, code: string): Promise<Record
   return t.request({ method: 'POST', path: '/team-invitations/accept', body: { code: requireNonEmptyString(code, 'code') } });
 }
 
+/** Whether an invitation code may still be used (without using it). */
 export function checkTeamInvitationCode(t: Transport, code: string): Promise<CodeCheckResponse> {
   return t.request({ method: 'POST', path: '/team-invitations/accept/check-code', body: { code: requireNonEmptyString(code, 'code') } });
 }

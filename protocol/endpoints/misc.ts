@@ -10,6 +10,7 @@ export function getApiInfo(t: Transport): Promise<string> {
   return t.request({ method: 'GET', path: '/' });
 }
 
+/** A project's public signing keys (JWKS), which verify its access tokens. */
 export interface JsonWebKeySet {
   keys: Array<{ kty: string; alg: string; crv: string; kid: string; x: string; y: string }>;
 }
@@ -43,6 +44,7 @@ export function checkFeatureSupport(t: Transport, input: { feature_name?: string
   return t.request({ method: 'POST', path: '/check-feature-support', body: requireObject(input, 'input') });
 }
 
+/** Asks the service whether this client version is supported. */
 export function checkVersion(t: Transport, clientVersion: string): Promise<{ upToDate: boolean; error?: string; severe?: boolean }> {
   return t.request({ method: 'POST', path: '/check-version', body: { clientVersion: requireNonEmptyString(clientVersion, 'clientVersion') }, user: 'none' });
 }

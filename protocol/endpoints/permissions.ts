@@ -35,10 +35,12 @@ export function revokeTeamPermission(t: Transport<ServerAccess>, teamId: string,
   return t.request({ method: 'DELETE', path: permissionPath(teamId, userId, permissionId) });
 }
 
+/** The team permissions the project defines. */
 export async function listPermissionDefinitions(t: Transport<'admin'>): Promise<TeamPermissionDefinition[]> {
   return (await t.request<ListResponse<TeamPermissionDefinition>>({ method: 'GET', path: '/team-permission-definitions' })).items;
 }
 
+/** Defines a team permission. */
 export function createPermissionDefinition(t: Transport<'admin'>, input: TeamPermissionDefinitionCreate): Promise<TeamPermissionDefinition> {
   requireNonEmptyString(requireObject(input, 'input').id, 'id');
   return t.request({ method: 'POST', path: '/team-permission-definitions', body: input });
@@ -49,6 +51,7 @@ export function updatePermissionDefinition(t: Transport<'admin'>, permissionId: 
   return t.request({ method: 'PATCH', path: `/team-permission-definitions/${seg(requireSegment(permissionId, 'permissionId'))}`, body: requireObject(update, 'update') });
 }
 
+/** Deletes a permission definition and every grant of it. */
 export function deletePermissionDefinition(t: Transport<'admin'>, permissionId: string): Promise<SuccessResponse> {
   return t.request({ method: 'DELETE', path: `/team-permission-definitions/${seg(requireSegment(permissionId, 'permissionId'))}` });
 }

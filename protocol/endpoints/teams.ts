@@ -19,6 +19,7 @@ export function createTeam<A extends AccessType>(t: Transport<A>, input: A exten
   return t.request({ method: 'POST', path: '/teams', body });
 }
 
+/** One team by id. */
 export function getTeam<A extends AccessType>(t: Transport<A>, teamId: string): Promise<TeamFor<A>> {
   return t.request({ method: 'GET', path: `/teams/${requireUuid(teamId, 'teamId')}` });
 }
@@ -53,6 +54,7 @@ export async function listTeamMemberProfiles<A extends AccessType>(
   return (await t.request<ListResponse<TeamMemberProfileFor<A>>>({ method: 'GET', path: '/team-member-profiles', query: { team_id, user_id } })).items;
 }
 
+/** How one member appears in one team. */
 export function getTeamMemberProfile<A extends AccessType>(t: Transport<A>, teamId: string, userId: string): Promise<TeamMemberProfileFor<A>> {
   return t.request({ method: 'GET', path: `/team-member-profiles/${requireUuid(teamId, 'teamId')}/${seg(requireUserId(userId))}` });
 }

@@ -52,10 +52,12 @@ export async function* iterateUsers(t: Transport<ServerAccess>, query: Omit<List
   } while (cursor !== undefined);
 }
 
+/** Creates a user (server access). */
 export function createUser(t: Transport<ServerAccess>, input: ServerUserCreate): Promise<ServerUser> {
   return t.request({ method: 'POST', path: '/users', body: requireObject(input, 'input') });
 }
 
+/** One user by id (server access). */
 export function getUser(t: Transport<ServerAccess>, userId: string): Promise<ServerUser> {
   return t.request({ method: 'GET', path: `/users/${seg(requireUserId(userId))}` });
 }

@@ -137,6 +137,7 @@ export type KnownErrorDetails<C extends KnownErrorCode> = C extends KnownErrorCo
 /** What it takes to build a code's message: its details plus any message-only arguments. */
 export type KnownErrorInput<C extends KnownErrorCode> = ShapeType<DetailsShapeOf<C>> & ShapeType<ArgsShapeOf<C>>;
 
+/** A known error's catalogue entry: its details and message arguments. */
 export function catalogueEntry(code: KnownErrorCode): CatalogueEntry {
   return knownErrorCatalogue[code] as unknown as CatalogueEntry;
 }

@@ -43,6 +43,7 @@ export function messageOf(error: unknown): string {
 /** Every error authbroker throws has a stable `code` to switch on and a plain-data form. */
 export abstract class AuthBrokerError extends Error {
   abstract readonly code: string;
+  /** Its plain-data form, which survives JSON and structured cloning. */
   abstract toJSON(): SerializedError;
 }
 
@@ -93,6 +94,7 @@ export class HttpStatusError extends AuthBrokerError {
     super(message ?? (safe.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${redactBody(safe.trim(), 300)}`));
     this.body = safe;
   }
+  /** Its plain-data form. */
   toJSON(): SerializedError {
     return { kind: 'http-status', code: this.code, message: this.message, status: this.status, body: this.body };
   }
@@ -102,11 +104,16 @@ export class HttpStatusError extends AuthBrokerError {
 export class ProtocolError extends AuthBrokerError {
   override readonly name = 'ProtocolError';
   readonly code = 'PROTOCOL_ERROR';
+  /** Its plain-data form. */
   toJSON(): SerializedError {
     return { kind: 'protocol', code: this.code, message: this.message };
   }
 }
 
+/**
+ * `NETWORK_OFFLINE`: the broker knows the service cannot be reached (a write fails at once).
+ * `NETWORK_UNREACHABLE`: a request got no answer after its retries.
+ */
 export type NetworkErrorCode = 'NETWORK_OFFLINE' | 'NETWORK_UNREACHABLE';
 
 /** The request never got an answer, after every allowed attempt. */
@@ -123,6 +130,7 @@ export class NetworkError extends AuthBrokerError {
   ) {
     super(message, options);
   }
+  /** Its plain-data form. */
   toJSON(): SerializedError {
     return { kind: 'network', code: this.code, message: this.message, diagnostics: this.diagnostics, attempts: this.attempts };
   }
@@ -139,11 +147,13 @@ export class InvalidArgumentError extends AuthBrokerError {
   ) {
     super(message);
   }
+  /** Its plain-data form. */
   toJSON(): SerializedError {
     return { kind: 'invalid-argument', code: this.code, message: this.message, argument: this.argument };
   }
 }
 
+/** The codes of {@link ClientError}: failures on our side of the wire (see the troubleshooting page of the docs for each). */
 export type ClientErrorCode =
   | 'BROKER_UNAVAILABLE'
   | 'BROKER_CLOSED'
@@ -174,6 +184,7 @@ export class ClientError extends AuthBrokerError {
   ) {
     super(message);
   }
+  /** Its plain-data form. */
   toJSON(): SerializedError {
     return { kind: 'client', code: this.code, message: this.message };
   }

@@ -16,4 +16,8 @@ export const knownErrorFamilies = {
   VERIFICATION_ERROR: null,
 } as const satisfies Record<string, string | null>;
 
+/**
+ * A family of known errors (`INVALID_ACCESS_TOKEN`, `REFRESH_TOKEN_ERROR`…), which {@link isKnownError} matches
+ * with every code in it.
+ */
 export type KnownErrorFamily = keyof typeof knownErrorFamilies;

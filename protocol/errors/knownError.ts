@@ -29,6 +29,7 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends AuthB
       : { code: this.code, details: { ...(this.details as Record<string, unknown>) }, error: this.message };
   }
 
+  /** Its plain-data form, lineage included. */
   toJSON(): SerializedError {
     const base = { kind: 'known' as const, code: this.code, message: this.message, status: this.status, lineage: [...this.lineage] };
     return this.details === undefined ? base : { ...base, details: this.details };
@@ -52,7 +53,12 @@ export type CodesIn<F extends KnownErrorCode | KnownErrorFamily> = {
   [C in KnownErrorCode]: F extends LineageOf<C> ? C : never;
 }[KnownErrorCode];
 
+/** Whether `value` is a known error of the service (any code). */
 export function isKnownError(value: unknown): value is AnyKnownError;
+/**
+ * Whether `value` is a known error of this code, or of a code in this family (`isKnownError(e,
+ * 'INVALID_ACCESS_TOKEN')` matches `ACCESS_TOKEN_EXPIRED` too); narrows its type.
+ */
 export function isKnownError<F extends KnownErrorCode | KnownErrorFamily>(value: unknown, codeOrFamily: F): value is AnyKnownError<CodesIn<F>>;
 export function isKnownError(value: unknown, codeOrFamily?: KnownErrorCode | KnownErrorFamily): boolean {
   if (!(value instanceof KnownError)) return false;

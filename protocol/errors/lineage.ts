@@ -91,21 +91,26 @@ export const knownErrorLineage = {
   INVALID_POLLING_CODE: [400, null],
 } as const satisfies Record<string, readonly [number, KnownErrorFamily | null]>;
 
+/** The code of any known error of the service (PROTOCOL.md §8), e.g. `USER_EMAIL_ALREADY_EXISTS`. */
 export type KnownErrorCode = keyof typeof knownErrorLineage;
 
 /** The direct parent family of a code (null: a child of the root). */
 export type ParentOf<C extends KnownErrorCode> = (typeof knownErrorLineage)[C][1];
 
+/** Every known error code. */
 export const knownErrorCodes = Object.keys(knownErrorLineage) as KnownErrorCode[];
 
+/** Whether a string is a known error code. */
 export function isKnownErrorCode(value: unknown): value is KnownErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(knownErrorLineage, value);
 }
 
+/** The HTTP status the service answers a known error with. */
 export function statusOf(code: KnownErrorCode): number {
   return knownErrorLineage[code][0];
 }
 
+/** The family a known error belongs to, or null. */
 export function parentOf(code: KnownErrorCode): KnownErrorFamily | null {
   return knownErrorLineage[code][1];
 }

@@ -20,6 +20,7 @@ export interface ApiKeySetWithSecrets extends Omit<ApiKeySet, 'publishable_clien
   super_secret_admin_key?: string;
 }
 
+/** What creating an API key set takes: a description, an expiry, and which keys it holds. */
 export interface ApiKeySetCreate {
   description: string;
   expires_at_millis: Millis;
@@ -34,9 +35,12 @@ export interface ApiKeySetUpdate {
   revoked?: true;
 }
 
+/** The e-mails a project sends, each with a template. */
 export const emailTemplateTypes = ['email_verification', 'password_reset', 'magic_link', 'team_invitation'] as const;
+/** One of {@link emailTemplateTypes}. */
 export type EmailTemplateType = (typeof emailTemplateTypes)[number];
 
+/** An e-mail template of the project (wire form). */
 export interface EmailTemplate {
   type: EmailTemplateType;
   subject: string;
@@ -45,6 +49,7 @@ export interface EmailTemplate {
   is_default: boolean;
 }
 
+/** What may change in an e-mail template. */
 export interface EmailTemplateUpdate {
   subject?: string;
   /** A template document like `EmailTemplate.content`; anything else is refused (plain 400 `Invalid email template content`). */
@@ -61,20 +66,24 @@ export interface SentEmail {
   error?: Json;
 }
 
+/** A test e-mail and the SMTP configuration to send it through. */
 export interface SendTestEmailRequest {
   recipient_email: string;
   email_config: { host: string; port: number; username: string; password: string; sender_name: string; sender_email: string };
 }
 
+/** Whether the test e-mail went, and the SMTP server's error if not. */
 export interface SendTestEmailResult {
   success: boolean;
   error_message?: string;
 }
 
+/** A token for the project's webhook dashboard. */
 export interface SvixToken {
   token: string;
 }
 
+/** One day of a project's activity figures. */
 export interface DailyActivity {
   date: string;
   activity: number;

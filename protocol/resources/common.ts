@@ -7,6 +7,10 @@ export type Millis = number;
 /** The value of `x-stack-access-type`. */
 export type AccessType = 'client' | 'server' | 'admin';
 
+/**
+ * The three kinds of access to the API: `client` (a browser, publishable key), `server` (secret server key),
+ * `admin` (super secret admin key or owner token).
+ */
 export const accessTypes: readonly AccessType[] = ['client', 'server', 'admin'];
 
 /** Every list endpoint but `GET /users` (PROTOCOL.md §2.5). */

@@ -1,3 +1,4 @@
+/** An e-mail address of a user (wire form). */
 export interface ContactChannel {
   id: string;
   user_id: string;
@@ -8,6 +9,7 @@ export interface ContactChannel {
   used_for_auth: boolean;
 }
 
+/** What adding a contact channel takes. */
 export interface ContactChannelCreate {
   /** A uuid or `me`; clients may only create their own. */
   user_id: string;
@@ -19,6 +21,7 @@ export interface ContactChannelCreate {
   is_verified?: boolean;
 }
 
+/** What may change in a contact channel. */
 export interface ContactChannelUpdate {
   type?: 'email';
   /** Changing the value without sending `is_verified` resets verification. */

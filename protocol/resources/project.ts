@@ -1,6 +1,8 @@
 import type { Millis } from './common.js';
 
+/** The OAuth providers the service knows. */
 export const oauthProviderIds = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x'] as const;
+/** One of {@link oauthProviderIds}. */
 export type OAuthProviderId = (typeof oauthProviderIds)[number];
 /** Providers for which the service has shared development keys. */
 export const sharedOAuthProviderIds = ['google', 'github', 'microsoft', 'spotify'] as const;
@@ -20,6 +22,7 @@ export interface ClientProject {
   };
 }
 
+/** One OAuth provider as a project configures it. */
 export interface OAuthProviderConfig {
   id: string;
   enabled: boolean;
@@ -30,6 +33,7 @@ export interface OAuthProviderConfig {
   microsoft_tenant_id?: string;
 }
 
+/** How a project sends e-mail: the service's shared sender, or its own SMTP server. */
 export type EmailConfig =
   | { type: 'shared' }
   | { type: 'standard'; host: string; port: number; username: string; password: string; sender_name: string; sender_email: string };
@@ -40,8 +44,13 @@ export interface TrustedDomain {
   handler_path: string;
 }
 
+/**
+ * What happens when an OAuth sign-in's e-mail belongs to an existing user: link the method to them, refuse, or
+ * make a second user.
+ */
 export type OAuthAccountMergeStrategy = 'link_method' | 'raise_error' | 'allow_duplicates';
 
+/** A project's whole configuration (wire form), as its owner sees it. */
 export interface AdminProjectConfig {
   id: string;
   allow_localhost: boolean;
@@ -72,6 +81,7 @@ export interface AdminProject {
   config: AdminProjectConfig;
 }
 
+/** What may change in a project's configuration. */
 export interface ProjectConfigUpdate {
   sign_up_enabled?: boolean;
   credential_enabled?: boolean;

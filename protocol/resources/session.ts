@@ -63,4 +63,5 @@ export interface CliLoginStarted {
   expires_at: string;
 }
 
+/** Where a CLI sign-in stands: still waiting, over, or done with its refresh token. */
 export type CliPollResult = { status: 'waiting' | 'expired' | 'used' } | { status: 'success'; refresh_token: string };

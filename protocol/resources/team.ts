@@ -1,5 +1,6 @@
 import type { Json, Millis } from './common.js';
 
+/** A team as a member's browser sees it (wire form). */
 export interface ClientTeam {
   id: string;
   display_name: string;
@@ -8,11 +9,13 @@ export interface ClientTeam {
   client_read_only_metadata: Json;
 }
 
+/** A team as server code sees it, with its server metadata. */
 export interface ServerTeam extends ClientTeam {
   created_at_millis: Millis;
   server_metadata: Json;
 }
 
+/** What creating a team from a browser takes. */
 export interface ClientTeamCreate {
   display_name: string;
   profile_image_url?: string | null;
@@ -21,17 +24,20 @@ export interface ClientTeamCreate {
   creator_user_id?: string;
 }
 
+/** What creating a team from a server takes. */
 export interface ServerTeamCreate extends ClientTeamCreate {
   client_read_only_metadata?: Json;
   server_metadata?: Json;
 }
 
+/** What a member may change in a team. */
 export interface ClientTeamUpdate {
   display_name?: string;
   profile_image_url?: string | null;
   client_metadata?: Json;
 }
 
+/** What server code may change in a team. */
 export interface ServerTeamUpdate extends ClientTeamUpdate {
   client_read_only_metadata?: Json;
   server_metadata?: Json;
@@ -64,6 +70,7 @@ export interface TeamPermission {
   user_id: string;
 }
 
+/** Which team permissions to list: of a team, a user, a permission, and whether through contained permissions. */
 export interface ListTeamPermissionsQuery {
   team_id?: string;
   user_id?: string;
@@ -79,12 +86,14 @@ export interface TeamPermissionDefinition {
   contained_permission_ids: string[];
 }
 
+/** What defining a team permission takes. */
 export interface TeamPermissionDefinitionCreate {
   id: string;
   description?: string;
   contained_permission_ids?: string[];
 }
 
+/** What may change in a permission definition. */
 export interface TeamPermissionDefinitionUpdate {
   id?: string;
   description?: string;
@@ -93,4 +102,5 @@ export interface TeamPermissionDefinitionUpdate {
 
 /** The five permissions every project has; custom ids match `^[a-z0-9_:]+$`. */
 export const systemPermissionIds = ['$delete_team', '$invite_members', '$read_members', '$remove_members', '$update_team'] as const;
+/** The permissions every project has (`$update_team`, `$invite_members`…). */
 export type SystemPermissionId = (typeof systemPermissionIds)[number];

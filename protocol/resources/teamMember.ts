@@ -23,6 +23,7 @@ export interface ServerTeamMemberProfile extends ClientTeamMemberProfile {
   user: ServerUser;
 }
 
+/** What may change in a member's team profile. */
 export interface TeamMemberProfileUpdate {
   display_name?: string;
   profile_image_url?: string | null;

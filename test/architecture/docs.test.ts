@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readmeFiles } from '../package/support/readme.js';
+import { guideFiles } from '../package/support/readme.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(resolve(root, path), 'utf8');
@@ -15,10 +15,9 @@ describe('what the documentation shows is what the code takes', () => {
   });
 });
 
-describe("the README's table for people coming from the Stack SDK", () => {
+describe("the docs' tables for people coming from the official SDK", () => {
   it('names only what authbroker has: exports, client methods, server app methods', async () => {
-    const readme = read('README.md');
-    const table = readme.slice(readme.indexOf('### Coming from the Stack SDK'));
+    const table = read('docs/guide/official-sdk.md');
     const rows = [...table.matchAll(/^\| `([A-Za-z]+)[^|]*\| `[^|]+` \|$/gm)].map((match) => match[1]!);
     expect(rows.length).toBeGreaterThan(25);
 
@@ -35,8 +34,9 @@ describe("the README's table for people coming from the Stack SDK", () => {
   });
 });
 
-describe("the README's quick start runs against the emulator as it is written", () => {
-  const files = () => readmeFiles();
+describe("the getting-started guide's app runs against the emulator as it is written", () => {
+  const files = () => guideFiles();
+  const guide = () => read('docs/guide/getting-started.md');
 
   it("its client and server use the emulator's demo project (fixed id and key) at the emulator's default address, values the client accepts", async () => {
     const { DEFAULT_DEMO_PROJECT } = await import('../../emulator/state/seed.js');
@@ -53,7 +53,7 @@ describe("the README's quick start runs against the emulator as it is written", 
   });
 
   it('says how to get the emulator before it is on the registry, with the tarball this repository packs', () => {
-    const readme = read('README.md');
+    const readme = guide();
     const emulatorPackage = JSON.parse(read('emulator/package.json')) as { name: string; version: string; scripts: Record<string, string> };
     expect(readme).toContain('`npm install --save-dev authbroker-emulator` and `npx authbroker-emulator` answer 404');
     expect(readme).toContain('`npm pack --workspace emulator`');
@@ -63,7 +63,7 @@ describe("the README's quick start runs against the emulator as it is written", 
   });
 
   it('names the hook that gives isStale and updatedAt, and shows it in the example', () => {
-    const readme = read('README.md');
+    const readme = guide();
     expect(readme).toContain("`useUser` returns the plain user; whether it is that kept copy, not yet confirmed by the broker, is `isStale` from `useQuery({ kind: 'currentUser' })`, with `updatedAt`");
     expect(files()['src/main.tsx']).toContain("const { isStale, updatedAt } = useQuery({ kind: 'currentUser' });");
   });
@@ -73,7 +73,7 @@ describe("the README's quick start runs against the emulator as it is written", 
     expect(main).toContain('const connectivity = useConnectivity();');
     expect(main).toMatch(/connectivity\.state === 'online'[\s\S]*connectivity\.state === 'offline'/);
     expect(main).toContain('<ConnectivityBanner />');
-    expect(read('README.md')).toMatch(/`online` \(answers arrive\), `degraded` \(.*\) or `offline` \(/);
+    expect(guide()).toMatch(/`online` \(answers arrive\), `degraded` \(.*\) or `offline` \(/);
   });
 
   it('its sign-in page leaves once someone is signed in, in this tab or another', () => {

@@ -366,7 +366,8 @@ describe('package entries', () => {
 
   it('the emulator is its own package (a workspace) with the CLI as its bin; authbroker has no bin', () => {
     expect((packageJson as { bin?: unknown }).bin).toBeUndefined();
-    expect(packageJson.workspaces).toEqual(['emulator']);
+    // The root is a workspace too, so that changesets versions it beside the emulator (docs/guide/releases.md).
+    expect(packageJson.workspaces).toEqual(['.', 'emulator']);
     const emulator = JSON.parse(readFileSync(join(root, 'emulator/package.json'), 'utf8')) as { name: string; bin: Record<string, string>; version: string };
     expect(emulator.name).toBe('authbroker-emulator');
     expect(emulator.bin).toEqual({ 'authbroker-emulator': './dist/cli.js' });

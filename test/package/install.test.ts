@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readmeFiles } from './support/readme.js';
+import { guideFiles } from './support/readme.js';
 import { declaredDependencies, repoRoot, run, scratchApp, writeFiles } from './support/scratch.js';
 
 const rootDependencies = Object.keys(declaredDependencies(repoRoot));
@@ -90,9 +90,9 @@ console.log(JSON.stringify({
     expect(JSON.parse(result.stdout)).toEqual({ createServerApp: 'function', isKnownError: 'function', sameClass: true, verify: 'function' });
   });
 
-  it("a Node-only TypeScript project (no DOM library, skipLibCheck off) type-checks the error helpers and the README's server code", async () => {
-    const server = readmeFiles()['server.ts'];
-    expect(server, 'README.md has a `// server.ts` block').toBeDefined();
+  it("a Node-only TypeScript project (no DOM library, skipLibCheck off) type-checks the error helpers and the docs' server code", async () => {
+    const server = guideFiles()['server.ts'];
+    expect(server, 'docs/guide/server.md has a `// server.ts` block').toBeDefined();
     writeFiles(app, {
       'node-only/tsconfig.json': JSON.stringify({
         compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], strict: true, skipLibCheck: false, noEmit: true },

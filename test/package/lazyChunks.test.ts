@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readmeFiles } from './support/readme.js';
+import { guideFiles } from './support/readme.js';
 import { declaredDependencies, repoRoot, run, scratchApp, writeFiles } from './support/scratch.js';
 
 /**
- * Issue 25: what a user's production build of the packed tarball loads up front. The README's app,
+ * Issue 25: what a user's production build of the packed tarball loads up front. The getting-started app of the docs,
  * built by Vite with a manifest: its entry and the chunks it imports statically hold neither the
  * connection (Comlink, the host choice, starting the worker), which loads after the first render,
  * nor the in-page broker, which is a bundle of its own; and neither lazy chunk loads a chunk of its
@@ -20,7 +20,7 @@ interface ManifestChunk {
   dynamicImports?: string[];
 }
 
-describe('a production build of the README app', () => {
+describe('a production build of the getting-started app', () => {
   let app = '';
   let manifest: Record<string, ManifestChunk> = {};
   const text = (key: string) => readFileSync(join(app, 'dist', manifest[key]!.file), 'utf8');
@@ -43,7 +43,7 @@ describe('a production build of the README app', () => {
       dependencies: [...Object.keys(declaredDependencies(repoRoot)), 'react', 'react-dom'],
       devDependencies: ['vite', '@vitejs/plugin-react'],
     });
-    const readme = readmeFiles();
+    const readme = guideFiles();
     writeFiles(app, {
       'index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n',
       'vite.config.ts': readme['vite.config.ts']!,

@@ -7,12 +7,13 @@ import { signInWithPassword } from '../../protocol/endpoints/auth.js';
 import { launchChromium, skipWithoutChromium } from '../e2e/support/chromium.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
-import { fillPlaceholders, readmeFiles } from './support/readme.js';
+import { fillPlaceholders, guideFiles, readmeFiles } from './support/readme.js';
 import { declaredDependencies, repoRoot, run, scratchApp, writeFiles } from './support/scratch.js';
 
 /**
  * Issue 17's newcomer: a fresh Vite + React + TypeScript app, authbroker installed from its packed
- * tarball, the README's files written as they are (placeholders filled for the emulator), built,
+ * tarball, the getting-started page's files (docs/guide/getting-started.md, and docs/guide/server.md's
+ * server code) written as they are (placeholders filled for the emulator), built,
  * served by `vite preview`, and used in Chromium.
  */
 const skip = skipWithoutChromium();
@@ -72,7 +73,7 @@ createRoot(document.getElementById('root')!).render(
 );
 `;
 
-describe.skipIf(skip)('the README, followed by a newcomer in a fresh Vite app', () => {
+describe.skipIf(skip)('the getting-started guide, followed by a newcomer in a fresh Vite app', () => {
   let app = '';
   let preview: PreviewServer;
   let origin = '';
@@ -87,7 +88,7 @@ describe.skipIf(skip)('the README, followed by a newcomer in a fresh Vite app', 
       dependencies: [...Object.keys(declaredDependencies(repoRoot)), 'react', 'react-dom'],
       devDependencies: ['vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node'],
     });
-    const readme = readmeFiles();
+    const readme = guideFiles();
     expect(Object.keys(readme).sort()).toEqual(['server.ts', 'src/main.tsx', 'vite.config.ts']);
     writeFiles(app, {
       'index.html': INDEX_HTML,
@@ -97,7 +98,7 @@ describe.skipIf(skip)('the README, followed by a newcomer in a fresh Vite app', 
       'server.ts': fillPlaceholders(readme['server.ts']!, { baseUrl: config.baseUrl, projectId: config.projectId }),
       'loop.html': LOOP_HTML,
       'src/loop.tsx': loopPage(config),
-      // The README's config, with the test page as a second input.
+      // The guide's config, with the test page as a second input.
       'vite.test.config.ts': `import { mergeConfig } from 'vite';
 import config from './vite.config';
 export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'index.html', loop: 'loop.html' } } }, logLevel: 'warn' });
@@ -116,7 +117,7 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
     await preview?.close();
   });
 
-  it("the README's app type-checks with skipLibCheck off", async () => {
+  it("the guide's app type-checks with skipLibCheck off", async () => {
     const checked = await run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.code).toBe(0);
@@ -249,7 +250,7 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
     }
   });
 
-  it("the README's server code refuses garbage with a typed error and accepts a real token", async () => {
+  it("the docs' server code refuses garbage with a typed error and accepts a real token", async () => {
     const em = emulator();
     const { access_token, user_id } = await signInWithPassword(transportFor(em, 'client'), DEMO);
     writeFiles(app, {
@@ -275,7 +276,7 @@ console.log(JSON.stringify({ garbage, userOfGarbage: await userIdOf(withToken('g
     expect(out.emails).toContain(DEMO.email);
   });
   // Last: it stops the file's emulator (connection refused) and starts another on its port.
-  it("the README's connectivity banner says offline while the service cannot be reached, and goes when it is back", async () => {
+  it("the guide's connectivity banner says offline while the service cannot be reached, and goes when it is back", async () => {
     const em = emulator();
     const context = await browser.newContext();
     let back: RunningEmulator | undefined;
@@ -298,6 +299,69 @@ console.log(JSON.stringify({ garbage, userOfGarbage: await userIdOf(withToken('g
       await page.locator('[data-connectivity]').waitFor({ state: 'detached', timeout: 5000 });
     } finally {
       await back?.stop();
+      await context.close();
+    }
+  });
+});
+
+describe.skipIf(skip)("the README's quick start, as written, in a fresh Vite app", () => {
+  let app = '';
+  let preview: PreviewServer;
+  let origin = '';
+  let browser: Browser;
+  // Its own emulator: the guide's last test stops the file's.
+  let em: RunningEmulator;
+
+  beforeAll(async () => {
+    em = await startEmulator({ port: 0 });
+    const { demo } = em.projects;
+    app = await scratchApp('readme-app', {
+      tarballs: ['authbroker'],
+      dependencies: [...Object.keys(declaredDependencies(repoRoot)), 'react', 'react-dom'],
+      devDependencies: ['vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom'],
+    });
+    const readme = readmeFiles();
+    expect(Object.keys(readme).sort()).toEqual(['src/main.tsx', 'vite.config.ts']);
+    // About twenty lines of app, as the README promises.
+    expect(readme['src/main.tsx']!.trim().split('\n').length).toBeLessThanOrEqual(22);
+    writeFiles(app, {
+      'index.html': INDEX_HTML,
+      'tsconfig.json': JSON.stringify(APP_TSCONFIG, null, 2),
+      'vite.config.ts': readme['vite.config.ts']!,
+      'src/main.tsx': fillPlaceholders(readme['src/main.tsx']!, { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey }),
+    });
+    const built = await run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], app);
+    if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
+    const { preview: startPreview } = await import('vite');
+    preview = await startPreview({ root: app, preview: { host: 'localhost', port: 0 }, logLevel: 'warn' });
+    origin = preview.resolvedUrls!.local[0]!.replace(/\/$/, '');
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await preview?.close();
+    await em?.stop();
+  });
+
+  it('type-checks with skipLibCheck off', async () => {
+    const checked = await run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  });
+
+  it('signs the demo user in with its button, in both tabs, and out again in both', async () => {
+    const context = await browser.newContext();
+    try {
+      const first = await context.newPage();
+      await first.goto(`${origin}/`);
+      const second = await context.newPage();
+      await second.goto(`${origin}/`);
+      await first.getByRole('button', { name: 'Sign in' }).click();
+      for (const page of [first, second]) await page.getByText(`Hello ${DEMO.email}`).waitFor({ timeout: 15_000 });
+      await second.getByRole('button', { name: 'Sign out' }).click();
+      for (const page of [first, second]) await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
+    } finally {
       await context.close();
     }
   });

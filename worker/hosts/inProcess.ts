@@ -19,6 +19,7 @@ import { keepTokensInMemory, peerChannel } from '../storage/memoryTokens.js';
  */
 const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => ({ keepTokensInMemory, peerChannel }), tokenGrant: async () => ({ refreshAccessToken }) };
 
+/** A broker in this page (or in Node, for tests): the last fallback when no worker can host one. */
 export function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
   return createBroker(config, { ...options, recorder: options.recorder ?? inPageParts.recorder, services: options.services ?? inPageParts.services, memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens, tokenGrant: options.tokenGrant ?? inPageParts.tokenGrant, mode: 'in-process' });
 }

@@ -3,14 +3,18 @@
  * The service-worker host, for browsers without SharedWorker. A tab sends a MessagePort with
  * `{ type: 'authbroker:connect' }`; the broker answers on that port. Apps with their own service
  * worker call `installAuthBroker(self)` from it; others register `serviceWorkerEntry` as theirs.
+ *
+ * @module authbroker/worker/service
  */
 import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';
 import { exposeBrokerEntry } from '../rpc/entry.js';
 import { brokerFor } from './registry.js';
 import { staticParts } from './staticParts.js';
 
+/** The message a tab sends the service worker, with a port, to connect to its broker. */
 export const CONNECT_MESSAGE = SERVICE_WORKER_CONNECT;
 
+/** Hosts the broker in your own service worker: call it once from its script, with `self`. */
 export function installAuthBroker(scope: ServiceWorkerGlobalScope): void {
   // A service worker may not import() once installed: the service methods and the diagnostics
   // recorder come with the script.

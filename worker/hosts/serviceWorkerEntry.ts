@@ -1,5 +1,9 @@
 /// <reference lib="webworker" />
-/** A ready-made service worker that only hosts the broker (see serviceWorker.ts). */
+/**
+ * A ready-made service worker that only hosts the broker (see serviceWorker.ts).
+ *
+ * @module authbroker/worker/service-entry
+ */
 import { installAuthBroker } from './serviceWorker.js';
 
 declare const self: ServiceWorkerGlobalScope;
