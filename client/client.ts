@@ -36,8 +36,8 @@ export interface BrokerClient extends BrokerActions {
   navigate(to: string): void;
   /** Watches a query; the snapshot is then available from `getSnapshot`. */
   subscribe(query: QuerySpec, listener: () => void): () => void;
-  /** The latest snapshot of a watched query (undefined before the first). */
-  getSnapshot(query: QuerySpec): QuerySnapshot | undefined;
+  /** The latest snapshot of a watched query (undefined before the first), its data typed by the query's kind. */
+  getSnapshot<Q extends QuerySpec>(query: Q): QuerySnapshot<DataOf<Q>> | undefined;
   /** Starts loading a query now (for a second or so) so that a component about to show it finds it sooner. */
   prefetch(query: QuerySpec): void;
   /** Resolves with the first settled snapshot of a query (Suspense). */
@@ -244,7 +244,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
       return client;
     },
     subscribe: (query: QuerySpec, listener: () => void) => store.subscribe(query, listener),
-    getSnapshot: (query: QuerySpec) => store.getSnapshot(query),
+    getSnapshot: <Q extends QuerySpec>(query: Q) => store.getSnapshot(query) as QuerySnapshot<DataOf<Q>> | undefined,
     prefetch: (query: QuerySpec) => store.prefetch(query),
     settled: (query: QuerySpec) => store.settled(query),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),

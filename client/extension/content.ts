@@ -8,6 +8,7 @@
  *
  * @module authbroker/extension/content
  */
+import type { DataOf } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
 import { EXTENSION_CONTENT_PORT } from '../../contract/webExtension.js';
 import type { User } from '../../protocol/models.js';
@@ -23,7 +24,7 @@ export interface ContentScriptClient {
   /** Watches the user or the session; the snapshot is then `getSnapshot`'s. Works with `useSyncExternalStore`. */
   subscribe(query: ContentScriptQuery, listener: () => void): () => void;
   /** What a watched query shows now: undefined until its first answer (or when nothing watches it). */
-  getSnapshot(query: ContentScriptQuery): QuerySnapshot | undefined;
+  getSnapshot<Q extends ContentScriptQuery>(query: Q): QuerySnapshot<DataOf<Q>> | undefined;
   /** The first settled snapshot of a query. */
   settled(query: ContentScriptQuery): Promise<QuerySnapshot>;
   /** The signed-in user, or null. */

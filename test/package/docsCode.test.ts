@@ -49,7 +49,7 @@ const TSCONFIG = {
     // The package's own declarations are checked with skipLibCheck off by the newcomer and install tests.
     skipLibCheck: true,
     allowImportingTsExtensions: false,
-    types: ['node', 'vite/client'],
+    types: ['node', 'vite/client', 'chrome'],
   },
   include: ['**/*.ts', '**/*.tsx'],
   exclude: ['node_modules'],
@@ -63,7 +63,7 @@ describe('every code block of the docs', () => {
     app = await scratchApp('docs-code', {
       tarballs: ['authbroker', 'emulator'],
       dependencies: [...new Set([...Object.keys(declaredDependencies(repoRoot)), ...Object.keys(declaredDependencies(join(repoRoot, 'emulator'))), 'react', 'react-dom', 'otpauth'])],
-      devDependencies: ['vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node', 'vitest', '@playwright/test'],
+      devDependencies: ['vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node', 'vitest', '@playwright/test', '@types/chrome'],
     });
     const files: Record<string, string> = { 'tsconfig.json': JSON.stringify(TSCONFIG, null, 2), 'globals.d.ts': GLOBALS };
     const sources: Array<[string, CodeBlock[]]> = [['README.md', codeBlocks('README.md')], ...markdownPages().map((page) => [page, codeBlocks(page)] as [string, CodeBlock[]])];
