@@ -35,10 +35,11 @@ export function listUsers(t: Transport<ServerAccess>, query: ListUsersQuery = {}
   if (q.query !== undefined) requireString(q.query, 'query.query');
   if (q.order_by !== undefined && q.order_by !== 'signed_up_at') throw new InvalidArgumentError('query.order_by', 'query.order_by can only be "signed_up_at".');
   if (q.desc !== undefined && typeof q.desc !== 'boolean') throw new InvalidArgumentError('query.desc', 'query.desc must be a boolean.');
+  if (q.include_anonymous !== undefined && typeof q.include_anonymous !== 'boolean') throw new InvalidArgumentError('query.include_anonymous', 'query.include_anonymous must be a boolean.');
   return t.request({
     method: 'GET',
     path: '/users',
-    query: { limit: query.limit, cursor: query.cursor, order_by: query.order_by, desc: query.desc, query: query.query, team_id: query.team_id },
+    query: { limit: query.limit, cursor: query.cursor, order_by: query.order_by, desc: query.desc, query: query.query, team_id: query.team_id, include_anonymous: query.include_anonymous },
   });
 }
 
