@@ -11,7 +11,9 @@ import * as contactChannels from './endpoints/contactChannels.js';
 import * as connectedAccounts from './endpoints/connectedAccounts.js';
 import * as invitations from './endpoints/invitations.js';
 import * as misc from './endpoints/misc.js';
+import * as notificationPreferences from './endpoints/notificationPreferences.js';
 import * as permissions from './endpoints/permissions.js';
+import * as projectPermissions from './endpoints/projectPermissions.js';
 import * as projects from './endpoints/projects.js';
 import * as sessions from './endpoints/sessions.js';
 import * as teams from './endpoints/teams.js';
@@ -100,6 +102,12 @@ function serverEndpoints<A extends ServerAccess>() {
     deleteContactChannel: contactChannels.deleteContactChannel,
     sendContactChannelVerificationCode: contactChannels.sendContactChannelVerificationCode,
     getConnectedAccountAccessToken: connectedAccounts.getConnectedAccountAccessToken,
+    listConnectedAccounts: connectedAccounts.listConnectedAccounts,
+    listProjectPermissions: projectPermissions.listProjectPermissions,
+    grantProjectPermission: projectPermissions.grantProjectPermission,
+    revokeProjectPermission: projectPermissions.revokeProjectPermission,
+    listNotificationPreferences: notificationPreferences.listNotificationPreferences,
+    updateNotificationPreference: notificationPreferences.updateNotificationPreference,
     createSession: sessions.createSession,
     listSessions: sessions.listSessions,
     deleteSession: sessions.deleteSession,
@@ -133,6 +141,10 @@ const adminOnlyEndpoints = {
   createPermissionDefinition: permissions.createPermissionDefinition,
   updatePermissionDefinition: permissions.updatePermissionDefinition,
   deletePermissionDefinition: permissions.deletePermissionDefinition,
+  listProjectPermissionDefinitions: projectPermissions.listProjectPermissionDefinitions,
+  createProjectPermissionDefinition: projectPermissions.createProjectPermissionDefinition,
+  updateProjectPermissionDefinition: projectPermissions.updateProjectPermissionDefinition,
+  deleteProjectPermissionDefinition: projectPermissions.deleteProjectPermissionDefinition,
 };
 
 function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptions) {
@@ -160,6 +172,10 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
           listTeams: teams.listTeams<A>,
           listContactChannels: contactChannels.listContactChannels,
           listTeamPermissions: permissions.listTeamPermissions,
+          listProjectPermissions: projectPermissions.listProjectPermissions,
+          listNotificationPreferences: notificationPreferences.listNotificationPreferences,
+          updateNotificationPreference: notificationPreferences.updateNotificationPreference,
+          listConnectedAccounts: connectedAccounts.listConnectedAccounts,
           signOut: sessions.signOutCurrentSession,
         }),
         OWN_OPTIONS,

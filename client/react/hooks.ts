@@ -1,6 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
-import type { TeamPermissionModel } from '../../protocol/models.js';
+import type { ConnectedAccountModel, NotificationPreferenceModel, ProjectPermissionModel, TeamPermissionModel } from '../../protocol/models.js';
 import { passkeysAvailable } from '../passkeySupport.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 
@@ -28,6 +28,33 @@ export function usePermission(teamId: string | null, permissionId: string): bool
 export function useSuspensePermission(teamId: string, permissionId: string): boolean {
   return useSuspensePermissions(teamId).some((p) => p.id === permissionId);
 }
+/** The user's project permissions (outside any team), including those reached through contained permissions; empty when signed out. */
+export const useProjectPermissions = (): ProjectPermissionModel[] => useQuery({ kind: 'projectPermissions', recursive: true }).data ?? EMPTY;
+/** `useProjectPermissions`, suspending until the list is known. */
+export const useSuspenseProjectPermissions = (): ProjectPermissionModel[] => useSuspenseQuery({ kind: 'projectPermissions', recursive: true });
+/** Whether the user holds a project permission, directly or through one that contains it (false while loading). */
+export function useProjectPermission(permissionId: string): boolean {
+  const permissions = useProjectPermissions();
+  return useMemo(() => permissions.some((p) => p.id === permissionId), [permissions, permissionId]);
+}
+/** `useProjectPermission`, suspending until the user's permissions are known. */
+export function useSuspenseProjectPermission(permissionId: string): boolean {
+  return useSuspenseProjectPermissions().some((p) => p.id === permissionId);
+}
+/**
+ * Each notification category (`Transactional`, `Marketing`) and whether the user gets its e-mails;
+ * change one with `client.updateNotificationPreference(categoryId, { enabled })`. Empty when signed out.
+ */
+export const useNotificationPreferences = (): NotificationPreferenceModel[] => useQuery({ kind: 'notificationPreferences' }).data ?? EMPTY;
+/** `useNotificationPreferences`, suspending until the list is known. */
+export const useSuspenseNotificationPreferences = (): NotificationPreferenceModel[] => useSuspenseQuery({ kind: 'notificationPreferences' });
+/**
+ * The user's linked provider accounts the app may get provider tokens for (`{ provider, providerAccountId }`),
+ * oldest first; empty when signed out. For one provider's token, `useConnectedAccount(providerId)`.
+ */
+export const useConnectedAccounts = (): ConnectedAccountModel[] => useQuery({ kind: 'connectedAccounts' }).data ?? EMPTY;
+/** `useConnectedAccounts`, suspending until the list is known. */
+export const useSuspenseConnectedAccounts = (): ConnectedAccountModel[] => useSuspenseQuery({ kind: 'connectedAccounts' });
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 export const useSuspenseContactChannels = () => useSuspenseQuery({ kind: 'contactChannels' });
 export const useSessions = () => useQuery({ kind: 'sessions' }).data ?? EMPTY;
