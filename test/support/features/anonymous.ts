@@ -100,6 +100,7 @@ export const anonymousScenarios: Scenarios = {
       const [a, b] = await Promise.all([first.api.signUpAnonymously(), second.api.signUpAnonymously()]);
       expect(a).toEqual({ status: 'signed-in', userId: expect.any(String), isNewUser: true });
       expect(b).toEqual(a);
+      if (a.status !== 'signed-in') throw new Error('an anonymous user has no second factor');
       for (const tab of tabs) await tab.waitFor('user', (s) => userOf(s)?.isAnonymous === true, 30_000);
       expect(userOf(second.latest('user'))).toMatchObject({ id: a.userId, primaryEmail: null, isAnonymous: true });
       // Asked again while signed in: the same user, nothing replaced.
