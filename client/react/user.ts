@@ -90,17 +90,26 @@ export function useUserState(): UserState {
 /**
  * Signs up an anonymous user once per client, however many components ask, and settles when the
  * tab sees a user: what a component suspends on while `or: 'anonymous'` makes one. A failure is
- * thrown by the next render that asks (to the error boundary), and the one after tries again.
+ * thrown by the renders that ask in the task that first meets it (React renders again at once
+ * after an error, and must meet it again to reach the error boundary); later renders try again.
  */
-const anonymousSignUps = new WeakMap<BrokerClient, { promise: Promise<void>; failure?: { error: unknown } }>();
+interface AnonymousSignUp {
+  promise: Promise<void>;
+  failure?: { error: unknown };
+  forgetting?: boolean;
+}
+const anonymousSignUps = new WeakMap<BrokerClient, AnonymousSignUp>();
 function signUpAnonymouslyOnce(client: BrokerClient): never {
   const running = anonymousSignUps.get(client);
   if (running?.failure !== undefined) {
-    anonymousSignUps.delete(client);
+    if (running.forgetting !== true) {
+      running.forgetting = true;
+      setTimeout(() => anonymousSignUps.get(client) === running && anonymousSignUps.delete(client), 0);
+    }
     throw running.failure.error;
   }
   if (running !== undefined) throw running.promise;
-  const entry: { promise: Promise<void>; failure?: { error: unknown } } = { promise: Promise.resolve() };
+  const entry: AnonymousSignUp = { promise: Promise.resolve() };
   entry.promise = client
     .signUpAnonymously()
     .then(() => untilUserShown(client))
