@@ -75,7 +75,6 @@ export const KEPT_SHAPES: { readonly [K in PersistedKind]: Rule } = {
   teamMembers: [member],
   teamProfile: member,
   permissions: [{ id: 's', teamId: 's', userId: 's' } as const satisfies RulesOf<Element<'permissions'>>],
-  projectPermissions: [{ id: 's', userId: 's' } as const satisfies RulesOf<Element<'projectPermissions'>>],
   contactChannels: [{ id: 's', userId: 's', type: 's', value: 's', isPrimary: 'b', isVerified: 'b', usedForAuth: 'b' } as const satisfies RulesOf<Element<'contactChannels'>>],
   project,
 };

@@ -29,18 +29,13 @@ export function useSuspensePermission(teamId: string, permissionId: string): boo
   return useSuspensePermissions(teamId).some((p) => p.id === permissionId);
 }
 /** The user's project permissions (outside any team), including those reached through contained permissions; empty when signed out. */
-export const useProjectPermissions = (): ProjectPermissionModel[] => useQuery({ kind: 'projectPermissions', recursive: true }).data ?? EMPTY;
+export const useProjectPermissions = (): ProjectPermissionModel[] => useQuery({ kind: 'projectPermissions' }).data ?? EMPTY;
 /** `useProjectPermissions`, suspending until the list is known. */
-export const useSuspenseProjectPermissions = (): ProjectPermissionModel[] => useSuspenseQuery({ kind: 'projectPermissions', recursive: true });
+export const useSuspenseProjectPermissions = (): ProjectPermissionModel[] => useSuspenseQuery({ kind: 'projectPermissions' });
 /** Whether the user holds a project permission, directly or through one that contains it (false while loading). */
-export function useProjectPermission(permissionId: string): boolean {
-  const permissions = useProjectPermissions();
-  return useMemo(() => permissions.some((p) => p.id === permissionId), [permissions, permissionId]);
-}
+export const useProjectPermission = (permissionId: string): boolean => useProjectPermissions().some((p) => p.id === permissionId);
 /** `useProjectPermission`, suspending until the user's permissions are known. */
-export function useSuspenseProjectPermission(permissionId: string): boolean {
-  return useSuspenseProjectPermissions().some((p) => p.id === permissionId);
-}
+export const useSuspenseProjectPermission = (permissionId: string): boolean => useSuspenseProjectPermissions().some((p) => p.id === permissionId);
 /**
  * Each notification category (`Transactional`, `Marketing`) and whether the user gets its e-mails;
  * change one with `client.updateNotificationPreference(categoryId, { enabled })`. Empty when signed out.

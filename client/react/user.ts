@@ -89,9 +89,10 @@ export function useUserState(): UserState {
 
 /**
  * Signs up an anonymous user once per client, however many components ask, and settles when the
- * tab sees a user: what a component suspends on while `or: 'anonymous'` makes one. A failure is
- * thrown by the renders that ask in the task that first meets it (React renders again at once
- * after an error, and must meet it again to reach the error boundary); later renders try again.
+ * tab sees a user: what a component suspends on while `or: 'anonymous'` makes one (the waiting is
+ * a lazy chunk, anonymousSignUp.ts: most pages never need it). A failure is thrown by the renders
+ * that ask in the task that first meets it (React renders again at once after an error, and must
+ * meet it again to reach the error boundary); later renders try again.
  */
 interface AnonymousSignUp {
   promise: Promise<void>;
@@ -110,37 +111,14 @@ function signUpAnonymouslyOnce(client: BrokerClient): never {
   }
   if (running !== undefined) throw running.promise;
   const entry: AnonymousSignUp = { promise: Promise.resolve() };
-  entry.promise = client
-    .signUpAnonymously()
-    .then(() => untilUserShown(client))
+  entry.promise = import('./anonymousSignUp.js')
+    .then((lazy) => lazy.signUpAnonymouslyAndWait(client, SUSPENSE_HOLD_MILLIS))
     .then(
       () => void anonymousSignUps.delete(client),
       (error: unknown) => void (entry.failure = { error }),
     );
   anonymousSignUps.set(client, entry);
   throw entry.promise;
-}
-
-/** Settles once this tab's copy of the current user is a user (the broker's answer arrives after the sign-up's). */
-function untilUserShown(client: BrokerClient): Promise<void> {
-  const spec = { kind: 'currentUser' } as const;
-  return new Promise((resolve) => {
-    const shown = () => {
-      const data = client.getSnapshot(spec)?.data;
-      return data !== undefined && data !== null;
-    };
-    let unsubscribe: () => void = () => undefined;
-    let done = false;
-    const check = () => {
-      if (done || !shown()) return;
-      done = true;
-      // Held a moment, like `settled`: the component that suspended finds the user at its next render.
-      setTimeout(() => unsubscribe(), SUSPENSE_HOLD_MILLIS);
-      resolve();
-    };
-    unsubscribe = client.subscribe(spec, check);
-    check();
-  });
 }
 
 /**
