@@ -82,6 +82,7 @@ export type PermissionDefinition = Camelize<TeamPermissionDefinition>;
 export type Metrics = Camelize<ProjectMetrics>;
 /** A project permission the user holds (`{ id, userId }`). */
 export type ProjectPermissionModel = Camelize<ProjectPermission>;
+/** A project permission as the project defines it (`{ id, description?, containedPermissionIds }`). */
 export type ProjectPermissionDefinitionModel = Camelize<ProjectPermissionDefinition>;
 /** A notification category and whether the user gets its e-mails (`{ notificationCategoryId, notificationCategoryName, enabled, canDisable }`). */
 export type NotificationPreferenceModel = Camelize<NotificationPreference>;

@@ -1,7 +1,7 @@
-import type { ContactChannelRecord, ProjectRecord, UserRecord } from './model.js';
+import type { ProjectRecord, UserRecord } from './model.js';
 import { revokeSessionsOfUser } from './sessions.js';
 import { own } from './store.js';
-import { createUser, personalTeamName, UNNAMED_PERSONAL_TEAM, type NewUser } from './users.js';
+import { addPrimaryEmail, createUser, personalTeamName, UNNAMED_PERSONAL_TEAM, type NewUser } from './users.js';
 
 export function isAnonymous(user: UserRecord | null | undefined): user is UserRecord {
   return user?.is_anonymous === true;
@@ -25,17 +25,7 @@ export function signUpOrUpgrade(p: ProjectRecord, current: UserRecord | null, in
   if (input.login_method !== undefined && !user.login_methods.includes(input.login_method)) user.login_methods.push(input.login_method);
   if (input.primary_email) {
     for (const channel of Object.values(p.contact_channels)) if (channel.user_id === user.id && channel.is_primary) channel.is_primary = false;
-    const channel: ContactChannelRecord = {
-      id: crypto.randomUUID(),
-      user_id: user.id,
-      type: 'email',
-      value: input.primary_email,
-      is_primary: true,
-      is_verified: input.primary_email_verified ?? false,
-      used_for_auth: input.primary_email_auth_enabled ?? false,
-      created_at_millis: now,
-    };
-    p.contact_channels[channel.id] = channel;
+    addPrimaryEmail(p, user.id, { ...input, primary_email: input.primary_email }, now);
   }
   if (input.password_hash) {
     user.password_hash = input.password_hash;

@@ -54,6 +54,21 @@ export function personalTeamName(displayName: string | null, primaryEmail: strin
   return name ? `${name}'s Team` : UNNAMED_PERSONAL_TEAM;
 }
 
+/** Adds the user's primary e-mail channel, as a sign-up gives it (the user has none yet). */
+export function addPrimaryEmail(p: ProjectRecord, userId: string, input: Pick<NewUser, 'primary_email' | 'primary_email_verified' | 'primary_email_auth_enabled'> & { primary_email: string }, now: number): void {
+  const channel: ContactChannelRecord = {
+    id: crypto.randomUUID(),
+    user_id: userId,
+    type: 'email',
+    value: input.primary_email,
+    is_primary: true,
+    is_verified: input.primary_email_verified ?? false,
+    used_for_auth: input.primary_email_auth_enabled ?? false,
+    created_at_millis: now,
+  };
+  p.contact_channels[channel.id] = channel;
+}
+
 /** Creates the user, its primary e-mail channel and, when the project says so, a personal team. */
 export function createUser(p: ProjectRecord, input: NewUser, now: number): UserRecord {
   const user: UserRecord = {
@@ -75,19 +90,7 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
     ...(input.is_anonymous === true ? { is_anonymous: true } : {}),
   };
   p.users[user.id] = user;
-  if (input.primary_email) {
-    const channel: ContactChannelRecord = {
-      id: crypto.randomUUID(),
-      user_id: user.id,
-      type: 'email',
-      value: input.primary_email,
-      is_primary: true,
-      is_verified: input.primary_email_verified ?? false,
-      used_for_auth: input.primary_email_auth_enabled ?? false,
-      created_at_millis: now,
-    };
-    p.contact_channels[channel.id] = channel;
-  }
+  if (input.primary_email) addPrimaryEmail(p, user.id, { ...input, primary_email: input.primary_email }, now);
   if (p.config.create_team_on_sign_up) {
     const team = createTeamRecord(p, { display_name: personalTeamName(user.display_name, input.primary_email ?? null) }, now);
     addMember(p, team.id, user.id, 'creator', now);

@@ -2,18 +2,10 @@ import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
 import { transportFor } from '../support/emulator.js';
-import { accountNav, accountSection } from './support/ids.js';
 import { scenario } from './support/scenario.js';
-import { byTestId, focus, personContext, T, uniqueEmail, until, waitForAttribute, waitForSignedIn, waitForVisible } from './support/ui.js';
+import { byTestId, focus, openAccountSection, personContext, T, uniqueEmail, until, waitForAttribute, waitForSignedIn, waitForVisible } from './support/ui.js';
 
 const PASSWORD = 'guest-upgrade-1';
-
-async function openAccountSection(page: Page, section: Parameters<typeof accountNav>[0]): Promise<void> {
-  await focus(page);
-  await byTestId(page, T.navAccount).click();
-  await byTestId(page, accountNav(section)).click();
-  await waitForVisible(page, accountSection(section));
-}
 
 const preferenceRow = (page: Page, category: string) => page.locator(`[data-testid="${T.notificationPreferenceRow}"][data-category="${category}"]`);
 
