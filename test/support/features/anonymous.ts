@@ -47,8 +47,9 @@ export async function anonymousSignUpMakesAUserWhoseTokenNeedsTheAllowHeader(tar
   const allowed = await rawCall(target, 'GET', '/users/me', { accessToken: tokens.access_token, headers: { 'x-stack-allow-anonymous-user': 'true' } });
   expect(allowed.status).toBe(200);
 
-  // The server sees it, but lists it only when asked to.
+  // The server sees it, but lists it only when asked to; a backend verifying tokens refuses it, as the service would.
   const server = serverApp(target);
+  expect(knownCodeOf(await failureOf(server.verifyAccessToken(tokens.access_token)))).toBe('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
   expect((await server.getUser(tokens.user_id)).isAnonymous).toBe(true);
   const listed = async (includeAnonymous?: boolean) => {
     const ids: string[] = [];
