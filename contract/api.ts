@@ -11,6 +11,7 @@ import type {
   ApiKeyWithSecrets,
   ContactChannelModel,
   EmailTemplateModel,
+  NotificationPreferenceModel,
   PermissionDefinition,
   ProjectUpdateModel,
   Team,
@@ -101,6 +102,12 @@ export interface BrokerApi {
   signUpWithPassword(input: { email: string; password: string; verificationCallbackUrl?: string }): Promise<SignInResult>;
   /** Signs in with e-mail and password; every tab sees the user at once. `EMAIL_PASSWORD_MISMATCH` when they do not match. */
   signInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
+  /**
+   * Signs up an anonymous user (no e-mail, no password) when nobody is signed in, and answers with
+   * the user signed in now (`isNewUser` says which). A sign-up made later while it is signed in
+   * (password, magic link or OTP, OAuth) upgrades it: the same user id, data and teams.
+   */
+  signUpAnonymously(): Promise<SignInResult>;
   /** `callbackUrl` defaults to the tab's magic-link page. */
   sendMagicLink(input: { email: string; callbackUrl?: string }): Promise<{ nonce: string }>;
   /** The `code` of a magic link. */
@@ -170,6 +177,8 @@ export interface BrokerApi {
   revokeSession(sessionId: string): Promise<void>;
   /** A provider access token covering `scopes` (OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE when the link lacks them). */
   getConnectedAccountAccessToken(providerId: string, options?: { scopes?: string[] }): Promise<{ accessToken: string }>;
+  /** Whether the user gets a notification category's e-mails (the category's id from `notificationPreferences`). */
+  updateNotificationPreference(categoryId: string, update: { enabled: boolean }): Promise<NotificationPreferenceModel>;
 
   // ── teams
   /** Creates a team with the signed-in user as its first member. */

@@ -103,6 +103,7 @@ export const argumentRules = {
 
   signUpWithPassword: args(['input', fields({ email: email(), password: password(), verificationCallbackUrl: optional(absoluteUrl()) })]),
   signInWithPassword: args(['input', signIn()]),
+  signUpAnonymously: args(),
   sendMagicLink: args(['input', fields({ email: email(), callbackUrl: optional(absoluteUrl()) })]),
   signInWithMagicLink: args(['code', code()]),
   signInWithOtp: args(['input', fields({ otp: otp(), nonce: text() })]),
@@ -153,6 +154,7 @@ export const argumentRules = {
   checkEmailVerificationCode: args(['code', code()]),
   revokeSession: args(['sessionId', uuid()]),
   getConnectedAccountAccessToken: args(['providerId', segment()], ['options', optional(fields({ scopes: optional(scopeList()) }))]),
+  updateNotificationPreference: args(['categoryId', uuid()], ['update', fields({ enabled: bool() })]),
 
   createTeam: args(['input', fields({ displayName: nonEmpty(), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),
   updateTeam: args(['teamId', uuid()], ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),

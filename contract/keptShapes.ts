@@ -50,6 +50,7 @@ const user = {
   oauthProviders: [{ id: 's', accountId: 's', email: 's?' }],
   selectedTeamId: 's?',
   selectedTeam: { '?': team },
+  isAnonymous: 'b',
 } as const satisfies RulesOf<Element<'currentUser'>>;
 
 const project = {

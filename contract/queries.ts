@@ -118,6 +118,26 @@ export const queries = {
       camelize(await endpoints.listTeamPermissions(client, { team_id: teamId, user_id: 'me', recursive: recursive ?? true })),
     ),
   }),
+  /** The user's project permissions (outside teams), with those reached through contained ones unless `recursive: false`. */
+  projectPermissions: fetched({
+    scope: 'user',
+    params: fields({ recursive: optional(bool()) }),
+    fetch: whenSignedIn([], async ({ client }, { recursive }: { recursive?: boolean | undefined }) =>
+      camelize(await endpoints.listProjectPermissions(client, { user_id: 'me', recursive: recursive ?? true })),
+    ),
+  }),
+  /** Each notification category, and whether the user gets its e-mails. */
+  notificationPreferences: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listNotificationPreferences(client, 'me'))),
+  }),
+  /** The user's linked provider accounts that the app may get provider tokens for. */
+  connectedAccounts: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listConnectedAccounts(client, 'me'))),
+  }),
   contactChannels: fetched({
     scope: 'user',
     params: none,

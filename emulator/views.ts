@@ -51,6 +51,7 @@ export function clientUserView(p: ProjectRecord, u: UserRecord): ClientUser {
     oauth_providers: u.oauth_accounts.map((a) => ({ id: a.provider_id, account_id: a.account_id, email: a.email })),
     selected_team_id: selected ? u.selected_team_id : null,
     selected_team: selected ? clientTeamView(selected) : null,
+    is_anonymous: u.is_anonymous === true,
   };
 }
 

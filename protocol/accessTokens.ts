@@ -18,7 +18,11 @@ export interface VerifiedAccessToken {
 }
 
 /** Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4). */
-export type AccessTokenRejection = KnownError<'UNPARSABLE_ACCESS_TOKEN'> | KnownError<'ACCESS_TOKEN_EXPIRED'> | KnownError<'INVALID_PROJECT_FOR_ACCESS_TOKEN'>;
+export type AccessTokenRejection =
+  | KnownError<'UNPARSABLE_ACCESS_TOKEN'>
+  | KnownError<'ACCESS_TOKEN_EXPIRED'>
+  | KnownError<'INVALID_PROJECT_FOR_ACCESS_TOKEN'>
+  | KnownError<'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED'>;
 
 /** The `iss` claim of the service's access tokens. */
 export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
@@ -38,7 +42,9 @@ const unparsable = () => createKnownError('UNPARSABLE_ACCESS_TOKEN');
 /**
  * Checks access tokens as the service does (§1.4): a malformed token, a bad signature, another
  * issuer or algorithm is UNPARSABLE_ACCESS_TOKEN; an expired one ACCESS_TOKEN_EXPIRED (with
- * `expired_at_millis`); one for another project INVALID_PROJECT_FOR_ACCESS_TOKEN. Failing to fetch
+ * `expired_at_millis`); one for another project INVALID_PROJECT_FOR_ACCESS_TOKEN; an anonymous user's
+ * (audience `<project id>:anon`) ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, as the service answers it
+ * to a call that does not allow anonymous users. Failing to fetch
  * the project's keys is not the token's fault: NetworkError, HttpStatusError or ProtocolError.
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): (token: string) => Promise<VerifiedAccessToken> {
@@ -75,7 +81,8 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     // signature, it is not valid here, and keys named by an untrusted token are not ours to fetch.
     const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
     if (audiences.length > 0 && !audiences.includes(options.projectId)) {
-      throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+      // An anonymous user's token names this project with a suffix: a guest, not another project.
+      throw createKnownError(audiences.includes(`${options.projectId}:anon`) ? 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED' : 'INVALID_PROJECT_FOR_ACCESS_TOKEN');
     }
     let payload: JWTPayload;
     try {

@@ -80,7 +80,12 @@ export function buildHeaders(
       headers.set('x-stack-super-secret-admin-key', credentials.superSecretAdminKey);
     }
   }
-  if (credentials.accessToken !== undefined) headers.set('x-stack-access-token', credentials.accessToken);
+  if (credentials.accessToken !== undefined) {
+    headers.set('x-stack-access-token', credentials.accessToken);
+    // The service refuses an anonymous user's token without this (ANONYMOUS_AUTHENTICATION_NOT_ALLOWED),
+    // and the official SDK always sends it: an anonymous user is a user the app chose to create.
+    headers.set('x-stack-allow-anonymous-user', 'true');
+  }
   if (credentials.refreshToken !== undefined) headers.set('x-stack-refresh-token', credentials.refreshToken);
   if (options.hasBody) headers.set('content-type', 'application/json');
   for (const [name, value] of Object.entries(options.extraHeaders ?? {})) headers.set(name, value);

@@ -18,6 +18,10 @@ import type {
   TeamInvitationDetails,
   TeamPermission,
   TeamPermissionDefinition,
+  ProjectPermission,
+  ProjectPermissionDefinition,
+  NotificationPreference,
+  ConnectedAccount,
 } from './resources/index.js';
 
 /**
@@ -93,6 +97,14 @@ export type SentEmailModel = Camelize<SentEmail>;
 export type PermissionDefinition = Camelize<TeamPermissionDefinition>;
 /** A project's sign-up and activity figures. */
 export type Metrics = Camelize<ProjectMetrics>;
+/** A project permission the user holds (`{ id, userId }`). */
+export type ProjectPermissionModel = Camelize<ProjectPermission>;
+/** A project permission as the project defines it (`{ id, description?, containedPermissionIds }`). */
+export type ProjectPermissionDefinitionModel = Camelize<ProjectPermissionDefinition>;
+/** A notification category and whether the user gets its e-mails (`{ notificationCategoryId, notificationCategoryName, enabled, canDisable }`). */
+export type NotificationPreferenceModel = Camelize<NotificationPreference>;
+/** A linked provider account usable for provider tokens (`{ userId, provider, providerAccountId }`). */
+export type ConnectedAccountModel = Camelize<ConnectedAccount>;
 /** `adminUpdateProject`'s input: the wire's ProjectUpdate in camelCase. */
 export type ProjectUpdateModel = Camelize<ProjectUpdate>;
 

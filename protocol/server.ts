@@ -13,7 +13,9 @@ import * as contactChannels from './endpoints/contactChannels.js';
 import * as connectedAccounts from './endpoints/connectedAccounts.js';
 import * as invitations from './endpoints/invitations.js';
 import * as misc from './endpoints/misc.js';
+import * as notificationPreferences from './endpoints/notificationPreferences.js';
 import * as permissions from './endpoints/permissions.js';
+import * as projectPermissions from './endpoints/projectPermissions.js';
 import * as projects from './endpoints/projects.js';
 import * as sessions from './endpoints/sessions.js';
 import * as teams from './endpoints/teams.js';
@@ -142,6 +144,18 @@ function serverEndpoints<A extends ServerAccess>() {
     sendContactChannelVerificationCode: contactChannels.sendContactChannelVerificationCode,
     /** An OAuth provider's access token for a user's connected account, covering the scopes asked. */
     getConnectedAccountAccessToken: connectedAccounts.getConnectedAccountAccessToken,
+    /** A user's linked provider accounts the app may get provider tokens for, oldest first. */
+    listConnectedAccounts: connectedAccounts.listConnectedAccounts,
+    /** The project permissions users hold (outside any team), filtered by user or permission. */
+    listProjectPermissions: projectPermissions.listProjectPermissions,
+    /** Grants a user a project permission (idempotent). */
+    grantProjectPermission: projectPermissions.grantProjectPermission,
+    /** Takes a project permission from a user. */
+    revokeProjectPermission: projectPermissions.revokeProjectPermission,
+    /** A user's notification categories and whether they get each one's e-mails. */
+    listNotificationPreferences: notificationPreferences.listNotificationPreferences,
+    /** Turns one notification category on or off for a user. */
+    updateNotificationPreference: notificationPreferences.updateNotificationPreference,
     /** Signs a user in from your server: a new session's access and refresh tokens. */
     createSession: sessions.createSession,
     /** A user's open sessions. */
@@ -198,6 +212,14 @@ const adminOnlyEndpoints = {
   updatePermissionDefinition: permissions.updatePermissionDefinition,
   /** Deletes a permission definition and every grant of it. */
   deletePermissionDefinition: permissions.deletePermissionDefinition,
+  /** The project permissions the project defines (held outside any team). */
+  listProjectPermissionDefinitions: projectPermissions.listProjectPermissionDefinitions,
+  /** Defines a project permission (optionally containing others); ids share one space with team permissions. */
+  createProjectPermissionDefinition: projectPermissions.createProjectPermissionDefinition,
+  /** Rewrites a project permission definition: fields left out are reset, as the service does. */
+  updateProjectPermissionDefinition: projectPermissions.updateProjectPermissionDefinition,
+  /** Deletes a project permission definition and every grant of it. */
+  deleteProjectPermissionDefinition: projectPermissions.deleteProjectPermissionDefinition,
 };
 
 function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptions) {
@@ -230,6 +252,14 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
           listContactChannels: contactChannels.listContactChannels,
           /** The team permissions of the user of the access token. */
           listTeamPermissions: permissions.listTeamPermissions,
+          /** The project permissions of the user of the access token (outside any team). */
+          listProjectPermissions: projectPermissions.listProjectPermissions,
+          /** The notification categories of the user of the access token, and whether they get each one's e-mails. */
+          listNotificationPreferences: notificationPreferences.listNotificationPreferences,
+          /** Turns one notification category on or off for the user of the access token. */
+          updateNotificationPreference: notificationPreferences.updateNotificationPreference,
+          /** The linked provider accounts of the user of the access token, oldest first. */
+          listConnectedAccounts: connectedAccounts.listConnectedAccounts,
           /** Ends the session of the access token. */
           signOut: sessions.signOutCurrentSession,
         }),

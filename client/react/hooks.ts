@@ -1,6 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
-import type { TeamPermissionModel } from '../../protocol/models.js';
+import type { ConnectedAccountModel, NotificationPreferenceModel, ProjectPermissionModel, TeamPermissionModel } from '../../protocol/models.js';
 import { passkeysAvailable } from '../passkeySupport.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 
@@ -40,6 +40,28 @@ export function usePermission(teamId: string | null, permissionId: string): bool
 export function useSuspensePermission(teamId: string, permissionId: string): boolean {
   return useSuspensePermissions(teamId).some((p) => p.id === permissionId);
 }
+/** The user's project permissions (outside any team), including those reached through contained permissions; empty when signed out. */
+export const useProjectPermissions = (): ProjectPermissionModel[] => useQuery({ kind: 'projectPermissions' }).data ?? EMPTY;
+/** `useProjectPermissions`, suspending until the list is known. */
+export const useSuspenseProjectPermissions = (): ProjectPermissionModel[] => useSuspenseQuery({ kind: 'projectPermissions' });
+/** Whether the user holds a project permission, directly or through one that contains it (false while loading). */
+export const useProjectPermission = (permissionId: string): boolean => useProjectPermissions().some((p) => p.id === permissionId);
+/** `useProjectPermission`, suspending until the user's permissions are known. */
+export const useSuspenseProjectPermission = (permissionId: string): boolean => useSuspenseProjectPermissions().some((p) => p.id === permissionId);
+/**
+ * Each notification category (`Transactional`, `Marketing`) and whether the user gets its e-mails;
+ * change one with `client.updateNotificationPreference(categoryId, { enabled })`. Empty when signed out.
+ */
+export const useNotificationPreferences = (): NotificationPreferenceModel[] => useQuery({ kind: 'notificationPreferences' }).data ?? EMPTY;
+/** `useNotificationPreferences`, suspending until the list is known. */
+export const useSuspenseNotificationPreferences = (): NotificationPreferenceModel[] => useSuspenseQuery({ kind: 'notificationPreferences' });
+/**
+ * The user's linked provider accounts the app may get provider tokens for (`{ provider, providerAccountId }`),
+ * oldest first; empty when signed out. For one provider's token, `useConnectedAccount(providerId)`.
+ */
+export const useConnectedAccounts = (): ConnectedAccountModel[] => useQuery({ kind: 'connectedAccounts' }).data ?? EMPTY;
+/** `useConnectedAccounts`, suspending until the list is known. */
+export const useSuspenseConnectedAccounts = (): ConnectedAccountModel[] => useSuspenseQuery({ kind: 'connectedAccounts' });
 /** The signed-in user's e-mail addresses. */
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 /** {@link useContactChannels}, suspending until they are known. */

@@ -6,18 +6,35 @@ import type { BrokerClient } from '../client.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
+import { SUSPENSE_HOLD_MILLIS } from '../store.js';
 
 /** The options of {@link useUser}. */
 export interface UseUserOptions {
   /**
    * When nobody is signed in: go to the sign-in page (`'redirect'`), throw NOT_SIGNED_IN to the
-   * nearest error boundary (`'throw'`), or return null (`'return-null'`, the default).
+   * nearest error boundary (`'throw'`), return null (`'return-null'`, the default), or sign up an
+   * anonymous user and return it (`'anonymous'`: suspends meanwhile; one sign-up however many
+   * components ask). A later sign-up (password, magic link or OTP, OAuth) upgrades that user.
    */
-  or?: 'redirect' | 'throw' | 'return-null';
+  or?: 'redirect' | 'throw' | 'return-null' | 'anonymous';
+  /**
+   * Whether an anonymous user counts as signed in. By default it does not, as in the official SDK:
+   * `useUser()` is then null for it and `or` applies, so pages that offer "Sign in" keep offering
+   * it. `or: 'anonymous'` implies true.
+   */
+  includeAnonymous?: boolean;
 }
 
-/** The user, or why there is none: read loading explicitly, without Suspense. */
-export type UserState = { status: 'loading'; user: null } | { status: 'signed-out'; user: null } | { status: 'signed-in'; user: User };
+/**
+ * The user, or why there is none: read loading explicitly, without Suspense. An anonymous user
+ * (see `client.signUpAnonymously`) is `'anonymous'`, not `'signed-in'`: a sign-in page that sends
+ * signed-in visitors away keeps serving it, so that it can sign up and be upgraded.
+ */
+export type UserState =
+  | { status: 'loading'; user: null }
+  | { status: 'signed-out'; user: null }
+  | { status: 'anonymous'; user: User }
+  | { status: 'signed-in'; user: User };
 
 /** A promise that never settles: what a component suspends on while the page navigates away. */
 const forever = new Promise<never>(() => undefined);
@@ -66,20 +83,59 @@ export function useUserState(): UserState {
   const query = useQuery({ kind: 'currentUser' });
   return useMemo(() => {
     if (query.data === undefined) return { status: 'loading', user: null };
-    return query.data === null ? { status: 'signed-out', user: null } : { status: 'signed-in', user: query.data };
+    if (query.data === null) return { status: 'signed-out', user: null };
+    return { status: query.data.isAnonymous ? 'anonymous' : 'signed-in', user: query.data };
   }, [query.data]);
 }
 
 /**
- * The signed-in user. Suspends until it is known (not when the tab already has it, e.g. from the
- * last visit's snapshot), then: the user, or what `or` says when nobody is signed in.
+ * Signs up an anonymous user once per client, however many components ask, and settles when the
+ * tab sees a user: what a component suspends on while `or: 'anonymous'` makes one (the waiting is
+ * a lazy chunk, anonymousSignUp.ts: most pages never need it). A failure is thrown by the renders
+ * that ask in the task that first meets it (React renders again at once after an error, and must
+ * meet it again to reach the error boundary); later renders try again.
  */
-export function useUser(options: { or: 'redirect' | 'throw' }): User;
-export function useUser(options?: { or?: 'return-null' }): User | null;
+interface AnonymousSignUp {
+  promise: Promise<void>;
+  failure?: { error: unknown };
+  forgetting?: boolean;
+}
+const anonymousSignUps = new WeakMap<BrokerClient, AnonymousSignUp>();
+function signUpAnonymouslyOnce(client: BrokerClient): never {
+  const running = anonymousSignUps.get(client);
+  if (running?.failure !== undefined) {
+    if (running.forgetting !== true) {
+      running.forgetting = true;
+      setTimeout(() => anonymousSignUps.get(client) === running && anonymousSignUps.delete(client), 0);
+    }
+    throw running.failure.error;
+  }
+  if (running !== undefined) throw running.promise;
+  const entry: AnonymousSignUp = { promise: Promise.resolve() };
+  entry.promise = import('./anonymousSignUp.js')
+    .then((lazy) => lazy.signUpAnonymouslyAndWait(client, SUSPENSE_HOLD_MILLIS))
+    .then(
+      () => void anonymousSignUps.delete(client),
+      (error: unknown) => void (entry.failure = { error }),
+    );
+  anonymousSignUps.set(client, entry);
+  throw entry.promise;
+}
+
+/**
+ * The signed-in user. Suspends until it is known (not when the tab already has it, e.g. from the
+ * last visit's snapshot), then: the user, or what `or` says when nobody is signed in. An anonymous
+ * user counts as nobody unless `includeAnonymous` (or `or: 'anonymous'`) says otherwise.
+ */
+export function useUser(options: { or: 'redirect' | 'throw' | 'anonymous'; includeAnonymous?: boolean }): User;
+export function useUser(options?: { or?: 'return-null'; includeAnonymous?: boolean }): User | null;
 export function useUser(options?: UseUserOptions): User | null;
 export function useUser(options: UseUserOptions = {}): User | null {
   const client = useBrokerClient();
-  const user = useSuspenseQuery({ kind: 'currentUser' });
+  const current = useSuspenseQuery({ kind: 'currentUser' });
+  const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
+  const user = current !== null && current.isAnonymous && !includeAnonymous ? null : current;
+  if (user === null && options.or === 'anonymous') signUpAnonymouslyOnce(client);
   if (user === null && options.or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
   if (user === null && options.or === 'redirect') {
     // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a

@@ -2,7 +2,8 @@
  * Stable `data-testid` values for end-to-end tests. Use these constants, never literal strings.
  *
  * Layout:     nav, nav-home, nav-teams, nav-account, nav-admin, nav-sign-in, nav-sign-up, nav-sign-out,
- *             current-user-email, page-title, not-found
+ *             nav-guest, current-user-email, page-title, not-found
+ * Guests:     continue-as-guest (sign-in page), guest-notice, guest-upgrade (home), sign-up-upgrade-notice
  * Broker:     offline-banner, offline-diagnostics, stale-notice, session-end-notice, session-end-notice-dismiss
  *             (the broker's own view is authbroker/devtools, whose ids are its `devtoolsIds`)
  * Forms:      form-error, form-success (inside each form or card)
@@ -22,7 +23,7 @@
  *             (status elements carry data-state)
  * Account:    account-nav-{section} (accountNav(section)), account-section-{section}
  *             (accountSection(section)); sections: profile, emails, password, passkeys, mfa,
- *             connected-accounts, sessions, delete
+ *             connected-accounts, notifications, permissions, sessions, delete
  *   profile:  profile-form, profile-display-name, profile-save, avatar-image, avatar-input, avatar-remove
  *   e-mails:  contact-channel-add-form, contact-channel-email, contact-channel-used-for-auth,
  *             contact-channel-add, contact-channel-row (data-email), contact-channel-make-primary,
@@ -33,7 +34,9 @@
  *             mfa-setup-enable, mfa-setup-cancel, mfa-disable
  *   linked:   connected-account-row (data-provider), connected-account-link,
  *             connected-account-scope, connected-account-get-token, connected-account-token,
- *             connected-account-relink
+ *             connected-account-relink, connected-account-usable (data-provider, data-account-id)
+ *   notifications: notification-preference-row (data-category, data-enabled), notification-preference-toggle
+ *   permissions: project-permission-row (data-permission), project-permissions-empty
  *   sessions: session-row (data-current), session-revoke, sessions-revoke-others
  *   delete:   delete-account-confirm, delete-account-submit
  * Teams:      team-create-form, team-create-name, team-create-submit, team-row (data-team-id,
@@ -73,6 +76,7 @@ export const T = {
   navSignIn: 'nav-sign-in',
   navSignUp: 'nav-sign-up',
   navSignOut: 'nav-sign-out',
+  navGuest: 'nav-guest',
   currentUserEmail: 'current-user-email',
   pageTitle: 'page-title',
   notFound: 'not-found',
@@ -107,6 +111,10 @@ export const T = {
   passkeySignIn: 'passkey-sign-in',
   passkeyUnavailable: 'passkey-unavailable',
   signedInAlready: 'signed-in-already',
+  continueAsGuest: 'continue-as-guest',
+  guestNotice: 'guest-notice',
+  guestUpgrade: 'guest-upgrade',
+  signUpUpgradeNotice: 'sign-up-upgrade-notice',
 
   mfaChallenge: 'mfa-challenge',
   mfaCode: 'mfa-code',
@@ -174,6 +182,11 @@ export const T = {
   connectedAccountGetToken: 'connected-account-get-token',
   connectedAccountToken: 'connected-account-token',
   connectedAccountRelink: 'connected-account-relink',
+  connectedAccountUsable: 'connected-account-usable',
+  notificationPreferenceRow: 'notification-preference-row',
+  notificationPreferenceToggle: 'notification-preference-toggle',
+  projectPermissionRow: 'project-permission-row',
+  projectPermissionsEmpty: 'project-permissions-empty',
   sessionRow: 'session-row',
   sessionRevoke: 'session-revoke',
   sessionsRevokeOthers: 'sessions-revoke-others',
@@ -263,7 +276,7 @@ export const T = {
 
 export const oauthButton = (providerId: string) => `oauth-button-${providerId}`;
 
-export const accountSections = ['profile', 'emails', 'password', 'passkeys', 'mfa', 'connected-accounts', 'sessions', 'delete'] as const;
+export const accountSections = ['profile', 'emails', 'password', 'passkeys', 'mfa', 'connected-accounts', 'notifications', 'permissions', 'sessions', 'delete'] as const;
 export type AccountSectionId = (typeof accountSections)[number];
 export const accountNav = (section: AccountSectionId) => `account-nav-${section}`;
 export const accountSection = (section: AccountSectionId) => `account-section-${section}`;

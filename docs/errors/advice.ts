@@ -113,6 +113,8 @@ export const advice = {
   PASSKEY_WEBAUTHN_ERROR: { means: 'The browser refused the passkey ceremony: the user cancelled, or no authenticator could be used.', do: 'Let the user try again or sign in another way.' },
   PASSKEY_AUTHENTICATION_FAILED: { means: 'The service could not verify the passkey (unknown credential, wrong origin).', do: 'Offer another way to sign in; a passkey registered on another domain does not work here.' },
   PERMISSION_NOT_FOUND: { means: 'No permission definition has this id.', do: 'Define it first (`adminCreatePermissionDefinition`), or check the id.' },
+  PERMISSION_ID_ALREADY_EXISTS: { means: 'A permission definition (team or project: they share one set of ids) already has this id.', do: 'Choose another id, or update the existing definition.' },
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: { means: 'A guest\'s (anonymous user\'s) access token reached a call that does not allow guests: the service without `x-stack-allow-anonymous-user`, or your server\'s `verifyAccessToken`.', do: 'In the browser the broker sends the header for you. On your server, treat the request as from nobody (answer 401 and let the page ask the guest to sign up), or let the guest in on purpose.' },
   CONTAINED_PERMISSION_NOT_FOUND: { means: 'A permission definition names a contained permission that does not exist.', do: 'Define the contained permission first.' },
   TEAM_NOT_FOUND: { means: 'No team has this id (deleted, or another project\'s).', do: 'Refresh the team list (`useTeams`).' },
   TEAM_ALREADY_EXISTS: { means: 'A team with this id exists already.', do: 'Use another id, or update the existing team.' },

@@ -61,6 +61,8 @@ export async function authenticate(headers: Headers, store: Store, now: number):
     if (!check.ok && check.reason === 'expired') throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: check.expiredAtMillis });
     if (!check.ok) throw createKnownError('UNPARSABLE_ACCESS_TOKEN');
     if (check.projectId !== projectId) throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    // An anonymous user's token only counts when the caller says it expects one (the SDKs always do).
+    if (check.anonymous && headers['x-stack-allow-anonymous-user'] !== 'true') throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
     tokenUser = { projectId: check.projectId, userId: check.userId, sessionId: check.sessionId };
   }
 
@@ -81,7 +83,8 @@ export async function authenticate(headers: Headers, store: Store, now: number):
     // 7. An admin access token replaces the key check for any access type.
     const check = await verifyAccessToken(store, adminAccessToken, now_);
     if (!check.ok && check.reason === 'expired') throw createKnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: check.expiredAtMillis });
-    if (!check.ok) throw createKnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
+    // An anonymous user of the internal project owns no project (the service refuses such tokens here).
+    if (!check.ok || check.anonymous) throw createKnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
     if (check.projectId !== 'internal') throw createKnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     const internal = store.project('internal');
     const admin = internal ? own(internal.users, check.userId) : undefined;

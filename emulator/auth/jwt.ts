@@ -21,10 +21,12 @@ function importKey(jwk: JsonWebKey): Promise<CryptoKey | Uint8Array> {
  * The claims later service versions add, which `@stackframe/js` 2.8.41 and later require before they
  * accept a token (and read the signed-in user's name and e-mail from). The service at v2.7.27 has
  * none of them; our client and the 2.7 SDK ignore them (PROTOCOL.md §3.1, §11). `signed_up_at` is
- * in seconds, like `iat`; anonymous and restricted users do not exist here.
+ * in seconds, like `iat`. Anonymous users are restricted (reason `anonymous`); the emulator has no
+ * other restricted users.
  */
 function laterServiceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
   const email = primaryChannel(p, user.id);
+  const anonymous = user.is_anonymous === true;
   return {
     project_id: p.id,
     branch_id: 'main',
@@ -35,11 +37,21 @@ function laterServiceClaims(p: ProjectRecord, user: UserRecord, sessionId: strin
     email_verified: email?.is_verified ?? false,
     selected_team_id: user.selected_team_id,
     signed_up_at: Math.floor(user.signed_up_at_millis / 1000),
-    is_anonymous: false,
-    is_restricted: false,
-    restricted_reason: null,
+    is_anonymous: anonymous,
+    is_restricted: anonymous,
+    restricted_reason: anonymous ? { type: 'anonymous' } : null,
     requires_totp_mfa: user.totp_secret_base64 !== null,
   };
+}
+
+/**
+ * The service gives anonymous users' tokens an audience of their own, `<project id>:anon`, so that
+ * a backend verifying tokens for the project refuses them unless it asks for anonymous users too.
+ */
+const ANONYMOUS_AUDIENCE_SUFFIX = ':anon';
+
+function audienceOf(p: ProjectRecord, user: UserRecord): string {
+  return user.is_anonymous === true ? `${p.id}${ANONYMOUS_AUDIENCE_SUFFIX}` : p.id;
 }
 
 export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessionId: string, now: number, ttlMillis: number): Promise<string> {
@@ -47,7 +59,7 @@ export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessio
   return new SignJWT({ branchId: 'main', refreshTokenId: sessionId, ...laterServiceClaims(p, user, sessionId) })
     .setProtectedHeader({ alg: 'ES256', kid: p.signing_key.kid })
     .setIssuer(ACCESS_TOKEN_ISSUER)
-    .setAudience(p.id)
+    .setAudience(audienceOf(p, user))
     .setSubject(user.id)
     .setIssuedAt(iat)
     .setExpirationTime(iat + Math.max(1, Math.round(ttlMillis / 1000)))
@@ -55,7 +67,8 @@ export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessio
 }
 
 export type TokenCheck =
-  | { ok: true; projectId: string; userId: string; sessionId: string | null; payload: JWTPayload }
+  /** `anonymous`: the token is an anonymous user's (its `is_anonymous` claim), whatever the user is now. */
+  | { ok: true; projectId: string; userId: string; sessionId: string | null; anonymous: boolean; payload: JWTPayload }
   | { ok: false; reason: 'unparsable' }
   | { ok: false; reason: 'expired'; expiredAtMillis: number | null };
 
@@ -99,7 +112,8 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
     return { ok: false, reason: 'unparsable' };
   }
   // Tokens without an audience would need the service's legacy global key, which we do not have.
-  const project = typeof aud === 'string' ? store.project(aud) : undefined;
+  const projectId = typeof aud === 'string' && aud.endsWith(ANONYMOUS_AUDIENCE_SUFFIX) ? aud.slice(0, -ANONYMOUS_AUDIENCE_SUFFIX.length) : aud;
+  const project = typeof projectId === 'string' ? store.project(projectId) : undefined;
   if (!project) return { ok: false, reason: 'unparsable' };
   try {
     const { payload } = await jwtVerify(token, await importKey(project.signing_key.publicJwk), {
@@ -108,7 +122,10 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
       currentDate: new Date(now),
     });
     if (typeof payload.sub !== 'string') return { ok: false, reason: 'unparsable' };
-    return { ok: true, projectId: project.id, userId: payload.sub, sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null, payload };
+    const anonymous = payload.is_anonymous === true;
+    // The audience and the claim say the same, or the token is not one the service made.
+    if (anonymous !== (aud !== project.id)) return { ok: false, reason: 'unparsable' };
+    return { ok: true, projectId: project.id, userId: payload.sub, sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null, anonymous, payload };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
       const exp = error.payload.exp;

@@ -1,4 +1,5 @@
 import { createKnownError } from '../../protocol/errors/create.js';
+import type { ConnectedAccount } from '../../protocol/resources/connectedAccount.js';
 import { mintProviderAccessToken } from '../dev/oauthProvider.js';
 import { requireAccess, resolveUserId } from '../http/access.js';
 import { StatusError } from '../http/errors.js';
@@ -41,8 +42,23 @@ function accessToken(req: ApiRequest, userIdParam: string, providerId: string, s
   return json({ access_token: minted.access_token }, 201);
 }
 
-/** Connected accounts (PROTOCOL.md §5.6, §6.10). */
+/** Connected accounts (PROTOCOL.md §5.6, §6.10; the list is newer). */
 export function registerConnectedAccountRoutes(router: Router): void {
+  router.add('GET', '/connected-accounts/:user_id', (req) => {
+    const auth = requireAccess(req);
+    const { params } = validate(req, { params: obj({ user_id: userIdOrMe().defined() }).defined() });
+    const userId = resolveUserId(auth, params.user_id);
+    if (auth.type === 'client') {
+      if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
+      if (userId !== auth.user.id) throw new StatusError(403, 'Client can only list connected accounts for their own user.');
+    }
+    const user = findUser(auth.project, userId);
+    if (!user) throw createKnownError('USER_NOT_FOUND');
+    // Every linked account here allows connected-account use (the service's default), oldest first.
+    const items: ConnectedAccount[] = user.oauth_accounts.map((a) => ({ user_id: user.id, provider: a.provider_id, provider_account_id: a.account_id }));
+    return json({ items, is_paginated: false });
+  });
+
   router.add('POST', '/connected-accounts/:user_id/:provider_id/access-token', (req) => {
     requireAccess(req);
     const { params, body: input } = validate(req, { params: obj({ user_id: userIdOrMe().defined(), provider_id: yup.string().defined() }).defined(), body });

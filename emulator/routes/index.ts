@@ -1,5 +1,6 @@
 import type { Router } from '../http/router.js';
 import { registerAdminMiscRoutes } from './adminMisc.js';
+import { registerAnonymousRoutes } from './anonymous.js';
 import { registerApiKeyRoutes } from './apiKeys.js';
 import { registerCliRoutes } from './cli.js';
 import { registerConnectedAccountRoutes } from './connectedAccounts.js';
@@ -10,12 +11,14 @@ import { registerMemberProfileRoutes } from './memberProfiles.js';
 import { registerMembershipRoutes } from './memberships.js';
 import { registerMfaRoutes } from './mfa.js';
 import { registerMiscRoutes } from './misc.js';
+import { registerNotificationPreferenceRoutes } from './notificationPreferences.js';
 import { registerOAuthRoutes } from './oauth.js';
 import { registerOAuthTokenRoute } from './oauthToken.js';
 import { registerOtpRoutes } from './otp.js';
 import { registerPasskeyRoutes } from './passkeys.js';
 import { registerPasswordRoutes } from './password.js';
 import { registerPermissionRoutes } from './permissions.js';
+import { registerProjectPermissionRoutes } from './projectPermissions.js';
 import { registerProjectRoutes } from './projects.js';
 import { registerSessionRoutes } from './sessions.js';
 import { registerTeamRoutes } from './teams.js';
@@ -28,6 +31,7 @@ export function registerApiRoutes(router: Router): void {
   registerOtpRoutes(router);
   registerMfaRoutes(router);
   registerPasskeyRoutes(router);
+  registerAnonymousRoutes(router);
   registerOAuthRoutes(router);
   registerOAuthTokenRoute(router);
   registerSessionRoutes(router);
@@ -38,6 +42,8 @@ export function registerApiRoutes(router: Router): void {
   registerMemberProfileRoutes(router);
   registerInvitationRoutes(router);
   registerPermissionRoutes(router);
+  registerProjectPermissionRoutes(router);
+  registerNotificationPreferenceRoutes(router);
   registerContactChannelRoutes(router);
   registerConnectedAccountRoutes(router);
   registerProjectRoutes(router);

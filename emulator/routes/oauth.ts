@@ -12,7 +12,8 @@ import { redirect, type ApiRequest, type Reply } from '../http/types.js';
 import { obj, url, validate, yup } from '../http/validate.js';
 import type { OAuthAccountRecord, OAuthFlowRecord, ProjectRecord, UserRecord } from '../state/model.js';
 import { own } from '../state/store.js';
-import { authChannelByEmail, createUser, findUser } from '../state/users.js';
+import { signUpOrUpgrade } from '../state/anonymous.js';
+import { authChannelByEmail, findUser } from '../state/users.js';
 import { errorReply } from '../server.js';
 import { trustPolicy } from './password.js';
 
@@ -78,8 +79,9 @@ const authorizeQuery = obj({
 async function authorize(req: ApiRequest): Promise<Reply> {
   const { query } = validate(req, { query: authorizeQuery });
   const providerId = req.params.provider_id!;
-  // The access token of a link flow is verified before anything is read, so the state below is current.
-  const tokenCheck = query.type === 'link' ? await verifyAccessToken(req.env.store, query.token, req.now) : null;
+  // The access token (a link flow's user, or an anonymous user to upgrade) is verified before anything
+  // is read, so the state below is current. A link flow needs one.
+  const tokenCheck = query.type === 'link' || query.token !== '' ? await verifyAccessToken(req.env.store, query.token, req.now) : null;
   const p = req.env.store.project(query.client_id);
   if (!p) throw createKnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: query.client_id });
   if (!keyIsValid(p, 'publishable_client_key', query.client_secret, req.now)) throw createKnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: p.id });
@@ -90,7 +92,7 @@ async function authorize(req: ApiRequest): Promise<Reply> {
     if (!tokenCheck.ok && tokenCheck.reason === 'expired') throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: tokenCheck.expiredAtMillis });
     if (!tokenCheck.ok) throw createKnownError('UNPARSABLE_ACCESS_TOKEN');
     if (tokenCheck.projectId !== p.id) throw new StatusError(403, 'The access token is not valid for this project');
-    if (query.provider_scope !== undefined && provider.type === 'shared') throw createKnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
+    if (query.type === 'link' && query.provider_scope !== undefined && provider.type === 'shared') throw createKnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
     linkUserId = tokenCheck.userId;
   }
   const providerState = randomToken();
@@ -194,8 +196,11 @@ function resolveAccount(p: ProjectRecord, flow: OAuthFlowRecord, grant: Provider
     emailAuthEnabled = false;
   }
   if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
-  const user = createUser(
+  // Started by an anonymous user (its token in the authorize URL), the sign-up upgrades that user.
+  const current = flow.link_user_id === null ? null : (findUser(p, flow.link_user_id) ?? null);
+  const user = signUpOrUpgrade(
     p,
+    current,
     {
       display_name: account.display_name,
       profile_image_url: account.profile_image_url,

@@ -9,7 +9,8 @@ import { json, type ApiRequest } from '../http/types.js';
 import { code45, obj, strictEmail, url, validate } from '../http/validate.js';
 import { renderTemplate } from '../mailbox.js';
 import type { ProjectRecord } from '../state/model.js';
-import { authChannelByEmail, createUser, findUser } from '../state/users.js';
+import { signUpOrUpgrade } from '../state/anonymous.js';
+import { authChannelByEmail, findUser } from '../state/users.js';
 import { trustPolicy } from './password.js';
 
 /** Old SDKs (`@stackframe/stack` ≤ 2.5.37) get the magic-link e-mail without the typed code (PROTOCOL.md §12.3). */
@@ -77,7 +78,8 @@ export function registerOtpRoutes(router: Router): void {
     if (isNewUser) {
       // Someone may have signed up with this e-mail since the code was sent.
       if (authChannelByEmail(p, email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
-      user = createUser(p, { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true, login_method: 'otp' }, req.now);
+      // Redeemed with an anonymous user's token, the code upgrades that user (same id) instead.
+      user = signUpOrUpgrade(p, auth.user, { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true, login_method: 'otp' }, req.now);
     } else {
       user = findUser(p, String(code.data.user_id));
       if (!user) throw createKnownError('USER_NOT_FOUND');

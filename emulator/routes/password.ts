@@ -10,7 +10,8 @@ import { json, success, type ApiRequest } from '../http/types.js';
 import { code45, email, obj, strictEmail, url, validate, yup } from '../http/validate.js';
 import type { ProjectRecord } from '../state/model.js';
 import { revokeSessionsOfUser } from '../state/sessions.js';
-import { authChannelByEmail, createUser, findUser, primaryChannel } from '../state/users.js';
+import { signUpOrUpgrade } from '../state/anonymous.js';
+import { authChannelByEmail, findUser, primaryChannel } from '../state/users.js';
 
 export const MIN_PASSWORD = 8;
 export const MAX_PASSWORD = 70;
@@ -49,7 +50,8 @@ export function registerPasswordRoutes(router: Router): void {
     if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
     const hash = await hashPassword(body.password);
     if (authChannelByEmail(p, body.email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
-    const user = createUser(p, { primary_email: body.email, primary_email_verified: false, primary_email_auth_enabled: true, password_hash: hash, login_method: 'password' }, req.now);
+    // Made with an anonymous user's token, the sign-up upgrades that user (same id) instead.
+    const user = signUpOrUpgrade(p, auth.user, { primary_email: body.email, primary_email_verified: false, primary_email_auth_enabled: true, password_hash: hash, login_method: 'password' }, req.now);
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'password' });
     // Sent after the fact, like the service's asynchronous e-mail: an untrusted URL only means no e-mail.
     const channel = primaryChannel(p, user.id);

@@ -6,6 +6,7 @@ import type { Router } from '../http/router.js';
 import { json, success } from '../http/types.js';
 import { obj, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
 import type { PermissionDefinitionRecord, ProjectRecord } from '../state/model.js';
+import { projectPermissionDefinitions } from '../state/projectFeatures.js';
 import { own } from '../state/store.js';
 import { directPermissionIds, effectivePermissionIds, grantPermission } from '../state/teams.js';
 import { permissionDefinitionView } from '../views.js';
@@ -68,8 +69,8 @@ function requireCustomDefinition(p: ProjectRecord, id: string, action: string): 
 }
 
 function requireFreeId(p: ProjectRecord, id: string): void {
-  // Upstream fails with a 500 on a duplicate id; a plain 400 says why.
-  if (permissionExists(p, id)) throw new StatusError(400, `A permission with ID "${id}" already exists.`);
+  // Upstream fails with a 500 on a duplicate id; a plain 400 says why. Project permissions share the ids.
+  if (permissionExists(p, id) || own(projectPermissionDefinitions(p), id) !== undefined) throw new StatusError(400, `A permission with ID "${id}" already exists.`);
 }
 
 /** Team permissions and definitions (§5.4). */

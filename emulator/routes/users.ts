@@ -70,6 +70,8 @@ const usersQuery = obj({
   desc: yup.string().oneOf(['true', 'false']),
   query: yup.string(),
   team_id: uuid(),
+  // Anonymous users are left out unless asked for (newer than PROTOCOL.md).
+  include_anonymous: yup.string().oneOf(['true', 'false']),
 }).defined();
 
 /** Oldest first, ties by id, as the service orders (signed_up_at, id). */
@@ -166,6 +168,7 @@ function listUsers(req: ApiRequest) {
   const desc = query.desc === 'true';
   const order = (a: UserRecord, b: UserRecord) => (desc ? compareUsers(b, a) : compareUsers(a, b));
   let users = Object.values(p.users)
+    .filter((u) => query.include_anonymous === 'true' || u.is_anonymous !== true)
     .filter((u) => query.team_id === undefined || findMembership(p, query.team_id, u.id) !== undefined)
     .filter((u) => query.query === undefined || query.query === '' || matchesQuery(p, u, query.query))
     .sort(order);

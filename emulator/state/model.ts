@@ -80,6 +80,8 @@ export interface UserRecord {
   oauth_accounts: OAuthAccountRecord[];
   /** How the user signed up or last signed in, for metrics (`password`, `otp`, `passkey`, provider id). */
   login_methods: string[];
+  /** Signed up with no way to sign in again (`/auth/anonymous/sign-up`) and not upgraded since; absent: false. */
+  is_anonymous?: boolean;
 }
 
 export type ContactChannelRecord = ContactChannel & { created_at_millis: number };
@@ -123,6 +125,19 @@ export interface PermissionGrantRecord {
   team_id: string;
   user_id: string;
   permission_id: string;
+}
+
+/** A project permission granted to a user, outside any team. */
+export interface ProjectPermissionGrantRecord {
+  user_id: string;
+  permission_id: string;
+}
+
+/** A user's choice for a notification category; without one, the category's default holds. */
+export interface NotificationPreferenceRecord {
+  user_id: string;
+  category_id: string;
+  enabled: boolean;
 }
 
 export type VerificationCodeType =
@@ -171,7 +186,7 @@ export interface OAuthFlowRecord {
   code_challenge: string;
   code_challenge_method: 'S256' | 'plain';
   type: 'authenticate' | 'link';
-  /** For `link`: the user to link to. */
+  /** For `link`: the user to link to; for `authenticate`: the user whose token came along (an anonymous one is upgraded by a sign-up). */
   link_user_id: string | null;
   provider_scope: string | null;
   error_redirect_url: string | null;
@@ -230,4 +245,8 @@ export interface ProjectRecord {
   cli_logins: Record<string, CliLoginRecord>;
   /** Per-day activity for metrics: `YYYY-MM-DD` → user ids active that day. */
   activity: Record<string, string[]>;
+  // Absent in snapshots written before they existed: read them through state/projectFeatures.ts.
+  project_permission_definitions?: Record<string, PermissionDefinitionRecord>;
+  project_permission_grants?: ProjectPermissionGrantRecord[];
+  notification_preferences?: NotificationPreferenceRecord[];
 }

@@ -81,6 +81,9 @@ export async function createProjectRecord(input: NewProject, now: number): Promi
     authorization_codes: {},
     cli_logins: {},
     activity: {},
+    project_permission_definitions: {},
+    project_permission_grants: [],
+    notification_preferences: [],
   };
 }
 

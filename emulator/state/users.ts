@@ -1,6 +1,7 @@
 import type { Json } from '../../protocol/resources/common.js';
 import type { ContactChannelRecord, ProjectRecord, UserRecord } from './model.js';
 import { own } from './store.js';
+import { forgetUserInProjectFeatures } from './projectFeatures.js';
 import { addMember, createTeamRecord } from './teams.js';
 
 export function findUser(p: ProjectRecord, userId: string): UserRecord | undefined {
@@ -41,6 +42,31 @@ export interface NewUser {
   totp_secret_base64?: string | null;
   oauth_accounts?: UserRecord['oauth_accounts'];
   login_method?: string;
+  is_anonymous?: boolean;
+}
+
+/** A personal team's name when its user has neither a name nor an e-mail. */
+export const UNNAMED_PERSONAL_TEAM = 'Personal Team';
+
+/** The name of the team made for a user at sign-up (`create_team_on_sign_up`). */
+export function personalTeamName(displayName: string | null, primaryEmail: string | null): string {
+  const name = displayName || primaryEmail;
+  return name ? `${name}'s Team` : UNNAMED_PERSONAL_TEAM;
+}
+
+/** Adds the user's primary e-mail channel, as a sign-up gives it (the user has none yet). */
+export function addPrimaryEmail(p: ProjectRecord, userId: string, input: Pick<NewUser, 'primary_email' | 'primary_email_verified' | 'primary_email_auth_enabled'> & { primary_email: string }, now: number): void {
+  const channel: ContactChannelRecord = {
+    id: crypto.randomUUID(),
+    user_id: userId,
+    type: 'email',
+    value: input.primary_email,
+    is_primary: true,
+    is_verified: input.primary_email_verified ?? false,
+    used_for_auth: input.primary_email_auth_enabled ?? false,
+    created_at_millis: now,
+  };
+  p.contact_channels[channel.id] = channel;
 }
 
 /** Creates the user, its primary e-mail channel and, when the project says so, a personal team. */
@@ -61,24 +87,12 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
     passkey: null,
     oauth_accounts: input.oauth_accounts ?? [],
     login_methods: input.login_method === undefined ? [] : [input.login_method],
+    ...(input.is_anonymous === true ? { is_anonymous: true } : {}),
   };
   p.users[user.id] = user;
-  if (input.primary_email) {
-    const channel: ContactChannelRecord = {
-      id: crypto.randomUUID(),
-      user_id: user.id,
-      type: 'email',
-      value: input.primary_email,
-      is_primary: true,
-      is_verified: input.primary_email_verified ?? false,
-      used_for_auth: input.primary_email_auth_enabled ?? false,
-      created_at_millis: now,
-    };
-    p.contact_channels[channel.id] = channel;
-  }
+  if (input.primary_email) addPrimaryEmail(p, user.id, { ...input, primary_email: input.primary_email }, now);
   if (p.config.create_team_on_sign_up) {
-    const name = user.display_name ?? input.primary_email ?? null;
-    const team = createTeamRecord(p, { display_name: name === null ? 'Personal Team' : `${name}'s Team` }, now);
+    const team = createTeamRecord(p, { display_name: personalTeamName(user.display_name, input.primary_email ?? null) }, now);
     addMember(p, team.id, user.id, 'creator', now);
   }
   return user;
@@ -91,6 +105,7 @@ export function deleteUser(p: ProjectRecord, userId: string): void {
   for (const [id, session] of Object.entries(p.sessions)) if (session.user_id === userId) delete p.sessions[id];
   p.memberships = p.memberships.filter((m) => m.user_id !== userId);
   p.permission_grants = p.permission_grants.filter((g) => g.user_id !== userId);
+  forgetUserInProjectFeatures(p, userId);
 }
 
 /** Marks activity for `last_active_at_millis` and the metrics' daily active users. */

@@ -10,16 +10,35 @@ function requireCode(value: unknown, argument = 'code'): string {
   return requireNonEmptyString(value, argument);
 }
 
-/** `POST /auth/password/sign-up`: creates the user and signs in; the verification e-mail goes out on its own. */
+/**
+ * How a sign-up treats the signed-in user: `'none'` (the default) sends no user token, so the
+ * service creates a new user; `'optional'` sends the user's token, so that an anonymous user
+ * becomes this user (the same id, data and teams) instead of a new one being created.
+ */
+export interface SignUpOptions {
+  user?: 'none' | 'optional';
+}
+
+/** `POST /auth/password/sign-up`: creates the user (or upgrades the anonymous one, see SignUpOptions) and signs in; the verification e-mail goes out on its own. */
 export function signUpWithPassword(
   t: Transport,
   input: { email: string; password: string; verification_callback_url: string },
+  options: SignUpOptions = {},
 ): Promise<PasswordAuthResponse> {
   requireObject(input, 'input');
   const email = requireNonEmptyString(input.email, 'email');
   assertValidPassword(input.password);
   const verification_callback_url = requireUrl(input.verification_callback_url, 'verification_callback_url');
-  return t.request({ method: 'POST', path: '/auth/password/sign-up', body: { email, password: input.password, verification_callback_url }, user: 'none' });
+  return t.request({ method: 'POST', path: '/auth/password/sign-up', body: { email, password: input.password, verification_callback_url }, user: options.user ?? 'none' });
+}
+
+/**
+ * `POST /auth/anonymous/sign-up`: a new anonymous user (no e-mail, no way to sign in again once
+ * its tokens are gone) and a session for it. Its tokens only work with `x-stack-allow-anonymous-user`
+ * (sent on every call that carries a user token); any sign-up made with them upgrades it.
+ */
+export function signUpAnonymously(t: Transport): Promise<PasswordAuthResponse> {
+  return t.request({ method: 'POST', path: '/auth/anonymous/sign-up', body: {}, user: 'none' });
 }
 
 /** `POST /auth/password/sign-in`; MULTI_FACTOR_AUTHENTICATION_REQUIRED carries the attempt code. */
@@ -76,9 +95,10 @@ export function sendOtpSignInCode(t: Transport, input: { email: string; callback
 
 /**
  * The code of a magic link, or a typed OTP joined to the nonce: `otpCodeFromTyped(otp, nonce)`.
+ * A code for an e-mail no user has signs up (upgrading the anonymous user with `user: 'optional'`).
  */
-export function signInWithOtp(t: Transport, code: string): Promise<SignInResponse> {
-  return t.request({ method: 'POST', path: '/auth/otp/sign-in', body: { code: requireCode(code) }, user: 'none' });
+export function signInWithOtp(t: Transport, code: string, options: SignUpOptions = {}): Promise<SignInResponse> {
+  return t.request({ method: 'POST', path: '/auth/otp/sign-in', body: { code: requireCode(code) }, user: options.user ?? 'none' });
 }
 
 /** Whether a magic-link or one-time code may still be used (without using it). */

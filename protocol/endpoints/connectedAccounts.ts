@@ -1,5 +1,6 @@
 import { requireSegment, requireString, requireUserId, seg } from '../args.js';
-import type { ConnectedAccountAccessToken } from '../resources/connectedAccount.js';
+import type { ListResponse } from '../resources/common.js';
+import type { ConnectedAccount, ConnectedAccountAccessToken } from '../resources/connectedAccount.js';
 import type { Transport } from '../transport.js';
 
 /**
@@ -18,4 +19,9 @@ export function getConnectedAccountAccessToken(
     path: `/connected-accounts/${seg(requireUserId(userId))}/${seg(requireSegment(providerId, 'providerId').toLowerCase())}/access-token`,
     body,
   });
+}
+
+/** The user's linked provider accounts that allow connected-account use (clients: only `me`). */
+export async function listConnectedAccounts(t: Transport, userId: string): Promise<ConnectedAccount[]> {
+  return (await t.request<ListResponse<ConnectedAccount>>({ method: 'GET', path: `/connected-accounts/${seg(requireUserId(userId))}` })).items;
 }

@@ -4,6 +4,8 @@ export * from './users.js';
 export * from './teams.js';
 export * from './invitations.js';
 export * from './permissions.js';
+export * from './projectPermissions.js';
+export * from './notificationPreferences.js';
 export * from './contactChannels.js';
 export * from './connectedAccounts.js';
 export * from './projects.js';

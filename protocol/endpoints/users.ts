@@ -6,10 +6,18 @@ import { isKnownError } from '../errors/knownError.js';
 import { InvalidArgumentError } from '../errors/errors.js';
 import type { Transport } from '../transport.js';
 
+/**
+ * A service older than anonymous users (2.7) does not send `is_anonymous`: its users are not
+ * anonymous, and the field says so, so that every user has the same shape (tabs keep a copy of it).
+ */
+function withAnonymousFlag<U extends { is_anonymous: boolean }>(user: U): U {
+  return typeof user.is_anonymous === 'boolean' ? user : { ...user, is_anonymous: false };
+}
+
 /** The signed-in user, or null when there is none (the service says CANNOT_GET_OWN_USER_WITHOUT_USER). */
 export async function getCurrentUser<A extends AccessType>(t: Transport<A>): Promise<UserFor<A> | null> {
   try {
-    return await t.request<UserFor<A>>({ method: 'GET', path: '/users/me' });
+    return withAnonymousFlag(await t.request<UserFor<A>>({ method: 'GET', path: '/users/me' }));
   } catch (error) {
     if (isKnownError(error, 'CANNOT_GET_OWN_USER_WITHOUT_USER')) return null;
     throw error;
@@ -17,8 +25,8 @@ export async function getCurrentUser<A extends AccessType>(t: Transport<A>): Pro
 }
 
 /** Clients send the client write shape; servers may send the server one. */
-export function updateCurrentUser<A extends AccessType>(t: Transport<A>, update: A extends 'client' ? ClientUserUpdate : ServerUserUpdate): Promise<UserFor<A>> {
-  return t.request({ method: 'PATCH', path: '/users/me', body: requireObject(update, 'update') });
+export async function updateCurrentUser<A extends AccessType>(t: Transport<A>, update: A extends 'client' ? ClientUserUpdate : ServerUserUpdate): Promise<UserFor<A>> {
+  return withAnonymousFlag(await t.request<UserFor<A>>({ method: 'PATCH', path: '/users/me', body: requireObject(update, 'update') }));
 }
 
 /** Clients need the project's client_user_deletion_enabled. */
@@ -35,10 +43,11 @@ export function listUsers(t: Transport<ServerAccess>, query: ListUsersQuery = {}
   if (q.query !== undefined) requireString(q.query, 'query.query');
   if (q.order_by !== undefined && q.order_by !== 'signed_up_at') throw new InvalidArgumentError('query.order_by', 'query.order_by can only be "signed_up_at".');
   if (q.desc !== undefined && typeof q.desc !== 'boolean') throw new InvalidArgumentError('query.desc', 'query.desc must be a boolean.');
+  if (q.include_anonymous !== undefined && typeof q.include_anonymous !== 'boolean') throw new InvalidArgumentError('query.include_anonymous', 'query.include_anonymous must be a boolean.');
   return t.request({
     method: 'GET',
     path: '/users',
-    query: { limit: query.limit, cursor: query.cursor, order_by: query.order_by, desc: query.desc, query: query.query, team_id: query.team_id },
+    query: { limit: query.limit, cursor: query.cursor, order_by: query.order_by, desc: query.desc, query: query.query, team_id: query.team_id, include_anonymous: query.include_anonymous },
   });
 }
 

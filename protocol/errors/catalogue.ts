@@ -116,6 +116,8 @@ export const knownErrorCatalogue = {
   OAUTH_PROVIDER_ACCESS_DENIED: /* @__PURE__ */ entry({ emitted: true }),
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE }),
   INVALID_POLLING_CODE: /* @__PURE__ */ entry({ emitted: true }),
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: /* @__PURE__ */ entry({ emitted: true }),
+  PERMISSION_ID_ALREADY_EXISTS: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.PERMISSION_ID_ALREADY_EXISTS }),
 } as const;
 
 type MissingEntries = Exclude<KnownErrorCode, keyof typeof knownErrorCatalogue>;

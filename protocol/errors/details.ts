@@ -36,6 +36,7 @@ export const knownErrorDetails = {
   INVALID_SHARED_OAUTH_PROVIDER_ID: { provider_id: 'string' },
   INVALID_STANDARD_OAUTH_PROVIDER_ID: { provider_id: 'string' },
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: { type: 'string', contact_channel_value: 'string|null' },
+  PERMISSION_ID_ALREADY_EXISTS: { permission_id: 'string' },
 } as const satisfies Partial<Record<KnownErrorCode, Shape>>;
 
 /** The shape of a code's `details`, or null for a code without details. */

@@ -89,6 +89,9 @@ export const knownErrorLineage = {
   OAUTH_PROVIDER_ACCESS_DENIED: [400, null],
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: [409, null],
   INVALID_POLLING_CODE: [400, null],
+  // Newer than PROTOCOL.md (2.7): codes of today's service.
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: [401, null],
+  PERMISSION_ID_ALREADY_EXISTS: [400, null],
 } as const satisfies Record<string, readonly [number, KnownErrorFamily | null]>;
 
 /** The code of any known error of the service (PROTOCOL.md §8), e.g. `USER_EMAIL_ALREADY_EXISTS`. */

@@ -116,6 +116,9 @@ export const knownErrorMessages: { [C in KnownErrorCode]: MessageTemplate<C> } =
       ? `This ${d.type} is already used for authentication by another account.`
       : `The ${d.type} (${d.contact_channel_value}) is already used for authentication by another account.`,
   INVALID_POLLING_CODE: 'The polling code is invalid or does not exist.',
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED:
+    "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users.",
+  PERMISSION_ID_ALREADY_EXISTS: (d) => `Permission with ID "${d.permission_id}" already exists. Choose a different ID.`,
 };
 
 export function renderKnownErrorMessage<C extends KnownErrorCode>(code: C, input: KnownErrorInput<C>): string {

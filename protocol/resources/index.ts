@@ -9,3 +9,5 @@ export * from './connectedAccount.js';
 export * from './project.js';
 export * from './admin.js';
 export * from './views.js';
+export * from './projectPermission.js';
+export * from './notificationPreference.js';

@@ -28,6 +28,11 @@ export interface ClientUser {
   oauth_providers: LinkedOAuthProvider[];
   selected_team_id: string | null;
   selected_team: ClientTeam | null;
+  /**
+   * Signed up with `signUpAnonymously` and not upgraded since: no e-mail, no way to sign in again once
+   * its session is gone. Any sign-up made while signed in as it upgrades it (same id). Newer than 2.7.
+   */
+  is_anonymous: boolean;
 }
 
 /** The user as a server or admin sees it. */
@@ -81,4 +86,6 @@ export interface ListUsersQuery {
   /** Case-insensitive substring of display name or any contact channel, or an exact id. */
   query?: string;
   team_id?: string;
+  /** Also list anonymous users (left out by default). */
+  include_anonymous?: boolean;
 }

@@ -1,11 +1,11 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { accountNav, accountSection } from './support/ids.js';
 import { scenario } from './support/scenario.js';
 import {
   byTestId,
   focus,
   latestMail,
+  openAccountSection,
   personContext,
   signInWithPasswordUi,
   signUpUi,
@@ -21,14 +21,6 @@ import {
 } from './support/ui.js';
 
 const PASSWORD = 'first-password-1';
-
-/** Account settings → a section, from the nav. */
-async function openAccountSection(page: Page, section: Parameters<typeof accountNav>[0]): Promise<void> {
-  await focus(page);
-  await byTestId(page, T.navAccount).click();
-  await byTestId(page, accountNav(section)).click();
-  await waitForVisible(page, accountSection(section));
-}
 
 /** The row of one address on the e-mails section. */
 const channelRow = (page: Page, email: string) => page.locator(`[data-testid="${T.contactChannelRow}"][data-email="${email}"]`);

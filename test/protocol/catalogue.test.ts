@@ -89,6 +89,9 @@ const TABLE: Record<string, [number, KnownErrorFamily | null]> = {
   OAUTH_PROVIDER_ACCESS_DENIED: [400, null],
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: [409, null],
   INVALID_POLLING_CODE: [400, null],
+  // Later than §8.3: today's service (upstream 2f719903b181).
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: [401, null],
+  PERMISSION_ID_ALREADY_EXISTS: [400, null],
 };
 
 /** PROTOCOL.md §8.2: each abstract family and its parent. */
@@ -106,16 +109,16 @@ const FAMILY_TREE: Record<KnownErrorFamily, KnownErrorFamily | null> = {
 };
 
 describe('catalogue shape', () => {
-  it('has 83 concrete codes and 10 families, 93 unique codes in all', () => {
+  it('has 85 concrete codes and 10 families, 95 unique codes in all', () => {
     const families = Object.keys(knownErrorFamilies);
-    expect(knownErrorCodes).toHaveLength(83);
+    expect(knownErrorCodes).toHaveLength(85);
     expect(families).toHaveLength(10);
     const all = new Set<string>([...knownErrorCodes, ...families]);
-    expect(all.size).toBe(93);
+    expect(all.size).toBe(95);
     for (const code of all) expect(code).toMatch(/^[A-Z][A-Z_]*[A-Z]$/);
   });
 
-  it('lists exactly the codes of PROTOCOL.md §8.3, in its order', () => {
+  it('lists exactly the codes of PROTOCOL.md §8.3, in its order, then those of today’s service', () => {
     expect(knownErrorCodes).toEqual(Object.keys(TABLE));
   });
 

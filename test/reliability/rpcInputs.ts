@@ -9,10 +9,11 @@ const CODE = 'x'.repeat(45);
 /**
  * Valid-looking arguments for every BrokerApi method, the starting point of the mutations. Each
  * fails on the service side as it stands (unknown ids, wrong passwords, no admin session), so a
- * mutation that keeps it valid changes nothing either. Left out: the calls that end the session
- * or the tab by design whatever their arguments (signOut, deleteUser, goodbye).
+ * mutation that keeps it valid changes nothing either. Left out: the calls that end or start the
+ * session or end the tab by design whatever their arguments (signOut, deleteUser, goodbye,
+ * signUpAnonymously, which takes none).
  */
-export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteUser' | 'goodbye'>, unknown[]> = {
+export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteUser' | 'goodbye' | 'signUpAnonymously'>, unknown[]> = {
   status: [],
   subscribe: ['fuzz-sub', { kind: 'team', teamId: UUID }],
   unsubscribe: ['fuzz-sub'],
@@ -48,6 +49,7 @@ export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteU
   checkEmailVerificationCode: [CODE],
   revokeSession: [UUID],
   getConnectedAccountAccessToken: ['github', { scopes: ['repo'] }],
+  updateNotificationPreference: [UUID, { enabled: false }],
   createTeam: [{ displayName: 'Fuzz team', profileImageUrl: null, clientMetadata: { k: 'v' } }],
   updateTeam: [UUID, { displayName: 'x', profileImageUrl: null, clientMetadata: {} }],
   deleteTeam: [UUID],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signInWithPassword } from '../../protocol/endpoints/auth.js';
+import { signInWithPassword, signUpAnonymously } from '../../protocol/endpoints/auth.js';
 import { HttpStatusError, NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
 import { systemClock, type Clock } from '../../protocol/retry.js';
@@ -58,6 +58,12 @@ describe('verifyAccessToken (authbroker/server)', () => {
     const { access_token } = await signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: em.adminUser.email, password: em.adminUser.password });
     const error = await rejectionOf(demoApp().verifyAccessToken(access_token));
     expect(isKnownError(error, 'INVALID_PROJECT_FOR_ACCESS_TOKEN')).toBe(true);
+  });
+
+  it("refuses an anonymous user's token (audience <project>:anon) with ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, as the service does without the allow header", async () => {
+    const anonymous = await signUpAnonymously(transportFor(emulator(), 'client'));
+    const error = await rejectionOf(demoApp().verifyAccessToken(anonymous.access_token));
+    expect(isKnownError(error, 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED')).toBe(true);
   });
 
   it.each([

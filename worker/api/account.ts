@@ -24,7 +24,8 @@ type AccountMethods =
   | 'verifyEmail'
   | 'checkEmailVerificationCode'
   | 'revokeSession'
-  | 'getConnectedAccountAccessToken';
+  | 'getConnectedAccountAccessToken'
+  | 'updateNotificationPreference';
 
 /** The signed-in user's own account. */
 export function accountMethods({ transports, queries, session, clock }: Pick<ApiContext, 'transports' | 'queries' | 'session' | 'clock'>): Pick<BrokerApi, AccountMethods> {
@@ -94,6 +95,12 @@ export function accountMethods({ transports, queries, session, clock }: Pick<Api
       const scope = options.scopes === undefined || options.scopes.length === 0 ? undefined : options.scopes.join(' ');
       const { access_token } = await endpoints.getConnectedAccountAccessToken(t, 'me', providerId, scope === undefined ? {} : { scope });
       return { accessToken: access_token };
+    },
+    async updateNotificationPreference(categoryId, { enabled }) {
+      const preference = camelize(await endpoints.updateNotificationPreference(t, 'me', categoryId, { enabled }));
+      // The list holds every category: it is read again rather than patched here.
+      queries.invalidate({ kind: 'notificationPreferences' });
+      return preference;
     },
   };
 }

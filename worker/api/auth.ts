@@ -5,6 +5,7 @@ import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import type { Json } from '../../protocol/resources/common.js';
 import { readSignInTokens, type SignInTokens } from '../../protocol/signInResponse.js';
+import { signUpUser } from './anonymous.js';
 import type { ApiContext, ApiSession } from './context.js';
 
 
@@ -46,7 +47,8 @@ export function authMethods({ transports, session, queries, connectivity, outbox
   const t = transports.client;
   return {
     async signUpWithPassword({ email, password, verificationCallbackUrl }) {
-      const result = await signInWith(session, () => endpoints.signUpWithPassword(t, { email, password, verification_callback_url: required(verificationCallbackUrl) }));
+      const user = await signUpUser(session);
+      const result = await signInWith(session, () => endpoints.signUpWithPassword(t, { email, password, verification_callback_url: required(verificationCallbackUrl) }, { user }));
       return result.status === 'signed-in' ? { ...result, isNewUser: true } : result;
     },
     signInWithPassword: ({ email, password }) => signInWith(session, () => endpoints.signInWithPassword(t, { email, password })),
@@ -54,8 +56,15 @@ export function authMethods({ transports, session, queries, connectivity, outbox
       const { nonce } = await endpoints.sendOtpSignInCode(t, { email, callback_url: required(callbackUrl) });
       return { nonce };
     },
-    signInWithMagicLink: (code) => signInWith(session, () => endpoints.signInWithOtp(t, code)),
-    signInWithOtp: ({ otp, nonce }) => signInWith(session, () => endpoints.signInWithOtp(t, endpoints.otpCodeFromTyped(otp, nonce))),
+    // A code for an e-mail nobody has signs up: an anonymous user signed in is upgraded.
+    signInWithMagicLink: async (code) => {
+      const user = await signUpUser(session);
+      return signInWith(session, () => endpoints.signInWithOtp(t, code, { user }));
+    },
+    signInWithOtp: async ({ otp, nonce }) => {
+      const user = await signUpUser(session);
+      return signInWith(session, () => endpoints.signInWithOtp(t, endpoints.otpCodeFromTyped(otp, nonce), { user }));
+    },
     signInWithMfa: ({ attemptCode, totp }) => signInWith(session, () => endpoints.signInWithMfa(t, { attempt_code: attemptCode, totp })),
     async beginPasskeyRegistration() {
       const { options_json, code } = await endpoints.initiatePasskeyRegistration(t);

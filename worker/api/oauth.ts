@@ -3,6 +3,7 @@ import { ClientError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/authorizationCode.js';
 import { stripOAuthCallbackParams } from '../../protocol/validation.js';
+import { anonymousAccessToken } from './anonymous.js';
 import type { ApiContext } from './context.js';
 
 /** OAuth flows older than this are forgotten (the service's own limit is 10 minutes). */
@@ -22,6 +23,9 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
       if (type === 'link') {
         token = (await session.getAccessToken()) ?? undefined;
         if (token === undefined) throw new ClientError('NOT_SIGNED_IN', 'Sign in before linking another account.');
+      } else {
+        // An anonymous user signed in is upgraded by the sign-up this flow may make: the service needs its token.
+        token = (await anonymousAccessToken(session)) ?? undefined;
       }
       const [{ codeVerifier, codeChallenge }, state] = [await createPkcePair(), createOAuthState()];
       const now = clock.now();

@@ -6,6 +6,7 @@
  */
 import { accountMethods } from './account.js';
 import { adminMethods } from './admin.js';
+import { anonymousMethods } from './anonymous.js';
 import { authMethods } from './auth.js';
 import type { ApiContext, ServiceMethods } from './context.js';
 import { oauthMethods } from './oauth.js';
@@ -16,6 +17,7 @@ import { teamMethods } from './teams.js';
 export function createServices(context: ApiContext): ServiceMethods {
   return {
     ...authMethods(context),
+    ...anonymousMethods(context),
     ...oauthMethods(context),
     ...passwordMethods(context),
     ...accountMethods(context),

@@ -50,13 +50,18 @@ export function Nav() {
               </Link>
             </>
           )}
-          {auth.status === 'signed-out' && (
+          {auth.status === 'anonymous' && (
+            <span className="nav-email muted" data-testid={T.navGuest} title="Signed in as a guest: create an account to keep what you do here">
+              Guest
+            </span>
+          )}
+          {(auth.status === 'signed-out' || auth.status === 'anonymous') && (
             <>
               <Link to={client.paths.signIn} className="btn btn-ghost btn-small" data-testid={T.navSignIn}>
                 Sign in
               </Link>
               <Link to={client.paths.signUp} className="btn btn-primary btn-small" data-testid={T.navSignUp}>
-                Sign up
+                {auth.status === 'anonymous' ? 'Save account' : 'Sign up'}
               </Link>
             </>
           )}

@@ -6,6 +6,8 @@ import { navigate, useLocation } from '../router.js';
 export type AuthState =
   | { status: 'loading'; user: null; lastEnd: null }
   | { status: 'signed-out'; user: null; lastEnd: SessionEnd | null }
+  /** A guest (`client.signUpAnonymously()`): a user with no way to sign in again, until a sign-up upgrades it. */
+  | { status: 'anonymous'; user: User; lastEnd: null }
   | { status: 'signed-in'; user: User; lastEnd: null };
 
 /**
@@ -17,7 +19,7 @@ export function useAuth(): AuthState {
   const session = useSession();
   const user = useQuery({ kind: 'currentUser' }).data;
   if (session.status === 'signed-out') return { status: 'signed-out', user: null, lastEnd: session.lastEnd };
-  if (user) return { status: 'signed-in', user, lastEnd: null };
+  if (user) return { status: user.isAnonymous ? 'anonymous' : 'signed-in', user, lastEnd: null };
   return { status: 'loading', user: null, lastEnd: null };
 }
 

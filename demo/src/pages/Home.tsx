@@ -5,6 +5,7 @@ import { useAuth } from '../lib/auth.js';
 import { mailboxUrl } from '../lib/config.js';
 import { formatDate, providerName } from '../lib/format.js';
 import { Link } from '../router.js';
+import { T } from '../testids.js';
 
 function Tile({ to, title, text, external = false }: { to: string; title: string; text: string; external?: boolean }) {
   const body = (
@@ -57,6 +58,23 @@ export function Home() {
           <p className="muted small">
             A demo account is ready: <code>demo@authbroker.dev</code> with the password <code>demo-password</code>.
           </p>
+        </Card>
+      )}
+      {auth.status === 'anonymous' && (
+        <Card title="You are browsing as a guest" description="A guest is a real user of this app, made without an e-mail: what you do is kept, in every tab. It lasts as long as this browser keeps its session.">
+          <div className="stack-sm" data-testid={T.guestNotice}>
+            <p className="muted small">
+              Create an account (password, e-mail code or a provider) to keep it for good: it becomes this same user, id <code>{auth.user.id.slice(0, 8)}…</code>, with everything you did as a guest.
+            </p>
+            <div className="row">
+              <Link className="btn btn-primary" to={client.paths.signUp} data-testid={T.guestUpgrade}>
+                Create an account
+              </Link>
+              <Link className="btn btn-secondary" to={client.paths.signIn}>
+                Sign in to another account
+              </Link>
+            </div>
+          </div>
         </Card>
       )}
       {auth.status === 'signed-in' && (

@@ -18,9 +18,13 @@ afterEach(resetBrowser);
 let teamId = '';
 beforeAll(async () => {
   const em = emulator();
-  const owner = await createUser(em);
+  // A linked account, a project permission and a changed preference, so that no list is empty.
+  const owner = await createUser(em, { oauth_providers: [{ id: 'github', account_id: `every-hook-${Date.now()}` }] });
   const team = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Every hook', creator_user_id: owner.id });
   teamId = team.id;
+  await endpoints.createProjectPermissionDefinition(transportFor(em, 'admin'), { id: 'every_hook' });
+  await endpoints.grantProjectPermission(transportFor(em, 'server'), owner.id, 'every_hook');
+  await endpoints.updateNotificationPreference(transportFor(em, 'server'), owner.id, '4f6f8873-3d04-46bd-8bef-18338b1a1b4c', { enabled: false });
   account = owner;
 });
 let account: { id: string; email: string; password: string };
@@ -42,6 +46,12 @@ const cases: Case[] = [
   ['useSuspenseTeamInvitations', () => hooks.useSuspenseTeamInvitations(teamId), () => ({ kind: 'teamInvitations', teamId })],
   ['usePermissions', () => hooks.usePermissions(teamId), () => ({ kind: 'permissions', teamId, recursive: true })],
   ['useSuspensePermissions', () => hooks.useSuspensePermissions(teamId), () => ({ kind: 'permissions', teamId, recursive: true })],
+  ['useProjectPermissions', () => hooks.useProjectPermissions(), () => ({ kind: 'projectPermissions' })],
+  ['useSuspenseProjectPermissions', () => hooks.useSuspenseProjectPermissions(), () => ({ kind: 'projectPermissions' })],
+  ['useNotificationPreferences', () => hooks.useNotificationPreferences(), () => ({ kind: 'notificationPreferences' })],
+  ['useSuspenseNotificationPreferences', () => hooks.useSuspenseNotificationPreferences(), () => ({ kind: 'notificationPreferences' })],
+  ['useConnectedAccounts', () => hooks.useConnectedAccounts(), () => ({ kind: 'connectedAccounts' })],
+  ['useSuspenseConnectedAccounts', () => hooks.useSuspenseConnectedAccounts(), () => ({ kind: 'connectedAccounts' })],
   ['useContactChannels', () => hooks.useContactChannels(), () => ({ kind: 'contactChannels' })],
   ['useSuspenseContactChannels', () => hooks.useSuspenseContactChannels(), () => ({ kind: 'contactChannels' })],
   ['useSessions', () => hooks.useSessions(), () => ({ kind: 'sessions' })],
@@ -66,6 +76,9 @@ const cases: Case[] = [
   ['useAdminSession', () => hooks.useAdminSession(), () => ({ kind: 'adminSession' }), true],
 ];
 
+/** Hooks whose list the set-up fills, so that an empty answer cannot pass for the right one. */
+const FILLED = new Set(['useProjectPermissions', 'useSuspenseProjectPermissions', 'useNotificationPreferences', 'useSuspenseNotificationPreferences', 'useConnectedAccounts', 'useSuspenseConnectedAccounts']);
+
 /** What the hook showed, as JSON (volatile figures of live values left out). */
 function Show({ use }: { use: () => unknown }) {
   return <pre data-testid="value">{JSON.stringify(use())}</pre>;
@@ -80,10 +93,11 @@ async function signedIn(owner: boolean): Promise<BrokerClient> {
 }
 
 describe('every data hook shows what the broker has for its query', () => {
-  it.each(cases)('%s', async (_name, use, query, owner) => {
+  it.each(cases)('%s', async (name, use, query, owner) => {
     const client = await signedIn(owner === true);
     const expected = JSON.stringify(await client.read(query()));
     expect(expected).not.toBe('null');
+    if (FILLED.has(name)) expect(expected).not.toBe('[]');
     render(
       <AuthProvider client={client}>
         <Suspense fallback={<p>loading</p>}>
@@ -100,6 +114,18 @@ describe('every data hook shows what the broker has for its query', () => {
       <AuthProvider client={client}>
         <Suspense fallback={<p>loading</p>}>
           <Show use={() => [hooks.usePermission(teamId, '$update_team'), hooks.useSuspensePermission(teamId, '$read_members'), hooks.usePermission(teamId, 'nope')]} />
+        </Suspense>
+      </AuthProvider>,
+    );
+    await waitFor(() => expect(screen.getByTestId('value').textContent).toBe('[true,true,false]'));
+  });
+
+  it('useSuspenseProjectPermission and useProjectPermission answer for one project permission', async () => {
+    const client = await signedIn(false);
+    render(
+      <AuthProvider client={client}>
+        <Suspense fallback={<p>loading</p>}>
+          <Show use={() => [hooks.useProjectPermission('every_hook'), hooks.useSuspenseProjectPermission('every_hook'), hooks.useProjectPermission('nope')]} />
         </Suspense>
       </AuthProvider>,
     );

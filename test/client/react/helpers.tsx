@@ -36,6 +36,7 @@ export const keptUser = {
   oauthProviders: [],
   selectedTeamId: null,
   selectedTeam: null,
+  isAnonymous: false,
 };
 
 /** The copy a previous visit of `keptUser` left for the demo project (the record `client/persisted.ts` reads). */

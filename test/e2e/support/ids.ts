@@ -23,6 +23,7 @@ export const T = {
   apiKeyRow: "api-key-row",
   apiKeySecrets: "api-key-secrets",
   apiKeySecretsDismiss: "api-key-secrets-dismiss",
+  connectedAccountUsable: "connected-account-usable",
   contactChannelAdd: "contact-channel-add",
   contactChannelEmail: "contact-channel-email",
   contactChannelMakePrimary: "contact-channel-make-primary",
@@ -31,6 +32,7 @@ export const T = {
   contactChannelSendVerification: "contact-channel-send-verification",
   contactChannelToggleAuth: "contact-channel-toggle-auth",
   contactChannelUsedForAuth: "contact-channel-used-for-auth",
+  continueAsGuest: "continue-as-guest",
   currentUserEmail: "current-user-email",
   deleteAccountConfirm: "delete-account-confirm",
   deleteAccountSubmit: "delete-account-submit",
@@ -43,6 +45,8 @@ export const T = {
   forgotPasswordSubmit: "forgot-password-submit",
   formError: "form-error",
   formSuccess: "form-success",
+  guestNotice: "guest-notice",
+  guestUpgrade: "guest-upgrade",
   invitationRow: "invitation-row",
   inviteEmail: "invite-email",
   inviteSubmit: "invite-submit",
@@ -63,10 +67,14 @@ export const T = {
   mfaUri: "mfa-uri",
   navAccount: "nav-account",
   navAdmin: "nav-admin",
+  navGuest: "nav-guest",
+  navHome: "nav-home",
   navSignIn: "nav-sign-in",
   navSignOut: "nav-sign-out",
   navSignUp: "nav-sign-up",
   navTeams: "nav-teams",
+  notificationPreferenceRow: "notification-preference-row",
+  notificationPreferenceToggle: "notification-preference-toggle",
   oauthCallbackStatus: "oauth-callback-status",
   offlineBanner: "offline-banner",
   offlineDiagnostics: "offline-diagnostics",
@@ -82,6 +90,8 @@ export const T = {
   profileDisplayName: "profile-display-name",
   profileForm: "profile-form",
   profileSave: "profile-save",
+  projectPermissionRow: "project-permission-row",
+  projectPermissionsEmpty: "project-permissions-empty",
   sessionEndNotice: "session-end-notice",
   sessionEndNoticeDismiss: "session-end-notice-dismiss",
   sessionRow: "session-row",
@@ -94,6 +104,7 @@ export const T = {
   signUpPassword: "sign-up-password",
   signUpPasswordConfirm: "sign-up-password-confirm",
   signUpSubmit: "sign-up-submit",
+  signUpUpgradeNotice: "sign-up-upgrade-notice",
   staleNotice: "stale-notice",
   teamCreateName: "team-create-name",
   teamCreateSubmit: "team-create-submit",
@@ -107,7 +118,7 @@ export const T = {
 } as const;
 
 export const oauthButton = (providerId: string) => `oauth-button-${providerId}`;
-export type AccountSectionId = 'profile' | 'emails' | 'password' | 'passkeys' | 'mfa' | 'connected-accounts' | 'sessions' | 'delete';
+export type AccountSectionId = 'profile' | 'emails' | 'password' | 'passkeys' | 'mfa' | 'connected-accounts' | 'notifications' | 'permissions' | 'sessions' | 'delete';
 export const accountNav = (section: AccountSectionId) => `account-nav-${section}`;
 export const accountSection = (section: AccountSectionId) => `account-section-${section}`;
 export type AdminSectionId = 'settings' | 'api-keys' | 'email-templates' | 'permissions' | 'metrics' | 'emails' | 'webhooks';

@@ -1,6 +1,6 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { devtoolsIds as D } from '../../../client/devtools/testIds.js';
-import { T } from './ids.js';
+import { accountNav, accountSection, T } from './ids.js';
 import type { MailboxItem } from '../../../emulator/mailbox.js';
 import type { Stage } from './scenario.js';
 
@@ -168,4 +168,12 @@ export async function userIdByEmail(stage: Stage, email: string): Promise<string
   const user = items.find((u) => u.primary_email?.toLowerCase() === email.toLowerCase());
   if (!user) throw new Error(`No user with e-mail ${email}`);
   return user.id;
+}
+
+/** Account settings → a section, from the nav. */
+export async function openAccountSection(page: Page, section: Parameters<typeof accountNav>[0]): Promise<void> {
+  await focus(page);
+  await byTestId(page, T.navAccount).click();
+  await byTestId(page, accountNav(section)).click();
+  await waitForVisible(page, accountSection(section));
 }

@@ -8,9 +8,11 @@ import { ConnectedAccounts } from './ConnectedAccounts.js';
 import { ContactChannels } from './ContactChannels.js';
 import { DeleteAccount } from './DeleteAccount.js';
 import { Mfa } from './Mfa.js';
+import { NotificationPreferences } from './NotificationPreferences.js';
 import { Passkeys } from './Passkeys.js';
 import { PasswordSection } from './PasswordSection.js';
 import { Profile } from './Profile.js';
+import { ProjectPermissions } from './ProjectPermissions.js';
 import { Sessions } from './Sessions.js';
 
 const labels: Record<AccountSectionId, string> = {
@@ -20,6 +22,8 @@ const labels: Record<AccountSectionId, string> = {
   passkeys: 'Passkeys',
   mfa: 'Two-factor',
   'connected-accounts': 'Connected accounts',
+  notifications: 'Notifications',
+  permissions: 'Permissions',
   sessions: 'Active sessions',
   delete: 'Delete account',
 };
@@ -38,6 +42,10 @@ function Section({ id, user }: { id: AccountSectionId; user: User }) {
       return <Mfa user={user} />;
     case 'connected-accounts':
       return <ConnectedAccounts user={user} />;
+    case 'notifications':
+      return <NotificationPreferences />;
+    case 'permissions':
+      return <ProjectPermissions />;
     case 'sessions':
       return <Sessions />;
     case 'delete':

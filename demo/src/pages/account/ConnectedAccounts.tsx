@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { isKnownError, type User } from '../../../../client/index.js';
-import { useBrokerClient, useConnectedAccount, useProject } from '../../../../client/react/index.js';
+import { useBrokerClient, useConnectedAccount, useConnectedAccounts, useProject } from '../../../../client/react/index.js';
 import { ErrorText } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Badge, Card, Empty } from '../../components/Card.js';
@@ -84,6 +84,28 @@ function ProviderRow({ providerId }: { providerId: string }) {
   );
 }
 
+/** The accounts the service lets this app get provider tokens for (`useConnectedAccounts`). */
+function UsableAccounts() {
+  const accounts = useConnectedAccounts();
+  if (accounts.length === 0) return null;
+  return (
+    <div className="stack-sm">
+      <p className="muted small">The app may call these accounts for you:</p>
+      <ul className="list">
+        {accounts.map((account) => (
+          <li key={`${account.provider}:${account.providerAccountId}`} className="list-row" data-testid={T.connectedAccountUsable} data-provider={account.provider} data-account-id={account.providerAccountId}>
+            <span className="row">
+              <ProviderIcon id={account.provider} />
+              <b>{providerName(account.provider)}</b>
+              <span className="muted small">account {account.providerAccountId}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** Provider accounts linked to this user, and provider access tokens for the app's own calls. */
 export function ConnectedAccounts({ user }: { user: User }) {
   const project = useProject();
@@ -93,11 +115,14 @@ export function ConnectedAccounts({ user }: { user: User }) {
       {ids.length === 0 ? (
         <Empty>This app has no sign-in providers.</Empty>
       ) : (
-        <ul className="list">
-          {ids.map((id) => (
-            <ProviderRow key={id} providerId={id} />
-          ))}
-        </ul>
+        <div className="stack">
+          <ul className="list">
+            {ids.map((id) => (
+              <ProviderRow key={id} providerId={id} />
+            ))}
+          </ul>
+          <UsableAccounts />
+        </div>
       )}
     </Card>
   );

@@ -26,6 +26,8 @@ export function SignIn() {
   const outcome = useSignInOutcome(returnTo);
   const { onResult } = outcome;
   const passkey = useAction(async () => onResult(await client.signInWithPasskey()));
+  // A guest: a user without e-mail (anonymous), which a later sign-up turns into a real account.
+  const guest = useAction(async () => onResult(await client.signUpAnonymously()));
   const passkeysHere = usePasskeysAvailable();
 
   const interstitial = signInInterstitial(outcome, auth, returnTo);
@@ -72,6 +74,15 @@ export function SignIn() {
         {methods.length > 1 && <Tabs label="Sign-in method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />}
         {shown === 'password' && <PasswordSignInForm onResult={onResult} />}
         {shown === 'magic-link' && <MagicLinkForm onResult={onResult} />}
+        {auth.status === 'signed-out' && project.config.signUpEnabled && (
+          <>
+            <Divider />
+            <Button variant="ghost" busy={guest.busy} onClick={() => void guest.run()} testid={T.continueAsGuest}>
+              Continue as a guest
+            </Button>
+            <ErrorText error={guest.error} />
+          </>
+        )}
       </div>
     </AuthCard>
   );

@@ -62,6 +62,12 @@ export function SignUp() {
   return (
     <AuthCard title="Create an account" subtitle={`for ${project.displayName}`} footer={signIn}>
       <div className="stack">
+        {auth.status === 'anonymous' && (
+          // The broker sends the guest's token with the sign-up, so the service upgrades that user.
+          <Alert kind="info" testid={T.signUpUpgradeNotice}>
+            You are browsing as a guest: this account keeps everything you did as one.
+          </Alert>
+        )}
         <OAuthButtons returnTo={returnTo} verb="Sign up" />
         {project.config.enabledOauthProviders.length > 0 && shown !== null && <Divider />}
         {methods.length > 1 && <Tabs label="Sign-up method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />}
