@@ -2,7 +2,8 @@
  * `authbroker/client`: what a tab imports. Importing it touches nothing of the page, so it is safe
  * during server rendering.
  */
-export { connectBroker, createBrokerClient, type BrokerActions, type BrokerClient } from './client.js';
+export { connectBroker, createBrokerClient } from './pageClient.js';
+export type { BrokerActions, BrokerClient } from './client.js';
 export type { ConnectOptions, BrokerModeChoice } from './options.js';
 export type { TokenStore } from '../contract/brokerKey.js';
 export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
