@@ -40,6 +40,8 @@ export interface ExtensionRuntime {
   getURL(path: string): string;
   connect(connectInfo?: { name?: string }): RuntimePort;
   readonly onConnect: ExtensionEvent<(port: RuntimePort) => void>;
+  /** A cheap call of the extension API: in a background, any such call counts as activity for the browser's idle timer. */
+  getPlatformInfo?(): Promise<unknown>;
 }
 
 /** `storage.session` (and the other areas, which the broker never uses for tokens). */

@@ -22,6 +22,7 @@ import { createExtensionSessionStorage } from '../storage/extensionSession.js';
 import { createIndexedDbStorage } from '../storage/indexedDb.js';
 import { createMemoryStorage } from '../storage/memory.js';
 import type { BrokerStorage } from '../storage/types.js';
+import { heldAwake, keepAwake, type KeepAwake } from './extensionAwake.js';
 import { classifyPort, servedPort, type ExtensionContextKind } from './extensionPorts.js';
 import { staticParts } from './staticParts.js';
 
@@ -58,6 +59,8 @@ export interface ExtensionHost {
   connectInContext(hello: TabHello, listener: TabListener, onRelease?: () => void): Promise<BrokerApi>;
   /** The contexts connected over ports now, by kind. */
   connected(): Record<ExtensionContextKind, number>;
+  /** Runs work the background must not be stopped during (the web-auth flow): see extensionAwake.ts. */
+  keepAwake: KeepAwake;
 }
 
 /** What content scripts may ask for: the signed-in user and the session's state. */
@@ -171,6 +174,8 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
     () => undefined,
   );
   const counts: Record<ExtensionContextKind, number> = { page: 0, 'content-script': 0 };
+  // Every call a context makes is served with the background kept up (a port's message is no activity to Firefox).
+  const awake = keepAwake(runtime);
 
   // Registered now, in the script's first run: the port that woke the background is delivered to it.
   runtime.onConnect.addListener((port) => servePort(port));
@@ -207,7 +212,7 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
             ? contentScriptMethods(api, options.contentScripts as ContentScriptAccess)
             : { ...(helloHasHandlerUrls(rest) ? api : withoutEmailLinkDefaults(api)), ...options.pageMethods };
         stopEntry();
-        serveMethods(served, methods as Record<string, Method>);
+        serveMethods(served, heldAwake(methods as Record<string, Method>, awake));
         return { methods: Object.keys(methods) };
       },
     });
@@ -221,9 +226,10 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
     broker,
     async connectInContext(hello, listener, onRelease) {
       const api = (await broker).connect(hello, listener, onRelease);
-      return helloHasHandlerUrls(hello) ? api : withoutEmailLinkDefaults(api);
+      return heldAwake(helloHasHandlerUrls(hello) ? api : withoutEmailLinkDefaults(api), awake);
     },
     connected: () => ({ ...counts }),
+    keepAwake: awake,
   };
 }
 
