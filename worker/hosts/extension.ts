@@ -153,6 +153,25 @@ async function extensionStorage(options: ExtensionHostOptions, warn: (warning: s
 }
 
 /**
+ * The backgrounds (their `runtime`) that host a broker already, kept on the global under a
+ * registered symbol so that two copies of this module in one bundle see the same set.
+ */
+const HOSTING = Symbol.for('authbroker.extensionHost');
+
+/**
+ * One broker per background: a second would answer every page's calls too (each sign-in made
+ * twice, two brokers writing one session). Refused, saying so, before it registers anything.
+ */
+function claimBackground(runtime: object): void {
+  const g = globalThis as { [HOSTING]?: WeakSet<object> };
+  const hosting = (g[HOSTING] ??= new WeakSet());
+  if (hosting.has(runtime)) {
+    throw new ClientError('BROKER_UNAVAILABLE', 'startExtensionBroker was already called in this background: call it once, at the top level of the background script, and share the client it returns.');
+  }
+  hosting.add(runtime);
+}
+
+/**
  * Starts the broker in the extension's background and serves the extension's contexts. Call it
  * at the top level of the background script, synchronously: an MV3 background's listeners must be
  * registered in the first run of its script, or the event that woke it is lost.
@@ -161,6 +180,7 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
   const runtime = options.extension.runtime;
   const extensionId = runtime.id;
   if (extensionId === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'The extension host runs in an extension’s background: runtime.id is missing.');
+  claimBackground(runtime);
   const extensionOrigin = extensionOriginOf(runtime.getURL(''));
   const warnings: string[] = [];
   const broker = createBroker(options.config, {
