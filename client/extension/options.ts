@@ -42,7 +42,11 @@ export const NO_PASSKEYS_IN_EXTENSIONS =
 /** The extension API, or an error naming where the entry must run. */
 export function requireExtension(entry: string): ExtensionApi {
   const extension = extensionApi();
-  if (extension === null) throw new ClientError('BROKER_UNAVAILABLE', `${entry} runs in a browser extension (chrome.runtime or browser.runtime with an id); this context has none.`);
+  if (extension === null) {
+    // A content script declared with `world: 'MAIN'` runs as the web page's own script: no extension API there.
+    const world = entry === 'createContentScriptClient' ? " A content script in the web page's MAIN world has none: run it in the ISOLATED world (the default)." : '';
+    throw new ClientError('BROKER_UNAVAILABLE', `${entry} runs in a browser extension (chrome.runtime or browser.runtime with an id); this context has none.${world}`);
+  }
   return extension;
 }
 
