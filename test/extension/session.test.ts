@@ -198,8 +198,11 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
 }
 
 describe.skipIf(skipExtensionEngine('firefox'))('firefox: the browser’s own idle stop (extensions.background.idle.timeout)', () => {
-  /** Short, so the test sees the browser suspend the background by itself; Firefox's default is 30 s. */
-  const IDLE_MILLIS = 1500;
+  /**
+   * Short, so the test sees the browser suspend the background by itself (Firefox's default is 30 s),
+   * yet three times the broker's keep-awake period, so that a busy machine delaying its timer does not.
+   */
+  const IDLE_MILLIS = 3000;
   let emulator: RunningEmulator;
   let collector: Collector;
   let extension: ExtensionBrowser;
@@ -220,7 +223,7 @@ describe.skipIf(skipExtensionEngine('firefox'))('firefox: the browser’s own id
 
   it('a call that takes longer than the idle timeout is answered: the background stays up while it serves one', async () => {
     // Port messages do not count as activity for Firefox's idle timer: only extension API calls and events do.
-    emulator.env.faults.add([{ path: '/api/v1/auth/password/sign-in', method: 'POST', count: 1, effect: { type: 'latency', ms: 3 * IDLE_MILLIS } }]);
+    emulator.env.faults.add([{ path: '/api/v1/auth/password/sign-in', method: 'POST', count: 1, effect: { type: 'latency', ms: 2 * IDLE_MILLIS } }]);
     await collector.run(popup, 'signIn', DEMO);
     const session = await collector.run<{ status: string; userId: string }>(popup, 'session');
     expect(session.status).toBe('signed-in');
