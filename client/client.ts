@@ -13,7 +13,7 @@ import type { Connection } from './connection.js';
 import type { Receiver } from './deliveries.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
-import { candidateModes, detectCapabilities, noPageProblem, refuseContentScript } from './mode.js';
+import { candidateModes, detectCapabilities, noPageProblem } from './mode.js';
 import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
 import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
@@ -74,32 +74,30 @@ export interface BrokerClient extends BrokerActions {
 
 const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
 
-/**
- * Creates the tab's client. It reads the copy kept since the last visit (and, when there is none,
- * fetches the connection's code); the broker is started or joined when the client is first used.
- * Importing and creating it is safe during server rendering.
- *
- * What a page shows first comes from the copy kept since the last visit, synchronously: creating
- * the client and subscribing read it (once) and nothing else. The connection (Comlink, the host, the
- * worker, the lifetime locks: `connection.ts`) is a lazy chunk. A subscription loads it after the
- * page's next frame when the kept copy gave the page something to show, and at once when it did not
- * (a first visit: the page waits for the broker anyway); a call that needs the broker (an action,
- * `connect()`, `read`) loads it at once.
- */
-export function createBrokerClient(options: ConnectOptions): BrokerClient {
-  refuseContentScript();
-  // The page's own hosts: the import() names the connection's chunk here only, so that clients on
-  // other hosts (an extension's) never bundle it, nor the in-page broker it may load.
-  return createClientOn(options, null, () => import('./connection.js'));
-}
-
 /** The connection's module: how a client reaches its broker (`connection.ts` for the page's own hosts). */
 export type ConnectionModule = Pick<typeof import('./connection.js'), 'connect' | 'keepSnapshots' | 'receiving'>;
+/** OAuth's browser steps (`oauth.ts`). */
+export type OAuthModule = Pick<typeof import('./oauth.js'), 'oauthMethods'>;
+/** The passkey ceremonies (`passkeys.ts`, with @simplewebauthn/browser). */
+export type PasskeyModule = Pick<typeof import('./passkeys.js'), 'registerPasskey' | 'signInWithPasskey'>;
+
+/**
+ * What a client loads when first used, given by whoever creates it: the page's client loads each
+ * with import() (`pageClient.ts`), so a page downloads none of it before it needs it; an extension's
+ * background, a service worker that may not import(), gets its parts from its own script. This
+ * module itself has no import(), so nothing that builds on it reaches one.
+ */
+export interface ClientParts {
+  /** How the client reaches its broker. */
+  connection(): Promise<ConnectionModule>;
+  /** OAuth's browser steps; null where this context has none (a content script). */
+  oauth: (() => Promise<OAuthModule>) | null;
+  /** The passkey ceremonies; a string where none can run here, saying why (PASSKEYS_UNAVAILABLE). */
+  passkeys: (() => Promise<PasskeyModule>) | string;
+}
 
 /** How a client reaches a broker that is not the page's own choice (a browser extension's background). */
 export interface ClientHost {
-  /** Loads the connection's module. */
-  load(): Promise<ConnectionModule>;
   /** The origin of the client's own pages, for redirects and handler URLs; null where there are none. */
   origin: string | null;
   /** False where `localStorage` is not the app's (a content script's is the web page's): no kept copy, and storage never touched. */
@@ -110,7 +108,7 @@ export interface ClientHost {
  * The client, on the page's own hosts (`host` null: a SharedWorker, a service worker or the page)
  * or on another one. Everything a page sees of it is the same whatever the host.
  */
-export function createClientOn(options: ConnectOptions, host: ClientHost | null, pageConnection?: () => Promise<ConnectionModule>): BrokerClient {
+export function createClientOn(options: ConnectOptions, host: ClientHost | null, parts: ClientParts): BrokerClient {
   checkConnectOptions(options);
   const paths = handlerPaths(options.handlerPaths);
   const origin = host !== null ? host.origin : typeof location === 'undefined' ? null : location.origin;
@@ -138,7 +136,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   const inBrowser = host === null && (typeof window !== 'undefined' || typeof document !== 'undefined');
   // Loaded once: a module that failed to load fails again for this page (browsers keep the failure).
   let loading: Promise<ConnectionModule> | null = null;
-  const loadConnection = () => (loading ??= host === null ? pageConnection!() : host.load());
+  const loadConnection = () => (loading ??= parts.connection());
   const name = workerName(options);
   let modes: BrokerMode[] | null = null;
   const hosts = () => (modes ??= candidateModes(detectCapabilities(options), options.mode));
@@ -197,11 +195,15 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
 
   // Refused at once, before the lazy module, the WebAuthn library or the broker are asked anything.
   const passkeys = async () => {
+    if (typeof parts.passkeys === 'string') throw new ClientError('PASSKEYS_UNAVAILABLE', parts.passkeys);
     if (!passkeysAvailable()) throw passkeysUnavailable();
-    return import('./passkeys.js');
+    return parts.passkeys();
   };
   // The checks are passed in: see RedirectChecks in oauth.ts.
-  const oauth = async () => (await import('./oauth.js')).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
+  const oauth = async () => {
+    if (parts.oauth === null) throw new ClientError('BROKER_UNAVAILABLE', 'OAuth flows do not run in this context.');
+    return (await parts.oauth()).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
+  };
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
@@ -249,7 +251,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     settled: (query: QuerySpec) => store.settled(query),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
     get passkeysAvailable() {
-      return passkeysAvailable();
+      return typeof parts.passkeys !== 'string' && passkeysAvailable();
     },
     registerPasskey: async () => (await passkeys()).registerPasskey(await api(), KnownError),
     signInWithPasskey: async () => (await passkeys()).signInWithPasskey(await api(), KnownError),
@@ -275,10 +277,4 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     actions[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
   return Object.assign(client, actions) as unknown as BrokerClient;
-}
-
-/** Creates the client and waits for its broker. */
-export async function connectBroker(options: ConnectOptions): Promise<BrokerClient> {
-  // async: bad options reject like any other failure to connect, rather than throwing synchronously.
-  return createBrokerClient(options).connect();
 }

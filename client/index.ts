@@ -4,7 +4,8 @@
  *
  * @module authbroker/client
  */
-export { connectBroker, createBrokerClient, type BrokerActions, type BrokerClient } from './client.js';
+export { connectBroker, createBrokerClient } from './pageClient.js';
+export type { BrokerActions, BrokerClient } from './client.js';
 export type { ConnectOptions, BrokerModeChoice } from './options.js';
 export type { TokenStore } from '../contract/brokerKey.js';
 export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';

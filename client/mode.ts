@@ -1,5 +1,5 @@
 import type { BrokerMode } from '../contract/state.js';
-import { extensionApi, inContentScript, isExtensionUrl } from '../contract/webExtension.js';
+import { inContentScript, inExtensionBackground } from '../contract/webExtension.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import type { BrokerModeChoice } from './options.js';
 
@@ -45,11 +45,12 @@ export type ClientContext = 'page' | 'content-script' | 'extension-background' |
 
 /** Where this code runs: a page, a content script, an extension's background, another worker, or a server (rendering). */
 export function clientContext(): ClientContext {
-  const g = globalThis as { window?: unknown; document?: unknown; WorkerGlobalScope?: unknown; location?: { href?: string } };
+  const g = globalThis as { window?: unknown; document?: unknown; WorkerGlobalScope?: unknown };
   if (inContentScript()) return 'content-script';
+  // Before the page check: Firefox's background is a page (with a window) of its own.
+  if (inExtensionBackground()) return 'extension-background';
   if (g.window !== undefined || g.document !== undefined) return 'page';
   const inWorker = typeof g.WorkerGlobalScope === 'function' && globalThis instanceof (g.WorkerGlobalScope as new () => object);
-  if (extensionApi() !== null && isExtensionUrl(g.location?.href)) return 'extension-background';
   return inWorker ? 'worker' : 'server';
 }
 

@@ -40,6 +40,10 @@ export interface ExtensionRuntime {
   getURL(path: string): string;
   connect(connectInfo?: { name?: string }): RuntimePort;
   readonly onConnect: ExtensionEvent<(port: RuntimePort) => void>;
+  /** A cheap call of the extension API: in a background, any such call counts as activity for the browser's idle timer. */
+  getPlatformInfo?(): Promise<unknown>;
+  /** The manifest: where the background runs (`background.page`, or the page Firefox makes for `background.scripts`). */
+  getManifest?(): { background?: { page?: string; scripts?: string[]; service_worker?: string } };
 }
 
 /** `storage.session` (and the other areas, which the broker never uses for tokens). */
@@ -106,6 +110,28 @@ export function inContentScript(): boolean {
   if (extensionApi() === null) return false;
   const href = (globalThis as { location?: { href?: string } }).location?.href;
   return href !== undefined && !isExtensionUrl(href);
+}
+
+/** The page Firefox runs `background.scripts` in (an event page). */
+const GENERATED_BACKGROUND_PAGE = '_generated_background_page.html';
+
+/**
+ * Whether code runs in this extension's background: Chromium's service worker (no document, on the
+ * extension's origin), or a background page (Firefox runs `background.scripts` in one it makes).
+ */
+export function inExtensionBackground(): boolean {
+  const extension = extensionApi();
+  const g = globalThis as { document?: unknown; location?: { href?: string; pathname?: string } };
+  if (extension === null || !isExtensionUrl(g.location?.href)) return false;
+  if (g.document === undefined) return true;
+  let background: { page?: string; scripts?: string[] } | undefined;
+  try {
+    background = extension.runtime.getManifest?.().background;
+  } catch {
+    return false;
+  }
+  const page = background?.page ?? (background?.scripts !== undefined ? GENERATED_BACKGROUND_PAGE : undefined);
+  return page !== undefined && g.location?.pathname === `/${page.replace(/^\//, '')}`;
 }
 
 /** The names of the ports extension contexts open to the background. */

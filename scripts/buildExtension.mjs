@@ -4,16 +4,47 @@
 // Add-on") both load. `npm run build` calls it with the defaults (the emulator of `npm start`);
 // the extension tests call `buildExtension` with their own emulator and choices.
 //
-// Each context is one file: the background may not import() (an MV3 service worker), and a
-// content script is a classic script, so nothing is split into chunks.
+// The background and the pages are built the way an app's own build would: one build with several
+// entries, code-splitting on (Vite's library build, or esbuild with `splitting: true`), so the
+// background is an ES module that imports shared chunks statically (the manifest's
+// `"type": "module"`). Nothing of authbroker/extension uses import(), which an MV3 service worker
+// may not call. The content script is a classic script: one file of its own, nothing split.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const TARGET = ['chrome120', 'firefox128'];
+const MODULE_ENTRIES = { background: 'demo-extension/src/background.ts', popup: 'demo-extension/src/popup.ts', options: 'demo-extension/src/options.ts' };
+
+/** The background and the pages with Vite: a library build with several entries splits their shared code into chunks. */
+async function withVite(outdir, define, minify) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({
+    configFile: false,
+    root,
+    logLevel: 'warn',
+    publicDir: false,
+    define,
+    build: {
+      outDir: outdir,
+      emptyOutDir: false,
+      target: TARGET,
+      minify,
+      sourcemap: true,
+      modulePreload: false,
+      lib: { entry: MODULE_ENTRIES, formats: ['es'], fileName: (_format, name) => `${name}.js` },
+    },
+  });
+}
+
+/** The same with esbuild and `splitting: true`. */
+async function withEsbuild(outdir, common) {
+  await build({ ...common, entryPoints: MODULE_ENTRIES, outdir, format: 'esm', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+}
 
 /**
- * @param {{ outdir?: string; baseUrl?: string; tokenStore?: 'indexeddb' | 'session'; contentScripts?: boolean | { signOut?: boolean; accessToken?: boolean }; minify?: boolean; driver?: string }} [choices]
+ * @param {import('./buildExtension.d.mts').ExtensionBuildChoices} [choices]
  * @returns {Promise<string>} the unpacked extension's folder
  */
 export async function buildExtension(choices = {}) {
@@ -27,8 +58,10 @@ export async function buildExtension(choices = {}) {
     // Tests only: the loopback collector each context takes commands from (demo-extension/src/testDriver.ts).
     __AUTHBROKER_TEST_DRIVER__: JSON.stringify(choices.driver ?? null),
   };
-  const common = { absWorkingDir: root, bundle: true, define, target: ['chrome120', 'firefox128'], sourcemap: 'linked', sourcesContent: true, legalComments: 'none', minify: choices.minify ?? false, logLevel: 'warning' };
-  await build({ ...common, entryPoints: { background: 'demo-extension/src/background.ts', popup: 'demo-extension/src/popup.ts', options: 'demo-extension/src/options.ts' }, outdir, format: 'esm' });
+  const minify = choices.minify ?? false;
+  const common = { absWorkingDir: root, bundle: true, define, target: TARGET, sourcemap: 'linked', sourcesContent: true, legalComments: 'none', minify, logLevel: 'warning' };
+  if ((choices.bundler ?? 'vite') === 'vite') await withVite(outdir, define, minify);
+  else await withEsbuild(outdir, common);
   await build({ ...common, entryPoints: { content: 'demo-extension/src/content.ts' }, outdir, format: 'iife' });
   for (const name of readdirSync(new URL('../demo-extension/static', import.meta.url))) cpSync(fileURLToPath(new URL(`../demo-extension/static/${name}`, import.meta.url)), `${outdir}/${name}`);
   return outdir;

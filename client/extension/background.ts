@@ -12,9 +12,10 @@ import type { Connection } from '../connection.js';
 import { receiving } from '../deliveries.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { keepSnapshots } from '../keptCopy.js';
+import { oauthMethods } from '../oauth.js';
 import { withWebAuthFlow, type ExtensionClient } from './client.js';
 import { readOAuthInput, signInWithWebAuthFlow } from './identity.js';
-import { connectOptionsOf, requireExtension, type ExtensionBrokerOptions } from './options.js';
+import { connectOptionsOf, NO_PASSKEYS_IN_EXTENSIONS, requireExtension, type ExtensionBrokerOptions } from './options.js';
 import { extensionBrokerConfig, extensionHello } from './portConnection.js';
 
 /** The background's connection: the broker's API in place, no port. */
@@ -72,8 +73,12 @@ export function startExtensionBroker(options: ExtensionBrokerOptions): Extension
       },
     },
   });
-  client = withWebAuthFlow(createClientOn(connectOptions, { origin, load: async () => inContext(host) }), (providerId, flowOptions) =>
-    signInWithWebAuthFlow(client!, extension, readOAuthInput({ ...flowOptions, providerId })),
+  // Every part from this script, none with import(): a service worker may not import(), so a
+  // background built with code-splitting has no chunk to load at run time.
+  const parts = { connection: async () => inContext(host), oauth: async () => ({ oauthMethods }), passkeys: NO_PASSKEYS_IN_EXTENSIONS };
+  // The web-auth window may stay open for minutes (a password, a second factor): the background stays up meanwhile.
+  client = withWebAuthFlow(createClientOn(connectOptions, { origin }, parts), (providerId, flowOptions) =>
+    host.keepAwake(() => signInWithWebAuthFlow(client!, extension, readOAuthInput({ ...flowOptions, providerId }))),
   );
   return client;
 }

@@ -13,7 +13,7 @@ import type { QuerySnapshot } from '../../contract/snapshot.js';
 import { EXTENSION_CONTENT_PORT } from '../../contract/webExtension.js';
 import type { User } from '../../protocol/models.js';
 import { createClientOn } from '../client.js';
-import { connectOptionsOf, requireExtension, type ExtensionOptions } from './options.js';
+import { connectOptionsOf, NO_PASSKEYS_IN_EXTENSIONS, requireExtension, type ExtensionOptions } from './options.js';
 import { portConnection } from './portConnection.js';
 
 /** What a content script may watch: the signed-in user (null when signed out), or the session's state. */
@@ -45,7 +45,9 @@ export interface ContentScriptClient {
  */
 export function createContentScriptClient(options: ExtensionOptions): ContentScriptClient {
   const extension = requireExtension('createContentScriptClient');
-  const client = createClientOn(connectOptionsOf(options, { persistSnapshot: false }), { origin: null, ownStorage: false, load: async () => portConnection(extension, EXTENSION_CONTENT_PORT) });
+  // Nothing loads with import(): a content script is a classic script, whose relative import() would resolve against the web page.
+  const parts = { connection: async () => portConnection(extension, EXTENSION_CONTENT_PORT), oauth: null, passkeys: NO_PASSKEYS_IN_EXTENSIONS };
+  const client = createClientOn(connectOptionsOf(options, { persistSnapshot: false }), { origin: null, ownStorage: false }, parts);
   const content: ContentScriptClient = {
     subscribe: (query, listener) => client.subscribe(query, listener),
     getSnapshot: (query) => client.getSnapshot(query),

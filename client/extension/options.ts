@@ -31,10 +31,22 @@ export interface ExtensionBrokerOptions extends ExtensionOptions {
   contentScripts?: boolean | ContentScriptAccess;
 }
 
+/**
+ * Why no context of an extension runs passkey ceremonies: the service verifies a passkey against
+ * the origin of the page that made it, which must be one of the project's trusted domains, and those
+ * are http or https sites (a background has no page at all).
+ */
+export const NO_PASSKEYS_IN_EXTENSIONS =
+  "Passkeys do not work in a browser extension: the service accepts a passkey only from a page on one of the project's trusted domains (http or https sites), and an extension's pages are chrome-extension:// (moz-extension://) ones. Offer passkeys on your website.";
+
 /** The extension API, or an error naming where the entry must run. */
 export function requireExtension(entry: string): ExtensionApi {
   const extension = extensionApi();
-  if (extension === null) throw new ClientError('BROKER_UNAVAILABLE', `${entry} runs in a browser extension (chrome.runtime or browser.runtime with an id); this context has none.`);
+  if (extension === null) {
+    // A content script declared with `world: 'MAIN'` runs as the web page's own script: no extension API there.
+    const world = entry === 'createContentScriptClient' ? " A content script in the web page's MAIN world has none: run it in the ISOLATED world (the default)." : '';
+    throw new ClientError('BROKER_UNAVAILABLE', `${entry} runs in a browser extension (chrome.runtime or browser.runtime with an id); this context has none.${world}`);
+  }
   return extension;
 }
 

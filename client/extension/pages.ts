@@ -1,10 +1,11 @@
 /** The extension's own pages (popup, side panel, options): a client of the broker in the background. */
-import { EXTENSION_PAGE_PORT, inContentScript } from '../../contract/webExtension.js';
+import { EXTENSION_PAGE_PORT, inContentScript, inExtensionBackground } from '../../contract/webExtension.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import type { OAuthResult } from '../../contract/api.js';
 import { createClientOn } from '../client.js';
+import { oauthMethods } from '../oauth.js';
 import { withWebAuthFlow, type ExtensionClient } from './client.js';
-import { connectOptionsOf, requireExtension, type ExtensionOptions } from './options.js';
+import { connectOptionsOf, NO_PASSKEYS_IN_EXTENSIONS, requireExtension, type ExtensionOptions } from './options.js';
 import { portConnection } from './portConnection.js';
 
 /**
@@ -17,8 +18,12 @@ import { portConnection } from './portConnection.js';
 export function createExtensionClient(options: ExtensionOptions): ExtensionClient {
   const extension = requireExtension('createExtensionClient');
   if (inContentScript()) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; a content script uses createContentScriptClient from 'authbroker/extension/content'.");
+  // A port from the background to itself is never answered: the background has its broker's own client.
+  if (inExtensionBackground()) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; in the background, use the client startExtensionBroker returns.");
   const connection = portConnection(extension, EXTENSION_PAGE_PORT);
-  const client = createClientOn(connectOptionsOf(options, {}), { origin: location.origin, load: async () => connection });
+  // Static, like the background's: no import() anywhere in authbroker/extension, so a page bundled with the background shares no chunk that has one.
+  const parts = { connection: async () => connection, oauth: async () => ({ oauthMethods }), passkeys: NO_PASSKEYS_IN_EXTENSIONS };
+  const client = createClientOn(connectOptionsOf(options, {}), { origin: location.origin }, parts);
   return withWebAuthFlow(client, async (providerId, flowOptions = {}) => {
     await client.connect();
     const api = connection.current() as unknown as { launchOAuth(input: unknown): Promise<OAuthResult> } | null;

@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ClientError } from '../../protocol/errors/errors.js';
-import { createBrokerClient, type BrokerClient } from '../client.js';
+import type { BrokerClient } from '../client.js';
+import { createBrokerClient } from '../pageClient.js';
 import type { ConnectOptions } from '../options.js';
 
 const ClientContext = createContext<BrokerClient | null>(null);

@@ -3,7 +3,7 @@
  * the extension shares. `startExtensionBroker` runs at the top level, synchronously, in every start
  * of the background; it reads the session back from storage each time.
  */
-import { startExtensionBroker, type SessionInfo } from '../../client/extension/index.js';
+import { oauthRedirectUrl, startExtensionBroker, type SessionInfo } from '../../client/extension/index.js';
 import { startDriver } from './testDriver.js';
 import { contentScripts, options } from './config.js';
 
@@ -39,6 +39,8 @@ if (__AUTHBROKER_TEST_DRIVER__ !== null) startDriver(__AUTHBROKER_TEST_DRIVER__,
     db.close();
     return records.map((record) => (record as { refreshToken?: string }).refreshToken).find(Boolean) ?? null;
   },
+  // Where social sign-in comes back to: the tests trust it in the emulator's project, as an app's developer would in theirs.
+  oauthRedirectUrl: async () => oauthRedirectUrl(),
   openPage: async ({ path }) => {
     const api = (globalThis as { browser?: { tabs: { create(details: { url: string }): Promise<unknown> } }; chrome?: { tabs: { create(details: { url: string }): Promise<unknown> } } });
     await (api.browser ?? api.chrome)!.tabs.create({ url: new URL(String(path), location.href).href });

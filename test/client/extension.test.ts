@@ -38,7 +38,7 @@ describe('where a client may run', () => {
     expect(() => createExtensionClient(demoOptions())).toThrow(/createContentScriptClient/);
     delete g.chrome;
     expect(() => createExtensionClient(demoOptions())).toThrow(/runs in a browser extension/);
-    expect(() => createContentScriptClient(demoOptions())).toThrow(/runs in a browser extension/);
+    expect(() => createContentScriptClient(demoOptions())).toThrow(/runs in a browser extension.*MAIN world has none: run it in the ISOLATED world/);
   });
 
   it("'memory' is refused in an extension, pointing to 'session'", () => {

@@ -136,6 +136,22 @@ describe('the extension host: who may connect', () => {
   });
 });
 
+describe('one broker per background', () => {
+  it('a second start in the same background is refused before it registers anything: each page call would be made twice', async () => {
+    const fake = fakeExtension();
+    const { config } = startHost(fake);
+    const onConnect = fake.extension.runtime.onConnect as unknown as { listeners: Set<unknown> };
+    expect(onConnect.listeners.size).toBe(1);
+    expect(() => startHost(fake)).toThrow(/startExtensionBroker was already called in this background/);
+    expect(onConnect.listeners.size).toBe(1);
+    // The first broker serves on, alone.
+    const page = fake.open(EXTENSION_PAGE_PORT, PAGE);
+    await page.call('connect', config, { version: 'test' });
+    await page.call('signInWithPassword', DEMO);
+    expect(page.received.filter((message) => (message as { type?: string }).type === 'RAW')).toHaveLength(2);
+  });
+});
+
 describe("tokenStore: 'session' (storage.session)", () => {
   it('keeps the session there, never in IndexedDB, and a restarted background picks it up without signing in', async () => {
     const fake = fakeExtension();

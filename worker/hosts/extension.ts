@@ -22,6 +22,7 @@ import { createExtensionSessionStorage } from '../storage/extensionSession.js';
 import { createIndexedDbStorage } from '../storage/indexedDb.js';
 import { createMemoryStorage } from '../storage/memory.js';
 import type { BrokerStorage } from '../storage/types.js';
+import { heldAwake, keepAwake, type KeepAwake } from './extensionAwake.js';
 import { classifyPort, servedPort, type ExtensionContextKind } from './extensionPorts.js';
 import { staticParts } from './staticParts.js';
 
@@ -58,6 +59,8 @@ export interface ExtensionHost {
   connectInContext(hello: TabHello, listener: TabListener, onRelease?: () => void): Promise<BrokerApi>;
   /** The contexts connected over ports now, by kind. */
   connected(): Record<ExtensionContextKind, number>;
+  /** Runs work the background must not be stopped during (the web-auth flow): see extensionAwake.ts. */
+  keepAwake: KeepAwake;
 }
 
 /** What content scripts may ask for: the signed-in user and the session's state. */
@@ -150,6 +153,25 @@ async function extensionStorage(options: ExtensionHostOptions, warn: (warning: s
 }
 
 /**
+ * The backgrounds (their `runtime`) that host a broker already, kept on the global under a
+ * registered symbol so that two copies of this module in one bundle see the same set.
+ */
+const HOSTING = Symbol.for('authbroker.extensionHost');
+
+/**
+ * One broker per background: a second would answer every page's calls too (each sign-in made
+ * twice, two brokers writing one session). Refused, saying so, before it registers anything.
+ */
+function claimBackground(runtime: object): void {
+  const g = globalThis as { [HOSTING]?: WeakSet<object> };
+  const hosting = (g[HOSTING] ??= new WeakSet());
+  if (hosting.has(runtime)) {
+    throw new ClientError('BROKER_UNAVAILABLE', 'startExtensionBroker was already called in this background: call it once, at the top level of the background script, and share the client it returns.');
+  }
+  hosting.add(runtime);
+}
+
+/**
  * Starts the broker in the extension's background and serves the extension's contexts. Call it
  * at the top level of the background script, synchronously: an MV3 background's listeners must be
  * registered in the first run of its script, or the event that woke it is lost.
@@ -158,6 +180,7 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
   const runtime = options.extension.runtime;
   const extensionId = runtime.id;
   if (extensionId === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'The extension host runs in an extension’s background: runtime.id is missing.');
+  claimBackground(runtime);
   const extensionOrigin = extensionOriginOf(runtime.getURL(''));
   const warnings: string[] = [];
   const broker = createBroker(options.config, {
@@ -171,6 +194,8 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
     () => undefined,
   );
   const counts: Record<ExtensionContextKind, number> = { page: 0, 'content-script': 0 };
+  // Every call a context makes is served with the background kept up (a port's message is no activity to Firefox).
+  const awake = keepAwake(runtime);
 
   // Registered now, in the script's first run: the port that woke the background is delivered to it.
   runtime.onConnect.addListener((port) => servePort(port));
@@ -207,7 +232,7 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
             ? contentScriptMethods(api, options.contentScripts as ContentScriptAccess)
             : { ...(helloHasHandlerUrls(rest) ? api : withoutEmailLinkDefaults(api)), ...options.pageMethods };
         stopEntry();
-        serveMethods(served, methods as Record<string, Method>);
+        serveMethods(served, heldAwake(methods as Record<string, Method>, awake));
         return { methods: Object.keys(methods) };
       },
     });
@@ -221,9 +246,10 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
     broker,
     async connectInContext(hello, listener, onRelease) {
       const api = (await broker).connect(hello, listener, onRelease);
-      return helloHasHandlerUrls(hello) ? api : withoutEmailLinkDefaults(api);
+      return heldAwake(helloHasHandlerUrls(hello) ? api : withoutEmailLinkDefaults(api), awake);
     },
     connected: () => ({ ...counts }),
+    keepAwake: awake,
   };
 }
 

@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../../emulator/index.js';
 import { buildExtension } from '../../../scripts/buildExtension.mjs';
 import { CHROMIUM_PATH } from '../../e2e/support/chromium.js';
 import type { Collector, DriverContext } from './collector.js';
+import { packXpi } from './xpi.js';
 
 export type ExtensionEngine = 'chromium' | 'firefox';
 export const FIREFOX_PATH = process.env.AUTHBROKER_FIREFOX ?? '/usr/bin/firefox-esr';
@@ -45,6 +46,12 @@ export async function startWebSite(): Promise<{ url: string; close(): Promise<vo
 export interface BuildChoices {
   tokenStore?: 'indexeddb' | 'session';
   contentScripts?: boolean | { signOut?: boolean; accessToken?: boolean };
+  /**
+   * Firefox only: how long the background may stay idle before the browser suspends it (the
+   * `extensions.background.idle.timeout` preference; 30 s by default, as Chromium's fixed limit).
+   * With it, `stopBackground` waits for the browser's own suspension instead of asking for one.
+   */
+  firefoxIdleMillis?: number;
 }
 
 /** A browser with the demo extension installed, driven through the collector. */
@@ -56,10 +63,14 @@ export interface ExtensionBrowser {
   openExtensionPage(path: 'popup.html' | 'options.html'): Promise<DriverContext>;
   /** Opens a web page; its content script's driver, and the page for the page's own scripts. */
   openWebPage(url: string): Promise<{ page: Page; content: DriverContext }>;
-  /** Stops the background, as the browser's idle stop does (Chromium only). */
-  stopBackground?(): Promise<void>;
-  /** Closes the browser and starts it again on the same profile (Chromium only). */
-  restart?(): Promise<void>;
+  /**
+   * Resolves once the browser reports the background stopped. Chromium: stopped as
+   * chrome://serviceworker-internals' "Stop" does. Firefox: by the call its idle timer makes when it
+   * runs out, or, with `firefoxIdleMillis`, by that timer itself (this waits for it).
+   */
+  stopBackground(): Promise<void>;
+  /** Closes the browser and starts it again on the same profile, the extension installed there for good. */
+  restart(): Promise<void>;
   /** The underlying browser, for what only one engine can do. */
   browser(): Browser;
   close(): Promise<void>;
@@ -68,19 +79,28 @@ export interface ExtensionBrowser {
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export async function launchWithExtension(engine: ExtensionEngine, emulator: RunningEmulator, collector: Collector, choices: BuildChoices = {}): Promise<ExtensionBrowser> {
+  const { firefoxIdleMillis, ...buildChoices } = choices;
   const outdir = mkdtempSync(join(tmpdir(), `authbroker-extension-${engine}-`));
   const profile = mkdtempSync(join(tmpdir(), `authbroker-profile-${engine}-`));
-  const dir = await buildExtension({ outdir, baseUrl: emulator.url, driver: collector.url, ...choices });
+  const dir = await buildExtension({ outdir, baseUrl: emulator.url, driver: collector.url, ...buildChoices });
+  let installed = false;
   const launch = async (): Promise<Browser> => {
     if (engine === 'chromium') return puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, pipe: true, enableExtensions: [dir], userDataDir: profile, args: CHROMIUM_FLAGS });
     const firefox = await puppeteer.launch({
       browser: 'firefox',
       executablePath: FIREFOX_PATH,
       headless: true,
+      userDataDir: profile,
+      // The tests observe the background's state from the browser's own code (WebDriver BiDi's chrome scope).
+      args: ['--remote-allow-system-access'],
       extraPrefsFirefox: {
         'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
+        // Installed for good, as a user's add-on is (a temporary one is gone at the next start):
+        // Firefox ESR, Developer Edition and Nightly install unsigned add-ons with this preference.
+        'xpinstall.signatures.required': false,
         // MV3 host permissions (the content script's matches) granted at install, as a user would.
         'extensions.originControls.grantByDefault': true,
+        ...(firefoxIdleMillis === undefined ? {} : { 'extensions.background.idle.timeout': firefoxIdleMillis }),
         'app.update.enabled': false,
         'network.captive-portal-service.enabled': false,
         'network.connectivity-service.enabled': false,
@@ -88,7 +108,10 @@ export async function launchWithExtension(engine: ExtensionEngine, emulator: Run
         'toolkit.telemetry.enabled': false,
       },
     });
-    await firefox.installExtension(dir);
+    if (!installed) {
+      await bidi(firefox).send('webExtension.install', { extensionData: { type: 'archivePath', path: packXpi(dir, `${outdir}.xpi`) }, 'moz:permanent': true });
+      installed = true;
+    }
     return firefox;
   };
   let browser = await launch();
@@ -106,34 +129,83 @@ export async function launchWithExtension(engine: ExtensionEngine, emulator: Run
       await page.goto(url, { waitUntil: 'load' });
       return { page, content: await collector.context('content', { after }) };
     },
+    stopBackground: () => (engine === 'chromium' ? stopChromiumBackground(browser) : stopFirefoxBackground(browser, firefoxIdleMillis)),
+    async restart() {
+      await browser.close();
+      browser = await launch();
+    },
     browser: () => browser,
     async close() {
       await browser.close().catch(() => undefined);
       rmSync(outdir, { recursive: true, force: true });
+      rmSync(`${outdir}.xpi`, { force: true });
       rmSync(profile, { recursive: true, force: true });
     },
   };
-  if (engine === 'chromium') {
-    self.stopBackground = async () => {
-      // What chrome://serviceworker-internals' "Stop" does; the next event (a port) starts it again.
-      const page = await browser.newPage();
-      const session = await page.createCDPSession();
-      // Resolved once the browser reports the background stopped (the command itself returns before).
-      const stopped = new Promise<void>((resolve) => {
-        session.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: Array<{ scriptURL: string; runningStatus: string }> }) => {
-          if (versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`) && v.runningStatus === 'stopped')) resolve();
-        });
-      });
-      await session.send('ServiceWorker.enable');
-      await session.send('ServiceWorker.stopAllWorkers');
-      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      await session.detach();
-      await page.close();
-    };
-    self.restart = async () => {
-      await browser.close();
-      browser = await launch();
-    };
-  }
   return self;
+}
+
+/** What chrome://serviceworker-internals' "Stop" does; the next event (a port) starts the background again. */
+async function stopChromiumBackground(browser: Browser): Promise<void> {
+  const page = await browser.newPage();
+  const session = await page.createCDPSession();
+  // Resolved once the browser reports the background stopped (the command itself returns before).
+  const stopped = new Promise<void>((resolve) => {
+    session.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: Array<{ scriptURL: string; runningStatus: string }> }) => {
+      if (versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`) && v.runningStatus === 'stopped')) resolve();
+    });
+  });
+  await session.send('ServiceWorker.enable');
+  await session.send('ServiceWorker.stopAllWorkers');
+  await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  await session.detach();
+  await page.close();
+}
+
+/** The raw WebDriver BiDi connection puppeteer drives Firefox over (for what it has no method for). */
+interface BidiConnection {
+  send(method: string, params: object): Promise<{ result: unknown }>;
+}
+function bidi(browser: Browser): BidiConnection {
+  return (browser as unknown as { connection: BidiConnection }).connection;
+}
+
+/** Runs an expression in the browser's own window (BiDi's chrome scope, open with --remote-allow-system-access) and resolves with its value. */
+async function inFirefoxChrome(browser: Browser, expression: string): Promise<unknown> {
+  const tree = (await bidi(browser).send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as { contexts: Array<{ context: string }> };
+  const evaluated = (await bidi(browser).send('script.evaluate', { expression, target: { context: tree.contexts[0]!.context }, awaitPromise: true })).result as { type: string; result?: { value?: unknown }; exceptionDetails?: { text: string } };
+  if (evaluated.type === 'exception') throw new Error(`In Firefox: ${evaluated.exceptionDetails?.text}`);
+  return evaluated.result?.value;
+}
+
+/**
+ * Firefox suspends an idle event page by `extension.terminateBackground()` (what its idle timer
+ * calls when it runs out, and about:debugging's "Terminate background script"), and reports the stop
+ * to its devtools as `extension:background-script-status`, which this waits for. With an idle
+ * timeout set (`firefoxIdleMillis`), the timer itself does it: this only waits, up to twice that
+ * timeout and a few seconds more.
+ */
+async function stopFirefoxBackground(browser: Browser, idleMillis: number | undefined): Promise<void> {
+  const wait = (idleMillis ?? 0) * 2 + 5000;
+  await inFirefoxChrome(
+    browser,
+    `(async () => {
+      const id = ${JSON.stringify(GECKO_ID)};
+      const topic = 'extension:background-script-status';
+      const extension = WebExtensionPolicy.getByID(id)?.extension;
+      if (!extension) throw new Error(id + ' is not installed');
+      let observer;
+      const stopped = new Promise((resolve, reject) => {
+        observer = { observe: (subject) => { const { addonId, isRunning } = subject.wrappedJSObject; if (addonId === id && !isRunning) resolve(); } };
+        Services.obs.addObserver(observer, topic);
+        setTimeout(() => reject(new Error('the background did not stop within ${wait} ms; it is ' + extension.backgroundState)), ${wait});
+      });
+      try {
+        ${idleMillis === undefined ? 'await extension.terminateBackground();' : ''}
+        await stopped;
+      } finally {
+        Services.obs.removeObserver(observer, topic);
+      }
+    })()`,
+  );
 }
