@@ -1,0 +1,136 @@
+/**
+ * The real-service lane (`npm run test:real`): starts the real Stack Auth backend at the pinned
+ * commit (scripts/real/start-backend.sh, with the shared scripts), a mail sink on the port the
+ * backend sends to, creates and configures a project, runs the lane's tests against it (the
+ * differential check, the suites written over a service target, the end-to-end flows in Chromium)
+ * and writes test/real/REPORT.md. Ends with one line: `N passed, N failed`.
+ *
+ *   GIT_DIR_UPSTREAM  the git directory of a fetched stack-auth/stack-auth (DEVELOPERS.md)
+ *   R                 the backend's work folder (default /work/real-backend)
+ *   REAL_LANE_FILES   optional: only these test files (space-separated), for working on one
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startMailSink, type RunningMailSink } from '../../test/real/support/mailSink.js';
+import { writeLaneReport, type LaneTimings } from '../../test/real/support/report.js';
+import type { RealTargetFile } from '../../test/support/serviceTarget.js';
+import { FLOW_PROJECT_CONFIG } from '../../test/real/differential/flows/project.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const ARTIFACTS = new URL('.artifacts/real/', ROOT);
+const SHARED = process.env.STACK_REAL_SERVICE_DIR ?? '/work/shared/real-service';
+const PORT = Number(process.env.PORT ?? 8202);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const MAIL_HTTP_PORT = 8130;
+const INTERNAL_PUBLISHABLE_KEY = 'this-publishable-client-key-is-for-local-development-only';
+
+const seconds = (from: number) => Math.round((performance.now() - from) / 100) / 10;
+const log = (line: string) => console.log(`[real lane ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(5000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env, cwd: ROOT.pathname });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function startBackend(timings: LaneTimings): Promise<void> {
+  const started = performance.now();
+  timings.backendWasRunning = await answers(`${BASE_URL}/api/v1`);
+  const code = await run('bash', [new URL('scripts/real/start-backend.sh', ROOT).pathname]);
+  if (code !== 0) throw new Error(`start-backend.sh failed (exit ${code})`);
+  timings.startSeconds = seconds(started);
+}
+
+async function mailSink(): Promise<{ url: string; sink: RunningMailSink | null }> {
+  const url = `http://127.0.0.1:${MAIL_HTTP_PORT}`;
+  try {
+    const health = (await (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })).json()) as { mailSink?: boolean };
+    if (health.mailSink) {
+      log(`a mail sink already answers at ${url}; using it`);
+      return { url, sink: null };
+    }
+  } catch {
+    // none yet
+  }
+  const sink = await startMailSink({ smtpPort: 8129, httpPort: MAIL_HTTP_PORT });
+  log(`mail sink: SMTP 127.0.0.1:${sink.smtpPort}, mailbox ${sink.httpUrl}`);
+  return { url: sink.httpUrl, sink };
+}
+
+/** A normal project through the shared script, then the settings the lane's tests need. */
+async function createProject(mailboxUrl: string): Promise<RealTargetFile> {
+  const made = spawnSync('bash', [`${SHARED}/create-project.sh`, BASE_URL], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (made.status !== 0) throw new Error(`create-project.sh failed (exit ${made.status})`);
+  const values = Object.fromEntries(made.stdout.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const target: RealTargetFile = {
+    baseUrl: BASE_URL,
+    projectId: values.PROJECT_ID ?? '',
+    publishableClientKey: values.PUBLISHABLE_CLIENT_KEY ?? '',
+    secretServerKey: values.SECRET_SERVER_KEY ?? '',
+    superSecretAdminKey: values.SUPER_SECRET_ADMIN_KEY ?? '',
+    internalPublishableClientKey: INTERNAL_PUBLISHABLE_KEY,
+    mailboxUrl,
+    accessTokenSeconds: Number(process.env.STACK_ACCESS_TOKEN_EXPIRATION_TIME?.replace(/s$/, '') || 60),
+  };
+  if (Object.values(target).some((v) => v === '')) throw new Error(`create-project.sh gave no keys: ${made.stdout}`);
+  const response = await fetch(`${BASE_URL}/api/v1/internal/projects/current`, {
+    method: 'PATCH',
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': target.projectId,
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': target.superSecretAdminKey,
+      'x-stack-disable-artificial-development-delay': 'yes',
+    },
+    body: JSON.stringify({ config: FLOW_PROJECT_CONFIG }),
+    signal: AbortSignal.timeout(600_000),
+  });
+  if (!response.ok) throw new Error(`configuring the project: ${response.status} ${await response.text()}`);
+  return target;
+}
+
+async function main(): Promise<void> {
+  const timings: LaneTimings = { startSeconds: 0, projectSeconds: 0, testSeconds: 0, backendWasRunning: false, startedAt: new Date().toISOString() };
+  mkdirSync(ARTIFACTS, { recursive: true });
+  log('starting the backend (or finding it running)');
+  await startBackend(timings);
+  const { url: mailboxUrl, sink } = await mailSink();
+  try {
+    const projectStarted = performance.now();
+    const target = await createProject(mailboxUrl);
+    timings.projectSeconds = seconds(projectStarted);
+    const targetFile = new URL('target.json', ARTIFACTS).pathname;
+    writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
+    log(`project ${target.projectId} (${timings.projectSeconds} s); running the lane's tests`);
+
+    const testsStarted = performance.now();
+    const resultsFile = new URL('vitest.json', ARTIFACTS).pathname;
+    const files = (process.env.REAL_LANE_FILES ?? '').split(/\s+/).filter(Boolean);
+    await run('npx', ['vitest', 'run', '--config', 'test/real/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...files], {
+      ...process.env,
+      AUTHBROKER_SERVICE_TARGET: `real:${targetFile}`,
+    });
+    timings.testSeconds = seconds(testsStarted);
+    const { passed, failed } = writeLaneReport({ resultsFile, differentialFile: new URL('differential.json', ARTIFACTS).pathname, timings, target });
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exitCode = failed === 0 ? 0 : 1;
+  } finally {
+    await sink?.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  console.log('0 passed, 1 failed');
+  process.exitCode = 1;
+});
