@@ -50,6 +50,11 @@ const user = {
   oauthProviders: [{ id: 's', accountId: 's', email: 's?' }],
   selectedTeamId: 's?',
   selectedTeam: { '?': team },
+  isAnonymous: 'b',
+  isRestricted: 'b',
+  restrictedReason: { '?': { type: 's' } },
+  restrictedByAdmin: 'b',
+  restrictedByAdminReason: 's?',
 } as const satisfies RulesOf<Element<'currentUser'>>;
 
 const project = {
@@ -63,6 +68,9 @@ const project = {
     clientTeamCreationEnabled: 'b',
     clientUserDeletionEnabled: 'b',
     enabledOauthProviders: [{ id: 's' }],
+    domains: [{ domain: 's', handlerPath: 's' }],
+    allowUserApiKeys: 'b',
+    allowTeamApiKeys: 'b',
   },
 } as const satisfies RulesOf<Element<'project'>>;
 

@@ -48,7 +48,7 @@ export function registerPasswordRoutes(router: Router): void {
     requireLongEnough(body.password);
     if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
     const hash = await hashPassword(body.password);
-    if (authChannelByEmail(p, body.email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
+    if (authChannelByEmail(p, body.email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: body.email, would_work_if_email_was_verified: false });
     const user = createUser(p, { primary_email: body.email, primary_email_verified: false, primary_email_auth_enabled: true, password_hash: hash, login_method: 'password' }, req.now);
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'password' });
     // Sent after the fact, like the service's asynchronous e-mail: an untrusted URL only means no e-mail.

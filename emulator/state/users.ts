@@ -80,6 +80,8 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
     const name = user.display_name ?? input.primary_email ?? null;
     const team = createTeamRecord(p, { display_name: name === null ? 'Personal Team' : `${name}'s Team` }, now);
     addMember(p, team.id, user.id, 'creator', now);
+    // The service selects the new team, so the user starts with one (its dashboard relies on it).
+    user.selected_team_id = team.id;
   }
   return user;
 }

@@ -102,10 +102,10 @@ describe('access tokens', () => {
     const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
     expectKnownError(await asClient(admin.access_token), 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
     // Checked even without an access type, as long as a project id is given.
-    const noType = await api(em, 'GET', '/', { access: null, accessToken: admin.access_token, headers: { 'x-stack-project-id': em.projects.demo.id } });
+    const noType = await api(em, 'GET', '', { access: null, accessToken: admin.access_token, headers: { 'x-stack-project-id': em.projects.demo.id } });
     expectKnownError(noType, 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
     // Without a project id the token is not looked at.
-    expect((await api(em, 'GET', '/', { access: null, accessToken: 'garbage' })).status).toBe(200);
+    expect((await api(em, 'GET', '', { access: null, accessToken: 'garbage' })).status).toBe(200);
   });
 
   it('expires after 10 minutes of emulator time with ACCESS_TOKEN_EXPIRED', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emulatorTarget, realTarget, realTargetFile, type ServiceTarget } from '../support/serviceTarget.js';
 import { EXPLANATIONS } from './differential/explained.js';
@@ -13,6 +13,8 @@ import { clientRoutes, routeMatches, runFlow, type FlowResult } from './differen
  */
 const file = realTargetFile();
 const OUT = new URL('../../.artifacts/real/', import.meta.url);
+/** `DIFFERENTIAL_REAL_FROM=<differential.json>`: compare with the real backend's answers of that run instead of asking it again. */
+const recorded = process.env.DIFFERENTIAL_REAL_FROM ? (JSON.parse(readFileSync(process.env.DIFFERENTIAL_REAL_FROM, 'utf8')) as FlowResult[]) : null;
 
 function sideOf(target: ServiceTarget): FlowSide {
   return { name: target.kind, baseUrl: target.baseUrl, internalPublishableClientKey: target.internalPublishableClientKey, extraRequestHeaders: target.extraRequestHeaders, mail: (to) => target.mail(to) };
@@ -37,7 +39,7 @@ describe.skipIf(file === null)('differential check: the emulator against the rea
     it(
       `${flow.name}: ${flow.covers}`,
       async () => {
-        const result = await runFlow(flow, sideOf(emulator), sideOf(real), EXPLANATIONS);
+        const result = await runFlow(flow, sideOf(emulator), sideOf(real), EXPLANATIONS, recorded?.find((r) => r.flow === flow.name)?.real);
         results.push(result);
         const unexplained = result.differences.filter((d) => d.explanation === null);
         expect(result.real.length, 'the real backend answered nothing').toBeGreaterThan(0);

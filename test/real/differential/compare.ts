@@ -22,6 +22,8 @@ export interface Explanation {
   route?: RegExp;
   kind?: DifferenceKind | DifferenceKind[];
   subject?: RegExp;
+  /** A further condition on the two values (e.g. "they differ only by the x-hexclave-* names"). */
+  when?: (d: Difference) => boolean;
   reason: string;
 }
 
@@ -66,6 +68,7 @@ export function explanationOf(d: Difference, explanations: readonly Explanation[
     if (x.route && !x.route.test(`${d.method} ${d.route}`)) return false;
     if (x.kind && !(Array.isArray(x.kind) ? x.kind : [x.kind]).includes(d.kind)) return false;
     if (x.subject && !x.subject.test(d.subject)) return false;
+    if (x.when && !x.when(d)) return false;
     return true;
   });
 }

@@ -111,7 +111,7 @@ export class FlowContext {
 
   /** The headers of this project's access type, for `raw`. */
   headers(accessType: AccessType, extra: Record<string, string> = {}): Record<string, string> {
-    const key =
+    const key: Record<string, string> =
       accessType === 'client'
         ? { 'x-stack-publishable-client-key': this.project.publishableClientKey }
         : accessType === 'server'
