@@ -168,8 +168,9 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
   }
   // As the service's framework does: a trailing slash is redirected away (permanently, method kept).
   if (url.pathname.length > 1 && url.pathname.endsWith('/')) {
-    res.writeHead(308, { location: `${url.pathname.replace(/\/+$/, '')}${url.search}` });
-    res.end();
+    const location = `${url.pathname.replace(/\/+$/, '')}${url.search}`;
+    res.writeHead(308, { location });
+    res.end(location);
     return;
   }
   if (!ALLOWED_METHODS.has(method)) {

@@ -67,6 +67,46 @@ async function mailSink(): Promise<{ url: string; sink: RunningMailSink | null }
   return { url: sink.httpUrl, sink };
 }
 
+/**
+ * The backend queues e-mail and sends it from a step that a cron job calls (`pnpm dev` runs one
+ * beside `next dev`; the shared start script does not): the lane calls that step, one at a time,
+ * every second while the tests run, with the development default cron secret of the backend's
+ * `.env.development`.
+ */
+function pumpEmailQueue(): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        await fetch(`${BASE_URL}/api/latest/internal/email-queue-step?only_one_step=true`, {
+          headers: { authorization: `Bearer ${process.env.STACK_CRON_SECRET ?? 'mock_cron_secret'}`, 'x-stack-disable-artificial-development-delay': 'yes' },
+          signal: AbortSignal.timeout(600_000),
+        });
+      } catch {
+        // A step that failed is tried again with the next one.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+async function withRetry<T>(attempt: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (i >= attempts) throw error;
+      log(`retrying after: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+    }
+  }
+}
+
 /** A normal project through the shared script, then the settings the lane's tests need. */
 async function createProject(mailboxUrl: string): Promise<RealTargetFile> {
   const made = spawnSync('bash', [`${SHARED}/create-project.sh`, BASE_URL], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
@@ -83,7 +123,8 @@ async function createProject(mailboxUrl: string): Promise<RealTargetFile> {
     accessTokenSeconds: Number(process.env.STACK_ACCESS_TOKEN_EXPIRATION_TIME?.replace(/s$/, '') || 60),
   };
   if (Object.values(target).some((v) => v === '')) throw new Error(`create-project.sh gave no keys: ${made.stdout}`);
-  const response = await fetch(`${BASE_URL}/api/v1/internal/projects/current`, {
+  // Idempotent, so tried again when a kept-alive connection the backend had closed meanwhile drops it.
+  const response = await withRetry(() => fetch(`${BASE_URL}/api/v1/internal/projects/current`, {
     method: 'PATCH',
     headers: {
       'content-type': 'application/json',
@@ -94,7 +135,7 @@ async function createProject(mailboxUrl: string): Promise<RealTargetFile> {
     },
     body: JSON.stringify({ config: FLOW_PROJECT_CONFIG }),
     signal: AbortSignal.timeout(600_000),
-  });
+  }));
   if (!response.ok) throw new Error(`configuring the project: ${response.status} ${await response.text()}`);
   return target;
 }
@@ -105,6 +146,7 @@ async function main(): Promise<void> {
   log('starting the backend (or finding it running)');
   await startBackend(timings);
   const { url: mailboxUrl, sink } = await mailSink();
+  const emails = pumpEmailQueue();
   try {
     const projectStarted = performance.now();
     const target = await createProject(mailboxUrl);
@@ -125,6 +167,7 @@ async function main(): Promise<void> {
     console.log(`${passed} passed, ${failed} failed`);
     process.exitCode = failed === 0 ? 0 : 1;
   } finally {
+    await emails.stop();
     await sink?.stop();
   }
 }

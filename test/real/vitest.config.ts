@@ -12,7 +12,8 @@ export default defineConfig({
       {
         test: {
           name: 'real',
-          include: ['test/real/**/*.test.ts', 'test/server/verifyAccessToken.test.ts'],
+          // The suites written over a service target (test/support/serviceTarget.ts) run here against the real backend.
+          include: ['test/real/**/*.test.ts', 'test/server/serviceTarget.test.ts'],
           exclude: ['test/real/e2e/**'],
           environment: 'node',
           testTimeout: 600_000,

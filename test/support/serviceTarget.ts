@@ -73,7 +73,7 @@ async function pollMail(read: () => Promise<MailMessage[]>, to: string, match: R
 }
 
 function targetOf(base: Omit<ServiceTarget, 'waitForMail'>): ServiceTarget {
-  return { ...base, waitForMail: (to, match, timeoutMillis = 30_000) => pollMail(() => base.mail(to), to, match, timeoutMillis) };
+  return { ...base, waitForMail: (to, match, timeoutMillis = 90_000) => pollMail(() => base.mail(to), to, match, timeoutMillis) };
 }
 
 /** The real backend from the lane's file. */

@@ -111,6 +111,27 @@ export async function exchangeOf(label: string, method: string, url: string, res
   };
 }
 
+/** Node's fetch failing because the server closed a kept-alive connection before reading the request. */
+function isStaleConnection(error: unknown): boolean {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET';
+}
+
+/**
+ * One request, sent again once when the connection it went out on was a kept-alive one that the
+ * server had just closed (Next's development server closes idle connections after a few seconds,
+ * and undici may pick one in that instant): the server never read it.
+ */
+async function fetchOnce(request: Request): Promise<Response> {
+  const spare = request.clone();
+  try {
+    return await globalThis.fetch(request);
+  } catch (error) {
+    if (!isStaleConnection(error)) throw error;
+    return globalThis.fetch(spare);
+  }
+}
+
 /**
  * A `fetch` that records every exchange under the label its owner sets. What it hands back is the
  * real answer, so the client code that reads it behaves as it would.
@@ -129,7 +150,7 @@ export class Recorder {
   readonly fetch: typeof fetch = async (input, init) => {
     const request = new Request(input, init);
     for (const [name, value] of Object.entries(this.extraHeaders)) request.headers.set(name, value);
-    const response = await globalThis.fetch(request);
+    const response = await fetchOnce(request);
     const seen = (this.perLabel.get(this.label) ?? 0) + 1;
     this.perLabel.set(this.label, seen);
     const label = seen === 1 ? this.label : `${this.label} #${seen}`;

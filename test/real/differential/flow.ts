@@ -1,4 +1,5 @@
 import type { AccessType } from '../../../protocol/resources/common.js';
+import { createRefreshingTokenSource } from '../../../protocol/tokenSource.js';
 import { createTransport, staticTokenSource, type TokenSource, type Transport } from '../../../protocol/transport.js';
 import type { MailMessage } from '../../support/serviceTarget.js';
 import { Recorder } from './exchange.js';
@@ -62,7 +63,7 @@ export class FlowContext {
       secretServerKey: internal ? undefined : keys.secretServerKey,
       superSecretAdminKey: internal ? undefined : options.adminAccessToken === undefined ? keys.superSecretAdminKey : undefined,
       adminTokens: options.adminAccessToken === undefined ? undefined : staticTokenSource(options.adminAccessToken),
-      userTokens: options.tokens === undefined ? undefined : tokenSourceOf(options.tokens),
+      userTokens: options.tokens === undefined ? undefined : this.tokenSourceOf(options.tokens),
       fetch: this.recorder.fetch,
       // The real backend compiles a route on its first request (10–60 s on 2 cores).
       attemptTimeoutMillis: 600_000,
@@ -80,6 +81,46 @@ export class FlowContext {
 
   admin(tokens?: Tokens): Transport<'admin'> {
     return this.transport('admin', { tokens });
+  }
+
+  private renewing = new Map<string, TokenSource>();
+
+  /**
+   * A session's tokens as a client holds them: renewed before they expire (the real development
+   * backend's last 60 s, and a flow that waits for e-mail outlives that). Renewals go out unrecorded,
+   * since the two sides' token lifetimes differ by design; the token endpoint has steps of its own.
+   */
+  private tokenSourceOf(tokens: Tokens): TokenSource {
+    if (tokens.refresh_token === undefined) return { renewable: false, getAccessToken: async () => tokens.access_token, invalidateAccessToken: () => undefined };
+    const refreshToken = tokens.refresh_token;
+    let source = this.renewing.get(refreshToken);
+    if (!source) {
+      const extra = this.side.extraRequestHeaders;
+      source = createRefreshingTokenSource({
+        baseUrl: this.side.baseUrl,
+        projectId: this.project.projectId,
+        publishableClientKey: this.project.publishableClientKey,
+        refreshToken,
+        accessToken: tokens.access_token,
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          for (const [name, value] of Object.entries(extra)) request.headers.set(name, value);
+          return globalThis.fetch(request);
+        },
+        attemptTimeoutMillis: 600_000,
+      });
+      this.renewing.set(refreshToken, source);
+    }
+    // A session the flow ended (signed out, deleted) keeps its last access token, so the step that
+    // uses it afterwards shows the service's answer to that token rather than no token at all.
+    let last = tokens.access_token;
+    const renewing = source;
+    return {
+      renewable: true,
+      getAccessToken: async () => (last = (await renewing.getAccessToken()) ?? last),
+      invalidateAccessToken: (token) => renewing.invalidateAccessToken(token),
+      getRefreshToken: async () => refreshToken,
+    };
   }
 
   /** Runs one step under its label; its error is kept (the answer is recorded already). */
@@ -120,9 +161,9 @@ export class FlowContext {
     return { 'x-stack-project-id': this.project.projectId, 'x-stack-access-type': accessType, ...key, ...extra };
   }
 
-  /** The newest e-mail to `to` matching `match`, waiting up to 30 s for it. */
+  /** The newest e-mail to `to` matching `match`, waiting up to 90 s for it (the backend sends from a queue). */
   async mail(to: string, match: RegExp): Promise<MailMessage | undefined> {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       const found = (await this.side.mail(to)).filter((m) => match.test(m.subject) || match.test(m.text)).at(-1);
       if (found) return found;
@@ -132,14 +173,6 @@ export class FlowContext {
   }
 }
 
-function tokenSourceOf(tokens: Tokens): TokenSource {
-  return {
-    renewable: false,
-    getAccessToken: async () => tokens.access_token,
-    invalidateAccessToken: () => undefined,
-    ...(tokens.refresh_token === undefined ? {} : { getRefreshToken: async () => tokens.refresh_token ?? null }),
-  };
-}
 
 /** The code a link in an e-mail carries (`?code=…`), or the first such link's. */
 export function codeFromMail(message: MailMessage | undefined): string | undefined {
