@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startMailSink, type RunningMailSink } from '../../test/real/support/mailSink.js';
 import { writeLaneReport, type LaneTimings } from '../../test/real/support/report.js';
 import type { RealTargetFile } from '../../test/support/serviceTarget.js';
+import { EMAIL_RENDERING_MODULES, startRenderSandbox, type RenderSandbox } from './renderSandbox.js';
 import { FLOW_PROJECT_CONFIG } from '../../test/real/differential/flows/project.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -65,6 +66,23 @@ async function mailSink(): Promise<{ url: string; sink: RunningMailSink | null }
   const sink = await startMailSink({ smtpPort: 8129, httpPort: MAIL_HTTP_PORT });
   log(`mail sink: SMTP 127.0.0.1:${sink.smtpPort}, mailbox ${sink.httpUrl}`);
   return { url: sink.httpUrl, sink };
+}
+
+/**
+ * The backend renders each e-mail in a code sandbox it reaches on port 8222 in development (a
+ * container upstream): the lane's stand-in (scripts/real/renderSandbox.ts), unless one answers there.
+ */
+async function renderSandbox(): Promise<RenderSandbox | null> {
+  try {
+    await fetch('http://127.0.0.1:8222/', { signal: AbortSignal.timeout(2000) });
+    log('a render sandbox already answers on 8222; using it');
+    return null;
+  } catch {
+    // none yet
+  }
+  const sandbox = await startRenderSandbox({ dir: `${process.env.R ?? '/work/real-backend'}/render-sandbox`, log });
+  log(`render sandbox for the backend's e-mails: ${sandbox.url}`);
+  return sandbox;
 }
 
 /**
@@ -146,10 +164,11 @@ async function main(): Promise<void> {
   log('starting the backend (or finding it running)');
   await startBackend(timings);
   const { url: mailboxUrl, sink } = await mailSink();
+  const sandbox = await renderSandbox();
   const emails = pumpEmailQueue();
   try {
     const projectStarted = performance.now();
-    const target = await createProject(mailboxUrl);
+    const [target] = await Promise.all([createProject(mailboxUrl), sandbox?.prepare(EMAIL_RENDERING_MODULES)]);
     timings.projectSeconds = seconds(projectStarted);
     const targetFile = new URL('target.json', ARTIFACTS).pathname;
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
@@ -168,6 +187,7 @@ async function main(): Promise<void> {
     process.exitCode = failed === 0 ? 0 : 1;
   } finally {
     await emails.stop();
+    await sandbox?.stop();
     await sink?.stop();
   }
 }
