@@ -51,7 +51,7 @@ describe('team invitations', () => {
     expect(mail.text).toContain(mail.link!);
 
     const [listed] = await endpoints.listTeamInvitations(owner.client, team.id);
-    expect(listed).toEqual({ id: sent.id, team_id: team.id, recipient_email: invitee.email, expires_at_millis: expect.any(Number) });
+    expect(listed).toEqual({ id: sent.id, team_id: team.id, team_display_name: team.display_name, recipient_email: invitee.email, expires_at_millis: expect.any(Number) });
     const { now_millis } = await devRequest<{ now_millis: number }>(em, 'GET', '/emulator/time');
     expect(Math.abs(listed!.expires_at_millis - (now_millis + WEEK))).toBeLessThan(60_000);
 

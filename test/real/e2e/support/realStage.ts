@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
 import { launchChromium, skipWithoutChromium } from '../../../e2e/support/chromium.js';
+import { openDemoPage } from '../../../e2e/support/demoPage.js';
 import { serveDemoFor, type DemoServer } from '../../../e2e/support/server.js';
 import { realTarget, realTargetFile, REAL_BACKEND_HEADERS, type ServiceTarget } from '../../../support/serviceTarget.js';
 
@@ -56,13 +57,7 @@ export function realScenario(name: string, run: (stage: RealStage) => Promise<vo
           contexts.push(context);
           return context;
         },
-        async openTab(context, path = '/') {
-          const page = await context.newPage();
-          page.on('pageerror', (error) => console.error(`[${name}] page error: ${error.message}`));
-          await page.goto(`${demo!.url}${path}`);
-          await page.waitForFunction(() => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined, null, { timeout: 30_000 });
-          return page;
-        },
+        openTab: (context, path = '/') => openDemoPage(context, `${demo!.url}${path}`, name, 30_000),
         async server<T>(method: string, path: string, body?: unknown) {
           const response = await fetch(`${target.baseUrl}/api/v1${path}`, {
             method,
