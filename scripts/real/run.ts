@@ -10,7 +10,7 @@
  *   REAL_LANE_FILES   optional: only these test files (space-separated), for working on one
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { startMailSink, type RunningMailSink } from '../../test/real/support/mailSink.js';
 import { writeLaneReport, type LaneTimings } from '../../test/real/support/report.js';
 import type { RealTargetFile } from '../../test/support/serviceTarget.js';
@@ -114,6 +114,21 @@ function pumpEmailQueue(): { stop(): Promise<void> } {
   };
 }
 
+/** The backend's resident memory (every process of its session) and the disk its work folder takes. */
+function measureCost(timings: LaneTimings): void {
+  const work = process.env.R ?? '/work/real-backend';
+  try {
+    const pid = readFileSync(`${work}/backend.pid`, 'utf8').trim();
+    const rss = spawnSync('ps', ['-o', 'rss=', '-s', pid], { encoding: 'utf8' }).stdout.split('\n').reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
+    if (rss > 0) timings.backendRssMb = Math.round(rss / 1024);
+  } catch {
+    // started elsewhere, without a pid file here
+  }
+  const du = spawnSync('du', ['-sb', work], { encoding: 'utf8', timeout: 300_000 });
+  const bytes = Number(du.stdout.split(/\s/)[0]);
+  if (bytes > 0) timings.workFolderGb = Math.round(bytes / 1e8) / 10;
+}
+
 async function withRetry<T>(attempt: () => Promise<T>, attempts = 3): Promise<T> {
   for (let i = 1; ; i++) {
     try {
@@ -182,6 +197,8 @@ async function main(): Promise<void> {
       AUTHBROKER_SERVICE_TARGET: `real:${targetFile}`,
     });
     timings.testSeconds = seconds(testsStarted);
+    measureCost(timings);
+    writeFileSync(new URL('timings.json', ARTIFACTS), `${JSON.stringify(timings, null, 2)}\n`);
     const { passed, failed } = writeLaneReport({ resultsFile, differentialFile: new URL('differential.json', ARTIFACTS).pathname, timings, target });
     console.log(`${passed} passed, ${failed} failed`);
     process.exitCode = failed === 0 ? 0 : 1;
@@ -192,7 +209,16 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
+/** `--report-only`: writes test/real/REPORT.md again from the last run's artifacts (after a change to the report's form). */
+function reportOnly(): void {
+  const read = <T>(name: string) => JSON.parse(readFileSync(new URL(name, ARTIFACTS), 'utf8')) as T;
+  const timings = { ...read<LaneTimings>('timings.json') };
+  const { passed, failed } = writeLaneReport({ resultsFile: new URL('vitest.json', ARTIFACTS).pathname, differentialFile: new URL('differential.json', ARTIFACTS).pathname, timings, target: read<RealTargetFile>('target.json') });
+  console.log(`${passed} passed, ${failed} failed`);
+}
+
+if (process.argv.includes('--report-only')) reportOnly();
+else main().catch((error: unknown) => {
   console.error(error);
   console.log('0 passed, 1 failed');
   process.exitCode = 1;

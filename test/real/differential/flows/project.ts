@@ -87,6 +87,9 @@ export const projectFlow: Flow = {
       const revokedKey = spare.publishable_client_key;
       await ctx.step('revoked publishable key', () => api.getCurrentProject(ctx.transport('client', { keys: { publishableClientKey: revokedKey } })));
     }
+    await ctx.raw('delete the project (client)', { method: 'DELETE', path: '/internal/projects/current', headers: ctx.headers('client') });
+    await ctx.step('delete the project (admin)', () => api.deleteCurrentProject(ctx.admin()));
+    await ctx.step('the project after its deletion', () => api.getCurrentProject(ctx.client()));
   },
 };
 
