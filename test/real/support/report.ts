@@ -57,8 +57,8 @@ function groupExplained(results: FlowResult[]): Array<{ reason: string; request:
   for (const r of results) {
     for (const d of r.differences) {
       if (d.explanation === null) continue;
-      // The header-family difference is the same on every answer: one row for all of them.
-      const request = d.kind === 'header' ? '(every answer)' : `${d.method} ${d.route}`;
+      // The CORS header-family difference is the same on every answer: one row for all of them.
+      const request = d.kind === 'header' && d.subject.startsWith('access-control-') ? '(every answer)' : `${d.method} ${d.route}`;
       const key = [d.explanation, request, d.kind].join('\u0000');
       const g = groups.get(key) ?? { reason: d.explanation, request, kind: d.kind, subjects: new Set(), emulator: new Set(), real: new Set(), steps: new Set() };
       if (d.subject !== '') g.subjects.add(d.subject);
