@@ -16,6 +16,12 @@ import { AuthBrokerError, type SerializedError } from '../protocol/errors/errors
 const sentences: Record<string, string> = {
   EMAIL_PASSWORD_MISMATCH: 'That e-mail and password do not match. Check them and try again.',
   USER_EMAIL_ALREADY_EXISTS: 'An account with this e-mail already exists. Sign in instead, or use another e-mail.',
+  CURRENT_PROJECT_NOT_FOUND: 'The app is set up with a project ID the service does not know: check the project ID in its configuration.',
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: 'The app is set up without the publishable client key this project requires: add it to its configuration.',
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: 'This page does not accept guest accounts. Sign in or create an account to go on.',
+  RESTRICTED_USER_NOT_ALLOWED: 'Your account cannot do this yet (for example, its e-mail is not verified).',
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: 'Guest accounts are not available for this app.',
+  SIGN_UP_REJECTED: 'This sign-up was refused. Contact the app if you think this is a mistake.',
   PASSWORD_TOO_SHORT: 'The password is too short: use at least 8 characters.',
   PASSWORD_TOO_LONG: 'The password is too long: use at most 70 characters.',
   // The service sends it for a wrong current password; our own check, for a repeated password that differs.

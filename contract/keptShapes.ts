@@ -51,6 +51,10 @@ const user = {
   selectedTeamId: 's?',
   selectedTeam: { '?': team },
   isAnonymous: 'b',
+  isRestricted: 'b',
+  restrictedReason: { '?': { type: 's' } },
+  restrictedByAdmin: 'b',
+  restrictedByAdminReason: 's?',
 } as const satisfies RulesOf<Element<'currentUser'>>;
 
 const project = {
@@ -64,6 +68,9 @@ const project = {
     clientTeamCreationEnabled: 'b',
     clientUserDeletionEnabled: 'b',
     enabledOauthProviders: [{ id: 's' }],
+    domains: [{ domain: 's', handlerPath: 's' }],
+    allowUserApiKeys: 'b',
+    allowTeamApiKeys: 'b',
   },
 } as const satisfies RulesOf<Element<'project'>>;
 

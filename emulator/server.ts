@@ -28,21 +28,23 @@ const PROTOCOL_HEADERS = [
   'refresh-token',
   'access-token',
   'allow-anonymous-user',
+  'branch-id',
 ];
 /** `@stackframe/js` 2.8.108 and later send each protocol header as `x-hexclave-*` instead of `x-stack-*`. */
 const HEADER_FAMILIES = ['x-stack-', 'x-hexclave-'] as const;
 
 /**
  * CORS of every `/api/*` response and preflight (PROTOCOL.md §1.1). The allowed request headers
- * are the service's at v2.7.27 and, after them, the two that `@stackframe/js` 2.8.39 to 2.8.102 add
- * to every call, in both header families: without them a browser blocks those SDK releases before
- * any request is sent. Both families of the response headers are readable.
+ * are the service's today (the 2026-04 backend: v2.7.27's, the two that `@stackframe/js` 2.8.39 and
+ * later add to every call, `x-stack-branch-id` and `x-vercel-protection-bypass`), in both header
+ * families: the service does not know `x-hexclave-*` yet, the emulator does, so that 2.8.108 and later
+ * work against it (emulator/README.md). Both families of the response headers are readable.
  */
 export const corsHeaders: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': '86400',
-  'access-control-allow-headers': ['content-type', 'authorization', ...HEADER_FAMILIES.flatMap((family) => PROTOCOL_HEADERS.map((name) => `${family}${name}`)), 'baggage', 'sentry-trace', 'ngrok-skip-browser-warning'].join(', '),
+  'access-control-allow-headers': ['content-type', 'authorization', ...HEADER_FAMILIES.flatMap((family) => PROTOCOL_HEADERS.map((name) => `${family}${name}`)), 'baggage', 'sentry-trace', 'x-vercel-protection-bypass', 'ngrok-skip-browser-warning'].join(', '),
   'access-control-expose-headers': ['content-type', ...HEADER_FAMILIES.flatMap((family) => [`${family}actual-status`, `${family}known-error`])].join(', '),
 };
 
@@ -164,6 +166,13 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
     res.end();
     return;
   }
+  // As the service's framework does: a trailing slash is redirected away (permanently, method kept).
+  if (url.pathname.length > 1 && url.pathname.endsWith('/')) {
+    const location = `${url.pathname.replace(/\/+$/, '')}${url.search}`;
+    res.writeHead(308, { location });
+    res.end(location);
+    return;
+  }
   if (!ALLOWED_METHODS.has(method)) {
     writeReply(res, { kind: 'text', status: 405, body: 'Method not allowed' }, { cors: true, override: false, pretty });
     return;
@@ -196,7 +205,8 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
   try {
     // Routing comes first, as in the service: an unknown path is a 404 whatever the credentials.
     if (match.kind === 'not-found') reply = notFound(url);
-    else if (match.kind === 'method-not-allowed') reply = { kind: 'text', status: 405, body: 'Method not allowed' };
+    // The service's framework answers a 405 with no body.
+    else if (match.kind === 'method-not-allowed') reply = { kind: 'empty', status: 405 };
     else {
       const raw = await readBody(req);
       const body = parseBody(headers['content-type'], raw);

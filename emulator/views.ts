@@ -51,7 +51,19 @@ export function clientUserView(p: ProjectRecord, u: UserRecord): ClientUser {
     oauth_providers: u.oauth_accounts.map((a) => ({ id: a.provider_id, account_id: a.account_id, email: a.email })),
     selected_team_id: selected ? u.selected_team_id : null,
     selected_team: selected ? clientTeamView(selected) : null,
-    is_anonymous: u.is_anonymous === true,
+    ...restrictionView(u),
+  };
+}
+
+/** Anonymous users are restricted for that reason; the emulator has no admin restrictions or e-mail verification requirement. */
+function restrictionView(u: UserRecord): Pick<ClientUser, 'is_anonymous' | 'is_restricted' | 'restricted_reason' | 'restricted_by_admin' | 'restricted_by_admin_reason'> {
+  const anonymous = u.is_anonymous === true;
+  return {
+    is_anonymous: anonymous,
+    is_restricted: anonymous,
+    restricted_reason: anonymous ? { type: 'anonymous' } : null,
+    restricted_by_admin: false,
+    restricted_by_admin_reason: null,
   };
 }
 
@@ -65,6 +77,10 @@ export function serverUserView(p: ProjectRecord, u: UserRecord): ServerUser {
     last_active_at_millis: u.last_active_at_millis ?? u.signed_up_at_millis,
     server_metadata: u.server_metadata,
     selected_team: selected ? serverTeamView(selected) : null,
+    restricted_by_admin_private_details: null,
+    // The emulator has no geolocation and no risk engine: unknown country, no risk.
+    country_code: null,
+    risk_scores: { sign_up: { bot: 0, free_trial_abuse: 0 } },
   };
 }
 
@@ -115,9 +131,15 @@ export function clientProjectView(p: ProjectRecord): ClientProject {
       client_team_creation_enabled: c.client_team_creation_enabled,
       client_user_deletion_enabled: c.client_user_deletion_enabled,
       enabled_oauth_providers: c.oauth_providers.filter((o) => o.enabled).map((o) => ({ id: o.id })),
+      domains: c.domains.map((d) => ({ ...d })),
+      allow_user_api_keys: c.allow_user_api_keys ?? false,
+      allow_team_api_keys: c.allow_team_api_keys ?? false,
     },
   };
 }
+
+/** The id of the e-mail theme every project of the emulator uses (it has one theme). */
+export const DEFAULT_EMAIL_THEME_ID = '00000000-0000-4000-8000-0000000e7a11';
 
 export function adminProjectView(p: ProjectRecord): AdminProject {
   const c = p.config;
@@ -125,11 +147,15 @@ export function adminProjectView(p: ProjectRecord): AdminProject {
     id: p.id,
     display_name: p.display_name,
     description: p.description,
+    logo_url: null,
+    logo_full_url: null,
+    logo_dark_mode_url: null,
+    logo_full_dark_mode_url: null,
     created_at_millis: p.created_at_millis,
-    user_count: Object.keys(p.users).length,
     is_production_mode: p.is_production_mode,
+    owner_team_id: p.owner_team_id ?? null,
+    onboarding_status: 'completed',
     config: {
-      id: c.id,
       allow_localhost: c.allow_localhost,
       sign_up_enabled: c.sign_up_enabled,
       credential_enabled: c.credential_enabled,
@@ -145,6 +171,10 @@ export function adminProjectView(p: ProjectRecord): AdminProject {
       email_config: { ...c.email_config },
       team_creator_default_permissions: c.team_creator_default_permissions.map((id) => ({ id })),
       team_member_default_permissions: c.team_member_default_permissions.map((id) => ({ id })),
+      user_default_permissions: (c.user_default_permissions ?? []).map((id) => ({ id })),
+      email_theme: DEFAULT_EMAIL_THEME_ID,
+      allow_user_api_keys: c.allow_user_api_keys ?? false,
+      allow_team_api_keys: c.allow_team_api_keys ?? false,
     },
   };
 }

@@ -17,17 +17,32 @@ export interface VerifiedAccessToken {
   payload: JWTPayload;
 }
 
-/** Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4). */
+/** Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4, and today's two for guests and restricted users). */
 export type AccessTokenRejection =
   | KnownError<'UNPARSABLE_ACCESS_TOKEN'>
   | KnownError<'ACCESS_TOKEN_EXPIRED'>
   | KnownError<'INVALID_PROJECT_FOR_ACCESS_TOKEN'>
-  | KnownError<'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED'>;
+  | KnownError<'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED'>
+  | KnownError<'RESTRICTED_USER_NOT_ALLOWED'>;
 
-/** The `iss` claim of the service's access tokens. */
+/** The issuer of v2.7's tokens. The service's tokens today name their project: `<API URL>/api/v1/projects/<id>`. */
 export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
 
-/** The options of {@link createAccessTokenVerifier}. */
+/**
+ * Whether `issuer` is one the project's tokens carry: v2.7's fixed one, or today's URL of the project
+ * under the service's own API URL (which need not be the app's base URL: a proxy, localhost against
+ * 127.0.0.1). The signature, checked with the keys fetched from the app's base URL, is what proves it.
+ */
+function isProjectIssuer(issuer: unknown, projectId: string): boolean {
+  if (issuer === ACCESS_TOKEN_ISSUER) return true;
+  if (typeof issuer !== 'string') return false;
+  try {
+    return new URL(issuer).pathname === `/api/v1/projects/${projectId}`;
+  } catch {
+    return false;
+  }
+}
+
 export interface AccessTokenVerifierOptions {
   /** The service's base URL, without `/api/v1`. */
   baseUrl: string;
@@ -79,15 +94,20 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     }
     // A token of another project is refused without fetching that project's keys: whatever its
     // signature, it is not valid here, and keys named by an untrusted token are not ours to fetch.
+    // Today's guest and restricted users' tokens have the audience `<project>:anon` / `:restricted`.
     const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
-    if (audiences.length > 0 && !audiences.includes(options.projectId)) {
-      // An anonymous user's token names this project with a suffix: a guest, not another project.
-      throw createKnownError(audiences.includes(`${options.projectId}:anon`) ? 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED' : 'INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    if (audiences.length > 0 && !audiences.some((aud) => aud.split(':')[0] === options.projectId)) {
+      throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    }
+    // As the service does by default: guests and restricted users are refused (their tokens are signed with other keys).
+    if (claims.is_anonymous === true || audiences.includes(`${options.projectId}:anon`)) throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    if (audiences.includes(`${options.projectId}:restricted`)) {
+      const reason = claims.restricted_reason;
+      throw createKnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: typeof reason === 'object' && reason !== null ? (reason as Record<string, unknown>) : { type: 'restricted_by_administrator' } });
     }
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, jwks, {
-        issuer: ACCESS_TOKEN_ISSUER,
         audience: options.projectId,
         algorithms: ['ES256'],
         ...(options.clock === undefined ? {} : { currentDate: new Date(options.clock.now()) }),
@@ -95,10 +115,13 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     } catch (error) {
       throw rejectionOrFailure(error);
     }
+    if (!isProjectIssuer(payload.iss, options.projectId)) throw unparsable();
     if (typeof payload.sub !== 'string' || payload.sub === '') throw unparsable();
+    // `refresh_token_id` today, `refreshTokenId` in v2.7's tokens.
+    const session = payload.refresh_token_id ?? payload.refreshTokenId;
     return {
       userId: payload.sub,
-      sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null,
+      sessionId: typeof session === 'string' ? session : null,
       projectId: options.projectId,
       expiresAtMillis: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
       payload,

@@ -3,6 +3,8 @@ import { ClientError, InvalidArgumentError } from './errors/errors.js';
 
 /** The service's key prefixes: publishable client keys may be public; the other two never. */
 export const PUBLISHABLE_KEY_PREFIX = 'pck_';
+/** Shorter than "pck_" and one character cannot be a key. */
+const MIN_KEY_LENGTH = 5;
 const SECRET_KEY_PREFIXES = ['ssk_', 'sak_'] as const;
 const SECRET_HEADERS = ['x-stack-secret-server-key', 'x-stack-super-secret-admin-key'] as const;
 
@@ -77,20 +79,23 @@ export function checkProjectId(value: unknown, option: string): asserts value is
 }
 
 /**
- * A publishable client key starts with `pck_` and is printable ASCII: a placeholder (`pck_…`) or a
- * key copied with a stray character would otherwise surface as a `Headers` error at the first
- * sign-in. The message never repeats the value.
+ * A publishable client key is printable ASCII: a placeholder (`pck_…`) or a key copied with a stray
+ * character would otherwise surface as a `Headers` error at the first sign-in. The keys the service
+ * makes start with `pck_`, but a self-hosted service's own `internal` project has fixed keys of any
+ * form (`this-publishable-client-key-is-for-local-development-only` in development), so the prefix
+ * is not required; the bare prefix and keys too short to be one are refused. The message never
+ * repeats the value.
  */
 export function checkPublishableClientKey(value: unknown, option: string): asserts value is string {
-  if (typeof value !== 'string' || !value.startsWith(PUBLISHABLE_KEY_PREFIX) || value.length === PUBLISHABLE_KEY_PREFIX.length) {
-    throw new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits, from the project's API keys (or the emulator's banner).`);
-  }
+  const wrong = () => new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits, from the project's API keys (or the emulator's banner).`);
+  if (typeof value !== 'string') throw wrong();
   if (!KEY_TEXT.test(value)) {
     throw new InvalidArgumentError(
       option,
       `${option} must be printable ASCII without spaces ("pck_" followed by letters and digits), but it holds other characters: a placeholder such as "pck_…" kept from an example, or a key copied with extra characters.`,
     );
   }
+  if (value.length < MIN_KEY_LENGTH || value === PUBLISHABLE_KEY_PREFIX) throw wrong();
 }
 
 /** Secret keys go in headers too: printable ASCII, or they could never be sent. The message never repeats the value. */

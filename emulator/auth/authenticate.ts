@@ -43,7 +43,10 @@ function isAccessType(value: string): value is AccessType {
   return value === 'client' || value === 'server' || value === 'admin';
 }
 
-/** Resolves who is calling, in the exact order of PROTOCOL.md §1.4. Null: an unauthenticated request. */
+/**
+ * Resolves who is calling, in the order the service checks today (the 2026-04 backend; PROTOCOL.md
+ * §1.4 describes v2.7's, which looked the project up after the keys). Null: an unauthenticated request.
+ */
 export async function authenticate(headers: Headers, store: Store, now: number): Promise<AuthContext | null> {
   const projectId = headers['x-stack-project-id'];
   const accessToken = headers['x-stack-access-token'];
@@ -74,6 +77,10 @@ export async function authenticate(headers: Headers, store: Store, now: number):
   if (!isAccessType(accessType)) throw createKnownError('INVALID_ACCESS_TYPE', { accessType });
   if (projectId === undefined) throw createKnownError('ACCESS_TYPE_WITHOUT_PROJECT_ID', { request_type: accessType });
 
+  // The project before any key: an unknown id says so, whatever the keys (the service's order today).
+  const project = store.project(projectId);
+  if (!project) throw createKnownError('CURRENT_PROJECT_NOT_FOUND', { project_id: projectId });
+
   const now_ = now;
   if (overrideKey !== undefined) {
     // 6. The dev-only override key: the internal project's super secret admin key.
@@ -93,25 +100,28 @@ export async function authenticate(headers: Headers, store: Store, now: number):
     }
     const managed = (admin.server_metadata as { managedProjectIds?: unknown } | null)?.managedProjectIds;
     if (!Array.isArray(managed) || !managed.includes(projectId)) throw createKnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
-    if (!store.project(projectId)) throw createKnownError('INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN');
   } else {
     // 8. The key of the access type (keys of other types are ignored).
-    const project = store.project(projectId);
     const check = (kind: KeyKind, value: string | undefined, missing: 'CLIENT_AUTHENTICATION_REQUIRED' | 'SERVER_AUTHENTICATION_REQUIRED' | 'ADMIN_AUTHENTICATION_REQUIRED') => {
       if (value === undefined || value === '') throw createKnownError(missing);
-      if (!project || !keyIsValid(project, kind, value, now_)) {
+      if (!keyIsValid(project, kind, value, now_)) {
         const code = kind === 'publishable_client_key' ? 'INVALID_PUBLISHABLE_CLIENT_KEY' : kind === 'secret_server_key' ? 'INVALID_SECRET_SERVER_KEY' : 'INVALID_SUPER_SECRET_ADMIN_KEY';
         throw createKnownError(code, { project_id: projectId });
       }
     };
-    if (accessType === 'client') check('publishable_client_key', publishableKey, 'CLIENT_AUTHENTICATION_REQUIRED');
+    if (accessType === 'client') {
+      // Client access without a key is allowed unless the project requires one.
+      if (publishableKey === undefined || publishableKey === '') {
+        if (project.config.require_publishable_client_key) throw createKnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: projectId });
+      } else {
+        check('publishable_client_key', publishableKey, 'CLIENT_AUTHENTICATION_REQUIRED');
+      }
+    }
     else if (accessType === 'server') check('secret_server_key', secretKey, 'SERVER_AUTHENTICATION_REQUIRED');
     else check('super_secret_admin_key', adminKey, 'ADMIN_AUTHENTICATION_REQUIRED');
   }
 
-  // 9–10.
-  const project = store.project(projectId);
-  if (!project) throw createKnownError('PROJECT_NOT_FOUND', { project_id: projectId });
+  // Whether a guest's token is accepted was decided from the token itself (its claim), above, as the service does.
   const user = tokenUser ? (own(project.users, tokenUser.userId) ?? null) : null;
   return { type: accessType, project, user, sessionId: tokenUser?.sessionId ?? null };
 }

@@ -25,7 +25,7 @@ export async function issueTokens(
   options: { method?: string; expiresInMillis?: number; isImpersonation?: boolean } = {},
 ): Promise<IssuedTokens> {
   const sessionId = crypto.randomUUID();
-  const accessToken = await signAccessToken(p, user, sessionId, now, env.accessTokenTtlMillis);
+  const accessToken = await signAccessToken(p, user, sessionId, now, env.accessTokenTtlMillis, env.baseUrl);
   const { session, refreshToken } = createSession(p, user.id, now, {
     ...(options.expiresInMillis === undefined ? {} : { expiresInMillis: options.expiresInMillis }),
     ...(options.isImpersonation === undefined ? {} : { isImpersonation: options.isImpersonation }),
@@ -42,7 +42,7 @@ export async function issueTokens(
 
 /** A fresh access token for an existing session (refresh); records activity. */
 export async function refreshTokenFor(env: EmulatorEnv, p: ProjectRecord, user: UserRecord, sessionId: string, now: number): Promise<string> {
-  const token = await signAccessToken(p, user, sessionId, now, env.accessTokenTtlMillis);
+  const token = await signAccessToken(p, user, sessionId, now, env.accessTokenTtlMillis, env.baseUrl);
   const session = p.sessions[sessionId];
   if (session) session.last_used_at_millis = now;
   recordActivity(p, user, now);

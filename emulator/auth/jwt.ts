@@ -3,8 +3,16 @@ import type { ProjectRecord, UserRecord } from '../state/model.js';
 import { primaryChannel } from '../state/users.js';
 import type { Store } from '../state/store.js';
 
-/** The issuer of the service's access tokens (PROTOCOL.md §3.1); our tokens carry the same claims. */
+/** The issuer of v2.7's access tokens (PROTOCOL.md §3.1), still accepted from data files written then. */
 export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
+
+/**
+ * The issuer of the service's access tokens today: its own API URL and the project (anonymous users'
+ * under `projects-anonymous-users`, as the service signs them).
+ */
+export function accessTokenIssuer(baseUrl: string, projectId: string, anonymous = false): string {
+  return `${baseUrl.replace(/\/+$/, '')}/api/v1/${anonymous ? 'projects-anonymous-users' : 'projects'}/${projectId}`;
+}
 
 const keyCache = new WeakMap<JsonWebKey, Promise<CryptoKey | Uint8Array>>();
 
@@ -18,13 +26,12 @@ function importKey(jwk: JsonWebKey): Promise<CryptoKey | Uint8Array> {
 }
 
 /**
- * The claims later service versions add, which `@stackframe/js` 2.8.41 and later require before they
- * accept a token (and read the signed-in user's name and e-mail from). The service at v2.7.27 has
- * none of them; our client and the 2.7 SDK ignore them (PROTOCOL.md §3.1, §11). `signed_up_at` is
- * in seconds, like `iat`. Anonymous users are restricted (reason `anonymous`); the emulator has no
- * other restricted users.
+ * The claims of the service's tokens today (snake_case; v2.7's `branchId` and `refreshTokenId` are
+ * gone), which `@stackframe/js` 2.8.41 and later require before they accept a token (and read the
+ * signed-in user's name and e-mail from). `signed_up_at` is in seconds, like `iat`. Anonymous users
+ * are restricted (reason `anonymous`); the emulator has no other restricted users.
  */
-function laterServiceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
+function serviceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
   const email = primaryChannel(p, user.id);
   const anonymous = user.is_anonymous === true;
   return {
@@ -54,11 +61,11 @@ function audienceOf(p: ProjectRecord, user: UserRecord): string {
   return user.is_anonymous === true ? `${p.id}${ANONYMOUS_AUDIENCE_SUFFIX}` : p.id;
 }
 
-export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessionId: string, now: number, ttlMillis: number): Promise<string> {
+export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessionId: string, now: number, ttlMillis: number, baseUrl: string): Promise<string> {
   const iat = Math.floor(now / 1000);
-  return new SignJWT({ branchId: 'main', refreshTokenId: sessionId, ...laterServiceClaims(p, user, sessionId) })
+  return new SignJWT(serviceClaims(p, user, sessionId))
     .setProtectedHeader({ alg: 'ES256', kid: p.signing_key.kid })
-    .setIssuer(ACCESS_TOKEN_ISSUER)
+    .setIssuer(accessTokenIssuer(baseUrl, p.id, user.is_anonymous === true))
     .setAudience(audienceOf(p, user))
     .setSubject(user.id)
     .setIssuedAt(iat)
@@ -118,14 +125,17 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
   try {
     const { payload } = await jwtVerify(token, await importKey(project.signing_key.publicJwk), {
       algorithms: ['ES256'],
-      issuer: ACCESS_TOKEN_ISSUER,
       currentDate: new Date(now),
     });
+    // Today's issuer names the project under any API URL (the emulator may have moved port since); v2.7's is fixed.
+    const issuer = typeof payload.iss === 'string' ? payload.iss : '';
+    if (issuer !== ACCESS_TOKEN_ISSUER && !issuer.endsWith(`/api/v1/projects/${project.id}`) && !issuer.endsWith(`/api/v1/projects-anonymous-users/${project.id}`)) return { ok: false, reason: 'unparsable' };
     if (typeof payload.sub !== 'string') return { ok: false, reason: 'unparsable' };
     const anonymous = payload.is_anonymous === true;
     // The audience and the claim say the same, or the token is not one the service made.
     if (anonymous !== (aud !== project.id)) return { ok: false, reason: 'unparsable' };
-    return { ok: true, projectId: project.id, userId: payload.sub, sessionId: typeof payload.refreshTokenId === 'string' ? payload.refreshTokenId : null, anonymous, payload };
+    const session = payload.refresh_token_id ?? payload.refreshTokenId;
+    return { ok: true, projectId: project.id, userId: payload.sub, sessionId: typeof session === 'string' ? session : null, anonymous, payload };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
       const exp = error.payload.exp;

@@ -55,9 +55,11 @@ export function registerInvitationRoutes(router: Router): void {
     } else {
       requireTeam(p, query.team_id);
     }
+    const teamName = own(p.teams, query.team_id)?.display_name ?? '';
     const items = pendingInvitations(p, query.team_id, req.now).map((c) => ({
       id: c.id,
       team_id: query.team_id,
+      team_display_name: teamName,
       expires_at_millis: c.expires_at_millis,
       recipient_email: String(c.data.email),
     }));

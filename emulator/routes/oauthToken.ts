@@ -71,7 +71,8 @@ export function registerOAuthTokenRoute(router: Router): void {
       if (!session || !user) throw createKnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
       const accessToken = await refreshTokenFor(req.env, p, user, session.id, req.now);
       req.env.stats.tokenGrant('refresh_token');
-      return json({ access_token: accessToken, token_type: 'Bearer', expires_in: NOMINAL_EXPIRES_IN, scope: 'legacy' }, 200, oauthHeaders);
+      // The service answers a renewal with the code grant's two redirect fields too, always null.
+      return json({ access_token: accessToken, token_type: 'Bearer', expires_in: NOMINAL_EXPIRES_IN, scope: 'legacy', after_callback_redirect_url: null, afterCallbackRedirectUrl: null }, 200, oauthHeaders);
     }
 
     const code = field(fields, 'code');

@@ -51,7 +51,7 @@ export function registerOtpRoutes(router: Router): void {
     let data: { user_id: string | null; email: string; is_new_user: boolean };
     if (channel) {
       // An unverified e-mail must not let whoever types it in take the account over.
-      if (!channel.is_verified) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
+      if (!channel.is_verified) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: channel.value, would_work_if_email_was_verified: true });
       data = { user_id: channel.user_id, email: channel.value, is_new_user: false };
     } else {
       if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
@@ -77,7 +77,7 @@ export function registerOtpRoutes(router: Router): void {
     let user;
     if (isNewUser) {
       // Someone may have signed up with this e-mail since the code was sent.
-      if (authChannelByEmail(p, email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
+      if (authChannelByEmail(p, email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email, would_work_if_email_was_verified: false });
       // Redeemed with an anonymous user's token, the code upgrades that user (same id) instead.
       user = signUpOrUpgrade(p, auth.user, { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true, login_method: 'otp' }, req.now);
     } else {

@@ -48,14 +48,16 @@ export function registerPasswordRoutes(router: Router): void {
     requirePasswordAuth(p);
     requireLongEnough(body.password);
     if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
+    // The service refuses an untrusted verification link before it makes the user (v2.7 made the user and sent no e-mail).
+    if (!isTrustedRedirectUrl(body.verification_callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     const hash = await hashPassword(body.password);
-    if (authChannelByEmail(p, body.email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
+    if (authChannelByEmail(p, body.email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: body.email, would_work_if_email_was_verified: false });
     // Made with an anonymous user's token, the sign-up upgrades that user (same id) instead.
     const user = signUpOrUpgrade(p, auth.user, { primary_email: body.email, primary_email_verified: false, primary_email_auth_enabled: true, password_hash: hash, login_method: 'password' }, req.now);
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'password' });
-    // Sent after the fact, like the service's asynchronous e-mail: an untrusted URL only means no e-mail.
+    // Sent after the fact, like the service's asynchronous e-mail.
     const channel = primaryChannel(p, user.id);
-    if (channel && isTrustedRedirectUrl(body.verification_callback_url, trustPolicy(p))) {
+    if (channel) {
       sendVerificationEmail(req, p, user.id, channel.id, channel.value, body.verification_callback_url);
     }
     return json({ access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id });

@@ -12,10 +12,11 @@ import { directPermissionIds, effectivePermissionIds, grantPermission } from '..
 import { permissionDefinitionView } from '../views.js';
 import { requireMember } from './teams.js';
 
-/** The five system permissions, always listed with these descriptions (§4.6). */
+/** The system permissions, always listed with these descriptions (§4.6; `$manage_api_keys` came after v2.7). */
 const SYSTEM_PERMISSIONS: Readonly<Record<string, string>> = {
   $delete_team: 'Delete the team',
   $invite_members: 'Invite other users to the team',
+  $manage_api_keys: 'Create and manage API keys for the team',
   $read_members: 'Read and list the other members of the team',
   $remove_members: 'Remove other members from the team',
   $update_team: 'Update the team information',
@@ -69,8 +70,8 @@ function requireCustomDefinition(p: ProjectRecord, id: string, action: string): 
 }
 
 function requireFreeId(p: ProjectRecord, id: string): void {
-  // Upstream fails with a 500 on a duplicate id; a plain 400 says why. Project permissions share the ids.
-  if (permissionExists(p, id) || own(projectPermissionDefinitions(p), id) !== undefined) throw new StatusError(400, `A permission with ID "${id}" already exists.`);
+  // The service answers PERMISSION_ID_ALREADY_EXISTS; team and project permissions share the ids.
+  if (permissionExists(p, id) || own(projectPermissionDefinitions(p), id) !== undefined) throw createKnownError('PERMISSION_ID_ALREADY_EXISTS', { permission_id: id });
 }
 
 /** Team permissions and definitions (§5.4). */

@@ -73,6 +73,9 @@ const configSchema = obj({
   oauth_providers: yup.array(oauthProviderSchema),
   team_creator_default_permissions: permissionListSchema,
   team_member_default_permissions: permissionListSchema,
+  user_default_permissions: permissionListSchema,
+  allow_user_api_keys: yup.boolean(),
+  allow_team_api_keys: yup.boolean(),
 });
 
 /** `config.id`, `created_at_millis` and `user_count` are absent, so sending them is a SCHEMA_ERROR. */
@@ -85,6 +88,7 @@ export const projectUpdateSchema = obj({
 
 export const projectCreateSchema = obj({
   display_name: yup.string().defined(),
+  owner_team_id: yup.string().uuid(),
   description: yup.string().nullable(),
   is_production_mode: yup.boolean(),
   config: configSchema,
@@ -122,7 +126,7 @@ function toProvider(input: NonNullable<ConfigInput['oauth_providers']>[number]):
 /** The validated body's config as the update `applyConfigUpdate` takes. */
 export function toConfigUpdate(input: ConfigInput | undefined): ProjectConfigUpdate {
   if (input === undefined) return {};
-  const { email_config, oauth_providers, domains, team_creator_default_permissions, team_member_default_permissions, ...flags } = input;
+  const { email_config, oauth_providers, domains, team_creator_default_permissions, team_member_default_permissions, user_default_permissions, ...flags } = input;
   const update: ProjectConfigUpdate = {};
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) Object.assign(update, { [key]: value });
   if (email_config !== undefined) update.email_config = toEmailConfig(email_config);
@@ -130,16 +134,17 @@ export function toConfigUpdate(input: ConfigInput | undefined): ProjectConfigUpd
   if (domains !== undefined) update.domains = domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path }));
   if (team_creator_default_permissions !== undefined) update.team_creator_default_permissions = team_creator_default_permissions.map((p) => ({ id: p.id }));
   if (team_member_default_permissions !== undefined) update.team_member_default_permissions = team_member_default_permissions.map((p) => ({ id: p.id }));
+  if (user_default_permissions !== undefined) update.user_default_permissions = user_default_permissions.map((p) => ({ id: p.id }));
   return update;
 }
 
 /**
  * The service's checks after the schema, in its order (default permissions, e-mail, OAuth
  * providers, domains). `existing` is the project being updated, or null for a new project, whose
- * permission definitions are the defaults `member` and `admin`.
+ * permission definitions are the defaults `team_member` and `team_admin`.
  */
 export function checkConfigUpdate(existing: ProjectRecord | null, update: ProjectConfigUpdate): void {
-  const definitionIds = new Set<string>([...(existing === null ? ['admin', 'member'] : Object.keys(existing.permission_definitions)), ...systemPermissionIds]);
+  const definitionIds = new Set<string>([...(existing === null ? ['team_admin', 'team_member'] : Object.keys(existing.permission_definitions)), ...systemPermissionIds]);
   for (const list of [update.team_creator_default_permissions, update.team_member_default_permissions]) {
     if (list !== undefined && !list.every((p) => definitionIds.has(p.id))) throw new StatusError(400, 'Invalid team default permission ids');
   }

@@ -24,15 +24,25 @@ function withManagedIds(serverMetadata: Json, ids: string[]): Json {
   return { ...base, managedProjectIds: ids };
 }
 
-/** Current project and internal projects (PROTOCOL.md §5.7). */
+/**
+ * Current project and internal projects (PROTOCOL.md §5.7, as the service has them today):
+ * `/projects/current` is the client view for every access type and answers GET only; the admin
+ * view, its update and the deletion are under `/internal/projects/current`.
+ */
 export function registerProjectRoutes(router: Router): void {
   router.add('GET', '/projects/current', (req) => {
     const auth = requireAccess(req);
     validate(req, {});
-    return json(auth.type === 'admin' ? adminProjectView(auth.project) : clientProjectView(auth.project));
+    return json(clientProjectView(auth.project));
   });
 
-  router.add('PATCH', '/projects/current', (req) => {
+  router.add('GET', '/internal/projects/current', (req) => {
+    const auth = requireAccess(req, ADMIN);
+    validate(req, {});
+    return json(adminProjectView(auth.project));
+  });
+
+  router.add('PATCH', '/internal/projects/current', (req) => {
     const auth = requireAccess(req, ADMIN);
     const { body } = validate(req, { body: projectUpdateSchema });
     const p = auth.project;
@@ -40,14 +50,14 @@ export function registerProjectRoutes(router: Router): void {
     // Every check runs before the first change, so a refused update changes nothing.
     checkConfigUpdate(p, update);
     if (body.display_name !== undefined) p.display_name = body.display_name;
-    // Quirk of the service (§4.9): an update without `description` resets it.
-    p.description = body.description ?? '';
+    // v2.7 reset the description on an update without it (§4.9); the service no longer does.
+    if (body.description !== undefined) p.description = body.description ?? '';
     if (body.is_production_mode !== undefined) p.is_production_mode = body.is_production_mode;
     applyConfigUpdate(p.config, update);
     return json(adminProjectView(p));
   });
 
-  router.add('DELETE', '/projects/current', (req) => {
+  router.add('DELETE', '/internal/projects/current', (req) => {
     const auth = requireAccess(req, ADMIN);
     validate(req, {});
     const p = auth.project;
@@ -91,6 +101,7 @@ export function registerProjectRoutes(router: Router): void {
     const internal = req.env.store.project('internal');
     const owner = internal && auth.user ? own(internal.users, auth.user.id) : undefined;
     if (!owner) throw createKnownError('USER_AUTHENTICATION_REQUIRED');
+    project.owner_team_id = body.owner_team_id ?? owner.selected_team_id;
     req.env.store.state.projects[project.id] = project;
     owner.server_metadata = withManagedIds(owner.server_metadata, [...managedProjectIds(owner.server_metadata), project.id]);
     return json(adminProjectView(project), 201);

@@ -224,7 +224,7 @@ function requireEmailFlags(primaryEmail: string | null, authEnabled: boolean, ve
 /** Only one channel in the project may sign in with an e-mail. */
 function requireEmailFreeForAuth(p: ProjectRecord, value: string, exceptChannelId?: string): void {
   const taken = Object.values(p.contact_channels).some((c) => c.used_for_auth && c.type === 'email' && sameEmail(c.value, value) && c.id !== exceptChannelId);
-  if (taken) throw createKnownError('USER_EMAIL_ALREADY_EXISTS');
+  if (taken) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: value, would_work_if_email_was_verified: false });
 }
 
 export async function createUserFromBody(req: ApiRequest, p: ProjectRecord, body: ServerUserCreateBody): Promise<UserRecord> {

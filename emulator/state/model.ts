@@ -33,10 +33,22 @@ export interface ApiKeyRecord {
   super_secret_admin_key: { hash: string; last_four: string } | null;
 }
 
-/** The admin view's config, with default permissions kept as plain ids and the enabled list derived. */
-export type ProjectConfigRecord = Omit<AdminProjectConfig, 'enabled_oauth_providers' | 'team_creator_default_permissions' | 'team_member_default_permissions'> & {
+/**
+ * The admin view's config, with default permissions kept as plain ids and the enabled list derived.
+ * The fields the service added after v2.7 are optional, so that data files written before them load
+ * (the views fill in the service's defaults).
+ */
+export type ProjectConfigRecord = Omit<
+  AdminProjectConfig,
+  'enabled_oauth_providers' | 'team_creator_default_permissions' | 'team_member_default_permissions' | 'user_default_permissions' | 'email_theme' | 'allow_user_api_keys' | 'allow_team_api_keys'
+> & {
   team_creator_default_permissions: string[];
   team_member_default_permissions: string[];
+  user_default_permissions?: string[];
+  allow_user_api_keys?: boolean;
+  allow_team_api_keys?: boolean;
+  /** Client access needs a publishable key (PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT); off by default, as on the service. */
+  require_publishable_client_key?: boolean;
 };
 
 export interface PasskeyRecord {
@@ -225,6 +237,8 @@ export interface ProjectRecord {
   id: string;
   display_name: string;
   description: string;
+  /** The `internal` team that owns it (absent for seeded projects and older data files). */
+  owner_team_id?: string | null;
   created_at_millis: number;
   is_production_mode: boolean;
   config: ProjectConfigRecord;

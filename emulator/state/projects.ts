@@ -13,7 +13,6 @@ export async function createSigningKey(): Promise<SigningKeyRecord> {
 /** New-project defaults (PROTOCOL.md §12.1). */
 export function defaultProjectConfig(): ProjectConfigRecord {
   return {
-    id: crypto.randomUUID(),
     allow_localhost: true,
     sign_up_enabled: true,
     credential_enabled: true,
@@ -26,8 +25,12 @@ export function defaultProjectConfig(): ProjectConfigRecord {
     oauth_providers: [],
     domains: [],
     email_config: { type: 'shared' },
-    team_creator_default_permissions: ['admin'],
-    team_member_default_permissions: ['member'],
+    team_creator_default_permissions: ['team_admin'],
+    team_member_default_permissions: ['team_member'],
+    user_default_permissions: [],
+    allow_user_api_keys: false,
+    allow_team_api_keys: false,
+    require_publishable_client_key: false,
   };
 }
 
@@ -65,12 +68,12 @@ export async function createProjectRecord(input: NewProject, now: number): Promi
     memberships: [],
     permission_definitions: withDefaults
       ? {
-          admin: {
-            id: 'admin',
-            description: 'Default permission for team creators',
-            contained_permission_ids: ['$delete_team', '$invite_members', '$read_members', '$remove_members', '$update_team'],
+          team_admin: {
+            id: 'team_admin',
+            description: 'Default permission for team admins',
+            contained_permission_ids: ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'],
           },
-          member: { id: 'member', description: 'Default permission for team members', contained_permission_ids: ['$invite_members', '$read_members'] },
+          team_member: { id: 'team_member', description: 'Default permission for team members', contained_permission_ids: ['$invite_members', '$read_members'] },
         }
       : {},
     permission_grants: [],
@@ -98,6 +101,8 @@ export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectCo
     'client_user_deletion_enabled',
     'allow_localhost',
     'create_team_on_sign_up',
+    'allow_user_api_keys',
+    'allow_team_api_keys',
   ] as const;
   for (const key of booleans) {
     const value = update[key];
@@ -114,6 +119,9 @@ export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectCo
   }
   if (update.team_member_default_permissions !== undefined) {
     config.team_member_default_permissions = update.team_member_default_permissions.map((p) => p.id).sort();
+  }
+  if (update.user_default_permissions !== undefined) {
+    config.user_default_permissions = update.user_default_permissions.map((p) => p.id).sort();
   }
 }
 

@@ -78,6 +78,8 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
           magic_link_enabled: true,
           sign_up_enabled: true,
           client_team_creation_enabled: true,
+          // As the service's dashboard project: each new account gets a team to own its projects.
+          create_team_on_sign_up: true,
           oauth_providers: ['github', 'google', 'microsoft', 'spotify'].map((id) => ({ id, enabled: true, type: 'shared' as const })),
         },
       },

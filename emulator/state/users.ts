@@ -94,6 +94,8 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
   if (p.config.create_team_on_sign_up) {
     const team = createTeamRecord(p, { display_name: personalTeamName(user.display_name, input.primary_email ?? null) }, now);
     addMember(p, team.id, user.id, 'creator', now);
+    // The service selects the new team, so the user starts with one (its dashboard relies on it).
+    user.selected_team_id = team.id;
   }
   return user;
 }

@@ -4,22 +4,25 @@ import type { AdminProject, ProjectCreate, ProjectUpdate } from '../resources/pr
 import type { ProjectFor } from '../resources/views.js';
 import type { Transport } from '../transport.js';
 
-/** Clients and servers get the client view; admins the full configuration. */
+/**
+ * Clients and servers get the client view; admins the full configuration, which the service now
+ * serves at `/internal/projects/current` (`/projects/current` gives every access type the client view).
+ */
 export function getCurrentProject<A extends AccessType>(t: Transport<A>): Promise<ProjectFor<A>> {
-  return t.request({ method: 'GET', path: '/projects/current' });
+  return t.request({ method: 'GET', path: t.accessType === 'admin' ? '/internal/projects/current' : '/projects/current' });
 }
 
 /**
- * Lists replace whole lists; `oauth_providers` must name every configured provider.
- * Quirk of the service: a PATCH without `description` resets it to "".
+ * Lists replace whole lists; `oauth_providers` must name every configured provider. The service
+ * answers `PATCH /projects/current` with 405 now: the admin update lives at `/internal/projects/current`.
  */
 export function updateCurrentProject(t: Transport<'admin'>, update: ProjectUpdate): Promise<AdminProject> {
-  return t.request({ method: 'PATCH', path: '/projects/current', body: requireObject(update, 'update') });
+  return t.request({ method: 'PATCH', path: '/internal/projects/current', body: requireObject(update, 'update') });
 }
 
 /** Deletes the project and everything in it. */
 export function deleteCurrentProject(t: Transport<'admin'>): Promise<SuccessResponse> {
-  return t.request({ method: 'DELETE', path: '/projects/current' });
+  return t.request({ method: 'DELETE', path: '/internal/projects/current' });
 }
 
 /** Projects the signed-in `internal` user owns, newest first (transport for project `internal`). */

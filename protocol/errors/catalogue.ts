@@ -62,7 +62,7 @@ export const knownErrorCatalogue = {
   REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: /* @__PURE__ */ entry({ emitted: true }),
   CANNOT_DELETE_CURRENT_SESSION: /* @__PURE__ */ entry({ emitted: true }),
   PROVIDER_REJECTED: /* @__PURE__ */ entry({ emitted: false }),
-  USER_EMAIL_ALREADY_EXISTS: /* @__PURE__ */ entry({ emitted: true }),
+  USER_EMAIL_ALREADY_EXISTS: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.USER_EMAIL_ALREADY_EXISTS }),
   EMAIL_NOT_VERIFIED: /* @__PURE__ */ entry({ emitted: false }),
   CANNOT_GET_OWN_USER_WITHOUT_USER: /* @__PURE__ */ entry({ emitted: true }),
   USER_ID_DOES_NOT_EXIST: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.USER_ID_DOES_NOT_EXIST }),
@@ -116,8 +116,19 @@ export const knownErrorCatalogue = {
   OAUTH_PROVIDER_ACCESS_DENIED: /* @__PURE__ */ entry({ emitted: true }),
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE }),
   INVALID_POLLING_CODE: /* @__PURE__ */ entry({ emitted: true }),
+  CURRENT_PROJECT_NOT_FOUND: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.CURRENT_PROJECT_NOT_FOUND }),
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT }),
+  BRANCH_DOES_NOT_EXIST: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.BRANCH_DOES_NOT_EXIST }),
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: /* @__PURE__ */ entry({ emitted: true }),
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: /* @__PURE__ */ entry({ emitted: true }),
+  RESTRICTED_USER_NOT_ALLOWED: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.RESTRICTED_USER_NOT_ALLOWED }),
   PERMISSION_ID_ALREADY_EXISTS: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.PERMISSION_ID_ALREADY_EXISTS }),
+  SIGN_UP_REJECTED: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.SIGN_UP_REJECTED }),
+  BOT_CHALLENGE_REQUIRED: /* @__PURE__ */ entry({ emitted: true }),
+  BOT_CHALLENGE_FAILED: /* @__PURE__ */ entry({ emitted: true, details: knownErrorDetails.BOT_CHALLENGE_FAILED }),
+  CLI_AUTH_ERROR: /* @__PURE__ */ entry({ emitted: true, args: { message: 'string' } }),
+  CLI_AUTH_EXPIRED_ERROR: /* @__PURE__ */ entry({ emitted: true, args: { message: 'string' } }),
+  CLI_AUTH_USED_ERROR: /* @__PURE__ */ entry({ emitted: true, args: { message: 'string' } }),
 } as const;
 
 type MissingEntries = Exclude<KnownErrorCode, keyof typeof knownErrorCatalogue>;

@@ -36,7 +36,14 @@ export const knownErrorDetails = {
   INVALID_SHARED_OAUTH_PROVIDER_ID: { provider_id: 'string' },
   INVALID_STANDARD_OAUTH_PROVIDER_ID: { provider_id: 'string' },
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: { type: 'string', contact_channel_value: 'string|null' },
+  USER_EMAIL_ALREADY_EXISTS: { email: 'string', would_work_if_email_was_verified: 'boolean' },
+  CURRENT_PROJECT_NOT_FOUND: { project_id: 'string' },
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: { project_id: 'string|null' },
+  BRANCH_DOES_NOT_EXIST: { branch_id: 'string' },
+  RESTRICTED_USER_NOT_ALLOWED: { restricted_reason: 'object' },
   PERMISSION_ID_ALREADY_EXISTS: { permission_id: 'string' },
+  SIGN_UP_REJECTED: { message: 'string' },
+  BOT_CHALLENGE_FAILED: { message: 'string' },
 } as const satisfies Partial<Record<KnownErrorCode, Shape>>;
 
 /** The shape of a code's `details`, or null for a code without details. */

@@ -89,9 +89,20 @@ export const knownErrorLineage = {
   OAUTH_PROVIDER_ACCESS_DENIED: [400, null],
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: [409, null],
   INVALID_POLLING_CODE: [400, null],
-  // Newer than PROTOCOL.md (2.7): codes of today's service.
+  // Added by the service after v2.7 (seen on the 2026-04 backend).
+  CURRENT_PROJECT_NOT_FOUND: [400, null],
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: [401, 'PROJECT_AUTHENTICATION_REQUIRED'],
+  BRANCH_DOES_NOT_EXIST: [400, null],
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: [400, null],
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: [401, null],
+  RESTRICTED_USER_NOT_ALLOWED: [403, null],
   PERMISSION_ID_ALREADY_EXISTS: [400, null],
+  SIGN_UP_REJECTED: [403, null],
+  BOT_CHALLENGE_REQUIRED: [409, null],
+  BOT_CHALLENGE_FAILED: [400, null],
+  CLI_AUTH_ERROR: [400, null],
+  CLI_AUTH_EXPIRED_ERROR: [400, null],
+  CLI_AUTH_USED_ERROR: [400, null],
 } as const satisfies Record<string, readonly [number, KnownErrorFamily | null]>;
 
 /** The code of any known error of the service (PROTOCOL.md §8), e.g. `USER_EMAIL_ALREADY_EXISTS`. */

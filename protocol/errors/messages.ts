@@ -116,9 +116,19 @@ export const knownErrorMessages: { [C in KnownErrorCode]: MessageTemplate<C> } =
       ? `This ${d.type} is already used for authentication by another account.`
       : `The ${d.type} (${d.contact_channel_value}) is already used for authentication by another account.`,
   INVALID_POLLING_CODE: 'The polling code is invalid or does not exist.',
-  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED:
-    "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users.",
-  PERMISSION_ID_ALREADY_EXISTS: (d) => `Permission with ID "${d.permission_id}" already exists. Choose a different ID.`,
+  CURRENT_PROJECT_NOT_FOUND: (d) => `No project has the ID ${d.project_id}: check the x-stack-project-id header.`,
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: 'This project requires a publishable client key for client access.',
+  BRANCH_DOES_NOT_EXIST: (d) => `There is no branch ${d.branch_id}.`,
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: 'This project does not allow anonymous accounts.',
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: "The access token is an anonymous user's; send X-Stack-Allow-Anonymous-User: true to accept anonymous users on this request.",
+  RESTRICTED_USER_NOT_ALLOWED: (d) => `The user of the access token is restricted (${String((d.restricted_reason as { type?: unknown }).type ?? 'unknown')}); send X-Stack-Allow-Restricted-User: true if that is intended.`,
+  PERMISSION_ID_ALREADY_EXISTS: (d) => `A permission with the ID ${quote(d.permission_id)} exists already.`,
+  SIGN_UP_REJECTED: (d) => d.message,
+  BOT_CHALLENGE_REQUIRED: 'The sign-up needs a bot challenge first.',
+  BOT_CHALLENGE_FAILED: (d) => d.message,
+  CLI_AUTH_ERROR: (a) => a.message,
+  CLI_AUTH_EXPIRED_ERROR: (a) => a.message,
+  CLI_AUTH_USED_ERROR: (a) => a.message,
 };
 
 export function renderKnownErrorMessage<C extends KnownErrorCode>(code: C, input: KnownErrorInput<C>): string {

@@ -3,7 +3,7 @@
  * The error catalogue uses it so that every code's `details` is declared once and is both
  * checked at run time (when parsing a response) and typed at compile time.
  */
-export type FieldKind = 'string' | 'string|null' | 'number' | 'number|null' | 'string[]' | 'unknown[]';
+export type FieldKind = 'string' | 'string|null' | 'number' | 'number|null' | 'boolean' | 'object' | 'string[]' | 'unknown[]';
 
 export type Shape = { readonly [key: string]: FieldKind };
 
@@ -15,9 +15,13 @@ type FieldType<K extends FieldKind> = K extends 'string'
       ? number
       : K extends 'number|null'
         ? number | null
-        : K extends 'string[]'
-          ? string[]
-          : unknown[];
+        : K extends 'boolean'
+          ? boolean
+          : K extends 'object'
+            ? { [key: string]: unknown }
+            : K extends 'string[]'
+              ? string[]
+              : unknown[];
 
 export type ShapeType<S extends Shape> = { -readonly [K in keyof S]: FieldType<S[K]> };
 
@@ -31,6 +35,10 @@ function fieldMatches(kind: FieldKind, value: unknown): boolean {
       return typeof value === 'number' && Number.isFinite(value);
     case 'number|null':
       return value === null || (typeof value === 'number' && Number.isFinite(value));
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
     case 'string[]':
       return Array.isArray(value) && value.every((item) => typeof item === 'string');
     case 'unknown[]':

@@ -7,7 +7,7 @@ export type OAuthProviderId = (typeof oauthProviderIds)[number];
 /** Providers for which the service has shared development keys. */
 export const sharedOAuthProviderIds = ['google', 'github', 'microsoft', 'spotify'] as const;
 
-/** What a client sees of the project (`GET /projects/current` with `client` or `server`). */
+/** What a client sees of the project (`GET /projects/current`, every access type since the service moved the admin view). */
 export interface ClientProject {
   id: string;
   display_name: string;
@@ -19,6 +19,10 @@ export interface ClientProject {
     client_team_creation_enabled: boolean;
     client_user_deletion_enabled: boolean;
     enabled_oauth_providers: Array<{ id: string }>;
+    /** Added after v2.7: the trusted domains, and whether users and teams may make API keys. */
+    domains: TrustedDomain[];
+    allow_user_api_keys: boolean;
+    allow_team_api_keys: boolean;
   };
 }
 
@@ -50,9 +54,8 @@ export interface TrustedDomain {
  */
 export type OAuthAccountMergeStrategy = 'link_method' | 'raise_error' | 'allow_duplicates';
 
-/** A project's whole configuration (wire form), as its owner sees it. */
+/** The admin view's config (no `id` since the service moved to config overrides). */
 export interface AdminProjectConfig {
-  id: string;
   allow_localhost: boolean;
   sign_up_enabled: boolean;
   credential_enabled: boolean;
@@ -68,16 +71,31 @@ export interface AdminProjectConfig {
   email_config: EmailConfig;
   team_creator_default_permissions: Array<{ id: string }>;
   team_member_default_permissions: Array<{ id: string }>;
+  /** Permissions every user of the project has (project permissions). */
+  user_default_permissions: Array<{ id: string }>;
+  /** The id of the e-mail theme the project's e-mails use. */
+  email_theme: string;
+  allow_user_api_keys: boolean;
+  allow_team_api_keys: boolean;
 }
 
-/** The admin view (`GET/PATCH /projects/current` with `admin`, `/internal/projects`). */
+/**
+ * The admin view (`GET/PATCH /internal/projects/current` with `admin`, `/internal/projects`). The
+ * service no longer sends v2.7's `user_count` (the official 2.7 admin client's project read fails on it).
+ */
 export interface AdminProject {
   id: string;
   display_name: string;
   description: string;
+  logo_url: string | null;
+  logo_full_url: string | null;
+  logo_dark_mode_url: string | null;
+  logo_full_dark_mode_url: string | null;
   created_at_millis: Millis;
-  user_count: number;
   is_production_mode: boolean;
+  /** The `internal` team that owns the project. */
+  owner_team_id: string | null;
+  onboarding_status: string;
   config: AdminProjectConfig;
 }
 
@@ -99,9 +117,12 @@ export interface ProjectConfigUpdate {
   oauth_providers?: OAuthProviderConfig[];
   team_creator_default_permissions?: Array<{ id: string }>;
   team_member_default_permissions?: Array<{ id: string }>;
+  user_default_permissions?: Array<{ id: string }>;
+  allow_user_api_keys?: boolean;
+  allow_team_api_keys?: boolean;
 }
 
-/** `PATCH /projects/current` (admin). Quirk: omitting `description` resets it to "". */
+/** `PATCH /internal/projects/current` (admin). */
 export interface ProjectUpdate {
   display_name?: string;
   description?: string | null;
@@ -112,4 +133,6 @@ export interface ProjectUpdate {
 /** `POST /internal/projects`. */
 export interface ProjectCreate extends ProjectUpdate {
   display_name: string;
+  /** The `internal` team that will own it (the creator's selected team on the dashboard). */
+  owner_team_id?: string;
 }

@@ -47,6 +47,8 @@ export interface ServerTeamUpdate extends ClientTeamUpdate {
 export interface TeamInvitation {
   id: string;
   team_id: string;
+  /** The team's name (the service added it after v2.7). */
+  team_display_name: string;
   expires_at_millis: Millis;
   recipient_email: string;
 }

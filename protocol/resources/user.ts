@@ -8,6 +8,11 @@ export interface LinkedOAuthProvider {
   email: string | null;
 }
 
+/** Why a user is restricted (the service added restricted users after v2.7). */
+export interface RestrictedReason {
+  type: 'anonymous' | 'email_not_verified' | 'restricted_by_administrator';
+}
+
 /** The user as a client sees itself (`GET /users/me` with access type `client`). */
 export interface ClientUser {
   id: string;
@@ -29,10 +34,16 @@ export interface ClientUser {
   selected_team_id: string | null;
   selected_team: ClientTeam | null;
   /**
-   * Signed up with `signUpAnonymously` and not upgraded since: no e-mail, no way to sign in again once
-   * its session is gone. Any sign-up made while signed in as it upgrades it (same id). Newer than 2.7.
+   * A guest: signed up with `signUpAnonymously` and not upgraded since (no e-mail, no way to sign in
+   * again once its session is gone). Any sign-up made while signed in as it upgrades it (same id). The
+   * service accepts a guest's token only on requests with `x-stack-allow-anonymous-user: true`.
    */
   is_anonymous: boolean;
+  /** Signed in but held back (anonymous, e-mail not verified where the project requires it, or by an admin). */
+  is_restricted: boolean;
+  restricted_reason: RestrictedReason | null;
+  restricted_by_admin: boolean;
+  restricted_by_admin_reason: string | null;
 }
 
 /** The user as a server or admin sees it. */
@@ -41,6 +52,12 @@ export interface ServerUser extends Omit<ClientUser, 'selected_team'> {
   last_active_at_millis: Millis;
   server_metadata: Json;
   selected_team: ServerTeam | null;
+  /** What the admin noted for themselves when restricting the user (never shown to the user). */
+  restricted_by_admin_private_details: string | null;
+  /** Where the user signed up from, when the service knows (ISO 3166-1 alpha-2). */
+  country_code: string | null;
+  /** The sign-up risk engine's scores, 0 to 100. */
+  risk_scores: { sign_up: { bot: number; free_trial_abuse: number } };
 }
 
 /** `PATCH /users/me` with access type `client`. */

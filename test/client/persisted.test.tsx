@@ -235,7 +235,7 @@ describe('PersistedSnapshots', () => {
 
   describe('each kept entry is checked for its kind before it is shown', () => {
     const now = Date.now();
-    const aliceUser = { id: 'alice', primaryEmail: 'a@example.com', primaryEmailVerified: true, displayName: 'Alice', profileImageUrl: null, signedUpAtMillis: 1, clientMetadata: { any: ['thing'] }, clientReadOnlyMetadata: null, hasPassword: true, otpAuthEnabled: false, passkeyAuthEnabled: false, authWithEmail: true, requiresTotpMfa: false, oauthProviders: [{ id: 'github', accountId: '1', email: null }], selectedTeamId: null, selectedTeam: null, isAnonymous: false };
+    const aliceUser = { id: 'alice', primaryEmail: 'a@example.com', primaryEmailVerified: true, displayName: 'Alice', profileImageUrl: null, signedUpAtMillis: 1, clientMetadata: { any: ['thing'] }, clientReadOnlyMetadata: null, hasPassword: true, otpAuthEnabled: false, passkeyAuthEnabled: false, authWithEmail: true, requiresTotpMfa: false, oauthProviders: [{ id: 'github', accountId: '1', email: null }], selectedTeamId: null, selectedTeam: null, isAnonymous: false, isRestricted: false, restrictedReason: null, restrictedByAdmin: false, restrictedByAdminReason: null };
     const aTeam = { id: 't1', displayName: 'Team', profileImageUrl: null, clientMetadata: {}, clientReadOnlyMetadata: {} };
     const specs = { currentUser: { kind: 'currentUser' }, teams: { kind: 'teams' }, project: { kind: 'project' } } as const;
     const store = (entries: Record<string, unknown>, over: Record<string, unknown> = {}) =>

@@ -7,6 +7,8 @@ import { keyHeaders, raw, type RawResponse } from './httpSupport.js';
 
 const emulator = useEmulator({ accessTokenTtlMillis: 60_000 });
 const CURRENT = '/api/v1/projects/current';
+/** The admin view of the project, where the service serves it now. */
+const ADMIN_CURRENT = '/api/v1/internal/projects/current';
 
 function expectKnown(response: RawResponse, status: number, code: string, details?: Record<string, unknown>): void {
   expect(response.status).toBe(status);
@@ -89,24 +91,34 @@ describe('§1.4 steps 6–9: credentials', () => {
   it('accepts the development override key for any project and access type', async () => {
     const em = emulator();
     const headers = { 'x-stack-project-id': em.projects.demo.id, 'x-stack-access-type': 'admin', 'x-stack-development-override-key': em.projects.internal.superSecretAdminKey };
-    const ok = await raw(em, 'GET', CURRENT, { headers });
+    const ok = await raw(em, 'GET', ADMIN_CURRENT, { headers });
     expect(ok.status).toBe(200);
     expect(ok.json()).toHaveProperty('config.oauth_providers');
-    const wrong = await raw(em, 'GET', CURRENT, { headers: { ...headers, 'x-stack-development-override-key': em.projects.demo.superSecretAdminKey } });
+    const wrong = await raw(em, 'GET', ADMIN_CURRENT, { headers: { ...headers, 'x-stack-development-override-key': em.projects.demo.superSecretAdminKey } });
     expect([wrong.status, wrong.text, wrong.headers.get('x-stack-known-error')]).toEqual([401, 'Invalid development key override', null]);
   });
 
-  it('requires the key of the access type; an empty one counts as none; others are ignored', async () => {
+  it('requires the key of the access type (client access only where the project says so); an empty one counts as none; others are ignored', async () => {
     const em = emulator();
     const demo = em.projects.demo;
     const base = { 'x-stack-project-id': demo.id };
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...base, 'x-stack-access-type': 'client', 'x-stack-secret-server-key': demo.secretServerKey } }), 401, 'CLIENT_AUTHENTICATION_REQUIRED');
+    // Client access without a publishable key is allowed unless the project requires one (the service since v2.7).
+    const keyless = { ...base, 'x-stack-access-type': 'client', 'x-stack-secret-server-key': demo.secretServerKey };
+    expect((await raw(em, 'GET', CURRENT, { headers: keyless })).status).toBe(200);
+    const config = em.env.store.project(demo.id)!.config;
+    config.require_publishable_client_key = true;
+    try {
+      expectKnown(await raw(em, 'GET', CURRENT, { headers: keyless }), 401, 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: demo.id });
+      expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...keyless, 'x-stack-publishable-client-key': '' } }), 401, 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: demo.id });
+    } finally {
+      config.require_publishable_client_key = false;
+    }
     expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...base, 'x-stack-access-type': 'server', 'x-stack-secret-server-key': '' } }), 401, 'SERVER_AUTHENTICATION_REQUIRED');
     expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...base, 'x-stack-access-type': 'server', 'x-stack-publishable-client-key': demo.publishableClientKey } }), 401, 'SERVER_AUTHENTICATION_REQUIRED');
     expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...base, 'x-stack-access-type': 'admin', 'x-stack-secret-server-key': demo.secretServerKey } }), 401, 'ADMIN_AUTHENTICATION_REQUIRED');
   });
 
-  it('refuses wrong keys with details.project_id, also for projects that do not exist', async () => {
+  it('refuses wrong keys with details.project_id; an unknown project is CURRENT_PROJECT_NOT_FOUND whatever the key', async () => {
     const em = emulator();
     const demo = em.projects.demo;
     const cases = [
@@ -118,9 +130,9 @@ describe('§1.4 steps 6–9: credentials', () => {
       expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': demo.id, 'x-stack-access-type': type, [header]: key } }), 401, code, { project_id: demo.id });
     }
     const ghost = crypto.randomUUID();
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': ghost, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': demo.publishableClientKey } }), 401, 'INVALID_PUBLISHABLE_CLIENT_KEY', {
-      project_id: ghost,
-    });
+    for (const [type, header, key] of cases) {
+      expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': ghost, 'x-stack-access-type': type, [header]: key } }), 400, 'CURRENT_PROJECT_NOT_FOUND', { project_id: ghost });
+    }
   });
 });
 
@@ -130,7 +142,7 @@ describe('endpoint-level access checks', () => {
     const sessions = await raw(em, 'POST', '/api/v1/auth/sessions', { headers: keyHeaders(em, 'client'), json: { user_id: crypto.randomUUID() } });
     expectKnown(sessions, 401, 'INSUFFICIENT_ACCESS_TYPE', { actual_access_type: 'client', allowed_access_types: ['server', 'admin'] });
     expect(sessions.json<{ error: string }>().error).toBe("The x-stack-access-type header must be 'server' or 'admin', but was 'client'.");
-    expectKnown(await raw(em, 'PATCH', CURRENT, { headers: keyHeaders(em, 'server'), json: {} }), 401, 'INSUFFICIENT_ACCESS_TYPE', {
+    expectKnown(await raw(em, 'PATCH', ADMIN_CURRENT, { headers: keyHeaders(em, 'server'), json: {} }), 401, 'INSUFFICIENT_ACCESS_TYPE', {
       actual_access_type: 'server',
       allowed_access_types: ['admin'],
     });
@@ -138,7 +150,7 @@ describe('endpoint-level access checks', () => {
 
   it('checks authentication before the body', async () => {
     const em = emulator();
-    const response = await raw(em, 'PATCH', CURRENT, { headers: { ...keyHeaders(em, 'admin'), 'x-stack-super-secret-admin-key': 'sak_wrong' }, json: { bogus: 1 } });
+    const response = await raw(em, 'PATCH', ADMIN_CURRENT, { headers: { ...keyHeaders(em, 'admin'), 'x-stack-super-secret-admin-key': 'sak_wrong' }, json: { bogus: 1 } });
     expectKnown(response, 401, 'INVALID_SUPER_SECRET_ADMIN_KEY', { project_id: em.projects.demo.id });
   });
 });

@@ -51,7 +51,7 @@ describe('concurrent writes stay consistent', () => {
     expect(new Set(memberIds).size).toBe(memberIds.length);
     expect(memberIds.sort()).toEqual(users.filter((_, i) => i % 2 === 1).map((u) => u.id).sort());
     const grants = await endpoints.listTeamPermissions(server, { team_id: team.id });
-    expect(grants.map((g) => `${g.user_id}:${g.id}`).sort()).toEqual(memberIds.map((id) => `${id}:member`).sort());
+    expect(grants.map((g) => `${g.user_id}:${g.id}`).sort()).toEqual(memberIds.map((id) => `${id}:team_member`).sort());
   });
 
   it('concurrent creations count right, and an auth e-mail is taken exactly once', async () => {

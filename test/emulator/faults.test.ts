@@ -116,7 +116,7 @@ describe('POST /emulator/faults', () => {
     ]);
     expect((await get()).status).toBe(503);
     expect((await raw(em, 'GET', '/api/v1', { headers: keyHeaders(em, 'client') })).status).toBe(200);
-    expect((await raw(em, 'PATCH', CURRENT, { headers: keyHeaders(em, 'admin'), json: { description: 'x' } })).status).toBe(200);
+    expect((await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers: keyHeaders(em, 'admin'), json: { description: 'x' } })).status).toBe(200);
     expect((await raw(em, 'GET', '/api/v1/auth/sessions?user_id=me', { headers: keyHeaders(em, 'client') })).status).toBe(400);
     expect((await raw(em, 'POST', '/api/v1/auth/password/sign-in', { headers: keyHeaders(em, 'client'), json: {} })).status).toBe(500);
   });

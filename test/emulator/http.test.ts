@@ -7,10 +7,10 @@ import { freshProject, keyHeaders, raw } from './httpSupport.js';
 
 const emulator = useEmulator();
 
-// The service's request headers at v2.7.27 and the two later official SDK releases send on every
-// call, each as x-stack-* and as x-hexclave-* (@stackframe/js 2.8.108 and later).
-const PROTOCOL_HEADERS = ['project-id', 'override-error-status', 'random-nonce', 'client-version', 'disable-artificial-development-delay', 'access-type', 'publishable-client-key', 'secret-server-key', 'super-secret-admin-key', 'admin-access-token', 'refresh-token', 'access-token', 'allow-anonymous-user'];
-const ALLOW_HEADERS = ['content-type', 'authorization', ...['x-stack-', 'x-hexclave-'].flatMap((family) => PROTOCOL_HEADERS.map((name) => family + name)), 'baggage', 'sentry-trace', 'ngrok-skip-browser-warning'].join(', ');
+// The service's request headers today (the 2026-04 backend), each as x-stack-* and as x-hexclave-*
+// (@stackframe/js 2.8.108 and later).
+const PROTOCOL_HEADERS = ['project-id', 'override-error-status', 'random-nonce', 'client-version', 'disable-artificial-development-delay', 'access-type', 'publishable-client-key', 'secret-server-key', 'super-secret-admin-key', 'admin-access-token', 'refresh-token', 'access-token', 'allow-anonymous-user', 'branch-id'];
+const ALLOW_HEADERS = ['content-type', 'authorization', ...['x-stack-', 'x-hexclave-'].flatMap((family) => PROTOCOL_HEADERS.map((name) => family + name)), 'baggage', 'sentry-trace', 'x-vercel-protection-bypass', 'ngrok-skip-browser-warning'].join(', ');
 const OVERRIDE = { 'x-stack-override-error-status': 'true' };
 const WELCOME = 'Welcome to the Stack API endpoint! Please refer to the documentation at https://docs.stack-auth.com.';
 

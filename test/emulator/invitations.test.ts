@@ -51,7 +51,7 @@ describe('team invitations', () => {
     expect(mail.text).toContain(mail.link!);
 
     const [listed] = await endpoints.listTeamInvitations(owner.client, team.id);
-    expect(listed).toEqual({ id: sent.id, team_id: team.id, recipient_email: invitee.email, expires_at_millis: expect.any(Number) });
+    expect(listed).toEqual({ id: sent.id, team_id: team.id, team_display_name: team.display_name, recipient_email: invitee.email, expires_at_millis: expect.any(Number) });
     const { now_millis } = await devRequest<{ now_millis: number }>(em, 'GET', '/emulator/time');
     expect(Math.abs(listed!.expires_at_millis - (now_millis + WEEK))).toBeLessThan(60_000);
 
@@ -64,7 +64,7 @@ describe('team invitations', () => {
     const teams = await endpoints.listTeams(invitee.client, { userId: 'me' });
     expect(teams.map((t) => t.id)).toEqual([team.id]);
     const grants = await endpoints.listTeamPermissions(invitee.client, { user_id: 'me', team_id: team.id });
-    expect(grants.map((g) => g.id)).toEqual(['member']);
+    expect(grants.map((g) => g.id)).toEqual(['team_member']);
     expect(await endpoints.listTeamInvitations(owner.client, team.id)).toEqual([]);
     await expect(endpoints.acceptTeamInvitation(invitee.client, code)).rejects.toMatchObject({ code: 'VERIFICATION_CODE_ALREADY_USED', status: 409 });
     await expect(endpoints.checkTeamInvitationCode(anonymous, code)).rejects.toMatchObject({ code: 'VERIFICATION_CODE_ALREADY_USED' });
@@ -98,7 +98,7 @@ describe('team invitations', () => {
     await expect(endpoints.sendTeamInvitation(member.client, { ...input, callback_url: 'https://evil.example.com/join' })).rejects.toMatchObject({
       code: 'REDIRECT_URL_NOT_WHITELISTED',
     });
-    await endpoints.revokeTeamPermission(server, team.id, member.user.id, 'member');
+    await endpoints.revokeTeamPermission(server, team.id, member.user.id, 'team_member');
     await expect(endpoints.sendTeamInvitation(member.client, input)).rejects.toMatchObject({
       code: 'TEAM_PERMISSION_REQUIRED',
       status: 401,
@@ -117,7 +117,7 @@ describe('team invitations', () => {
     const { code } = await invitationCode(em, invited);
 
     expect((await endpoints.listTeamInvitations(member.client, team.id)).map((i) => i.id)).toEqual([id]);
-    await endpoints.revokeTeamPermission(server, team.id, member.user.id, 'member');
+    await endpoints.revokeTeamPermission(server, team.id, member.user.id, 'team_member');
     await endpoints.grantTeamPermission(server, team.id, member.user.id, '$read_members');
     await expect(endpoints.listTeamInvitations(member.client, team.id)).rejects.toMatchObject({ code: 'TEAM_PERMISSION_REQUIRED', details: { permission_id: '$invite_members' } });
     await expect(endpoints.listTeamInvitations(server, crypto.randomUUID())).rejects.toMatchObject({ code: 'TEAM_NOT_FOUND' });

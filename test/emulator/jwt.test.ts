@@ -6,7 +6,8 @@ import { advanceClock, api, expectKnownError, expectPlainError, signUp } from '.
 import { transportFor, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
-const ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
+/** Today's issuer: the service's API URL and the project (v2.7's was https://access-token.jwt-signature.stack-auth.com). */
+const issuerOf = (url: string, projectId: string) => `${url}/api/v1/projects/${projectId}`;
 
 const asClient = (accessToken: string) => api(emulator(), 'GET', '/users/me', { accessToken });
 
@@ -18,24 +19,21 @@ function tamper(token: string, change: (payload: Record<string, unknown>) => voi
 }
 
 describe('access tokens', () => {
-  it('verify against the project JWKS with the documented claims, and the later versions\' claims beside them', async () => {
+  it("verify against the project JWKS with the service's claims today (snake_case; v2.7's branchId and refreshTokenId gone)", async () => {
     const em = emulator();
     const user = await signUp(em);
     const jwks = createRemoteJWKSet(new URL(`${em.url}/api/v1/projects/${em.projects.demo.id}/.well-known/jwks.json`));
-    const { payload, protectedHeader } = await jwtVerify(user.access_token, jwks, { issuer: ISSUER, audience: em.projects.demo.id, algorithms: ['ES256'], currentDate: new Date(decodeJwt(user.access_token).iat! * 1000) });
-    const sessionId = payload.refreshTokenId as string;
+    const { payload, protectedHeader } = await jwtVerify(user.access_token, jwks, { issuer: issuerOf(em.url, em.projects.demo.id), audience: em.projects.demo.id, algorithms: ['ES256'], currentDate: new Date(decodeJwt(user.access_token).iat! * 1000) });
+    const sessionId = payload.refresh_token_id as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const record = em.env.store.project(em.projects.demo.id)!.users[user.user_id]!;
     expect(payload).toEqual({
-      // v2.7.27's claims (PROTOCOL.md §3.1).
-      iss: ISSUER,
+      iss: issuerOf(em.url, em.projects.demo.id),
       aud: em.projects.demo.id,
       sub: user.user_id,
       iat: expect.any(Number),
       exp: expect.any(Number),
-      branchId: 'main',
-      refreshTokenId: sessionId,
-      // What @stackframe/js 2.8.41 and later require (a superset; our client reads none of them).
+      // What @stackframe/js 2.8.41 and later require (our client reads none of them).
       project_id: em.projects.demo.id,
       branch_id: 'main',
       refresh_token_id: sessionId,
@@ -62,7 +60,7 @@ describe('access tokens', () => {
     await endpoints.updateCurrentUser(client, { display_name: 'Renamed' });
     const keys = em.projects.demo;
     const { access_token } = await refreshAccessToken({ baseUrl: em.url, projectId: keys.id, publishableClientKey: keys.publishableClientKey }, user.refresh_token);
-    expect(decodeJwt(access_token)).toMatchObject({ name: 'Renamed', email: user.email, refreshTokenId: decodeJwt(user.access_token).refreshTokenId });
+    expect(decodeJwt(access_token)).toMatchObject({ name: 'Renamed', email: user.email, refresh_token_id: decodeJwt(user.access_token).refresh_token_id });
   });
 
   it('the JWKS has one ES256 P-256 key; unknown projects are a plain 404', async () => {
@@ -102,10 +100,10 @@ describe('access tokens', () => {
     const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
     expectKnownError(await asClient(admin.access_token), 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
     // Checked even without an access type, as long as a project id is given.
-    const noType = await api(em, 'GET', '/', { access: null, accessToken: admin.access_token, headers: { 'x-stack-project-id': em.projects.demo.id } });
+    const noType = await api(em, 'GET', '', { access: null, accessToken: admin.access_token, headers: { 'x-stack-project-id': em.projects.demo.id } });
     expectKnownError(noType, 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
     // Without a project id the token is not looked at.
-    expect((await api(em, 'GET', '/', { access: null, accessToken: 'garbage' })).status).toBe(200);
+    expect((await api(em, 'GET', '', { access: null, accessToken: 'garbage' })).status).toBe(200);
   });
 
   it('expires after 10 minutes of emulator time with ACCESS_TOKEN_EXPIRED', async () => {

@@ -70,7 +70,7 @@ describe.each(OFFICIAL_SDKS)('@stackframe/js $version', (sdk) => {
     // The session signed out is gone on the emulator; the signed-in one remains.
     const project = em.env.store.project(em.projects.demo.id)!;
     const sessions = Object.values(project.sessions).filter((s) => s.user_id === flow.signedUpUser.id);
-    expect(sessions.map((s) => s.id)).toEqual([decodeJwt(flow.signedInAccessToken).refreshTokenId]);
+    expect(sessions.map((s) => s.id)).toEqual([decodeJwt(flow.signedInAccessToken).refresh_token_id]);
     // Nothing the SDK sent was refused by the emulator's validation.
     expect(Object.entries(after.requests).filter(([, byStatus]) => Object.keys(byStatus).some((status) => status === '400'))).toEqual(
       Object.entries(before.requests).filter(([, byStatus]) => Object.keys(byStatus).some((status) => status === '400')),

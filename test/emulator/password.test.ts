@@ -37,13 +37,15 @@ describe('password sign-up', () => {
     codeOf(mail.link);
   });
 
-  it('still signs up with an untrusted verification URL, but sends no e-mail', async () => {
+  it('refuses an untrusted verification URL before making the user (v2.7 signed up and sent no e-mail)', async () => {
     const em = emulator();
     const email = uniqueEmail();
     const result = await api(em, 'POST', '/auth/password/sign-up', { body: { email, password: PASSWORD, verification_callback_url: 'https://evil.example.com/verify' } });
-    expect(result.status).toBe(200);
-    expect(Object.keys(result.body as object).sort()).toEqual(['access_token', 'refresh_token', 'user_id']);
+    expectKnownError(result, 'REDIRECT_URL_NOT_WHITELISTED', 400);
     expect(await mailCount(em, email)).toBe(0);
+    // Nobody was made: the same e-mail signs up with a trusted URL.
+    const ok = await api(em, 'POST', '/auth/password/sign-up', { body: { email, password: PASSWORD, verification_callback_url: `${APP}/verify` } });
+    expect(Object.keys(ok.body as object).sort()).toEqual(['access_token', 'refresh_token', 'user_id']);
   });
 
   it('answers every documented error', async () => {

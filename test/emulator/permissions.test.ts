@@ -36,15 +36,16 @@ describe('permission definitions', () => {
   it('lists the system permissions first with their fixed descriptions, then custom ones', async () => {
     const em = emulator();
     const list = await endpoints.listPermissionDefinitions(transportFor(em, 'admin'));
-    expect(list.slice(0, 5)).toEqual([
+    expect(list.slice(0, 6)).toEqual([
       { id: '$delete_team', description: 'Delete the team', contained_permission_ids: [] },
       { id: '$invite_members', description: 'Invite other users to the team', contained_permission_ids: [] },
+      { id: '$manage_api_keys', description: 'Create and manage API keys for the team', contained_permission_ids: [] },
       { id: '$read_members', description: 'Read and list the other members of the team', contained_permission_ids: [] },
       { id: '$remove_members', description: 'Remove other members from the team', contained_permission_ids: [] },
       { id: '$update_team', description: 'Update the team information', contained_permission_ids: [] },
     ]);
-    expect(list.map((d) => d.id).slice(5)).toEqual(['admin', 'member', 'reader', 'team:editor']);
-    expect(list.find((d) => d.id === 'member')).toEqual({ id: 'member', description: 'Default permission for team members', contained_permission_ids: ['$invite_members', '$read_members'] });
+    expect(list.map((d) => d.id).slice(6)).toEqual(['reader', 'team:editor', 'team_admin', 'team_member']);
+    expect(list.find((d) => d.id === 'team_member')).toEqual({ id: 'team_member', description: 'Default permission for team members', contained_permission_ids: ['$invite_members', '$read_members'] });
     // No description: the key is left out; contained ids are sorted and unique.
     expect(list.find((d) => d.id === 'team:editor')).toEqual({ id: 'team:editor', contained_permission_ids: ['$update_team', 'reader'] });
     await expect(endpoints.listPermissionDefinitions(transportFor(em, 'server') as never)).rejects.toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE' });
@@ -65,7 +66,7 @@ describe('permission definitions', () => {
       status: 400,
       details: { permission_id: 'ghost' },
     });
-    await expect(endpoints.createPermissionDefinition(admin, { id: 'billing:view' })).rejects.toMatchObject(plain(400, 'A permission with ID "billing:view" already exists.'));
+    await expect(endpoints.createPermissionDefinition(admin, { id: 'billing:view' })).rejects.toMatchObject({ code: 'PERMISSION_ID_ALREADY_EXISTS', status: 400, details: { permission_id: 'billing:view' } });
   });
 
   it('renames, replacing the id in grants and containments', async () => {
@@ -83,12 +84,12 @@ describe('permission definitions', () => {
     expect(list.find((d) => d.id === 'wrapper')?.contained_permission_ids).toEqual(['new_name']);
     expect(list.some((d) => d.id === 'old_name')).toBe(false);
     const grants = await endpoints.listTeamPermissions(server, { team_id: team.id, user_id: user.id });
-    expect(grants.map((g) => g.id)).toEqual(['admin', 'new_name']);
+    expect(grants.map((g) => g.id)).toEqual(['new_name', 'team_admin']);
     expect((await endpoints.updatePermissionDefinition(admin, 'wrapper', { contained_permission_ids: ['$delete_team'] })).contained_permission_ids).toEqual(['$delete_team']);
 
     await expect(endpoints.updatePermissionDefinition(admin, 'missing', { description: 'x' })).rejects.toMatchObject({ code: 'PERMISSION_NOT_FOUND', status: 404 });
     await expect(endpoints.updatePermissionDefinition(admin, '$read_members', { description: 'x' })).rejects.toMatchObject(plain(400, 'System permissions cannot be updated.'));
-    await expect(endpoints.updatePermissionDefinition(admin, 'new_name', { id: 'wrapper' })).rejects.toMatchObject(plain(400, 'A permission with ID "wrapper" already exists.'));
+    await expect(endpoints.updatePermissionDefinition(admin, 'new_name', { id: 'wrapper' })).rejects.toMatchObject({ code: 'PERMISSION_ID_ALREADY_EXISTS', details: { permission_id: 'wrapper' } });
     await expect(endpoints.updatePermissionDefinition(admin, 'new_name', { contained_permission_ids: ['nope'] })).rejects.toMatchObject({ code: 'CONTAINED_PERMISSION_NOT_FOUND' });
   });
 
@@ -102,18 +103,18 @@ describe('permission definitions', () => {
     await endpoints.addTeamMember(server, team.id, user.id);
     await endpoints.grantTeamPermission(server, team.id, user.id, 'temporary');
     await expect(endpoints.deletePermissionDefinition(admin, 'temporary')).resolves.toEqual({ success: true });
-    expect((await endpoints.listTeamPermissions(server, { team_id: team.id })).map((g) => g.id)).toEqual(['member']);
+    expect((await endpoints.listTeamPermissions(server, { team_id: team.id })).map((g) => g.id)).toEqual(['team_member']);
     await expect(endpoints.deletePermissionDefinition(admin, 'temporary')).rejects.toMatchObject({ code: 'PERMISSION_NOT_FOUND', details: { permission_id: 'temporary' } });
     await expect(endpoints.deletePermissionDefinition(admin, '$delete_team')).rejects.toMatchObject(plain(400, 'System permissions cannot be deleted.'));
 
-    await endpoints.updatePermissionDefinition(admin, 'member', { id: 'crew' });
+    await endpoints.updatePermissionDefinition(admin, 'team_member', { id: 'crew' });
     try {
       const other = await newUser(em);
       await endpoints.addTeamMember(server, team.id, other.user.id);
       expect((await endpoints.listTeamPermissions(server, { team_id: team.id, user_id: other.user.id })).map((g) => g.id)).toEqual(['crew']);
       expect((await endpoints.listTeamPermissions(server, { team_id: team.id, user_id: user.id })).map((g) => g.id)).toEqual(['crew']);
     } finally {
-      await endpoints.updatePermissionDefinition(admin, 'crew', { id: 'member' });
+      await endpoints.updatePermissionDefinition(admin, 'crew', { id: 'team_member' });
     }
   });
 });
@@ -136,9 +137,9 @@ describe('team permissions', () => {
     await endpoints.grantTeamPermission(server, team.id, user.id, 'team:editor');
 
     const direct = await endpoints.listTeamPermissions(client, { user_id: 'me', team_id: team.id });
-    expect(direct.map((g) => g.id)).toEqual(['member', 'team:editor']);
+    expect(direct.map((g) => g.id)).toEqual(['team:editor', 'team_member']);
     const all = await endpoints.listTeamPermissions(client, { user_id: 'me', team_id: team.id, recursive: true });
-    expect(all.map((g) => g.id)).toEqual(['$invite_members', '$read_members', '$update_team', 'member', 'reader', 'team:editor']);
+    expect(all.map((g) => g.id)).toEqual(['$invite_members', '$read_members', '$update_team', 'reader', 'team:editor', 'team_member']);
     expect(all.every((g) => g.team_id === team.id && g.user_id === user.id)).toBe(true);
     expect(await endpoints.listTeamPermissions(client, { user_id: 'me', team_id: team.id, permission_id: '$update_team' })).toEqual([]);
     expect(await endpoints.listTeamPermissions(client, { user_id: 'me', team_id: team.id, permission_id: '$update_team', recursive: true })).toHaveLength(1);
@@ -184,7 +185,7 @@ describe('team permissions', () => {
     }
     const mine = await endpoints.listTeamPermissions(a.client, { user_id: 'me' });
     const expectedTeams = teams.map((t) => t.id).sort();
-    expect(mine.map((g) => `${g.team_id} ${g.id}`)).toEqual(expectedTeams.flatMap((t) => [`${t} member`, `${t} reader`]));
+    expect(mine.map((g) => `${g.team_id} ${g.id}`)).toEqual(expectedTeams.flatMap((t) => [`${t} reader`, `${t} team_member`]));
     const inTeam = await endpoints.listTeamPermissions(server, { team_id: teams[0]!.id });
     const users = [a.user.id, b.user.id].sort();
     const sorted = [...inTeam].sort((x, y) => (x.user_id === y.user_id ? (x.id < y.id ? -1 : 1) : x.user_id < y.user_id ? -1 : 1));

@@ -20,7 +20,7 @@ async function expectKnown(promise: Promise<unknown>, code: string, details?: Re
 }
 
 describe('GET /projects/current', () => {
-  it('gives clients and servers the client view, exactly', async () => {
+  it('gives every access type the client view, exactly (the admin view moved to /internal/projects/current)', async () => {
     const em = emulator();
     const expected = {
       id: em.projects.demo.id,
@@ -33,35 +33,44 @@ describe('GET /projects/current', () => {
         client_team_creation_enabled: true,
         client_user_deletion_enabled: true,
         enabled_oauth_providers: [{ id: 'github' }, { id: 'google' }],
+        domains: [],
+        allow_user_api_keys: false,
+        allow_team_api_keys: false,
       },
     };
     expect(await endpoints.getCurrentProject(transportFor(em, 'client'))).toEqual(expected);
     expect(await endpoints.getCurrentProject(transportFor(em, 'server'))).toEqual(expected);
+    expect((await raw(em, 'GET', '/api/v1/projects/current', { headers: keyHeaders(em, 'admin') })).json()).toEqual(expected);
   });
 
-  it('gives admins the admin view with provider credentials', async () => {
+  it('gives admins the admin view with provider credentials at /internal/projects/current', async () => {
     const em = emulator();
     const project = await endpoints.getCurrentProject(transportFor(em, 'admin'));
-    expect(project).toMatchObject({ id: em.projects.demo.id, description: 'Seeded by the authbroker emulator', is_production_mode: false });
-    expect(project.user_count).toBeGreaterThanOrEqual(1);
+    expect(project).toMatchObject({ id: em.projects.demo.id, description: 'Seeded by the authbroker emulator', is_production_mode: false, onboarding_status: 'completed', logo_url: null });
+    expect(project).not.toHaveProperty('user_count');
     expect(project.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google']);
     expect(project.config.oauth_providers[0]).toEqual({ id: 'github', enabled: true, type: 'standard', client_id: 'emulator-github-client', client_secret: 'emulator-github-secret' });
     expect(project.config.email_config).toMatchObject({ type: 'standard', password: 'emulator' });
-    expect(project.config.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(project.config).not.toHaveProperty('id');
+    expect(project.config).toMatchObject({ user_default_permissions: [], allow_user_api_keys: false, allow_team_api_keys: false, email_theme: expect.any(String) });
   });
 });
 
-describe('PATCH /projects/current', () => {
-  it('is admin-only', async () => {
+describe('PATCH /internal/projects/current', () => {
+  it('is admin-only; PATCH and DELETE of /projects/current answer 405 with no body, as the service does now', async () => {
     const em = emulator();
+    for (const method of ['PATCH', 'DELETE']) {
+      const old = await raw(em, method, '/api/v1/projects/current', { headers: keyHeaders(em, 'admin'), json: { display_name: 'x' } });
+      expect([old.status, old.text]).toEqual([405, '']);
+    }
     for (const access of ['client', 'server'] as const) {
-      const response = await raw(em, 'PATCH', '/api/v1/projects/current', { headers: keyHeaders(em, access), json: { display_name: 'x' } });
+      const response = await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers: keyHeaders(em, access), json: { display_name: 'x' } });
       expect(response.status).toBe(401);
       expect(response.json()).toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE', details: { actual_access_type: access, allowed_access_types: ['admin'] } });
     }
   });
 
-  it('updates fields, replaces lists and resets an omitted description', async () => {
+  it('updates fields, replaces lists and keeps an omitted description', async () => {
     const em = emulator();
     const { admin } = await freshProject(em);
     const first = await endpoints.updateCurrentProject(admin, {
@@ -91,8 +100,8 @@ describe('PATCH /projects/current', () => {
         ],
       },
     });
-    // Quirk §4.9: no description in the update resets it.
-    expect(second.description).toBe('');
+    // v2.7 reset the description when an update left it out (§4.9); the service no longer does.
+    expect(second.description).toBe('About it');
     expect(second.display_name).toBe('Renamed');
     expect(second.config.domains).toEqual([{ domain: 'https://c.example.com', handler_path: '/handler' }]);
     expect(second.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google']);
@@ -129,10 +138,10 @@ describe('PATCH /projects/current', () => {
     const em = emulator();
     const { project, admin } = await freshProject(em);
     const headers = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': (await signInAdmin(em)).access_token };
-    const missing = await raw(em, 'PATCH', '/api/v1/projects/current', { headers, json: { config: { oauth_providers: [{ id: 'discord', enabled: true, type: 'standard' }] } } });
+    const missing = await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers, json: { config: { oauth_providers: [{ id: 'discord', enabled: true, type: 'standard' }] } } });
     expect(missing.json()).toMatchObject({ code: 'SCHEMA_ERROR' });
     expect(missing.json<{ error: string }>().error).toContain('body.config.oauth_providers[0].client_id must be defined');
-    const empty = await raw(em, 'PATCH', '/api/v1/projects/current', {
+    const empty = await raw(em, 'PATCH', '/api/v1/internal/projects/current', {
       headers,
       json: { config: { oauth_providers: [{ id: 'discord', enabled: true, type: 'standard', client_id: '', client_secret: 's' }] } },
     });
@@ -149,8 +158,8 @@ describe('PATCH /projects/current', () => {
     const bad = await expectKnown(endpoints.updateCurrentProject(admin, { config: { domains: [{ domain: 'ftp://a.example.com', handler_path: '/h' }] } }), 'SCHEMA_ERROR');
     expect(bad.message).toContain('URL must start with http:// or https://');
     await expectPlain(endpoints.updateCurrentProject(admin, { config: { team_member_default_permissions: [{ id: 'nope' }] } }), 400, 'Invalid team default permission ids');
-    const ok = await endpoints.updateCurrentProject(admin, { config: { team_member_default_permissions: [{ id: 'member' }, { id: '$read_members' }] } });
-    expect(ok.config.team_member_default_permissions).toEqual([{ id: '$read_members' }, { id: 'member' }]);
+    const ok = await endpoints.updateCurrentProject(admin, { config: { team_member_default_permissions: [{ id: 'team_member' }, { id: '$read_members' }] } });
+    expect(ok.config.team_member_default_permissions).toEqual([{ id: '$read_members' }, { id: 'team_member' }]);
   });
 
   it('refuses shared e-mail while custom templates exist, with the exact text', async () => {
@@ -180,16 +189,16 @@ describe('PATCH /projects/current', () => {
   it('does not let config.id, created_at_millis or user_count be written', async () => {
     const em = emulator();
     const headers = keyHeaders(em, 'admin');
-    const top = await raw(em, 'PATCH', '/api/v1/projects/current', { headers, json: { created_at_millis: 1, user_count: 5 } });
+    const top = await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers, json: { created_at_millis: 1, user_count: 5 } });
     expect(top.status).toBe(400);
     expect(top.json()).toMatchObject({ code: 'SCHEMA_ERROR' });
-    expect(top.json<{ error: string }>().error).toBe('Request validation failed on PATCH /api/v1/projects/current:\n  - body contains unknown properties: created_at_millis, user_count');
-    const nested = await raw(em, 'PATCH', '/api/v1/projects/current', { headers, json: { config: { id: crypto.randomUUID() } } });
+    expect(top.json<{ error: string }>().error).toBe('Request validation failed on PATCH /api/v1/internal/projects/current:\n  - body contains unknown properties: created_at_millis, user_count');
+    const nested = await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers, json: { config: { id: crypto.randomUUID() } } });
     expect(nested.json<{ error: string }>().error).toContain('body.config contains unknown properties: id');
   });
 });
 
-describe('DELETE /projects/current', () => {
+describe('DELETE /internal/projects/current', () => {
   it('deletes the project and removes it from its owner', async () => {
     const em = emulator();
     const { project, admin, adminToken } = await freshProject(em, { display_name: 'Doomed' });
@@ -197,15 +206,15 @@ describe('DELETE /projects/current', () => {
     expect(em.env.store.project(project.id)).toBeUndefined();
     const owned = await endpoints.listOwnedProjects(internalUserTransport(em, adminToken));
     expect(owned.map((p) => p.id)).not.toContain(project.id);
-    // No longer listed, so the owner's token no longer administers it.
-    await expectKnown(endpoints.getCurrentProject(adminTokenTransport(em, project.id, adminToken)), 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    // Gone: the service says the project id is unknown before it looks at the token.
+    await expectKnown(endpoints.getCurrentProject(adminTokenTransport(em, project.id, adminToken)), 'CURRENT_PROJECT_NOT_FOUND', { project_id: project.id });
   });
 
   it('is admin-only and keeps the internal project', async () => {
     const em = emulator();
-    const client = await raw(em, 'DELETE', '/api/v1/projects/current', { headers: keyHeaders(em, 'client') });
+    const client = await raw(em, 'DELETE', '/api/v1/internal/projects/current', { headers: keyHeaders(em, 'client') });
     expect(client.json()).toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE' });
-    const internal = await raw(em, 'DELETE', '/api/v1/projects/current', { headers: keyHeaders(em, 'admin', 'internal') });
+    const internal = await raw(em, 'DELETE', '/api/v1/internal/projects/current', { headers: keyHeaders(em, 'admin', 'internal') });
     expect(internal.status).toBe(400);
     expect(em.env.store.project('internal')).toBeDefined();
   });
@@ -230,8 +239,8 @@ describe('/internal/projects', () => {
     expect(response.status).toBe(201);
     const project = response.json<Record<string, unknown> & { id: string; config: Record<string, unknown> }>();
     expect(project.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(project).toMatchObject({ display_name: 'My App', description: '', user_count: 0, is_production_mode: false });
-    const { id: _configId, ...config } = project.config;
+    expect(project).toMatchObject({ display_name: 'My App', description: '', is_production_mode: false, owner_team_id: expect.any(String) });
+    const { email_theme: _theme, ...config } = project.config;
     expect(config).toEqual({
       allow_localhost: true,
       sign_up_enabled: true,
@@ -246,8 +255,11 @@ describe('/internal/projects', () => {
       enabled_oauth_providers: [],
       domains: [],
       email_config: { type: 'shared' },
-      team_creator_default_permissions: [{ id: 'admin' }],
-      team_member_default_permissions: [{ id: 'member' }],
+      team_creator_default_permissions: [{ id: 'team_admin' }],
+      team_member_default_permissions: [{ id: 'team_member' }],
+      user_default_permissions: [],
+      allow_user_api_keys: false,
+      allow_team_api_keys: false,
     });
     const owner = em.env.store.project('internal')!.users[user_id]!;
     expect((owner.server_metadata as { managedProjectIds: string[] }).managedProjectIds).toContain(project.id);

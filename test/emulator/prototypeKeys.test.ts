@@ -21,7 +21,7 @@ describe('keys named like Object.prototype members', () => {
 
   it('nested in a validated object and in a query', async () => {
     const em = emulator();
-    const nested = await raw(em, 'PATCH', '/api/v1/projects/current', {
+    const nested = await raw(em, 'PATCH', '/api/v1/internal/projects/current', {
       headers: { ...keyHeaders(em, 'admin'), 'content-type': 'application/json' },
       body: '{"config":{"valueOf":"x"}}',
     });

@@ -7,7 +7,7 @@ import { tokenOptions } from '../support/oauth.js';
 
 const emulator = useEmulator();
 
-const sessionIdOf = (accessToken: string) => decodeJwt(accessToken).refreshTokenId as string;
+const sessionIdOf = (accessToken: string) => decodeJwt(accessToken).refresh_token_id as string;
 const refresh = (refreshToken: string) => refreshAccessToken(tokenOptions(emulator()), refreshToken);
 const refreshFails = (refreshToken: string) => expect(refresh(refreshToken)).rejects.toSatisfy((e) => isKnownError(e, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'));
 
@@ -78,7 +78,7 @@ describe('the current session', () => {
     const em = emulator();
     const user = await signUp(em);
     const { access_token } = await endpoints.refreshViaSessionEndpoint(userTransport(em, user));
-    expect(decodeJwt(access_token)).toMatchObject({ sub: user.user_id, refreshTokenId: sessionIdOf(user.access_token) });
+    expect(decodeJwt(access_token)).toMatchObject({ sub: user.user_id, refresh_token_id: sessionIdOf(user.access_token) });
     const missing = await api(em, 'POST', '/auth/sessions/current/refresh', { body: {} });
     expectKnownError(missing, 'SCHEMA_ERROR', 400);
     expectKnownError(await api(em, 'POST', '/auth/sessions/current/refresh', { refreshToken: 'x'.repeat(45), body: {} }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);

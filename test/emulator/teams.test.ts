@@ -69,7 +69,7 @@ describe('teams', () => {
     const team = await endpoints.createTeam(client, { display_name: 'Mine', client_metadata: { a: 1 } });
     expect(team).toEqual({ id: team.id, display_name: 'Mine', profile_image_url: null, client_metadata: { a: 1 }, client_read_only_metadata: null });
     const grants = await endpoints.listTeamPermissions(client, { user_id: 'me', team_id: team.id });
-    expect(grants).toEqual([{ id: 'admin', team_id: team.id, user_id: user.id }]);
+    expect(grants).toEqual([{ id: 'team_admin', team_id: team.id, user_id: user.id }]);
   });
 
   it('creates teams for servers, with or without a creator', async () => {
@@ -133,7 +133,7 @@ describe('team memberships', () => {
     const server = transportFor(em, 'server');
     await expect(endpoints.addTeamMember(server, team.id, crypto.randomUUID())).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
     await expect(endpoints.addTeamMember(server, crypto.randomUUID(), user.id)).rejects.toMatchObject({ code: 'TEAM_NOT_FOUND' });
-    expect((await endpoints.listTeamPermissions(server, { team_id: team.id, user_id: user.id })).map((p) => p.id)).toEqual(['member']);
+    expect((await endpoints.listTeamPermissions(server, { team_id: team.id, user_id: user.id })).map((p) => p.id)).toEqual(['team_member']);
   });
 
   it('lets anyone leave, and only $remove_members remove others', async () => {
@@ -166,7 +166,7 @@ describe('team member profiles', () => {
       { team_id: team.id, user_id: owner.user.id, display_name: 'Owner', profile_image_url: null },
       { team_id: team.id, user_id: member.user.id, display_name: 'Member', profile_image_url: null },
     ]);
-    await endpoints.revokeTeamPermission(server, team.id, member.user.id, 'member');
+    await endpoints.revokeTeamPermission(server, team.id, member.user.id, 'team_member');
     await expect(endpoints.listTeamMemberProfiles(member.client, { teamId: team.id })).rejects.toMatchObject({ code: 'TEAM_PERMISSION_REQUIRED', details: { permission_id: '$read_members' } });
     await expect(endpoints.getTeamMemberProfile(member.client, team.id, owner.user.id)).rejects.toMatchObject({ code: 'TEAM_PERMISSION_REQUIRED' });
     expect(await endpoints.listTeamMemberProfiles(member.client, { teamId: team.id, userId: 'me' })).toHaveLength(1);

@@ -153,7 +153,7 @@ describe('POST /users and /users/{id}', () => {
     await expect(refreshAccessToken(tokenOptions, tokens.refresh_token)).rejects.toMatchObject(known('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'));
   });
 
-  it('creates a personal team when the project says so (not selected)', async () => {
+  it('creates a personal team when the project says so, and selects it (as the service does since v2.7)', async () => {
     const em = emulator();
     await withConfig(em, { create_team_on_sign_up: true }, async () => {
       const server = transportFor(em, 'server');
@@ -164,9 +164,9 @@ describe('POST /users and /users/{id}', () => {
       expect((await endpoints.listTeams(server, { userId: byEmail.id })).map((t) => t.display_name)).toEqual(["grace@example.com's Team"]);
       const [team] = await endpoints.listTeams(server, { userId: anonymous.id });
       expect(team?.display_name).toBe('Personal Team');
-      expect(named.selected_team_id).toBeNull();
+      expect(anonymous.selected_team_id).toBe(team!.id);
       const permissions = await endpoints.listTeamPermissions(server, { user_id: anonymous.id, team_id: team!.id });
-      expect(permissions.map((p) => p.id)).toEqual(['admin']);
+      expect(permissions.map((p) => p.id)).toEqual(['team_admin']);
     });
   });
 

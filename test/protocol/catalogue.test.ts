@@ -89,9 +89,20 @@ const TABLE: Record<string, [number, KnownErrorFamily | null]> = {
   OAUTH_PROVIDER_ACCESS_DENIED: [400, null],
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: [409, null],
   INVALID_POLLING_CODE: [400, null],
-  // Later than §8.3: today's service (upstream 2f719903b181).
+  // Codes the service added after v2.7 that a client meets (the 2026-04 backend's known-errors).
+  CURRENT_PROJECT_NOT_FOUND: [400, null],
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: [401, 'PROJECT_AUTHENTICATION_REQUIRED'],
+  BRANCH_DOES_NOT_EXIST: [400, null],
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: [400, null],
   ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: [401, null],
+  RESTRICTED_USER_NOT_ALLOWED: [403, null],
   PERMISSION_ID_ALREADY_EXISTS: [400, null],
+  SIGN_UP_REJECTED: [403, null],
+  BOT_CHALLENGE_REQUIRED: [409, null],
+  BOT_CHALLENGE_FAILED: [400, null],
+  CLI_AUTH_ERROR: [400, null],
+  CLI_AUTH_EXPIRED_ERROR: [400, null],
+  CLI_AUTH_USED_ERROR: [400, null],
 };
 
 /** PROTOCOL.md §8.2: each abstract family and its parent. */
@@ -109,16 +120,16 @@ const FAMILY_TREE: Record<KnownErrorFamily, KnownErrorFamily | null> = {
 };
 
 describe('catalogue shape', () => {
-  it('has 85 concrete codes and 10 families, 95 unique codes in all', () => {
+  it("has 96 concrete codes (v2.7's 83 and 13 added since) and 10 families, 106 unique codes in all", () => {
     const families = Object.keys(knownErrorFamilies);
-    expect(knownErrorCodes).toHaveLength(85);
+    expect(knownErrorCodes).toHaveLength(96);
     expect(families).toHaveLength(10);
     const all = new Set<string>([...knownErrorCodes, ...families]);
-    expect(all.size).toBe(95);
+    expect(all.size).toBe(106);
     for (const code of all) expect(code).toMatch(/^[A-Z][A-Z_]*[A-Z]$/);
   });
 
-  it('lists exactly the codes of PROTOCOL.md §8.3, in its order, then those of today’s service', () => {
+  it('lists exactly the codes of PROTOCOL.md §8.3, in its order, then those added since', () => {
     expect(knownErrorCodes).toEqual(Object.keys(TABLE));
   });
 
@@ -139,8 +150,8 @@ describe('catalogue shape', () => {
     expect(statusOf('CANNOT_DELETE_CURRENT_SESSION')).toBe(400);
     expect(statusOf('OUTER_OAUTH_TIMEOUT')).toBe(408);
     expect(statusOf('UNSUPPORTED_ERROR')).toBe(500);
-    // No known error uses 403 (§2.2).
-    expect(knownErrorCodes.filter((c) => statusOf(c) === 403)).toEqual([]);
+    // No v2.7 known error used 403 (§2.2); two added since do.
+    expect(knownErrorCodes.filter((c) => statusOf(c) === 403)).toEqual(['RESTRICTED_USER_NOT_ALLOWED', 'SIGN_UP_REJECTED']);
   });
 
   it('marks the never-sent codes as not emitted', () => {

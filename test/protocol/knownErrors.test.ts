@@ -20,6 +20,10 @@ function sampleValue(kind: FieldKind, key: string, nulls: boolean): unknown {
       return 1738374988000;
     case 'number|null':
       return nulls ? null : 1738374988000;
+    case 'boolean':
+      return true;
+    case 'object':
+      return { type: 'email_not_verified' };
     case 'string[]':
       return ['server', 'admin'];
     case 'unknown[]':
@@ -118,7 +122,7 @@ describe('families', () => {
 
   it('key-missing errors are not INVALID_PROJECT_AUTHENTICATION, key-invalid ones are', () => {
     const invalid = all('INVALID_PROJECT_AUTHENTICATION');
-    for (const missing of ['CLIENT_AUTHENTICATION_REQUIRED', 'SERVER_AUTHENTICATION_REQUIRED', 'ADMIN_AUTHENTICATION_REQUIRED', 'CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED']) {
+    for (const missing of ['CLIENT_AUTHENTICATION_REQUIRED', 'SERVER_AUTHENTICATION_REQUIRED', 'ADMIN_AUTHENTICATION_REQUIRED', 'CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED', 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT']) {
       expect(invalid).not.toContain(missing);
       expect(all('PROJECT_AUTHENTICATION_REQUIRED')).toContain(missing);
       expect(all('PROJECT_AUTHENTICATION_ERROR')).toContain(missing);
@@ -126,9 +130,9 @@ describe('families', () => {
     for (const bad of ['INVALID_PUBLISHABLE_CLIENT_KEY', 'INVALID_SECRET_SERVER_KEY', 'INVALID_SUPER_SECRET_ADMIN_KEY', 'INSUFFICIENT_ACCESS_TYPE']) {
       expect(invalid).toContain(bad);
     }
-    expect(all('PROJECT_AUTHENTICATION_REQUIRED')).toHaveLength(6);
+    expect(all('PROJECT_AUTHENTICATION_REQUIRED')).toHaveLength(7);
     expect(invalid).toHaveLength(12);
-    expect(all('PROJECT_AUTHENTICATION_ERROR')).toHaveLength(19);
+    expect(all('PROJECT_AUTHENTICATION_ERROR')).toHaveLength(20);
   });
 
   it('INVALID_ADMIN_ACCESS_TOKEN under INVALID_PROJECT_AUTHENTICATION under PROJECT_AUTHENTICATION_ERROR', () => {

@@ -42,7 +42,9 @@ function problems(target: Target, res: RawResponse): string[] {
   const out: string[] = [];
   const header = (name: string) => (Array.isArray(res.headers[name]) ? (res.headers[name] as string[])[0] : (res.headers[name] as string | undefined));
   if (res.status >= 500) out.push(`status ${res.status}`);
-  if (res.status >= 300 && res.status < 400 && !target.redirects) out.push(`redirect ${res.status}`);
+  // A path ending in a slash (an empty last segment) is sent to the same path without it, as the service does.
+  const slashRedirect = res.status === 308 && header('location') !== undefined && !/\/(?:\?|$)/.test(header('location')!);
+  if (res.status >= 300 && res.status < 400 && !target.redirects && !slashRedirect) out.push(`redirect ${res.status}`);
   if (/\n\s+at\s|node:internal|node_modules|\/work\/|file:\/\/|\.[cm]?[jt]s:\d+/.test(res.text)) out.push('a stack trace or a file path in the body');
   // Node's HTTP parser refuses a request line and headers over 16 KB before the emulator sees it.
   if (res.status === 431 && res.text === '') return out;

@@ -66,8 +66,8 @@ describe('projects', () => {
 
     await a.api.adminDeleteProject({ projectId });
     await b.waitFor('owned', (s) => !(s.data as AdminProjectModel[]).some((p) => p.id === projectId));
-    // Gone: the owner's admin token no longer admits them to it.
-    await expect(a.api.read({ kind: 'admin.project', projectId })).rejects.toMatchObject({ name: 'KnownError', code: 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN' });
+    // Gone: the service says the project id is unknown.
+    await expect(a.api.read({ kind: 'admin.project', projectId })).rejects.toMatchObject({ name: 'KnownError', code: 'CURRENT_PROJECT_NOT_FOUND' });
     // The broker's own project is untouched.
     expect((await a.api.read({ kind: 'admin.project' })).id).toBe(emulator().projects.demo.id);
   });

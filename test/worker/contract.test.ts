@@ -174,7 +174,7 @@ describe('a query kind added in one place: teamProfile', () => {
     // A team the user is only a plain member of (created by the server, no permissions given).
     const team = await server.createTeam({ displayName: 'Plain members' });
     await server.addTeamMember(team.id, signUp.userId);
-    await server.revokeTeamPermission(team.id, signUp.userId, 'member');
+    await server.revokeTeamPermission(team.id, signUp.userId, 'team_member');
     const members = await a.api.read({ kind: 'teamMembers', teamId: team.id }).catch((e: unknown) => e);
     expect(members).toMatchObject({ code: 'TEAM_PERMISSION_REQUIRED' });
 

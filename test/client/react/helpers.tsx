@@ -37,6 +37,10 @@ export const keptUser = {
   selectedTeamId: null,
   selectedTeam: null,
   isAnonymous: false,
+  isRestricted: false,
+  restrictedReason: null,
+  restrictedByAdmin: false,
+  restrictedByAdminReason: null,
 };
 
 /** The copy a previous visit of `keptUser` left for the demo project (the record `client/persisted.ts` reads). */

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/index.js';
 import { launchChromium, skipWithoutChromium } from './chromium.js';
+import { openDemoPage } from './demoPage.js';
 import { serveDemo, type DemoServer } from './server.js';
 
 export const ARTIFACTS = new URL('../../../.artifacts/e2e/', import.meta.url);
@@ -64,13 +65,7 @@ export function scenario(name: string, run: (stage: Stage) => Promise<void>, opt
           contexts.push(context);
           return context;
         },
-        async openTab(context, path = '/') {
-          const page = await context.newPage();
-          page.on('pageerror', (error) => console.error(`[${name}] page error: ${error.message}`));
-          await page.goto(`${demo.url}${path}`);
-          await page.waitForFunction(() => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined, null, { timeout: 15_000 });
-          return page;
-        },
+        openTab: (context, path = '/') => openDemoPage(context, `${demo.url}${path}`, name),
         async cdp() {
           cdp ??= await browser!.newBrowserCDPSession();
           return cdp;

@@ -55,14 +55,31 @@ const PAGE_SCRIPT_PATH = '/__test-page-script.js';
 /** A page of the demo's origin that runs none of the app: for looking at the origin (its Web Locks) from outside the app. */
 export const BLANK_PAGE_PATH = '/__blank.html';
 
-export async function serveDemo(emulator: RunningEmulator, options: ServeDemoOptions = {}): Promise<DemoServer> {
-  const config = {
-    baseUrl: emulator.url,
-    projectId: emulator.projects.demo.id,
-    publishableClientKey: emulator.projects.demo.publishableClientKey,
-    internalPublishableClientKey: emulator.projects.internal.publishableClientKey,
-  };
-  const csp = contentSecurityPolicy(emulator.url);
+/** What the demo is configured with (`/demo-config.json`): the service, its project, and headers for every call. */
+export interface DemoServiceConfig {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  internalPublishableClientKey: string;
+  /** Sent with every API call (the real development backend's `x-stack-disable-artificial-development-delay`). */
+  extraRequestHeaders?: Record<string, string>;
+}
+
+export function serveDemo(emulator: RunningEmulator, options: ServeDemoOptions = {}): Promise<DemoServer> {
+  return serveDemoFor(
+    {
+      baseUrl: emulator.url,
+      projectId: emulator.projects.demo.id,
+      publishableClientKey: emulator.projects.demo.publishableClientKey,
+      internalPublishableClientKey: emulator.projects.internal.publishableClientKey,
+    },
+    options,
+  );
+}
+
+/** The demo for any service: the emulator's demo project, or the real backend's project in the real-service lane. */
+export async function serveDemoFor(config: DemoServiceConfig, options: ServeDemoOptions = {}): Promise<DemoServer> {
+  const csp = contentSecurityPolicy(config.baseUrl);
   let deploys = 0;
   let serviceWorkerMissing = false;
   const server: Server = createServer((req, res) => {

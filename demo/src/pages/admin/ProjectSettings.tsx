@@ -79,7 +79,7 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
   };
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
-      <Card title="Project" description={`${project.userCount} user${project.userCount === 1 ? '' : 's'} · created ${formatDate(project.createdAtMillis)} · id ${project.id}`}>
+      <Card title="Project" description={`Created ${formatDate(project.createdAtMillis)} · id ${project.id}`}>
         <div className="stack">
           <Field label="Display name">
             <input className="input" value={name} onChange={(e) => (setName(e.target.value), changed())} data-testid={T.adminProjectName} />

@@ -1,0 +1,225 @@
+/**
+ * The real-service lane (`npm run test:real`): starts the real Stack Auth backend at the pinned
+ * commit (scripts/real/start-backend.sh, with the shared scripts), a mail sink on the port the
+ * backend sends to, creates and configures a project, runs the lane's tests against it (the
+ * differential check, the suites written over a service target, the end-to-end flows in Chromium)
+ * and writes test/real/REPORT.md. Ends with one line: `N passed, N failed`.
+ *
+ *   GIT_DIR_UPSTREAM  the git directory of a fetched stack-auth/stack-auth (DEVELOPERS.md)
+ *   R                 the backend's work folder (default /work/real-backend)
+ *   REAL_LANE_FILES   optional: only these test files (space-separated), for working on one
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { startMailSink, type RunningMailSink } from '../../test/real/support/mailSink.js';
+import { writeLaneReport, type LaneTimings } from '../../test/real/support/report.js';
+import type { RealTargetFile } from '../../test/support/serviceTarget.js';
+import { EMAIL_RENDERING_MODULES, startRenderSandbox, type RenderSandbox } from './renderSandbox.js';
+import { FLOW_PROJECT_CONFIG } from '../../test/real/differential/flows/project.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const ARTIFACTS = new URL('.artifacts/real/', ROOT);
+const SHARED = process.env.STACK_REAL_SERVICE_DIR ?? '/work/shared/real-service';
+const PORT = Number(process.env.PORT ?? 8202);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const MAIL_HTTP_PORT = 8130;
+const INTERNAL_PUBLISHABLE_KEY = 'this-publishable-client-key-is-for-local-development-only';
+
+const seconds = (from: number) => Math.round((performance.now() - from) / 100) / 10;
+const log = (line: string) => console.log(`[real lane ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(5000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env, cwd: ROOT.pathname });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function startBackend(timings: LaneTimings): Promise<void> {
+  const started = performance.now();
+  timings.backendWasRunning = await answers(`${BASE_URL}/api/v1`);
+  const code = await run('bash', [new URL('scripts/real/start-backend.sh', ROOT).pathname]);
+  if (code !== 0) throw new Error(`start-backend.sh failed (exit ${code})`);
+  timings.startSeconds = seconds(started);
+}
+
+async function mailSink(): Promise<{ url: string; sink: RunningMailSink | null }> {
+  const url = `http://127.0.0.1:${MAIL_HTTP_PORT}`;
+  try {
+    const health = (await (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })).json()) as { mailSink?: boolean };
+    if (health.mailSink) {
+      log(`a mail sink already answers at ${url}; using it`);
+      return { url, sink: null };
+    }
+  } catch {
+    // none yet
+  }
+  const sink = await startMailSink({ smtpPort: 8129, httpPort: MAIL_HTTP_PORT });
+  log(`mail sink: SMTP 127.0.0.1:${sink.smtpPort}, mailbox ${sink.httpUrl}`);
+  return { url: sink.httpUrl, sink };
+}
+
+/**
+ * The backend renders each e-mail in a code sandbox it reaches on port 8222 in development (a
+ * container upstream): the lane's stand-in (scripts/real/renderSandbox.ts), unless one answers there.
+ */
+async function renderSandbox(): Promise<RenderSandbox | null> {
+  try {
+    await fetch('http://127.0.0.1:8222/', { signal: AbortSignal.timeout(2000) });
+    log('a render sandbox already answers on 8222; using it');
+    return null;
+  } catch {
+    // none yet
+  }
+  const sandbox = await startRenderSandbox({ dir: `${process.env.R ?? '/work/real-backend'}/render-sandbox`, log });
+  log(`render sandbox for the backend's e-mails: ${sandbox.url}`);
+  return sandbox;
+}
+
+/**
+ * The backend queues e-mail and sends it from a step that a cron job calls (`pnpm dev` runs one
+ * beside `next dev`; the shared start script does not): the lane calls that step, one at a time,
+ * every second while the tests run, with the development default cron secret of the backend's
+ * `.env.development`.
+ */
+function pumpEmailQueue(): { stop(): Promise<void> } {
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        await fetch(`${BASE_URL}/api/latest/internal/email-queue-step?only_one_step=true`, {
+          headers: { authorization: `Bearer ${process.env.STACK_CRON_SECRET ?? 'mock_cron_secret'}`, 'x-stack-disable-artificial-development-delay': 'yes' },
+          signal: AbortSignal.timeout(600_000),
+        });
+      } catch {
+        // A step that failed is tried again with the next one.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+    },
+  };
+}
+
+/** The backend's resident memory (every process of its session) and the disk its work folder takes. */
+function measureCost(timings: LaneTimings): void {
+  const work = process.env.R ?? '/work/real-backend';
+  try {
+    const pid = readFileSync(`${work}/backend.pid`, 'utf8').trim();
+    const rss = spawnSync('ps', ['-o', 'rss=', '-s', pid], { encoding: 'utf8' }).stdout.split('\n').reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
+    if (rss > 0) timings.backendRssMb = Math.round(rss / 1024);
+  } catch {
+    // started elsewhere, without a pid file here
+  }
+  const du = spawnSync('du', ['-sb', work], { encoding: 'utf8', timeout: 300_000 });
+  const bytes = Number(du.stdout.split(/\s/)[0]);
+  if (bytes > 0) timings.workFolderGb = Math.round(bytes / 1e8) / 10;
+}
+
+async function withRetry<T>(attempt: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (i >= attempts) throw error;
+      log(`retrying after: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
+    }
+  }
+}
+
+/** A normal project through the shared script, then the settings the lane's tests need. */
+async function createProject(mailboxUrl: string): Promise<RealTargetFile> {
+  const made = spawnSync('bash', [`${SHARED}/create-project.sh`, BASE_URL], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (made.status !== 0) throw new Error(`create-project.sh failed (exit ${made.status})`);
+  const values = Object.fromEntries(made.stdout.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const target: RealTargetFile = {
+    baseUrl: BASE_URL,
+    projectId: values.PROJECT_ID ?? '',
+    publishableClientKey: values.PUBLISHABLE_CLIENT_KEY ?? '',
+    secretServerKey: values.SECRET_SERVER_KEY ?? '',
+    superSecretAdminKey: values.SUPER_SECRET_ADMIN_KEY ?? '',
+    internalPublishableClientKey: INTERNAL_PUBLISHABLE_KEY,
+    mailboxUrl,
+    accessTokenSeconds: Number(process.env.STACK_ACCESS_TOKEN_EXPIRATION_TIME?.replace(/s$/, '') || 60),
+  };
+  if (Object.values(target).some((v) => v === '')) throw new Error(`create-project.sh gave no keys: ${made.stdout}`);
+  // Idempotent, so tried again when a kept-alive connection the backend had closed meanwhile drops it.
+  const response = await withRetry(() => fetch(`${BASE_URL}/api/v1/internal/projects/current`, {
+    method: 'PATCH',
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': target.projectId,
+      'x-stack-access-type': 'admin',
+      'x-stack-super-secret-admin-key': target.superSecretAdminKey,
+      'x-stack-disable-artificial-development-delay': 'yes',
+    },
+    body: JSON.stringify({ config: FLOW_PROJECT_CONFIG }),
+    signal: AbortSignal.timeout(600_000),
+  }));
+  if (!response.ok) throw new Error(`configuring the project: ${response.status} ${await response.text()}`);
+  return target;
+}
+
+async function main(): Promise<void> {
+  const timings: LaneTimings = { startSeconds: 0, projectSeconds: 0, testSeconds: 0, backendWasRunning: false, startedAt: new Date().toISOString() };
+  mkdirSync(ARTIFACTS, { recursive: true });
+  log('starting the backend (or finding it running)');
+  await startBackend(timings);
+  const { url: mailboxUrl, sink } = await mailSink();
+  const sandbox = await renderSandbox();
+  const emails = pumpEmailQueue();
+  try {
+    const projectStarted = performance.now();
+    const [target] = await Promise.all([createProject(mailboxUrl), sandbox?.prepare(EMAIL_RENDERING_MODULES)]);
+    timings.projectSeconds = seconds(projectStarted);
+    const targetFile = new URL('target.json', ARTIFACTS).pathname;
+    writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
+    log(`project ${target.projectId} (${timings.projectSeconds} s); running the lane's tests`);
+
+    const testsStarted = performance.now();
+    const resultsFile = new URL('vitest.json', ARTIFACTS).pathname;
+    const files = (process.env.REAL_LANE_FILES ?? '').split(/\s+/).filter(Boolean);
+    await run('npx', ['vitest', 'run', '--config', 'test/real/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...files], {
+      ...process.env,
+      AUTHBROKER_SERVICE_TARGET: `real:${targetFile}`,
+    });
+    timings.testSeconds = seconds(testsStarted);
+    measureCost(timings);
+    writeFileSync(new URL('timings.json', ARTIFACTS), `${JSON.stringify(timings, null, 2)}\n`);
+    const { passed, failed } = writeLaneReport({ resultsFile, differentialFile: new URL('differential.json', ARTIFACTS).pathname, timings, target });
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exitCode = failed === 0 ? 0 : 1;
+  } finally {
+    await emails.stop();
+    await sandbox?.stop();
+    await sink?.stop();
+  }
+}
+
+/** `--report-only`: writes test/real/REPORT.md again from the last run's artifacts (after a change to the report's form). */
+function reportOnly(): void {
+  const read = <T>(name: string) => JSON.parse(readFileSync(new URL(name, ARTIFACTS), 'utf8')) as T;
+  const timings = { ...read<LaneTimings>('timings.json') };
+  const { passed, failed } = writeLaneReport({ resultsFile: new URL('vitest.json', ARTIFACTS).pathname, differentialFile: new URL('differential.json', ARTIFACTS).pathname, timings, target: read<RealTargetFile>('target.json') });
+  console.log(`${passed} passed, ${failed} failed`);
+}
+
+if (process.argv.includes('--report-only')) reportOnly();
+else main().catch((error: unknown) => {
+  console.error(error);
+  console.log('0 passed, 1 failed');
+  process.exitCode = 1;
+});
