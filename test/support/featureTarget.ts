@@ -70,34 +70,6 @@ export function emulatorTarget(emulator: RunningEmulator): ServiceTarget {
   };
 }
 
-/**
- * The target named by the environment: `AUTHBROKER_REAL_BASE_URL` and the four values
- * `create-project.sh` prints (`PROJECT_ID`, `PUBLISHABLE_CLIENT_KEY`, `SECRET_SERVER_KEY`,
- * `SUPER_SECRET_ADMIN_KEY`), and, for the scenarios that read e-mail, `AUTHBROKER_REAL_MAILBOX_URL`
- * (a mail sink answering `GET /messages?to=`, as the lane's does). Null when unset.
- */
-export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): ServiceTarget | null {
-  const baseUrl = env.AUTHBROKER_REAL_BASE_URL;
-  const { PROJECT_ID, PUBLISHABLE_CLIENT_KEY, SECRET_SERVER_KEY, SUPER_SECRET_ADMIN_KEY } = env;
-  if (!baseUrl || !PROJECT_ID || !PUBLISHABLE_CLIENT_KEY || !SECRET_SERVER_KEY || !SUPER_SECRET_ADMIN_KEY) return null;
-  return {
-    baseUrl,
-    projectId: PROJECT_ID,
-    publishableClientKey: PUBLISHABLE_CLIENT_KEY,
-    secretServerKey: SECRET_SERVER_KEY,
-    superSecretAdminKey: SUPER_SECRET_ADMIN_KEY,
-    extraRequestHeaders: { 'x-stack-disable-artificial-development-delay': '1' },
-    ...(env.AUTHBROKER_REAL_MAILBOX_URL
-      ? {
-          waitForMail: mailWaiter(async (to) => {
-            const response = await fetch(`${env.AUTHBROKER_REAL_MAILBOX_URL}/messages?to=${encodeURIComponent(to)}`);
-            return (await response.json()) as Array<{ subject: string; text: string; html: string | null }>;
-          }),
-        }
-      : {}),
-  };
-}
-
 /** Our client transport for the target's project; with `accessToken`, as that user. */
 export function clientTransport(target: ServiceTarget, accessToken?: string): Transport<'client'> {
   return createTransport({
