@@ -214,5 +214,6 @@ export interface TabHello {
  * them when the tab is gone.
  */
 export interface BrokerEntry {
-  connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort>;
+  /** A port serving this tab's API, or `STANDBY` (contract/wire.ts) from a worker whose broker for this config serves its tabs elsewhere. */
+  connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort | 'authbroker:standby'>;
 }

@@ -4,7 +4,15 @@ import { ClientError, InvalidArgumentError } from './errors/errors.js';
 /** The service's key prefixes: publishable client keys may be public; the other two never. */
 export const PUBLISHABLE_KEY_PREFIX = 'pck_';
 const SECRET_KEY_PREFIXES = ['ssk_', 'sak_'] as const;
-const SECRET_HEADERS = ['x-stack-secret-server-key', 'x-stack-super-secret-admin-key'] as const;
+/** The secret-key headers, in both header families (`x-hexclave-*` since @stackframe/js 2.8.108). */
+const SECRET_HEADER = /^x-(?:stack|hexclave)-(?:secret-server-key|super-secret-admin-key)$/i;
+/**
+ * The headers that say who calls (`buildHeaders`: the project, the access type, the keys, the
+ * tokens), in both families: what the app's extra headers may never replace. Others of the families
+ * stay the app's to send (the development backend's `x-stack-disable-artificial-development-delay`,
+ * for one, or a client version of its own).
+ */
+export const PROTOCOL_HEADER = /^x-(?:stack|hexclave)-(?:project-id|access-type|publishable-client-key|(?:admin-)?access-token|refresh-token|secret-server-key|super-secret-admin-key)$/i;
 
 function isSecretKey(value: unknown): boolean {
   return typeof value === 'string' && SECRET_KEY_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
@@ -20,7 +28,8 @@ function unsafe(what: string): ClientError {
 /**
  * Refuses, before anything is sent, a secret key where browser code takes keys: a secret pasted as
  * `publishableClientKey` (or as an admin app's `adminAccessToken`), or a secret key or secret-key
- * header among `extraRequestHeaders`. The message names the option, never the value.
+ * header among `extraRequestHeaders`; and an extra header that would replace one the protocol
+ * sets (INVALID_ARGUMENT). The message names the option, never the value.
  */
 export function refuseSecretsInBrowserOptions(
   options: { publishableClientKey?: unknown; internalPublishableClientKey?: unknown; adminAccessToken?: unknown; extraRequestHeaders?: unknown },
@@ -32,8 +41,9 @@ export function refuseSecretsInBrowserOptions(
   const headers = options.extraRequestHeaders;
   if (typeof headers === 'object' && headers !== null) {
     for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-      if ((SECRET_HEADERS as readonly string[]).includes(name.toLowerCase())) throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
-      if (isSecretKey(value)) throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
+      const option = `${prefix}extraRequestHeaders["${name}"]`;
+      if (SECRET_HEADER.test(name) || isSecretKey(value)) throw unsafe(option);
+      if (PROTOCOL_HEADER.test(name)) throw new InvalidArgumentError(option, `${option} is a header the protocol sets itself: the client sends it.`);
     }
   }
 }

@@ -10,7 +10,7 @@ import type { ApiContext } from './api/context.js';
 import { createBus, type Bus } from './bus.js';
 import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
-import { brokerKeyOf, resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
+import { brokerKeyOf, configMismatch, resolveBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
 import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
 import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
@@ -326,13 +326,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings, recording },
     connect,
     connectWithConfig(configInput, hello, listener, onRelease) {
-      const asked = resolveBrokerConfig(configInput);
-      if (!sameBrokerConfig(asked, config)) {
-        throw new InvalidArgumentError(
-          'config',
-          `This broker serves ${config.projectId} at ${config.baseUrl} (tokens in ${config.tokenStore}), not ${asked.projectId} at ${asked.baseUrl} (tokens in ${asked.tokenStore}): one broker name per project and token store.`,
-        );
-      }
+      const mismatch = configMismatch(config, resolveBrokerConfig(configInput));
+      if (mismatch !== null) throw mismatch;
       return connect(hello, listener, onRelease);
     },
     status: () => status.current(),
