@@ -13,7 +13,7 @@ import { QueryClient } from './cache/queryClient.js';
 import { brokerKeyOf, configMismatch, resolveBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
 import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
-import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
+import { browserLocks, holdUntilReleased, keepLock, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
 import { createRecording, type Recording } from './recording.js';
 import { checkedApi } from './rpc/guard.js';
@@ -111,7 +111,7 @@ async function tokensInMemory(
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
   }
-  return keepTokensInMemory({ durable, peers: mode === 'in-process' ? peerChannel(brokerKey) : null, locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey } });
+  return keepTokensInMemory({ durable, slots: [brokerKey, `admin:${brokerKey}`], peers: mode === 'in-process' ? peerChannel(brokerKey) : null, locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock } });
 }
 
 /**

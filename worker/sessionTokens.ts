@@ -6,6 +6,13 @@ import { decodeJwt } from 'jose';
 import { isAccessTokenExpiring } from '../protocol/tokens.js';
 import type { StoredSession } from './storage/types.js';
 
+/**
+ * Said when tokens name another user than the session they came for: a record in storage (or from
+ * a peer) under the held session's key with another user's tokens, or a renewal that answered with
+ * them. Sign-ins always make a new session key, so this is never the session going on: not taken.
+ */
+export const FOREIGN_TOKENS_WARNING = "Tokens of another user arrived for this session (from storage or another page of the site): they were not used.";
+
 export const ARRIVAL_WARNINGS = {
   'expired-on-arrival':
     "Access tokens arrive expired by this device's clock: each is used for its stated lifetime from its arrival.",
@@ -30,4 +37,20 @@ export function isStoredTokenUsable(record: StoredSession, refused: ReadonlySet<
   // Records of older versions carry no renewal time: judge by the token's `exp`.
   if (renewAt === undefined) return !isAccessTokenExpiring(token, now, marginMillis);
   return renewAt === null || now < renewAt;
+}
+
+/** Whose a record's tokens are: the user its access token names, else the one it says; `false` when the two disagree. */
+export function recordUser(record: Pick<StoredSession, 'accessToken' | 'userId'>): string | null | false {
+  const named = record.accessToken === null ? null : userIdOf(record.accessToken);
+  if (named !== null && record.userId !== null && named !== record.userId) return false;
+  return named ?? record.userId;
+}
+
+/**
+ * Whether `record` may be the session `live` holds going on (same key, tokens renewed): its tokens
+ * are the same user's. A token whose `sub` is another user's is another session, never a swap.
+ */
+export function isSameUser(live: Pick<StoredSession, 'userId'>, record: Pick<StoredSession, 'accessToken' | 'userId'>): boolean {
+  const user = recordUser(record);
+  return user !== false && (user === null || live.userId === null || user === live.userId);
 }
