@@ -306,6 +306,16 @@ export class Session implements TokenSource {
     remember(this.endedKeys, sessionKey, ENDED_KEYS_KEPT);
   }
 
+  /**
+   * Asks the service whether the session held is still alive, when an end may have been told and not
+   * heard (an in-page broker back from the back/forward cache, whose tokens only other tabs' memory
+   * holds): a token request, at most one per 30 s; refused, the session ends here.
+   */
+  confirmAlive(): void {
+    const key = this.live?.sessionKey;
+    if (key !== undefined) this.endChecks.claim({ reason: 'signed-out', atMillis: null }, () => this.live?.sessionKey === key);
+  }
+
   /** The broker is stopping: no more retries of a sign-out its closed storage could not take anyway. */
   close(): void {
     this.ends.close();
