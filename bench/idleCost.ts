@@ -9,7 +9,7 @@ import { WorkerTarget } from '../test/e2e/support/workerCdp.js';
 import { CLIENT_KINDS, CLIENT_LABELS, Stage, type ClientKind, type PageServer } from './browser.js';
 import { rendererCount, sharedWorkerThreads, tabClock, threadClock, type TabClock, type ThreadClock } from './cpuTime.js';
 import { fmt, sleep, startBenchEmulator, type BenchEmulator, type BenchResult, type Flags } from './harness.js';
-import { heapBreakdown, type HeapBreakdown } from './heapSnapshot.js';
+import { heapBreakdown, type HeapBreakdown } from '../test/support/heapSnapshot.js';
 
 /** Counts timer and animation-frame callbacks, and lets the harness mark the page hidden. */
 const PAGE_INSTRUMENTS = `(() => {

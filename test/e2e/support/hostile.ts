@@ -20,6 +20,12 @@ declare global {
     __hostile: {
       /** Opens a connection of its own to the broker's SharedWorker with this hello; returns its number. */
       connect(hello: Record<string, unknown>): Promise<number>;
+      /**
+       * Connects with a config of its own (the app's, changed by `changes`) through the SharedWorker
+       * (by default under the name of the config's service and project; `'app'`: the app's worker) or
+       * the service worker: the connection's number, or the broker's refusal.
+       */
+      connectAs(changes: Record<string, unknown>, hello: Record<string, unknown>, via?: 'shared-worker' | 'app' | 'service-worker'): Promise<number | Reply>;
       /** Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page), or with arguments of its own. */
       call(index: number, method: string, payload: Payload | { args: unknown[] }, timeoutMillis?: number): Promise<Reply | 'no answer'>;
       /**
@@ -81,6 +87,27 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         const { port1: listener, port2: brokerSide } = new MessageChannel();
         keep.push(worker, listener);
         const reply = (await ask(worker.port, { type: 'APPLY', path: ['connect'], argumentList: [raw(config), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)] }, [brokerSide])) as { value: MessagePort };
+        connections.push(reply.value);
+        return connections.length - 1;
+      },
+      async connectAs(changes, hello, via = 'shared-worker') {
+        const asked = { ...config, ...changes } as { baseUrl: string; projectId: string };
+        let entry: MessagePort;
+        if (via !== 'service-worker') {
+          const worker = new SharedWorker(url, { type: 'module', name: via === 'app' ? workerName : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}` });
+          keep.push(worker);
+          entry = worker.port;
+        } else {
+          const registration = await navigator.serviceWorker.register('/authbroker-sw.js', { type: 'module' });
+          await navigator.serviceWorker.ready;
+          const { port1, port2 } = new MessageChannel();
+          registration.active!.postMessage({ type: 'authbroker:connect' }, [port2]);
+          entry = port1;
+        }
+        const { port1: listener, port2: brokerSide } = new MessageChannel();
+        keep.push(listener);
+        const reply = (await ask(entry, { type: 'APPLY', path: ['connect'], argumentList: [raw(asked), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)] }, [brokerSide])) as Reply & { value: unknown };
+        if (!(reply.value instanceof MessagePort)) return reply;
         connections.push(reply.value);
         return connections.length - 1;
       },
