@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { MAX_BROKERS_PER_WORKER } from '../../worker/registry.js';
 import { scenario, type Stage } from './support/scenario.js';
-import { installHostileKit, type Reply } from './support/hostile.js';
+import { brokerScriptUrl, installHostileKit, type Reply } from './support/hostile.js';
 import { BLANK_PAGE_PATH } from './support/server.js';
 import { DEMO, until, waitForSignedIn } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
@@ -84,6 +84,32 @@ describe('what a page makes the broker keep', () => {
     // What the brokers took is given back.
     expect(heap - baseline.heap).toBeLessThan((loaded.heap - baseline.heap) / 10);
     expect((await app.evaluate(() => window.__authbroker.status())).session).toMatchObject({ status: 'signed-in' });
+  }, { timeout: 120_000 });
+
+  scenario('tokens in memory: a tab that connects while the broker is busy ends on its session, not on a second instance without one (issue 32, item 5)', async (stage) => {
+    const context = await stage.newContext();
+    const first = await stage.openTab(context, '/?tokens=memory');
+    await first.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+    await waitForSignedIn(first, DEMO.email);
+    const held = await first.evaluate(() => window.__authbroker.status());
+    const hostile = await context.newPage();
+    await hostile.goto(`${stage.demo.url}${BLANK_PAGE_PATH}`);
+    await installHostileKit(hostile, await brokerScriptUrl(stage));
+    // Any page can hold the broker's thread for seconds with messages it must read (a million keys each).
+    await hostile.evaluate(async () => {
+      const index = (await window.__hostile.connectAs({ tokenStore: 'memory' }, {})) as number;
+      for (let i = 0; i < 2; i++) void window.__hostile.call(index, 'updateUser', 'millionKeys', 30_000);
+    });
+    // A tab opening meanwhile: its first attempt goes unanswered for more than a second, and its retry
+    // starts a second instance (`…#2`), which has no session (before: the tab stayed there, signed out).
+    const second = await stage.openTab(context, '/?tokens=memory');
+    await waitForSignedIn(second, DEMO.email, 30_000);
+    const status = await second.evaluate(() => window.__authbroker.status());
+    expect(status.brokerId).toBe(held.brokerId);
+    expect(await stage.sharedWorkerCount()).toBeGreaterThan(1);
+    // One session: a sign-out in the new tab is one in the first.
+    await second.evaluate(() => window.__authbroker.signOut());
+    await until('the first tab to be signed out', () => first.evaluate(() => window.__authbroker.status()), (s) => s.session.status === 'signed-out');
   }, { timeout: 120_000 });
 
   scenario('a page that started the broker with options of its own (and the service worker too): the app is refused, naming the option, never hosted in the page; once the page is gone, the app connects', async (stage) => {

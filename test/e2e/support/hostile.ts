@@ -91,10 +91,10 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         return connections.length - 1;
       },
       async connectAs(changes, hello, via = 'shared-worker') {
-        const asked = { ...config, ...changes } as { baseUrl: string; projectId: string };
+        const asked = { ...config, ...changes } as { baseUrl: string; projectId: string; tokenStore?: string };
         let entry: MessagePort;
         if (via !== 'service-worker') {
-          const worker = new SharedWorker(url, { type: 'module', name: via === 'app' ? workerName : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}` });
+          const worker = new SharedWorker(url, { type: 'module', name: via === 'app' ? workerName : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}${asked.tokenStore === 'memory' ? ';tokens=memory' : ''}` });
           keep.push(worker);
           entry = worker.port;
         } else {
