@@ -285,7 +285,12 @@ export async function openInProcess(target: BrokerTarget, hello: TabHello, liste
   // The whole broker, loaded only when this page must host it itself: a bundle of its own, whose
   // errors come back as the tab's classes (see worker/hosts/inPage.ts).
   const { openInPageBroker } = await import('../worker/hosts/inPage.js');
-  return { mode: 'in-process', ...(await openInPageBroker(brokerConfigOf(target), hello, listener, target.errors.deserializeError, target.modes.length > 1)) };
+  try {
+    return { mode: 'in-process', ...(await openInPageBroker(brokerConfigOf(target), hello, listener, target.errors.deserializeError, target.modes.length > 1)) };
+  } catch (error) {
+    // The broker refused this tab's config (an extra header the protocol sets): the answer, as from a worker.
+    throw (error as { code?: unknown }).code === 'INVALID_ARGUMENT' ? refusal(error as Error) : error;
+  }
 }
 
 export const openers: Record<BrokerMode, typeof openSharedWorker> = {

@@ -2,7 +2,7 @@
  * `authbroker/server`: the service's server and admin APIs for trusted code (Node, edge functions,
  * scripts). Secret server keys and super secret admin keys belong here, never in a browser.
  */
-import { checkKeyText, checkProjectId, PROTOCOL_HEADER, refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
+import { checkKeyText, checkProjectId, refuseProtocolHeaders, refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
@@ -67,13 +67,6 @@ function checkCommon(options: CommonAppOptions): void {
     throw new InvalidArgumentError('baseUrl', `baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}.`);
   }
   checkProjectId(options.projectId, 'projectId');
-}
-
-/** Extra headers are the app's own: one the protocol sets (access type, project, keys, tokens) is said by the app's options instead. */
-function refuseProtocolHeaders(options: CommonAppOptions): void {
-  for (const name of Object.keys(options.extraRequestHeaders ?? {})) {
-    if (PROTOCOL_HEADER.test(name)) throw new InvalidArgumentError(`extraRequestHeaders["${name}"]`, `extraRequestHeaders["${name}"] is a header the protocol sets itself: the app's options say it.`);
-  }
 }
 
 function serverEndpoints<A extends ServerAccess>() {
@@ -182,7 +175,7 @@ export function createServerApp(options: ServerAppOptions) {
   refusePublishableAsSecret(options.secretServerKey, 'secretServerKey');
   checkKeyText(options.secretServerKey, 'secretServerKey');
   assertNotInBrowser('A secret server key');
-  refuseProtocolHeaders(options);
+  refuseProtocolHeaders(options.extraRequestHeaders, '');
   const t = createTransport({
     baseUrl: options.baseUrl,
     projectId: options.projectId,
@@ -214,7 +207,7 @@ export function createAdminApp(options: AdminAppOptions) {
   } else {
     throw new InvalidArgumentError('options', 'createAdminApp needs superSecretAdminKey, adminAccessToken or adminTokens.');
   }
-  refuseProtocolHeaders(options);
+  refuseProtocolHeaders(options.extraRequestHeaders, '');
   const t = createTransport({
     baseUrl: options.baseUrl,
     projectId: options.projectId,

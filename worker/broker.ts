@@ -12,7 +12,7 @@ import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
 import { brokerKeyOf, configMismatch, resolveBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
-import { openStorage, type BrokerHostOptions, type LazyParts, type PageLifecycle } from './host.js';
+import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
 import { browserLocks, holdUntilReleased, keepLock, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
 import { createRecording, type Recording } from './recording.js';
@@ -104,12 +104,10 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
  */
 async function tokensInMemory(
   durable: BrokerStorage,
-  { brokerKey, storedSlot, mode, locks, clock, load, page }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens']; page: PageLifecycle | undefined },
+  { brokerKey, storedSlot, mode, locks, clock, load }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
 ): Promise<BrokerStorage> {
   const { keepTokensInMemory, peerChannel } = await load();
   const peers = mode === 'in-process' ? peerChannel(brokerKey) : null;
-  page?.onHide(() => peers?.pause?.());
-  page?.onShow(() => peers?.resume?.());
   for (const slot of [storedSlot, `admin:${storedSlot}`]) {
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
@@ -131,7 +129,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const warnings = new Warnings();
   const opened = await openStorage(host.storage, (warning) => warnings.add(warning));
   const locks = host.locks === undefined ? browserLocks() : host.locks;
-  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), mode: host.mode, locks, clock, load: host.memoryTokens, page: host.pageLifecycle }) : opened;
+  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), mode: host.mode, locks, clock, load: host.memoryTokens }) : opened;
   storage.onEvent((event) => {
     if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
   });
@@ -271,17 +269,6 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     lastReturnMillis = now;
     queries.cache.refetchWatched((entry) => entry.scope !== 'broker', cause);
   };
-  // A page in the back/forward cache must hear nothing on the bus (it would be evicted); back, what
-  // other brokers said meanwhile is caught up on: the session re-read, what tabs watch refetched.
-  host.pageLifecycle?.onHide(() => bus.pause?.());
-  host.pageLifecycle?.onShow(() => {
-    bus.resume?.();
-    // Tokens in memory have no record to re-read: an end told meanwhile is asked of the service.
-    void session.reload().then(() => (config.tokenStore === 'memory' ? session.confirmAlive() : undefined));
-    void adminSession?.reload().then(() => (config.tokenStore === 'memory' ? adminSession.confirmAlive() : undefined));
-    queries.cache.refetchWatched((entry) => entry.scope !== 'broker', recording.trace({ tab: null, via: 'return', name: 'back from the back/forward cache' }));
-    connectivity.verifyContact();
-  });
   let lastConnectivity = connectivity.snapshot().state;
   connectivity.subscribe((snapshot) => {
     if (snapshot.state === 'online') void outbox.flush();

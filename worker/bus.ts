@@ -33,13 +33,6 @@ export interface BusSessionEnd {
 export interface Bus {
   post(message: BusMessage): void;
   onMessage(listener: (message: BusMessage) => void): void;
-  /**
-   * Stops hearing the channel until `resume()`: a page in the back/forward cache that is sent a
-   * message on a BroadcastChannel is evicted from it (Chromium), so an in-page broker leaves the
-   * channel while its page is cached, and catches up when it comes back.
-   */
-  pause?(): void;
-  resume?(): void;
   close(): void;
 }
 
@@ -51,32 +44,16 @@ export function channelName(brokerKey: string): string {
 /** A BroadcastChannel per broker key; no-op where BroadcastChannel does not exist. Messages that are not ours are dropped. */
 export function createBus(brokerKey: string): Bus {
   if (typeof BroadcastChannel === 'undefined') return { post: () => undefined, onMessage: () => undefined, close: () => undefined };
+  const channel = new BroadcastChannel(channelName(brokerKey));
   const messages = new Emitter<BusMessage>();
-  const open = () => {
-    const opened = new BroadcastChannel(channelName(brokerKey));
-    opened.onmessage = (event: MessageEvent) => {
-      const message = readBusMessage(event.data);
-      if (message !== null) messages.emit(message);
-    };
-    return opened;
+  channel.onmessage = (event: MessageEvent) => {
+    const message = readBusMessage(event.data);
+    if (message !== null) messages.emit(message);
   };
-  let channel: BroadcastChannel | null = open();
-  let closed = false;
   return {
-    post: (message) => channel?.postMessage(message),
+    post: (message) => channel.postMessage(message),
     onMessage: (listener) => void messages.subscribe(listener),
-    pause() {
-      channel?.close();
-      channel = null;
-    },
-    resume() {
-      if (!closed) channel ??= open();
-    },
-    close() {
-      closed = true;
-      channel?.close();
-      channel = null;
-    },
+    close: () => channel.close(),
   };
 }
 

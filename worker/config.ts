@@ -1,4 +1,4 @@
-import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
+import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseProtocolHeaders, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import type { TokenStore } from '../contract/brokerKey.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
@@ -57,6 +57,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (c.extraRequestHeaders !== undefined && !isRecordOfStrings(c.extraRequestHeaders)) {
     throw new InvalidArgumentError('config.extraRequestHeaders', 'extraRequestHeaders must be strings.');
   }
+  refuseProtocolHeaders(c.extraRequestHeaders as Record<string, string> | undefined, 'config.');
   if (c.refetchOnReturn !== undefined && typeof c.refetchOnReturn !== 'boolean') {
     throw new InvalidArgumentError('config.refetchOnReturn', 'refetchOnReturn must be true or false.');
   }
@@ -78,42 +79,27 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
 /** The options a broker is started with, in the order a refusal names the first that differs. */
 const CONFIG_FIELDS = ['baseUrl', 'projectId', 'tokenStore', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'refetchOnReturn', 'extraRequestHeaders'] as const;
 
-/** A key as a refusal shows it: its start only (publishable keys are no secret, but no message prints a key whole). */
-const shortKey = (key: string | undefined) => (key === undefined ? 'none' : `${key.slice(0, 8)}…`);
-
-/** The extra headers by lower-cased name: header names are case-insensitive. */
-function headersByName(headers: Record<string, string> | undefined): Map<string, string> {
-  return new Map(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+/** An option as a refusal shows it: a key by its start (publishable keys are no secret, but no message prints a key whole), headers by their names. */
+function shown(field: (typeof CONFIG_FIELDS)[number], value: unknown): string {
+  if (value === undefined) return 'none';
+  if (field === 'extraRequestHeaders') return Object.keys(value as object).join(', ') || 'none';
+  return field.endsWith('Key') ? `${String(value).slice(0, 8)}…` : String(value);
 }
 
-/** The names of the extra headers one side sends and the other does not, or sends with another value (never the values). */
-function differingHeaders(a: Record<string, string> | undefined, b: Record<string, string> | undefined): string[] {
-  const ours = headersByName(a);
-  const theirs = headersByName(b);
-  return [...new Set([...ours.keys(), ...theirs.keys()])].filter((name) => ours.get(name) !== theirs.get(name)).sort();
-}
+/** The extra headers as one comparable text: names are case-insensitive, order does not matter. */
+const headersText = (headers: Record<string, string> | undefined) => JSON.stringify(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]).sort());
 
 /**
  * Why a tab's config cannot be served by a broker started with another one, naming the first field
  * that differs (null when they are the same). One broker serves every tab of a project, service and
  * token store, with the options it was started with: a tab with other options would silently get
  * those (a page that connected first with `extraRequestHeaders: {'x-stack-access-type': 'server'}`
- * once made every sign-in of the app fail). Values are shown where they are no secret; keys by their
- * start, headers by name only.
+ * once made every sign-in of the app fail). Keys are shown by their start, headers by name only.
  */
 export function configMismatch(broker: ResolvedBrokerConfig, tab: ResolvedBrokerConfig): InvalidArgumentError | null {
   for (const field of CONFIG_FIELDS) {
-    let said: string | null = null;
-    if (field === 'extraRequestHeaders') {
-      const names = differingHeaders(broker.extraRequestHeaders, tab.extraRequestHeaders);
-      if (names.length > 0) said = `extraRequestHeaders differ (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}; values not shown)`;
-    } else if (broker[field] !== tab[field]) {
-      const show = field === 'publishableClientKey' || field === 'internalPublishableClientKey' ? shortKey : (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
-      said = `${field} is ${show(tab[field] as never)} in this tab and ${show(broker[field] as never)} in the broker`;
-    }
-    if (said !== null) {
-      return new InvalidArgumentError(`config.${field}`, `This tab's options differ from those the running broker was started with: ${said}. Every tab of a project must pass the same options to createBrokerClient.`);
-    }
+    const same = field === 'extraRequestHeaders' ? headersText(broker[field]) === headersText(tab[field]) : broker[field] === tab[field];
+    if (!same) return new InvalidArgumentError(`config.${field}`, `This tab's ${field} (${shown(field, tab[field])}) is not the running broker's (${shown(field, broker[field])}): pass the same options in every tab.`);
   }
   return null;
 }

@@ -39,19 +39,6 @@ export interface BrokerHostOptions {
    * session. Refused in browsers.
    */
   superSecretAdminKey?: string;
-  /** The in-page host: its page going into the back/forward cache and coming back (see `PageLifecycle`). */
-  pageLifecycle?: PageLifecycle;
-}
-
-/**
- * A page kept in the back/forward cache is evicted when a BroadcastChannel delivers it a message
- * (Chromium's `broadcastchannel-message`), so Back would reload it. An in-page broker leaves its
- * channels when its page is hidden into the cache and, back, joins them again and catches up on
- * what it missed (re-reads the session, refetches what tabs watch).
- */
-export interface PageLifecycle {
-  onHide(listener: () => void): void;
-  onShow(listener: () => void): void;
 }
 
 /**

@@ -88,7 +88,7 @@ export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown
     let broker = brokers.get(key);
     if (broker === undefined) {
       if (brokers.size >= maxBrokers) {
-        throw new ClientError('BROKER_UNAVAILABLE', `This worker serves ${maxBrokers} projects or services already, the most it may: one more is refused until a page using one of them closes.`);
+        throw new ClientError('BROKER_UNAVAILABLE', `This worker already serves ${maxBrokers} projects or services, the most it may.`);
       }
       broker = start(key, config);
       brokers.set(key, broker);

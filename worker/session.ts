@@ -6,9 +6,9 @@ import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
 import { Emitter } from '../contract/events.js';
 import { sessionEnd, type SessionEnd } from '../contract/state.js';
-import { EndRecords } from './sessionEnds.js';
+import { endRecords, type EndRecords } from './sessionEnds.js';
 import { coalesced, EndChecks, type ClaimedEnd } from './sessionHints.js';
-import { ARRIVAL_WARNINGS, FOREIGN_TOKENS_WARNING, isSameUser, isStoredTokenUsable, recordUser, userIdOf } from './sessionTokens.js';
+import { ARRIVAL_WARNINGS, FOREIGN_TOKENS_WARNING, isSameUser, isStoredTokenUsable, userIdOf } from './sessionTokens.js';
 import { liveKey, type BrokerStorage, type EndedSession, type SessionRecord, type StoredSession } from './storage/types.js';
 
 export type SessionState =
@@ -83,7 +83,7 @@ export class Session implements TokenSource {
 
   constructor(private readonly options: SessionOptions) {
     this.endChecks = new EndChecks(options.clock, (claimed) => this.refreshOnce(claimed));
-    this.ends = new EndRecords(options);
+    this.ends = endRecords(options);
     options.bus.onMessage((message) => {
       if ((message.type !== 'session' && message.type !== 'tokens') || message.slot !== options.slot) return;
       // A hint, whoever sent it: storage is read again, and that is what holds.
@@ -219,7 +219,7 @@ export class Session implements TokenSource {
         this.apply(stored);
         return { changed: true };
       }
-      if (ifEnded === undefined && stored?.status === 'active' && this.usable(stored) && isSameUser(started, stored)) {
+      if (ifEnded === undefined && stored?.status === 'active' && this.usable(stored) && isSameUser(started.userId, stored)) {
         this.live = { ...stored };
         return { token: stored.accessToken };
       }
@@ -228,7 +228,7 @@ export class Session implements TokenSource {
         this.refreshCount++;
         this.options.onRefreshed?.();
         if (this.live?.sessionKey !== started.sessionKey) return { changed: true };
-        if (!isSameUser(started, { accessToken: access_token, userId: null })) {
+        if (!isSameUser(started.userId, { accessToken: access_token, userId: null })) {
           // The refresh token held was another user's: this session is not the one it claims to be.
           this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
           await this.end(sessionEnd('refresh-rejected', clock.now()), started.sessionKey);
@@ -324,7 +324,7 @@ export class Session implements TokenSource {
 
   /** Whether this broker is still trying to record a sign-out (storage refused it so far). */
   get endPending(): boolean {
-    return this.ends.pending;
+    return this.ends.pending();
   }
 
   /** Re-reads storage (another broker changed something) and adopts it. */
@@ -352,7 +352,7 @@ export class Session implements TokenSource {
       return this.emit(previous);
     }
     if (record?.status === 'active') {
-      if (recordUser(record) === false || (this.live?.sessionKey === record.sessionKey && !isSameUser(this.live, record))) return this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
+      if (!isSameUser(this.live?.sessionKey === record.sessionKey ? this.live.userId : null, record)) return this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
       if (this.live?.sessionKey === record.sessionKey && (this.live.accessToken === record.accessToken || (record.accessToken !== null && this.refused.has(record.accessToken)))) return;
       this.live = { ...record };
     } else {

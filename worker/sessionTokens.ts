@@ -11,7 +11,7 @@ import type { StoredSession } from './storage/types.js';
  * a peer) under the held session's key with another user's tokens, or a renewal that answered with
  * them. Sign-ins always make a new session key, so this is never the session going on: not taken.
  */
-export const FOREIGN_TOKENS_WARNING = "Tokens of another user arrived for this session (from storage or another page of the site): they were not used.";
+export const FOREIGN_TOKENS_WARNING = 'Tokens of another user arrived for this session: not used.';
 
 export const ARRIVAL_WARNINGS = {
   'expired-on-arrival':
@@ -39,18 +39,12 @@ export function isStoredTokenUsable(record: StoredSession, refused: ReadonlySet<
   return renewAt === null || now < renewAt;
 }
 
-/** Whose a record's tokens are: the user its access token names, else the one it says; `false` when the two disagree. */
-export function recordUser(record: Pick<StoredSession, 'accessToken' | 'userId'>): string | null | false {
-  const named = record.accessToken === null ? null : userIdOf(record.accessToken);
-  if (named !== null && record.userId !== null && named !== record.userId) return false;
-  return named ?? record.userId;
-}
-
 /**
- * Whether `record` may be the session `live` holds going on (same key, tokens renewed): its tokens
- * are the same user's. A token whose `sub` is another user's is another session, never a swap.
+ * Whether a record's tokens may be `userId`'s (null: whoever's): the user its access token names
+ * (`sub`), the user it says and `userId`, where known, are one. A token whose `sub` is another user's
+ * is another session, never the held one going on.
  */
-export function isSameUser(live: Pick<StoredSession, 'userId'>, record: Pick<StoredSession, 'accessToken' | 'userId'>): boolean {
-  const user = recordUser(record);
-  return user !== false && (user === null || live.userId === null || user === live.userId);
+export function isSameUser(userId: string | null, record: Pick<StoredSession, 'accessToken' | 'userId'>): boolean {
+  const named = [record.accessToken === null ? null : userIdOf(record.accessToken), record.userId, userId].filter((id) => id !== null);
+  return named.every((id) => id === named[0]);
 }

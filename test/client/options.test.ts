@@ -226,10 +226,12 @@ describe('misconfiguration is refused where it happens', () => {
     expect(await thrown(() => createBrokerClient({ ...valid, extraRequestHeaders: { [name]: 'anything' } }))).toMatchObject({ code: 'UNSAFE_CREDENTIALS' });
   });
 
-  it.each(['x-stack-access-type', 'X-Hexclave-Access-Type', 'x-stack-project-id', 'x-hexclave-access-token', 'x-stack-refresh-token'])('%s among extraRequestHeaders (a header the protocol sets): INVALID_ARGUMENT naming it, when the client is created', async (name) => {
-    const error = await thrown(() => createBrokerClient({ ...valid, extraRequestHeaders: { [name]: 'server' } }));
+  it.each(['x-stack-access-type', 'X-Hexclave-Access-Type', 'x-stack-project-id', 'x-hexclave-access-token', 'x-stack-refresh-token'])('%s among extraRequestHeaders (a header the protocol sets): INVALID_ARGUMENT naming it when the tab connects, before anything is sent', async (name) => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const error = await thrown(() => createBrokerClient({ ...valid, extraRequestHeaders: { [name]: 'server' } }).connect());
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error).toMatchObject({ argument: `options.extraRequestHeaders["${name}"]` });
+    expect(error).toMatchObject({ argument: `config.extraRequestHeaders["${name}"]` });
+    expect(fetchSpy).not.toHaveBeenCalled();
     // Other headers of the families stay allowed (the development backend's, for one).
     expect(() => createBrokerClient({ ...valid, extraRequestHeaders: { 'x-stack-disable-artificial-development-delay': 'yes' } })).not.toThrow();
   });

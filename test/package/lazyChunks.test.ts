@@ -78,8 +78,8 @@ export default mergeConfig(config, { build: { manifest: true }, logLevel: 'warn'
     const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry === true)!;
     const upFront = withStaticImports(entry);
     // A sentence only the broker says (worker/config.ts).
-    expect(withStaticImports(lazyEntry('authbroker/dist/worker/hosts/inPage.js')!).map(text).join('\n')).toContain('the running broker was started with');
-    expect(upFront.map(text).join('\n')).not.toContain('the running broker was started with');
+    expect(withStaticImports(lazyEntry('authbroker/dist/worker/hosts/inPage.js')!).map(text).join('\n')).toContain("is not the running broker's");
+    expect(upFront.map(text).join('\n')).not.toContain("is not the running broker's");
     // The entry itself is what loaded them (Vite's preload helper for their own import()s lives there); nothing else.
     for (const path of ['authbroker/dist/client/connection.js', 'authbroker/dist/worker/hosts/inPage.js']) {
       expect(withStaticImports(lazyEntry(path)!).filter((key) => upFront.includes(key) && key !== entry), path).toEqual([]);

@@ -114,7 +114,7 @@ describe(`one worker serves at most ${MAX_BROKERS_PER_WORKER} configs`, () => {
     const refused = await getBroker(configs.at(-1)).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ClientError);
     expect(refused).toMatchObject({ code: 'BROKER_UNAVAILABLE' });
-    expect((refused as Error).message).toMatch(new RegExp(`serves ${MAX_BROKERS_PER_WORKER} projects or services already`));
+    expect((refused as Error).message).toMatch(new RegExp(`already serves ${MAX_BROKERS_PER_WORKER} projects or services`));
     expect(made).toHaveLength(MAX_BROKERS_PER_WORKER);
     expect(locks.query().held.filter((name) => name.startsWith('authbroker:broker:'))).toHaveLength(MAX_BROKERS_PER_WORKER);
 

@@ -9,10 +9,11 @@
 import type { BrokerApi, TabHello, TabListener } from '../../contract/api.js';
 import { AuthBrokerError, ClientError, type SerializedError } from '../../protocol/errors/errors.js';
 import { brokerKeyOf, resolveBrokerConfig, type BrokerConfig } from '../config.js';
-import type { PageLifecycle } from '../host.js';
 import { browserLocks } from '../locks.js';
 import { ownerLockName } from '../registry.js';
+import { keepTokensInMemory } from '../storage/memoryTokens.js';
 import { createInProcessBroker } from './inProcess.js';
+import { catchUpWhenShown, pageBus, pageLifecycle, pagePeerChannel } from './pageChannels.js';
 
 export interface InPageBroker {
   api: BrokerApi;
@@ -32,14 +33,6 @@ async function servedByAWorker(config: BrokerConfig): Promise<boolean> {
   return locks.request(ownerLockName(brokerKeyOf(resolved)), { ifAvailable: true }, (lock) => lock === null);
 }
 
-/** The page's own `pagehide`/`pageshow` into and out of the back/forward cache (`persisted`). */
-function pageLifecycle(): PageLifecycle | undefined {
-  const page = globalThis as { addEventListener?: (type: string, listener: (event: { persisted?: boolean }) => void) => void };
-  if (typeof page.addEventListener !== 'function' || !('onpageshow' in globalThis)) return undefined;
-  const on = (type: string) => (listener: () => void) => page.addEventListener!(type, (event) => void (event.persisted === true && listener()));
-  return { onHide: on('pagehide'), onShow: on('pageshow') };
-}
-
 /**
  * `fallback`: the page hosts the broker because the better hosts did not start for it (not by the
  * app's choice); then, for tokens kept in memory, only while no worker serves the config, since
@@ -51,8 +44,11 @@ export async function openInPageBroker(config: BrokerConfig, hello: TabHello, li
     if (fallback && (await servedByAWorker(config))) {
       throw new ClientError('BROKER_UNAVAILABLE', "A worker's broker serves this project's session (tokens kept in memory) but did not answer this tab; a broker of its own in the page would have another session, so none was started.");
     }
+    // In a page that may go into the back/forward cache, channels that leave while it is there.
     const page = pageLifecycle();
-    const broker = await createInProcessBroker(config, page === undefined ? {} : { pageLifecycle: page });
+    const key = brokerKeyOf(resolveBrokerConfig(config));
+    const broker = await createInProcessBroker(config, page === undefined ? {} : { bus: pageBus(key, page), memoryTokens: async () => ({ keepTokensInMemory, peerChannel: (brokerKey) => pagePeerChannel(brokerKey, page) }) });
+    if (page !== undefined) catchUpWhenShown(broker, page);
     const api = broker.connect(hello, listener) as unknown as Record<string, Method>;
     // The checked API is a prototype-less object of the contract's methods: the same, each failure rebuilt.
     const methods = Object.create(null) as Record<string, Method>;

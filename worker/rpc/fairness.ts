@@ -58,37 +58,10 @@ export interface FairScheduler {
   lane<T>(handle: (item: T) => void, onOverflow?: () => void): Lane<T>;
 }
 
-/**
- * First in, first out, in constant time: `Array#shift` copies the whole array once it is large (a
- * backlog of 80,000 took 160 µs a message).
- */
-class Queue<T> {
-  private items: T[] = [];
-  private head = 0;
-  get length(): number {
-    return this.items.length - this.head;
-  }
-  push(item: T): void {
-    this.items.push(item);
-  }
-  shift(): T {
-    const item = this.items[this.head]!;
-    this.items[this.head++] = undefined as T;
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-  clear(): void {
-    this.items = [];
-    this.head = 0;
-  }
-}
-
 interface LaneState<T = unknown> extends Lane<T> {
   handle(item: T): void;
-  waiting: Queue<T>;
+  /** At most MAX_WAITING_PER_LANE: small enough for `shift` to take constant time (V8 trims the array's front in place). */
+  waiting: T[];
   spentMillis: number;
   windowStartMillis: number;
   closed: boolean;
@@ -98,8 +71,8 @@ interface LaneState<T = unknown> extends Lane<T> {
 function macrotaskScheduler(): (task: () => void) => void {
   if (typeof MessageChannel === 'undefined') return (task) => void setTimeout(task, 0);
   const channel = new MessageChannel();
-  let next: (() => void) | null = null;
-  channel.port1.onmessage = () => next?.();
+  let next = () => undefined as void;
+  channel.port1.onmessage = () => next();
   // Node: this port must not keep a process alive.
   (channel.port1 as { unref?: () => void }).unref?.();
   return (task) => {
@@ -111,29 +84,27 @@ function macrotaskScheduler(): (task: () => void) => void {
 export function createFairScheduler(now: () => number = () => performance.now()): FairScheduler {
   /** Lanes with work waiting, in turn order. */
   const turns: LaneState[] = [];
-  let scheduled = false;
+  let askedAt: number | null = null;
   const later = macrotaskScheduler();
 
-  const charge = (lane: LaneState, since: number, at = now()) => {
+  /** The lane's use of the thread in the current window (a new window starts at zero). */
+  const spent = (lane: LaneState, at = now()) => {
     if (at - lane.windowStartMillis >= LANE_WINDOW_MILLIS) {
       lane.windowStartMillis = at;
       lane.spentMillis = 0;
     }
-    lane.spentMillis += at - since;
+    return lane.spentMillis;
   };
-
-  const handleIn = (lane: LaneState, item: unknown) => {
+  const handleIn = (lane: LaneState, item: unknown, since: number) => {
     try {
       lane.handle(item);
     } catch {
       // The handler answers its own failures; one that throws anyway must not stop the others.
     }
+    return since;
   };
-
-  let askedAt = 0;
   const drainSoon = () => {
-    if (scheduled) return;
-    scheduled = true;
+    if (askedAt !== null) return;
     askedAt = now();
     later(drain);
   };
@@ -143,17 +114,16 @@ export function createFairScheduler(now: () => number = () => performance.now())
    * the microtasks right after it, before the thread goes back to the browser.
    */
   function drain(): void {
-    scheduled = false;
     let at = now();
-    const until = at + (at - askedAt > BEHIND_MILLIS ? SHORT_SLICE_MILLIS : SLICE_MILLIS);
+    const until = at + (at - askedAt! > BEHIND_MILLIS ? SHORT_SLICE_MILLIS : SLICE_MILLIS);
+    askedAt = null;
     while (turns.length > 0 && at < until) {
       const lane = turns.shift()!;
-      if (lane.waiting.length === 0 || lane.closed) continue;
-      handleIn(lane, lane.waiting.shift());
-      const since = at;
+      if (lane.closed) continue;
+      const since = handleIn(lane, lane.waiting.shift(), at);
       at = now();
-      charge(lane, since, at);
-      if (lane.waiting.length > 0 && !lane.closed) turns.push(lane);
+      lane.spentMillis = spent(lane, at) + at - since;
+      if (lane.waiting.length > 0) turns.push(lane);
     }
     if (turns.length > 0) drainSoon();
   }
@@ -162,26 +132,21 @@ export function createFairScheduler(now: () => number = () => performance.now())
     lane<T>(handle: (item: T) => void, onOverflow?: () => void) {
       const lane: LaneState<T> = {
         handle,
-        waiting: new Queue<T>(),
+        waiting: [],
         spentMillis: 0,
         windowStartMillis: now(),
         closed: false,
         push(item) {
           if (lane.closed) return;
+          const state = lane as LaneState;
           if (lane.waiting.length === 0) {
-            if (now() - lane.windowStartMillis >= LANE_WINDOW_MILLIS) {
-              lane.windowStartMillis = now();
-              lane.spentMillis = 0;
-            }
-            if (lane.spentMillis < LANE_BUDGET_MILLIS) {
+            if (spent(state) < LANE_BUDGET_MILLIS) {
               // Now, charged with its answer too: a settled answer goes out in a microtask queued before this one.
-              const since = now();
-              handleIn(lane as LaneState, item);
-              return queueMicrotask(() => charge(lane as LaneState, since));
+              const since = handleIn(state, item, now());
+              return queueMicrotask(() => (lane.spentMillis = spent(state) + now() - since));
             }
-            turns.push(lane as LaneState);
-          }
-          if (lane.waiting.length >= MAX_WAITING_PER_LANE) {
+            turns.push(state);
+          } else if (lane.waiting.length >= MAX_WAITING_PER_LANE) {
             lane.close();
             return onOverflow?.();
           }
@@ -190,7 +155,7 @@ export function createFairScheduler(now: () => number = () => performance.now())
         },
         close() {
           lane.closed = true;
-          lane.waiting.clear();
+          lane.waiting = [];
         },
       };
       return lane;

@@ -47,10 +47,11 @@ export interface PeerChannel {
   readonly name: string;
   post(message: unknown): void;
   onMessage(listener: (message: unknown) => void): void;
-  /** Leaves the channel while the page is in the back/forward cache (a message would evict it), and comes back (see the broker's Bus). */
-  pause?(): void;
-  resume?(): void;
-  /** Before `pause()` (a lock a cached page holds and another page asks for evicts it too) and after `resume()` (what was said meanwhile was not heard). */
+  /**
+   * The in-page host's channel leaves while its page is in the back/forward cache (a message, or a
+   * lock it holds that another page asks for, would evict the page; worker/hosts/pageChannels.ts):
+   * before it leaves, and after it is back (what was said meanwhile was not heard).
+   */
   onPause?(listener: () => void): void;
   onResume?(listener: () => void): void;
   close(): void;
@@ -60,38 +61,10 @@ export interface PeerChannel {
 export function peerChannel(brokerKey: string): PeerChannel | null {
   if (typeof BroadcastChannel === 'undefined') return null;
   const name = `authbroker:memory-tokens:${brokerKey}`;
+  const channel = new BroadcastChannel(name);
   const listeners: Array<(message: unknown) => void> = [];
-  const paused: Array<() => void> = [];
-  const resumed: Array<() => void> = [];
-  const open = () => {
-    const opened = new BroadcastChannel(name);
-    opened.onmessage = (event: MessageEvent) => listeners.forEach((listener) => listener(event.data));
-    return opened;
-  };
-  let channel: BroadcastChannel | null = open();
-  let closed = false;
-  return {
-    name,
-    post: (message) => channel?.postMessage(message),
-    onMessage: (listener) => void listeners.push(listener),
-    pause() {
-      paused.forEach((listener) => listener());
-      channel?.close();
-      channel = null;
-    },
-    resume() {
-      if (channel !== null || closed) return;
-      channel = open();
-      resumed.forEach((listener) => listener());
-    },
-    onPause: (listener) => void paused.push(listener),
-    onResume: (listener) => void resumed.push(listener),
-    close() {
-      closed = true;
-      channel?.close();
-      channel = null;
-    },
-  };
+  channel.onmessage = (event: MessageEvent) => listeners.forEach((listener) => listener(event.data));
+  return { name, post: (message) => channel.postMessage(message), onMessage: (listener) => void listeners.push(listener), close: () => channel.close() };
 }
 
 /** How far ahead of this broker's clock a peer's record may be dated (a later one would outrank every real sign-in). */
