@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
-import { brokerScriptUrl, installHostileKit, refused, startReading, type Payload, type Reply } from './support/hostile.js';
+import { appAndHostilePage, brokerScriptUrl, installHostileKit, refused, startReading, type Payload, type Reply } from './support/hostile.js';
 import { DEMO, T, until, waitForSignedIn } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
 import { MAX_WAITING_PER_LANE } from '../../worker/rpc/fairness.js';
@@ -83,12 +83,7 @@ describe('a hostile page on the same origin', () => {
  */
 describe('a hostile page cannot hurt the other tabs through the shared broker', () => {
   scenario("one message cannot hold the broker: its worst calls are refused while the app's cached reads go on", async (stage) => {
-    const context = await stage.newContext();
-    const app = await stage.openTab(context);
-    await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await app.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
-    const hostile = await stage.openTab(context, '/');
-    await installHostileKit(hostile, await brokerScriptUrl(stage));
+    const { app, hostile } = await appAndHostilePage(stage);
     const own = await hostile.evaluate(() => window.__hostile.connect({}));
 
     await startReading(app);
@@ -123,12 +118,7 @@ describe('a hostile page cannot hurt the other tabs through the shared broker', 
   });
 
   scenario("a flood of cheap valid calls on one port is served in that port's turn, and closed once it outruns the broker: another tab's reads go on (issue 32, item 1)", async (stage) => {
-    const context = await stage.newContext();
-    const app = await stage.openTab(context);
-    await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await app.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
-    const hostile = await stage.openTab(context, '/');
-    await installHostileKit(hostile, await brokerScriptUrl(stage));
+    const { app, hostile } = await appAndHostilePage(stage);
     // The page's own client connected too: what the app sees before the flooding connection.
     await hostile.evaluate(() => window.__authbroker.status());
     const before = await app.evaluate(() => window.__authbroker.status());

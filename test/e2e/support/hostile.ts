@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { Stage } from './scenario.js';
+import { DEMO } from './ui.js';
 
 /**
  * What a hostile page sends (the issue's measurements): a structure repeating one inner object
@@ -44,6 +45,17 @@ declare global {
     };
     __reads: { stop(): Promise<{ delays: number[]; failures: number; reads: Array<[startedAt: number, millis: number]> }> };
   }
+}
+
+/** A signed-in tab of the app with its user read (so cached), and a tab of the origin with the hostile kit. */
+export async function appAndHostilePage(stage: Stage): Promise<{ app: Page; hostile: Page }> {
+  const context = await stage.newContext();
+  const app = await stage.openTab(context);
+  await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+  await app.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
+  const hostile = await stage.openTab(context, '/');
+  await installHostileKit(hostile, await brokerScriptUrl(stage));
+  return { app, hostile };
 }
 
 /** The SharedWorker's script URL, as any page of the origin could learn it. */
