@@ -173,8 +173,16 @@ export function bootReport(clientOnly: ClientOnlySample[], visits: FirstVisitSam
       },
     ],
     goals: [
-      { goal: 'client-only page, warm broker: the kept user known ≤ 3 ms after the app module starts (median)', measured: `${fmt(warmAfter.median, 2)} ms (p95 ${fmt(warmAfter.p95, 2)}; before ${fmt(keptUser(true, true).median, 2)} ms; the page reading the copy itself ${fmt(floorOf(true), 2)} ms)`, met: warmAfter.median <= 3 },
-      { goal: 'client-only page, cold broker: the kept user known ≤ 5 ms after the app module starts (median)', measured: `${fmt(coldAfter.median, 2)} ms (p95 ${fmt(coldAfter.p95, 2)}; before ${fmt(keptUser(false, true).median, 2)} ms; the page reading the copy itself ${fmt(floorOf(false), 2)} ms)`, met: coldAfter.median <= 5 },
+      // Issue 25's decision (recorded in issue 32): measured against the same page without the library, side by side.
+      ...([true, false] as const).map((warm) => {
+        const after = warm ? warmAfter : coldAfter;
+        const floor = floorOf(warm);
+        return {
+          goal: `client-only page, ${warm ? 'warm' : 'cold'} broker: the kept user known ≤ 3 ms after the page with no library that reads the copy itself (medians, side by side)`,
+          measured: `${fmt(after.median - floor, 2)} ms after it (${fmt(after.median, 2)} ms against ${fmt(floor, 2)} ms from the app module's start; p95 ${fmt(after.p95, 2)}; before ${fmt(keptUser(warm, true).median, 2)} ms)`,
+          met: after.median - floor <= 3,
+        };
+      }),
       {
         goal: 'client-only page: the connection starts after the first frame (its chunk asked for after the frame, every tab)',
         measured: `${today.filter((s) => s.connectionAfterFrame !== null && s.connectionAfterFrame >= 0).length} of ${today.length} tabs`,

@@ -5,7 +5,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { writeHeapSnapshot } from 'node:v8';
-import { growthByType, objectBytesByType, totalBytes } from './heapSnapshot.js';
+import { growthByType, objectBytesByType, totalBytes } from '../test/support/heapSnapshot.js';
 import { BENCH, fmt, isChild, runChild, sleep, spawnEmulator, type BenchResult, type Flags } from './harness.js';
 import { connectDirectTab, connectSimTab, settledHeap, startNodeBroker, type SimTab } from './simTabs.js';
 import type { QuerySpec } from '../worker/index.js';

@@ -198,12 +198,12 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         rows: compared,
       },
     ],
-    // Issue 13, "Budgets, decided".
+    // Issue 13, "Budgets, decided"; the job's and the service worker's as issue 25 decided them (recorded in issue 32).
     goals: [
       {
-        goal: 'the job "sign in and show the user" (createBrokerClient + AuthProvider/useUser + signInWithPassword) ≤ 8 kB min+gzip up front',
+        goal: 'the job "sign in and show the user" (createBrokerClient + AuthProvider/useUser + signInWithPassword) ≤ 9 kB min+gzip up front',
         measured: `${kB(jobUpFront)} (${jobUpFront} B in ${upFront(job).length} file(s))`,
-        met: jobUpFront <= 8000,
+        met: jobUpFront <= 9000,
       },
       {
         goal: 'every export of authbroker/client + authbroker/react ≤ 10 kB min+gzip up front (entry + static imports)',
@@ -216,7 +216,7 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         measured: `${kB(workerUpFrontGzip)} (${workerUpFrontGzip} B in ${workerUpFront.length} file(s); lazy ${workerLazy.map((c) => kB(c.gzip)).join(', ') || 'none'})`,
         met: workerUpFrontGzip <= 35_000,
       },
-      { goal: 'service-worker broker ≤ 35 kB min+gzip (one file)', measured: `${kB(serviceWorkerSize.gzip)} (${serviceWorkerSize.gzip} B)`, met: serviceWorkerSize.gzip <= 35_000 },
+      { goal: 'service-worker broker ≤ 47 kB min+gzip (one file, with the recorder and oauth4webapi)', measured: `${kB(serviceWorkerSize.gzip)} (${serviceWorkerSize.gzip} B)`, met: serviceWorkerSize.gzip <= 47_000 },
       // Issue 25, decision 1: the connection after the first render, the in-page broker a bundle of its own.
       {
         goal: 'the connection (Comlink, the host choice, starting the worker) and the in-page broker load after the first render, each sharing no chunk with the tab\'s entry (both bundles)',

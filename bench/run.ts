@@ -12,6 +12,7 @@ import { emulatorThroughput } from './emulatorThroughput.js';
 import { engineReloads } from './engineReloads.js';
 import { extensionBench } from './extension.js';
 import { fanIn } from './fanIn.js';
+import { floodFairness } from './flood.js';
 import { idleCost } from './idleCost.js';
 import { machineInfo, packageVersion, parseFlags, type BenchResult, type Flags } from './harness.js';
 import { nodeRpc } from './nodeRpc.js';
@@ -44,6 +45,7 @@ const benchmarks: Benchmark[] = [
   { id: 'node-rpc', title: '7. Comlink round trip in Node', run: (flags) => nodeRpc(flags) },
   { id: 'broker-load', title: '8. Broker load', run: (flags) => brokerLoad(flags) },
   { id: 'idle-cost', title: '9. Idle cost and memory of N tabs', run: async (flags, kit) => idleCost(flags, (await kit()).browser, (await kit()).pages) },
+  { id: 'flood', title: '11. A flood of cheap valid calls from one page', run: async (flags, kit) => floodFairness(flags, (await kit()).browser, (await kit()).pages) },
   // Launches its own browsers, one engine at a time.
   { id: 'engine-reloads', title: '10. Reloading the only tab, per engine', run: (flags) => engineReloads(flags) },
   // Launches its own Chromium with the demo extension.
@@ -92,7 +94,7 @@ async function main(): Promise<void> {
   let browserVersion = 'not started';
   for (const benchmark of selected) {
     // Node-only benchmarks run with the browser closed, so it takes no CPU from them.
-    if (kit !== null && !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory'].includes(benchmark.id)) {
+    if (kit !== null && !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory', 'flood'].includes(benchmark.id)) {
       const open = kit as BrowserKit;
       browserVersion = open.browser.version();
       await open.browser.close();

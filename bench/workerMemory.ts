@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { WorkerTarget } from '../test/e2e/support/workerCdp.js';
 import { Stage, type PageServer } from './browser.js';
-import { growthByType, objectBytesByType, totalBytes } from './heapSnapshot.js';
+import { growthByType, objectBytesByType, totalBytes } from '../test/support/heapSnapshot.js';
 import { fmt, sleep, startBenchEmulator, type BenchResult, type Flags } from './harness.js';
 
 const TABS = 10;

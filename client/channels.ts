@@ -8,7 +8,7 @@ import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
 import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 import { rejectAfter } from './lifetime.js';
-import { connectOverPort as connectEntry } from './rpc.js';
+import { connectOverPort as connectEntry, isRefusal, isStandby, refusal } from './rpc.js';
 import type { AttemptedConnection, BrokerChannel, BrokerTarget, TabErrors, WatchedConnection } from './brokerChannel.js';
 
 export type { AttemptedConnection, BrokerChannel, BrokerTarget, WatchedConnection };
@@ -70,7 +70,10 @@ export interface BrokerEntryAttempt {
  * goodbye). So a broker that is only slow to start (a cold worker on a busy device) still gets the
  * tab, as do the tabs that ask it after, rather than a second instance that would split them; and
  * one that will never answer (an instance being torn down, or lingering) costs a second, not the
- * whole timeout. Any other failure (a refusal, a script that does not load) ends the attempts at once.
+ * whole timeout. An instance that answers `STANDBY` (another instance serves this config, whose
+ * tokens are kept in memory) has the next attempt start at once, the others still waiting; when no
+ * attempt is left, that is the answer (a refusal: a weaker host would split the tabs). Any other
+ * failure (a refusal, a script that does not load) ends the attempts at once.
  */
 export function connectWithRetries(
   openEntry: (attempt: number) => BrokerEntryAttempt,
@@ -81,21 +84,41 @@ export function connectWithRetries(
 ): Promise<AttemptedConnection> {
   const total = target.options.connectTimeoutMillis ?? 8000;
   const deadlines = attemptDeadlines(total);
-  const silence = new target.errors.ClientError('BROKER_UNAVAILABLE', deadlines.length === 1 ? `The broker did not answer within ${total} ms.` : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`);
+  const { ClientError } = target.errors;
+  const silence = new ClientError('BROKER_UNAVAILABLE', deadlines.length === 1 ? `The broker did not answer within ${total} ms.` : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`);
   return new Promise((resolve, reject) => {
     const entries: BrokerEntryAttempt[] = [];
-    const timers: Array<ReturnType<typeof setTimeout>> = [];
+    let nextAttempt: ReturnType<typeof setTimeout> | undefined;
+    const startedAtMillis = performance.now();
     let settled = false;
+    let started = 0;
     let unanswered = deadlines.length;
+    let standby = false;
     const settle = () => {
       settled = true;
-      timers.forEach(clearTimeout);
+      clearTimeout(nextAttempt);
     };
-    const attempt = (index: number, startsAtMillis: number) => {
-      if (settled) return;
-      const entry = openEntry(index);
+    const fail = (error: unknown) => {
+      settle();
+      for (const other of entries) other.close();
+      reject(error);
+    };
+    const attempt = () => {
+      if (settled || started === deadlines.length) return;
+      const index = started++;
+      // The next one when this one has been silent for its deadline (sooner if it answers STANDBY).
+      clearTimeout(nextAttempt);
+      if (started < deadlines.length) nextAttempt = setTimeout(attempt, deadlines[index]);
+      let entry: BrokerEntryAttempt;
+      try {
+        entry = openEntry(index);
+      } catch (error) {
+        // The host cannot even be asked (a SharedWorker blocked by the page's policy).
+        return fail(error);
+      }
       entries.push(entry);
-      const connecting = connectOverPort(entry.port, target, hello, listener, hostGone, (promise) => rejectAfter(promise, total - startsAtMillis, () => silence));
+      const left = total - (performance.now() - startedAtMillis);
+      const connecting = connectOverPort(entry.port, target, hello, listener, hostGone, (promise) => rejectAfter(promise, left, () => silence));
       (entry.failed ? Promise.race([connecting, entry.failed]) : connecting).then(
         (connection) => {
           if (settled) {
@@ -120,21 +143,17 @@ export function connectWithRetries(
           entry.close();
           unanswered -= 1;
           if (settled) return;
-          if (error !== silence || unanswered === 0) {
-            settle();
-            for (const other of entries) other.close();
-            reject(error);
+          if (isStandby(error)) {
+            standby = true;
+            attempt();
+          } else if (error !== silence) return fail(error);
+          if (unanswered === 0) {
+            fail(standby ? refusal(new ClientError('BROKER_UNAVAILABLE', `Another instance of the broker serves this project (its tokens are kept in memory) and did not answer this tab within ${total} ms; no other host is tried, which would split the tabs.`)) : silence);
           }
         },
       );
     };
-    let startsAt = 0;
-    deadlines.forEach((deadline, index) => {
-      const at = startsAt;
-      if (index === 0) attempt(0, 0);
-      else timers.push(setTimeout(() => attempt(index, at), at));
-      startsAt += deadline;
-    });
+    attempt();
   });
 }
 
@@ -252,7 +271,12 @@ export async function openInProcess(target: BrokerTarget, hello: TabHello, liste
   // The whole broker, loaded only when this page must host it itself: a bundle of its own, whose
   // errors come back as the tab's classes (see worker/hosts/inPage.ts).
   const { openInPageBroker } = await import('../worker/hosts/inPage.js');
-  return { mode: 'in-process', ...(await openInPageBroker(brokerConfigOf(target), hello, listener, target.errors.deserializeError)) };
+  try {
+    return { mode: 'in-process', ...(await openInPageBroker(brokerConfigOf(target), hello, listener, target.errors.deserializeError, target.modes.length > 1)) };
+  } catch (error) {
+    // The broker refused this tab's config (an extra header the protocol sets): the answer, as from a worker.
+    throw (error as { code?: unknown }).code === 'INVALID_ARGUMENT' ? refusal(error as Error) : error;
+  }
 }
 
 /** An extension's background is reached through `authbroker/extension`'s own connection, never chosen here. */
@@ -279,7 +303,10 @@ export interface ConnectedMark {
 
 /**
  * Reaches a broker in the first host that starts, best first (`candidateModes`). A host that did
- * not start is a warning the broker shows in its status (and the console, once). A forced host is
+ * not start is a warning the broker shows in its status (and the console, once). A broker that
+ * answered and refused this tab (`isRefusal`: options that differ from the running broker's, a
+ * worker serving as many configs as it may) ends it: a weaker host would hide the refusal, split
+ * the tabs, and a page that squats the worker could send the app to the in-page host. A forced host is
  * the only one tried. Leaves the `authbroker:connected` mark (`performance.getEntriesByName`), whose
  * start time is how long this page took to reach its broker: what devtools and the benchmarks read.
  */
@@ -293,6 +320,7 @@ export async function openBroker(target: BrokerTarget, hello: TabHello, listener
     try {
       opened = await openers[mode](target, { ...hello, ...fallback }, listener);
     } catch (error) {
+      if (isRefusal(error)) throw error;
       failures.push(`${mode}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }

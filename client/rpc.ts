@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
-import { DELIVER, PING, PONG, type CallMessage, type DeliverMessage, type PingMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
+import { DELIVER, PING, PONG, STANDBY, type CallMessage, type DeliverMessage, type PingMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
 import type { TabErrors } from './brokerChannel.js';
 
 type ThrowHandler = Comlink.TransferHandler<{ value: unknown }, ThrownValue>;
@@ -49,6 +49,31 @@ export interface PortConnection {
   close(): void;
 }
 
+/** Errors a broker answered `connect` with: it is there, and refused this tab (see `isRefusal`). */
+const refusals = new WeakSet<object>();
+/** Worker instances that answered `STANDBY`: another instance serves this config (see `isStandby`). */
+const standbys = new WeakSet<object>();
+
+/** Whether a failure to connect is a worker's `STANDBY` (contract/wire.ts): the instance that serves this config is another. */
+export function isStandby(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && standbys.has(error);
+}
+
+/**
+ * Whether a failure to connect is a broker's answer (its options differ from this tab's, its worker
+ * serves as many configs as it may), rather than a host that did not start or answer: another host
+ * would only hide it, and split the tabs of one config between brokers.
+ */
+export function isRefusal(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && refusals.has(error);
+}
+
+/** Marks an error as a refusal (`isRefusal`), and returns it. */
+export function refusal<E extends object>(error: E): E {
+  refusals.add(error);
+  return error;
+}
+
 /** What a `throw` answer carries, as the tab's callers should see it (our classes for our errors). */
 function thrownError(value: unknown, { deserializeError }: TabErrors): unknown {
   const thrown = value as Partial<ThrownValue> | null;
@@ -75,7 +100,15 @@ function requestConnect(entryPort: MessagePort, config: unknown, hello: TabHello
       if (reply?.id !== id) return;
       entryPort.removeEventListener('message', onMessage);
       if (reply.type === 'RAW' && reply.value instanceof MessagePort) resolve(reply.value);
-      else if (reply.type === 'HANDLER' && reply.name === 'throw') reject(thrownError(reply.value, errors));
+      else if (reply.type === 'RAW' && reply.value === STANDBY) {
+        const standby = new errors.ClientError('BROKER_UNAVAILABLE', 'Another instance of the broker serves this project (its tokens are kept in memory).');
+        standbys.add(standby);
+        reject(standby);
+      }
+      else if (reply.type === 'HANDLER' && reply.name === 'throw') {
+        const refused = thrownError(reply.value, errors);
+        reject(typeof refused === 'object' && refused !== null ? refusal(refused) : refused);
+      }
       else reject(new errors.ProtocolError('The broker answered connect with something that is not a port.'));
     };
   });

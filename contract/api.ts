@@ -282,6 +282,6 @@ export interface TabHello {
  * them when the tab is gone.
  */
 export interface BrokerEntry {
-  /** Connects a tab: answers with a port serving its {@link BrokerApi}. */
-  connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort>;
+  /** Connects a tab: answers with a port serving its {@link BrokerApi}, or `STANDBY` (contract/wire.ts) from a worker whose broker for this config serves its tabs elsewhere. */
+  connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort | 'authbroker:standby'>;
 }

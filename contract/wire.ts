@@ -11,7 +11,7 @@
  * `{ type: 'ping', id }`, which a live tab answers `{ type: 'pong', id }`.
  */
 import type { SerializedError } from '../protocol/errors/errors.js';
-import type { Delivery } from './api.js';
+import type { BrokerEntry, Delivery } from './api.js';
 
 /** An argument or a return value. `HANDLER` values are Comlink's transfer handlers ("proxy", "throw"). */
 export type WireValue = { type: 'RAW'; value: unknown } | { type: 'HANDLER'; name: string; value: unknown };
@@ -57,3 +57,12 @@ export const MAX_CALL_ARGUMENTS = 8;
 
 /** The message a service worker receives to start serving a tab on the port it carries. */
 export const SERVICE_WORKER_CONNECT = 'authbroker:connect';
+
+/**
+ * A worker's answer to `connect`, instead of a port, when its broker for the tab's config is not the
+ * one serving the config's tabs: a broker that keeps its tokens in memory serves them from one
+ * instance of a worker host at a time (worker/registry.ts), so another instance (a SharedWorker
+ * started under a retry's name, the service worker beside a SharedWorker) says so, and the tab
+ * waits for the instance that serves it rather than splitting the tabs between two sessions.
+ */
+export const STANDBY: Exclude<Awaited<ReturnType<BrokerEntry['connect']>>, MessagePort> = 'authbroker:standby';

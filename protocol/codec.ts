@@ -3,6 +3,7 @@ import { ProtocolError, redactBody } from './errors/errors.js';
 import { type AnyKnownError } from './errors/knownError.js';
 import { knownErrorFromBody } from './errors/create.js';
 import type { AccessType } from './resources/common.js';
+import { PROTOCOL_HEADER } from './credentials.js';
 import { CLIENT_VERSION_HEADER_VALUE } from './version.js';
 
 /** The HTTP methods API v1 uses. */
@@ -55,7 +56,11 @@ function randomNonce(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The headers of an API call for one access type. Later sources win: standard, extra, per call. */
+/**
+ * The headers of an API call for one access type. Later sources win: standard, extra, per call;
+ * except that an extra header never replaces one the protocol sets (access type, project, keys,
+ * tokens: `PROTOCOL_HEADER`, in both header families), whatever checked the options or did not.
+ */
 export function buildHeaders(
   credentials: RequestCredentials,
   options: { hasBody: boolean; extraHeaders?: Readonly<Record<string, string>>; callHeaders?: Readonly<Record<string, string>> } = { hasBody: false },
@@ -88,7 +93,7 @@ export function buildHeaders(
   }
   if (credentials.refreshToken !== undefined) headers.set('x-stack-refresh-token', credentials.refreshToken);
   if (options.hasBody) headers.set('content-type', 'application/json');
-  for (const [name, value] of Object.entries(options.extraHeaders ?? {})) headers.set(name, value);
+  for (const [name, value] of Object.entries(options.extraHeaders ?? {})) if (!PROTOCOL_HEADER.test(name)) headers.set(name, value);
   for (const [name, value] of Object.entries(options.callHeaders ?? {})) headers.set(name, value);
   return headers;
 }

@@ -5,11 +5,18 @@ import { ClientError, InvalidArgumentError } from './errors/errors.js';
 export const PUBLISHABLE_KEY_PREFIX = 'pck_';
 /** Shorter than "pck_" and one character cannot be a key. */
 const MIN_KEY_LENGTH = 5;
-const SECRET_KEY_PREFIXES = ['ssk_', 'sak_'] as const;
-const SECRET_HEADERS = ['x-stack-secret-server-key', 'x-stack-super-secret-admin-key'] as const;
+/**
+ * The headers that say who calls (`buildHeaders`: the project, the access type, the keys, the
+ * tokens), in both families (`x-hexclave-*` since @stackframe/js 2.8.108): what the app's extra
+ * headers may never replace (the two secret-key ones are refused in browsers as secrets). Others of
+ * the families stay the app's to send (the development backend's
+ * `x-stack-disable-artificial-development-delay`, for one, or a client version of its own).
+ */
+export const PROTOCOL_HEADER = /^x-(stack|hexclave)-(project-id|access-type|(admin-)?access-token|refresh-token|(publishable-client|secret-server|super-secret-admin)-key)$/i;
 
+/** A secret server key (`ssk_`) or super secret admin key (`sak_`), spaces around it or not. */
 function isSecretKey(value: unknown): boolean {
-  return typeof value === 'string' && SECRET_KEY_PREFIXES.some((prefix) => value.trim().startsWith(prefix));
+  return typeof value === 'string' && /^\s*s[sa]k_/.test(value);
 }
 
 function unsafe(what: string): ClientError {
@@ -22,7 +29,7 @@ function unsafe(what: string): ClientError {
 /**
  * Refuses, before anything is sent, a secret key where browser code takes keys: a secret pasted as
  * `publishableClientKey` (or as an admin app's `adminAccessToken`), or a secret key or secret-key
- * header among `extraRequestHeaders`. The message names the option, never the value.
+ * header (of either family) among `extraRequestHeaders`. The message names the option, never the value.
  */
 export function refuseSecretsInBrowserOptions(
   options: { publishableClientKey?: unknown; internalPublishableClientKey?: unknown; adminAccessToken?: unknown; extraRequestHeaders?: unknown },
@@ -34,9 +41,20 @@ export function refuseSecretsInBrowserOptions(
   const headers = options.extraRequestHeaders;
   if (typeof headers === 'object' && headers !== null) {
     for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-      if ((SECRET_HEADERS as readonly string[]).includes(name.toLowerCase())) throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
-      if (isSecretKey(value)) throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
+      if (/^x-(stack|hexclave)-(secret-server|super-secret-admin)-key$/i.test(name) || isSecretKey(value)) throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
     }
+  }
+}
+
+/**
+ * Refuses an extra header that would replace one the protocol sets (`PROTOCOL_HEADER`), naming it:
+ * the broker, for every tab's config (so a tab learns it when it connects, before anything is sent;
+ * the tab's own entry leaves it to the broker to stay small), and the server apps.
+ */
+export function refuseProtocolHeaders(headers: Record<string, string> | undefined, prefix: string): void {
+  for (const name of Object.keys(headers ?? {})) {
+    const option = `${prefix}extraRequestHeaders["${name}"]`;
+    if (PROTOCOL_HEADER.test(name)) throw new InvalidArgumentError(option, `${option}: the client sets this header itself.`);
   }
 }
 

@@ -4,7 +4,7 @@
  *
  * @module authbroker/server
  */
-import { checkKeyText, checkProjectId, refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
+import { checkKeyText, checkProjectId, refuseProtocolHeaders, refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
@@ -276,6 +276,7 @@ export function createServerApp(options: ServerAppOptions) {
   refusePublishableAsSecret(options.secretServerKey, 'secretServerKey');
   checkKeyText(options.secretServerKey, 'secretServerKey');
   assertNotInBrowser('A secret server key');
+  refuseProtocolHeaders(options.extraRequestHeaders, '');
   const t = createTransport({
     baseUrl: options.baseUrl,
     projectId: options.projectId,
@@ -308,6 +309,7 @@ export function createAdminApp(options: AdminAppOptions) {
   } else {
     throw new InvalidArgumentError('options', 'createAdminApp needs superSecretAdminKey, adminAccessToken or adminTokens.');
   }
+  refuseProtocolHeaders(options.extraRequestHeaders, '');
   const t = createTransport({
     baseUrl: options.baseUrl,
     projectId: options.projectId,

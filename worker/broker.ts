@@ -10,10 +10,10 @@ import type { ApiContext } from './api/context.js';
 import { createBus, type Bus } from './bus.js';
 import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
-import { brokerKeyOf, resolveBrokerConfig, sameBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
+import { brokerKeyOf, configMismatch, resolveBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
 import { Connectivity } from './connectivity.js';
 import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
-import { browserLocks, holdUntilReleased, type LockManagerLike } from './locks.js';
+import { browserLocks, holdUntilReleased, keepLock, type LockManagerLike } from './locks.js';
 import { createOutbox, type Outbox } from './outbox.js';
 import { createRecording, type Recording } from './recording.js';
 import { checkedApi } from './rpc/guard.js';
@@ -112,11 +112,12 @@ async function tokensInMemory(
   { brokerKey, storedSlot, mode, locks, clock, load }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
 ): Promise<BrokerStorage> {
   const { keepTokensInMemory, peerChannel } = await load();
+  const peers = mode === 'in-process' ? peerChannel(brokerKey) : null;
   for (const slot of [storedSlot, `admin:${storedSlot}`]) {
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
   }
-  return keepTokensInMemory({ durable, peers: mode === 'in-process' ? peerChannel(brokerKey) : null, locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey } });
+  return keepTokensInMemory({ durable, slots: [brokerKey, `admin:${brokerKey}`], peers, locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock } });
 }
 
 /**
@@ -331,13 +332,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings, recording },
     connect,
     connectWithConfig(configInput, hello, listener, onRelease) {
-      const asked = resolveBrokerConfig(configInput);
-      if (!sameBrokerConfig(asked, config)) {
-        throw new InvalidArgumentError(
-          'config',
-          `This broker serves ${config.projectId} at ${config.baseUrl} (tokens in ${config.tokenStore}), not ${asked.projectId} at ${asked.baseUrl} (tokens in ${asked.tokenStore}): one broker name per project and token store.`,
-        );
-      }
+      const mismatch = configMismatch(config, resolveBrokerConfig(configInput));
+      if (mismatch !== null) throw mismatch;
       return connect(hello, listener, onRelease);
     },
     status: () => status.current(),

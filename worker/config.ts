@@ -1,4 +1,4 @@
-import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
+import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseProtocolHeaders, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import type { TokenStore } from '../contract/brokerKey.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
@@ -57,6 +57,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (c.extraRequestHeaders !== undefined && !isRecordOfStrings(c.extraRequestHeaders)) {
     throw new InvalidArgumentError('config.extraRequestHeaders', 'extraRequestHeaders must be strings.');
   }
+  refuseProtocolHeaders(c.extraRequestHeaders as Record<string, string> | undefined, 'config.');
   if (c.refetchOnReturn !== undefined && typeof c.refetchOnReturn !== 'boolean') {
     throw new InvalidArgumentError('config.refetchOnReturn', 'refetchOnReturn must be true or false.');
   }
@@ -75,9 +76,32 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   };
 }
 
-/** Two tabs asking one broker for different projects or services is a bug in the app. */
-export function sameBrokerConfig(a: BrokerConfig, b: BrokerConfig): boolean {
-  return a.baseUrl === b.baseUrl && a.projectId === b.projectId && a.publishableClientKey === b.publishableClientKey && (a.tokenStore ?? 'indexeddb') === (b.tokenStore ?? 'indexeddb');
+/** The options a broker is started with, in the order a refusal names the first that differs. */
+const CONFIG_FIELDS = ['baseUrl', 'projectId', 'tokenStore', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'refetchOnReturn', 'extraRequestHeaders'] as const;
+
+/** An option as a refusal shows it: a key by its start (publishable keys are no secret, but no message prints a key whole), headers by their names. */
+function shown(field: (typeof CONFIG_FIELDS)[number], value: unknown): string {
+  if (value === undefined) return 'none';
+  if (field === 'extraRequestHeaders') return Object.keys(value as object).join(', ') || 'none';
+  return field.endsWith('Key') ? `${String(value).slice(0, 8)}…` : String(value);
+}
+
+/** The extra headers as one comparable text: names are case-insensitive, order does not matter. */
+const headersText = (headers: Record<string, string> | undefined) => JSON.stringify(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]).sort());
+
+/**
+ * Why a tab's config cannot be served by a broker started with another one, naming the first field
+ * that differs (null when they are the same). One broker serves every tab of a project, service and
+ * token store, with the options it was started with: a tab with other options would silently get
+ * those (a page that connected first with `extraRequestHeaders: {'x-stack-access-type': 'server'}`
+ * once made every sign-in of the app fail). Keys are shown by their start, headers by name only.
+ */
+export function configMismatch(broker: ResolvedBrokerConfig, tab: ResolvedBrokerConfig): InvalidArgumentError | null {
+  for (const field of CONFIG_FIELDS) {
+    const same = field === 'extraRequestHeaders' ? headersText(broker[field]) === headersText(tab[field]) : broker[field] === tab[field];
+    if (!same) return new InvalidArgumentError(`config.${field}`, `This tab's ${field} (${shown(field, tab[field])}) is not the running broker's (${shown(field, broker[field])}): pass the same options in every tab.`);
+  }
+  return null;
 }
 
 export { brokerKeyOf } from '../contract/brokerKey.js';

@@ -23,7 +23,11 @@ const DEGRADED_AFTER = 2;
  * about this long, also when nothing else is being fetched.
  */
 export const CONTACT_FRESH_MILLIS = 2000;
-/** Checks that tabs' reports ask for: at most one a second, however many reports come. */
+/**
+ * Checks that tabs' reports ask for: one a second, however many reports come (or which). A tab's
+ * `online` after its own `offline` may use one more at once (the network came back right after the
+ * check its `offline` asked for), which the next second pays for.
+ */
 const REPORT_CHECK_INTERVAL_MILLIS = 1000;
 const FIRST_PROBE_INTERVAL_MILLIS = 1000;
 
@@ -51,10 +55,14 @@ export class Connectivity {
   private recovering = false;
   private probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
   private lastCheckAtMillis = Number.NEGATIVE_INFINITY;
-  /** The last check a report of "offline" asked for (they are rate-limited apart from the probes). */
-  private lastReportCheckAtMillis = Number.NEGATIVE_INFINITY;
-  /** A tab said "online" during a check: if that check finds the service unreachable, one more soon (rate-limited as reports are). */
-  private recheckAfterCheck = false;
+  /**
+   * When the checks reports asked for so far have had their second each (they are rate-limited
+   * apart from the probes): a check may go once this is past, or, for an `online` after an
+   * `offline`, up to one interval before it.
+   */
+  private reportChecksPaidUntilMillis = Number.NEGATIVE_INFINITY;
+  /** A tab said "online" during a check: if that check finds the service unreachable, one more soon (rate-limited as reports are; `back`: after its own `offline`). */
+  private recheckAfterCheck: { back: boolean } | null = null;
   /** The service's last answer of any kind; the broker's start counts as one (it starts "online"). */
   private lastHeardAtMillis: number;
   /** Each connected tab's last report, by the tab's number; the latest report last. */
@@ -128,16 +136,16 @@ export class Connectivity {
     this.updateBrowserOnline();
     // "Offline": at most one check a second, however many tabs (or a page repeating it) say so.
     // A later "online" while the broker finds the service unreachable is the browser's `online`
-    // event, a network that came back: the check goes at once when this tab said offline before,
-    // and otherwise (the service was down with the browser online all along) within the same rate
-    // limit, not at the end of the probe's backoff. A check under way may have started before the
-    // network came back: one more follows it. A tab's first report is no news (its arrival has the
-    // contact verified anyway), nor is any with the broker online.
-    if (!online) this.checkSoon();
+    // event, a network that came back: checked within the same rate limit, not at the end of the
+    // probe's backoff, and at once when this tab said offline before (one check ahead of the rate,
+    // which the next second pays for: a page alternating the two still gets one check a second).
+    // A check under way may have started before the network came back: one more follows it. A
+    // tab's first report is no news (its arrival has the contact verified anyway), nor is any with
+    // the broker online.
+    if (!online) this.checkSoon(false);
     else if (before === undefined || this.snap.state === 'online') return;
-    else if (this.checking) this.recheckAfterCheck = true;
-    else if (before === false) this.checkNow();
-    else this.checkSoon();
+    else if (this.checking) this.recheckAfterCheck = { back: before === false || this.recheckAfterCheck?.back === true };
+    else this.checkSoon(before === false);
   }
 
   /** A tab went away: its report goes with it. */
@@ -253,14 +261,20 @@ export class Connectivity {
     if (dropped) this.updateBrowserOnline();
   }
 
-  /** A check now, unless a report of "offline" asked for one less than a second ago: then one when that second is over. */
-  private checkSoon(): void {
+  /**
+   * A check for a report: now if the reports' rate allows it (`back`: a tab's `online` after its own
+   * `offline`, which may go one interval ahead), else when it does. A check already planned by then
+   * serves this report too.
+   */
+  private checkSoon(back: boolean): void {
     if (this.closed || this.checking) return;
     const now = this.options.clock.now();
-    const earliest = this.lastReportCheckAtMillis + REPORT_CHECK_INTERVAL_MILLIS;
-    this.lastReportCheckAtMillis = Math.max(now, earliest);
-    if (now >= earliest) this.checkNow();
-    else this.plan(earliest);
+    const paidUntil = this.reportChecksPaidUntilMillis;
+    const atMillis = Math.max(now, back ? paidUntil - REPORT_CHECK_INTERVAL_MILLIS : paidUntil);
+    if (this.planned !== null && this.planned.atMillis <= atMillis) return;
+    this.reportChecksPaidUntilMillis = Math.max(paidUntil, atMillis) + REPORT_CHECK_INTERVAL_MILLIS;
+    if (atMillis <= now) this.checkNow();
+    else this.plan(atMillis);
   }
 
   /**
@@ -311,7 +325,7 @@ export class Connectivity {
   private settle(diagnostics: NetworkDiagnostics): void {
     const now = this.options.clock.now();
     if (diagnostics.apiRoot.reachable) {
-      this.recheckAfterCheck = false;
+      this.recheckAfterCheck = null;
       this.lastHeardAtMillis = now;
       const wasDown = this.recovering || this.snap.state === 'offline';
       this.recovered(now);
@@ -328,9 +342,11 @@ export class Connectivity {
     // neither answering is offline. Either way, probe again after the backoff.
     this.recovering = true;
     this.update(diagnostics.health.reachable ? { state: 'degraded', diagnostics } : { state: 'offline', diagnostics });
-    if (this.recheckAfterCheck) {
-      this.recheckAfterCheck = false;
-      return this.checkSoon();
+    const recheck = this.recheckAfterCheck;
+    if (recheck !== null) {
+      this.recheckAfterCheck = null;
+      this.plan(now + this.probeIntervalMillis);
+      return this.checkSoon(recheck.back);
     }
     this.plan(now + this.probeIntervalMillis);
     this.probeIntervalMillis = Math.min(this.probeIntervalMillis * 2, this.options.maxProbeIntervalMillis ?? 15_000);

@@ -77,3 +77,48 @@ export async function withLock<T>(locks: LockManagerLike | null, name: string, t
     clearTimeout(timer);
   }
 }
+
+/** A lock kept by `keepLock`. */
+export interface KeptLock {
+  /** Whether it was taken: false at once when `ifAvailable` and someone else held it; else once it is held. */
+  readonly held: Promise<boolean>;
+  release(): void;
+}
+
+/**
+ * Holds `name` until `release()`. Any page of the origin can take a held lock (`steal`): this then
+ * queues for it again, so that the holder is never nobody for longer than the thief keeps it (a
+ * lock whose holder gives up after a steal can be left with no holder by two). With `ifAvailable`,
+ * the first request gives up if someone else holds it (`held` is false) and nothing is kept.
+ */
+export function keepLock(locks: Pick<LockManagerLike, 'request'>, name: string, { ifAvailable = false } = {}): KeptLock {
+  const controller = new AbortController();
+  let released = false;
+  let letGo = () => undefined as void;
+  let first = true;
+  let answer!: (held: boolean) => void;
+  const held = new Promise<boolean>((resolve) => (answer = resolve));
+  const take = (): void => {
+    const once = first && ifAvailable;
+    first = false;
+    locks
+      .request(name, { ifAvailable: once, signal: controller.signal }, (lock) => {
+        if (lock === null) return answer(false);
+        answer(true);
+        return released ? undefined : new Promise<void>((resolve) => (letGo = resolve));
+      })
+      .catch(() => {
+        // Taken from us (or our request aborted by `release`): queue again unless let go.
+        if (!released) take();
+      });
+  };
+  take();
+  return {
+    held,
+    release() {
+      released = true;
+      controller.abort();
+      letGo();
+    },
+  };
+}

@@ -6,8 +6,9 @@ import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
 import { Emitter } from '../contract/events.js';
 import { sessionEnd, type SessionEnd } from '../contract/state.js';
+import { endRecords, type EndRecords } from './sessionEnds.js';
 import { coalesced, EndChecks, type ClaimedEnd } from './sessionHints.js';
-import { ARRIVAL_WARNINGS, isStoredTokenUsable, userIdOf } from './sessionTokens.js';
+import { ARRIVAL_WARNINGS, FOREIGN_TOKENS_WARNING, isSameUser, isStoredTokenUsable, userIdOf } from './sessionTokens.js';
 import { liveKey, type BrokerStorage, type EndedSession, type SessionRecord, type StoredSession } from './storage/types.js';
 
 export type SessionState =
@@ -40,9 +41,6 @@ export interface SessionOptions {
 
 type RefreshOutcome = { token: string | null } | { changed: true };
 
-/** Waits between attempts to store a sign-out that storage refused: 1 s, doubling, at most a minute. */
-const TOMBSTONE_RETRY_MILLIS = 1000;
-const TOMBSTONE_RETRY_MAX_MILLIS = 60_000;
 /** Sessions remembered as ended (so a stale copy in storage is never adopted again). */
 const ENDED_KEYS_KEPT = 32;
 /** Refused access tokens remembered (so one still in storage is not adopted again). */
@@ -70,9 +68,8 @@ export class Session implements TokenSource {
   private readonly changes = new Emitter<{ state: SessionState; previous: SessionState }>();
   /** Sessions that ended here or in another broker; a copy of them still in storage is never adopted. */
   private readonly endedKeys = new Set<string>();
-  /** A sign-out storage refused to record: retried until it is, meanwhile held in memory. */
-  private pendingEnd: { record: EndedSession; waitMillis: number; retry: unknown } | null = null;
-  private closed = false;
+  /** Where a session's end is stored, retried while storage refuses it. */
+  private readonly ends: EndRecords;
   /** Token requests this session made (not those of other brokers). */
   refreshCount = 0;
   /** Storage read again because of a message on the bus (which any page can post). */
@@ -86,6 +83,7 @@ export class Session implements TokenSource {
 
   constructor(private readonly options: SessionOptions) {
     this.endChecks = new EndChecks(options.clock, (claimed) => this.refreshOnce(claimed));
+    this.ends = endRecords(options);
     options.bus.onMessage((message) => {
       if ((message.type !== 'session' && message.type !== 'tokens') || message.slot !== options.slot) return;
       // A hint, whoever sent it: storage is read again, and that is what holds.
@@ -221,7 +219,7 @@ export class Session implements TokenSource {
         this.apply(stored);
         return { changed: true };
       }
-      if (ifEnded === undefined && stored?.status === 'active' && this.usable(stored)) {
+      if (ifEnded === undefined && stored?.status === 'active' && this.usable(stored) && isSameUser(started.userId, stored)) {
         this.live = { ...stored };
         return { token: stored.accessToken };
       }
@@ -230,6 +228,12 @@ export class Session implements TokenSource {
         this.refreshCount++;
         this.options.onRefreshed?.();
         if (this.live?.sessionKey !== started.sessionKey) return { changed: true };
+        if (!isSameUser(started.userId, { accessToken: access_token, userId: null })) {
+          // The refresh token held was another user's: this session is not the one it claims to be.
+          this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
+          await this.end(sessionEnd('refresh-rejected', clock.now()), started.sessionKey);
+          return { token: null };
+        }
         const next: StoredSession = { ...this.live, accessToken: access_token, accessTokenRenewAtMillis: this.renewAtFor(access_token), updatedAtMillis: clock.now() };
         this.live = next;
         const stillOurs = await storage.replaceSession(next, started.sessionKey).catch((error: unknown) => {
@@ -294,54 +298,33 @@ export class Session implements TokenSource {
     const tombstone: EndedSession = { slot: this.options.slot, status: 'ended', sessionKey: key, end, updatedAtMillis: this.options.clock.now() };
     // Told before storage is written: every broker holds the sign-out whatever storage does.
     this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: null, end, endedSessionKey: key });
-    const replaced = await this.storeEnd(tombstone);
+    const replaced = await this.ends.store(tombstone);
     if (replaced === false) await this.reload();
-  }
-
-  /**
-   * Records a session's end. When storage refuses (quota, a broken database), the end is held in
-   * memory, the stale record is deleted if storage allows that much, and the write is retried with
-   * growing waits until it succeeds: a broker that starts later must not find the session alive.
-   * Returns whether the record was replaced, or null when storage refused.
-   */
-  private async storeEnd(tombstone: EndedSession): Promise<boolean | null> {
-    const key = tombstone.sessionKey!;
-    try {
-      const replaced = await this.options.storage.replaceSession(tombstone, key);
-      if (this.pendingEnd?.record === tombstone) {
-        this.pendingEnd = null;
-        // Stored at last: other brokers read it now rather than whenever they next look.
-        this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: null, end: tombstone.end, endedSessionKey: key });
-      }
-      return replaced;
-    } catch (error) {
-      this.options.onStorageError?.(error);
-      if (this.pendingEnd?.record !== tombstone) {
-        this.options.onWarning?.('The sign-out could not be saved (retrying): a browser restart before then could undo it.');
-        await this.options.storage.removeSession(this.options.slot, key).catch(() => false);
-        this.pendingEnd = { record: tombstone, waitMillis: TOMBSTONE_RETRY_MILLIS, retry: null };
-      }
-      const pending = this.pendingEnd!;
-      if (!this.closed) pending.retry = this.options.clock.setTimeout(() => void this.storeEnd(tombstone), pending.waitMillis);
-      pending.waitMillis = Math.min(pending.waitMillis * 2, TOMBSTONE_RETRY_MAX_MILLIS);
-      return null;
-    }
   }
 
   private rememberEnded(sessionKey: string): void {
     remember(this.endedKeys, sessionKey, ENDED_KEYS_KEPT);
   }
 
+  /**
+   * Asks the service whether the session held is still alive, when an end may have been told and not
+   * heard (an in-page broker back from the back/forward cache, whose tokens only other tabs' memory
+   * holds): a token request, at most one per 30 s; refused, the session ends here.
+   */
+  confirmAlive(): void {
+    const key = this.live?.sessionKey;
+    if (key !== undefined) this.endChecks.claim({ reason: 'signed-out', atMillis: null }, () => this.live?.sessionKey === key);
+  }
+
   /** The broker is stopping: no more retries of a sign-out its closed storage could not take anyway. */
   close(): void {
-    this.closed = true;
-    if (this.pendingEnd !== null) this.options.clock.clearTimeout(this.pendingEnd.retry);
+    this.ends.close();
     this.endChecks.close();
   }
 
   /** Whether this broker is still trying to record a sign-out (storage refused it so far). */
   get endPending(): boolean {
-    return this.pendingEnd !== null;
+    return this.ends.pending();
   }
 
   /** Re-reads storage (another broker changed something) and adopts it. */
@@ -369,6 +352,7 @@ export class Session implements TokenSource {
       return this.emit(previous);
     }
     if (record?.status === 'active') {
+      if (!isSameUser(this.live?.sessionKey === record.sessionKey ? this.live.userId : null, record)) return this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
       if (this.live?.sessionKey === record.sessionKey && (this.live.accessToken === record.accessToken || (record.accessToken !== null && this.refused.has(record.accessToken)))) return;
       this.live = { ...record };
     } else {

@@ -6,6 +6,13 @@ import { decodeJwt } from 'jose';
 import { isAccessTokenExpiring } from '../protocol/tokens.js';
 import type { StoredSession } from './storage/types.js';
 
+/**
+ * Said when tokens name another user than the session they came for: a record in storage (or from
+ * a peer) under the held session's key with another user's tokens, or a renewal that answered with
+ * them. Sign-ins always make a new session key, so this is never the session going on: not taken.
+ */
+export const FOREIGN_TOKENS_WARNING = 'Tokens of another user arrived for this session: not used.';
+
 export const ARRIVAL_WARNINGS = {
   'expired-on-arrival':
     "Access tokens arrive expired by this device's clock: each is used for its stated lifetime from its arrival.",
@@ -30,4 +37,14 @@ export function isStoredTokenUsable(record: StoredSession, refused: ReadonlySet<
   // Records of older versions carry no renewal time: judge by the token's `exp`.
   if (renewAt === undefined) return !isAccessTokenExpiring(token, now, marginMillis);
   return renewAt === null || now < renewAt;
+}
+
+/**
+ * Whether a record's tokens may be `userId`'s (null: whoever's): the user its access token names
+ * (`sub`), the user it says and `userId`, where known, are one. A token whose `sub` is another user's
+ * is another session, never the held one going on.
+ */
+export function isSameUser(userId: string | null, record: Pick<StoredSession, 'accessToken' | 'userId'>): boolean {
+  const named = [record.accessToken === null ? null : userIdOf(record.accessToken), record.userId, userId].filter((id) => id !== null);
+  return named.every((id) => id === named[0]);
 }

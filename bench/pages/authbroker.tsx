@@ -111,6 +111,61 @@ async function rpc(rounds: number, perRound: number, warmup: number) {
   return { samples, crossOriginIsolated: globalThis.crossOriginIsolated === true, timerStepMillis: step };
 }
 
+/** A cached read every `everyMillis`, as a page reads now and then, until `stopReads()`: when each started (epoch ms) and took. */
+let readLoop: { stop(): Promise<Array<[number, number]>> } | null = null;
+function startReads(everyMillis: number): void {
+  const reads: Array<[number, number]> = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      await client.read({ kind: 'currentUser' });
+      reads.push([performance.timeOrigin + started, performance.now() - started]);
+      await new Promise((resolve) => setTimeout(resolve, everyMillis));
+    }
+  })();
+  readLoop = {
+    async stop() {
+      running = false;
+      await loop;
+      return reads;
+    },
+  };
+}
+
+/**
+ * What a hostile page of the origin can do (bench 11): a port of its own to the broker's SharedWorker,
+ * spoken by hand in the wire format with a lifetime lock named as a tab would, and `count` status()
+ * calls posted on it at once. Resolves when all are answered, or none was for `quietMillis` (the
+ * broker closes a port with too many calls waiting); times are epoch ms.
+ */
+async function flood(count: number, quietMillis: number): Promise<{ postingAt: number; postedAt: number; answeredAt: number[] }> {
+  const worker = new SharedWorker('/broker-worker.js', { type: 'module', name: `authbroker:${config.projectId}@${config.api.replace(/\/+$/, '')}` });
+  const now = () => performance.timeOrigin + performance.now();
+  const raw = (value: unknown) => ({ type: 'RAW', value });
+  await new Promise<void>((held) => void navigator.locks.request('bench-flood-life', () => (held(), new Promise(() => undefined))));
+  const { port1: listener, port2: brokerSide } = new MessageChannel();
+  listener.start();
+  const api = await new Promise<MessagePort>((resolve) => {
+    worker.port.onmessage = (event) => resolve((event.data as { value: MessagePort }).value);
+    worker.port.postMessage({ id: 'connect', type: 'APPLY', path: ['connect'], argumentList: [raw({ baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey }), raw({ version: '', lockName: 'bench-flood-life' }), raw(brokerSide)] }, [brokerSide]);
+  });
+  const answeredAt: number[] = [];
+  let last = now();
+  api.onmessage = () => {
+    last = now();
+    answeredAt.push(last);
+  };
+  const postingAt = now();
+  for (let i = 0; i < count; i++) api.postMessage({ id: `flood-${i}`, type: 'APPLY', path: ['status'], argumentList: [] });
+  const postedAt = now();
+  await new Promise<void>((resolve) => {
+    const check = () => (answeredAt.length === count || now() - last >= quietMillis ? resolve() : void setTimeout(check, 50));
+    check();
+  });
+  return { postingAt, postedAt, answeredAt };
+}
+
 window.__bench = {
   marks,
   ready: async () => void (await client.connect()),
@@ -124,6 +179,10 @@ window.__bench = {
     ),
   rpc,
   status: () => client.status(),
+  readUser: () => client.read({ kind: 'currentUser' }),
+  startReads,
+  stopReads: () => readLoop!.stop(),
+  flood,
 };
 
 marks.scriptEnd = performance.now();

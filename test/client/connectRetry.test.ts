@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, type ConnectedMark } from '../../client/channels.js';
 import { workerName } from '../../client/options.js';
-import { createBroker } from '../../worker/index.js';
-import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
-import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { useEmulator } from '../support/emulator.js';
 import { createUser, demoOptions, keepUserFromLastVisit, newClient, resetBrowser } from './react/helpers.js';
+import { sharedWorkers } from './sharedWorkers.js';
 
 /**
  * A tab whose first try at its SharedWorker goes unanswered (issue 24: a reloaded page attached to
@@ -18,41 +16,6 @@ afterEach(async () => {
   await resetBrowser();
   performance.clearMarks(CONNECTED_MARK);
 });
-
-/**
- * SharedWorkers by name, as a browser keeps them: one instance per name, its broker made by the
- * first tab that connects. Names in `silent` are instances that take connections and never answer;
- * names in `broken` are scripts that fail to load (the worker fires `error` at once).
- */
-function sharedWorkers(silent: Set<string>, broken = new Set<string>(), slow = new Map<string, number>()) {
-  const created: Array<{ name: string; port: MessagePort }> = [];
-  const instances = new Map<string, (config: unknown) => Promise<Awaited<ReturnType<typeof createBroker>>>>();
-  /** When each instance has started (a cold start of `slow`'s milliseconds for the names in it). */
-  const started = new Map<string, Promise<void>>();
-
-  class FakeSharedWorker extends EventTarget {
-    readonly port: MessagePort;
-    constructor(_url: unknown, options: { name: string }) {
-      super();
-      const { port1, port2 } = new MessageChannel();
-      this.port = port1;
-      vi.spyOn(this.port, 'close');
-      created.push({ name: options.name, port: port1 });
-      if (broken.has(options.name)) queueMicrotask(() => this.dispatchEvent(new Event('error')));
-      if (silent.has(options.name) || broken.has(options.name)) return;
-      let getBroker = instances.get(options.name);
-      if (getBroker === undefined) {
-        getBroker = brokerRegistry((config) => brokerKeyOf(resolveBrokerConfig(config)), (config) => createBroker(config, { mode: 'shared-worker' }));
-        instances.set(options.name, getBroker);
-        started.set(options.name, new Promise((resolve) => setTimeout(resolve, slow.get(options.name) ?? 0)));
-      }
-      const serve = getBroker;
-      void started.get(options.name)!.then(() => exposeBrokerEntry(serve, port2));
-    }
-  }
-  vi.stubGlobal('SharedWorker', FakeSharedWorker);
-  return created;
-}
 
 function connectedMarks(): ConnectedMark[] {
   return performance.getEntriesByName(CONNECTED_MARK).map((entry) => (entry as PerformanceMark).detail as ConnectedMark);

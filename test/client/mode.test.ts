@@ -3,8 +3,8 @@ import { candidateModes, createBrokerClient, detectCapabilities, type Capabiliti
 import { workerName } from '../../client/options.js';
 import type { Broker } from '../../worker/broker.js';
 import { createBroker } from '../../worker/index.js';
-import { brokerRegistry, exposeBrokerEntry } from '../../worker/rpc/entry.js';
-import { brokerKeyOf, resolveBrokerConfig } from '../../worker/config.js';
+import { brokerRegistry } from '../../worker/registry.js';
+import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
 import { useEmulator } from '../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser } from './react/helpers.js';
 
@@ -103,10 +103,13 @@ const TIMEOUT = 150;
  */
 function hostingServiceWorker() {
   const brokers: Broker[] = [];
-  const getBroker = brokerRegistry((config) => brokerKeyOf(resolveBrokerConfig(config)), async (config) => {
-    const broker = await createBroker(config, { mode: 'service-worker' });
-    brokers.push(broker);
-    return broker;
+  const getBroker = brokerRegistry({
+    create: async (config) => {
+      const broker = await createBroker(config, { mode: 'service-worker' });
+      brokers.push(broker);
+      return broker;
+    },
+    locks: null,
   });
   const worker = Object.assign(new EventTarget(), {
     state: 'activated' as ServiceWorkerState,

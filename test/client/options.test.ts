@@ -227,6 +227,20 @@ describe('misconfiguration is refused where it happens', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
+  it.each(['x-hexclave-secret-server-key', 'X-Hexclave-Super-Secret-Admin-Key'])('the x-hexclave-* secret-key header %s among extraRequestHeaders: UNSAFE_CREDENTIALS', async (name) => {
+    expect(await thrown(() => createBrokerClient({ ...valid, extraRequestHeaders: { [name]: 'anything' } }))).toMatchObject({ code: 'UNSAFE_CREDENTIALS' });
+  });
+
+  it.each(['x-stack-access-type', 'X-Hexclave-Access-Type', 'x-stack-project-id', 'x-hexclave-access-token', 'x-stack-refresh-token'])('%s among extraRequestHeaders (a header the protocol sets): INVALID_ARGUMENT naming it when the tab connects, before anything is sent', async (name) => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const error = await thrown(() => createBrokerClient({ ...valid, extraRequestHeaders: { [name]: 'server' } }).connect());
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toMatchObject({ argument: `config.extraRequestHeaders["${name}"]` });
+    expect(fetchSpy).not.toHaveBeenCalled();
+    // Other headers of the families stay allowed (the development backend's, for one).
+    expect(() => createBrokerClient({ ...valid, extraRequestHeaders: { 'x-stack-disable-artificial-development-delay': 'yes' } })).not.toThrow();
+  });
+
   it('the broker refuses the same from a tab that sends such a config', async () => {
     const { resolveBrokerConfig } = await import('../../worker/config.js');
     expect(() => resolveBrokerConfig({ baseUrl: valid.baseUrl, projectId: PROJECT_ID, publishableClientKey: 'sak_x' })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));

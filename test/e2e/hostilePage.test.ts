@@ -1,8 +1,9 @@
 import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
-import { brokerScriptUrl, installHostileKit, refused, startReading, type Payload, type Reply } from './support/hostile.js';
+import { appAndHostilePage, brokerScriptUrl, installHostileKit, refused, startReading, type Payload, type Reply } from './support/hostile.js';
 import { DEMO, T, until, waitForSignedIn } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
+import { MAX_WAITING_PER_LANE } from '../../worker/rpc/fairness.js';
 
 /**
  * A hostile page on the app's origin opens its own port to the broker's SharedWorker and speaks
@@ -82,12 +83,7 @@ describe('a hostile page on the same origin', () => {
  */
 describe('a hostile page cannot hurt the other tabs through the shared broker', () => {
   scenario("one message cannot hold the broker: its worst calls are refused while the app's cached reads go on", async (stage) => {
-    const context = await stage.newContext();
-    const app = await stage.openTab(context);
-    await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await app.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
-    const hostile = await stage.openTab(context, '/');
-    await installHostileKit(hostile, await brokerScriptUrl(stage));
+    const { app, hostile } = await appAndHostilePage(stage);
     const own = await hostile.evaluate(() => window.__hostile.connect({}));
 
     await startReading(app);
@@ -118,6 +114,42 @@ describe('a hostile page cannot hurt the other tabs through the shared broker', 
     // clone on the broker's thread before any broker code runs; their figures are reported above.
     for (const f of figures.slice(0, 3)) expect(f.maxDelay, f.what).toBeLessThan(1000);
     for (const f of figures) expect(f.reads, f.what).toBeGreaterThan(0);
+    expect(await app.evaluate(() => window.__authbroker.getAccessToken())).toMatch(/^ey/);
+  });
+
+  scenario("a flood of cheap valid calls on one port is served in that port's turn, and closed once it outruns the broker: another tab's reads go on (issue 32, item 1)", async (stage) => {
+    const { app, hostile } = await appAndHostilePage(stage);
+    // The page's own client connected too: what the app sees before the flooding connection.
+    await hostile.evaluate(() => window.__authbroker.status());
+    const before = await app.evaluate(() => window.__authbroker.status());
+    // A connection that names a lock its page holds, as a tab does: it stays while the page does.
+    const own = await hostile.evaluate(async () => {
+      await new Promise<void>((held) => void navigator.locks.request('hostile-life', () => (held(), new Promise(() => undefined))));
+      return window.__hostile.connect({ lockName: 'hostile-life' });
+    });
+
+    // The app reads every few ms, as a page does now and then (back to back, its reads would be a flood of their own).
+    await startReading(app, 5);
+    const FLOOD = 100_000;
+    const { postingAt, postedAt } = await hostile.evaluate(([index, count]) => window.__hostile.flood(index, 'status', count), [own, FLOOD] as const);
+    const answeredAt = await hostile.evaluate(() => window.__hostile.floodAnswered(3000));
+    const { failures, reads } = await app.evaluate(() => window.__reads.stop());
+    expect(failures).toBe(0);
+    const floodEnd = answeredAt.at(-1)!;
+    const during = reads.filter(([at, ms]) => at + ms >= postingAt && at <= floodEnd);
+    const floodDuring = ([at, ms]: [number, number]) => answeredAt.filter((answered) => answered >= at && answered <= at + ms).length;
+    const slowest = during.reduce((worst, read) => (read[1] > worst[1] ? read : worst), [0, 0] as [number, number]);
+    console.log(
+      `[hostile page] ${FLOOD} status() calls posted in ${(postedAt - postingAt).toFixed(0)} ms: ${answeredAt.length} answered, in ${(floodEnd - postingAt).toFixed(0)} ms, before the broker closed the port; ${during.length} reads of the app meanwhile, the slowest ${slowest[1].toFixed(1)} ms (${floodDuring(slowest)} of the flood answered while it waited)`,
+    );
+    // Served in its turn until more calls waited than a tab ever has, then closed (before: all of
+    // them answered in arrival order, while other tabs' reads waited behind tens of thousands).
+    expect(answeredAt.length).toBeGreaterThan(0);
+    expect(answeredAt.length).toBeLessThan(FLOOD);
+    expect(Math.max(0, ...during.map(floodDuring))).toBeLessThan(MAX_WAITING_PER_LANE);
+    expect(during.length).toBeGreaterThan(5);
+    // The flooding connection is gone; the app is served.
+    await expect.poll(async () => (await app.evaluate(() => window.__authbroker.status())).tabsConnected, { timeout: 10_000 }).toBe(before.tabsConnected);
     expect(await app.evaluate(() => window.__authbroker.getAccessToken())).toMatch(/^ey/);
   });
 

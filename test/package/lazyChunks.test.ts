@@ -77,9 +77,9 @@ export default mergeConfig(config, { build: { manifest: true }, logLevel: 'warn'
   it('the in-page broker shares no chunk with the entry: none of its code loads up front, and neither lazy chunk imports a chunk the entry loads', () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry === true)!;
     const upFront = withStaticImports(entry);
-    // A sentence only the broker says (worker/broker.ts).
-    expect(withStaticImports(lazyEntry('authbroker/dist/worker/hosts/inPage.js')!).map(text).join('\n')).toContain('one broker name per project');
-    expect(upFront.map(text).join('\n')).not.toContain('one broker name per project');
+    // A sentence only the broker says (worker/config.ts).
+    expect(withStaticImports(lazyEntry('authbroker/dist/worker/hosts/inPage.js')!).map(text).join('\n')).toContain("is not the running broker's");
+    expect(upFront.map(text).join('\n')).not.toContain("is not the running broker's");
     // The entry itself is what loaded them (Vite's preload helper for their own import()s lives there); nothing else.
     for (const path of ['authbroker/dist/client/connection.js', 'authbroker/dist/worker/hosts/inPage.js']) {
       expect(withStaticImports(lazyEntry(path)!).filter((key) => upFront.includes(key) && key !== entry), path).toEqual([]);

@@ -64,6 +64,11 @@ export class LocalLockManager implements LockManagerLike {
   isHeld(name: string): boolean {
     return this.held.has(name);
   }
+
+  /** The locks held now and those waited for, by name (as `navigator.locks.query()` tells a page). */
+  query(): { held: string[]; pending: string[] } {
+    return { held: [...this.held], pending: [...this.queues].flatMap(([name, queue]) => queue.map(() => name)) };
+  }
 }
 
 /** Holds a lock until `release()` is called: a tab's lifetime lock. */

@@ -167,3 +167,107 @@ describe('tokenStore: memory with in-page brokers (one per tab)', () => {
     page.close();
   });
 });
+
+/** An access token as the broker reads it (unverified: the broker only reads whose it is and when it expires). */
+function tokenFor(sub: string): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'ES256', typ: 'JWT' })}.${part({ sub, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 })}.c2lnbmF0dXJl`;
+}
+
+/** The user an access token names. */
+const subOf = (token: string | null) => (token === null ? null : (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
+
+describe('what other pages may post to in-page brokers keeping tokens in memory (issue 32, item 4)', () => {
+  const inPage = (locks: LocalLockManager) => scope.start({ locks, tokenStore: 'memory', mode: 'in-process' });
+  const channelOf = (broker: { config: { projectId: string; baseUrl: string } }) => new BroadcastChannel(`authbroker:memory-tokens:${broker.config.projectId}@${broker.config.baseUrl};tokens=memory`);
+
+  it('records of slots that are not the broker’s own, or with tokens longer than any the service issues, are not kept, and take no lock', async () => {
+    const locks = new LocalLockManager();
+    const broker = await inPage(locks);
+    const page = channelOf(broker.broker);
+    const megabyte = 'x'.repeat(1_000_000);
+    const record = (slot: string, token: string) => ({ slot, status: 'active', sessionKey: crypto.randomUUID(), refreshToken: token, accessToken: null, userId: null, updatedAtMillis: broker.broker.parts.clock.now() });
+    // Before: every record was adopted, whatever its slot or size, with a Web Lock queued per slot.
+    for (let i = 0; i < 20; i++) page.postMessage({ type: 'record', record: record(`foreign-${i}`, megabyte) });
+    page.postMessage({ type: 'record', record: record(broker.broker.parts.session.slot, megabyte) });
+    page.postMessage({ type: 'record', record: record('foreign-small', 'r'.repeat(40)) });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const storage = broker.broker.parts.storage;
+    for (const slot of ['foreign-0', 'foreign-19', 'foreign-small', broker.broker.parts.session.slot]) expect(await storage.loadSession(slot), slot).toBeNull();
+    expect(locks.query().held.filter((name) => name.startsWith('authbroker:memory-tokens:'))).toEqual([]);
+    expect(broker.broker.status().session).toMatchObject({ status: 'signed-out' });
+    page.close();
+  });
+
+  it('a record under the held session’s key with another user’s tokens is not taken: the session stays its user’s, saying so', async () => {
+    const locks = new LocalLockManager();
+    const broker = await inPage(locks);
+    const tab = await scope.tab(broker);
+    await tab.api.signInWithPassword(DEMO);
+    const { session } = broker.broker.parts;
+    const user = subOf(await session.getAccessToken());
+    const page = channelOf(broker.broker);
+    // The victim's session key and user id, another user's tokens, dated later than the session's.
+    page.postMessage({ type: 'record', record: { slot: session.slot, status: 'active', sessionKey: session.sessionKey, refreshToken: 'other-user-refresh-token-0123456789', accessToken: tokenFor('another-user'), userId: user, updatedAtMillis: broker.broker.parts.clock.now() + 1000 } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(subOf(await tab.api.getAccessToken())).toBe(user);
+    expect(await session.getRefreshToken()).not.toBe('other-user-refresh-token-0123456789');
+    expect((await tab.api.status()).warnings.join(' ')).toMatch(/Tokens of another user arrived for this session/);
+    page.close();
+  });
+
+  it('a holder lock taken twice by another page still has a holder: a tab that opens then gets the session', async () => {
+    const locks = new LocalLockManager();
+    const first = await inPage(locks);
+    await (await scope.tab(first)).api.signInWithPassword(DEMO);
+    const second = await inPage(locks);
+    expect(second.broker.status().session).toMatchObject({ status: 'signed-in' });
+    const holder = `authbroker:memory-tokens:${first.broker.config.projectId}@${first.broker.config.baseUrl};tokens=memory:${first.broker.parts.session.slot}`;
+    expect(locks.isHeld(holder)).toBe(true);
+    // Taken from each holder in turn, and let go: before, neither queued again and nobody held it.
+    for (let i = 0; i < 2; i++) {
+      await locks.request(holder, { steal: true }, () => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(locks.isHeld(holder)).toBe(true);
+    const third = await inPage(locks);
+    expect(third.broker.status().session).toMatchObject({ status: 'signed-in' });
+  });
+});
+
+describe('tokens of another user for the held session, in the default store (issue 32, item 4)', () => {
+  it('a record rewritten in IndexedDB with another user’s tokens and a `tokens` hint on the bus: not taken, the session stays its user’s', async () => {
+    const started = await scope.start();
+    const tab = await scope.tab(started);
+    await tab.api.signInWithPassword(DEMO);
+    const { session } = started.broker.parts;
+    const user = subOf(await session.getAccessToken());
+    const stored = (await started.broker.parts.storage.loadSession(session.slot))!;
+    // Another page of the origin: the database is the origin's, the channel's name no secret.
+    const { createIndexedDbStorage } = await import('../../worker/storage/indexedDb.js');
+    const pageStorage = await createIndexedDbStorage();
+    await pageStorage.saveSession({ ...stored, status: 'active', sessionKey: session.sessionKey!, refreshToken: 'other-user-refresh-token-0123456789', accessToken: tokenFor('another-user'), accessTokenRenewAtMillis: Date.now() + 600_000, userId: user, updatedAtMillis: Date.now() + 1000 } as never);
+    const bus = new BroadcastChannel(`authbroker:${session.slot}`);
+    bus.postMessage({ type: 'tokens', slot: session.slot, sessionKey: session.sessionKey });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Before: the broker swapped to the other user's tokens while every tab still showed this user.
+    expect(subOf(await tab.api.getAccessToken())).toBe(user);
+    expect((await tab.api.status()).warnings.join(' ')).toMatch(/Tokens of another user arrived for this session/);
+    bus.close();
+    pageStorage.close();
+  });
+});
+
+describe('a renewal that answers another user’s token', () => {
+  it('ends the session, saying so, rather than going on as the user it was', async () => {
+    const em = emulator();
+    const started = await scope.start({ tokenGrant: async () => ({ refreshAccessToken: async () => ({ access_token: tokenFor('another-user') }) as never }) });
+    const tab = await scope.tab(started);
+    await tab.api.signInWithPassword(DEMO);
+    em.env.clock.advance(ELEVEN_MINUTES);
+    expect(await tab.api.getAccessToken()).toBeNull();
+    const status = await tab.api.status();
+    expect(status.session).toMatchObject({ status: 'signed-out' });
+    expect(status.warnings.join(' ')).toMatch(/Tokens of another user arrived for this session/);
+  });
+});

@@ -5,12 +5,13 @@
 import { createServices } from '../api/services.js';
 import { createRecorder } from '../diagnostics/recorder.js';
 import type { LazyParts } from '../host.js';
-import { keepTokensInMemory, peerChannel } from '../storage/memoryTokens.js';
+import { keepTokensInMemory } from '../storage/memoryTokens.js';
 import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 
 export const staticParts: LazyParts = {
   recorder: async () => ({ createRecorder }),
   services: async () => ({ createServices }),
-  memoryTokens: async () => ({ keepTokensInMemory, peerChannel }),
+  // A worker's broker has no peers: only in-page brokers (one per tab) share sessions over a channel.
+  memoryTokens: async () => ({ keepTokensInMemory, peerChannel: () => null }),
   tokenGrant: async () => ({ refreshAccessToken }),
 };

@@ -1,7 +1,7 @@
 import type { BrokerApi, BrokerEntry, TabHello, TabListener } from '../../contract/api.js';
 import { checkPlainValues } from '../../contract/plainData.js';
 import { tooManyArguments } from '../../contract/schema.js';
-import { DELIVER, PING, PONG, type DeliverMessage, type PingMessage } from '../../contract/wire.js';
+import { DELIVER, PING, PONG, STANDBY, type DeliverMessage, type PingMessage } from '../../contract/wire.js';
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { serveMethods, withTransfer, type ServedPort } from './server.js';
 
@@ -17,11 +17,12 @@ export interface ConnectableBroker {
  * (gone, or said goodbye) its ports are closed here: a dead tab never answers anything, so without
  * this each one would stay in memory for the worker's lifetime.
  */
-export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<ConnectableBroker>, endpoint: ServedPort): void {
+export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<ConnectableBroker | typeof STANDBY>, endpoint: ServedPort): void {
   const entry: BrokerEntry = {
     async connect(config, hello, listenerPort) {
       if (!(listenerPort instanceof MessagePort)) throw new InvalidArgumentError('listenerPort', 'connect needs a MessagePort for updates.');
       const broker = await getBroker(config);
+      if (broker === STANDBY) return STANDBY;
       const listener = askingListener(listenerPort);
       const { port1, port2 } = new MessageChannel();
       let stopServing = () => undefined as void;
@@ -83,20 +84,5 @@ function askingListener(port: MessagePort): TabListener & { ping(): Promise<bool
         waiting.set(id, resolve);
         port.postMessage({ type: PING, id } satisfies PingMessage);
       }),
-  };
-}
-
-/** One broker per service and project per host, created on first use; a failed start is retried by the next tab. */
-export function brokerRegistry<B>(keyOf: (config: unknown) => string, create: (config: unknown) => Promise<B>): (config: unknown) => Promise<B> {
-  const brokers = new Map<string, Promise<B>>();
-  return (config) => {
-    const key = keyOf(config);
-    let broker = brokers.get(key);
-    if (!broker) {
-      broker = create(config);
-      brokers.set(key, broker);
-      broker.catch(() => brokers.delete(key));
-    }
-    return broker;
   };
 }

@@ -1,6 +1,7 @@
 import { MAX_CALL_ARGUMENTS, MAX_CALL_ID_LENGTH, type CallMessage, type ReplyMessage, type ThrownValue, type WireValue } from '../../contract/wire.js';
 import { AuthBrokerError, InvalidArgumentError, messageOf } from '../../protocol/errors/errors.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
+import { threadScheduler, type FairScheduler } from './fairness.js';
 
 /** The part of a MessagePort the server uses (a worker's, or Node's in tests). */
 export interface ServedPort {
@@ -24,13 +25,16 @@ export function withTransfer<T extends object>(value: T, transfer: Transferable[
 export interface ServeOptions {
   /** The caller released the connection (Comlink's RELEASE): after the answer has gone out. */
   onRelease?: () => void;
+  /** Shares the thread between ports (worker/rpc/fairness.ts); default the one of this thread. */
+  scheduler?: FairScheduler;
 }
 
 /**
  * Serves named methods on a port, and nothing else. Tabs call through Comlink; this answers only
  * APPLY of one own method name (with plain arguments) and RELEASE. GET, SET, CONSTRUCT, ENDPOINT,
  * nested paths, inherited or unknown names, and arguments that are Comlink handlers (proxies) are
- * answered with INVALID_ARGUMENT and reach no code of the broker. Returns a function that stops serving.
+ * answered with INVALID_ARGUMENT and reach no code of the broker. Messages are taken in the port's
+ * turn (`FairScheduler`): one port's backlog does not hold the others'. Returns a function that stops serving.
  */
 export function serveMethods(port: ServedPort, methods: Readonly<Record<string, Method>>, options: ServeOptions = {}): () => void {
   const own = (name: string): Method | undefined => (Object.prototype.hasOwnProperty.call(methods, name) ? methods[name] : undefined);
@@ -42,10 +46,21 @@ export function serveMethods(port: ServedPort, methods: Readonly<Record<string, 
       if (value.type === 'RAW') reply(id, thrown(new InvalidArgumentError('result', 'The answer could not be sent to the tab.')));
     }
   };
-  const stop = () => port.removeEventListener('message', onMessage);
+  // This port's turn on the thread: its messages in order, and no port's backlog holds another's. A
+  // port with more calls waiting than a tab ever has is a page flooding the broker: closed.
+  const lane = (options.scheduler ?? threadScheduler()).lane(answer, () => {
+    stop();
+    port.close?.();
+    options.onRelease?.();
+  });
+  const stop = () => {
+    port.removeEventListener('message', onMessage);
+    lane.close();
+  };
+  const onMessage = (event: MessageEvent) => lane.push(event.data);
 
-  function onMessage(event: MessageEvent): void {
-    const message = event.data as Partial<CallMessage> | null;
+  function answer(data: unknown): void {
+    const message = data as Partial<CallMessage> | null;
     if (typeof message !== 'object' || message === null) return;
     const id = message.id;
     // Without a usable id there is nobody to answer.

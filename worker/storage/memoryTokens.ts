@@ -11,6 +11,8 @@ export interface StorageKit {
   createMemoryStorage: typeof createMemoryStorage;
   readSessionRecord: typeof readSessionRecord;
   liveKey: typeof liveKey;
+  /** Holds a lock until released, queueing again when another page takes it (worker/locks.ts). */
+  keepLock(locks: LockRequester, name: string): { release(): void };
 }
 
 /**
@@ -30,6 +32,8 @@ export interface LockRequester {
 
 export interface MemoryTokenOptions {
   durable: BrokerStorage;
+  /** This broker's own slots (its user's and its project owner's): peers' records of any other slot are not read. */
+  slots: readonly string[];
   /** The other in-page brokers of this origin and service (null for a worker host). */
   peers: PeerChannel | null;
   locks: LockRequester | null;
@@ -43,6 +47,13 @@ export interface PeerChannel {
   readonly name: string;
   post(message: unknown): void;
   onMessage(listener: (message: unknown) => void): void;
+  /**
+   * The in-page host's channel leaves while its page is in the back/forward cache (a message, or a
+   * lock it holds that another page asks for, would evict the page; worker/hosts/pageChannels.ts):
+   * before it leaves, and after it is back (what was said meanwhile was not heard).
+   */
+  onPause?(listener: () => void): void;
+  onResume?(listener: () => void): void;
   close(): void;
 }
 
@@ -67,30 +78,24 @@ export function keepTokensInMemory(options: MemoryTokenOptions): BrokerStorage {
   const emit = (event: StorageEvent) => listeners.forEach((listener) => listener(event));
   /** Per slot: what this broker holds now (memory's copy, kept here too to answer peers synchronously). */
   const records = new Map<string, SessionRecord>();
-  const holders = new Map<string, () => void>();
+  const holders = new Map<string, { release(): void }>();
   const waiting = new Map<string, Array<() => void>>();
   const asked = new Set<string>();
 
   /**
    * While this broker holds a live session of a slot, it queues for (and in turn holds) a lock named
    * after it: a broker that starts can then tell at once whether anyone has a session to share
-   * (the lock is taken) instead of waiting for answers that may never come.
+   * (the lock is taken) instead of waiting for answers that may never come. A page that takes the
+   * lock from its holder (`steal`) has that holder queue again (`keepLock`): two steals used to leave
+   * no holder, and a new tab started signed out while the others were signed in.
    */
   const holderLock = (slot: string) => `${peers!.name}:${slot}`;
   function holdWhileLive(slot: string): void {
     if (peers === null || locks === null) return;
     const live = liveKey(records.get(slot)) !== null;
-    if (live && !holders.has(slot)) {
-      const controller = new AbortController();
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      holders.set(slot, () => {
-        controller.abort();
-        release();
-      });
-      void locks.request(holderLock(slot), { signal: controller.signal }, () => released).catch(() => undefined);
-    } else if (!live && holders.has(slot)) {
-      holders.get(slot)!();
+    if (live && !holders.has(slot)) holders.set(slot, options.kit.keepLock(locks, holderLock(slot)));
+    else if (!live && holders.has(slot)) {
+      holders.get(slot)!.release();
       holders.delete(slot);
     }
   }
@@ -102,10 +107,13 @@ export function keepTokensInMemory(options: MemoryTokenOptions): BrokerStorage {
     if (tellPeers && record.status === 'active') peers?.post({ type: 'record', record });
   }
 
-  /** A peer's record replaces ours when it is a live session we do not know to have ended, and newer. */
+  /**
+   * A peer's record replaces ours when it is of one of our slots, a live session we do not know to
+   * have ended, and newer. (Whether its tokens are the held session's user's is the session's to say.)
+   */
   function adopt(raw: unknown): void {
     const slot = (raw as { slot?: unknown } | null)?.slot;
-    if (typeof slot !== 'string') return;
+    if (typeof slot !== 'string' || !options.slots.includes(slot)) return;
     const { record } = readSessionRecord(raw, slot);
     if (record?.status !== 'active' || record.updatedAtMillis > clock.now() + CLOCK_SLACK_MILLIS) return;
     const current = records.get(slot);
@@ -125,7 +133,7 @@ export function keepTokensInMemory(options: MemoryTokenOptions): BrokerStorage {
     if (type === 'record') adopt((message as { record?: unknown }).record);
     else if (type === 'ask') {
       const slot = (message as { slot?: unknown }).slot;
-      const record = typeof slot === 'string' ? records.get(slot) : undefined;
+      const record = typeof slot === 'string' && options.slots.includes(slot) ? records.get(slot) : undefined;
       if (record?.status === 'active') peers.post({ type: 'record', record });
     }
   });
@@ -141,6 +149,16 @@ export function keepTokensInMemory(options: MemoryTokenOptions): BrokerStorage {
     await Promise.race([answered, new Promise<void>((resolve) => clock.setTimeout(resolve, options.answerWaitMillis ?? 1000))]);
   }
 
+  // Into the back/forward cache: no holder lock (another page asking for it would evict this one).
+  // Back: what peers said meanwhile was not heard (the next read asks again), and the locks are held again.
+  peers?.onPause?.(() => {
+    for (const holder of holders.values()) holder.release();
+    holders.clear();
+  });
+  peers?.onResume?.(() => {
+    asked.clear();
+    for (const slot of records.keys()) holdWhileLive(slot);
+  });
   durable.onEvent((event) => emit(event));
   return {
     kind: 'memory',
@@ -173,7 +191,7 @@ export function keepTokensInMemory(options: MemoryTokenOptions): BrokerStorage {
     removeOutbox: (id) => memory.removeOutbox(id),
     onEvent: (listener) => void listeners.push(listener),
     close() {
-      for (const release of holders.values()) release();
+      for (const holder of holders.values()) holder.release();
       holders.clear();
       peers?.close();
       memory.close();

@@ -96,6 +96,15 @@ const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,99}$/;
 const isNonEmptyString = (value: unknown): value is string => typeof value === 'string' && value !== '';
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
+/**
+ * The longest token and key a record may hold: the service's access tokens are about a kilobyte,
+ * no server takes a header much over 8 kB, and anything longer is not a session (a page posting
+ * records of a megabyte each took every in-page broker's memory up by hundreds of MB).
+ */
+export const MAX_TOKEN_LENGTH = 8192;
+const MAX_KEY_LENGTH = 200;
+const isToken = (value: unknown) => isNonEmptyString(value) && value.length <= MAX_TOKEN_LENGTH;
+
 /** Why a stored value is not a session record this version can use, or null when it is one. */
 function recordProblem(raw: unknown, slot: string): string | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'it is not an object';
@@ -103,9 +112,9 @@ function recordProblem(raw: unknown, slot: string): string | null {
   if (r.slot !== slot) return 'it belongs to another slot';
   if (!isTime(r.updatedAtMillis)) return 'updatedAtMillis is missing';
   if (r.status === 'active') {
-    if (!isNonEmptyString(r.sessionKey) || !isNonEmptyString(r.refreshToken)) return 'no session key or refresh token';
-    if (r.accessToken !== null && !isNonEmptyString(r.accessToken)) return 'the access token is malformed';
-    if (r.userId !== null && typeof r.userId !== 'string') return 'the user id is malformed';
+    if (!isNonEmptyString(r.sessionKey) || r.sessionKey.length > MAX_KEY_LENGTH || !isToken(r.refreshToken)) return 'no session key or refresh token';
+    if (r.accessToken !== null && !isToken(r.accessToken)) return 'the access token is malformed';
+    if (r.userId !== null && (typeof r.userId !== 'string' || r.userId.length > MAX_KEY_LENGTH)) return 'the user id is malformed';
     if (r.accessTokenRenewAtMillis !== undefined && r.accessTokenRenewAtMillis !== null && !isTime(r.accessTokenRenewAtMillis)) return 'the renewal time is malformed';
     return null;
   }

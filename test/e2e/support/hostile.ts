@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { Stage } from './scenario.js';
+import { DEMO } from './ui.js';
 
 /**
  * What a hostile page sends (the issue's measurements): a structure repeating one inner object
@@ -20,13 +21,41 @@ declare global {
     __hostile: {
       /** Opens a connection of its own to the broker's SharedWorker with this hello; returns its number. */
       connect(hello: Record<string, unknown>): Promise<number>;
+      /**
+       * Connects with a config of its own (the app's, changed by `changes`) through the SharedWorker
+       * (by default under the name of the config's service and project; `'app'`: the app's worker) or
+       * the service worker: the connection's number, or the broker's refusal.
+       */
+      connectAs(changes: Record<string, unknown>, hello: Record<string, unknown>, via?: 'shared-worker' | 'app' | 'service-worker'): Promise<number | Reply>;
       /** Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page), or with arguments of its own. */
       call(index: number, method: string, payload: Payload | { args: unknown[] }, timeoutMillis?: number): Promise<Reply | 'no answer'>;
+      /**
+       * Posts `count` calls of `method` (no arguments) on connection `index` at once, without waiting
+       * for answers; with `holdFirst`, first a call the broker must read before anything else (a
+       * million keys: a second or more of the browser's deserialization on the broker's thread), so
+       * that the whole flood waits in its queue. Resolves when the posting ended (epoch ms,
+       * `performance.timeOrigin`-based, comparable across pages); `floodAnswered()` resolves with when
+       * each answer arrived, once all have.
+       */
+      flood(index: number, method: string, count: number, holdFirst?: boolean): Promise<{ postingAt: number; postedAt: number }>;
+      /** When each answer arrived: once all have, or (`quietMillis`) once none came for that long. */
+      floodAnswered(quietMillis?: number): Promise<number[]>;
       config: { baseUrl: string; projectId: string };
       workerName: string;
     };
     __reads: { stop(): Promise<{ delays: number[]; failures: number; reads: Array<[startedAt: number, millis: number]> }> };
   }
+}
+
+/** A signed-in tab of the app with its user read (so cached), and a tab of the origin with the hostile kit. */
+export async function appAndHostilePage(stage: Stage): Promise<{ app: Page; hostile: Page }> {
+  const context = await stage.newContext();
+  const app = await stage.openTab(context);
+  await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+  await app.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
+  const hostile = await stage.openTab(context, '/');
+  await installHostileKit(hostile, await brokerScriptUrl(stage));
+  return { app, hostile };
 }
 
 /** The SharedWorker's script URL, as any page of the origin could learn it. */
@@ -60,6 +89,8 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         port.postMessage({ ...message, id }, transfer);
       });
     const raw = (value: unknown) => ({ type: 'RAW', value });
+    let floodAnswered: Promise<number[]> = Promise.resolve([]);
+    let floodQuiet = (_quietMillis: number): Promise<number[]> => Promise.resolve([]);
     window.__hostile = {
       config,
       workerName,
@@ -71,6 +102,57 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         connections.push(reply.value);
         return connections.length - 1;
       },
+      async connectAs(changes, hello, via = 'shared-worker') {
+        const asked = { ...config, ...changes } as { baseUrl: string; projectId: string; tokenStore?: string };
+        let entry: MessagePort;
+        if (via !== 'service-worker') {
+          const worker = new SharedWorker(url, { type: 'module', name: via === 'app' ? workerName : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}${asked.tokenStore === 'memory' ? ';tokens=memory' : ''}` });
+          keep.push(worker);
+          entry = worker.port;
+        } else {
+          const registration = await navigator.serviceWorker.register('/authbroker-sw.js', { type: 'module' });
+          await navigator.serviceWorker.ready;
+          const { port1, port2 } = new MessageChannel();
+          registration.active!.postMessage({ type: 'authbroker:connect' }, [port2]);
+          entry = port1;
+        }
+        const { port1: listener, port2: brokerSide } = new MessageChannel();
+        keep.push(listener);
+        const reply = (await ask(entry, { type: 'APPLY', path: ['connect'], argumentList: [raw(asked), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)] }, [brokerSide])) as Reply & { value: unknown };
+        if (!(reply.value instanceof MessagePort)) return reply;
+        connections.push(reply.value);
+        return connections.length - 1;
+      },
+      flood(index, method, count, holdFirst = false) {
+        const port = connections[index]!;
+        const answeredAt: number[] = [];
+        const now = () => performance.timeOrigin + performance.now();
+        let lastAnswerAt = now();
+        floodAnswered = new Promise((resolve) => {
+          port.addEventListener('message', function onAnswer(event: MessageEvent) {
+            if (!String((event.data as { id?: string })?.id).startsWith('flood-')) return;
+            lastAnswerAt = now();
+            answeredAt.push(lastAnswerAt);
+            if (answeredAt.length < count) return;
+            port.removeEventListener('message', onAnswer);
+            resolve(answeredAt);
+          });
+        });
+        floodQuiet = (quietMillis) =>
+          new Promise((resolve) => {
+            const check = () => (now() - lastAnswerAt >= quietMillis ? resolve(answeredAt) : setTimeout(check, 50));
+            check();
+          });
+        port.start();
+        const postingAt = now();
+        if (holdFirst) {
+          const millionKeys = Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i]));
+          port.postMessage({ id: 'hold', type: 'APPLY', path: ['updateUser'], argumentList: [raw({ clientMetadata: millionKeys })] });
+        }
+        for (let i = 0; i < count; i++) port.postMessage({ id: `flood-${i}`, type: 'APPLY', path: [method], argumentList: [] });
+        return Promise.resolve({ postingAt, postedAt: now() });
+      },
+      floodAnswered: (quietMillis) => (quietMillis === undefined ? floodAnswered : Promise.race([floodAnswered, floodQuiet(quietMillis)])),
       async call(index, method, payload, timeoutMillis) {
         const sharedTwice = () => {
           let n: unknown = 0;
@@ -93,9 +175,12 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
   }, workerUrl);
 }
 
-/** Starts reading a cached query back to back in the app's page; `window.__reads.stop()` gives each read's time. */
-export async function startReading(page: Page): Promise<void> {
-  await page.evaluate(() => {
+/**
+ * Starts reading a cached query in the app's page, back to back or `pauseMillis` apart (as a page
+ * that reads now and then, rather than a load of its own); `window.__reads.stop()` gives each read's time.
+ */
+export async function startReading(page: Page, pauseMillis = 0): Promise<void> {
+  await page.evaluate((pause) => {
     const delays: number[] = [];
     const reads: Array<[number, number]> = [];
     let failures = 0;
@@ -108,8 +193,10 @@ export async function startReading(page: Page): Promise<void> {
         } catch {
           failures += 1;
         }
-        delays.push(performance.now() - started);
-        reads.push([performance.timeOrigin + started, performance.now() - started]);
+        const millis = performance.now() - started;
+        delays.push(millis);
+        reads.push([performance.timeOrigin + started, millis]);
+        if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
       }
     })();
     window.__reads = {
@@ -119,7 +206,7 @@ export async function startReading(page: Page): Promise<void> {
         return { delays, failures, reads };
       },
     };
-  });
+  }, pauseMillis);
 }
 
 export const refused = (reply: Reply | 'no answer') => reply !== 'no answer' && reply.type === 'HANDLER' && reply.name === 'throw' && reply.value?.authbroker?.code === 'INVALID_ARGUMENT';

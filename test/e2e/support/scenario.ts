@@ -4,7 +4,7 @@ import { afterAll, beforeAll, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/index.js';
 import { launchChromium, skipWithoutChromium } from './chromium.js';
 import { openDemoPage } from './demoPage.js';
-import { serveDemo, type DemoServer } from './server.js';
+import { serveDemo, type DemoServer, type ServeDemoOptions } from './server.js';
 
 export const ARTIFACTS = new URL('../../../.artifacts/e2e/', import.meta.url);
 
@@ -48,12 +48,12 @@ async function screenshotAll(contexts: BrowserContext[], name: string): Promise<
  * One end-to-end scenario against a fresh emulator. When it fails, every open page is saved as a
  * screenshot in .artifacts/e2e/ before the error is reported.
  */
-export function scenario(name: string, run: (stage: Stage) => Promise<void>, options: { emulator?: EmulatorOptions; timeout?: number } = {}): void {
+export function scenario(name: string, run: (stage: Stage) => Promise<void>, options: { emulator?: EmulatorOptions; demo?: ServeDemoOptions; timeout?: number } = {}): void {
   it.skipIf(skip)(
     name,
     async () => {
       const emulator = await startEmulator({ port: 0, host: '127.0.0.1', ...options.emulator });
-      const demo = await serveDemo(emulator);
+      const demo = await serveDemo(emulator, options.demo);
       const contexts: BrowserContext[] = [];
       let cdp: CDPSession | undefined;
       const stage: Stage = {

@@ -49,6 +49,11 @@ export interface ServeDemoOptions {
    * init scripts of their own (WebDriver classic).
    */
   pageScript?: string;
+  /**
+   * Sends the pages and files without `Cache-Control: no-store`, as an app's host does: the
+   * back/forward cache keeps no page that was sent with it.
+   */
+  cacheable?: boolean;
 }
 
 const PAGE_SCRIPT_PATH = '/__test-page-script.js';
@@ -95,7 +100,7 @@ export async function serveDemoFor(config: DemoServiceConfig, options: ServeDemo
       return;
     }
     if (path === '/demo-config.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': options.cacheable ? 'no-cache' : 'no-store' });
       res.end(JSON.stringify(config));
       return;
     }
@@ -107,7 +112,7 @@ export async function serveDemoFor(config: DemoServiceConfig, options: ServeDemo
     // The app's routes (/handler/…) are the single page's.
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(DEMO_DIST, 'index.html');
     if (file.endsWith('authbroker-sw.js') && serviceWorkerMissing) file = join(DEMO_DIST, 'index.html');
-    const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
+    const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': options.cacheable ? 'no-cache' : 'no-store' };
     if (file.endsWith('.html')) headers['content-security-policy'] = csp;
     // Scripts loaded by the page follow the page's policy; a worker follows its own script's.
     if (file.endsWith('.js')) headers['content-security-policy'] = WORKER_CONTENT_SECURITY_POLICY;

@@ -49,6 +49,10 @@ export class WorkerTarget {
     this.listeners.add(listener);
   }
 
+  offEvent(listener: (method: string, params: Record<string, unknown>) => void): void {
+    this.listeners.delete(listener);
+  }
+
   /** Takes the worker's network down or up (Network.enable first, or it silently does nothing). */
   async setOffline(offline: boolean): Promise<void> {
     await this.send('Network.enable');

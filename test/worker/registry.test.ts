@@ -1,0 +1,153 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { STANDBY } from '../../contract/wire.js';
+import { ClientError } from '../../protocol/errors/errors.js';
+import type { Broker } from '../../worker/broker.js';
+import { createBroker } from '../../worker/index.js';
+import { BROKER_IDLE_MILLIS, brokerRegistry, MAX_BROKERS_PER_WORKER, ownerLockName } from '../../worker/registry.js';
+import { brokerKeyOf } from '../../worker/config.js';
+import { TAB_PING_TIMEOUT_MILLIS } from '../../worker/tabLiveness.js';
+import { demoSessionSlot, resetIndexedDb } from '../support/broker.js';
+import { useEmulator } from '../support/emulator.js';
+import { LocalLockManager } from '../support/locks.js';
+import { EmulatorClock, flush } from '../support/scheduler.js';
+import { connectTab, type SimulatedTab } from '../support/tabs.js';
+
+/**
+ * A worker host's brokers (issue 32, item 2): freed after their last tab left, at most
+ * MAX_BROKERS_PER_WORKER configs at once; and (item 5) a config whose tokens are kept in memory is
+ * served by one instance of a worker host at a time.
+ */
+const emulator = useEmulator();
+const opened: Array<{ close(): void }> = [];
+beforeEach(resetIndexedDb);
+afterEach(() => {
+  for (const thing of opened.splice(0)) thing.close();
+});
+
+function demoConfig(extra: Record<string, unknown> = {}) {
+  const { demo } = emulator().projects;
+  return { baseUrl: emulator().url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, ...extra };
+}
+
+/** One worker instance: its registry, on a clock the test moves, sharing `locks` (the origin's) with others. */
+function workerInstance(locks: LocalLockManager, clock: EmulatorClock) {
+  const made: Broker[] = [];
+  const getBroker = brokerRegistry({
+    create: async (config) => {
+      const broker = await createBroker(config, { mode: 'shared-worker', locks, clock });
+      made.push(broker);
+      opened.push(broker);
+      return broker;
+    },
+    locks,
+    clock,
+  });
+  return { getBroker, made };
+}
+
+async function tabOn(getBroker: (config: unknown) => Promise<Broker | typeof STANDBY>, locks: LocalLockManager, config: unknown): Promise<SimulatedTab & { broker: Broker }> {
+  const broker = await getBroker(config);
+  if (broker === STANDBY) throw new Error('standby');
+  const tab = await connectTab(broker, locks);
+  opened.push(tab);
+  return Object.assign(tab, { broker });
+}
+
+describe('a broker whose last tab left', () => {
+  it(`is freed ${BROKER_IDLE_MILLIS} ms later: its lock, timers and storage go; a tab arriving meanwhile keeps it, one after gets a new broker with the session`, async () => {
+    const locks = new LocalLockManager();
+    const clock = new EmulatorClock(emulator().env.clock);
+    const { getBroker } = workerInstance(locks, clock);
+    const first = await tabOn(getBroker, locks, demoConfig());
+    await first.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
+    const brokerLock = `authbroker:broker:${first.broker.status().brokerId}`;
+    expect(locks.isHeld(brokerLock)).toBe(true);
+
+    // Its only tab reloads: the next one comes within the grace and finds the same broker.
+    first.close();
+    await flush();
+    await clock.advance(BROKER_IDLE_MILLIS - 1000);
+    const reloaded = await tabOn(getBroker, locks, demoConfig());
+    expect(reloaded.broker).toBe(first.broker);
+    await clock.advance(BROKER_IDLE_MILLIS * 2);
+    expect(locks.isHeld(brokerLock)).toBe(true);
+
+    // The last tab goes (closed: its lock freed, its port gone): the broker is closed once the grace is over, and holds nothing.
+    reloaded.close();
+    await flush();
+    await clock.advance(BROKER_IDLE_MILLIS - 1);
+    expect(locks.isHeld(brokerLock)).toBe(true);
+    await clock.advance(1);
+    await flush();
+    expect(locks.query()).toEqual({ held: [], pending: [] });
+    expect(clock.pending).toBe(0);
+
+    // A later tab gets a new broker, signed in from storage.
+    const later = await tabOn(getBroker, locks, demoConfig());
+    expect(later.broker).not.toBe(first.broker);
+    await later.api.signOut().catch(() => undefined);
+    expect(later.broker.status().session).toMatchObject({ status: 'signed-out' });
+    expect(await later.broker.parts.storage.loadSession(demoSessionSlot(emulator()))).toMatchObject({ status: 'ended' });
+  });
+
+  it('a broker nobody connected to (its one tab refused) is freed too', async () => {
+    const locks = new LocalLockManager();
+    const clock = new EmulatorClock(emulator().env.clock);
+    const { getBroker, made } = workerInstance(locks, clock);
+    const broker = (await getBroker(demoConfig())) as Broker;
+    expect(() => broker.connectWithConfig(demoConfig({ tokenMarginMillis: 1000 }), { version: '' }, { deliver: () => undefined })).toThrow(/tokenMarginMillis/);
+    await clock.advance(BROKER_IDLE_MILLIS);
+    expect(locks.query()).toEqual({ held: [], pending: [] });
+    expect(made).toHaveLength(1);
+  });
+});
+
+describe(`one worker serves at most ${MAX_BROKERS_PER_WORKER} configs`, () => {
+  it('one more is refused with BROKER_UNAVAILABLE, saying why; a freed one makes room', async () => {
+    const locks = new LocalLockManager();
+    const clock = new EmulatorClock(emulator().env.clock);
+    const { getBroker, made } = workerInstance(locks, clock);
+    // A page asking with a new project id each time (as the issue's 600 connects did).
+    const configs = Array.from({ length: MAX_BROKERS_PER_WORKER + 1 }, (_, i) => demoConfig({ projectId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }));
+    const tabs = [];
+    for (const config of configs.slice(0, -1)) tabs.push(await tabOn(getBroker, locks, config));
+    const refused = await getBroker(configs.at(-1)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ClientError);
+    expect(refused).toMatchObject({ code: 'BROKER_UNAVAILABLE' });
+    expect((refused as Error).message).toMatch(new RegExp(`already serves ${MAX_BROKERS_PER_WORKER} projects or services`));
+    expect(made).toHaveLength(MAX_BROKERS_PER_WORKER);
+    expect(locks.query().held.filter((name) => name.startsWith('authbroker:broker:'))).toHaveLength(MAX_BROKERS_PER_WORKER);
+
+    // The page closes: its brokers go, and the worker serves others again.
+    for (const tab of tabs) tab.close();
+    await clock.advance(TAB_PING_TIMEOUT_MILLIS + BROKER_IDLE_MILLIS);
+    expect(locks.query()).toEqual({ held: [], pending: [] });
+    await expect(tabOn(getBroker, locks, configs.at(-1))).resolves.toBeDefined();
+  });
+});
+
+describe('a config whose tokens are kept in memory: one instance of a worker host serves it', () => {
+  it('a second instance (a retry under another SharedWorker name) answers STANDBY while the first holds the session, and serves once it is gone', async () => {
+    const locks = new LocalLockManager();
+    const clock = new EmulatorClock(emulator().env.clock);
+    const first = workerInstance(locks, clock);
+    const second = workerInstance(locks, clock);
+    const memory = demoConfig({ tokenStore: 'memory' });
+    const tab = await tabOn(first.getBroker, locks, memory);
+    await tab.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
+    expect(locks.isHeld(ownerLockName(brokerKeyOf({ ...memory, tokenStore: 'memory' })))).toBe(true);
+    expect(await second.getBroker(memory)).toBe(STANDBY);
+    expect(second.made).toHaveLength(0);
+    // A stolen owner lock comes back to its broker: a second instance never gets it meanwhile for good.
+    await locks.request(ownerLockName(brokerKeyOf({ ...memory, tokenStore: 'memory' })), { steal: true }, () => undefined);
+    await flush();
+    expect(await second.getBroker(memory)).toBe(STANDBY);
+    // Stores of the other kind are not concerned: they share the session through storage.
+    expect(await second.getBroker(demoConfig())).not.toBe(STANDBY);
+
+    await tab.api.goodbye();
+    await clock.advance(BROKER_IDLE_MILLIS);
+    const next = await tabOn(second.getBroker, locks, memory);
+    expect(next.broker.status().session).toMatchObject({ status: 'signed-out' });
+  });
+});
