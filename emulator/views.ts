@@ -7,6 +7,7 @@ import type { ClientTeam, ServerTeam, TeamPermissionDefinition } from '../protoc
 import type { ClientTeamMemberProfile, ServerTeamMemberProfile } from '../protocol/resources/teamMember.js';
 import type { ClientUser, ServerUser } from '../protocol/resources/user.js';
 import type { ApiKeyRecord, ContactChannelRecord, MembershipRecord, PermissionDefinitionRecord, ProjectRecord, SessionRecord, TeamRecord, UserRecord } from './state/model.js';
+import { listedProviders } from './state/projects.js';
 import { own } from './state/store.js';
 import { primaryChannel } from './state/users.js';
 
@@ -130,7 +131,7 @@ export function clientProjectView(p: ProjectRecord): ClientProject {
       passkey_enabled: c.passkey_enabled,
       client_team_creation_enabled: c.client_team_creation_enabled,
       client_user_deletion_enabled: c.client_user_deletion_enabled,
-      enabled_oauth_providers: c.oauth_providers.filter((o) => o.enabled).map((o) => ({ id: o.id })),
+      enabled_oauth_providers: listedProviders(c).map((o) => ({ id: o.id })),
       domains: c.domains.map((d) => ({ ...d })),
       allow_user_api_keys: c.allow_user_api_keys ?? false,
       allow_team_api_keys: c.allow_team_api_keys ?? false,
@@ -165,8 +166,8 @@ export function adminProjectView(p: ProjectRecord): AdminProject {
       client_user_deletion_enabled: c.client_user_deletion_enabled,
       create_team_on_sign_up: c.create_team_on_sign_up,
       oauth_account_merge_strategy: c.oauth_account_merge_strategy,
-      oauth_providers: c.oauth_providers.map((o) => ({ ...o })),
-      enabled_oauth_providers: c.oauth_providers.filter((o) => o.enabled).map((o) => ({ id: o.id })),
+      oauth_providers: listedProviders(c).map(({ enabled: _, ...o }) => ({ provider_config_id: o.id, ...o })),
+      enabled_oauth_providers: listedProviders(c).map((o) => ({ id: o.id })),
       domains: c.domains.map((d) => ({ ...d })),
       email_config: { ...c.email_config },
       team_creator_default_permissions: c.team_creator_default_permissions.map((id) => ({ id })),

@@ -15,6 +15,7 @@ import { own } from '../state/store.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
 import { authChannelByEmail, findUser } from '../state/users.js';
 import { errorReply } from '../server.js';
+import { listedProviders } from '../state/projects.js';
 import { trustPolicy } from './password.js';
 
 const INNER_COOKIE = 'stack-oauth-inner-';
@@ -29,14 +30,15 @@ export function extractScopes(scope: string | null | undefined): string[] {
   return [...new Set((scope ?? '').split(/\s+/).filter((s) => s !== ''))];
 }
 
-/** The enabled provider config of a project, if any. */
+/** The provider config a project offers, if any. */
 export function enabledProvider(p: ProjectRecord, providerId: string) {
-  return p.config.oauth_providers.find((o) => o.id === providerId && o.enabled);
+  return listedProviders(p.config).find((o) => o.id === providerId);
 }
 
-/** The client id the service would present to the provider (shared providers use the service's own keys). */
+/** The client id the service would present to the provider (shared providers use the service's own keys, whatever the config says). */
 function providerClientId(p: ProjectRecord, providerId: string): string {
-  return enabledProvider(p, providerId)?.client_id ?? `stack-shared-${providerId}`;
+  const provider = enabledProvider(p, providerId);
+  return provider?.type === 'standard' && provider.client_id !== undefined ? provider.client_id : `stack-shared-${providerId}`;
 }
 
 function callbackUrl(req: ApiRequest, providerId: string): string {

@@ -1,6 +1,5 @@
-import { createKnownError } from '../../protocol/errors/create.js';
-import type { EmailConfig, OAuthProviderConfig, ProjectConfigUpdate } from '../../protocol/resources/project.js';
-import { oauthProviderIds, sharedOAuthProviderIds } from '../../protocol/resources/project.js';
+import type { EmailConfig, OAuthProviderConfigInput, ProjectConfigUpdate } from '../../protocol/resources/project.js';
+import { oauthProviderIds } from '../../protocol/resources/project.js';
 import { systemPermissionIds } from '../../protocol/resources/team.js';
 import { StatusError } from '../http/errors.js';
 import { obj, url, yup } from '../http/validate.js';
@@ -36,14 +35,15 @@ const emailConfigSchema = obj({
   sender_email: requiredWhen({ type: 'standard' }).email(),
 });
 
+/** The service dropped v2.7's `enabled`: every listed provider is on, and sending the flag is a SCHEMA_ERROR. */
 const oauthProviderSchema = obj({
   id: yup.string().oneOf([...oauthProviderIds]).defined(),
   type: yup.string().oneOf(['shared', 'standard'] as const).defined(),
-  enabled: yup.boolean().defined(),
-  client_id: requiredWhen({ type: 'standard', enabled: true }),
-  client_secret: requiredWhen({ type: 'standard', enabled: true }),
+  client_id: requiredWhen({ type: 'standard' }),
+  client_secret: requiredWhen({ type: 'standard' }),
   facebook_config_id: yup.string(),
   microsoft_tenant_id: yup.string(),
+  apple_bundle_ids: yup.array(yup.string().defined()),
 }).defined();
 
 const domainSchema = obj({
@@ -109,17 +109,17 @@ function toEmailConfig(input: NonNullable<ConfigInput['email_config']>): EmailCo
   };
 }
 
-/** Credentials are kept for `standard` providers only, as the service stores them. */
-function toProvider(input: NonNullable<ConfigInput['oauth_providers']>[number]): OAuthProviderConfig {
-  if (input.type === 'shared') return { id: input.id, enabled: input.enabled, type: 'shared' };
+/** Written as given: the service keeps a shared provider's credentials too (and signs in with its own keys). */
+function toProvider(input: NonNullable<ConfigInput['oauth_providers']>[number]): OAuthProviderConfigInput {
+  const { id, type, client_id, client_secret, facebook_config_id, microsoft_tenant_id, apple_bundle_ids } = input;
   return {
-    id: input.id,
-    enabled: input.enabled,
-    type: 'standard',
-    ...(input.client_id === undefined ? {} : { client_id: input.client_id }),
-    ...(input.client_secret === undefined ? {} : { client_secret: input.client_secret }),
-    ...(input.facebook_config_id === undefined ? {} : { facebook_config_id: input.facebook_config_id }),
-    ...(input.microsoft_tenant_id === undefined ? {} : { microsoft_tenant_id: input.microsoft_tenant_id }),
+    id,
+    type,
+    ...(client_id === undefined ? {} : { client_id }),
+    ...(client_secret === undefined ? {} : { client_secret }),
+    ...(facebook_config_id === undefined ? {} : { facebook_config_id }),
+    ...(microsoft_tenant_id === undefined ? {} : { microsoft_tenant_id }),
+    ...(apple_bundle_ids === undefined ? {} : { apple_bundle_ids: [...apple_bundle_ids] }),
   };
 }
 
@@ -139,9 +139,10 @@ export function toConfigUpdate(input: ConfigInput | undefined): ProjectConfigUpd
 }
 
 /**
- * The service's checks after the schema, in its order (default permissions, e-mail, OAuth
- * providers, domains). `existing` is the project being updated, or null for a new project, whose
- * permission definitions are the defaults `team_member` and `team_admin`.
+ * The service's checks after the schema, in its order (default permissions, e-mail, domains); the
+ * OAuth provider list has none left (it replaces the old list, and shared keys are taken for any
+ * provider). `existing` is the project being updated, or null for a new project, whose permission
+ * definitions are the defaults `team_member` and `team_admin`.
  */
 export function checkConfigUpdate(existing: ProjectRecord | null, update: ProjectConfigUpdate): void {
   const definitionIds = new Set<string>([...(existing === null ? ['team_admin', 'team_member'] : Object.keys(existing.permission_definitions)), ...systemPermissionIds]);
@@ -154,22 +155,6 @@ export function checkConfigUpdate(existing: ProjectRecord | null, update: Projec
       400,
       'Cannot change email service type to shared when custom templates are defined. Disable custom templates first, before changing the email service type.',
     );
-  }
-
-  const providers = update.oauth_providers;
-  if (providers !== undefined) {
-    for (const old of existing?.config.oauth_providers ?? []) {
-      if (!providers.some((p) => p.id === old.id)) throw new StatusError(400, `Provider with id '${old.id}' not found in the update`);
-    }
-    const seen = new Set<string>();
-    for (const provider of providers) {
-      // Upstream this would hit a unique constraint (a 500); a plain 400 says what is wrong.
-      if (seen.has(provider.id)) throw new StatusError(400, `Duplicated OAuth provider id '${provider.id}' in the update`);
-      seen.add(provider.id);
-      if (provider.type === 'shared' && !(sharedOAuthProviderIds as readonly string[]).includes(provider.id)) {
-        throw createKnownError('INVALID_SHARED_OAUTH_PROVIDER_ID', { provider_id: provider.id });
-      }
-    }
   }
 
   if (update.domains !== undefined) {

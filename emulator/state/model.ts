@@ -1,7 +1,7 @@
 import type { EmailTemplateType } from '../../protocol/resources/admin.js';
 import type { Json } from '../../protocol/resources/common.js';
 import type { ContactChannel } from '../../protocol/resources/contactChannel.js';
-import type { AdminProjectConfig } from '../../protocol/resources/project.js';
+import type { AdminProjectConfig, OAuthProviderConfigInput } from '../../protocol/resources/project.js';
 
 /**
  * The emulator's whole state: plain JSON, so a snapshot is `JSON.stringify` of it.
@@ -40,8 +40,9 @@ export interface ApiKeyRecord {
  */
 export type ProjectConfigRecord = Omit<
   AdminProjectConfig,
-  'enabled_oauth_providers' | 'team_creator_default_permissions' | 'team_member_default_permissions' | 'user_default_permissions' | 'email_theme' | 'allow_user_api_keys' | 'allow_team_api_keys'
+  'oauth_providers' | 'enabled_oauth_providers' | 'team_creator_default_permissions' | 'team_member_default_permissions' | 'user_default_permissions' | 'email_theme' | 'allow_user_api_keys' | 'allow_team_api_keys'
 > & {
+  oauth_providers: OAuthProviderRecord[];
   team_creator_default_permissions: string[];
   team_member_default_permissions: string[];
   user_default_permissions?: string[];
@@ -50,6 +51,13 @@ export type ProjectConfigRecord = Omit<
   /** Client access needs a publishable key (PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT); off by default, as on the service. */
   require_publishable_client_key?: boolean;
 };
+
+/**
+ * A configured OAuth provider. `enabled: false` comes only from data files written before the service
+ * dropped the flag: such a provider is treated as left out (unlisted, no sign-in), as the service
+ * treats one that does not allow sign-in.
+ */
+export type OAuthProviderRecord = OAuthProviderConfigInput & { enabled?: boolean };
 
 export interface PasskeyRecord {
   credential_id: string;

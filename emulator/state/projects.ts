@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import type { ProjectConfigUpdate } from '../../protocol/resources/project.js';
 import { randomToken, sha256Hex } from '../crypto.js';
-import type { ApiKeyRecord, ProjectConfigRecord, ProjectRecord, SigningKeyRecord } from './model.js';
+import type { ApiKeyRecord, OAuthProviderRecord, ProjectConfigRecord, ProjectRecord, SigningKeyRecord } from './model.js';
 
 /** One ES256 key per project, as the service has; tokens stay valid across restarts with --data. */
 export async function createSigningKey(): Promise<SigningKeyRecord> {
@@ -90,6 +90,11 @@ export async function createProjectRecord(input: NewProject, now: number): Promi
   };
 }
 
+/** The providers a project offers (every one written since the service dropped `enabled`). */
+export function listedProviders(c: ProjectConfigRecord): OAuthProviderRecord[] {
+  return c.oauth_providers.filter((o) => o.enabled !== false);
+}
+
 /** Applies the writable config fields (validation is the route's job). Lists replace lists. */
 export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectConfigUpdate): void {
   const booleans = [
@@ -112,7 +117,9 @@ export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectCo
   if (update.email_config !== undefined) config.email_config = update.email_config;
   if (update.domains !== undefined) config.domains = update.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path }));
   if (update.oauth_providers !== undefined) {
-    config.oauth_providers = [...update.oauth_providers].sort((a, b) => a.id.localeCompare(b.id));
+    // Keyed by id, as the service's configuration is: of two entries with one id, the later wins.
+    const byId = new Map(update.oauth_providers.map((o) => [o.id, { ...o }] as const));
+    config.oauth_providers = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
   if (update.team_creator_default_permissions !== undefined) {
     config.team_creator_default_permissions = update.team_creator_default_permissions.map((p) => p.id).sort();

@@ -80,7 +80,7 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
           client_team_creation_enabled: true,
           // As the service's dashboard project: each new account gets a team to own its projects.
           create_team_on_sign_up: true,
-          oauth_providers: ['github', 'google', 'microsoft', 'spotify'].map((id) => ({ id, enabled: true, type: 'shared' as const })),
+          oauth_providers: ['github', 'google', 'microsoft', 'spotify'].map((id) => ({ id, type: 'shared' as const })),
         },
       },
       now,
@@ -98,7 +98,7 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
           passkey_enabled: true,
           client_team_creation_enabled: true,
           client_user_deletion_enabled: true,
-          oauth_providers: DEMO_OAUTH_PROVIDERS.map((id) => ({ id, enabled: true, type: 'standard' as const, client_id: `emulator-${id}-client`, client_secret: `emulator-${id}-secret` })),
+          oauth_providers: DEMO_OAUTH_PROVIDERS.map((id) => ({ id, type: 'standard' as const, client_id: `emulator-${id}-client`, client_secret: `emulator-${id}-secret` })),
           email_config: {
             type: 'standard',
             host: 'mailbox.emulator.invalid',

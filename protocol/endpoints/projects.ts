@@ -13,7 +13,7 @@ export function getCurrentProject<A extends AccessType>(t: Transport<A>): Promis
 }
 
 /**
- * Lists replace whole lists; `oauth_providers` must name every configured provider. The service
+ * Lists replace whole lists (a provider left out of `oauth_providers` is turned off). The service
  * answers `PATCH /projects/current` with 405 now: the admin update lives at `/internal/projects/current`.
  */
 export function updateCurrentProject(t: Transport<'admin'>, update: ProjectUpdate): Promise<AdminProject> {

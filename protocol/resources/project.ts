@@ -1,7 +1,7 @@
 import type { Millis } from './common.js';
 
 /** The OAuth providers the service knows. */
-export const oauthProviderIds = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x'] as const;
+export const oauthProviderIds = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch'] as const;
 /** One of {@link oauthProviderIds}. */
 export type OAuthProviderId = (typeof oauthProviderIds)[number];
 /** Providers for which the service has shared development keys. */
@@ -26,16 +26,25 @@ export interface ClientProject {
   };
 }
 
-/** One OAuth provider as a project configures it. */
+/**
+ * One OAuth provider as the project's admin view lists it. Every listed provider is on: the service
+ * dropped v2.7's `enabled` (a provider is turned off by leaving it out of the list).
+ */
 export interface OAuthProviderConfig {
+  /** The provider's entry in the project's configuration (its `id` for providers written through this API). */
+  provider_config_id: string;
   id: string;
-  enabled: boolean;
   type: 'shared' | 'standard';
+  /** Needed (non-empty) for `standard`; kept as given for `shared`. */
   client_id?: string;
   client_secret?: string;
   facebook_config_id?: string;
   microsoft_tenant_id?: string;
+  apple_bundle_ids?: string[];
 }
+
+/** One OAuth provider as an update writes it (`enabled` is refused: SCHEMA_ERROR). */
+export type OAuthProviderConfigInput = Omit<OAuthProviderConfig, 'provider_config_id'>;
 
 /** How a project sends e-mail: the service's shared sender, or its own SMTP server. */
 export type EmailConfig =
@@ -113,8 +122,8 @@ export interface ProjectConfigUpdate {
   email_config?: EmailConfig;
   /** Replaces the whole list. */
   domains?: TrustedDomain[];
-  /** Replaces the whole list, and must mention every provider already configured. */
-  oauth_providers?: OAuthProviderConfig[];
+  /** Replaces the whole list: a provider left out is turned off (the later of two with one id wins). */
+  oauth_providers?: OAuthProviderConfigInput[];
   team_creator_default_permissions?: Array<{ id: string }>;
   team_member_default_permissions?: Array<{ id: string }>;
   user_default_permissions?: Array<{ id: string }>;

@@ -49,7 +49,7 @@ describe('GET /projects/current', () => {
     expect(project).toMatchObject({ id: em.projects.demo.id, description: 'Seeded by the authbroker emulator', is_production_mode: false, onboarding_status: 'completed', logo_url: null });
     expect(project).not.toHaveProperty('user_count');
     expect(project.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google']);
-    expect(project.config.oauth_providers[0]).toEqual({ id: 'github', enabled: true, type: 'standard', client_id: 'emulator-github-client', client_secret: 'emulator-github-secret' });
+    expect(project.config.oauth_providers[0]).toEqual({ provider_config_id: 'github', id: 'github', type: 'standard', client_id: 'emulator-github-client', client_secret: 'emulator-github-secret' });
     expect(project.config.email_config).toMatchObject({ type: 'standard', password: 'emulator' });
     expect(project.config).not.toHaveProperty('id');
     expect(project.config).toMatchObject({ user_default_permissions: [], allow_user_api_keys: false, allow_team_api_keys: false, email_theme: expect.any(String) });
@@ -83,20 +83,20 @@ describe('PATCH /internal/projects/current', () => {
           { domain: 'https://a.example.com', handler_path: '/handler' },
           { domain: 'http://b.example.com', handler_path: '/h' },
         ],
-        oauth_providers: [{ id: 'github', enabled: true, type: 'shared', client_id: 'ignored-for-shared' }],
+        oauth_providers: [{ id: 'github', type: 'shared' }],
       },
     });
     expect(first).toMatchObject({ display_name: 'Renamed', description: 'About it', is_production_mode: true });
     expect(first.config.magic_link_enabled).toBe(true);
-    expect(first.config.oauth_providers).toEqual([{ id: 'github', enabled: true, type: 'shared' }]);
+    expect(first.config.oauth_providers).toEqual([{ provider_config_id: 'github', id: 'github', type: 'shared' }]);
     expect(first.config.enabled_oauth_providers).toEqual([{ id: 'github' }]);
 
     const second = await endpoints.updateCurrentProject(admin, {
       config: {
         domains: [{ domain: 'https://c.example.com', handler_path: '/handler' }],
         oauth_providers: [
-          { id: 'google', enabled: false, type: 'standard' },
-          { id: 'github', enabled: false, type: 'shared' },
+          { id: 'google', type: 'standard', client_id: 'g', client_secret: 's' },
+          { id: 'github', type: 'shared' },
         ],
       },
     });
@@ -105,49 +105,66 @@ describe('PATCH /internal/projects/current', () => {
     expect(second.display_name).toBe('Renamed');
     expect(second.config.domains).toEqual([{ domain: 'https://c.example.com', handler_path: '/handler' }]);
     expect(second.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google']);
-    expect(second.config.enabled_oauth_providers).toEqual([]);
+    expect(second.config.enabled_oauth_providers).toEqual([{ id: 'github' }, { id: 'google' }]);
     expect(second.config.magic_link_enabled).toBe(true);
   });
 
-  it('requires every configured provider in an oauth_providers update and changes nothing otherwise', async () => {
+  it('replaces the provider list: one left out is off, the later of two with one id wins, shared keys are taken for any provider', async () => {
     const em = emulator();
-    const { admin } = await freshProject(em, { display_name: 'P', config: { oauth_providers: [{ id: 'github', enabled: true, type: 'shared' }] } });
-    await expectPlain(
-      endpoints.updateCurrentProject(admin, { display_name: 'changed', config: { oauth_providers: [{ id: 'google', enabled: true, type: 'shared' }] } }),
-      400,
-      "Provider with id 'github' not found in the update",
-    );
-    const unchanged = await endpoints.getCurrentProject(admin);
-    expect(unchanged.display_name).toBe('P');
-    expect(unchanged.config.oauth_providers).toEqual([{ id: 'github', enabled: true, type: 'shared' }]);
+    const { admin } = await freshProject(em, { display_name: 'P', config: { oauth_providers: [{ id: 'github', type: 'shared' }] } });
+    const replaced = await endpoints.updateCurrentProject(admin, {
+      config: {
+        oauth_providers: [
+          { id: 'google', type: 'shared' },
+          { id: 'discord', type: 'shared', client_id: 'kept-as-given' },
+          { id: 'google', type: 'standard', client_id: 'g', client_secret: 's' },
+        ],
+      },
+    });
+    expect(replaced.config.oauth_providers).toEqual([
+      { provider_config_id: 'discord', id: 'discord', type: 'shared', client_id: 'kept-as-given' },
+      { provider_config_id: 'google', id: 'google', type: 'standard', client_id: 'g', client_secret: 's' },
+    ]);
+    expect(replaced.config.enabled_oauth_providers).toEqual([{ id: 'discord' }, { id: 'google' }]);
+    const none = await endpoints.updateCurrentProject(admin, { config: { oauth_providers: [] } });
+    expect([none.config.oauth_providers, none.config.enabled_oauth_providers]).toEqual([[], []]);
   });
 
-  it('allows shared keys only for google, github, microsoft and spotify', async () => {
+  it("refuses v2.7's enabled flag, as the service does now", async () => {
     const em = emulator();
-    const { admin } = await freshProject(em);
-    await expectKnown(endpoints.updateCurrentProject(admin, { config: { oauth_providers: [{ id: 'facebook', enabled: true, type: 'shared' }] } }), 'INVALID_SHARED_OAUTH_PROVIDER_ID', {
-      provider_id: 'facebook',
-    });
-    const ok = await endpoints.updateCurrentProject(admin, {
-      config: { oauth_providers: (['google', 'github', 'microsoft', 'spotify'] as const).map((id) => ({ id, enabled: true, type: 'shared' as const })) },
-    });
-    expect(ok.config.oauth_providers.map((p) => p.id)).toEqual(['github', 'google', 'microsoft', 'spotify']);
+    const { project } = await freshProject(em);
+    const headers = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': (await signInAdmin(em)).access_token };
+    const flagged = await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers, json: { config: { oauth_providers: [{ id: 'github', type: 'shared', enabled: true }] } } });
+    expect(flagged.json()).toMatchObject({ code: 'SCHEMA_ERROR' });
+    expect(flagged.json<{ error: string }>().error).toContain('enabled');
   });
 
-  it('requires non-empty credentials for enabled standard providers', async () => {
+  it('requires non-empty credentials for standard providers, and takes the provider-specific fields', async () => {
     const em = emulator();
     const { project, admin } = await freshProject(em);
     const headers = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'admin', 'x-stack-admin-access-token': (await signInAdmin(em)).access_token };
-    const missing = await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers, json: { config: { oauth_providers: [{ id: 'discord', enabled: true, type: 'standard' }] } } });
+    const missing = await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers, json: { config: { oauth_providers: [{ id: 'discord', type: 'standard' }] } } });
     expect(missing.json()).toMatchObject({ code: 'SCHEMA_ERROR' });
     expect(missing.json<{ error: string }>().error).toContain('body.config.oauth_providers[0].client_id must be defined');
     const empty = await raw(em, 'PATCH', '/api/v1/internal/projects/current', {
       headers,
-      json: { config: { oauth_providers: [{ id: 'discord', enabled: true, type: 'standard', client_id: '', client_secret: 's' }] } },
+      json: { config: { oauth_providers: [{ id: 'discord', type: 'standard', client_id: '', client_secret: 's' }] } },
     });
     expect(empty.json<{ error: string }>().error).toContain('body.config.oauth_providers[0].client_id must not be empty');
-    const disabled = await endpoints.updateCurrentProject(admin, { config: { oauth_providers: [{ id: 'discord', enabled: false, type: 'standard' }] } });
-    expect(disabled.config.oauth_providers).toEqual([{ id: 'discord', enabled: false, type: 'standard' }]);
+    const specific = await endpoints.updateCurrentProject(admin, {
+      config: {
+        oauth_providers: [
+          { id: 'apple', type: 'standard', client_id: 'a', client_secret: 's', apple_bundle_ids: ['com.example.app'] },
+          { id: 'microsoft', type: 'standard', client_id: 'm', client_secret: 's', microsoft_tenant_id: 't' },
+          { id: 'twitch', type: 'shared' },
+        ],
+      },
+    });
+    expect(specific.config.oauth_providers).toEqual([
+      { provider_config_id: 'apple', id: 'apple', type: 'standard', client_id: 'a', client_secret: 's', apple_bundle_ids: ['com.example.app'] },
+      { provider_config_id: 'microsoft', id: 'microsoft', type: 'standard', client_id: 'm', client_secret: 's', microsoft_tenant_id: 't' },
+      { provider_config_id: 'twitch', id: 'twitch', type: 'shared' },
+    ]);
   });
 
   it('refuses duplicate domains, bad domains and unknown default permissions', async () => {
@@ -290,7 +307,7 @@ describe('/internal/projects', () => {
     });
     expect(response.json<{ error: string }>().error).toContain('body.display_name must be defined');
     await expectKnown(
-      endpoints.createProject(internalUserTransport(em, access_token), { display_name: 'x', config: { oauth_providers: [{ id: 'myspace', enabled: true, type: 'shared' }] } }),
+      endpoints.createProject(internalUserTransport(em, access_token), { display_name: 'x', config: { oauth_providers: [{ id: 'myspace', type: 'shared' }] } }),
       'SCHEMA_ERROR',
     );
   });

@@ -27,19 +27,33 @@ export async function runFlow(flow: Flow, emulator: FlowSide, real: FlowSide, ex
   return { flow: flow.name, covers: flow.covers, emulator: e, real: r, differences };
 }
 
+/** A path expression's templates: `${helper(…)}` becomes the helper's own template, any other `${…}` an `:id`. */
+function templatesOf(expression: string, helpers: ReadonlyMap<string, string>): string[] {
+  const expand = (template: string): string =>
+    template.replace(/\$\{(\w+)\([^}]*\)\}/g, (whole, name: string) => (helpers.has(name) ? expand(helpers.get(name)!) : whole)).replace(/\$\{[^}]*\}/g, ':id');
+  const call = /^(\w+)\(/.exec(expression);
+  if (call && helpers.has(call[1]!)) return [expand(helpers.get(call[1]!)!)];
+  // A literal, or a choice between literals (`cond ? '/a' : '/b'`).
+  return [...expression.matchAll(/(['`])(.*?)\1/g)].map((m) => m[2]!).filter((literal) => literal.startsWith('/') || literal.startsWith('${')).map(expand);
+}
+
 /**
- * The requests our client makes, read from `protocol/endpoints/*.ts` (`method: 'X', path: '…'`),
- * as routes with ids as `:id`: what the differential check must send at least once.
+ * The requests our client makes, read from `protocol/endpoints/*.ts` (`method: 'X', path: …`, on one
+ * line or several; the path a literal, a template, a choice of literals or a file's own path helper
+ * such as `channelPath(…)`), as routes with ids as `:id`: what the differential check must send at least once.
  */
 export function clientRoutes(endpointsDir: URL): string[] {
   const routes = new Set<string>();
   for (const file of readdirSync(endpointsDir).filter((f) => f.endsWith('.ts'))) {
     const source = readFileSync(new URL(file, endpointsDir), 'utf8');
-    for (const match of source.matchAll(/method: '([A-Z]+)', path: (['`])(.*?)\2/g)) {
-      const path = match[3]!
-        .replace(/\$\{channelPath\([^)]*\)\}/g, '/contact-channels/:id/:id')
-        .replace(/\$\{[^}]*\}/g, ':id');
-      routes.add(`${match[1]} ${path}`);
+    const helpers = new Map([...source.matchAll(/function (\w+)\([^)]*\): string \{\s*return (['`])(.*?)\2;\s*\}/g)].map((m) => [m[1]!, m[3]!] as const));
+    const calls = [...source.matchAll(/method: '([A-Z]+)',\s*path: ([^\n]*?)(?:,\s*(?:body|query|user|sendRefreshToken)\b|,?\s*\}\)|,\s*$)/gm)];
+    // Every request of the file is read, or the check would pass over a route it cannot parse.
+    if (calls.length !== source.split("method: '").length - 1) throw new Error(`${file}: ${calls.length} of its requests read; write each as \`method: 'X', path: …\``);
+    for (const match of calls) {
+      const found = templatesOf(match[2]!.trim(), helpers);
+      if (found.length === 0) throw new Error(`${file}: cannot read the path of "${match[0]}"`);
+      for (const path of found) routes.add(`${match[1]} ${path}`);
     }
   }
   // The token endpoint is called through oauth4webapi (protocol/tokenGrant.ts), not a `path:`.
