@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SnapshotError, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { endpoints, refreshAccessToken } from '../../protocol/index.js';
 import { transportFor, uniqueEmail } from '../support/emulator.js';
+import { authorizeUrl } from '../support/oauth.js';
 import { keyHeaders, raw, signInAdmin } from './httpSupport.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'authbroker-persistence-'));
@@ -59,6 +60,29 @@ describe('persistence with a data file', () => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
       JSON.parse(readFileSync(file, 'utf8'));
+    });
+  });
+
+  it("reads a data file written before the service dropped the providers' enabled flag: a provider switched off there stays off", async () => {
+    const file = join(dir, 'providers-v27.json');
+    const demoId = await withEmulator(file, async (em) => em.projects.demo.id);
+    const state = JSON.parse(readFileSync(file, 'utf8')) as { projects: Record<string, { config: { oauth_providers: Array<Record<string, unknown>> } }> };
+    // As 0.1.0 wrote it: every provider with `enabled`, GitHub off.
+    state.projects[demoId]!.config.oauth_providers = state.projects[demoId]!.config.oauth_providers.map((o) => ({ ...o, enabled: o.id !== 'github' }));
+    writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+
+    await withEmulator(file, async (em) => {
+      const client = await endpoints.getCurrentProject(transportFor(em, 'client'));
+      expect(client.config.enabled_oauth_providers).toEqual([{ id: 'google' }]);
+      const admin = await endpoints.getCurrentProject(transportFor(em, 'admin'));
+      // Listed in today's shape: no `enabled`, and the one switched off left out.
+      expect(admin.config.oauth_providers).toEqual([{ provider_config_id: 'google', id: 'google', type: 'standard', client_id: 'emulator-google-client', client_secret: 'emulator-google-secret' }]);
+      const { url } = await authorizeUrl(em, { providerId: 'github' });
+      const refused = await fetch(url, { redirect: 'manual' });
+      expect(refused.headers.get('x-stack-known-error')).toBe('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+      // Written back by an update, the list is today's: what it names is on.
+      const rewritten = await endpoints.updateCurrentProject(transportFor(em, 'admin'), { config: { oauth_providers: [{ id: 'github', type: 'shared' }] } });
+      expect(rewritten.config.enabled_oauth_providers).toEqual([{ id: 'github' }]);
     });
   });
 
