@@ -1,11 +1,11 @@
 import { describe } from 'vitest';
-import { useEmulator } from '../support/emulator.js';
-import { defineScenarioTests, emulatorTarget } from '../support/featureTarget.js';
+import { defineScenarioTests } from '../support/scenarioKit.js';
+import { useServiceTarget } from '../support/serviceTarget.js';
 import * as scenarios from '../support/features/projectPermissions.js';
 
-/** The project permissions scenarios against the emulator (the real-service lane runs the same ones against the real backend). */
-const emulator = useEmulator();
+/** The project permissions scenarios against the run's service: a fresh emulator in `npm test`, the real backend in the real-service lane. */
+const target = useServiceTarget();
 
 describe('project permissions', () => {
-  defineScenarioTests(scenarios, () => emulatorTarget(emulator()));
+  defineScenarioTests(scenarios, target);
 });

@@ -13,7 +13,7 @@ export default defineConfig({
         test: {
           name: 'real',
           // The suites written over a service target (test/support/serviceTarget.ts) run here against the real backend.
-          include: ['test/real/**/*.test.ts', 'test/server/serviceTarget.test.ts'],
+          include: ['test/real/**/*.test.ts', 'test/server/serviceTarget.test.ts', 'test/features/**/*.test.ts'],
           exclude: ['test/real/e2e/**'],
           environment: 'node',
           testTimeout: 600_000,

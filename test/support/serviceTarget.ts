@@ -23,7 +23,7 @@ export interface ServiceTarget extends ProjectTarget {
   internalPublishableClientKey: string;
   /** The e-mails the service sent to `to`, oldest first. */
   mail(to: string): Promise<MailMessage[]>;
-  /** Waits (polling, at most `timeoutMillis`) for an e-mail to `to` whose subject or text matches. */
+  /** Waits (polling, at most `timeoutMillis`, 2 minutes unless given) for an e-mail to `to` whose subject or text matches. */
   waitForMail(to: string, match?: RegExp, timeoutMillis?: number): Promise<MailMessage>;
   /** Headers every request to this target should carry (the real backend's development rate limit off). */
   extraRequestHeaders: Readonly<Record<string, string>>;
@@ -73,7 +73,7 @@ async function pollMail(read: () => Promise<MailMessage[]>, to: string, match: R
 }
 
 function targetOf(base: Omit<ServiceTarget, 'waitForMail'>): ServiceTarget {
-  return { ...base, waitForMail: (to, match, timeoutMillis = 90_000) => pollMail(() => base.mail(to), to, match, timeoutMillis) };
+  return { ...base, waitForMail: (to, match, timeoutMillis = 120_000) => pollMail(() => base.mail(to), to, match, timeoutMillis) };
 }
 
 /** The real backend from the lane's file. */

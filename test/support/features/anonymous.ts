@@ -1,5 +1,5 @@
 /**
- * Anonymous users and their upgrade, as scenarios over a target (see target.ts): the service's
+ * Anonymous users and their upgrade, as scenarios over a target (see ../scenarioKit.ts): the service's
  * answers through our endpoint bindings, and the same story through a broker and its tabs.
  */
 import { expect } from 'vitest';
@@ -12,15 +12,14 @@ import {
   clientTransport,
   ensureProjectSettings,
   HANDLER_URLS,
-  mailOf,
   failureOf,
   knownCodeOf,
   PASSWORD,
   rawCall,
   serverApp,
   uniqueEmail,
-  type ServiceTarget,
-} from '../featureTarget.js';
+} from '../scenarioKit.js';
+import type { ServiceTarget } from '../serviceTarget.js';
 
 const VERIFY = 'http://localhost:5173/handler/email-verification';
 
@@ -85,13 +84,12 @@ export async function passwordSignUpWithTheAnonymousTokenUpgradesThatUser(target
 
 /** A magic-link (OTP) code for a new e-mail, redeemed with the anonymous token, upgrades that user: the e-mail verified, OTP on, its anonymous session kept (no password was set). */
 export async function otpSignUpWithTheAnonymousTokenUpgradesThatUser(target: ServiceTarget): Promise<void> {
-  const waitForMail = mailOf(target);
   await ensureProjectSettings(target, { magic_link_enabled: true });
   const anonymous = await signUpAnonymously(target);
   const asAnonymous = clientTransport(target, anonymous.access_token);
   const email = uniqueEmail('otp-upgrade');
   await endpoints.sendOtpSignInCode(clientTransport(target), { email, callback_url: HANDLER_URLS.magicLinkCallback });
-  const mail = await waitForMail(email);
+  const mail = await target.waitForMail(email);
   const code = /[?&]code=([A-Za-z0-9]{45})\b/.exec(`${mail.text}\n${mail.html ?? ''}`)?.[1];
   expect(code, 'the magic link in the e-mail').toBeDefined();
 

@@ -1,13 +1,14 @@
 /**
  * Listing a user's connected accounts (linked provider accounts the app may get provider tokens
- * for), as scenarios over a target (see target.ts). Accounts are linked by the server
+ * for), as scenarios over a target (see ../scenarioKit.ts). Accounts are linked by the server
  * (`oauth_providers` when creating the user), so no provider is needed.
  */
 import { expect } from 'vitest';
 import * as endpoints from '../../../protocol/endpoints/index.js';
 import { HttpStatusError } from '../../../protocol/errors/errors.js';
 import type { ConnectedAccountModel } from '../../../worker/index.js';
-import { brokerFor, clientTransport, ensureOAuthProvider, failureOf, knownCodeOf, PASSWORD, rawCall, serverApp, uniqueEmail, uniqueId, type ServiceTarget } from '../featureTarget.js';
+import { brokerFor, clientTransport, ensureOAuthProvider, failureOf, knownCodeOf, PASSWORD, rawCall, serverApp, uniqueEmail, uniqueId } from '../scenarioKit.js';
+import type { ServiceTarget } from '../serviceTarget.js';
 
 const PROVIDER = 'github';
 

@@ -1,12 +1,13 @@
 /**
  * Notification preferences (which categories of e-mail a user gets), as scenarios over a target
- * (see target.ts): the user's own list and changes, the server's, and the broker's query and action.
+ * (see ../scenarioKit.ts): the user's own list and changes, the server's, and the broker's query and action.
  */
 import { expect } from 'vitest';
 import * as endpoints from '../../../protocol/endpoints/index.js';
 import { HttpStatusError } from '../../../protocol/errors/errors.js';
 import type { NotificationPreferenceModel } from '../../../worker/index.js';
-import { brokerFor, clientTransport, failureOf, knownCodeOf, PASSWORD, rawCall, serverApp, uniqueEmail, type ServiceTarget } from '../featureTarget.js';
+import { brokerFor, clientTransport, failureOf, knownCodeOf, PASSWORD, rawCall, serverApp, uniqueEmail } from '../scenarioKit.js';
+import type { ServiceTarget } from '../serviceTarget.js';
 
 /** The service's two categories, the same in every project. */
 export const TRANSACTIONAL = '7bb82d33-2f54-4a3d-9d23-82739e0d66ef';

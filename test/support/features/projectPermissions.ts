@@ -1,13 +1,14 @@
 /**
  * Project permissions (permissions of the whole project, outside any team), as scenarios over a
- * target (see target.ts): definitions by an admin, grants by the server, the user's own list, and
+ * target (see ../scenarioKit.ts): definitions by an admin, grants by the server, the user's own list, and
  * the broker's `projectPermissions` query.
  */
 import { expect } from 'vitest';
 import * as endpoints from '../../../protocol/endpoints/index.js';
 import { HttpStatusError } from '../../../protocol/errors/errors.js';
 import type { ProjectPermissionModel } from '../../../worker/index.js';
-import { adminApp, brokerFor, clientTransport, failureOf, knownCodeOf, PASSWORD, rawCall, serverApp, uniqueEmail, uniqueId, type ServiceTarget } from '../featureTarget.js';
+import { adminApp, brokerFor, clientTransport, failureOf, knownCodeOf, PASSWORD, rawCall, serverApp, uniqueEmail, uniqueId } from '../scenarioKit.js';
+import type { ServiceTarget } from '../serviceTarget.js';
 
 /** Two definitions, `manage` containing `read`, with ids no other scenario uses. */
 async function defineTwo(target: ServiceTarget): Promise<{ read: string; manage: string }> {

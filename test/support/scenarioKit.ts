@@ -1,17 +1,17 @@
 /**
- * What the feature scenarios (test/support/features/*.ts) run against: a service and one normal
- * project of it, with its four keys, and its mailbox. The same scenario runs against the emulator
- * (its demo project) in the normal suites and against the real Stack Auth backend in the
- * real-service lane, so a scenario asserts only what the service itself does: statuses, known-error
- * codes, key sets, and what our client makes of them. Nothing here reads the emulator's internals.
+ * What the feature scenarios (test/support/features/*.ts) are written with: each is a story over a
+ * service target (test/support/serviceTarget.ts: a service, one normal project of it with its four
+ * keys, and its mailbox), run against a fresh emulator in `npm test` and against the real Stack Auth
+ * backend in the real-service lane, so a scenario asserts only what the service itself does:
+ * statuses, known-error codes, key sets, and what our client makes of them. Nothing here reads the
+ * emulator's internals.
  *
- * Every exported function of a file in test/support/features/ is a scenario (the lane runs them
- * all), so the helpers live here, outside that folder.
+ * Every exported function of a file in test/support/features/ is a scenario, so the helpers live
+ * here, outside that folder.
  */
 import 'fake-indexeddb/auto';
 import { decodeJwt } from 'jose';
 import { it } from 'vitest';
-import type { RunningEmulator } from '../../emulator/index.js';
 import type { AuthBrokerError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import type { AccessType } from '../../protocol/resources/common.js';
@@ -22,53 +22,11 @@ import type { Broker } from '../../worker/broker.js';
 import { createBroker } from '../../worker/index.js';
 import { compressedClock } from './broker.js';
 import { LocalLockManager } from './locks.js';
+import type { ServiceTarget } from './serviceTarget.js';
 import { connectTab, type SimulatedTab } from './tabs.js';
-
-export interface ServiceTarget {
-  /** The service's origin, e.g. `http://127.0.0.1:8202` (without `/api/v1`). */
-  baseUrl: string;
-  projectId: string;
-  publishableClientKey: string;
-  secretServerKey: string;
-  superSecretAdminKey: string;
-  /** Sent with every call (the real backend in development wants `x-stack-disable-artificial-development-delay`). */
-  extraRequestHeaders?: Readonly<Record<string, string>>;
-  /** Waits for an e-mail to `to` whose subject or text matches; absent where the target has no mailbox. */
-  waitForMail?(to: string, match?: RegExp, timeoutMillis?: number): Promise<{ subject: string; text: string; html: string | null }>;
-}
 
 /** One scenario: a self-contained story against a target, failing through `expect`. */
 export type Scenario = (target: ServiceTarget) => Promise<void>;
-
-/** Polls `read` for an e-mail matching `match` until `timeoutMillis` passes. */
-function mailWaiter(read: (to: string) => Promise<Array<{ subject: string; text: string; html: string | null }>>): NonNullable<ServiceTarget['waitForMail']> {
-  return async (to, match, timeoutMillis = 120_000) => {
-    const deadline = Date.now() + timeoutMillis;
-    for (;;) {
-      const found = (await read(to)).filter((m) => match === undefined || match.test(m.subject) || match.test(m.text)).at(-1);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`No e-mail to ${to}${match ? ` matching ${match}` : ''} within ${timeoutMillis} ms.`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
-}
-
-/** The emulator's demo project as a target. */
-export function emulatorTarget(emulator: RunningEmulator): ServiceTarget {
-  const { demo } = emulator.projects;
-  return {
-    baseUrl: emulator.url,
-    projectId: demo.id,
-    publishableClientKey: demo.publishableClientKey,
-    secretServerKey: demo.secretServerKey,
-    superSecretAdminKey: demo.superSecretAdminKey,
-    // Its mailbox over HTTP, as a scenario would read any service's.
-    waitForMail: mailWaiter(async (to) => {
-      const response = await fetch(`${emulator.mailboxUrl}/mailbox?to=${encodeURIComponent(to)}`);
-      return ((await response.json()) as { items: Array<{ subject: string; text: string; html: string }> }).items;
-    }),
-  };
-}
 
 /** Our client transport for the target's project; with `accessToken`, as that user. */
 export function clientTransport(target: ServiceTarget, accessToken?: string): Transport<'client'> {
@@ -185,7 +143,7 @@ export async function brokerFor(target: ServiceTarget, count = 1): Promise<Targe
       baseUrl: target.baseUrl,
       projectId: target.projectId,
       publishableClientKey: target.publishableClientKey,
-      ...(target.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: target.extraRequestHeaders }),
+      extraRequestHeaders: target.extraRequestHeaders,
       tokenStore: 'memory',
     },
     { mode: 'shared-worker', clock: compressedClock, locks },
@@ -201,39 +159,33 @@ export async function brokerFor(target: ServiceTarget, count = 1): Promise<Targe
   };
 }
 
-/**
- * The project's admin settings and where to change them. Today's service serves them at
- * `/internal/projects/current`; an emulator that does not yet (404) at `/projects/current`, its 2.7 path.
- */
-async function projectSettings(target: ServiceTarget): Promise<{ path: string; config: Record<string, unknown> }> {
-  let path = '/internal/projects/current';
-  let read = await rawCall(target, 'GET', path, { access: 'admin' });
-  if (read.status === 404) {
-    path = '/projects/current';
-    read = await rawCall(target, 'GET', path, { access: 'admin' });
-  }
+const SETTINGS = '/internal/projects/current';
+
+/** The project's admin settings (today's service, and the emulator, serve them at `/internal/projects/current`). */
+async function projectSettings(target: ServiceTarget): Promise<Record<string, unknown>> {
+  const read = await rawCall(target, 'GET', SETTINGS, { access: 'admin' });
   if (read.status !== 200) throw new Error(`Reading the project's settings answered ${read.status}: ${JSON.stringify(read.body)}`);
-  return { path, config: (read.body as { config: Record<string, unknown> }).config };
+  return (read.body as { config: Record<string, unknown> }).config;
 }
 
 /** Turns project settings on (`{ magic_link_enabled: true }`) where they are not yet. */
 export async function ensureProjectSettings(target: ServiceTarget, wanted: Record<string, boolean>): Promise<void> {
-  const { path, config } = await projectSettings(target);
+  const config = await projectSettings(target);
   const missing = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => config[key] !== value));
   if (Object.keys(missing).length === 0) return;
-  const written = await rawCall(target, 'PATCH', path, { access: 'admin', body: { config: missing } });
+  const written = await rawCall(target, 'PATCH', SETTINGS, { access: 'admin', body: { config: missing } });
   if (written.status !== 200) throw new Error(`Changing the project's settings answered ${written.status}: ${JSON.stringify(written.body)}`);
 }
 
 /** Makes sure the project offers an OAuth provider (for linked accounts). */
 export async function ensureOAuthProvider(target: ServiceTarget, providerId: string): Promise<void> {
-  const { path, config } = await projectSettings(target);
+  const config = await projectSettings(target);
   type Provider = { id: string; type: string; client_id?: string; client_secret?: string };
   const listed = (config.oauth_providers as Provider[] | undefined) ?? [];
   if (listed.some((p) => p.id === providerId)) return;
   // Written back as they were given (the read adds fields of its own, which a write refuses).
   const providers = listed.map(({ id, type, client_id, client_secret }) => ({ id, type, ...(client_id === undefined ? {} : { client_id, client_secret }) }));
-  const written = await rawCall(target, 'PATCH', path, { access: 'admin', body: { config: { oauth_providers: [...providers, { id: providerId, type: 'shared' }] } } });
+  const written = await rawCall(target, 'PATCH', SETTINGS, { access: 'admin', body: { config: { oauth_providers: [...providers, { id: providerId, type: 'shared' }] } } });
   if (written.status !== 200) throw new Error(`Adding the OAuth provider ${providerId} answered ${written.status}: ${JSON.stringify(written.body)}`);
 }
 
@@ -242,10 +194,4 @@ export function defineScenarioTests(module: Record<string, unknown>, target: () 
   for (const [name, run] of Object.entries(module)) {
     if (typeof run === 'function') it(name, () => (run as Scenario)(target()), timeoutMillis);
   }
-}
-
-/** The target's mail reader; a scenario that needs e-mail fails with this sentence where there is none. */
-export function mailOf(target: ServiceTarget): NonNullable<ServiceTarget['waitForMail']> {
-  if (target.waitForMail === undefined) throw new Error('This scenario reads e-mail: give the target a mailbox (AUTHBROKER_REAL_MAILBOX_URL for the real backend).');
-  return target.waitForMail.bind(target);
 }
