@@ -1,11 +1,25 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
+import type { EmulatorOptions, RunningEmulator } from '../../../../emulator/index.js';
 import { launchChromium, skipWithoutChromium } from '../../../e2e/support/chromium.js';
 import { openDemoPage } from '../../../e2e/support/demoPage.js';
-import { serveDemoFor, type DemoServer } from '../../../e2e/support/server.js';
-import { realTarget, realTargetFile, REAL_BACKEND_HEADERS, type ServiceTarget } from '../../../support/serviceTarget.js';
+import type { Stage } from '../../../e2e/support/scenario.js';
+import { serveDemoFor, type DemoServer, type ServeDemoOptions } from '../../../e2e/support/server.js';
+import { realTarget, realTargetFile, REAL_BACKEND_HEADERS, type ProjectTarget, type RealTargetFile, type ServiceTarget } from '../../../support/serviceTarget.js';
+import { createDemoProject, DEMO_USER } from '../../support/realProject.js';
+import { whyNotOnRealBackend } from '../suites.js';
 
-/** What one end-to-end flow against the real backend works with. */
+/**
+ * Chromium against the real backend, for two kinds of scenario: the lane's own flows
+ * (`realScenario`, test/real/e2e/flows.test.ts, on the lane's project), and our end-to-end suites of
+ * test/e2e (`scenario`: the lane's vitest config loads this module in place of
+ * test/e2e/support/scenario.ts for them), each on a fresh project of the real backend, as each gets a
+ * fresh emulator in `npm test`. Pages that fail are saved as screenshots in .artifacts/real/e2e/.
+ */
+export const ARTIFACTS = new URL('../../../../.artifacts/real/e2e/', import.meta.url);
+
+/** What one of the lane's own flows works with. */
 export interface RealStage {
   target: ServiceTarget;
   demo: DemoServer;
@@ -20,44 +34,66 @@ export interface RealStage {
 const file = realTargetFile();
 const skip = file === null || skipWithoutChromium();
 let browser: Browser | undefined;
-let demo: DemoServer | undefined;
 
 beforeAll(async () => {
-  if (skip) return;
-  browser = await launchChromium();
-  const target = realTarget(file!);
-  // The development backend's artificial rate limit (100 calls in 10 s, CORS headers sometimes
-  // dropped from its 429s) is off for the demo's calls too: the header is one its CORS allows.
-  demo = await serveDemoFor({
-    baseUrl: target.baseUrl,
-    projectId: target.projectId,
-    publishableClientKey: target.publishableClientKey,
-    internalPublishableClientKey: target.internalPublishableClientKey,
-    extraRequestHeaders: { ...REAL_BACKEND_HEADERS },
-  });
+  if (!skip) browser = await launchChromium();
 });
 afterAll(async () => {
-  await demo?.stop();
   await browser?.close();
 });
 
-/** One flow in Chromium against the real backend; skipped outside the real-service lane. */
+/** The demo served for a project of the real backend (the development delay off for its calls too: the header is one its CORS allows). */
+function serveDemoOn(project: ProjectTarget, backend: RealTargetFile, options?: ServeDemoOptions): Promise<DemoServer> {
+  const { baseUrl, projectId, publishableClientKey } = project;
+  return serveDemoFor({ baseUrl, projectId, publishableClientKey, internalPublishableClientKey: backend.internalPublishableClientKey, extraRequestHeaders: { ...REAL_BACKEND_HEADERS } }, options);
+}
+
+/** A browser's contexts for one scenario: opened on demand, screenshot when it fails, closed after it. */
+interface Contexts {
+  newContext(): Promise<BrowserContext>;
+  openTab(demo: DemoServer, context: BrowserContext, path: string): Promise<Page>;
+  run(work: () => Promise<void>): Promise<void>;
+}
+
+function contextsFor(name: string): Contexts {
+  const contexts: BrowserContext[] = [];
+  return {
+    async newContext() {
+      const context = await browser!.newContext();
+      contexts.push(context);
+      return context;
+    },
+    openTab: (demo, context, path) => openDemoPage(context, `${demo.url}${path}`, name, 30_000),
+    async run(work) {
+      try {
+        await work();
+      } catch (error) {
+        mkdirSync(ARTIFACTS, { recursive: true });
+        const safe = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
+        const pages = contexts.flatMap((context) => context.pages());
+        for (const [i, page] of pages.entries()) await page.screenshot({ path: new URL(`${safe}-${i + 1}.png`, ARTIFACTS).pathname, fullPage: true }).catch(() => undefined);
+        throw error;
+      } finally {
+        for (const context of contexts) await context.close().catch(() => undefined);
+      }
+    },
+  };
+}
+
+/** One of the lane's own flows in Chromium against the real backend, on the lane's project; skipped outside the lane. */
 export function realScenario(name: string, run: (stage: RealStage) => Promise<void>, timeout = 300_000): void {
   it.skipIf(skip)(
     name,
     async () => {
       const target = realTarget(file!);
-      const contexts: BrowserContext[] = [];
+      const demo = await serveDemoOn(target, file!);
+      const contexts = contextsFor(name);
       const stage: RealStage = {
         target,
-        demo: demo!,
+        demo,
         browser: browser!,
-        async newContext() {
-          const context = await browser!.newContext();
-          contexts.push(context);
-          return context;
-        },
-        openTab: (context, path = '/') => openDemoPage(context, `${demo!.url}${path}`, name, 30_000),
+        newContext: () => contexts.newContext(),
+        openTab: (context, path = '/') => contexts.openTab(demo, context, path),
         async server<T>(method: string, path: string, body?: unknown) {
           const response = await fetch(`${target.baseUrl}/api/v1${path}`, {
             method,
@@ -74,12 +110,67 @@ export function realScenario(name: string, run: (stage: RealStage) => Promise<vo
           return (await response.json()) as T;
         },
       };
-      try {
-        await run(stage);
-      } finally {
-        for (const context of contexts) await context.close().catch(() => undefined);
-      }
+      await contexts.run(() => run(stage)).finally(() => demo.stop());
     },
     timeout,
+  );
+}
+
+/** Reading a field `known` lacks fails, naming it: what a scenario reads of the emulator beyond its URL and keys is the emulator's own. */
+function only<T extends object>(known: T, what: string): T {
+  return new Proxy(known, {
+    get(target, key, receiver) {
+      if (typeof key === 'symbol' || key === 'then' || key in target) return Reflect.get(target, key, receiver);
+      throw new Error(`This scenario uses ${what}.${key}, which the real backend does not have: list it in test/real/e2e/suites.ts, with why.`);
+    },
+  });
+}
+
+/** The emulator of a test/e2e scenario, on the real backend: where the service is, its project's keys, the demo user. Nothing else. */
+function emulatorStandIn(project: ProjectTarget, backend: RealTargetFile): RunningEmulator {
+  const { projectId: id, publishableClientKey, secretServerKey, superSecretAdminKey } = project;
+  const projects = {
+    demo: { id, publishableClientKey, secretServerKey, superSecretAdminKey },
+    internal: only({ id: 'internal', publishableClientKey: backend.internalPublishableClientKey }, 'the internal project'),
+  };
+  return only({ url: project.baseUrl, apiUrl: `${project.baseUrl}/api/v1`, projects, demoUser: { ...DEMO_USER } }, 'the emulator') as unknown as RunningEmulator;
+}
+
+/**
+ * A scenario of test/e2e against the real backend: test/e2e/support/scenario.ts's `scenario`, with a
+ * fresh project (configured like the emulator's demo project, its demo user in it) where that gives a
+ * fresh emulator. Skipped where test/real/e2e/suites.ts says why, or where it asks for emulator options.
+ */
+export function scenario(name: string, run: (stage: Stage) => Promise<void>, options: { emulator?: EmulatorOptions; demo?: ServeDemoOptions; timeout?: number } = {}): void {
+  const why = options.emulator === undefined ? whyNotOnRealBackend(name) : `runs the emulator with options of its own (${Object.keys(options.emulator).join(', ')})`;
+  it.skipIf(skip || why !== null)(
+    name,
+    async () => {
+      const project = await createDemoProject(file!, `e2e ${name.slice(0, 40)}`);
+      const demo = await serveDemoOn(project, file!, options.demo);
+      const contexts = contextsFor(name);
+      let cdp: CDPSession | undefined;
+      const stage: Stage = {
+        emulator: emulatorStandIn(project, file!),
+        demo,
+        browser: browser!,
+        newContext: () => contexts.newContext(),
+        openTab: (context, path = '/') => contexts.openTab(demo, context, path),
+        async cdp() {
+          cdp ??= await browser!.newBrowserCDPSession();
+          return cdp;
+        },
+        async sharedWorkerCount() {
+          const { targetInfos } = await (await stage.cdp()).send('Target.getTargets');
+          return targetInfos.filter((t) => t.type === 'shared_worker' && t.url.startsWith(demo.url)).length;
+        },
+      };
+      await contexts.run(() => run(stage)).finally(async () => {
+        await cdp?.detach().catch(() => undefined);
+        await demo.stop();
+      });
+    },
+    // Each call of the development backend takes longer than the emulator's, and the project is made first.
+    2 * (options.timeout ?? 90_000) + 60_000,
   );
 }
