@@ -11,15 +11,15 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { startMailSink, type RunningMailSink } from '../../test/real/support/mailSink.js';
+import { createDemoProject } from '../../test/real/support/realProject.js';
 import { writeLaneReport, type LaneTimings } from '../../test/real/support/report.js';
 import type { RealTargetFile } from '../../test/support/serviceTarget.js';
 import { EMAIL_RENDERING_MODULES, startRenderSandbox, type RenderSandbox } from './renderSandbox.js';
-import { FLOW_PROJECT_CONFIG } from '../../test/real/differential/flows/project.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const ARTIFACTS = new URL('.artifacts/real/', ROOT);
-const SHARED = process.env.STACK_REAL_SERVICE_DIR ?? '/work/shared/real-service';
 const PORT = Number(process.env.PORT ?? 8202);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const MAIL_HTTP_PORT = 8130;
@@ -37,17 +37,29 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** Runs a command in the repository; `onLine` sees each line of its standard output (which is shown as it comes). */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, onLine?: (line: string) => void): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'inherit', env, cwd: ROOT.pathname });
+    const child = spawn(command, args, { stdio: ['inherit', onLine === undefined ? 'inherit' : 'pipe', 'inherit'], env, cwd: ROOT.pathname });
+    if (onLine !== undefined) createInterface({ input: child.stdout! }).on('line', (line) => {
+      console.log(line);
+      onLine(line);
+    });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
 
+/**
+ * Starts the backend (or finds it running). When the lane starts it, the start script's own log
+ * splits the time: installing (the backend's packages, the workspace packages it needs, code
+ * generation) ends where it starts Postgres.
+ */
 async function startBackend(timings: LaneTimings): Promise<void> {
   const started = performance.now();
   timings.backendWasRunning = await answers(`${BASE_URL}/api/v1`);
-  const code = await run('bash', [new URL('scripts/real/start-backend.sh', ROOT).pathname]);
+  const code = await run('bash', [new URL('scripts/real/start-backend.sh', ROOT).pathname], process.env, (line) => {
+    if (/starting Postgres/.test(line)) timings.installSeconds ??= seconds(started);
+  });
   if (code !== 0) throw new Error(`start-backend.sh failed (exit ${code})`);
   timings.startSeconds = seconds(started);
 }
@@ -129,48 +141,11 @@ function measureCost(timings: LaneTimings): void {
   if (bytes > 0) timings.workFolderGb = Math.round(bytes / 1e8) / 10;
 }
 
-async function withRetry<T>(attempt: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (i >= attempts) throw error;
-      log(`retrying after: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}`);
-    }
-  }
-}
-
-/** A normal project through the shared script, then the settings the lane's tests need. */
+/** The lane's project: made and set up as every end-to-end scenario's is (test/real/support/realProject.ts). */
 async function createProject(mailboxUrl: string): Promise<RealTargetFile> {
-  const made = spawnSync('bash', [`${SHARED}/create-project.sh`, BASE_URL], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (made.status !== 0) throw new Error(`create-project.sh failed (exit ${made.status})`);
-  const values = Object.fromEntries(made.stdout.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-  const target: RealTargetFile = {
-    baseUrl: BASE_URL,
-    projectId: values.PROJECT_ID ?? '',
-    publishableClientKey: values.PUBLISHABLE_CLIENT_KEY ?? '',
-    secretServerKey: values.SECRET_SERVER_KEY ?? '',
-    superSecretAdminKey: values.SUPER_SECRET_ADMIN_KEY ?? '',
-    internalPublishableClientKey: INTERNAL_PUBLISHABLE_KEY,
-    mailboxUrl,
-    accessTokenSeconds: Number(process.env.STACK_ACCESS_TOKEN_EXPIRATION_TIME?.replace(/s$/, '') || 60),
-  };
-  if (Object.values(target).some((v) => v === '')) throw new Error(`create-project.sh gave no keys: ${made.stdout}`);
-  // Idempotent, so tried again when a kept-alive connection the backend had closed meanwhile drops it.
-  const response = await withRetry(() => fetch(`${BASE_URL}/api/v1/internal/projects/current`, {
-    method: 'PATCH',
-    headers: {
-      'content-type': 'application/json',
-      'x-stack-project-id': target.projectId,
-      'x-stack-access-type': 'admin',
-      'x-stack-super-secret-admin-key': target.superSecretAdminKey,
-      'x-stack-disable-artificial-development-delay': 'yes',
-    },
-    body: JSON.stringify({ config: FLOW_PROJECT_CONFIG }),
-    signal: AbortSignal.timeout(600_000),
-  }));
-  if (!response.ok) throw new Error(`configuring the project: ${response.status} ${await response.text()}`);
-  return target;
+  const backend = { baseUrl: BASE_URL, internalPublishableClientKey: INTERNAL_PUBLISHABLE_KEY };
+  const project = await createDemoProject(backend, 'authbroker real-service lane');
+  return { ...project, ...backend, mailboxUrl, accessTokenSeconds: Number(process.env.STACK_ACCESS_TOKEN_EXPIRATION_TIME?.replace(/s$/, '') || 60) };
 }
 
 async function main(): Promise<void> {

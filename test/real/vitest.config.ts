@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { E2E_SUITES } from './e2e/suites.js';
+import { E2E_SUITES } from './suites.js';
 
 /**
  * The real-service lane (`npm run test:real`, scripts/real/run.ts): only run with the real backend
@@ -48,7 +48,7 @@ export default defineConfig({
         plugins: [e2eScenariosOnTheRealBackend()],
         test: {
           name: 'real-e2e',
-          // The lane's own Chromium flows, and the suites of test/e2e that can run here (test/real/e2e/suites.ts says why the others do not).
+          // The lane's own Chromium flows, and the suites of test/e2e that can run here (test/real/suites.ts says why the others do not).
           include: ['test/real/e2e/**/*.test.ts', ...E2E_SUITES.filter((s) => s.notRunning === undefined).map((s) => `test/e2e/${s.file}`)],
           globalSetup: ['test/e2e/support/globalSetup.ts'],
           environment: 'node',

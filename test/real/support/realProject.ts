@@ -2,6 +2,7 @@ import * as api from '../../../protocol/endpoints/index.js';
 import type { AccessType } from '../../../protocol/resources/common.js';
 import { createTransport, staticTokenSource, type Transport } from '../../../protocol/transport.js';
 import { REAL_BACKEND_HEADERS, type ProjectTarget } from '../../support/serviceTarget.js';
+import { FLOW_PROJECT_CONFIG } from '../differential/flows/project.js';
 
 /**
  * A project of the real backend made as its dashboard makes one (an `internal` user signs up,
@@ -15,13 +16,7 @@ export const DEMO_USER = { email: 'demo@authbroker.dev', password: 'demo-passwor
 
 /** What the emulator's demo project has switched on (emulator/state/seed.ts), in today's shape. */
 export const DEMO_PROJECT_CONFIG = {
-  sign_up_enabled: true,
-  credential_enabled: true,
-  magic_link_enabled: true,
-  passkey_enabled: true,
-  client_team_creation_enabled: true,
-  client_user_deletion_enabled: true,
-  allow_localhost: true,
+  ...FLOW_PROJECT_CONFIG,
   oauth_providers: [
     { id: 'github', type: 'shared' as const },
     { id: 'google', type: 'shared' as const },

@@ -1,11 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { FlowResult } from '../differential/run.js';
 import type { RealTargetFile } from '../../support/serviceTarget.js';
+import { E2E_SUITES, OTHER_SUITES } from '../suites.js';
 
 export interface LaneTimings {
   startedAt: string;
-  /** Starting the backend, or finding it running (`backendWasRunning`). */
+  /** Starting the backend, or finding it running (`backendWasRunning`); installing included. */
   startSeconds: number;
+  /** Of `startSeconds`, installing (packages, workspace builds, code generation), when the lane started the backend. */
+  installSeconds?: number;
   backendWasRunning: boolean;
   projectSeconds: number;
   testSeconds: number;
@@ -107,6 +110,27 @@ function differentialSection(results: FlowResult[]): string[] {
   return lines;
 }
 
+/** Which suites ran against the real backend, with this run's counts, and why the others did not. */
+function suitesSection(vitest: VitestJson | null): string[] {
+  const lines = ['## Which of our suites run against the real backend', '', '| Suite | Runs here | Passed / failed / skipped | Why not (what of the emulator it uses) |', '|---|---|---|---|'];
+  const counts = (path: string) => {
+    const results = vitest?.testResults.find((f) => f.name.replace(ROOT, '') === path)?.assertionResults ?? [];
+    const of = (status: string[]) => results.filter((a) => status.includes(a.status)).length;
+    return results.length === 0 ? '—' : `${of(['passed'])} / ${of(['failed'])} / ${of(['skipped', 'pending', 'todo'])}`;
+  };
+  for (const s of OTHER_SUITES.filter((o) => o.runs === 'all')) lines.push(`| ${s.suite} | all | | ${cell(s.why)} |`);
+  for (const suite of E2E_SUITES) {
+    const path = `test/e2e/${suite.file}`;
+    const skipped = Object.entries(suite.skipped ?? {});
+    const runs = suite.notRunning !== undefined ? 'none' : skipped.length === 0 ? 'all' : `all but ${skipped.length}`;
+    const why = suite.notRunning ?? skipped.map(([name, reason]) => `"${name}…": ${reason}`).join('; ');
+    lines.push(`| ${path} | ${runs} | ${suite.notRunning === undefined ? counts(path) : ''} | ${cell(why)} |`);
+  }
+  for (const s of OTHER_SUITES.filter((o) => o.runs !== 'all')) lines.push(`| ${s.suite} | ${s.runs} | | ${cell(s.why)} |`);
+  lines.push('');
+  return lines;
+}
+
 /** Writes test/real/REPORT.md from the run's results; returns the counts of the last line. */
 export function writeLaneReport(input: { resultsFile: string; differentialFile: string; timings: LaneTimings; target: RealTargetFile }): { passed: number; failed: number } {
   const vitest: VitestJson | null = existsSync(input.resultsFile) ? (JSON.parse(readFileSync(input.resultsFile, 'utf8')) as VitestJson) : null;
@@ -117,7 +141,7 @@ export function writeLaneReport(input: { resultsFile: string; differentialFile: 
   const lines = [
     '# The real-service lane: report',
     '',
-    `Written by \`npm run test:real\` (scripts/real/run.ts) on ${t.startedAt}: the real Stack Auth backend at upstream commit \`${PINNED.slice(0, 12)}\` (2026-04-24), development mode, access tokens of ${input.target.accessTokenSeconds} s, a project made by \`create-project.sh\` and configured through \`PATCH /internal/projects/current\`; e-mail through the lane's mail sink (SMTP on 127.0.0.1:8129).`,
+    `Written by \`npm run test:real\` (scripts/real/run.ts) on ${t.startedAt}: the real Stack Auth backend at upstream commit \`${PINNED.slice(0, 12)}\` (2026-04-24), development mode, access tokens of ${input.target.accessTokenSeconds} s, a project made as the dashboard makes one and set up like the emulator's demo project (test/real/support/realProject.ts; one more for each end-to-end scenario of test/e2e); e-mail through the lane's mail sink (SMTP on 127.0.0.1:8129).`,
     '',
     `**${passed} passed, ${failed} failed**${vitest && vitest.numPendingTests > 0 ? ` (${vitest.numPendingTests} skipped)` : ''}.`,
     '',
@@ -135,15 +159,23 @@ export function writeLaneReport(input: { resultsFile: string; differentialFile: 
   }
   lines.push('');
   if (failures.length > 0) lines.push('Failed:', '', ...failures, '');
+  lines.push(...suitesSection(vitest));
   lines.push(...differentialSection(flows));
   lines.push(
     '## Time and cost of this run',
     '',
     '| Step | Time |',
     '|---|---|',
-    `| Backend start (${t.backendWasRunning ? 'already running: checked and reused' : 'started by the lane'}) | ${t.startSeconds} s |`,
-    `| Project created and configured | ${t.projectSeconds} s |`,
-    `| Tests (differential, target suites, Chromium flows) | ${t.testSeconds} s |`,
+    ...(t.backendWasRunning
+      ? [`| Backend start (already running: checked and reused) | ${t.startSeconds} s |`]
+      : t.installSeconds === undefined
+        ? [`| Backend install and start (started by the lane) | ${t.startSeconds} s |`]
+        : [
+            `| Backend install (its packages, the workspace packages it needs, code generation) | ${t.installSeconds} s |`,
+            `| Backend start (Postgres, migrations and seed, \`next dev\`, first routes warmed) | ${Math.round((t.startSeconds - t.installSeconds) * 10) / 10} s |`,
+          ]),
+    `| The lane's project created and set up | ${t.projectSeconds} s |`,
+    `| Tests (differential, target suites, end-to-end suites and flows in Chromium) | ${t.testSeconds} s |`,
     '',
   );
   if (t.backendRssMb !== undefined || t.workFolderGb !== undefined) {

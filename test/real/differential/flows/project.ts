@@ -4,6 +4,8 @@ import type { Flow, FlowContext, ProjectKeys } from '../flow.js';
 
 export const PASSWORD = 'Sup3r-secret-passw0rd!';
 export const CALLBACK = 'http://localhost:5173/handler/email-verification';
+/** A well-formed id that names no user, project or category. */
+export const NOBODY = '00000000-0000-4000-8000-000000000000';
 
 /** What every other flow needs switched on in its project. */
 export const FLOW_PROJECT_CONFIG = {

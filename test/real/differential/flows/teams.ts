@@ -1,8 +1,6 @@
 import * as api from '../../../../protocol/endpoints/index.js';
 import { codeFromMail, type Flow } from '../flow.js';
-import { CALLBACK, createFlowProject, PASSWORD } from './project.js';
-
-const NOBODY = '00000000-0000-4000-8000-000000000000';
+import { CALLBACK, createFlowProject, NOBODY, PASSWORD } from './project.js';
 
 export const teamFlow: Flow = {
   name: 'team',

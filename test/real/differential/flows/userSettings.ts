@@ -1,8 +1,7 @@
 import * as api from '../../../../protocol/endpoints/index.js';
 import type { Flow } from '../flow.js';
-import { CALLBACK, createFlowProject, PASSWORD } from './project.js';
+import { CALLBACK, createFlowProject, NOBODY, PASSWORD } from './project.js';
 
-const NOBODY = '00000000-0000-4000-8000-000000000000';
 /** The service's two notification categories, the same in every project. */
 const TRANSACTIONAL = '7bb82d33-2f54-4a3d-9d23-82739e0d66ef';
 const MARKETING = '4f6f8873-3d04-46bd-8bef-18338b1a1b4c';

@@ -8,7 +8,7 @@ import type { Stage } from '../../../e2e/support/scenario.js';
 import { serveDemoFor, type DemoServer, type ServeDemoOptions } from '../../../e2e/support/server.js';
 import { realTarget, realTargetFile, REAL_BACKEND_HEADERS, type ProjectTarget, type RealTargetFile, type ServiceTarget } from '../../../support/serviceTarget.js';
 import { createDemoProject, DEMO_USER } from '../../support/realProject.js';
-import { whyNotOnRealBackend } from '../suites.js';
+import { whyNotOnRealBackend } from '../../suites.js';
 
 /**
  * Chromium against the real backend, for two kinds of scenario: the lane's own flows
@@ -121,7 +121,7 @@ function only<T extends object>(known: T, what: string): T {
   return new Proxy(known, {
     get(target, key, receiver) {
       if (typeof key === 'symbol' || key === 'then' || key in target) return Reflect.get(target, key, receiver);
-      throw new Error(`This scenario uses ${what}.${key}, which the real backend does not have: list it in test/real/e2e/suites.ts, with why.`);
+      throw new Error(`This scenario uses ${what}.${key}, which the real backend does not have: list it in test/real/suites.ts, with why.`);
     },
   });
 }
@@ -139,7 +139,7 @@ function emulatorStandIn(project: ProjectTarget, backend: RealTargetFile): Runni
 /**
  * A scenario of test/e2e against the real backend: test/e2e/support/scenario.ts's `scenario`, with a
  * fresh project (configured like the emulator's demo project, its demo user in it) where that gives a
- * fresh emulator. Skipped where test/real/e2e/suites.ts says why, or where it asks for emulator options.
+ * fresh emulator. Skipped where test/real/suites.ts says why, or where it asks for emulator options.
  */
 export function scenario(name: string, run: (stage: Stage) => Promise<void>, options: { emulator?: EmulatorOptions; demo?: ServeDemoOptions; timeout?: number } = {}): void {
   const why = options.emulator === undefined ? whyNotOnRealBackend(name) : `runs the emulator with options of its own (${Object.keys(options.emulator).join(', ')})`;
