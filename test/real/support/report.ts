@@ -42,7 +42,7 @@ const FIRST_RUN_COSTS = [
   '| Install: the render sandbox\'s packages (npm, once) | 8 s |',
   '| Start: installed sources to "backend ready" (Postgres, 179 migrations and the seed, `next dev`, three routes warmed) | 97 s |',
   '| Run, first time: every route compiles on its first request (10–60 s each), differential check alone | 366 s |',
-  '| Run, routes compiled: the whole lane (differential, target suite, five Chromium flows) | 369 s |',
+  '| Run, routes compiled: the lane as it was then (differential, one target suite, five Chromium flows) | 369 s |',
   '| Disk: the backend\'s work folder (sources, node_modules, Postgres, caches) | 3.6 GB |',
   '| Memory: the backend once every route is compiled (resident, all processes) | 4.9 GB |',
   '',
