@@ -10,7 +10,7 @@
  *   REAL_LANE_FILES   optional: only these test files (space-separated), for working on one
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { startMailSink, type RunningMailSink } from '../../test/real/support/mailSink.js';
 import { createDemoProject } from '../../test/real/support/realProject.js';
@@ -57,6 +57,7 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 async function startBackend(timings: LaneTimings): Promise<void> {
   const started = performance.now();
   timings.backendWasRunning = await answers(`${BASE_URL}/api/v1`);
+  timings.installedBefore = existsSync(`${process.env.R ?? '/work/real-backend'}/src-fresh/node_modules`);
   const code = await run('bash', [new URL('scripts/real/start-backend.sh', ROOT).pathname], process.env, (line) => {
     if (/starting Postgres/.test(line)) timings.installSeconds ??= seconds(started);
   });

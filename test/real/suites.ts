@@ -10,9 +10,9 @@
  * at once), fault injection and stopping it, its mock OAuth provider, and the seeded owner of its
  * `internal` project.
  */
-const CLOCK = "moves the emulator's clock to expire access tokens or sessions at once (the real backend's 60-second tokens are waited out only by test/real/e2e/flows.test.ts)";
+const CLOCK = "moves the emulator's clock to expire access tokens or sessions at once";
 const STATS = "counts the service's requests or token grants with the emulator's statistics";
-const MAILBOX = "reads e-mails from the emulator's mailbox by template (the real backend's e-mail is checked through the mail sink by test/real/e2e/flows.test.ts and the target suites)";
+const MAILBOX = "reads e-mails from the emulator's mailbox by template";
 const STOPS = 'stops the emulator or makes it unreachable under open tabs';
 
 export interface SuitePlan {
