@@ -13,7 +13,7 @@ import type { Connection } from './connection.js';
 import type { Receiver } from './deliveries.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
-import { candidateModes, detectCapabilities, noPageProblem } from './mode.js';
+import { candidateModes, detectCapabilities } from './mode.js';
 import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
 import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
@@ -159,8 +159,6 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   }
 
   async function open(): Promise<BrokerApi> {
-    const problem = host === null ? noPageProblem(options.mode) : null;
-    if (problem !== null) throw new ClientError('BROKER_UNAVAILABLE', problem);
     const generation = closes;
     const { connect, keepSnapshots, receiving } = await loadConnection();
     if (generation !== closes) throw closedWhileConnecting();

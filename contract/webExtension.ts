@@ -112,28 +112,6 @@ export function inContentScript(): boolean {
   return href !== undefined && !isExtensionUrl(href);
 }
 
-/** The page Firefox runs `background.scripts` in (an event page). */
-const GENERATED_BACKGROUND_PAGE = '_generated_background_page.html';
-
-/**
- * Whether code runs in this extension's background: Chromium's service worker (no document, on the
- * extension's origin), or a background page (Firefox runs `background.scripts` in one it makes).
- */
-export function inExtensionBackground(): boolean {
-  const extension = extensionApi();
-  const g = globalThis as { document?: unknown; location?: { href?: string; pathname?: string } };
-  if (extension === null || !isExtensionUrl(g.location?.href)) return false;
-  if (g.document === undefined) return true;
-  let background: { page?: string; scripts?: string[] } | undefined;
-  try {
-    background = extension.runtime.getManifest?.().background;
-  } catch {
-    return false;
-  }
-  const page = background?.page ?? (background?.scripts !== undefined ? GENERATED_BACKGROUND_PAGE : undefined);
-  return page !== undefined && g.location?.pathname === `/${page.replace(/^\//, '')}`;
-}
-
 /** The names of the ports extension contexts open to the background. */
 export const EXTENSION_PAGE_PORT = 'authbroker:extension-page';
 export const EXTENSION_CONTENT_PORT = 'authbroker:content-script';
