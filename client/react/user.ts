@@ -67,9 +67,7 @@ export async function redirectToSignIn(client: BrokerClient): Promise<boolean> {
   const signIn = new URL(client.urls.signIn);
   const here = new URL(location.href);
   if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
-    console.error(
-      `useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}), so it did not redirect. Render a sign-in form at that path (see the README), or set handlerPaths.signIn to where yours is.`,
-    );
+    console.error(`useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}): render a sign-in form there, or set handlerPaths.signIn.`);
     return false;
   }
   const returnTo = readReturnTo(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`;
