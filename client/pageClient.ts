@@ -14,12 +14,9 @@ import type { ConnectOptions } from './options.js';
  * there is a window; `mode: 'in-process'`, a broker of this context's own, may run anywhere.
  */
 export function noWindowProblem(mode: ConnectOptions['mode']): string | null {
-  const g = globalThis as { window?: unknown; document?: unknown; WorkerGlobalScope?: unknown };
+  const g = globalThis as { window?: unknown; document?: unknown };
   if (mode === 'in-process' || g.window !== undefined || g.document !== undefined) return null;
-  if (typeof g.WorkerGlobalScope === 'function' && globalThis instanceof (g.WorkerGlobalScope as new () => object)) {
-    return "No window here to start a worker from: pass mode: 'in-process' (in an extension's background, use startExtensionBroker).";
-  }
-  return 'The broker runs in the browser, not during server rendering.';
+  return "No page to host the broker in server rendering or a worker (there, pass mode: 'in-process'; in an extension's background, use startExtensionBroker).";
 }
 
 /**
@@ -58,7 +55,7 @@ function pageParts(options: ConnectOptions, extension: ExtensionApi | null): Cli
  * storage would be the web page's, readable by the page's scripts.
  */
 export function createBrokerClient(options: ConnectOptions): BrokerClient {
-  if (inContentScript()) throw new ClientError('BROKER_UNAVAILABLE', "createBrokerClient cannot run in a content script (its storage is the web page's): use createContentScriptClient from 'authbroker/extension/content'.");
+  if (inContentScript()) throw new ClientError('BROKER_UNAVAILABLE', "A content script's storage is the web page's: use createContentScriptClient from 'authbroker/extension/content'.");
   return createClientOn(options, null, pageParts(options, extensionApi()));
 }
 

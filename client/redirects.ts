@@ -27,7 +27,7 @@ export function checkRedirectTarget(candidate: string, rules: RedirectRules): st
   };
   if (typeof candidate !== 'string' || candidate === '') refuse('it is empty');
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f\\]/.test(candidate)) refuse('it contains whitespace, a control character or a backslash');
+  if (/[\s\u0000-\u001f\u007f\\]/.test(candidate)) refuse('it has whitespace, control characters or a backslash');
   let url: URL;
   try {
     url = new URL(candidate, rules.origin);

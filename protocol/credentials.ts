@@ -87,7 +87,7 @@ function shown(value: unknown): string {
  */
 export function checkProjectId(value: unknown, option: string): asserts value is string {
   if (value === 'internal' || isUuid(value)) return;
-  throw new InvalidArgumentError(option, `${option} must be your project's id: a UUID (from its settings or the emulator's banner) or "internal", got ${shown(value)}.`);
+  throw new InvalidArgumentError(option, `${option} must be your project's id: a UUID (see its settings) or "internal", got ${shown(value)}.`);
 }
 
 /**
@@ -99,10 +99,10 @@ export function checkProjectId(value: unknown, option: string): asserts value is
  * repeats the value.
  */
 export function checkPublishableClientKey(value: unknown, option: string): asserts value is string {
-  const wrong = () => new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits (from its API keys).`);
+  const wrong = () => new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits.`);
   if (typeof value !== 'string') throw wrong();
   if (!KEY_TEXT.test(value)) {
-    throw new InvalidArgumentError(option, `${option} must be printable ASCII, as keys are: a placeholder such as "pck_…" left in, or a key copied with extra characters?`);
+    throw new InvalidArgumentError(option, `${option} must be printable ASCII: a placeholder such as "pck_…" left in, or extra characters copied?`);
   }
   if (value.length < MIN_KEY_LENGTH || value === PUBLISHABLE_KEY_PREFIX) throw wrong();
 }
@@ -110,6 +110,6 @@ export function checkPublishableClientKey(value: unknown, option: string): asser
 /** Secret keys go in headers too: printable ASCII, or they could never be sent. The message never repeats the value. */
 export function checkKeyText(value: string, option: string): void {
   if (!KEY_TEXT.test(value)) {
-    throw new InvalidArgumentError(option, `${option} must be printable ASCII, as keys are: a placeholder left in, or a key copied with extra characters?`);
+    throw new InvalidArgumentError(option, `${option} must be printable ASCII: a placeholder left in, or extra characters copied?`);
   }
 }

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import type { User } from '../../protocol/models.js';
-import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.js';
-import { isKnownError } from '../../protocol/errors/knownError.js';
+import { ClientError } from '../../protocol/errors/errors.js';
 import type { BrokerClient } from '../client.js';
+import { lazyChunk } from './lazyChunk.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
@@ -67,7 +67,7 @@ export async function redirectToSignIn(client: BrokerClient): Promise<boolean> {
   const signIn = new URL(client.urls.signIn);
   const here = new URL(location.href);
   if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
-    console.error(`useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}): render a sign-in form there, or set handlerPaths.signIn.`);
+    console.error(`useUser({ or: 'redirect' }) on the sign-in page itself (${signIn.pathname}): render a sign-in form there, or set handlerPaths.signIn.`);
     return false;
   }
   const returnTo = readReturnTo(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`;
@@ -87,38 +87,10 @@ export function useUserState(): UserState {
 }
 
 /**
- * Signs up an anonymous user once per client, however many components ask, and settles when the
- * tab sees a user: what a component suspends on while `or: 'anonymous'` makes one (the waiting is
- * a lazy chunk, anonymousSignUp.ts: most pages never need it). A failure is thrown by the renders
- * that ask in the task that first meets it (React renders again at once after an error, and must
- * meet it again to reach the error boundary); later renders try again.
+ * `or: 'anonymous'`: the sign-up, once per client, and what a render throws meanwhile are a lazy
+ * chunk (anonymousSignUp.ts: most pages never sign anyone up anonymously).
  */
-interface AnonymousSignUp {
-  promise: Promise<void>;
-  failure?: { error: unknown };
-  forgetting?: boolean;
-}
-const anonymousSignUps = new WeakMap<BrokerClient, AnonymousSignUp>();
-function signUpAnonymouslyOnce(client: BrokerClient): never {
-  const running = anonymousSignUps.get(client);
-  if (running?.failure !== undefined) {
-    if (running.forgetting !== true) {
-      running.forgetting = true;
-      setTimeout(() => anonymousSignUps.get(client) === running && anonymousSignUps.delete(client), 0);
-    }
-    throw running.failure.error;
-  }
-  if (running !== undefined) throw running.promise;
-  const entry: AnonymousSignUp = { promise: Promise.resolve() };
-  entry.promise = import('./anonymousSignUp.js')
-    .then((lazy) => lazy.signUpAnonymouslyAndWait(client, SUSPENSE_HOLD_MILLIS))
-    .then(
-      () => void anonymousSignUps.delete(client),
-      (error: unknown) => void (entry.failure = { error }),
-    );
-  anonymousSignUps.set(client, entry);
-  throw entry.promise;
-}
+const anonymousSignUp = lazyChunk(() => import('./anonymousSignUp.js'));
 
 /**
  * The signed-in user. Suspends until it is known (not when the tab already has it, e.g. from the
@@ -133,7 +105,7 @@ export function useUser(options: UseUserOptions = {}): User | null {
   const current = useSuspenseQuery({ kind: 'currentUser' });
   const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
   const user = current !== null && current.isAnonymous && !includeAnonymous ? null : current;
-  if (user === null && options.or === 'anonymous') signUpAnonymouslyOnce(client);
+  if (user === null && options.or === 'anonymous') anonymousSignUp().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
   if (user === null && options.or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
   if (user === null && options.or === 'redirect') {
     // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
@@ -170,30 +142,8 @@ export interface UseConnectedAccountOptions {
   scopes?: string[];
 }
 
-/**
- * Whether the linked account's token covers `scopes`, asked once per link and scope set. Keyed by
- * the link object of the user snapshot: a settled answer stays while React renders again (a lacking
- * scope must not be asked again on every render), and a new snapshot of the user (after linking
- * again, say) asks afresh.
- */
-const scopeChecks = new WeakMap<object, Map<string, Promise<boolean>>>();
-function grants(client: BrokerClient, link: object, providerId: string, scopes: string[]): Promise<boolean> {
-  let checks = scopeChecks.get(link);
-  if (!checks) scopeChecks.set(link, (checks = new Map()));
-  const key = JSON.stringify([...scopes].sort());
-  let check = checks.get(key);
-  if (!check) {
-    check = client.getConnectedAccountAccessToken(providerId, { scopes }).then(
-      () => true,
-      (error: AuthBrokerError) => {
-        if (isKnownError(error, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE')) return false;
-        throw error;
-      },
-    );
-    checks.set(key, check);
-  }
-  return check;
-}
+/** What `or: 'redirect'` does beyond reading the user (accountLink.ts), a lazy chunk: most pages never link an account. */
+const accountLink = lazyChunk(() => import('./accountLink.js'));
 
 /**
  * The user's linked account at a provider. With `or: 'redirect'` it never returns null: an account
@@ -220,31 +170,8 @@ export function useConnectedAccount(providerId: string, options: UseConnectedAcc
     [client, link, providerId, scopes.join(' ')],
   );
   if (options.or !== 'redirect') return account;
-  const goLink = () => once(client, `link:${providerId}`, () => void client.linkOAuthAccount(providerId, scopes));
-  if (account === null) {
-    goLink();
-    throw forever;
-  }
-  if (scopes.length > 0 && link !== null && readPromise(grants(client, link, providerId, scopes)) === false) {
-    goLink();
-    throw forever;
-  }
-  return account;
+  return accountLink().linkedAccount(client, account, link, providerId, scopes, (purpose, go) => once(client, purpose, go));
 }
 
 /** @deprecated `useConnectedAccount` suspends the same way; kept for apps written against 0.1. */
 export const useSuspenseConnectedAccount = (providerId: string): ConnectedAccount | null => useConnectedAccount(providerId);
-
-/** Reads a promise during render (suspending until it settles), without React 19's `use` so React 18 works too. */
-const settled = new WeakMap<Promise<unknown>, { value: unknown } | { error: unknown }>();
-function readPromise<T>(promise: Promise<T>): T {
-  const outcome = settled.get(promise);
-  if (outcome === undefined) {
-    throw promise.then(
-      (value) => void settled.set(promise, { value }),
-      (error: unknown) => void settled.set(promise, { error }),
-    );
-  }
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value as T;
-}
