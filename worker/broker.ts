@@ -104,20 +104,19 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
 
 /**
  * `tokenStore: 'memory'`: sessions in memory (shared with the other in-page brokers where each tab
- * is one), OAuth flows in `durable`. A session this origin stored before the app chose memory is
- * deleted from storage: the app asked that no refresh token stay on the device.
+ * is one: the in-page host's store), OAuth flows in `durable`. A session this origin stored before
+ * the app chose memory is deleted from storage: the app asked that no refresh token stay on the device.
  */
 async function tokensInMemory(
   durable: BrokerStorage,
-  { brokerKey, storedSlot, mode, locks, clock, load }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
+  { brokerKey, storedSlot, locks, clock, load }: { brokerKey: string; storedSlot: string; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
 ): Promise<BrokerStorage> {
-  const { keepTokensInMemory, peerChannel } = await load();
-  const peers = mode === 'in-process' ? peerChannel(brokerKey) : null;
+  const { keepTokensInMemory } = await load();
   for (const slot of [storedSlot, `admin:${storedSlot}`]) {
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
   }
-  return keepTokensInMemory({ durable, slots: [brokerKey, `admin:${brokerKey}`], peers, locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock } });
+  return keepTokensInMemory({ durable, brokerKey, slots: [brokerKey, `admin:${brokerKey}`], locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock } });
 }
 
 /**
@@ -134,7 +133,7 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const warnings = new Warnings();
   const opened = await openStorage(host.storage, (warning) => warnings.add(warning));
   const locks = host.locks === undefined ? browserLocks() : host.locks;
-  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), mode: host.mode, locks, clock, load: host.memoryTokens }) : opened;
+  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), locks, clock, load: host.memoryTokens }) : opened;
   storage.onEvent((event) => {
     if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
   });

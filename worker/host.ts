@@ -7,6 +7,7 @@ import type { LoadRecorder } from './diagnostics/recorder.js';
 import type { LockManagerLike } from './locks.js';
 import { createIndexedDbStorage } from './storage/indexedDb.js';
 import { createMemoryStorage } from './storage/memory.js';
+import type { MemoryTokenStore } from './storage/memoryTokens.js';
 import type { BrokerStorage } from './storage/types.js';
 
 /** What the host supplies: the runtime's facilities, replaceable in tests. */
@@ -53,7 +54,8 @@ export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services'
 
 export type LoadTokenGrant = () => Promise<Pick<typeof import('../protocol/tokenGrant.js'), 'refreshAccessToken'>>;
 
-export type LoadMemoryTokens = () => Promise<Pick<typeof import('./storage/memoryTokens.js'), 'keepTokensInMemory' | 'peerChannel'>>;
+/** How a host's brokers get the memory token store: worker hosts memoryTokens.ts's, the in-page host the one that shares with other tabs' brokers (storage/memoryPeers.ts). */
+export type LoadMemoryTokens = () => Promise<MemoryTokenStore>;
 
 export async function openStorage(option: BrokerHostOptions['storage'], warn: (warning: string) => void): Promise<BrokerStorage> {
   if (option !== undefined && typeof option !== 'function') return option;

@@ -13,7 +13,9 @@ export type { Broker, BrokerParts } from './broker.js';
 
 /** A broker for one project of one service, on the host `host` describes; its lazy parts load with import() unless `host` says otherwise. */
 export function createBroker(config: unknown, host: BrokerHostOptions): Promise<Broker> {
-  return createBrokerOf(config, { ...host, recorder: host.recorder ?? lazyParts.recorder, services: host.services ?? lazyParts.services, memoryTokens: host.memoryTokens ?? lazyParts.memoryTokens, tokenGrant: host.tokenGrant ?? lazyParts.tokenGrant });
+  // In-page brokers (one per tab) share sessions kept in memory with each other; a worker's one broker has nobody to.
+  const memoryTokens = host.memoryTokens ?? (host.mode === 'in-process' ? () => import('./storage/memoryPeers.js').then((peers) => peers.sharedWithPeers()) : lazyParts.memoryTokens);
+  return createBrokerOf(config, { ...host, recorder: host.recorder ?? lazyParts.recorder, services: host.services ?? lazyParts.services, memoryTokens, tokenGrant: host.tokenGrant ?? lazyParts.tokenGrant });
 }
 export { createInProcessBroker } from './hosts/inProcess.js';
 export type { BrokerConfig } from './config.js';
