@@ -3,6 +3,7 @@
  * fallback where neither SharedWorker nor service workers are available; tabs then coordinate
  * through Web Locks, BroadcastChannel and the shared IndexedDB.
  */
+import { assertNotInBrowser } from '../../protocol/environment.js';
 import { createServices } from '../api/services.js';
 import { createBroker, type Broker } from '../broker.js';
 import type { BrokerConfig } from '../config.js';
@@ -20,6 +21,7 @@ import { sharedWithPeers } from '../storage/memoryPeers.js';
 const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => sharedWithPeers(), tokenGrant: async () => ({ refreshAccessToken }) };
 
 /** A broker in this page (or in Node, for tests): the last fallback when no worker can host one. */
-export function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
+export async function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
+  if (options.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
   return createBroker(config, { ...options, recorder: options.recorder ?? inPageParts.recorder, services: options.services ?? inPageParts.services, memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens, tokenGrant: options.tokenGrant ?? inPageParts.tokenGrant, mode: 'in-process' });
 }
