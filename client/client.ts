@@ -15,7 +15,6 @@ import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
 import { candidateModes, detectCapabilities } from './mode.js';
 import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
-import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
@@ -90,10 +89,15 @@ export type PasskeyModule = Pick<typeof import('./passkeys.js'), 'registerPasske
 export interface ClientParts {
   /** How the client reaches its broker. */
   connection(): Promise<ConnectionModule>;
-  /** OAuth's browser steps; null where this context has none (a content script). */
-  oauth: (() => Promise<OAuthModule>) | null;
-  /** The passkey ceremonies; a string where none can run here, saying why (PASSKEYS_UNAVAILABLE). */
-  passkeys: (() => Promise<PasskeyModule>) | string;
+  /** OAuth's browser steps; where this context has none (a content script), a load that fails saying so. */
+  oauth(): Promise<OAuthModule>;
+  /** Whether passkey ceremonies can run here (WebAuthn, in a context the service takes passkeys from). */
+  passkeysAvailable(): boolean;
+  /**
+   * The passkey ceremonies, refusing with PASSKEYS_UNAVAILABLE, saying why, where they cannot run:
+   * before the lazy module, the WebAuthn library or the broker are asked anything.
+   */
+  passkeys(): Promise<PasskeyModule>;
 }
 
 /** How a client reaches a broker that is not the page's own choice (a browser extension's background). */
@@ -191,17 +195,8 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     receiver?.disconnected();
   }
 
-  // Refused at once, before the lazy module, the WebAuthn library or the broker are asked anything.
-  const passkeys = async () => {
-    if (typeof parts.passkeys === 'string') throw new ClientError('PASSKEYS_UNAVAILABLE', parts.passkeys);
-    if (!passkeysAvailable()) throw passkeysUnavailable();
-    return parts.passkeys();
-  };
   // The checks are passed in: see RedirectChecks in oauth.ts.
-  const oauth = async () => {
-    if (parts.oauth === null) throw new ClientError('BROKER_UNAVAILABLE', 'OAuth flows do not run in this context.');
-    return (await parts.oauth()).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
-  };
+  const oauth = async () => (await parts.oauth()).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
@@ -249,10 +244,10 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     settled: (query: QuerySpec) => store.settled(query),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
     get passkeysAvailable() {
-      return typeof parts.passkeys !== 'string' && passkeysAvailable();
+      return parts.passkeysAvailable();
     },
-    registerPasskey: async () => (await passkeys()).registerPasskey(await api(), KnownError),
-    signInWithPasskey: async () => (await passkeys()).signInWithPasskey(await api(), KnownError),
+    registerPasskey: async () => (await parts.passkeys()).registerPasskey(await api(), KnownError),
+    signInWithPasskey: async () => (await parts.passkeys()).signInWithPasskey(await api(), KnownError),
     // OAuth's browser steps load when first used (most pages never start or finish a flow).
     signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
     linkOAuthAccount: async (providerId: string, scopes?: string[]) => (await oauth()).linkOAuthAccount(providerId, scopes),

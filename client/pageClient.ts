@@ -7,6 +7,7 @@ import { extensionApi, inContentScript, type ExtensionApi } from '../contract/we
 import { ClientError } from '../protocol/errors/errors.js';
 import { createClientOn, type BrokerClient, type ClientParts } from './client.js';
 import type { ConnectOptions } from './options.js';
+import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 
 /**
  * Why no page-based host can start here, before anything is loaded: a worker (an extension's
@@ -35,7 +36,11 @@ function pageParts(options: ConnectOptions, extension: ExtensionApi | null): Cli
       return connection;
     },
     oauth: () => import('./oauth.js'),
-    passkeys: () => import('./passkeys.js'),
+    passkeysAvailable,
+    async passkeys() {
+      if (!passkeysAvailable()) throw passkeysUnavailable();
+      return import('./passkeys.js');
+    },
   };
 }
 

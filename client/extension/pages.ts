@@ -23,7 +23,7 @@ export function createExtensionClient(options: ExtensionOptions): ExtensionClien
   if (inExtensionBackground(extension)) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; in the background, use the client startExtensionBroker returns.");
   const connection = portConnection(extension, EXTENSION_PAGE_PORT);
   // Static, like the background's: no import() anywhere in authbroker/extension, so a page bundled with the background shares no chunk that has one.
-  const parts = { connection: async () => connection, oauth: async () => ({ oauthMethods }), passkeys: NO_PASSKEYS_IN_EXTENSIONS };
+  const parts = { connection: async () => connection, oauth: async () => ({ oauthMethods }), ...NO_PASSKEYS_IN_EXTENSIONS };
   const client = createClientOn(connectOptionsOf(options, {}), { origin: location.origin }, parts);
   return withWebAuthFlow(client, async (providerId, flowOptions = {}) => {
     await client.connect();
