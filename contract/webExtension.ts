@@ -107,9 +107,9 @@ export function extensionOriginOf(url: string): string {
  * page (in an extension's own pages and its background, `location` is the extension's).
  */
 export function inContentScript(): boolean {
-  if (extensionApi() === null) return false;
+  const extension = extensionApi();
   const href = (globalThis as { location?: { href?: string } }).location?.href;
-  return href !== undefined && !isExtensionUrl(href);
+  return extension !== null && href !== undefined && !href.startsWith(extension.runtime.getURL(''));
 }
 
 /** The names of the ports extension contexts open to the background. */
