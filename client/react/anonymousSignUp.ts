@@ -1,7 +1,7 @@
 /**
- * What `useUser({ or: 'anonymous' })` does while nobody is signed in, a lazy chunk of its own (most
- * pages never sign anyone up anonymously). It imports nothing the tab's main chunk imports (see
- * ARCHITECTURE.md): the client and the hold come from the caller.
+ * What `useUser({ or: 'anonymous' })` does while nobody is signed in. Part of the user hooks' lazy
+ * chunk (`userChunk.ts`), so it imports nothing the tab's main chunk imports: the client and the
+ * hold come from the caller.
  */
 import type { BrokerClient } from '../client.js';
 

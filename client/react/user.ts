@@ -36,44 +36,22 @@ export type UserState =
   | { status: 'anonymous'; user: User }
   | { status: 'signed-in'; user: User };
 
-/** A promise that never settles: what a component suspends on while the page navigates away. */
-const forever = new Promise<never>(() => undefined);
-
 /**
- * Starts a navigation once per client and purpose, after the current render (several components,
- * or StrictMode's double render, asking for the same redirect start one). Cleared when the
- * navigation did not happen, so a later render can try again.
+ * What `or` does beyond reading the user (going to sign in or to link an account, an anonymous
+ * sign-up) is a lazy chunk, `userChunk.ts`: most pages never need it. It gets the return path's
+ * reader from here (redirects.ts, which authbroker/client exports, so the main chunk has it anyway).
  */
-const started = new WeakMap<BrokerClient, Set<string>>();
-function once(client: BrokerClient, purpose: string, go: () => Promise<boolean> | void): void {
-  let set = started.get(client);
-  if (!set) started.set(client, (set = new Set()));
-  if (set.has(purpose)) return;
-  set.add(purpose);
-  queueMicrotask(() => {
-    void Promise.resolve(go()).then((went) => {
-      if (went === false) setTimeout(() => set.delete(purpose), 1000);
-    });
-  });
-}
+const loadChunk = () => import('./userChunk.js');
+const chunk = lazyChunk(loadChunk);
+const returnTo = { read: readReturnTo, param: RETURN_TO_PARAM };
 
 /**
- * Sends the browser to the sign-in page, with a way back. (redirects.ts is imported, not loaded
- * lazily: authbroker/client exports it anyway, and a lazy importer would split it into a chunk of its own.) Never from the sign-in page to itself
+ * Sends the browser to the sign-in page, with a way back. Never from the sign-in page to itself
  * (an app without a sign-in page there would loop), and never nesting `after_auth_return_to`: a page
- * that already carries one passes it on. Returns false when it did not go.
+ * that already carries one passes it on. Resolves with false when it did not go.
  */
 export async function redirectToSignIn(client: BrokerClient): Promise<boolean> {
-  const signIn = new URL(client.urls.signIn);
-  const here = new URL(location.href);
-  if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
-    console.error(`useUser({ or: 'redirect' }) on the sign-in page itself (${signIn.pathname}): render a sign-in form there, or set handlerPaths.signIn.`);
-    return false;
-  }
-  const returnTo = readReturnTo(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`;
-  signIn.searchParams.set(RETURN_TO_PARAM, returnTo);
-  client.navigate(signIn.origin === here.origin ? `${signIn.pathname}${signIn.search}` : signIn.href);
-  return true;
+  return (await loadChunk()).goToSignIn(client, returnTo);
 }
 
 /** The user and whether it is known yet, never suspending. */
@@ -85,12 +63,6 @@ export function useUserState(): UserState {
     return { status: query.data.isAnonymous ? 'anonymous' : 'signed-in', user: query.data };
   }, [query.data]);
 }
-
-/**
- * `or: 'anonymous'`: the sign-up, once per client, and what a render throws meanwhile are a lazy
- * chunk (anonymousSignUp.ts: most pages never sign anyone up anonymously).
- */
-const anonymousSignUp = lazyChunk(() => import('./anonymousSignUp.js'));
 
 /**
  * The signed-in user. Suspends until it is known (not when the tab already has it, e.g. from the
@@ -105,14 +77,11 @@ export function useUser(options: UseUserOptions = {}): User | null {
   const current = useSuspenseQuery({ kind: 'currentUser' });
   const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
   const user = current !== null && current.isAnonymous && !includeAnonymous ? null : current;
-  if (user === null && options.or === 'anonymous') anonymousSignUp().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
+  if (user === null && options.or === 'anonymous') chunk().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
   if (user === null && options.or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
-  if (user === null && options.or === 'redirect') {
-    // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
-    // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
-    once(client, 'sign-in', () => redirectToSignIn(client));
-    throw forever;
-  }
+  // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
+  // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
+  if (user === null && options.or === 'redirect') chunk().signInFirst(client, returnTo);
   return user;
 }
 
@@ -142,9 +111,6 @@ export interface UseConnectedAccountOptions {
   scopes?: string[];
 }
 
-/** What `or: 'redirect'` does beyond reading the user (accountLink.ts), a lazy chunk: most pages never link an account. */
-const accountLink = lazyChunk(() => import('./accountLink.js'));
-
 /**
  * The user's linked account at a provider. With `or: 'redirect'` it never returns null: an account
  * that is missing, or that lacks `scopes`, is linked first (the page goes to the provider and comes back).
@@ -169,8 +135,9 @@ export function useConnectedAccount(providerId: string, options: UseConnectedAcc
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [client, link, providerId, scopes.join(' ')],
   );
-  if (options.or !== 'redirect') return account;
-  return accountLink().linkedAccount(client, account, link, providerId, scopes, (purpose, go) => once(client, purpose, go));
+  // Linked, with no scope to check: nothing to load.
+  if (options.or !== 'redirect' || (account !== null && scopes.length === 0)) return account;
+  return chunk().linkedAccount(client, account, link, providerId, scopes);
 }
 
 /** @deprecated `useConnectedAccount` suspends the same way; kept for apps written against 0.1. */

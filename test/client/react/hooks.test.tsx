@@ -238,7 +238,7 @@ describe('useUser when nobody is signed in', () => {
         <Who testId="who" or="redirect" />
       </AuthProvider>,
     );
-    await waitFor(() => expect(errors.mock.calls.some(([message]) => String(message).includes('on the sign-in page itself'))).toBe(true));
+    await waitFor(() => expect(errors.mock.calls.some(([message]) => String(message).includes('rendered on the sign-in page itself'))).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(assign).not.toHaveBeenCalled();
     history.replaceState(null, '', '/');
