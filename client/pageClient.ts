@@ -17,7 +17,7 @@ import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 export function noWindowProblem(mode: ConnectOptions['mode']): string | null {
   const g = globalThis as { window?: unknown; document?: unknown };
   if (mode === 'in-process' || g.window !== undefined || g.document !== undefined) return null;
-  return "No page to host the broker in server rendering or a worker (there, pass mode: 'in-process'; in an extension's background, use startExtensionBroker).";
+  return "No window to host the broker: it runs in the browser, not in server rendering; in a worker, pass mode: 'in-process' (in an extension's background, use startExtensionBroker).";
 }
 
 /**

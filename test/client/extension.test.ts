@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBrokerClient } from '../../client/index.js';
 import { checkRedirectTarget, readReturnTo } from '../../client/redirects.js';
 import { handlerUrls, handlerPaths } from '../../client/handlerUrls.js';
@@ -51,6 +51,16 @@ describe('where a client may run', () => {
   it('names the way out where no page-based host can start: a worker, an extension background, server rendering', () => {
     expect(noWindowProblem(undefined)).toBeNull();
     expect(noWindowProblem('in-process')).toBeNull();
+    // Neither window nor document: a worker (a Chromium extension's background is one) or a server.
+    vi.stubGlobal('window', undefined);
+    vi.stubGlobal('document', undefined);
+    try {
+      expect(noWindowProblem(undefined)).toMatch(/not in server rendering; in a worker, pass mode: 'in-process' \(in an extension's background, use startExtensionBroker\)/);
+      expect(noWindowProblem('shared-worker')).not.toBeNull();
+      expect(noWindowProblem('in-process')).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
