@@ -352,7 +352,14 @@ export class Session implements TokenSource {
       return this.emit(previous);
     }
     if (record?.status === 'active') {
-      if (!isSameUser(this.live?.sessionKey === record.sessionKey ? this.live.userId : null, record)) return this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
+      const heldUserId = this.live?.sessionKey === record.sessionKey ? this.live.userId : null;
+      if (!isSameUser(heldUserId, record)) {
+        // Another user's tokens under a session this broker holds: never taken for it.
+        if (heldUserId !== null) return this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
+        // A record whose access token names another user than the record does: the token is not this
+        // session's, so it is never sent; the refresh token renews it, and the renewal's user is checked.
+        record = { ...record, accessToken: null, accessTokenRenewAtMillis: null };
+      }
       if (this.live?.sessionKey === record.sessionKey && (this.live.accessToken === record.accessToken || (record.accessToken !== null && this.refused.has(record.accessToken)))) return;
       this.live = { ...record };
     } else {

@@ -18,6 +18,13 @@ log() { echo "[$(date +%T)] $*"; }
 if curl -s -m 5 -o /dev/null "http://127.0.0.1:$PORT/api/v1"; then
   log "a backend already answers on $PORT; using it"
   [ -f "$SRC/.authbroker-pinned-commit" ] && log "its source: $(cat "$SRC/.authbroker-pinned-commit")"
+  # Its ClickHouse and Svix stand-ins may have stopped without it (they are separate processes): the
+  # backend then answers 500 to token renewals' events, metrics and webhook tokens. Start them again.
+  if ! curl -sf -m 2 http://127.0.0.1:8136/ping >/dev/null && [ -f "$R/stubs.mjs" ]; then
+    log "starting the ClickHouse/Svix stubs again"
+    (cd "$R"; setsid nohup node stubs.mjs >> "$R/stubs.log" 2>&1 < /dev/null & echo $! > "$R/stubs.pid")
+    for _ in 1 2 3 4 5 6 7 8 9 10; do curl -sf -m 1 http://127.0.0.1:8136/ping >/dev/null && break; sleep 0.5; done
+  fi
   exit 0
 fi
 [ -d "$SHARED" ] || { echo "the shared real-service scripts are not at $SHARED (set STACK_REAL_SERVICE_DIR)" >&2; exit 2; }

@@ -103,7 +103,7 @@ describe('the extension host: who may connect', () => {
     const fake = fakeExtension();
     const { config } = startHost(fake);
     const other = { ...config, projectId: '00000000-0000-4000-8000-000000000000' };
-    await expect(fake.open(EXTENSION_PAGE_PORT, PAGE).call('connect', other, { version: 'test' })).rejects.toThrow(/This broker serves/);
+    await expect(fake.open(EXTENSION_PAGE_PORT, PAGE).call('connect', other, { version: 'test' })).rejects.toThrow(/projectId .* is not the running broker's/);
   });
 
   it('content scripts get the user, the session and sign-out; an access token only on opt-in; nothing else', async () => {
