@@ -1,6 +1,7 @@
 import type { BrokerMode } from '../contract/state.js';
 import type { Clock } from '../protocol/clock.js';
 import { messageOf } from '../protocol/errors/errors.js';
+import type { refreshAccessToken } from '../protocol/tokenGrant.js';
 import type { Bus } from './bus.js';
 import type { LoadServices } from './api/services.js';
 import type { LoadRecorder } from './diagnostics/recorder.js';
@@ -52,7 +53,13 @@ export interface BrokerHostOptions {
  */
 export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services' | 'memoryTokens' | 'tokenGrant'>>;
 
-export type LoadTokenGrant = () => Promise<Pick<typeof import('../protocol/tokenGrant.js'), 'refreshAccessToken'>>;
+/** What the broker uses of the token endpoint's grants (protocol/tokenGrant.ts, with oauth4webapi): the refresh-token grant. */
+export interface TokenGrantModule {
+  refreshAccessToken: typeof refreshAccessToken;
+}
+
+/** How the token endpoint's grants load, on the first renewal of a token. */
+export type LoadTokenGrant = () => Promise<TokenGrantModule>;
 
 /** How a host's brokers get the memory token store: worker hosts memoryTokens.ts's, the in-page host the one that shares with other tabs' brokers (storage/memoryPeers.ts). */
 export type LoadMemoryTokens = () => Promise<MemoryTokenStore>;
