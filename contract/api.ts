@@ -24,7 +24,10 @@ import type { QuerySnapshot } from './snapshot.js';
 import type { BrokerStatus } from './state.js';
 
 /** Sign-in either completes or needs the second factor (TOTP). Other problems are thrown. */
-export type SignInResult = { status: 'signed-in'; userId: string; isNewUser: boolean } | { status: 'mfa-required'; attemptCode: string };
+export type SignInResult = SignedInResult | { status: 'mfa-required'; attemptCode: string };
+
+/** A sign-in that completed: what a method that never asks for the second factor answers. */
+export type SignedInResult = { status: 'signed-in'; userId: string; isNewUser: boolean };
 
 /**
  * How an OAuth callback ended: signed in (or an account linked), or the second factor is needed; with where the
@@ -107,7 +110,7 @@ export interface BrokerApi {
    * the user signed in now (`isNewUser` says which). A sign-up made later while it is signed in
    * (password, magic link or OTP, OAuth) upgrades it: the same user id, data and teams.
    */
-  signUpAnonymously(): Promise<SignInResult>;
+  signUpAnonymously(): Promise<SignedInResult>;
   /** `callbackUrl` defaults to the tab's magic-link page. */
   sendMagicLink(input: { email: string; callbackUrl?: string }): Promise<{ nonce: string }>;
   /** The `code` of a magic link. */

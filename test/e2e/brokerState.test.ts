@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { MAX_BROKERS_PER_WORKER } from '../../worker/registry.js';
 import { scenario, type Stage } from './support/scenario.js';
-import { brokerScriptUrl, installHostileKit, type Reply } from './support/hostile.js';
+import { installHostileKit, type Reply } from './support/hostile.js';
 import { BLANK_PAGE_PATH } from './support/server.js';
 import { DEMO, until, waitForSignedIn } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
@@ -37,6 +37,17 @@ function lockNames(page: import('playwright-core').Page): Promise<{ held: string
  * bench 6b reads it): objects, compiled code and V8's internals left out (code grows while functions
  * warm up, and stays).
  */
+/** From now on, the target id and URL of every SharedWorker of the demo's origin the browser has run (those running now included). */
+async function sharedWorkersStarted(stage: Stage): Promise<Set<string>> {
+  const cdp = await stage.cdp();
+  const started = new Set<string>();
+  cdp.on('Target.targetCreated', ({ targetInfo }) => {
+    if (targetInfo.type === 'shared_worker' && targetInfo.url.startsWith(stage.demo.url)) started.add(`${targetInfo.targetId} ${targetInfo.url}`);
+  });
+  await cdp.send('Target.setDiscoverTargets', { discover: true });
+  return started;
+}
+
 async function workerHeap(worker: WorkerTarget): Promise<number> {
   for (let i = 0; i < 3; i++) await worker.send('HeapProfiler.collectGarbage');
   const chunks: string[] = [];
@@ -92,21 +103,25 @@ describe('what a page makes the broker keep', () => {
     await first.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
     await waitForSignedIn(first, DEMO.email);
     const held = await first.evaluate(() => window.__authbroker.status());
-    const hostile = await context.newPage();
-    await hostile.goto(`${stage.demo.url}${BLANK_PAGE_PATH}`);
-    await installHostileKit(hostile, await brokerScriptUrl(stage));
-    // Any page can hold the broker's thread for seconds with messages it must read (a million keys each).
-    await hostile.evaluate(async () => {
-      const index = (await window.__hostile.connectAs({ tokenStore: 'memory' }, {})) as number;
-      for (let i = 0; i < 2; i++) void window.__hostile.call(index, 'updateUser', 'millionKeys', 30_000);
-    });
+    // The broker's thread held, as a page's big messages (a million keys each, which the browser reads
+    // before any of our code runs) or a slow device hold it: here the debugger pauses it at its next
+    // statement, so that it is held on every machine for exactly as long as the test needs.
+    const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
+    await worker.send('Debugger.enable');
+    await worker.send('Debugger.pause');
     // A tab opening meanwhile: its first attempt goes unanswered for more than a second, and its retry
     // starts a second instance (`…#2`), which has no session (before: the tab stayed there, signed out).
-    const second = await stage.openTab(context, '/?tokens=memory');
+    const started = await sharedWorkersStarted(stage);
+    // The thread stays held until the tab has heard STANDBY from each instance its retries started
+    // (its three attempts: 1 s, then at once after each STANDBY). Before the fix, the second instance
+    // served the tab with no session and no third was started.
+    const opening = stage.openTab(context, '/?tokens=memory');
+    await until('the tab to start three instances', async () => started.size, (count) => count >= 3, 15_000);
+    await worker.send('Debugger.resume');
+    const second = await opening;
     await waitForSignedIn(second, DEMO.email, 30_000);
     const status = await second.evaluate(() => window.__authbroker.status());
     expect(status.brokerId).toBe(held.brokerId);
-    expect(await stage.sharedWorkerCount()).toBeGreaterThan(1);
     // One session: a sign-out in the new tab is one in the first.
     await second.evaluate(() => window.__authbroker.signOut());
     await until('the first tab to be signed out', () => first.evaluate(() => window.__authbroker.status()), (s) => s.session.status === 'signed-out');

@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { troubleshootingPage } from '../../scripts/docs/troubleshooting.js';
 import { codeBlocks, codeBlocksIn, type CodeBlock } from './support/readme.js';
@@ -69,8 +69,10 @@ describe('every code block of the docs', () => {
     const sources: Array<[string, CodeBlock[]]> = [['README.md', codeBlocks('README.md')], ...markdownPages().map((page) => [page, codeBlocks(page)] as [string, CodeBlock[]])];
     sources.push(['docs/guide/troubleshooting.md', codeBlocksIn(troubleshootingPage())]);
     for (const [page, blocks] of sources) {
-      // Each page is its own app: two guides may both show a vite.config.ts (a web app's and an extension's).
-      const folder = page === 'README.md' ? 'readme' : page.replace(/^docs\//, '').replace(/\.md$/, '');
+      // The pages of a section build one app together (the MFA page imports the password page's
+      // component); each guide is an app of its own (a web app's and an extension's both have a vite.config.ts).
+      const section = dirname(page).replace(/^docs\/?/, '');
+      const folder = page === 'README.md' ? 'readme' : section === 'guide' ? page.replace(/^docs\//, '').replace(/\.md$/, '') : section || 'home';
       blocks.forEach((block, index) => {
         const path = block.path === null ? `snippets/${page.replace(/[/.]/g, '_')}-${index}.${block.lang}` : `apps/${folder}/${block.path}`;
         if (path in files) throw new Error(`Two docs blocks write ${path} (${page}).`);

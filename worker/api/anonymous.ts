@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import type { BrokerApi, SignInResult } from '../../contract/api.js';
+import type { BrokerApi, SignedInResult } from '../../contract/api.js';
 import * as endpoints from '../../protocol/endpoints/index.js';
 import { readSignInTokens } from '../../protocol/signInResponse.js';
 import type { ApiContext, ApiSession } from './context.js';
@@ -34,10 +34,10 @@ export async function signUpUser(session: ApiSession): Promise<'optional' | 'non
 }
 
 /** One anonymous sign-up at a time per broker (keyed by its config, which every per-call copy of the context shares). */
-const inFlight = new WeakMap<object, Promise<SignInResult>>();
+const inFlight = new WeakMap<object, Promise<SignedInResult>>();
 
 export function anonymousMethods({ config, transports, session }: Pick<ApiContext, 'config' | 'transports' | 'session'>): Pick<BrokerApi, 'signUpAnonymously'> {
-  async function signUp(): Promise<SignInResult> {
+  async function signUp(): Promise<SignedInResult> {
     await session.start();
     const state = session.state();
     // Someone is signed in already (anonymous or not): that is the user, and nothing is replaced.
