@@ -74,14 +74,17 @@ export function useUser(options?: { or?: 'return-null'; includeAnonymous?: boole
 export function useUser(options?: UseUserOptions): User | null;
 export function useUser(options: UseUserOptions = {}): User | null {
   const client = useBrokerClient();
+  // Fetched as soon as a component asks for it (never during server rendering), so that a page that
+  // finds nobody signed in, or signs out, acts at once, as when this was in the main chunk.
+  if ((options.or === 'redirect' || options.or === 'anonymous') && typeof window !== 'undefined') chunk.preload();
   const current = useSuspenseQuery({ kind: 'currentUser' });
   const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
   const user = current !== null && current.isAnonymous && !includeAnonymous ? null : current;
-  if (user === null && options.or === 'anonymous') chunk().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
+  if (user === null && options.or === 'anonymous') chunk.read().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
   if (user === null && options.or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
   // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
   // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
-  if (user === null && options.or === 'redirect') chunk().signInFirst(client, returnTo);
+  if (user === null && options.or === 'redirect') chunk.read().signInFirst(client, returnTo);
   return user;
 }
 
@@ -137,7 +140,7 @@ export function useConnectedAccount(providerId: string, options: UseConnectedAcc
   );
   // Linked, with no scope to check: nothing to load.
   if (options.or !== 'redirect' || (account !== null && scopes.length === 0)) return account;
-  return chunk().linkedAccount(client, account, link, providerId, scopes);
+  return chunk.read().linkedAccount(client, account, link, providerId, scopes);
 }
 
 /** @deprecated `useConnectedAccount` suspends the same way; kept for apps written against 0.1. */
