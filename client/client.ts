@@ -71,6 +71,13 @@ export interface BrokerClient extends BrokerActions {
   close(): void;
 }
 
+/** OAuth's browser steps (`oauth.ts`): methods of the client that load their module when first called. */
+const OAUTH_STEPS = ['signInWithOAuth', 'linkOAuthAccount', 'handleOAuthCallback', 'startOAuthFlow', 'completeOAuthFlow'] as const;
+type OAuthSteps = ReturnType<OAuthModule['oauthMethods']>;
+/** Fails to compile unless the list names every step, each typed in BrokerClient as oauth.ts makes it. */
+const everyStepListed: [keyof OAuthSteps] extends [(typeof OAUTH_STEPS)[number]] ? (OAuthSteps extends Pick<BrokerClient, (typeof OAUTH_STEPS)[number]> ? true : never) : never = true;
+void everyStepListed;
+
 const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
 
 /** The connection's module: how a client reaches its broker (`connection.ts` for the page's own hosts). */
@@ -248,12 +255,6 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     },
     registerPasskey: async () => (await parts.passkeys()).registerPasskey(await api(), KnownError),
     signInWithPasskey: async () => (await parts.passkeys()).signInWithPasskey(await api(), KnownError),
-    // OAuth's browser steps load when first used (most pages never start or finish a flow).
-    signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
-    linkOAuthAccount: async (providerId: string, scopes?: string[]) => (await oauth()).linkOAuthAccount(providerId, scopes),
-    handleOAuthCallback: async (callbackOptions?: { navigate?: boolean }) => (await oauth()).handleOAuthCallback(callbackOptions),
-    startOAuthFlow: async (providerId: string, flowOptions: OAuthFlowOptions) => (await oauth()).startOAuthFlow(providerId, flowOptions),
-    completeOAuthFlow: async (callbackUrl: string) => (await oauth()).completeOAuthFlow(callbackUrl),
     close() {
       closes += 1;
       early?.worker.port.close();
@@ -269,5 +270,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     if (name in client) continue;
     actions[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
+  // OAuth's browser steps wait for their module, loaded when first used (most pages never start or finish a flow).
+  for (const step of OAUTH_STEPS) actions[step] = async (...args: unknown[]) => ((await oauth())[step] as (...a: unknown[]) => Promise<unknown>)(...args);
   return Object.assign(client, actions) as unknown as BrokerClient;
 }
