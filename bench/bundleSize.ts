@@ -4,7 +4,7 @@
  */
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { gzipSync } from 'node:zlib';
-import { workerBundles } from '../scripts/workerBundles.mjs';
+import { buildWorker, workerBundles } from '../scripts/workerBundles.mjs';
 import { BENCH, fmt, packageVersion, ROOT, type BenchResult, type Flags } from './harness.js';
 import { inPageAsShipped, inPageInputName } from './inPageBundle.js';
 
@@ -49,14 +49,15 @@ function measure(entryFile: string, plugins: Plugin[] = []): Promise<Chunk[]> {
   return measureBuild({ ...options, entryPoints: [entryFile], outdir: '/virtual', splitting: true, chunkNames: '[name]-[hash]', plugins }, entryFile);
 }
 
-/** A worker script as `npm run build` makes it (scripts/workerBundles.mjs), in memory. */
+/** A worker script as `npm run build` makes it (scripts/workerBundles.mjs: esbuild, then the second minifier pass), in memory. */
 function measureWorker(bundle: BuildOptions): Promise<Chunk[]> {
   const entryFile = Object.values(bundle.entryPoints as Record<string, string>)[0]!;
-  return measureBuild({ ...bundle, outdir: '/virtual', write: false, metafile: true, logLevel: 'error' }, entryFile);
+  return measureBuild({ ...bundle, outdir: '/virtual', write: false, metafile: true, logLevel: 'error' }, entryFile, buildWorker);
 }
 
-async function measureBuild(buildOptions: BuildOptions, entryFile: string): Promise<Chunk[]> {
-  const result = await build({ ...buildOptions, write: false, metafile: true });
+/** Bundles (and, for a worker, minifies again); every JavaScript output with its gzip size and its inputs (esbuild's byte counts). */
+async function measureBuild(buildOptions: BuildOptions, entryFile: string, bundle: (options: BuildOptions) => Promise<{ outputFiles?: Array<{ path: string; contents: Uint8Array }>; metafile?: Metafile }> = build): Promise<Chunk[]> {
+  const result = await bundle({ ...buildOptions, write: false, metafile: true });
   const meta = result.metafile as Metafile;
   return result.outputFiles!
     .filter((f) => f.path.endsWith('.js'))

@@ -13,9 +13,8 @@ import type { Connection } from './connection.js';
 import type { Receiver } from './deliveries.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
-import { candidateModes, detectCapabilities, noPageProblem } from './mode.js';
+import { candidateModes, detectCapabilities } from './mode.js';
 import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
-import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 import { PersistedSnapshots } from './persisted.js';
 import { QueryStore } from './store.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
@@ -72,6 +71,13 @@ export interface BrokerClient extends BrokerActions {
   close(): void;
 }
 
+/** OAuth's browser steps (`oauth.ts`): methods of the client that load their module when first called. */
+const OAUTH_STEPS = ['signInWithOAuth', 'linkOAuthAccount', 'handleOAuthCallback', 'startOAuthFlow', 'completeOAuthFlow'] as const;
+type OAuthSteps = ReturnType<OAuthModule['oauthMethods']>;
+/** Fails to compile unless the list names every step, each typed in BrokerClient as oauth.ts makes it. */
+const everyStepListed: [keyof OAuthSteps] extends [(typeof OAUTH_STEPS)[number]] ? (OAuthSteps extends Pick<BrokerClient, (typeof OAUTH_STEPS)[number]> ? true : never) : never = true;
+void everyStepListed;
+
 const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
 
 /** The connection's module: how a client reaches its broker (`connection.ts` for the page's own hosts). */
@@ -90,10 +96,15 @@ export type PasskeyModule = Pick<typeof import('./passkeys.js'), 'registerPasske
 export interface ClientParts {
   /** How the client reaches its broker. */
   connection(): Promise<ConnectionModule>;
-  /** OAuth's browser steps; null where this context has none (a content script). */
-  oauth: (() => Promise<OAuthModule>) | null;
-  /** The passkey ceremonies; a string where none can run here, saying why (PASSKEYS_UNAVAILABLE). */
-  passkeys: (() => Promise<PasskeyModule>) | string;
+  /** OAuth's browser steps; where this context has none (a content script), a load that fails saying so. */
+  oauth(): Promise<OAuthModule>;
+  /** Whether passkey ceremonies can run here (WebAuthn, in a context the service takes passkeys from). */
+  passkeysAvailable(): boolean;
+  /**
+   * The passkey ceremonies, refusing with PASSKEYS_UNAVAILABLE, saying why, where they cannot run:
+   * before the lazy module, the WebAuthn library or the broker are asked anything.
+   */
+  passkeys(): Promise<PasskeyModule>;
 }
 
 /** How a client reaches a broker that is not the page's own choice (a browser extension's background). */
@@ -159,8 +170,6 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   }
 
   async function open(): Promise<BrokerApi> {
-    const problem = host === null ? noPageProblem(options.mode) : null;
-    if (problem !== null) throw new ClientError('BROKER_UNAVAILABLE', problem);
     const generation = closes;
     const { connect, keepSnapshots, receiving } = await loadConnection();
     if (generation !== closes) throw closedWhileConnecting();
@@ -193,17 +202,8 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     receiver?.disconnected();
   }
 
-  // Refused at once, before the lazy module, the WebAuthn library or the broker are asked anything.
-  const passkeys = async () => {
-    if (typeof parts.passkeys === 'string') throw new ClientError('PASSKEYS_UNAVAILABLE', parts.passkeys);
-    if (!passkeysAvailable()) throw passkeysUnavailable();
-    return parts.passkeys();
-  };
   // The checks are passed in: see RedirectChecks in oauth.ts.
-  const oauth = async () => {
-    if (parts.oauth === null) throw new ClientError('BROKER_UNAVAILABLE', 'OAuth flows do not run in this context.');
-    return (await parts.oauth()).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
-  };
+  const oauth = async () => (await parts.oauth()).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
@@ -251,16 +251,10 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     settled: (query: QuerySpec) => store.settled(query),
     read: async <Q extends QuerySpec>(query: Q): Promise<DataOf<Q>> => (await api()).read(query),
     get passkeysAvailable() {
-      return typeof parts.passkeys !== 'string' && passkeysAvailable();
+      return parts.passkeysAvailable();
     },
-    registerPasskey: async () => (await passkeys()).registerPasskey(await api(), KnownError),
-    signInWithPasskey: async () => (await passkeys()).signInWithPasskey(await api(), KnownError),
-    // OAuth's browser steps load when first used (most pages never start or finish a flow).
-    signInWithOAuth: async (providerId: string, oauthOptions?: OAuthSignInOptions) => (await oauth()).signInWithOAuth(providerId, oauthOptions),
-    linkOAuthAccount: async (providerId: string, scopes?: string[]) => (await oauth()).linkOAuthAccount(providerId, scopes),
-    handleOAuthCallback: async (callbackOptions?: { navigate?: boolean }) => (await oauth()).handleOAuthCallback(callbackOptions),
-    startOAuthFlow: async (providerId: string, flowOptions: OAuthFlowOptions) => (await oauth()).startOAuthFlow(providerId, flowOptions),
-    completeOAuthFlow: async (callbackUrl: string) => (await oauth()).completeOAuthFlow(callbackUrl),
+    registerPasskey: async () => (await parts.passkeys()).registerPasskey(await api(), KnownError),
+    signInWithPasskey: async () => (await parts.passkeys()).signInWithPasskey(await api(), KnownError),
     close() {
       closes += 1;
       early?.worker.port.close();
@@ -276,5 +270,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     if (name in client) continue;
     actions[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
+  // OAuth's browser steps wait for their module, loaded when first used (most pages never start or finish a flow).
+  for (const step of OAUTH_STEPS) actions[step] = async (...args: unknown[]) => ((await oauth())[step] as (...a: unknown[]) => Promise<unknown>)(...args);
   return Object.assign(client, actions) as unknown as BrokerClient;
 }

@@ -7,6 +7,7 @@
  * of its own, loaded up front by every page.
  */
 import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
+import { isBackgroundPage, type BackgroundReader } from '../contract/extensionBackground.js';
 import type { BrokerMode } from '../contract/state.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
 import type { BrokerTarget } from './brokerChannel.js';
@@ -26,6 +27,16 @@ export interface Connection {
   lost: Promise<void>;
   /** Stops forwarding and closes the ports; `goodbye` first tells the broker this tab is leaving. */
   close(goodbye?: boolean): void;
+}
+
+/**
+ * In one of an extension's own documents (`extension`, its API, found by the main chunk), why the
+ * page cannot host a broker: its background page (Firefox's event page) runs the extension's own.
+ * Asked here, with the lazy chunk, since only extensions' documents need it.
+ */
+export function backgroundPageProblem(extension: BackgroundReader | null): string | null {
+  if (extension === null || !isBackgroundPage(extension)) return null;
+  return "createBrokerClient cannot run in an extension's background: call startExtensionBroker from 'authbroker/extension' there.";
 }
 
 let warnedEveryTabAlone = false;

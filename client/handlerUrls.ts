@@ -21,29 +21,19 @@ export interface HandlerPaths {
   afterSignOut: string;
 }
 
+/** The pages under `handler`, each at its name in kebab case (`signIn` is `/handler/sign-in`). */
+const HANDLER_PAGES = ['signIn', 'signUp', 'signOut', 'emailVerification', 'passwordReset', 'forgotPassword', 'oauthCallback', 'magicLinkCallback', 'accountSettings', 'error', 'teamInvitation'] as const;
+/** Fails to compile when a page of HandlerPaths is neither under `handler` nor one of the others. */
+const everyPageListed: Exclude<keyof HandlerPaths, (typeof HANDLER_PAGES)[number] | 'handler' | 'home' | 'afterSignIn' | 'afterSignUp' | 'afterSignOut'> extends never ? true : never = true;
+void everyPageListed;
+
 /** Defaults under `/handler`, as the official SDK's pages. */
 export function handlerPaths(overrides: Partial<HandlerPaths> = {}): HandlerPaths {
   const handler = overrides.handler ?? '/handler';
   const home = overrides.home ?? '/';
-  return {
-    handler,
-    signIn: `${handler}/sign-in`,
-    signUp: `${handler}/sign-up`,
-    signOut: `${handler}/sign-out`,
-    emailVerification: `${handler}/email-verification`,
-    passwordReset: `${handler}/password-reset`,
-    forgotPassword: `${handler}/forgot-password`,
-    oauthCallback: `${handler}/oauth-callback`,
-    magicLinkCallback: `${handler}/magic-link-callback`,
-    accountSettings: `${handler}/account-settings`,
-    error: `${handler}/error`,
-    teamInvitation: `${handler}/team-invitation`,
-    home,
-    afterSignIn: home,
-    afterSignUp: home,
-    afterSignOut: home,
-    ...overrides,
-  };
+  const paths = { handler } as HandlerPaths;
+  for (const page of HANDLER_PAGES) paths[page] = `${handler}/${page.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  return { ...paths, home, afterSignIn: home, afterSignUp: home, afterSignOut: home, ...overrides };
 }
 
 /** The handler pages as absolute URLs of the app's origin. */

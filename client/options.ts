@@ -101,10 +101,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'connectBroker needs an options object.');
   for (const key of SECRET_OPTIONS) {
     if (key in options) {
-      throw new ClientError(
-        'UNSAFE_CREDENTIALS',
-        `${key} must never be given to browser code (anyone could read it): use it on your server, with authbroker/server.`,
-      );
+      throw new ClientError('UNSAFE_CREDENTIALS', `${key} must never be given to browser code (anyone could read it): use it on your server, with authbroker/server.`);
     }
   }
   refuseSecretsInBrowserOptions(options, 'options.');
@@ -112,7 +109,7 @@ export function checkConnectOptions(options: ConnectOptions): void {
     if (typeof options[key] !== 'string' || options[key] === '') throw badOption(key, 'must be a non-empty string');
   }
   // Checked here, where the app passed them, rather than failing later as "no broker could start".
-  if (!isHttpUrl(options.baseUrl)) throw badOption('baseUrl', `must be an http(s) URL such as https://api.stack-auth.com, got ${JSON.stringify(options.baseUrl)}`);
+  if (!isHttpUrl(options.baseUrl)) throw badOption('baseUrl', `must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
   checkProjectId(options.projectId, 'options.projectId');
   checkPublishableClientKey(options.publishableClientKey, 'options.publishableClientKey');
   if (options.internalPublishableClientKey !== undefined) checkPublishableClientKey(options.internalPublishableClientKey, 'options.internalPublishableClientKey');
@@ -121,13 +118,13 @@ export function checkConnectOptions(options: ConnectOptions): void {
   for (const key of ['refetchOnReturn', 'persistSnapshot'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') throw badOption(key, 'must be true or false');
   }
-  if (options.navigate !== undefined && typeof options.navigate !== 'function') throw badOption('navigate', 'must be a function taking the path to go to');
+  if (options.navigate !== undefined && typeof options.navigate !== 'function') throw badOption('navigate', 'must be a function');
   const origins = options.allowedRedirectOrigins;
   if (origins !== undefined && (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, '')))) {
-    throw badOption('allowedRedirectOrigins', 'must be a list of origins such as https://app.example.com (scheme, host and port only)');
+    throw badOption('allowedRedirectOrigins', 'must be a list of origins, such as https://app.example.com');
   }
   if (options.handlerBaseUrl !== undefined && (typeof options.handlerBaseUrl !== 'string' || !isHttpUrl(options.handlerBaseUrl))) {
-    throw badOption('handlerBaseUrl', 'must be an https URL where your handler pages live, such as https://example.com');
+    throw badOption('handlerBaseUrl', 'must be the http(s) URL of your handler pages');
   }
   if (options.tokenStore !== undefined && options.tokenStore !== 'indexeddb' && options.tokenStore !== 'memory') throw badOption('tokenStore', "must be 'indexeddb' or 'memory'");
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {

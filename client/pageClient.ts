@@ -3,16 +3,46 @@
  * parts load with import() when first used. Other hosts (an extension's) build on `createClientOn`
  * with parts of their own, and never reach this module's import()s.
  */
+import { extensionApi, inContentScript, type ExtensionApi } from '../contract/webExtension.js';
+import { ClientError } from '../protocol/errors/errors.js';
 import { createClientOn, type BrokerClient, type ClientParts } from './client.js';
-import { refuseContentScript } from './mode.js';
 import type { ConnectOptions } from './options.js';
+import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
 
-const pageParts: ClientParts = {
-  connection: () => import('./connection.js'),
-  // OAuth's browser steps and the passkey ceremonies load when first used (most pages use neither).
-  oauth: () => import('./oauth.js'),
-  passkeys: () => import('./passkeys.js'),
-};
+/**
+ * Why no page-based host can start here, before anything is loaded: a worker (an extension's
+ * background in Chromium is one, where import() is refused too) or server rendering. Null where
+ * there is a window; `mode: 'in-process'`, a broker of this context's own, may run anywhere.
+ */
+export function noWindowProblem(mode: ConnectOptions['mode']): string | null {
+  const g = globalThis as { window?: unknown; document?: unknown };
+  if (mode === 'in-process' || g.window !== undefined || g.document !== undefined) return null;
+  return "No window to host the broker: it runs in the browser, not in server rendering; in a worker, pass mode: 'in-process' (in an extension's background, use startExtensionBroker).";
+}
+
+/**
+ * The page's parts, each loaded when first used (most pages use neither OAuth's browser steps nor
+ * the passkey ceremonies). In one of an extension's own documents, the connection first refuses the
+ * background page (`backgroundPageProblem`): what only extensions need is asked with the lazy chunk.
+ */
+function pageParts(options: ConnectOptions, extension: ExtensionApi | null): ClientParts {
+  return {
+    async connection() {
+      const problem = noWindowProblem(options.mode);
+      if (problem !== null) throw new ClientError('BROKER_UNAVAILABLE', problem);
+      const connection = await import('./connection.js');
+      const inBackground = options.mode === 'in-process' ? null : connection.backgroundPageProblem(extension);
+      if (inBackground !== null) throw new ClientError('BROKER_UNAVAILABLE', inBackground);
+      return connection;
+    },
+    oauth: () => import('./oauth.js'),
+    passkeysAvailable,
+    async passkeys() {
+      if (!passkeysAvailable()) throw passkeysUnavailable();
+      return import('./passkeys.js');
+    },
+  };
+}
 
 /**
  * Creates the tab's client. It reads the copy kept since the last visit (and, when there is none,
@@ -25,10 +55,13 @@ const pageParts: ClientParts = {
  * page's next frame when the kept copy gave the page something to show, and at once when it did not
  * (a first visit: the page waits for the broker anyway); a call that needs the broker (an action,
  * `connect()`, `read`) loads it at once.
+ *
+ * In a content script it throws at once, before the web page's storage is read: its broker's
+ * storage would be the web page's, readable by the page's scripts.
  */
 export function createBrokerClient(options: ConnectOptions): BrokerClient {
-  refuseContentScript();
-  return createClientOn(options, null, pageParts);
+  if (inContentScript()) throw new ClientError('BROKER_UNAVAILABLE', "A content script's storage is the web page's: use createContentScriptClient from 'authbroker/extension/content'.");
+  return createClientOn(options, null, pageParts(options, extensionApi()));
 }
 
 /** Creates the client and waits for its broker. */

@@ -1,5 +1,5 @@
 import { fitsShape, KEPT_SHAPES } from '../contract/keptShapes.js';
-import { isPersistedKind, type PersistedKind } from '../contract/persisted.js';
+import type { PersistedKind } from '../contract/persisted.js';
 import type { QuerySpec } from '../contract/queries.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 
@@ -83,7 +83,8 @@ export class PersistedSnapshots {
 
   /** Whether queries of this kind are kept. */
   keeps(kind: string): kind is PersistedKind {
-    return this.enabled && isPersistedKind(kind);
+    // The shapes are keyed by the kept kinds, every one (contract/persisted.ts's list): one list to read here.
+    return this.enabled && Object.hasOwn(KEPT_SHAPES, kind);
   }
 
   /** Whether there is a copy to show anything from (read once, like everything here). */

@@ -1,9 +1,11 @@
-import { extensionOriginOf, isExtensionUrl } from '../contract/webExtension.js';
 import { ClientError } from '../protocol/errors/errors.js';
 
-/** A URL's origin; an extension page's (`chrome-extension://<id>`) too, which `URL.origin` gives as "null" outside browsers. */
+/**
+ * A URL's origin, also where `URL.origin` is "null": an extension page's (`chrome-extension://<id>`
+ * outside browsers), a WebView app's (`capacitor://localhost`). Scheme and host, as an origin is.
+ */
 function originOf(url: URL): string {
-  return isExtensionUrl(url.href) ? extensionOriginOf(url.href) : url.origin;
+  return url.origin !== 'null' ? url.origin : `${url.protocol}//${url.host}`;
 }
 
 /** Where a redirect after sign-in may go: the app's origin, and the other origins it allows. */
@@ -27,15 +29,17 @@ export function checkRedirectTarget(candidate: string, rules: RedirectRules): st
   };
   if (typeof candidate !== 'string' || candidate === '') refuse('it is empty');
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f\\]/.test(candidate)) refuse('it contains whitespace, a control character or a backslash');
+  if (/[\s\u0000-\u001f\u007f\\]/.test(candidate)) refuse('it has whitespace, control characters or a backslash');
   let url: URL;
   try {
     url = new URL(candidate, rules.origin);
   } catch {
     return refuse('it is not a URL');
   }
-  // An extension's pages may go to its own other pages; no other scheme is ever followed.
-  const ownScheme = isExtensionUrl(rules.origin) && url.protocol === new URL(rules.origin).protocol;
+  // A page whose origin is not http(s) (an extension's) may go to its own origin's other pages: its
+  // scheme, with a host (javascript: and data: URLs have none). No other scheme is ever followed.
+  const own = new URL(rules.origin);
+  const ownScheme = url.protocol === own.protocol && own.host !== '';
   if (url.protocol !== 'http:' && url.protocol !== 'https:' && !ownScheme) refuse(`${url.protocol} URLs are never followed`);
   const allowed = [rules.origin, ...(rules.allowedOrigins ?? [])].map((origin) => originOf(new URL(origin)));
   if (!allowed.includes(originOf(url))) refuse(`${originOf(url)} is not this app's origin${rules.allowedOrigins?.length ? ' nor an allowed one' : ''}`);

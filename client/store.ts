@@ -35,6 +35,11 @@ export const PREFETCH_HOLD_MILLIS = 1000;
 
 const noop = () => undefined;
 
+/** No value yet: nothing at all, or a first load under way (what Suspense waits for). */
+export function isPending(snapshot: QuerySnapshot | undefined): boolean {
+  return snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined);
+}
+
 /**
  * The tab's view of its subscriptions. However many components watch a query, the broker sees one
  * subscription; snapshots keep their identity until the broker sends a new one.
@@ -134,11 +139,11 @@ export class QueryStore {
       let done = false;
       const check = () => {
         const snapshot = this.getSnapshot(spec);
-        if (!done && snapshot !== undefined && (snapshot.status !== 'pending' || snapshot.data !== undefined)) {
+        if (!done && !isPending(snapshot)) {
           done = true;
           // Keep the subscription so the component that suspended still finds the value at commit.
           setTimeout(unsubscribe, SUSPENSE_HOLD_MILLIS);
-          resolve(snapshot);
+          resolve(snapshot as QuerySnapshot); // not pending: there is one
         }
       };
       unsubscribe = this.subscribe(spec, check);

@@ -9,6 +9,3 @@ export const PERSISTED_KINDS = ['currentUser', 'teams', 'team', 'teamMembers', '
 
 export type PersistedKind = (typeof PERSISTED_KINDS)[number];
 
-export function isPersistedKind(kind: string): kind is PersistedKind {
-  return (PERSISTED_KINDS as readonly string[]).includes(kind);
-}

@@ -107,31 +107,9 @@ export function extensionOriginOf(url: string): string {
  * page (in an extension's own pages and its background, `location` is the extension's).
  */
 export function inContentScript(): boolean {
-  if (extensionApi() === null) return false;
-  const href = (globalThis as { location?: { href?: string } }).location?.href;
-  return href !== undefined && !isExtensionUrl(href);
-}
-
-/** The page Firefox runs `background.scripts` in (an event page). */
-const GENERATED_BACKGROUND_PAGE = '_generated_background_page.html';
-
-/**
- * Whether code runs in this extension's background: Chromium's service worker (no document, on the
- * extension's origin), or a background page (Firefox runs `background.scripts` in one it makes).
- */
-export function inExtensionBackground(): boolean {
   const extension = extensionApi();
-  const g = globalThis as { document?: unknown; location?: { href?: string; pathname?: string } };
-  if (extension === null || !isExtensionUrl(g.location?.href)) return false;
-  if (g.document === undefined) return true;
-  let background: { page?: string; scripts?: string[] } | undefined;
-  try {
-    background = extension.runtime.getManifest?.().background;
-  } catch {
-    return false;
-  }
-  const page = background?.page ?? (background?.scripts !== undefined ? GENERATED_BACKGROUND_PAGE : undefined);
-  return page !== undefined && g.location?.pathname === `/${page.replace(/^\//, '')}`;
+  const href = (globalThis as { location?: { href?: string } }).location?.href;
+  return extension !== null && href !== undefined && !href.startsWith(extension.runtime.getURL(''));
 }
 
 /** The names of the ports extension contexts open to the background. */

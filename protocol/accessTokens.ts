@@ -1,6 +1,7 @@
 import { createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import { createKnownError } from './errors/create.js';
 import { HttpStatusError, messageOf, NetworkError, ProtocolError } from './errors/errors.js';
+import { redactBody, responseStatusError } from './errors/redact.js';
 import type { KnownError } from './errors/knownError.js';
 import type { Clock } from './retry.js';
 import { assertUsableAccessToken } from './tokenRules.js';
@@ -78,7 +79,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       }
       if (!response.ok) {
         const body = await response.text().catch(() => '');
-        throw new HttpStatusError(response.status, body, `The project's signing keys (${url}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${body.trim().slice(0, 200)}`}. Check baseUrl and projectId.`);
+        throw responseStatusError(response.status, body, `The project's signing keys (${url}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${redactBody(body.trim(), 200)}`}. Check baseUrl and projectId.`);
       }
       return response;
     },

@@ -1,5 +1,6 @@
 import { trimBaseUrl } from './diagnostics.js';
-import { ProtocolError, redactBody } from './errors/errors.js';
+import { ProtocolError } from './errors/errors.js';
+import { redactBody } from './errors/redact.js';
 import { type AnyKnownError } from './errors/knownError.js';
 import { knownErrorFromBody } from './errors/create.js';
 import type { AccessType } from './resources/common.js';

@@ -20,10 +20,7 @@ function isSecretKey(value: unknown): boolean {
 }
 
 function unsafe(what: string): ClientError {
-  return new ClientError(
-    'UNSAFE_CREDENTIALS',
-    `${what} is a secret key (ssk_/sak_): anyone could read it in a browser. Keep it on your server; browsers need only the publishable key (pck_).`,
-  );
+  return new ClientError('UNSAFE_CREDENTIALS', `${what} is a secret key (ssk_/sak_): anyone could read it in a browser. Keep it on your server.`);
 }
 
 /**
@@ -90,10 +87,7 @@ function shown(value: unknown): string {
  */
 export function checkProjectId(value: unknown, option: string): asserts value is string {
   if (value === 'internal' || isUuid(value)) return;
-  throw new InvalidArgumentError(
-    option,
-    `${option} must be your project's id: a UUID such as 27581ab5-090d-4de0-a603-9893113cd548 (from the project's settings, or the emulator's banner) or "internal", got ${shown(value)}.`,
-  );
+  throw new InvalidArgumentError(option, `${option} must be your project's id: a UUID (see its settings) or "internal", got ${shown(value)}.`);
 }
 
 /**
@@ -105,13 +99,10 @@ export function checkProjectId(value: unknown, option: string): asserts value is
  * repeats the value.
  */
 export function checkPublishableClientKey(value: unknown, option: string): asserts value is string {
-  const wrong = () => new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits, from the project's API keys (or the emulator's banner).`);
+  const wrong = () => new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits.`);
   if (typeof value !== 'string') throw wrong();
   if (!KEY_TEXT.test(value)) {
-    throw new InvalidArgumentError(
-      option,
-      `${option} must be printable ASCII without spaces ("pck_" followed by letters and digits), but it holds other characters: a placeholder such as "pck_…" kept from an example, or a key copied with extra characters.`,
-    );
+    throw new InvalidArgumentError(option, `${option} must be printable ASCII: a placeholder such as "pck_…" left in, or extra characters copied?`);
   }
   if (value.length < MIN_KEY_LENGTH || value === PUBLISHABLE_KEY_PREFIX) throw wrong();
 }
@@ -119,6 +110,6 @@ export function checkPublishableClientKey(value: unknown, option: string): asser
 /** Secret keys go in headers too: printable ASCII, or they could never be sent. The message never repeats the value. */
 export function checkKeyText(value: string, option: string): void {
   if (!KEY_TEXT.test(value)) {
-    throw new InvalidArgumentError(option, `${option} must be printable ASCII without spaces, as the project's keys are: it looks like a placeholder kept from an example, or a key copied with extra characters.`);
+    throw new InvalidArgumentError(option, `${option} must be printable ASCII: a placeholder left in, or extra characters copied?`);
   }
 }

@@ -9,6 +9,7 @@ export * from './errors/catalogue.js';
 export { codeBelongsTo, knownErrorLineage, lineageOf, parentOf, statusOf } from './errors/lineage.js';
 export * from './errors/families.js';
 export * from './errors/errors.js';
+export { BODY_EXCERPT_LENGTH, redactBody } from './errors/redact.js';
 export * from './errors/knownError.js';
 export * from './errors/create.js';
 export * from './errors/serialize.js';

@@ -11,6 +11,7 @@ import { HttpStatusError, ProtocolError } from './errors/errors.js';
 import { isKnownErrorCode } from './errors/lineage.js';
 import { KnownError } from './errors/knownError.js';
 import { knownErrorFromBody } from './errors/create.js';
+import { responseStatusError } from './errors/redact.js';
 import { decideRetry, sleepOn, systemClock, type AttemptOutcome } from './retry.js';
 import type { TokenEndpointOptions } from './tokens.js';
 
@@ -53,7 +54,7 @@ async function throwIfPlainError(response: Response): Promise<void> {
     body = undefined;
   }
   if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') return;
-  throw new HttpStatusError(response.status, text, undefined, response.headers.get('retry-after'));
+  throw responseStatusError(response.status, text, undefined, response.headers.get('retry-after'));
 }
 
 /** oauth4webapi's errors, in our vocabulary. */
@@ -62,7 +63,7 @@ function translateOAuthError(error: unknown): unknown {
     const body = error.cause;
     // A known-error body that lost its header on the way is still a known error.
     if (isKnownErrorCode(body.code)) return knownErrorFromBody(body, error.status);
-    return new HttpStatusError(error.status, JSON.stringify(body), `Token endpoint refused the request: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`);
+    return responseStatusError(error.status, JSON.stringify(body), `Token endpoint refused the request: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`);
   }
   if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
     return new ProtocolError(`Token endpoint response rejected: ${error.message}`);

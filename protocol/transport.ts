@@ -1,8 +1,9 @@
 import { decodeResponse, encodeRequest, type RequestCredentials, type RequestSpec } from './codec.js';
 import { withDeadline } from './deadline.js';
 import { networkErrorAfterFailure, readNavigatorOnline } from './diagnostics.js';
-import { HttpStatusError, type NetworkError } from './errors/errors.js';
+import type { NetworkError } from './errors/errors.js';
 import { codeBelongsTo } from './errors/lineage.js';
+import { responseStatusError } from './errors/redact.js';
 import type { AccessType } from './resources/common.js';
 import { decideRetry, sleepOn, systemClock, type AttemptOutcome, type Clock, type RetryReason, type WaitBeforeRetry } from './retry.js';
 import { assertUsableAccessToken } from './validation.js';
@@ -210,7 +211,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
           failure = decoded.error;
         } else {
           outcome = { kind: 'http-error', status: decoded.status, body: decoded.body, retryAfter: decoded.retryAfter };
-          failure = new HttpStatusError(decoded.status, decoded.body, undefined, decoded.retryAfter);
+          failure = responseStatusError(decoded.status, decoded.body, undefined, decoded.retryAfter);
         }
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;

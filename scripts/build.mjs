@@ -3,7 +3,7 @@
 //
 // authbroker (the root): ESM + .d.ts for every entry (tsc), and the broker as worker scripts for
 //   apps whose bundler does not bundle workers (copy them, with the SharedWorker's lazy chunks, to
-//   your public folder); their esbuild options are scripts/workerBundles.mjs.
+//   your public folder); how they are built (esbuild, then a second minifier pass) is scripts/workerBundles.mjs.
 // The demo browser extension (demo-extension/dist): scripts/buildExtension.mjs.
 // authbroker-emulator (emulator/): the emulator bundled by esbuild with the protocol code it uses,
 //   its npm dependencies left as imports; declarations by tsc.
@@ -15,7 +15,7 @@ import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildExtension } from './buildExtension.mjs';
 import { inPageBundle } from './inPageBundle.mjs';
-import { workerBundles } from './workerBundles.mjs';
+import { buildWorker, workerBundles } from './workerBundles.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
@@ -53,8 +53,8 @@ async function buildBrowserPackage() {
   // tooling/emulator.ts names the emulator package's types, so they must exist first.
   runTsc('tsconfig.build.json');
   const written = { outdir: 'dist', sourcemap: true, sourcesContent: true };
-  await build({ ...workerBundles.sharedWorker, ...written });
-  await build({ ...workerBundles.serviceWorker, ...written });
+  await buildWorker({ ...workerBundles.sharedWorker, ...written });
+  await buildWorker({ ...workerBundles.serviceWorker, ...written });
   // The in-page broker the tab loads as its last fallback (client/channels.ts imports
   // ../worker/hosts/inPage.js): a bundle of its own in place of tsc's module (see inPageBundle.mjs).
   await build({ ...inPageBundle, absWorkingDir: root, outdir: 'dist/worker/hosts', sourcemap: true, sourcesContent: true, allowOverwrite: true });

@@ -4,7 +4,6 @@ import type { LiveContext, QueryScope, QuerySpec } from '../contract/queries.js'
 import { array, fields, isAbsoluteUrl, maxLength, minLength, optional, parseValue, pipe, string, check } from '../contract/schema.js';
 import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js';
 import { systemClock, type Clock } from '../protocol/clock.js';
-import { assertNotInBrowser } from '../protocol/environment.js';
 import { InvalidArgumentError, messageOf } from '../protocol/errors/errors.js';
 import type { ApiContext } from './api/context.js';
 import { createBus, type Bus } from './bus.js';
@@ -104,37 +103,37 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
 
 /**
  * `tokenStore: 'memory'`: sessions in memory (shared with the other in-page brokers where each tab
- * is one), OAuth flows in `durable`. A session this origin stored before the app chose memory is
- * deleted from storage: the app asked that no refresh token stay on the device.
+ * is one: the in-page host's store), OAuth flows in `durable`. A session this origin stored before
+ * the app chose memory is deleted from storage: the app asked that no refresh token stay on the device.
  */
 async function tokensInMemory(
   durable: BrokerStorage,
-  { brokerKey, storedSlot, mode, locks, clock, load }: { brokerKey: string; storedSlot: string; mode: BrokerMode; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
+  { brokerKey, storedSlot, locks, clock, load }: { brokerKey: string; storedSlot: string; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
 ): Promise<BrokerStorage> {
-  const { keepTokensInMemory, peerChannel } = await load();
-  const peers = mode === 'in-process' ? peerChannel(brokerKey) : null;
+  const { keepTokensInMemory } = await load();
   for (const slot of [storedSlot, `admin:${storedSlot}`]) {
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
   }
-  return keepTokensInMemory({ durable, slots: [brokerKey, `admin:${brokerKey}`], peers, locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock } });
+  return keepTokensInMemory({ durable, brokerKey, slots: [brokerKey, `admin:${brokerKey}`], locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock } });
 }
 
 /**
  * Builds a broker for one project of one service. Every host (SharedWorker, service worker, page)
  * uses this, saying where the broker's lazy parts load from; `authbroker/worker` exports it with
- * the default ones (worker/index.ts).
+ * the default ones (worker/index.ts). A `superSecretAdminKey` is refused in browsers by the entries
+ * that take one from their caller (`authbroker/worker`'s `createBroker`, `createInProcessBroker`):
+ * the worker hosts never pass one, and their scripts carry no such check.
  */
 export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions & LazyParts): Promise<Broker> {
   const config = resolveBrokerConfig(configInput);
-  if (host.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
   const brokerKey = brokerKeyOf(config);
   const clock = host.clock ?? systemClock;
   const fetchFn = host.fetch ?? globalThis.fetch.bind(globalThis);
   const warnings = new Warnings();
   const opened = await openStorage(host.storage, (warning) => warnings.add(warning));
   const locks = host.locks === undefined ? browserLocks() : host.locks;
-  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), mode: host.mode, locks, clock, load: host.memoryTokens }) : opened;
+  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), locks, clock, load: host.memoryTokens }) : opened;
   storage.onEvent((event) => {
     if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
   });

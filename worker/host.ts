@@ -1,12 +1,14 @@
 import type { BrokerMode } from '../contract/state.js';
 import type { Clock } from '../protocol/clock.js';
 import { messageOf } from '../protocol/errors/errors.js';
+import type { refreshAccessToken } from '../protocol/tokenGrant.js';
 import type { Bus } from './bus.js';
 import type { LoadServices } from './api/services.js';
 import type { LoadRecorder } from './diagnostics/recorder.js';
 import type { LockManagerLike } from './locks.js';
 import { createIndexedDbStorage } from './storage/indexedDb.js';
 import { createMemoryStorage } from './storage/memory.js';
+import type { MemoryTokenStore } from './storage/memoryTokens.js';
 import type { BrokerStorage } from './storage/types.js';
 
 /** What the host supplies: the runtime's facilities, replaceable in tests. */
@@ -51,9 +53,16 @@ export interface BrokerHostOptions {
  */
 export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services' | 'memoryTokens' | 'tokenGrant'>>;
 
-export type LoadTokenGrant = () => Promise<Pick<typeof import('../protocol/tokenGrant.js'), 'refreshAccessToken'>>;
+/** What the broker uses of the token endpoint's grants (protocol/tokenGrant.ts, with oauth4webapi): the refresh-token grant. */
+export interface TokenGrantModule {
+  refreshAccessToken: typeof refreshAccessToken;
+}
 
-export type LoadMemoryTokens = () => Promise<Pick<typeof import('./storage/memoryTokens.js'), 'keepTokensInMemory' | 'peerChannel'>>;
+/** How the token endpoint's grants load, on the first renewal of a token. */
+export type LoadTokenGrant = () => Promise<TokenGrantModule>;
+
+/** How a host's brokers get the memory token store: worker hosts memoryTokens.ts's, the in-page host the one that shares with other tabs' brokers (storage/memoryPeers.ts). */
+export type LoadMemoryTokens = () => Promise<MemoryTokenStore>;
 
 export async function openStorage(option: BrokerHostOptions['storage'], warn: (warning: string) => void): Promise<BrokerStorage> {
   if (option !== undefined && typeof option !== 'function') return option;

@@ -5,6 +5,7 @@
  *
  * @module authbroker/worker
  */
+import { assertNotInBrowser } from '../protocol/environment.js';
 import { createBroker as createBrokerOf, type Broker } from './broker.js';
 import type { BrokerHostOptions } from './host.js';
 import { lazyParts } from './lazyParts.js';
@@ -12,8 +13,11 @@ import { lazyParts } from './lazyParts.js';
 export type { Broker, BrokerParts } from './broker.js';
 
 /** A broker for one project of one service, on the host `host` describes; its lazy parts load with import() unless `host` says otherwise. */
-export function createBroker(config: unknown, host: BrokerHostOptions): Promise<Broker> {
-  return createBrokerOf(config, { ...host, recorder: host.recorder ?? lazyParts.recorder, services: host.services ?? lazyParts.services, memoryTokens: host.memoryTokens ?? lazyParts.memoryTokens, tokenGrant: host.tokenGrant ?? lazyParts.tokenGrant });
+export async function createBroker(config: unknown, host: BrokerHostOptions): Promise<Broker> {
+  if (host.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
+  // In-page brokers (one per tab) share sessions kept in memory with each other; a worker's one broker has nobody to.
+  const memoryTokens = host.memoryTokens ?? (host.mode === 'in-process' ? () => import('./storage/memoryPeers.js').then((peers) => peers.sharedWithPeers()) : lazyParts.memoryTokens);
+  return createBrokerOf(config, { ...host, recorder: host.recorder ?? lazyParts.recorder, services: host.services ?? lazyParts.services, memoryTokens, tokenGrant: host.tokenGrant ?? lazyParts.tokenGrant });
 }
 export { createInProcessBroker } from './hosts/inProcess.js';
 export type { BrokerConfig } from './config.js';

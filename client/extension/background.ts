@@ -75,7 +75,7 @@ export function startExtensionBroker(options: ExtensionBrokerOptions): Extension
   });
   // Every part from this script, none with import(): a service worker may not import(), so a
   // background built with code-splitting has no chunk to load at run time.
-  const parts = { connection: async () => inContext(host), oauth: async () => ({ oauthMethods }), passkeys: NO_PASSKEYS_IN_EXTENSIONS };
+  const parts = { connection: async () => inContext(host), oauth: async () => ({ oauthMethods }), ...NO_PASSKEYS_IN_EXTENSIONS };
   // The web-auth window may stay open for minutes (a password, a second factor): the background stays up meanwhile.
   client = withWebAuthFlow(createClientOn(connectOptions, { origin }, parts), (providerId, flowOptions) =>
     host.keepAwake(() => signInWithWebAuthFlow(client!, extension, readOAuthInput({ ...flowOptions, providerId }))),

@@ -11,6 +11,7 @@
 import type { DataOf } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
 import { EXTENSION_CONTENT_PORT } from '../../contract/webExtension.js';
+import { ClientError } from '../../protocol/errors/errors.js';
 import type { User } from '../../protocol/models.js';
 import { createClientOn } from '../client.js';
 import { connectOptionsOf, NO_PASSKEYS_IN_EXTENSIONS, requireExtension, type ExtensionOptions } from './options.js';
@@ -39,6 +40,11 @@ export interface ContentScriptClient {
   close(): void;
 }
 
+/** OAuth's steps do not run in a content script (its client offers none). */
+const noOAuth = async (): Promise<never> => {
+  throw new ClientError('BROKER_UNAVAILABLE', 'OAuth flows do not run in a content script.');
+};
+
 /**
  * The content script's client. Give it the same options as the extension's other contexts (the
  * background checks they name its service and project).
@@ -46,7 +52,7 @@ export interface ContentScriptClient {
 export function createContentScriptClient(options: ExtensionOptions): ContentScriptClient {
   const extension = requireExtension('createContentScriptClient');
   // Nothing loads with import(): a content script is a classic script, whose relative import() would resolve against the web page.
-  const parts = { connection: async () => portConnection(extension, EXTENSION_CONTENT_PORT), oauth: null, passkeys: NO_PASSKEYS_IN_EXTENSIONS };
+  const parts = { connection: async () => portConnection(extension, EXTENSION_CONTENT_PORT), oauth: noOAuth, ...NO_PASSKEYS_IN_EXTENSIONS };
   const client = createClientOn(connectOptionsOf(options, { persistSnapshot: false }), { origin: null, ownStorage: false }, parts);
   const content: ContentScriptClient = {
     subscribe: (query, listener) => client.subscribe(query, listener),

@@ -34,10 +34,17 @@ export interface ExtensionBrokerOptions extends ExtensionOptions {
 /**
  * Why no context of an extension runs passkey ceremonies: the service verifies a passkey against
  * the origin of the page that made it, which must be one of the project's trusted domains, and those
- * are http or https sites (a background has no page at all).
+ * are http or https sites (a background has no page at all): the passkey parts (`ClientParts`) of every context.
  */
-export const NO_PASSKEYS_IN_EXTENSIONS =
-  "Passkeys do not work in a browser extension: the service accepts a passkey only from a page on one of the project's trusted domains (http or https sites), and an extension's pages are chrome-extension:// (moz-extension://) ones. Offer passkeys on your website.";
+export const NO_PASSKEYS_IN_EXTENSIONS = {
+  passkeysAvailable: () => false,
+  passkeys: async (): Promise<never> => {
+    throw new ClientError(
+      'PASSKEYS_UNAVAILABLE',
+      "Passkeys do not work in a browser extension: the service accepts a passkey only from a page on one of the project's trusted domains (http or https sites), and an extension's pages are chrome-extension:// (moz-extension://) ones. Offer passkeys on your website.",
+    );
+  },
+};
 
 /** The extension API, or an error naming where the entry must run. */
 export function requireExtension(entry: string): ExtensionApi {

@@ -1,5 +1,6 @@
 /** The extension's own pages (popup, side panel, options): a client of the broker in the background. */
-import { EXTENSION_PAGE_PORT, inContentScript, inExtensionBackground } from '../../contract/webExtension.js';
+import { inExtensionBackground } from '../../contract/extensionBackground.js';
+import { EXTENSION_PAGE_PORT, inContentScript } from '../../contract/webExtension.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import type { OAuthResult } from '../../contract/api.js';
 import { createClientOn } from '../client.js';
@@ -19,10 +20,10 @@ export function createExtensionClient(options: ExtensionOptions): ExtensionClien
   const extension = requireExtension('createExtensionClient');
   if (inContentScript()) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; a content script uses createContentScriptClient from 'authbroker/extension/content'.");
   // A port from the background to itself is never answered: the background has its broker's own client.
-  if (inExtensionBackground()) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; in the background, use the client startExtensionBroker returns.");
+  if (inExtensionBackground(extension)) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; in the background, use the client startExtensionBroker returns.");
   const connection = portConnection(extension, EXTENSION_PAGE_PORT);
   // Static, like the background's: no import() anywhere in authbroker/extension, so a page bundled with the background shares no chunk that has one.
-  const parts = { connection: async () => connection, oauth: async () => ({ oauthMethods }), passkeys: NO_PASSKEYS_IN_EXTENSIONS };
+  const parts = { connection: async () => connection, oauth: async () => ({ oauthMethods }), ...NO_PASSKEYS_IN_EXTENSIONS };
   const client = createClientOn(connectOptionsOf(options, {}), { origin: location.origin }, parts);
   return withWebAuthFlow(client, async (providerId, flowOptions = {}) => {
     await client.connect();

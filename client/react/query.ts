@@ -4,7 +4,7 @@ import { deserializeError } from '../../protocol/errors/serialize.js';
 import type { DataOf, QuerySpec } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
 import type { BrokerClient } from '../client.js';
-import { queryKey } from '../store.js';
+import { isPending, queryKey } from '../store.js';
 import { useBrokerClient } from './provider.js';
 
 /** A query's data with how fresh it is, as {@link useQuery} gives it (like TanStack Query's result). */
@@ -52,7 +52,7 @@ export function useQuery<Q extends QuerySpec>(spec: Q | null): QueryState<DataOf
     () => ({
       data: snapshot?.data as DataOf<Q> | undefined,
       error: snapshot?.error ? deserializeError(snapshot.error) : null,
-      isLoading: snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined),
+      isLoading: isPending(snapshot),
       isFetching: snapshot?.isFetching ?? true,
       isStale: snapshot?.isStale === true,
       updatedAt: snapshot?.data === undefined || !snapshot.updatedAtMillis ? null : snapshot.updatedAtMillis,
@@ -64,17 +64,13 @@ export function useQuery<Q extends QuerySpec>(spec: Q | null): QueryState<DataOf
 /** One pending promise per client and query, so a suspended component retries the same one. */
 const pendingByClient = new WeakMap<BrokerClient, Map<string, Promise<QuerySnapshot>>>();
 
-function isPending(snapshot: QuerySnapshot | undefined): boolean {
-  return snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined);
-}
-
 /** Suspends on the queries still pending (one promise per client and set of queries). */
 function suspend(client: BrokerClient, specs: readonly QuerySpec[]): never {
   if (typeof window === 'undefined' && typeof document === 'undefined') {
     // Server rendering: nothing to wait for (the session lives in the browser). A promise would
     // settle at once with the same server snapshot, and a streaming render would retry forever;
     // an error makes React send the fallback and render this boundary in the browser.
-    throw new ClientError('BROKER_UNAVAILABLE', 'Auth data is only known in the browser: this Suspense boundary is rendered there.');
+    throw new ClientError('BROKER_UNAVAILABLE', 'Auth data is known only in the browser: this Suspense boundary renders there.');
   }
   let pending = pendingByClient.get(client);
   if (!pending) pendingByClient.set(client, (pending = new Map()));

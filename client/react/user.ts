@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import type { User } from '../../protocol/models.js';
-import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.js';
-import { isKnownError } from '../../protocol/errors/knownError.js';
+import { ClientError } from '../../protocol/errors/errors.js';
 import type { BrokerClient } from '../client.js';
+import { lazyChunk } from './lazyChunk.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
@@ -36,46 +36,22 @@ export type UserState =
   | { status: 'anonymous'; user: User }
   | { status: 'signed-in'; user: User };
 
-/** A promise that never settles: what a component suspends on while the page navigates away. */
-const forever = new Promise<never>(() => undefined);
-
 /**
- * Starts a navigation once per client and purpose, after the current render (several components,
- * or StrictMode's double render, asking for the same redirect start one). Cleared when the
- * navigation did not happen, so a later render can try again.
+ * What `or` does beyond reading the user (going to sign in or to link an account, an anonymous
+ * sign-up) is a lazy chunk, `userChunk.ts`: most pages never need it. It gets the return path's
+ * reader from here (redirects.ts, which authbroker/client exports, so the main chunk has it anyway).
  */
-const started = new WeakMap<BrokerClient, Set<string>>();
-function once(client: BrokerClient, purpose: string, go: () => Promise<boolean> | void): void {
-  let set = started.get(client);
-  if (!set) started.set(client, (set = new Set()));
-  if (set.has(purpose)) return;
-  set.add(purpose);
-  queueMicrotask(() => {
-    void Promise.resolve(go()).then((went) => {
-      if (went === false) setTimeout(() => set.delete(purpose), 1000);
-    });
-  });
-}
+const loadChunk = () => import('./userChunk.js');
+const chunk = lazyChunk(loadChunk);
+const returnTo = { read: readReturnTo, param: RETURN_TO_PARAM };
 
 /**
- * Sends the browser to the sign-in page, with a way back. (redirects.ts is imported, not loaded
- * lazily: authbroker/client exports it anyway, and a lazy importer would split it into a chunk of its own.) Never from the sign-in page to itself
+ * Sends the browser to the sign-in page, with a way back. Never from the sign-in page to itself
  * (an app without a sign-in page there would loop), and never nesting `after_auth_return_to`: a page
- * that already carries one passes it on. Returns false when it did not go.
+ * that already carries one passes it on. Resolves with false when it did not go.
  */
 export async function redirectToSignIn(client: BrokerClient): Promise<boolean> {
-  const signIn = new URL(client.urls.signIn);
-  const here = new URL(location.href);
-  if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
-    console.error(
-      `useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}), so it did not redirect. Render a sign-in form at that path (see the README), or set handlerPaths.signIn to where yours is.`,
-    );
-    return false;
-  }
-  const returnTo = readReturnTo(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`;
-  signIn.searchParams.set(RETURN_TO_PARAM, returnTo);
-  client.navigate(signIn.origin === here.origin ? `${signIn.pathname}${signIn.search}` : signIn.href);
-  return true;
+  return (await loadChunk()).goToSignIn(client, returnTo);
 }
 
 /** The user and whether it is known yet, never suspending. */
@@ -89,40 +65,6 @@ export function useUserState(): UserState {
 }
 
 /**
- * Signs up an anonymous user once per client, however many components ask, and settles when the
- * tab sees a user: what a component suspends on while `or: 'anonymous'` makes one (the waiting is
- * a lazy chunk, anonymousSignUp.ts: most pages never need it). A failure is thrown by the renders
- * that ask in the task that first meets it (React renders again at once after an error, and must
- * meet it again to reach the error boundary); later renders try again.
- */
-interface AnonymousSignUp {
-  promise: Promise<void>;
-  failure?: { error: unknown };
-  forgetting?: boolean;
-}
-const anonymousSignUps = new WeakMap<BrokerClient, AnonymousSignUp>();
-function signUpAnonymouslyOnce(client: BrokerClient): never {
-  const running = anonymousSignUps.get(client);
-  if (running?.failure !== undefined) {
-    if (running.forgetting !== true) {
-      running.forgetting = true;
-      setTimeout(() => anonymousSignUps.get(client) === running && anonymousSignUps.delete(client), 0);
-    }
-    throw running.failure.error;
-  }
-  if (running !== undefined) throw running.promise;
-  const entry: AnonymousSignUp = { promise: Promise.resolve() };
-  entry.promise = import('./anonymousSignUp.js')
-    .then((lazy) => lazy.signUpAnonymouslyAndWait(client, SUSPENSE_HOLD_MILLIS))
-    .then(
-      () => void anonymousSignUps.delete(client),
-      (error: unknown) => void (entry.failure = { error }),
-    );
-  anonymousSignUps.set(client, entry);
-  throw entry.promise;
-}
-
-/**
  * The signed-in user. Suspends until it is known (not when the tab already has it, e.g. from the
  * last visit's snapshot), then: the user, or what `or` says when nobody is signed in. An anonymous
  * user counts as nobody unless `includeAnonymous` (or `or: 'anonymous'`) says otherwise.
@@ -132,17 +74,17 @@ export function useUser(options?: { or?: 'return-null'; includeAnonymous?: boole
 export function useUser(options?: UseUserOptions): User | null;
 export function useUser(options: UseUserOptions = {}): User | null {
   const client = useBrokerClient();
+  // Fetched as soon as a component asks for it (never during server rendering), so that a page that
+  // finds nobody signed in, or signs out, acts at once, as when this was in the main chunk.
+  if ((options.or === 'redirect' || options.or === 'anonymous') && typeof window !== 'undefined') chunk.preload();
   const current = useSuspenseQuery({ kind: 'currentUser' });
   const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
   const user = current !== null && current.isAnonymous && !includeAnonymous ? null : current;
-  if (user === null && options.or === 'anonymous') signUpAnonymouslyOnce(client);
+  if (user === null && options.or === 'anonymous') chunk.read().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
   if (user === null && options.or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
-  if (user === null && options.or === 'redirect') {
-    // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
-    // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
-    once(client, 'sign-in', () => redirectToSignIn(client));
-    throw forever;
-  }
+  // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
+  // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
+  if (user === null && options.or === 'redirect') chunk.read().signInFirst(client, returnTo);
   return user;
 }
 
@@ -173,31 +115,6 @@ export interface UseConnectedAccountOptions {
 }
 
 /**
- * Whether the linked account's token covers `scopes`, asked once per link and scope set. Keyed by
- * the link object of the user snapshot: a settled answer stays while React renders again (a lacking
- * scope must not be asked again on every render), and a new snapshot of the user (after linking
- * again, say) asks afresh.
- */
-const scopeChecks = new WeakMap<object, Map<string, Promise<boolean>>>();
-function grants(client: BrokerClient, link: object, providerId: string, scopes: string[]): Promise<boolean> {
-  let checks = scopeChecks.get(link);
-  if (!checks) scopeChecks.set(link, (checks = new Map()));
-  const key = JSON.stringify([...scopes].sort());
-  let check = checks.get(key);
-  if (!check) {
-    check = client.getConnectedAccountAccessToken(providerId, { scopes }).then(
-      () => true,
-      (error: AuthBrokerError) => {
-        if (isKnownError(error, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE')) return false;
-        throw error;
-      },
-    );
-    checks.set(key, check);
-  }
-  return check;
-}
-
-/**
  * The user's linked account at a provider. With `or: 'redirect'` it never returns null: an account
  * that is missing, or that lacks `scopes`, is linked first (the page goes to the provider and comes back).
  */
@@ -221,32 +138,10 @@ export function useConnectedAccount(providerId: string, options: UseConnectedAcc
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [client, link, providerId, scopes.join(' ')],
   );
-  if (options.or !== 'redirect') return account;
-  const goLink = () => once(client, `link:${providerId}`, () => void client.linkOAuthAccount(providerId, scopes));
-  if (account === null) {
-    goLink();
-    throw forever;
-  }
-  if (scopes.length > 0 && link !== null && readPromise(grants(client, link, providerId, scopes)) === false) {
-    goLink();
-    throw forever;
-  }
-  return account;
+  // Linked, with no scope to check: nothing to load.
+  if (options.or !== 'redirect' || (account !== null && scopes.length === 0)) return account;
+  return chunk.read().linkedAccount(client, account, link, providerId, scopes);
 }
 
 /** @deprecated `useConnectedAccount` suspends the same way; kept for apps written against 0.1. */
 export const useSuspenseConnectedAccount = (providerId: string): ConnectedAccount | null => useConnectedAccount(providerId);
-
-/** Reads a promise during render (suspending until it settles), without React 19's `use` so React 18 works too. */
-const settled = new WeakMap<Promise<unknown>, { value: unknown } | { error: unknown }>();
-function readPromise<T>(promise: Promise<T>): T {
-  const outcome = settled.get(promise);
-  if (outcome === undefined) {
-    throw promise.then(
-      (value) => void settled.set(promise, { value }),
-      (error: unknown) => void settled.set(promise, { error }),
-    );
-  }
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value as T;
-}

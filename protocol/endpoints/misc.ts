@@ -1,6 +1,7 @@
 import { requireNonEmptyString, requireObject } from '../args.js';
 import { trimBaseUrl } from '../diagnostics.js';
-import { HttpStatusError, ProtocolError } from '../errors/errors.js';
+import { ProtocolError } from '../errors/errors.js';
+import { responseStatusError } from '../errors/redact.js';
 import type { CliLoginStarted, CliPollResult } from '../resources/session.js';
 import type { SuccessResponse } from '../resources/common.js';
 import type { Transport } from '../transport.js';
@@ -20,7 +21,7 @@ export async function getProjectJwks(baseUrl: string, projectId: string, fetchFn
   const url = `${trimBaseUrl(baseUrl)}/api/v1/projects/${encodeURIComponent(requireNonEmptyString(projectId, 'projectId'))}/.well-known/jwks.json`;
   const response = await fetchFn(url, { credentials: 'omit', cache: 'no-store' });
   const text = await response.text();
-  if (!response.ok) throw new HttpStatusError(response.status, text);
+  if (!response.ok) throw responseStatusError(response.status, text);
   try {
     return JSON.parse(text) as JsonWebKeySet;
   } catch {

@@ -47,52 +47,24 @@ export abstract class AuthBrokerError extends Error {
   abstract toJSON(): SerializedError;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** JWTs, and long runs of token-like characters (refresh tokens, keys, codes, hashes). */
-const SECRET_LIKE = /eyJ[\w-]*\.[\w-]*(?:\.[\w-]*)?|[A-Za-z0-9_\-+/=]{24,}/g;
 /**
- * Random strings mix digits and letters (or both cases, when long); words, error codes
- * (`REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED`), header names, ids and API paths do not, or are kept.
+ * A response with an error status that is not a known error (PROTOCOL.md §2.3), e.g. a plain 403.
+ * The broker and the server apps make it from a response with `responseStatusError`
+ * (errors/redact.ts), which redacts the body first; a tab rebuilds it from the broker's plain-data
+ * form as it came (the redaction is the broker's work, and never in a tab's bundle).
  */
-function looksSecret(run: string): boolean {
-  if (run.startsWith('eyJ')) return true;
-  if (UUID.test(run)) return false;
-  if (run.startsWith('/') && run.split('/').every((segment) => segment.length < 24)) return false;
-  const digits = /\d/.test(run);
-  const lower = /[a-z]/.test(run);
-  const upper = /[A-Z]/.test(run);
-  return (digits && (lower || upper)) || (lower && upper && run.length >= 32);
-}
-/** How much of a response body an error keeps. */
-export const BODY_EXCERPT_LENGTH = 1000;
-
-/**
- * A response body as an error may carry it: whatever could be a credential blanked out, and cut
- * short. A misbehaving proxy or server can echo a request (its tokens) or a success body into an
- * error, and error texts end up in logs, screens and bug reports. UUIDs (ids in the service's
- * messages) are kept.
- */
-export function redactBody(text: string, max = BODY_EXCERPT_LENGTH): string {
-  const redacted = text.replace(SECRET_LIKE, (match) => (looksSecret(match) ? '[redacted]' : match));
-  return redacted.length > max ? `${redacted.slice(0, max)}…` : redacted;
-}
-
-/** A response with an error status that is not a known error (PROTOCOL.md §2.3), e.g. a plain 403. */
 export class HttpStatusError extends AuthBrokerError {
   override readonly name = 'HttpStatusError';
   readonly code = 'HTTP_STATUS_ERROR';
-  /** The response body as text (the service's plain-text message), with anything token-like redacted. */
-  readonly body: string;
   constructor(
     readonly status: number,
-    body: string,
+    /** The response body as text (the service's plain-text message), with anything token-like redacted. */
+    readonly body: string,
     message?: string,
     /** The Retry-After header, when the response had one the runtime could read. */
     readonly retryAfter: string | null = null,
   ) {
-    const safe = redactBody(body);
-    super(message ?? (safe.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${redactBody(safe.trim(), 300)}`));
-    this.body = safe;
+    super(message ?? (body.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${body.trim()}`));
   }
   /** Its plain-data form. */
   toJSON(): SerializedError {

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBrokerClient } from '../../client/index.js';
 import { checkRedirectTarget, readReturnTo } from '../../client/redirects.js';
 import { handlerUrls, handlerPaths } from '../../client/handlerUrls.js';
 import { createExtensionClient } from '../../client/extension/index.js';
 import { createContentScriptClient } from '../../client/extension/content.js';
-import { clientContext, noPageProblem } from '../../client/mode.js';
+import { noWindowProblem } from '../../client/pageClient.js';
+import { inContentScript as isContentScript } from '../../contract/webExtension.js';
 
 /** The emulator's demo project, as an extension's shared options name it (nothing is sent in these tests). */
 const demoOptions = () => ({ baseUrl: 'http://127.0.0.1:8102', projectId: '27581ab5-090d-4de0-a603-9893113cd548', publishableClientKey: 'pck_xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb' });
@@ -23,14 +24,15 @@ describe('where a client may run', () => {
   it('createBrokerClient refuses a content script, naming the content entry, before anything touches the page’s storage', () => {
     inContentScript();
     localStorage.clear();
-    expect(clientContext()).toBe('content-script');
+    expect(isContentScript()).toBe(true);
     expect(() => createBrokerClient(demoOptions())).toThrow(/createContentScriptClient from 'authbroker\/extension\/content'/);
     expect(localStorage.length).toBe(0);
   });
 
   it('a web page that sees chrome.runtime without an id (an externally connectable site) is a page', () => {
     g.chrome = { runtime: { connect: () => ({}) } };
-    expect(clientContext()).toBe('page');
+    expect(isContentScript()).toBe(false);
+    expect(() => createBrokerClient(demoOptions()).close()).not.toThrow();
   });
 
   it('the extension pages’ entry is refused in a content script, and both extension entries outside an extension', () => {
@@ -47,8 +49,18 @@ describe('where a client may run', () => {
   });
 
   it('names the way out where no page-based host can start: a worker, an extension background, server rendering', () => {
-    expect(noPageProblem(undefined)).toBeNull();
-    expect(noPageProblem('in-process')).toBeNull();
+    expect(noWindowProblem(undefined)).toBeNull();
+    expect(noWindowProblem('in-process')).toBeNull();
+    // Neither window nor document: a worker (a Chromium extension's background is one) or a server.
+    vi.stubGlobal('window', undefined);
+    vi.stubGlobal('document', undefined);
+    try {
+      expect(noWindowProblem(undefined)).toMatch(/not in server rendering; in a worker, pass mode: 'in-process' \(in an extension's background, use startExtensionBroker\)/);
+      expect(noWindowProblem('shared-worker')).not.toBeNull();
+      expect(noWindowProblem('in-process')).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBrokerClient } from '../../client/index.js';
 import { createExtensionClient, startExtensionBroker } from '../../client/extension/index.js';
-import { clientContext } from '../../client/mode.js';
+import { inExtensionBackground } from '../../contract/extensionBackground.js';
+import { extensionApi } from '../../contract/webExtension.js';
 
 /**
  * jsdom as one of an extension's own documents: its location replaced by a chrome-extension:// or
@@ -44,18 +45,18 @@ function inExtensionDocument(href: string, background: { service_worker?: string
 describe('which context of an extension this is', () => {
   it('Firefox runs background.scripts in a page of its own: that page is the background, the popup is a page', () => {
     inExtensionDocument(`moz-extension://${FIREFOX_UUID}/_generated_background_page.html`);
-    expect(clientContext()).toBe('extension-background');
+    expect(inExtensionBackground(extensionApi()!)).toBe(true);
     inExtensionDocument(`moz-extension://${FIREFOX_UUID}/popup.html`);
-    expect(clientContext()).toBe('page');
+    expect(inExtensionBackground(extensionApi()!)).toBe(false);
     inExtensionDocument(`chrome-extension://${EXTENSION_ID}/bg.html`, { page: 'bg.html' });
-    expect(clientContext()).toBe('extension-background');
+    expect(inExtensionBackground(extensionApi()!)).toBe(true);
   });
 
   it('in the background, createExtensionClient (a port to itself, never answered) and createBrokerClient are refused, naming startExtensionBroker', async () => {
     inExtensionDocument(`moz-extension://${FIREFOX_UUID}/_generated_background_page.html`);
     expect(() => createExtensionClient(options)).toThrow(/in the background, use the client startExtensionBroker returns/);
     // A page-based broker there would be a second one beside the extension's: refused, not hosted in a SharedWorker of the background's.
-    await expect(createBrokerClient(options).connect()).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE', message: expect.stringMatching(/Call startExtensionBroker/) });
+    await expect(createBrokerClient(options).connect()).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE', message: expect.stringMatching(/call startExtensionBroker from 'authbroker\/extension'/) });
   });
 });
 

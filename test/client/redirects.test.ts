@@ -46,6 +46,18 @@ describe('redirects after sign-in stay in the app', () => {
     expect(() => checkRedirectTarget('https://app.example.com.evil.example/after', allowing)).toThrow(expect.objectContaining({ code: 'UNSAFE_REDIRECT' }));
   });
 
+  it('a page whose origin is not http(s) (a WebView app’s, an extension’s) follows its own origin and refuses every other', () => {
+    const app = { origin: 'capacitor://localhost' };
+    expect(checkRedirectTarget('/home?x=1', app)).toBe('capacitor://localhost/home?x=1');
+    expect(checkRedirectTarget('capacitor://localhost/settings', app)).toBe('capacitor://localhost/settings');
+    for (const target of ['capacitor://evil.example/home', 'https://localhost/home', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+      expect(() => checkRedirectTarget(target, app)).toThrow(expect.objectContaining({ code: 'UNSAFE_REDIRECT' }));
+    }
+    expect(readReturnTo('capacitor://localhost/handler/sign-in?after_auth_return_to=%2Fhome', app)).toBe('/home');
+    // A page without a host (a file) has no other page it may send anyone to.
+    expect(() => checkRedirectTarget('/home', { origin: 'file://' })).toThrow(/file: URLs are never followed/);
+  });
+
   it('readReturnTo: the after_auth_return_to of a page, or null when it is missing or unsafe', () => {
     const page = (value: string) => `${PAGE_ORIGIN}/handler/sign-in?after_auth_return_to=${encodeURIComponent(value)}`;
     expect(readReturnTo(page('/teams?x=1'), rules)).toBe('/teams?x=1');

@@ -11,7 +11,7 @@ import { AuthBrokerError, ClientError, type SerializedError } from '../../protoc
 import { brokerKeyOf, resolveBrokerConfig, type BrokerConfig } from '../config.js';
 import { browserLocks } from '../locks.js';
 import { ownerLockName } from '../registry.js';
-import { keepTokensInMemory } from '../storage/memoryTokens.js';
+import { sharedWithPeers } from '../storage/memoryPeers.js';
 import { createInProcessBroker } from './inProcess.js';
 import { catchUpWhenShown, pageBus, pageLifecycle, pagePeerChannel } from './pageChannels.js';
 
@@ -47,7 +47,7 @@ export async function openInPageBroker(config: BrokerConfig, hello: TabHello, li
     // In a page that may go into the back/forward cache, channels that leave while it is there.
     const page = pageLifecycle();
     const key = brokerKeyOf(resolveBrokerConfig(config));
-    const broker = await createInProcessBroker(config, page === undefined ? {} : { bus: pageBus(key, page), memoryTokens: async () => ({ keepTokensInMemory, peerChannel: (brokerKey) => pagePeerChannel(brokerKey, page) }) });
+    const broker = await createInProcessBroker(config, page === undefined ? {} : { bus: pageBus(key, page), memoryTokens: async () => sharedWithPeers((brokerKey) => pagePeerChannel(brokerKey, page)) });
     if (page !== undefined) catchUpWhenShown(broker, page);
     const api = broker.connect(hello, listener) as unknown as Record<string, Method>;
     // The checked API is a prototype-less object of the contract's methods: the same, each failure rebuilt.

@@ -3,12 +3,13 @@
  * fallback where neither SharedWorker nor service workers are available; tabs then coordinate
  * through Web Locks, BroadcastChannel and the shared IndexedDB.
  */
+import { assertNotInBrowser } from '../../protocol/environment.js';
 import { createServices } from '../api/services.js';
 import { createBroker, type Broker } from '../broker.js';
 import type { BrokerConfig } from '../config.js';
 import type { BrokerHostOptions, LazyParts } from '../host.js';
 import { refreshAccessToken } from '../../protocol/tokenGrant.js';
-import { keepTokensInMemory, peerChannel } from '../storage/memoryTokens.js';
+import { sharedWithPeers } from '../storage/memoryPeers.js';
 
 /**
  * This host is itself a chunk the tab loads when it falls back to it. The service methods come with
@@ -17,9 +18,10 @@ import { keepTokensInMemory, peerChannel } from '../storage/memoryTokens.js';
  * So do oauth4webapi's grants. The recorder, which shares nothing (it gets the broker's modules from
  * its kit), stays lazy.
  */
-const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => ({ keepTokensInMemory, peerChannel }), tokenGrant: async () => ({ refreshAccessToken }) };
+const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => sharedWithPeers(), tokenGrant: async () => ({ refreshAccessToken }) };
 
 /** A broker in this page (or in Node, for tests): the last fallback when no worker can host one. */
-export function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
+export async function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
+  if (options.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
   return createBroker(config, { ...options, recorder: options.recorder ?? inPageParts.recorder, services: options.services ?? inPageParts.services, memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens, tokenGrant: options.tokenGrant ?? inPageParts.tokenGrant, mode: 'in-process' });
 }

@@ -9,7 +9,7 @@
  */
 import { createBus, type Bus, type BusMessage } from '../bus.js';
 import type { Broker } from '../broker.js';
-import { peerChannel, type PeerChannel } from '../storage/memoryTokens.js';
+import { peerChannel, type PeerChannel } from '../storage/memoryPeers.js';
 
 /** The page going into the back/forward cache and coming back out of it. */
 export interface PageLifecycle {

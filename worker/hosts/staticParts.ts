@@ -12,6 +12,6 @@ export const staticParts: LazyParts = {
   recorder: async () => ({ createRecorder }),
   services: async () => ({ createServices }),
   // A worker's broker has no peers: only in-page brokers (one per tab) share sessions over a channel.
-  memoryTokens: async () => ({ keepTokensInMemory, peerChannel: () => null }),
+  memoryTokens: async () => ({ keepTokensInMemory }),
   tokenGrant: async () => ({ refreshAccessToken }),
 };
