@@ -44,12 +44,14 @@ function isProjectIssuer(issuer: unknown, projectId: string): boolean {
   }
 }
 
+/** Where `createAccessTokenVerifier` finds the project's signing keys, and how it reads them and the time. */
 export interface AccessTokenVerifierOptions {
   /** The service's base URL, without `/api/v1`. */
   baseUrl: string;
   projectId: string;
   /** The `fetch` that reads the key set (default: the global one). */
   fetch?: typeof fetch;
+  /** What "now" is when a token's expiry is checked (default: the system clock). */
   clock?: Pick<Clock, 'now'>;
 }
 

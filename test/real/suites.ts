@@ -44,13 +44,7 @@ export const E2E_SUITES: readonly SuitePlan[] = [
     file: 'officialSdk.test.ts',
     notRunning: 'has its own harness, which starts an emulator for the official SDK page; of the SDKs it checks, 2.8.108 speaks x-hexclave-* only, which this backend snapshot refuses',
   },
-  {
-    file: 'passkeys.test.ts',
-    skipped: {
-      '5. passkey registration':
-        "fails here on a defect of the broker, not of the service: a read right after registerPasskey can answer the user from before it when the refetch the registration started is already under way (worker/cache/query.ts clears `stale` as a refetch starts, so the read does not wait for it); the emulator answers before the read arrives, the development backend (about 80 ms) does not. To run again once the broker waits for that refetch",
-    },
-  },
+  { file: 'passkeys.test.ts' },
   { file: 'redirects.test.ts' },
   { file: 'secrets.test.ts', notRunning: CLOCK },
   { file: 'session.test.ts', skipped: { '3. short-lived access tokens': `runs the emulator with 26-second access tokens, and ${STATS}` } },

@@ -180,4 +180,59 @@ describe('reads after a mutation', () => {
     await scheduler.advance(1000);
     expect(await read).toBe('after');
   });
+
+  it('a read that comes while that refetch is already under way waits for its answer, and joins it rather than asking again', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache();
+    let answer: (value: string) => void = () => undefined;
+    let calls = 0;
+    const query = ensure(cache, scheduler, 'k', () => {
+      calls += 1;
+      return calls === 1 ? Promise.resolve('before') : new Promise<string>((resolve) => (answer = resolve));
+    });
+    query.subscribe(() => undefined);
+    await flush();
+    await scheduler.advance(1000);
+    query.invalidate();
+    await flush();
+    // The refetch is out (the service is slow); the value watched is still the old one.
+    expect(query.snapshot()).toMatchObject({ data: 'before', isFetching: true });
+    expect(query.invalidated).toBe(true);
+    let read: string | undefined;
+    void query.read().then((value) => (read = value));
+    await flush();
+    expect(read).toBeUndefined();
+    answer('after');
+    await flush();
+    expect(read).toBe('after');
+    expect(calls).toBe(2);
+    expect(query.invalidated).toBe(false);
+  });
+
+  it('a fetch that started before the last invalidation does not answer a read that comes after it', async () => {
+    const scheduler = new ManualScheduler();
+    const cache = new QueryCache();
+    const answers: Array<(value: string) => void> = [];
+    let calls = 0;
+    const query = ensure(cache, scheduler, 'k', () => {
+      calls += 1;
+      return calls === 1 ? Promise.resolve('first') : new Promise<string>((resolve) => answers.push(resolve));
+    });
+    query.subscribe(() => undefined);
+    await flush();
+    await scheduler.advance(1000);
+    query.invalidate();
+    await flush();
+    // A second mutation while the first refetch runs: its answer may predate the change.
+    query.invalidate();
+    let read: string | undefined;
+    void query.read().then((value) => (read = value));
+    answers[0]!('older');
+    await scheduler.advance(1000);
+    expect(read).toBeUndefined();
+    expect(query.invalidated).toBe(true);
+    answers[1]!('newest');
+    await flush();
+    expect(read).toBe('newest');
+  });
 });

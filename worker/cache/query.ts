@@ -25,6 +25,9 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   private runningCause: FetchCause | undefined;
   /** Invalidated and not fetched since; subscribers keep seeing the old value meanwhile. */
   private stale = false;
+  /** How many times the value was invalidated, and that count when the running fetch started. */
+  private invalidations = 0;
+  private runningSince = -1;
 
   constructor(
     readonly key: string,
@@ -71,8 +74,15 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
 
   /** The cached value, or a fetch when there is none or it is stale (errors are not kept for reads). */
   async read(cause?: FetchCause): Promise<T> {
-    // A read after a mutation must not see what the mutation made stale, even while the refetch runs.
-    if (this.snap.status !== 'success' || this.stale) await this.fetch(cause);
+    // A read after a mutation must not see what the mutation made stale, even while the refetch runs:
+    // a fetch that started after the last invalidation answers it; any other, a fetch of its own.
+    if (this.snap.status !== 'success' || this.stale) {
+      const running = this.running;
+      if (running !== null && this.runningSince === this.invalidations) {
+        this.runningCause?.join();
+        await running.catch(() => undefined);
+      } else await this.fetch(cause);
+    }
     if (this.watchers.size === 0) this.watchers.scheduleGc();
     if (this.snap.status === 'error') throw this.lastError;
     return this.snap.data as T;
@@ -111,13 +121,21 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
 
   private async run(cause: FetchCause | undefined): Promise<void> {
     const generation = this.generation;
-    this.stale = false;
+    const since = this.invalidations;
+    this.runningSince = since;
     this.set({ ...this.snap, isFetching: true });
+    // Fresh again once a fetch that started after the last invalidation has answered (not when it
+    // starts: a read meanwhile would take the old value for the new one).
+    const answered = () => {
+      if (this.invalidations === since) this.stale = false;
+    };
     try {
       const data = await this.fetcher(cause);
+      answered();
       if (generation !== this.generation) return this.set({ ...this.snap, isFetching: false });
       this.set({ status: 'success', data, error: null, updatedAtMillis: this.clock.now(), isFetching: false });
     } catch (error) {
+      answered();
       this.lastError = error;
       this.lastErrorAtMillis = this.clock.now();
       if (generation !== this.generation) return this.set({ ...this.snap, isFetching: false });
@@ -137,6 +155,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   /** Marks the value stale: refetched at once when someone is watching, else on the next read. */
   invalidate(cause?: FetchCause): void {
     this.stale = true;
+    this.invalidations++;
     if (this.watchers.size > 0) void this.fetch(cause).catch(() => undefined);
     else if (this.snap.status === 'success') this.set({ ...this.snap, status: 'pending' });
   }
