@@ -48,6 +48,7 @@ function isProjectIssuer(issuer: unknown, projectId: string): boolean {
 export interface AccessTokenVerifierOptions {
   /** The service's base URL, without `/api/v1`. */
   baseUrl: string;
+  /** The project whose tokens are checked: its key set signs them, and they name it. */
   projectId: string;
   /** The `fetch` that reads the key set (default: the global one). */
   fetch?: typeof fetch;
