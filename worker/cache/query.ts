@@ -23,10 +23,14 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   /** Who started the fetch waiting its turn, and the one running (diagnostics). */
   private queuedCause: FetchCause | undefined;
   private runningCause: FetchCause | undefined;
-  /** Invalidated and not fetched since; subscribers keep seeing the old value meanwhile. */
-  private stale = false;
-  /** How many times the value was invalidated, and that count when the running fetch started. */
+  /**
+   * How many times the value was invalidated; how many of those invalidations the value is known to
+   * be fresh for (a fetch that started after them answered, or a mutation set it); and that count
+   * when the running fetch started. Invalidated while the first is ahead: subscribers keep seeing
+   * the old value meanwhile.
+   */
   private invalidations = 0;
+  private freshAsOf = 0;
   private runningSince = -1;
 
   constructor(
@@ -54,7 +58,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   }
 
   get invalidated(): boolean {
-    return this.stale;
+    return this.freshAsOf < this.invalidations;
   }
 
   get lastFailure(): { error: unknown; atMillis: number } | null {
@@ -76,7 +80,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   async read(cause?: FetchCause): Promise<T> {
     // A read after a mutation must not see what the mutation made stale, even while the refetch runs:
     // a fetch that started after the last invalidation answers it; any other, a fetch of its own.
-    if (this.snap.status !== 'success' || this.stale) {
+    if (this.snap.status !== 'success' || this.invalidated) {
       const running = this.running;
       if (running !== null && this.runningSince === this.invalidations) {
         this.runningCause?.join();
@@ -124,10 +128,10 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     const since = this.invalidations;
     this.runningSince = since;
     this.set({ ...this.snap, isFetching: true });
-    // Fresh again once a fetch that started after the last invalidation has answered (not when it
-    // starts: a read meanwhile would take the old value for the new one).
+    // Fresh as of `since` once the fetch has answered (not when it starts: a read meanwhile would
+    // take the old value for the new one).
     const answered = () => {
-      if (this.invalidations === since) this.stale = false;
+      this.freshAsOf = Math.max(this.freshAsOf, since);
     };
     try {
       const data = await this.fetcher(cause);
@@ -148,13 +152,12 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   /** A mutation's result: shown at once, and wins over fetches already under way. */
   setData(data: T): void {
     this.generation++;
-    this.stale = false;
+    this.freshAsOf = this.invalidations;
     this.set({ status: 'success', data, error: null, updatedAtMillis: this.clock.now(), isFetching: this.snap.isFetching });
   }
 
   /** Marks the value stale: refetched at once when someone is watching, else on the next read. */
   invalidate(cause?: FetchCause): void {
-    this.stale = true;
     this.invalidations++;
     if (this.watchers.size > 0) void this.fetch(cause).catch(() => undefined);
     else if (this.snap.status === 'success') this.set({ ...this.snap, status: 'pending' });
