@@ -1,10 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
 import type { EmulatorOptions, RunningEmulator } from '../../../../emulator/index.js';
 import { launchChromium, skipWithoutChromium } from '../../../e2e/support/chromium.js';
-import { openDemoPage } from '../../../e2e/support/demoPage.js';
-import type { Stage } from '../../../e2e/support/scenario.js';
+import { browserStage, type Stage } from '../../../e2e/support/stageKit.js';
 import { serveDemoFor, type DemoServer, type ServeDemoOptions } from '../../../e2e/support/server.js';
 import { realTarget, realTargetFile, REAL_BACKEND_HEADERS, type ProjectTarget, type RealTargetFile, type ServiceTarget } from '../../../support/serviceTarget.js';
 import { createDemoProject, DEMO_USER } from '../../support/realProject.js';
@@ -48,38 +46,6 @@ function serveDemoOn(project: ProjectTarget, backend: RealTargetFile, options?: 
   return serveDemoFor({ baseUrl, projectId, publishableClientKey, internalPublishableClientKey: backend.internalPublishableClientKey, extraRequestHeaders: { ...REAL_BACKEND_HEADERS } }, options);
 }
 
-/** A browser's contexts for one scenario: opened on demand, screenshot when it fails, closed after it. */
-interface Contexts {
-  newContext(): Promise<BrowserContext>;
-  openTab(demo: DemoServer, context: BrowserContext, path: string): Promise<Page>;
-  run(work: () => Promise<void>): Promise<void>;
-}
-
-function contextsFor(name: string): Contexts {
-  const contexts: BrowserContext[] = [];
-  return {
-    async newContext() {
-      const context = await browser!.newContext();
-      contexts.push(context);
-      return context;
-    },
-    openTab: (demo, context, path) => openDemoPage(context, `${demo.url}${path}`, name, 30_000),
-    async run(work) {
-      try {
-        await work();
-      } catch (error) {
-        mkdirSync(ARTIFACTS, { recursive: true });
-        const safe = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
-        const pages = contexts.flatMap((context) => context.pages());
-        for (const [i, page] of pages.entries()) await page.screenshot({ path: new URL(`${safe}-${i + 1}.png`, ARTIFACTS).pathname, fullPage: true }).catch(() => undefined);
-        throw error;
-      } finally {
-        for (const context of contexts) await context.close().catch(() => undefined);
-      }
-    },
-  };
-}
-
 /** One of the lane's own flows in Chromium against the real backend, on the lane's project; skipped outside the lane. */
 export function realScenario(name: string, run: (stage: RealStage) => Promise<void>, timeout = 300_000): void {
   it.skipIf(skip)(
@@ -87,13 +53,13 @@ export function realScenario(name: string, run: (stage: RealStage) => Promise<vo
     async () => {
       const target = realTarget(file!);
       const demo = await serveDemoOn(target, file!);
-      const contexts = contextsFor(name);
+      const staged = browserStage(browser!, demo, name, ARTIFACTS, 30_000);
       const stage: RealStage = {
         target,
         demo,
         browser: browser!,
-        newContext: () => contexts.newContext(),
-        openTab: (context, path = '/') => contexts.openTab(demo, context, path),
+        newContext: staged.stage.newContext,
+        openTab: staged.stage.openTab,
         async server<T>(method: string, path: string, body?: unknown) {
           const response = await fetch(`${target.baseUrl}/api/v1${path}`, {
             method,
@@ -110,7 +76,7 @@ export function realScenario(name: string, run: (stage: RealStage) => Promise<vo
           return (await response.json()) as T;
         },
       };
-      await contexts.run(() => run(stage)).finally(() => demo.stop());
+      await staged.run(() => run(stage)).finally(() => demo.stop());
     },
     timeout,
   );
@@ -148,27 +114,8 @@ export function scenario(name: string, run: (stage: Stage) => Promise<void>, opt
     async () => {
       const project = await createDemoProject(file!, `e2e ${name.slice(0, 40)}`);
       const demo = await serveDemoOn(project, file!, options.demo);
-      const contexts = contextsFor(name);
-      let cdp: CDPSession | undefined;
-      const stage: Stage = {
-        emulator: emulatorStandIn(project, file!),
-        demo,
-        browser: browser!,
-        newContext: () => contexts.newContext(),
-        openTab: (context, path = '/') => contexts.openTab(demo, context, path),
-        async cdp() {
-          cdp ??= await browser!.newBrowserCDPSession();
-          return cdp;
-        },
-        async sharedWorkerCount() {
-          const { targetInfos } = await (await stage.cdp()).send('Target.getTargets');
-          return targetInfos.filter((t) => t.type === 'shared_worker' && t.url.startsWith(demo.url)).length;
-        },
-      };
-      await contexts.run(() => run(stage)).finally(async () => {
-        await cdp?.detach().catch(() => undefined);
-        await demo.stop();
-      });
+      const staged = browserStage(browser!, demo, name, ARTIFACTS, 30_000);
+      await staged.run(() => run({ ...staged.stage, emulator: emulatorStandIn(project, file!) })).finally(() => demo.stop());
     },
     // Each call of the development backend takes longer than the emulator's, and the project is made first.
     2 * (options.timeout ?? 90_000) + 60_000,
