@@ -11,7 +11,7 @@ export interface DemoConfig {
 /**
  * The demo's broker client. The SharedWorker is written as `new SharedWorker(new URL(...))` so
  * Vite bundles it as a same-origin module file (no blob:, no eval). `?mode=` forces a host, which
- * the end-to-end tests use to check the fallbacks, and `?tokens=memory` keeps the refresh token in memory. Redirects the library starts (`useUser({ or:
+ * the end-to-end tests use to check the fallbacks, `?tokens=memory` keeps the refresh token in memory, and `?connectTimeout=` gives hosts longer to start. Redirects the library starts (`useUser({ or:
  * 'redirect' })`) go through the demo's router, so they are client-side navigations.
  */
 export function createDemoClient(config: DemoConfig): BrokerClient {
@@ -25,5 +25,7 @@ export function createDemoClient(config: DemoConfig): BrokerClient {
     ...(forced === null ? {} : { mode: forced }),
     // `?tokens=memory`: the refresh token only in the broker's memory (gone with the last tab).
     ...(search.get('tokens') === 'memory' ? { tokenStore: 'memory' as const } : {}),
+    // `?connectTimeout=20000`: more time for a host to start (a browser's first service worker on a busy machine).
+    ...(Number(search.get('connectTimeout')) > 0 ? { connectTimeoutMillis: Number(search.get('connectTimeout')) } : {}),
   });
 }
