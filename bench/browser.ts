@@ -248,6 +248,27 @@ export class Stage {
     }
   }
 
+  /**
+   * Waits until the browser's processes together use at most `cpuMillis` of CPU over `windowMillis`
+   * (CDP SystemInfo.getProcessInfo): a new context starts the browser's own pages too (in this
+   * Chromium, the omnibox popup's WebUI spends a few hundred ms of script on a core), which on a
+   * two-core machine would compete with what a benchmark times. Returns how long it waited.
+   */
+  async waitQuiet(windowMillis = 250, cpuMillis = 15, timeout = 15_000): Promise<number> {
+    const started = Date.now();
+    const total = async () => {
+      const { processInfo } = (await (await this.cdp()).send('SystemInfo.getProcessInfo' as never)) as { processInfo: Array<{ cpuTime: number }> };
+      return processInfo.reduce((sum, p) => sum + p.cpuTime * 1000, 0);
+    };
+    let before = await total();
+    for (;;) {
+      await sleep(windowMillis);
+      const now = await total();
+      if (now - before <= cpuMillis || Date.now() - started > timeout) return Date.now() - started;
+      before = now;
+    }
+  }
+
   /** A note for the results when a page tried to reach a non-loopback host. */
   externalNote(): string[] {
     if (this.externalRequests.length === 0) return [];

@@ -5,6 +5,8 @@
  */
 import type { Browser } from 'playwright-core';
 import { Stage, type PageServer } from './browser.js';
+import { MAX_CALLS_IN_FLIGHT } from '../contract/wire.js';
+import { MAX_WAITING_PER_LANE } from '../worker/rpc/fairness.js';
 import { fmt, sleep, startBenchEmulator, summarize, type BenchResult, type Flags } from './harness.js';
 
 const FLOOD = 100_000;
@@ -26,6 +28,7 @@ export async function floodFairness(flags: Flags, browser: Browser, pages: PageS
   const stage = await Stage.open(emulator, browser, pages);
   let external: string[] = [];
   const results: FloodRun[] = [];
+  const quietWaits: number[] = [];
   try {
     for (let run = 0; run < runs; run++) {
       const context = await stage.newContext();
@@ -35,6 +38,7 @@ export async function floodFairness(flags: Flags, browser: Browser, pages: PageS
       await app.evaluate(() => (window.__bench.readUser as () => Promise<unknown>)());
       const hostile = await stage.open(context, 'authbroker', 'idle');
       await hostile.evaluate(() => window.__bench.ready());
+      quietWaits.push(await stage.waitQuiet());
       await app.evaluate((every) => (window.__bench.startReads as (every: number) => void)(every), READ_EVERY_MILLIS);
       await sleep(200);
       const { postingAt, postedAt, answeredAt } = await hostile.evaluate(
@@ -64,8 +68,8 @@ export async function floodFairness(flags: Flags, browser: Browser, pages: PageS
     id: 'flood',
     title: '11. A flood of cheap valid calls from one page',
     method: [
-      `Per run, a fresh context: a signed-in authbroker tab (the bench page, idle) reads \`currentUser\` (cached) every ${READ_EVERY_MILLIS} ms. A second tab of the origin opens a port of its own to the broker's SharedWorker (the wire format by hand, a lifetime lock named, as a tab would) and posts ${FLOOD.toLocaleString('en-US')} \`status()\` calls at once; the flood is over when all are answered or none was for ${QUIET_MILLIS} ms (the broker closes a port with more than 5,000 calls waiting). Every read of the first tab that waited while the flood was posted or answered counts; ${runs} runs.`,
-      'Before (issue 32), the broker served messages in arrival order: the longest such wait was 1.7–2.6 s (2.3–5.6 s measured on this machine under load). What remains is the browser: it dispatches (and deserializes) every message on the broker\'s thread in arrival order, before any of the broker\'s code can look.',
+      `Per run, a fresh context: a signed-in authbroker tab (the bench page, idle) reads \`currentUser\` (cached) every ${READ_EVERY_MILLIS} ms. A second tab of the origin opens a port of its own to the broker's SharedWorker (the wire format by hand, a lifetime lock named, as a tab would) and posts ${FLOOD.toLocaleString('en-US')} \`status()\` calls at once; the flood is over when all are answered or none was for ${QUIET_MILLIS} ms (the broker closes a port with more than ${MAX_WAITING_PER_LANE} calls waiting; a tab of ours never has more than ${MAX_CALLS_IN_FLIGHT} unanswered). Before the reads start, the harness waits until the browser's processes are quiet (the omnibox popup's WebUI, which this Chromium loads for every new window, spent up to 365 ms of script on a core in the same second as the flood). Every read of the first tab that waited while the flood was posted or answered counts; ${runs} runs.`,
+      'Before (issue 32), the broker served messages in arrival order: the longest such wait was 1.7–2.6 s (2.3–5.6 s measured on this machine under load). With fair lanes but a port closed only past 5,000 waiting calls, 72.6–125.8 ms. What remains is the browser: it dispatches (and deserializes) every message on the broker\'s thread in arrival order, one task per message, before any of the broker\'s code can look (a Chrome trace of a flood showed the worker\'s task queue 1,800 to 16,000 tasks deep): the sooner the flooding port is closed, the shorter that queue.',
     ].join('\n\n'),
     tables: [
       {
@@ -81,7 +85,7 @@ export async function floodFairness(flags: Flags, browser: Browser, pages: PageS
         met: worst <= 50,
       },
     ],
-    notes: [...external],
+    notes: [`The harness waited ${quietWaits.map((ms) => fmt(ms, 0)).join(', ')} ms for the browser to be quiet before each run's reads.`, ...external],
     data: { flood: FLOOD, readEveryMillis: READ_EVERY_MILLIS, runs: results.map((r) => ({ ...r, longest: Math.max(0, ...r.reads) })) },
   };
 }

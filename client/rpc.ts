@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
 import { DELIVER, PING, PONG, STANDBY, type CallMessage, type DeliverMessage, type PingMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
 import type { TabErrors } from './brokerChannel.js';
+import { callWindow } from './callWindow.js';
 
 type ThrowHandler = Comlink.TransferHandler<{ value: unknown }, ThrownValue>;
 
@@ -42,6 +43,55 @@ function cachedMethods(remote: BrokerApi): BrokerApi {
       return method;
     },
   });
+}
+
+/**
+ * The API port as Comlink's endpoint, with the tab's calls going out through a `CallWindow`. A call
+ * that waited its turn and then cannot be sent (its arguments do not clone) is answered here with
+ * that error: Comlink is no longer there to catch it.
+ */
+function windowedEndpoint(port: MessagePort): Comlink.Endpoint {
+  const window = callWindow();
+  const listeners = new Set<EventListenerOrEventListenerObject>();
+  port.addEventListener('message', (event: MessageEvent<Partial<ReplyMessage> | null>) => {
+    const id = event.data?.id;
+    if (typeof id === 'string') window.answered(id);
+  });
+  const answerWithError = (id: string, error: unknown) => {
+    const value: ThrownValue = { isError: true, value: { message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' } };
+    const event = new MessageEvent('message', { data: { id, type: 'HANDLER', name: 'throw', value } satisfies ReplyMessage });
+    for (const listener of listeners) (typeof listener === 'function' ? listener(event) : listener.handleEvent(event));
+  };
+  return {
+    postMessage(message: unknown, transfer: Transferable[] = []) {
+      const id = (message as { id?: unknown } | null)?.id;
+      if (typeof id !== 'string') return port.postMessage(message, transfer);
+      let now = true;
+      let thrownNow: { error: unknown } | null = null;
+      window.send(id, () => {
+        try {
+          port.postMessage(message, transfer);
+          return true;
+        } catch (error) {
+          if (now) thrownNow = { error };
+          else answerWithError(id, error);
+          return false;
+        }
+      });
+      now = false;
+      // Sent at once and refused: thrown to Comlink, as without the window.
+      if (thrownNow !== null) throw (thrownNow as { error: unknown }).error;
+    },
+    addEventListener(type: string, listener: EventListenerOrEventListenerObject) {
+      listeners.add(listener);
+      port.addEventListener(type, listener);
+    },
+    removeEventListener(type: string, listener: EventListenerOrEventListenerObject) {
+      listeners.delete(listener);
+      port.removeEventListener(type, listener);
+    },
+    start: () => port.start(),
+  };
 }
 
 export interface PortConnection {
@@ -150,7 +200,7 @@ export async function connectOverPort(
     throw error;
   }
   return {
-    api: cachedMethods(Comlink.wrap<BrokerApi>(apiPort) as unknown as BrokerApi),
+    api: cachedMethods(Comlink.wrap<BrokerApi>(windowedEndpoint(apiPort)) as unknown as BrokerApi),
     close() {
       listenerPort.close();
       apiPort.close();

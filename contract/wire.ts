@@ -55,6 +55,15 @@ export const MAX_CALL_ID_LENGTH = 100;
 /** More arguments than any call takes: a longer list is refused before any of it is looked at. */
 export const MAX_CALL_ARGUMENTS = 8;
 
+/**
+ * The most calls a tab leaves unanswered on its port at once: more wait in the tab, in order, and go
+ * as answers come back (client/callWindow.ts). So a tab never has more than this many calls waiting
+ * their turn in the broker, and a port with more than twice as many (MAX_WAITING_PER_LANE) is a page
+ * flooding the broker, whose port is closed early: every message a page posts is dispatched on the
+ * broker's thread ahead of the other tabs' messages, whatever the broker then does with it.
+ */
+export const MAX_CALLS_IN_FLIGHT = 128;
+
 /** The message a service worker receives to start serving a tab on the port it carries. */
 export const SERVICE_WORKER_CONNECT = 'authbroker:connect';
 

@@ -15,6 +15,7 @@ import type { BrokerTarget, TabErrors } from '../brokerChannel.js';
 import type { ConnectionModule } from '../client.js';
 import type { Connection } from '../connection.js';
 import { receiving } from '../deliveries.js';
+import { callWindow } from '../callWindow.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { keepSnapshots } from '../keptCopy.js';
 import { rejectAfter } from '../lifetime.js';
@@ -46,14 +47,14 @@ function thrownError(value: unknown, errors: TabErrors): Error {
   return new Error(typeof inner?.message === 'string' ? inner.message : 'The extension’s background refused the call.');
 }
 
-/** An open port and its calls. */
-interface PortCalls {
+/** An open port and its calls (exported for tests). */
+export interface PortCalls {
   call(method: string, args: unknown[]): Promise<unknown>;
   lost: Promise<void>;
   close(): void;
 }
 
-function openPort(extension: ExtensionApi, portName: string, deliver: (batch: Delivery) => void, errors: TabErrors): PortCalls {
+export function openPort(extension: ExtensionApi, portName: string, deliver: (batch: Delivery) => void, errors: TabErrors): PortCalls {
   let port: RuntimePort;
   try {
     port = extension.runtime.connect({ name: portName });
@@ -87,11 +88,13 @@ function openPort(extension: ExtensionApi, portName: string, deliver: (batch: De
     const pending = typeof message.id === 'string' ? waiting.get(message.id) : undefined;
     if (pending === undefined) return;
     waiting.delete(message.id!);
+    calls.answered(message.id!);
     if (message.type === 'RAW') pending.resolve(message.value);
     else if (message.type === 'HANDLER' && message.name === 'throw') pending.reject(thrownError(message.value, errors));
     else pending.reject(new errors.ProtocolError('The extension’s background answered with something that is not an answer.'));
   });
   let lastId = 0;
+  const calls = callWindow();
   return {
     call(method, args) {
       if (closed) return Promise.reject(new errors.ClientError('BROKER_UNAVAILABLE', 'The extension’s background stopped before it answered. Try again.'));
@@ -99,12 +102,18 @@ function openPort(extension: ExtensionApi, portName: string, deliver: (batch: De
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
         const message: CallMessage = { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value }) as const) };
-        try {
-          port.postMessage(encodeForJson(message));
-        } catch (error) {
-          waiting.delete(id);
-          reject(error);
-        }
+        calls.send(id, () => {
+          // Gone while this call waited its turn: already failed with the others.
+          if (closed) return false;
+          try {
+            port.postMessage(encodeForJson(message));
+            return true;
+          } catch (error) {
+            waiting.delete(id);
+            reject(error);
+            return false;
+          }
+        });
       });
     },
     lost,

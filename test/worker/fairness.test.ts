@@ -33,12 +33,15 @@ async function until(done: () => boolean, timeoutMillis = 20_000): Promise<void>
 
 describe('one port flooding the broker with valid calls', () => {
   it("another port's call is served before the flood's backlog is, and each port's calls keep their order", async () => {
-    const scheduler = createFairScheduler();
+    // Each call costs a millisecond of the thread: the flooding port spends its budget on its first ten.
+    let clock = 0;
+    const scheduler = createFairScheduler(() => clock);
     /** The calls in the order the broker ran them. */
     const ran: string[] = [];
     const methods = {
       status: async (label: unknown) => {
         ran.push(String(label));
+        clock += 1;
         return status();
       },
     };
