@@ -40,7 +40,7 @@ export const SHORT_SLICE_MILLIS = 0.5;
  * posting faster than it is served, and its connection is closed (`onOverflow`): the browser then
  * drops what it still holds for that port, which it would otherwise dispatch on this thread ahead
  * of every other port's messages. The sooner, the better: with 5,000 allowed, another tab's read
- * waited up to 126 ms behind a 100,000-call flood; with 256, at most 28 ms (bench 11). Twice
+ * waited up to 126 ms behind a 100,000-call flood; with 256, at most 28–34 ms (bench 11). Twice
  * MAX_CALLS_IN_FLIGHT, written as a number (test/client/callWindow.test.ts checks it): the import
  * cost the service worker's bundle 24 bytes of a budget it meets by 43.
  */
