@@ -7,7 +7,10 @@ import { MAX_CALLS_IN_FLIGHT } from '../contract/wire.js';
  * that waits has not been sent: it costs the broker nothing.
  */
 export interface CallWindow {
-  /** Runs `post` now, or once an earlier call has been answered; `post` returning false means nothing went out. */
+  /**
+   * Runs `post` now, or once an earlier call has been answered. `post` returning false, or throwing
+   * (only where it runs now, inside `send`: the throw is the caller's), means nothing went out.
+   */
   send(id: string, post: () => boolean): void;
   /** The answer to `id` arrived: the next waiting call goes. */
   answered(id: string): void;
@@ -20,7 +23,12 @@ export function callWindow(max: number = MAX_CALLS_IN_FLIGHT): CallWindow {
     while (unanswered.size < max && waiting.length > 0) {
       const { id, post } = waiting.shift()!;
       unanswered.add(id);
-      if (!post()) unanswered.delete(id);
+      let sent = false;
+      try {
+        sent = post();
+      } finally {
+        if (!sent) unanswered.delete(id);
+      }
     }
   };
   return {

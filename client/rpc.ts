@@ -47,49 +47,39 @@ function cachedMethods(remote: BrokerApi): BrokerApi {
 
 /**
  * The API port as Comlink's endpoint, with the tab's calls going out through a `CallWindow`. A call
- * that waited its turn and then cannot be sent (its arguments do not clone) is answered here with
- * that error: Comlink is no longer there to catch it.
+ * that waited its turn and then cannot be sent (its arguments do not clone) is answered on the port
+ * with that error: Comlink is no longer there to catch it.
  */
 function windowedEndpoint(port: MessagePort): Comlink.Endpoint {
   const window = callWindow();
-  const listeners = new Set<EventListenerOrEventListenerObject>();
   port.addEventListener('message', (event: MessageEvent<Partial<ReplyMessage> | null>) => {
     const id = event.data?.id;
     if (typeof id === 'string') window.answered(id);
   });
   const answerWithError = (id: string, error: unknown) => {
     const value: ThrownValue = { isError: true, value: { message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' } };
-    const event = new MessageEvent('message', { data: { id, type: 'HANDLER', name: 'throw', value } satisfies ReplyMessage });
-    for (const listener of listeners) (typeof listener === 'function' ? listener(event) : listener.handleEvent(event));
+    port.dispatchEvent(new MessageEvent('message', { data: { id, type: 'HANDLER', name: 'throw', value } satisfies ReplyMessage }));
   };
   return {
     postMessage(message: unknown, transfer: Transferable[] = []) {
       const id = (message as { id?: unknown } | null)?.id;
       if (typeof id !== 'string') return port.postMessage(message, transfer);
-      let now = true;
-      let thrownNow: { error: unknown } | null = null;
+      let late = false;
       window.send(id, () => {
+        // Sent at once: a refusal is thrown to Comlink, as without the window.
+        if (!late) return (port.postMessage(message, transfer), true);
         try {
           port.postMessage(message, transfer);
           return true;
         } catch (error) {
-          if (now) thrownNow = { error };
-          else answerWithError(id, error);
+          answerWithError(id, error);
           return false;
         }
       });
-      now = false;
-      // Sent at once and refused: thrown to Comlink, as without the window.
-      if (thrownNow !== null) throw (thrownNow as { error: unknown }).error;
+      late = true;
     },
-    addEventListener(type: string, listener: EventListenerOrEventListenerObject) {
-      listeners.add(listener);
-      port.addEventListener(type, listener);
-    },
-    removeEventListener(type: string, listener: EventListenerOrEventListenerObject) {
-      listeners.delete(listener);
-      port.removeEventListener(type, listener);
-    },
+    addEventListener: (type, listener) => port.addEventListener(type, listener),
+    removeEventListener: (type, listener) => port.removeEventListener(type, listener),
     start: () => port.start(),
   };
 }

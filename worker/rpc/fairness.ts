@@ -15,9 +15,9 @@
  * on this thread, in the order they arrive, before any of our code can look. A page posting faster
  * than the browser dispatches here builds a queue in the browser that every other port's message
  * waits behind (a Chrome trace: one task per message in the worker's one task queue, 1,800 to
- * 16,000 deep during a 100,000-call flood, another tab's message behind all of them). So the slices shorten while messages keep arriving, and a lane with more
- * than MAX_WAITING_PER_LANE messages waiting has its port closed, which drops what the browser
- * still holds for it. A lane keeps the plain data, not the event (a backlog of a hundred thousand
+ * 16,000 deep during a 100,000-call flood, another tab's message behind all of them). So the
+ * slices shorten while messages keep arriving, and a lane with more than MAX_WAITING_PER_LANE
+ * messages waiting has its port closed, which drops what the browser still holds for it. A lane keeps the plain data, not the event (a backlog of a hundred thousand
  * events held the browser's own garbage collector for tens of ms at a time).
  */
 
@@ -41,8 +41,8 @@ export const SHORT_SLICE_MILLIS = 0.5;
  * drops what it still holds for that port, which it would otherwise dispatch on this thread ahead
  * of every other port's messages. The sooner, the better: with 5,000 allowed, another tab's read
  * waited up to 126 ms behind a 100,000-call flood; with 256, at most 28–34 ms (bench 11). Twice
- * MAX_CALLS_IN_FLIGHT, written as a number (test/client/callWindow.test.ts checks it): the import
- * cost the service worker's bundle 24 bytes of a budget it meets by 43.
+ * MAX_CALLS_IN_FLIGHT, written as a number (test/client/callWindow.test.ts checks it): importing
+ * it cost the service worker's bundle 24 bytes, of a budget it meets by a few dozen.
  */
 export const MAX_WAITING_PER_LANE = 256;
 
