@@ -56,15 +56,17 @@ export abstract class AuthBrokerError extends Error {
 export class HttpStatusError extends AuthBrokerError {
   override readonly name = 'HttpStatusError';
   readonly code = 'HTTP_STATUS_ERROR';
-  constructor(
-    readonly status: number,
-    /** The response body as text (the service's plain-text message), with anything token-like redacted. */
-    readonly body: string,
-    message?: string,
-    /** The Retry-After header, when the response had one the runtime could read. */
-    readonly retryAfter: string | null = null,
-  ) {
+  // Declared and assigned rather than parameter properties, which compile to both (bytes in every tab).
+  declare readonly status: number;
+  /** The response body as text (the service's plain-text message), with anything token-like redacted. */
+  declare readonly body: string;
+  /** The Retry-After header, when the response had one the runtime could read. */
+  declare readonly retryAfter: string | null;
+  constructor(status: number, body: string, message?: string, retryAfter: string | null = null) {
     super(message ?? (body.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${body.trim()}`));
+    this.status = status;
+    this.body = body;
+    this.retryAfter = retryAfter;
   }
   /** Its plain-data form. */
   toJSON(): SerializedError {
@@ -91,16 +93,16 @@ export type NetworkErrorCode = 'NETWORK_OFFLINE' | 'NETWORK_UNREACHABLE';
 /** The request never got an answer, after every allowed attempt. */
 export class NetworkError extends AuthBrokerError {
   override readonly name = 'NetworkError';
-  constructor(
-    readonly code: NetworkErrorCode,
-    message: string,
-    /** What was checked after the last failure; null when not collected. */
-    readonly diagnostics: NetworkDiagnostics | null,
-    /** How many attempts were made. */
-    readonly attempts: number,
-    options?: { cause?: unknown },
-  ) {
+  declare readonly code: NetworkErrorCode;
+  /** What was checked after the last failure; null when not collected. */
+  declare readonly diagnostics: NetworkDiagnostics | null;
+  /** How many attempts were made. */
+  declare readonly attempts: number;
+  constructor(code: NetworkErrorCode, message: string, diagnostics: NetworkDiagnostics | null, attempts: number, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
+    this.diagnostics = diagnostics;
+    this.attempts = attempts;
   }
   /** Its plain-data form. */
   toJSON(): SerializedError {
@@ -112,12 +114,11 @@ export class NetworkError extends AuthBrokerError {
 export class InvalidArgumentError extends AuthBrokerError {
   override readonly name = 'InvalidArgumentError';
   readonly code = 'INVALID_ARGUMENT';
-  constructor(
-    /** Name of the offending argument, as a path such as `options.email`. */
-    readonly argument: string,
-    message: string,
-  ) {
+  /** Name of the offending argument, as a path such as `options.email`. */
+  declare readonly argument: string;
+  constructor(argument: string, message: string) {
     super(message);
+    this.argument = argument;
   }
   /** Its plain-data form. */
   toJSON(): SerializedError {
@@ -150,11 +151,10 @@ export type ClientErrorCode =
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {
   override readonly name = 'ClientError';
-  constructor(
-    readonly code: ClientErrorCode,
-    message: string,
-  ) {
+  declare readonly code: ClientErrorCode;
+  constructor(code: ClientErrorCode, message: string) {
     super(message);
+    this.code = code;
   }
   /** Its plain-data form. */
   toJSON(): SerializedError {

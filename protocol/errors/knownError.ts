@@ -10,16 +10,19 @@ import type { knownErrorFamilies, KnownErrorFamily } from './families.js';
  */
 export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends AuthBrokerError {
   override readonly name = 'KnownError';
-  constructor(
-    readonly code: C,
-    readonly details: KnownErrorDetails<C>,
-    message: string,
-    /** The HTTP status it came with. */
-    readonly status: number,
-    /** The code followed by its families, most specific first (see `lineageOf`). */
-    readonly lineage: readonly string[] = [code],
-  ) {
+  // Declared and assigned rather than parameter properties, which compile to both (bytes in every tab).
+  declare readonly code: C;
+  declare readonly details: KnownErrorDetails<C>;
+  /** The HTTP status it came with. */
+  declare readonly status: number;
+  /** The code followed by its families, most specific first (see `lineageOf`). */
+  declare readonly lineage: readonly string[];
+  constructor(code: C, details: KnownErrorDetails<C>, message: string, status: number, lineage: readonly string[] = [code]) {
     super(message);
+    this.code = code;
+    this.details = details;
+    this.status = status;
+    this.lineage = lineage;
   }
 
   /** The body the service sends for this error. */
