@@ -15,8 +15,8 @@ import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
 import { candidateModes, detectCapabilities } from './mode.js';
 import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
-import { PersistedSnapshots } from './persisted.js';
-import { QueryStore } from './store.js';
+import { persistedSnapshots } from './persisted.js';
+import { createQueryStore } from './store.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
 import { tabErrors } from './tabErrors.js';
 
@@ -119,7 +119,8 @@ export interface ClientHost {
  * The client, on the page's own hosts (`host` null: a SharedWorker, a service worker or the page)
  * or on another one. Everything a page sees of it is the same whatever the host.
  */
-export function createClientOn(options: ConnectOptions, host: ClientHost | null, parts: ClientParts): BrokerClient {
+// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
+export const createClientOn = (function createClientOn(options: ConnectOptions, host: ClientHost | null, parts: ClientParts): BrokerClient {
   checkConnectOptions(options);
   const paths = handlerPaths(options.handlerPaths);
   const origin = host !== null ? host.origin : typeof location === 'undefined' ? null : location.origin;
@@ -137,8 +138,8 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   let closes = 0;
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const ownStorage = host?.ownStorage !== false;
-  const kept = new PersistedSnapshots(`authbroker:snapshot:${options.projectId}@${baseUrl}`, ownStorage && (options.persistSnapshot ?? options.tokenStore !== 'memory'), ownStorage);
-  const store = new QueryStore(
+  const kept = persistedSnapshots(`authbroker:snapshot:${options.projectId}@${baseUrl}`, ownStorage && (options.persistSnapshot ?? options.tokenStore !== 'memory'), ownStorage);
+  const store = createQueryStore(
     () => apiSoon(),
     () => connecting,
     kept,
@@ -265,12 +266,13 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     },
   };
   // Each action waits for the broker, then calls it: the contract's list, typed by BrokerActions.
-  const actions: Record<string, unknown> = {};
+  // Written onto the client itself: an object of them copied over would cost a copy before the first frame.
+  const methods = client as Record<string, unknown>;
   for (const name of actionNames) {
     if (name in client) continue;
-    actions[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    methods[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
   // OAuth's browser steps wait for their module, loaded when first used (most pages never start or finish a flow).
-  for (const step of OAUTH_STEPS) actions[step] = async (...args: unknown[]) => ((await oauth())[step] as (...a: unknown[]) => Promise<unknown>)(...args);
-  return Object.assign(client, actions) as unknown as BrokerClient;
-}
+  for (const step of OAUTH_STEPS) methods[step] = async (...args: unknown[]) => ((await oauth())[step] as (...a: unknown[]) => Promise<unknown>)(...args);
+  return client as unknown as BrokerClient;
+});

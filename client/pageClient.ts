@@ -25,7 +25,8 @@ export function noWindowProblem(mode: ConnectOptions['mode']): string | null {
  * the passkey ceremonies). In one of an extension's own documents, the connection first refuses the
  * background page (`backgroundPageProblem`): what only extensions need is asked with the lazy chunk.
  */
-function pageParts(options: ConnectOptions, extension: ExtensionApi | null): ClientParts {
+// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
+const pageParts = (function pageParts(options: ConnectOptions, extension: ExtensionApi | null): ClientParts {
   return {
     async connection() {
       const problem = noWindowProblem(options.mode);
@@ -42,7 +43,7 @@ function pageParts(options: ConnectOptions, extension: ExtensionApi | null): Cli
       return import('./passkeys.js');
     },
   };
-}
+});
 
 /**
  * Creates the tab's client. It reads the copy kept since the last visit (and, when there is none,

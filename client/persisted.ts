@@ -21,14 +21,15 @@ export interface StoredRecord {
   entries: Record<string, { data: unknown; updatedAtMillis: number }>;
 }
 
-function storage(): Storage | null {
+// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
+const storage = (function storage(): Storage | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {
     // Access can throw (storage disabled, sandboxed frames): then there is simply no copy.
     return null;
   }
-}
+});
 
 /**
  * How far ahead of this tab's clock a kept date may be (the broker that dated it runs on the same
@@ -38,14 +39,16 @@ const CLOCK_SLACK_MILLIS = 60_000;
 
 const isPast = (millis: unknown): millis is number => typeof millis === 'number' && Number.isFinite(millis) && millis <= Date.now() + CLOCK_SLACK_MILLIS;
 
-function isRecord(value: unknown): value is StoredRecord {
+// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
+const isRecord = (function isRecord(value: unknown): value is StoredRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Partial<StoredRecord>;
   return r.v === 1 && typeof r.userId === 'string' && isPast(r.savedAtMillis) && (r.createdAtMillis === undefined || isPast(r.createdAtMillis)) && typeof r.entries === 'object' && r.entries !== null && !Array.isArray(r.entries);
-}
+});
 
 /** Leaves in a record read from storage only entries that are an entry at all, dated in the past. */
-function dropMalformedEntries(record: StoredRecord): boolean {
+// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
+const dropMalformedEntries = (function dropMalformedEntries(record: StoredRecord): boolean {
   let dropped = false;
   for (const [key, entry] of Object.entries(record.entries)) {
     if (typeof entry === 'object' && entry !== null && 'data' in entry && isPast(entry.updatedAtMillis)) continue;
@@ -53,91 +56,106 @@ function dropMalformedEntries(record: StoredRecord): boolean {
     dropped = true;
   }
   return dropped;
-}
+});
 
 /** Whether a kept entry's data has its kind's shape (the signed-in user's own, for the user). */
-function fitsKind(kind: PersistedKind, data: unknown, userId: string): boolean {
+// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
+const fitsKind = (function fitsKind(kind: PersistedKind, data: unknown, userId: string): boolean {
   return fitsShape(KEPT_SHAPES[kind], data) && (kind !== 'currentUser' || (data as { id: string }).id === userId);
-}
+});
 
-export class PersistedSnapshots {
+/**
+ * The kept copy of one service and project, as a tab reads it. An object of functions rather than a
+ * class: its methods run before a page's first frame, and a class's methods compile at their first
+ * call, where these compile with the script (see ARCHITECTURE.md, "Compiled ahead").
+ */
+export interface PersistedSnapshots {
+  readonly storageKey: string;
+  readonly enabled: boolean;
   // Shared with the writer (keptCopy.ts), which gets them here rather than importing this module.
-  record: StoredRecord | null = null;
+  record: StoredRecord | null;
   /** Whether `record` came from storage (then a missing one there later means another tab cleared it). */
-  fromStorage = false;
-  loaded = false;
+  fromStorage: boolean;
+  loaded: boolean;
   /** Bumped whenever the copy stops being the one read before (cleared, another user): cached reads are stale. */
-  version = 0;
+  version: number;
   /** Writes the copy back, soon; set by the writer once loaded. Until then a read that dropped entries leaves `unwritten`. */
-  scheduleWrite: (() => void) | null = null;
-  unwritten = false;
-
-  /** `ownStorage` false: the storage is not the app's (a content script's is the web page's), so it is never touched, not even cleared. */
-  constructor(
-    readonly storageKey: string,
-    readonly enabled: boolean,
-    ownStorage = true,
-  ) {
-    if (!enabled && ownStorage) storage()?.removeItem(storageKey);
-  }
-
+  scheduleWrite: (() => void) | null;
+  unwritten: boolean;
   /** Whether queries of this kind are kept. */
-  keeps(kind: string): kind is PersistedKind {
-    // The shapes are keyed by the kept kinds, every one (contract/persisted.ts's list): one list to read here.
-    return this.enabled && Object.hasOwn(KEPT_SHAPES, kind);
-  }
-
+  keeps(kind: string): kind is PersistedKind;
   /** Whether there is a copy to show anything from (read once, like everything here). */
-  hasCopy(): boolean {
-    return this.enabled && this.load() !== null;
-  }
-
+  hasCopy(): boolean;
   /** The kept snapshot of a query, marked stale; undefined when there is none. */
-  read(key: string, spec: QuerySpec): QuerySnapshot | undefined {
-    if (!this.keeps(spec.kind)) return undefined;
-    const record = this.load();
-    const entry = record?.entries[key];
-    if (!record || !entry) return undefined;
-    if (!fitsKind(spec.kind, entry.data, record.userId)) {
-      // Not what the broker would have sent: never shown, and gone from the copy.
-      delete record.entries[key];
-      this.dropped();
-      return undefined;
-    }
-    const userScoped = spec.kind !== 'project';
-    return { status: 'success', data: entry.data, error: null, updatedAtMillis: entry.updatedAtMillis, isFetching: false, isStale: true, ...(userScoped ? { userId: record.userId } : {}) };
-  }
-
+  read(key: string, spec: QuerySpec): QuerySnapshot | undefined;
   /** The copy as it is in storage: read once, then kept in memory (null when there is none, or none that can be used). */
-  load(): StoredRecord | null {
-    if (this.loaded) return this.record;
-    this.loaded = true;
-    try {
-      const text = storage()?.getItem(this.storageKey) ?? null;
-      const parsed: unknown = text === null ? null : JSON.parse(text);
-      // Anything unexpected (another version's format, a damaged value) is dropped, not trusted.
-      this.record = isRecord(parsed) ? parsed : null;
-      this.fromStorage = this.record !== null;
-      if (text !== null && this.record === null) storage()?.removeItem(this.storageKey);
-      if (this.record !== null && dropMalformedEntries(this.record)) this.dropped();
-    } catch {
-      this.record = null;
-      storage()?.removeItem(this.storageKey);
-    }
-    return this.record;
-  }
-
+  load(): StoredRecord | null;
   /** For the writer: the storage, and whether a value read from it is a record of ours. */
-  storage(): Storage | null {
-    return storage();
-  }
-
-  isRecord(value: unknown): value is StoredRecord {
-    return isRecord(value);
-  }
-
-  private dropped(): void {
-    if (this.scheduleWrite) this.scheduleWrite();
-    else this.unwritten = true;
-  }
+  storage(): Storage | null;
+  isRecord(value: unknown): value is StoredRecord;
 }
+
+/**
+ * The kept copy under `storageKey`; `enabled` false deletes any copy kept so far. `ownStorage`
+ * false: the storage is not the app's (a content script's is the web page's), so it is never
+ * touched, not even cleared.
+ */
+// Compiled ahead (parenthesized), with its methods: they run before a page's first frame. See ARCHITECTURE.md.
+export const persistedSnapshots = (function persistedSnapshots(storageKey: string, enabled: boolean, ownStorage = true): PersistedSnapshots {
+  if (!enabled && ownStorage) storage()?.removeItem(storageKey);
+  const dropped = (function dropped(): void {
+    if (kept.scheduleWrite) kept.scheduleWrite();
+    else kept.unwritten = true;
+  });
+  const kept: PersistedSnapshots = {
+    storageKey,
+    enabled,
+    record: null,
+    fromStorage: false,
+    loaded: false,
+    version: 0,
+    scheduleWrite: null,
+    unwritten: false,
+    keeps: (function keeps(kind: string): kind is PersistedKind {
+      // The shapes are keyed by the kept kinds, every one (contract/persisted.ts's list): one list to read here.
+      return enabled && Object.hasOwn(KEPT_SHAPES, kind);
+    }),
+    hasCopy: (function hasCopy(): boolean {
+      return enabled && kept.load() !== null;
+    }),
+    read: (function read(key: string, spec: QuerySpec): QuerySnapshot | undefined {
+      if (!kept.keeps(spec.kind)) return undefined;
+      const record = kept.load();
+      const entry = record?.entries[key];
+      if (!record || !entry) return undefined;
+      if (!fitsKind(spec.kind, entry.data, record.userId)) {
+        // Not what the broker would have sent: never shown, and gone from the copy.
+        delete record.entries[key];
+        dropped();
+        return undefined;
+      }
+      const userScoped = spec.kind !== 'project';
+      return { status: 'success', data: entry.data, error: null, updatedAtMillis: entry.updatedAtMillis, isFetching: false, isStale: true, ...(userScoped ? { userId: record.userId } : {}) };
+    }),
+    load: (function load(): StoredRecord | null {
+      if (kept.loaded) return kept.record;
+      kept.loaded = true;
+      try {
+        const text = storage()?.getItem(storageKey) ?? null;
+        const parsed: unknown = text === null ? null : JSON.parse(text);
+        // Anything unexpected (another version's format, a damaged value) is dropped, not trusted.
+        kept.record = isRecord(parsed) ? parsed : null;
+        kept.fromStorage = kept.record !== null;
+        if (text !== null && kept.record === null) storage()?.removeItem(storageKey);
+        if (kept.record !== null && dropMalformedEntries(kept.record)) dropped();
+      } catch {
+        kept.record = null;
+        storage()?.removeItem(storageKey);
+      }
+      return kept.record;
+    }),
+    storage,
+    isRecord,
+  };
+  return kept;
+});

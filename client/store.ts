@@ -44,147 +44,168 @@ export function isPending(snapshot: QuerySnapshot | undefined): boolean {
  * The tab's view of its subscriptions. However many components watch a query, the broker sees one
  * subscription; snapshots keep their identity until the broker sends a new one.
  */
-export class QueryStore {
+export interface QueryStore {
   // Shared with what the connection brings (`receiving`, deliveries.ts): the entries, `open` and `set`.
-  readonly entries = new Map<string, Entry>();
-  /** Kept copies read before anything subscribed, so that getSnapshot returns the same object each time. */
-  private seeds = new Map<string, QuerySnapshot | undefined>();
-  /** The copy's version the seeds were read from: a cleared copy (sign-out) must not be shown again. */
-  private seedsVersion = 0;
+  readonly entries: Map<string, Entry>;
   /** Whether a query was answered from the kept copy: then the page has something to show before the broker answers. */
-  showsKeptCopy = false;
+  showsKeptCopy: boolean;
   /**
    * What a snapshot from the broker becomes on screen (and is kept for the next visit): set with the
    * connection (deliveries.ts), which is what brings snapshots at all.
    */
-  received: ((key: string, entry: Entry, snapshot: QuerySnapshot) => QuerySnapshot) | null = null;
-
-  /**
-   * `api` connects when needed (subscriptions may wait for it: see `createBrokerClient`);
-   * `connected` is the connection under way or open, or null (then releasing a query has nothing to
-   * tell, and must not start a broker just to unsubscribe).
-   * `persisted` is the copy kept between visits (shown, marked stale, until the broker answers).
-   */
-  constructor(
-    private readonly api: () => Promise<BrokerApi>,
-    private readonly connected: () => Promise<BrokerApi> | null = api,
-    private readonly persisted?: PersistedSnapshots,
-  ) {}
-
-  /** The kept copy of a query from an earlier visit, if any (the same object every time). */
-  private seed(key: string, spec: QuerySpec): QuerySnapshot | undefined {
-    if (!this.persisted) return undefined;
-    if (this.seedsVersion !== this.persisted.version) {
-      this.seeds.clear();
-      this.seedsVersion = this.persisted.version;
-    }
-    if (!this.seeds.has(key)) {
-      const kept = this.persisted.read(key, spec);
-      this.seeds.set(key, kept);
-      if (kept !== undefined) this.showsKeptCopy = true;
-    }
-    return this.seeds.get(key);
-  }
-
-  subscribe(spec: QuerySpec, listener: () => void): () => void {
-    const key = queryKey(spec);
-    let entry = this.entries.get(key);
-    if (!entry) {
-      entry = { spec, snapshot: this.seed(key, spec), listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null, prefetchHold: null };
-      this.entries.set(key, entry);
-    }
-    if (entry.releaseTimer !== null) {
-      clearTimeout(entry.releaseTimer);
-      entry.releaseTimer = null;
-    }
-    entry.listeners.add(listener);
-    if (!entry.subscribed) this.open(key, entry);
-    // The component that rendered it has subscribed: the prefetch's hold is no longer needed.
-    if (listener !== noop && entry.prefetchHold) entry.prefetchHold();
-    return () => {
-      entry.listeners.delete(listener);
-      if (entry.listeners.size === 0 && entry.releaseTimer === null) {
-        entry.releaseTimer = setTimeout(() => this.close(key, entry), RELEASE_GRACE_MILLIS);
-      }
-    };
-  }
-
+  received: ((key: string, entry: Entry, snapshot: QuerySnapshot) => QuerySnapshot) | null;
+  subscribe(spec: QuerySpec, listener: () => void): () => void;
   /**
    * Starts watching a query that nobody watches yet, for `holdMillis`: what a component asks for
    * while it renders is on its way before React commits and subscribes (no render-then-fetch delay).
    */
-  prefetch(spec: QuerySpec, holdMillis = PREFETCH_HOLD_MILLIS): void {
-    const key = queryKey(spec);
-    if (this.entries.has(key)) return;
-    const release = this.subscribe(spec, noop);
-    const entry = this.entries.get(key)!;
-    const timer = setTimeout(() => entry.prefetchHold?.(), holdMillis);
-    entry.prefetchHold = () => {
-      entry.prefetchHold = null;
-      clearTimeout(timer);
-      release();
-    };
-  }
-
-  getSnapshot(spec: QuerySpec): QuerySnapshot | undefined {
-    const key = queryKey(spec);
-    const entry = this.entries.get(key);
-    return entry ? entry.snapshot : this.seed(key, spec);
-  }
-
+  prefetch(spec: QuerySpec, holdMillis?: number): void;
+  getSnapshot(spec: QuerySpec): QuerySnapshot | undefined;
   /** Resolves with the first snapshot that is not pending (for Suspense). */
-  settled(spec: QuerySpec): Promise<QuerySnapshot> {
-    return new Promise((resolve) => {
-      let unsubscribe: () => void = () => undefined;
-      let done = false;
-      const check = () => {
-        const snapshot = this.getSnapshot(spec);
-        if (!done && !isPending(snapshot)) {
-          done = true;
-          // Keep the subscription so the component that suspended still finds the value at commit.
-          setTimeout(unsubscribe, SUSPENSE_HOLD_MILLIS);
-          resolve(snapshot as QuerySnapshot); // not pending: there is one
-        }
-      };
-      unsubscribe = this.subscribe(spec, check);
-      check();
-    });
-  }
+  settled(spec: QuerySpec): Promise<QuerySnapshot>;
+  readonly size: number;
+  open(key: string, entry: Entry): void;
+  set(entry: Entry, snapshot: QuerySnapshot): void;
+}
 
-  get size(): number {
-    return this.entries.size;
-  }
+/**
+ * `api` connects when needed (subscriptions may wait for it: see `createBrokerClient`);
+ * `connected` is the connection under way or open, or null (then releasing a query has nothing to
+ * tell, and must not start a broker just to unsubscribe).
+ * `persisted` is the copy kept between visits (shown, marked stale, until the broker answers).
+ *
+ * An object of functions rather than a class: subscribing runs before a page's first frame, and a
+ * class's methods compile at their first call, where these compile with the script.
+ */
+// Compiled ahead (parenthesized), with its methods: they run before a page's first frame. See ARCHITECTURE.md.
+export const createQueryStore = (function createQueryStore(
+  api: () => Promise<BrokerApi>,
+  connected: () => Promise<BrokerApi> | null = api,
+  persisted?: PersistedSnapshots,
+): QueryStore {
+  const entries = new Map<string, Entry>();
+  /** Kept copies read before anything subscribed, so that getSnapshot returns the same object each time. */
+  const seeds = new Map<string, QuerySnapshot | undefined>();
+  /** The copy's version the seeds were read from: a cleared copy (sign-out) must not be shown again. */
+  let seedsVersion = 0;
 
-  open(key: string, entry: Entry): void {
-    entry.subscribed = true;
-    const before = entry.deliveries;
-    this.api()
-      // Released before the connection came (it may wait for the first frame): nothing to ask.
-      .then((api) => (this.entries.get(key) === entry ? api.subscribe(key, entry.spec) : undefined))
-      .then(
-        (snapshot) => {
-          if (snapshot !== undefined && entry.deliveries === before) this.set(entry, this.received!(key, entry, snapshot));
-        },
-        (error: unknown) => {
-          entry.subscribed = false;
-          this.set(entry, { status: 'error', data: entry.snapshot?.data, error: serializeError(error), updatedAtMillis: Date.now(), isFetching: false });
-        },
-      );
-  }
+  /** The kept copy of a query from an earlier visit, if any (the same object every time). */
+  const seed = (function seed(key: string, spec: QuerySpec): QuerySnapshot | undefined {
+    if (!persisted) return undefined;
+    if (seedsVersion !== persisted.version) {
+      seeds.clear();
+      seedsVersion = persisted.version;
+    }
+    if (!seeds.has(key)) {
+      const kept = persisted.read(key, spec);
+      seeds.set(key, kept);
+      if (kept !== undefined) store.showsKeptCopy = true;
+    }
+    return seeds.get(key);
+  });
 
-  private close(key: string, entry: Entry): void {
+  const close = (function close(key: string, entry: Entry): void {
     entry.releaseTimer = null;
     if (entry.listeners.size > 0) return;
-    this.entries.delete(key);
+    entries.delete(key);
     // Shown again before the broker answers, as the kept copy is: the last value, marked stale.
-    if (this.seeds.has(key) && entry.snapshot?.data !== undefined && this.seedsVersion === this.persisted?.version) {
-      this.seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
+    if (seeds.has(key) && entry.snapshot?.data !== undefined && seedsVersion === persisted?.version) {
+      seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
     }
-    if (entry.subscribed) void this.connected()?.then((api) => api.unsubscribe(key)).catch(() => undefined);
-  }
+    if (entry.subscribed) void connected()?.then((broker) => broker.unsubscribe(key)).catch(() => undefined);
+  });
 
-  set(entry: Entry, snapshot: QuerySnapshot): void {
-    entry.snapshot = snapshot;
-    for (const listener of [...entry.listeners]) listener();
-  }
-}
+  const store: QueryStore = {
+    entries,
+    showsKeptCopy: false,
+    received: null,
+
+    subscribe: (function subscribe(spec: QuerySpec, listener: () => void): () => void {
+      const key = queryKey(spec);
+      let entry = entries.get(key);
+      if (!entry) {
+        entry = { spec, snapshot: seed(key, spec), listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null, prefetchHold: null };
+        entries.set(key, entry);
+      }
+      const watched = entry;
+      if (watched.releaseTimer !== null) {
+        clearTimeout(watched.releaseTimer);
+        watched.releaseTimer = null;
+      }
+      watched.listeners.add(listener);
+      if (!watched.subscribed) store.open(key, watched);
+      // The component that rendered it has subscribed: the prefetch's hold is no longer needed.
+      if (listener !== noop && watched.prefetchHold) watched.prefetchHold();
+      return () => {
+        watched.listeners.delete(listener);
+        if (watched.listeners.size === 0 && watched.releaseTimer === null) {
+          watched.releaseTimer = setTimeout(() => close(key, watched), RELEASE_GRACE_MILLIS);
+        }
+      };
+    }),
+
+    prefetch(spec: QuerySpec, holdMillis = PREFETCH_HOLD_MILLIS): void {
+      const key = queryKey(spec);
+      if (entries.has(key)) return;
+      const release = store.subscribe(spec, noop);
+      const entry = entries.get(key)!;
+      const timer = setTimeout(() => entry.prefetchHold?.(), holdMillis);
+      entry.prefetchHold = () => {
+        entry.prefetchHold = null;
+        clearTimeout(timer);
+        release();
+      };
+    },
+
+    getSnapshot: (function getSnapshot(spec: QuerySpec): QuerySnapshot | undefined {
+      const key = queryKey(spec);
+      const entry = entries.get(key);
+      return entry ? entry.snapshot : seed(key, spec);
+    }),
+
+    settled(spec: QuerySpec): Promise<QuerySnapshot> {
+      return new Promise((resolve) => {
+        let unsubscribe: () => void = () => undefined;
+        let done = false;
+        const check = () => {
+          const snapshot = store.getSnapshot(spec);
+          if (!done && !isPending(snapshot)) {
+            done = true;
+            // Keep the subscription so the component that suspended still finds the value at commit.
+            setTimeout(unsubscribe, SUSPENSE_HOLD_MILLIS);
+            resolve(snapshot as QuerySnapshot); // not pending: there is one
+          }
+        };
+        unsubscribe = store.subscribe(spec, check);
+        check();
+      });
+    },
+
+    get size(): number {
+      return entries.size;
+    },
+
+    open: (function open(key: string, entry: Entry): void {
+      entry.subscribed = true;
+      const before = entry.deliveries;
+      api()
+        // Released before the connection came (it may wait for the first frame): nothing to ask.
+        .then((broker) => (entries.get(key) === entry ? broker.subscribe(key, entry.spec) : undefined))
+        .then(
+          (snapshot) => {
+            if (snapshot !== undefined && entry.deliveries === before) store.set(entry, store.received!(key, entry, snapshot));
+          },
+          (error: unknown) => {
+            entry.subscribed = false;
+            store.set(entry, { status: 'error', data: entry.snapshot?.data, error: serializeError(error), updatedAtMillis: Date.now(), isFetching: false });
+          },
+        );
+    }),
+
+    set(entry: Entry, snapshot: QuerySnapshot): void {
+      entry.snapshot = snapshot;
+      for (const listener of [...entry.listeners]) listener();
+    },
+  };
+  return store;
+});

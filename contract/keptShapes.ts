@@ -87,7 +87,8 @@ export const KEPT_SHAPES: { readonly [K in PersistedKind]: Rule } = {
 };
 
 /** Whether `value` has the shape `rule` describes. Bounded by the data (kept copies are small). */
-export function fitsShape(rule: Rule, value: unknown): boolean {
+// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
+export const fitsShape = (function fitsShape(rule: Rule, value: unknown): boolean {
   if (typeof rule === 'string') {
     if (rule === 'j') return true;
     if (value === null) return rule.endsWith('?');
@@ -98,4 +99,4 @@ export function fitsShape(rule: Rule, value: unknown): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value === null && '?' in rule;
   if ('?' in rule) return fitsShape((rule as { '?': Rule })['?'], value);
   return Object.entries(rule as ObjectRule).every(([field, inner]) => Object.prototype.hasOwnProperty.call(value, field) && fitsShape(inner, (value as Record<string, unknown>)[field]));
-}
+});

@@ -104,6 +104,8 @@ describe('bad options are InvalidArgumentErrors naming the option, thrown when t
     ['an empty baseUrl', { ...valid, baseUrl: '' }, 'options.baseUrl'],
     ['a baseUrl that is not a URL', { ...valid, baseUrl: 'localhost:8102' }, 'options.baseUrl'],
     ['a baseUrl that is not http(s)', { ...valid, baseUrl: 'ftp://auth.example.com' }, 'options.baseUrl'],
+    ['a baseUrl with spaces before it', { ...valid, baseUrl: '  http://127.0.0.1:8102' }, 'options.baseUrl'],
+    ['a baseUrl without its slashes', { ...valid, baseUrl: 'http:127.0.0.1:8102' }, 'options.baseUrl'],
     ['an empty projectId', { ...valid, projectId: '' }, 'options.projectId'],
     ['a numeric publishableClientKey', { ...valid, publishableClientKey: 42 }, 'options.publishableClientKey'],
     ['an unknown mode', { ...valid, mode: 'web-worker' }, 'options.mode'],

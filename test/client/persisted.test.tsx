@@ -3,7 +3,7 @@ import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QuerySnapshot } from '../../client/index.js';
 import { keepSnapshots, MAX_PERSISTED_BYTES } from '../../client/keptCopy.js';
-import { PersistedSnapshots } from '../../client/persisted.js';
+import { persistedSnapshots } from '../../client/persisted.js';
 import { AuthProvider, useQuery, useTeams, useUser } from '../../client/react/index.js';
 import { hashQueryKey } from '../../contract/queryKey.js';
 import { endpoints } from '../../protocol/index.js';
@@ -183,13 +183,13 @@ describe('PersistedSnapshots', () => {
   it('drops a damaged or foreign value instead of trusting it', () => {
     for (const bad of ['{not json', JSON.stringify({ v: 2, userId: 'u', entries: {} }), JSON.stringify({ v: 1, userId: 5 })]) {
       localStorage.setItem('k', bad);
-      expect(new PersistedSnapshots('k', true).read(key, spec)).toBeUndefined();
+      expect(persistedSnapshots('k', true).read(key, spec)).toBeUndefined();
       expect(localStorage.getItem('k')).toBeNull();
     }
   });
 
   it('user data tagged for another user, or untagged, is not kept', async () => {
-    const remember = keepSnapshots(new PersistedSnapshots('k', true));
+    const remember = keepSnapshots(persistedSnapshots('k', true));
     remember(key, spec, user('alice'));
     const teams = { kind: 'teams' } as const;
     remember(hashQueryKey(teams), teams, { status: 'success', data: ['bob-team'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'bob' });
@@ -203,7 +203,7 @@ describe('PersistedSnapshots', () => {
   });
 
   it('is bounded: a copy larger than the limit is not written', async () => {
-    const kept = new PersistedSnapshots('k', true);
+    const kept = persistedSnapshots('k', true);
     keepSnapshots(kept)(key, spec, user('big', 'x'.repeat(MAX_PERSISTED_BYTES)));
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(localStorage.getItem('k')).toBeNull();
@@ -211,7 +211,7 @@ describe('PersistedSnapshots', () => {
 
   it('a sign-out seen by another tab (the copy removed) is not undone by this tab’s pending write', async () => {
     localStorage.setItem('k', JSON.stringify({ v: 1, userId: 'alice', savedAtMillis: 1, entries: {} }));
-    const kept = new PersistedSnapshots('k', true);
+    const kept = persistedSnapshots('k', true);
     expect(kept.read(key, spec)).toBeUndefined();
     const teams = { kind: 'teams' } as const;
     keepSnapshots(kept)(hashQueryKey(teams), teams, { status: 'success', data: ['t'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'alice' });
@@ -223,7 +223,7 @@ describe('PersistedSnapshots', () => {
   it('another tab’s change to the copy (a sign-out there) is seen once the writer has loaded with the connection', () => {
     const aliceRecord = { v: 1, userId: 'alice', savedAtMillis: 1, entries: { [key]: { data: { id: 'alice' }, updatedAtMillis: 1 } } };
     localStorage.setItem('k', JSON.stringify(aliceRecord));
-    const kept = new PersistedSnapshots('k', true);
+    const kept = persistedSnapshots('k', true);
     expect(kept.load()?.userId).toBe('alice');
     keepSnapshots(kept);
     const before = kept.version;
@@ -258,7 +258,7 @@ describe('PersistedSnapshots', () => {
       for (const [kind, data, shown] of cases) {
         const key = hashQueryKey(specs[kind]);
         store({ [key]: entry(data) });
-        const kept = new PersistedSnapshots('k', true);
+        const kept = persistedSnapshots('k', true);
         expect(kept.read(key, specs[kind])?.data, `${kind}: ${JSON.stringify(data)}`).toEqual(shown ? data : undefined);
         // Written back by the writer, which loads with the connection.
         keepSnapshots(kept);
@@ -270,19 +270,19 @@ describe('PersistedSnapshots', () => {
     it('a date in the future is not believed: the entry is dropped and the broker’s next value is kept', async () => {
       const key = hashQueryKey(specs.currentUser);
       store({ [key]: entry(aliceUser, now + 365 * 24 * 3600_000) });
-      const kept = new PersistedSnapshots('k', true);
+      const kept = persistedSnapshots('k', true);
       expect(kept.read(key, specs.currentUser)).toBeUndefined();
       const fresh = { ...aliceUser, displayName: 'Alice (fresh)' };
       keepSnapshots(kept)(key, specs.currentUser, { status: 'success', data: fresh, error: null, updatedAtMillis: now, isFetching: false });
       await new Promise((resolve) => setTimeout(resolve, 80));
-      expect(new PersistedSnapshots('k', true).read(key, specs.currentUser)?.data).toEqual(fresh);
+      expect(persistedSnapshots('k', true).read(key, specs.currentUser)?.data).toEqual(fresh);
     });
 
     it('a record dated in the future (which would outrank every real copy) is dropped whole', () => {
       const key = hashQueryKey(specs.currentUser);
       for (const over of [{ createdAtMillis: now + 3600_000 }, { savedAtMillis: now + 3600_000 }, { entries: [] }]) {
         store({ [key]: entry(aliceUser) }, over);
-        expect(new PersistedSnapshots('k', true).read(key, specs.currentUser), JSON.stringify(over)).toBeUndefined();
+        expect(persistedSnapshots('k', true).read(key, specs.currentUser), JSON.stringify(over)).toBeUndefined();
         expect(localStorage.getItem('k')).toBeNull();
       }
     });
