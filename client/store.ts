@@ -63,7 +63,6 @@ export interface QueryStore {
   getSnapshot(spec: QuerySpec): QuerySnapshot | undefined;
   /** Resolves with the first snapshot that is not pending (for Suspense). */
   settled(spec: QuerySpec): Promise<QuerySnapshot>;
-  readonly size: number;
   open(key: string, entry: Entry): void;
   set(entry: Entry, snapshot: QuerySnapshot): void;
 }
@@ -179,10 +178,6 @@ export const createQueryStore = (function createQueryStore(
         unsubscribe = store.subscribe(spec, check);
         check();
       });
-    },
-
-    get size(): number {
-      return entries.size;
     },
 
     open: (function open(key: string, entry: Entry): void {
