@@ -51,23 +51,36 @@ describe('one session for every tab', () => {
     const page = await stage.openTab(context);
     await page.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
     await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
-    const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
-    await worker.setOffline(true);
+    const { brokerId } = await page.evaluate(() => window.__authbroker.status());
+    const workers = await WorkerTarget.attachAll(await stage.cdp(), stage.demo.url);
+    for (const worker of workers) await worker.setOffline(true);
     // A read while offline waits rather than failing; the broker notices and probes.
     const pendingRead = page.evaluate(async () => {
       await window.__authbroker.refetch({ kind: 'currentUser' });
       return (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail;
     });
-    await page.waitForFunction(async () => (await window.__authbroker.status()).connectivity.state === 'offline', null, { timeout: 20_000, polling: 200 });
-    const offline = await page.evaluate(() => window.__authbroker.status());
+    // Awaited below; if a check fails first, the page closes under it, which is not a second failure.
+    pendingRead.catch(() => undefined);
+    // The status that showed "offline" is the one checked (a second read could see a later state).
+    const offlineHandle = await page.waitForFunction(
+      async () => {
+        const status = await window.__authbroker.status();
+        return status.connectivity.state === 'offline' ? status : null;
+      },
+      null,
+      { timeout: 20_000, polling: 200 },
+    );
+    const offline = (await offlineHandle.jsonValue())!;
+    // The same broker all along: the tab was not moved to another (which would start online, knowing nothing).
+    expect(offline.brokerId, JSON.stringify(offline.connectivity)).toBe(brokerId);
     expect(offline.session.status).toBe('signed-in');
-    expect(offline.connectivity.diagnostics?.health.reachable).toBe(false);
+    expect(offline.connectivity.diagnostics?.health.reachable, JSON.stringify(offline.connectivity)).toBe(false);
     // Offline is known either from a failed request or from the browser itself (Chromium tells the tab).
     expect(offline.connectivity.lastError !== null || offline.connectivity.browserOnline === false).toBe(true);
     // The page says so in words, with what the broker found when it probed.
     await waitForText(page, T.offlineDiagnostics, /Health check .*no answer/);
     await waitForText(page, T.offlineBanner, /offline|cannot be reached/);
-    await worker.setOffline(false);
+    for (const worker of workers) await worker.setOffline(false);
     await page.waitForFunction(async () => (await window.__authbroker.status()).connectivity.state === 'online', null, { timeout: 30_000, polling: 250 });
     expect(await pendingRead).toBe(DEMO.email);
     expect((await page.evaluate(() => window.__authbroker.status())).session.status).toBe('signed-in');

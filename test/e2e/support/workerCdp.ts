@@ -29,11 +29,25 @@ export class WorkerTarget {
   }
 
   static async attach(cdp: CDPSession, urlPrefix: string): Promise<WorkerTarget> {
+    const [first] = await WorkerTarget.attachAll(cdp, urlPrefix);
+    return first!;
+  }
+
+  /**
+   * Every SharedWorker under `urlPrefix`. A tab whose first attempt to reach the broker was slow
+   * (a loaded machine) starts a second instance (`name#2`), so one origin can have two; a test that
+   * must cut the tab's broker off cannot know which one the tab kept.
+   */
+  static async attachAll(cdp: CDPSession, urlPrefix: string): Promise<WorkerTarget[]> {
     const { targetInfos } = await cdp.send('Target.getTargets');
-    const target = targetInfos.find((t) => t.type === 'shared_worker' && t.url.startsWith(urlPrefix));
-    if (!target) throw new Error(`No shared_worker target under ${urlPrefix}`);
-    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
-    return new WorkerTarget(cdp, sessionId);
+    const targets = targetInfos.filter((t) => t.type === 'shared_worker' && t.url.startsWith(urlPrefix));
+    if (targets.length === 0) throw new Error(`No shared_worker target under ${urlPrefix}`);
+    return Promise.all(
+      targets.map(async (target) => {
+        const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+        return new WorkerTarget(cdp, sessionId);
+      }),
+    );
   }
 
   send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
