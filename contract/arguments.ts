@@ -222,7 +222,7 @@ export function parseArguments<K extends MethodName>(method: K, values: readonly
  * (`plainData.ts`).
  */
 export function checkPlainData(method: string, values: readonly unknown[]): void {
-  const names = Object.prototype.hasOwnProperty.call(argumentRules, method) ? argumentRules[method as MethodName].names : [];
+  const names = Object.hasOwn(argumentRules, method) ? argumentRules[method as MethodName].names : [];
   if (values.length > names.length) throw tooManyArguments(method, names.length, values.length);
   checkPlainValues(method, values, names);
 }

@@ -52,7 +52,7 @@ export function encodeForJson(value: unknown, depth = 0): unknown {
     // An absent field and an undefined one mean the same to every rule; leaving it out keeps messages short.
     if (inner !== undefined) out[key] = encodeForJson(inner, depth + 1);
   }
-  return Object.prototype.hasOwnProperty.call(value, TAG) ? { [TAG]: 'object', value: out } : out;
+  return Object.hasOwn(value, TAG) ? { [TAG]: 'object', value: out } : out;
 }
 
 /** The inverse of `encodeForJson`, for a message from another context. Throws WireFormatError on what it never makes. */
@@ -61,7 +61,7 @@ export function decodeFromJson(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => decodeFromJson(item, depth + 1));
   const record = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(record, TAG)) return decodeEntries(record, depth);
+  if (!Object.hasOwn(record, TAG)) return decodeEntries(record, depth);
   const kind = record[TAG];
   if (kind === 'undefined') return undefined;
   if (kind === 'number' && (record.value === 'NaN' || record.value === 'Infinity' || record.value === '-Infinity')) return Number(record.value);

@@ -98,5 +98,5 @@ export const fitsShape = (function fitsShape(rule: Rule, value: unknown): boolea
   if (Array.isArray(rule)) return Array.isArray(value) && value.every((item) => fitsShape(rule[0] as Rule, item));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value === null && '?' in rule;
   if ('?' in rule) return fitsShape((rule as { '?': Rule })['?'], value);
-  return Object.entries(rule as ObjectRule).every(([field, inner]) => Object.prototype.hasOwnProperty.call(value, field) && fitsShape(inner, (value as Record<string, unknown>)[field]));
+  return Object.entries(rule as ObjectRule).every(([field, inner]) => Object.hasOwn(value, field) && fitsShape(inner, (value as Record<string, unknown>)[field]));
 });

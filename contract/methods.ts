@@ -91,5 +91,5 @@ export const methodNames = Object.keys(methodRoles) as MethodName[];
 
 /** Whether `name` is a method the broker serves (an own entry, never something inherited). */
 export function isMethodName(name: unknown): name is MethodName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methodRoles, name);
+  return typeof name === 'string' && Object.hasOwn(methodRoles, name);
 }

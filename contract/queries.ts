@@ -240,5 +240,5 @@ export function queryDefinition(kind: QueryKind): QueryDefinition {
 }
 
 export function isQueryKind(value: unknown): value is QueryKind {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(queries, value);
+  return typeof value === 'string' && Object.hasOwn(queries, value);
 }

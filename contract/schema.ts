@@ -92,13 +92,13 @@ export function fields<const E extends Entries>(entries: E): Rule<FieldsOutput<E
     const input = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const name of names) {
-      const present = Object.prototype.hasOwnProperty.call(input, name);
+      const present = Object.hasOwn(input, name);
       if (!present && !entries[name]!.isOptional) throw new RuleFailure('is required', [name]);
       const parsed = within(name, entries[name]!, input[name]);
       if (parsed !== undefined || present) out[name] = parsed;
     }
     for (const name of Object.keys(input)) {
-      if (!Object.prototype.hasOwnProperty.call(entries, name)) throw new RuleFailure('is not a known field', [name]);
+      if (!Object.hasOwn(entries, name)) throw new RuleFailure('is not a known field', [name]);
     }
     return out as FieldsOutput<E>;
   });

@@ -32,7 +32,7 @@ export const defaultEmailSubjects: Readonly<Record<EmailTemplateType, string>> =
  * (not nested, no else); unknown names become empty.
  */
 export function renderTemplate(template: string, variables: Record<string, string>): string {
-  const value = (name: string) => (Object.prototype.hasOwnProperty.call(variables, name) ? variables[name]! : '');
+  const value = (name: string) => (Object.hasOwn(variables, name) ? variables[name]! : '');
   return template
     .replace(/\{\{#if\s+([A-Za-z0-9_]+)\s*\}\}([\s\S]*?)\{\{\/if\}\}/g, (_, name: string, inner: string) => (value(name) === '' ? '' : inner))
     .replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => value(name));

@@ -75,7 +75,7 @@ function queryRecord(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   // Own-property checks: `key in out` would also find toString & co. and silently drop such keys.
   for (const [key, value] of url.searchParams) {
-    if (!Object.prototype.hasOwnProperty.call(out, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

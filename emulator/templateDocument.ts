@@ -50,14 +50,14 @@ const BLOCKS: Record<string, { style?: Fields; props?: Fields; data?: Fields }> 
 function fieldsHold(value: unknown, fields: Fields | undefined): boolean {
   if (value == null || fields === undefined) return true;
   if (!isObject(value)) return false;
-  return Object.entries(fields).every(([name, check]) => !Object.prototype.hasOwnProperty.call(value, name) || value[name] == null || check(value[name]));
+  return Object.entries(fields).every(([name, check]) => !Object.hasOwn(value, name) || value[name] == null || check(value[name]));
 }
 
 /** Whether `content` is a template document every block of which the builder would accept. */
 export function isTemplateDocument(content: unknown): content is TemplateDocument {
   if (!isObject(content)) return false;
   return Object.values(content).every((block) => {
-    if (!isObject(block) || typeof block.type !== 'string' || !Object.prototype.hasOwnProperty.call(BLOCKS, block.type) || !isObject(block.data)) return false;
+    if (!isObject(block) || typeof block.type !== 'string' || !Object.hasOwn(BLOCKS, block.type) || !isObject(block.data)) return false;
     const rules = BLOCKS[block.type]!;
     return fieldsHold(block.data, rules.data) && fieldsHold(block.data.style, rules.style) && fieldsHold(block.data.props, rules.props);
   });
@@ -93,14 +93,14 @@ export function documentText(document: TemplateDocument): string {
   const seen = new Set<string>();
   const parts: string[] = [];
   const visit = (id: string): void => {
-    const block = Object.prototype.hasOwnProperty.call(document, id) ? document[id] : undefined;
+    const block = Object.hasOwn(document, id) ? document[id] : undefined;
     if (block === undefined || seen.has(id)) return;
     seen.add(id);
     const text = blockText(block);
     if (text !== null) parts.push(text);
     for (const child of childrenOf(block)) visit(child);
   };
-  if (Object.prototype.hasOwnProperty.call(document, 'root')) visit('root');
+  if (Object.hasOwn(document, 'root')) visit('root');
   else for (const id of Object.keys(document)) visit(id);
   return parts.join('\n\n');
 }

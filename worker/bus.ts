@@ -106,7 +106,7 @@ const busRules: Record<BusMessage['type'] | LegacyCacheSet['type'], Rule<BusMess
 export function readBusMessage(data: unknown): BusMessage | null {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
   const type = (data as { type?: unknown }).type;
-  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(busRules, type)) return null;
+  if (typeof type !== 'string' || !Object.hasOwn(busRules, type)) return null;
   try {
     const message = busRules[type as keyof typeof busRules].parse(data);
     if (message.type !== 'cache-set') return message;

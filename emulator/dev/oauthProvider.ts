@@ -190,7 +190,7 @@ function callbackProblem(providerId: string, redirectUri: string | undefined): s
 }
 
 function appName(env: EmulatorEnv, state: string | undefined): string {
-  for (const p of env.store.projects()) if (state !== undefined && Object.prototype.hasOwnProperty.call(p.oauth_flows, state)) return p.display_name;
+  for (const p of env.store.projects()) if (state !== undefined && Object.hasOwn(p.oauth_flows, state)) return p.display_name;
   return 'An application';
 }
 

@@ -88,10 +88,10 @@ export function inputHazards(shape: Record<string, yup.AnySchema>, value: Record
     }
     if (schema instanceof yup.ObjectSchema && typeof node === 'object' && !Array.isArray(node)) {
       const fields = (schema as yup.ObjectSchema<yup.AnyObject>).fields as Record<string, yup.AnySchema>;
-      const inherited = Object.keys(node).filter((key) => !Object.prototype.hasOwnProperty.call(fields, key) && key in fields);
+      const inherited = Object.keys(node).filter((key) => !Object.hasOwn(fields, key) && key in fields);
       if (inherited.length > 0) problems.push(`${at} contains unknown properties: ${inherited.join(', ')}`);
       for (const key of Object.keys(node)) {
-        if (Object.prototype.hasOwnProperty.call(fields, key)) visit(fields[key], (node as Record<string, unknown>)[key], `${at}.${key}`);
+        if (Object.hasOwn(fields, key)) visit(fields[key], (node as Record<string, unknown>)[key], `${at}.${key}`);
       }
     }
   };

@@ -16,7 +16,7 @@ export class Store {
   }
 
   project(id: string): ProjectRecord | undefined {
-    return Object.prototype.hasOwnProperty.call(this.state.projects, id) ? this.state.projects[id] : undefined;
+    return Object.hasOwn(this.state.projects, id) ? this.state.projects[id] : undefined;
   }
 
   projects(): ProjectRecord[] {
@@ -35,5 +35,5 @@ export class Store {
 
 /** Own-property lookup, so ids like `__proto__` or `constructor` never reach the prototype. */
 export function own<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }

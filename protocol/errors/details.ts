@@ -48,5 +48,5 @@ export const knownErrorDetails = {
 
 /** The shape of a code's `details`, or null for a code without details. */
 export function detailsShapeOf(code: KnownErrorCode): Shape | null {
-  return Object.prototype.hasOwnProperty.call(knownErrorDetails, code) ? knownErrorDetails[code as keyof typeof knownErrorDetails] : null;
+  return Object.hasOwn(knownErrorDetails, code) ? knownErrorDetails[code as keyof typeof knownErrorDetails] : null;
 }

@@ -116,7 +116,7 @@ export const knownErrorCodes = Object.keys(knownErrorLineage) as KnownErrorCode[
 
 /** Whether a string is a known error code. */
 export function isKnownErrorCode(value: unknown): value is KnownErrorCode {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(knownErrorLineage, value);
+  return typeof value === 'string' && Object.hasOwn(knownErrorLineage, value);
 }
 
 /** The HTTP status the service answers a known error with. */

@@ -51,7 +51,7 @@ export function shapeMismatches(shape: Shape, value: unknown): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return Object.keys(shape);
   const record = value as Record<string, unknown>;
   return Object.entries(shape)
-    .filter(([key, kind]) => !Object.prototype.hasOwnProperty.call(record, key) || !fieldMatches(kind, record[key]))
+    .filter(([key, kind]) => !Object.hasOwn(record, key) || !fieldMatches(kind, record[key]))
     .map(([key]) => key);
 }
 

@@ -37,7 +37,7 @@ export interface ServeOptions {
  * turn (`FairScheduler`): one port's backlog does not hold the others'. Returns a function that stops serving.
  */
 export function serveMethods(port: ServedPort, methods: Readonly<Record<string, Method>>, options: ServeOptions = {}): () => void {
-  const own = (name: string): Method | undefined => (Object.prototype.hasOwnProperty.call(methods, name) ? methods[name] : undefined);
+  const own = (name: string): Method | undefined => (Object.hasOwn(methods, name) ? methods[name] : undefined);
   const reply = (id: string, value: WireValue, transfer: Transferable[] = []) => {
     try {
       port.postMessage({ ...value, id } satisfies ReplyMessage, transfer);
