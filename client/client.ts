@@ -122,11 +122,12 @@ export interface ClientHost {
 // Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
 export const createClientOn = (function createClientOn(options: ConnectOptions, host: ClientHost | null, parts: ClientParts): BrokerClient {
   checkConnectOptions(options);
-  const paths = handlerPaths(options.handlerPaths);
   const origin = host !== null ? host.origin : typeof location === 'undefined' ? null : location.origin;
-  // Worked out when first asked for (by the connection's hello, a redirect, OAuth), not at start.
+  // Worked out when first asked for (a page's links, the connection's hello, a redirect, OAuth), not at start.
+  let pathsCache: HandlerPaths | null = null;
+  const paths = () => (pathsCache ??= handlerPaths(options.handlerPaths));
   let handlerUrlsCache: HandlerUrls | null = null;
-  const urls = () => (handlerUrlsCache ??= origin === null ? (Object.fromEntries(Object.keys(paths).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths, origin, options.handlerBaseUrl));
+  const urls = () => (handlerUrlsCache ??= origin === null ? (Object.fromEntries(Object.keys(paths()).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths(), origin, options.handlerBaseUrl));
   let connection: Connection | null = null;
   /** What the broker sends reaches the store through this, once the connection has loaded. */
   let receiver: Receiver | null = null;
@@ -237,7 +238,9 @@ export const createClientOn = (function createClientOn(options: ConnectOptions, 
     get mode() {
       return connection?.mode ?? null;
     },
-    paths,
+    get paths() {
+      return paths();
+    },
     get urls() {
       return urls();
     },

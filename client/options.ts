@@ -84,7 +84,8 @@ const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
 const isHttpUrl = (function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && /^https?:\/\//i.test(text);
+    // The text itself starts with the scheme and `//` (the parser forgives spaces before it and `http:host`).
+    return (url.protocol === 'http:' || url.protocol === 'https:') && text.slice(0, 8).toLowerCase().startsWith(`${url.protocol}//`);
   } catch {
     return false;
   }

@@ -17,7 +17,9 @@ export const PROTOCOL_HEADER = /^x-(stack|hexclave)-(project-id|access-type|(adm
 /** A secret server key (`ssk_`) or super secret admin key (`sak_`), spaces around it or not. */
 // Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
 const isSecretKey = (function isSecretKey(value: unknown): boolean {
-  return typeof value === 'string' && /^\s*s[sa]k_/.test(value);
+  // trimStart() drops what \s matches; no regular expression, as none is compiled before the first frame (see normalizeBaseUrl).
+  const key = typeof value === 'string' ? value.trimStart() : '';
+  return key.startsWith('ssk_') || key.startsWith('sak_');
 });
 
 function unsafe(what: string): ClientError {
@@ -69,7 +71,8 @@ export function refusePublishableAsSecret(value: unknown, option: string): void 
  * with the `/api/v1` the emulator prints as its API URL (stripped).
  */
 export function normalizeBaseUrl(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
+  // One expression, not a replace per step: V8 compiles each at its first use (about 0.1 ms), before a page's first frame.
+  return baseUrl.replace(/\/*(\/api\/v1)?\/*$/i, '');
 }
 
 /** What keys are made of: printable ASCII without spaces, the only text every runtime can put in a header. */

@@ -21,14 +21,12 @@ const COMPILED_AHEAD = ['createClientOn', 'checkConnectOptions', 'refuseSecretsI
 
 /**
  * What is left to compile at its first call, on purpose: the public functions, which stay function
- * declarations (with handlerPaths' kebab-case callback), the client object's small closures and
- * fitsShape's every() callbacks: each wrapper would cost bytes up front, where every export is
- * within its 10 kB by a few bytes.
+ * declarations, the client object's small closures and fitsShape's every() callbacks: each wrapper
+ * would cost bytes up front, where every export is within its 10 kB by a few bytes. (The handler
+ * paths are not on the path at all: worked out when first read.)
  */
 const LEFT_LAZY = [
   'createBrokerClient in client/pageClient.ts',
-  'handlerPaths in client/handlerUrls.ts',
-  '(anonymous) in client/handlerUrls.ts',
   'isUuid in protocol/args.ts',
   'normalizeBaseUrl in protocol/credentials.ts',
   'isPast in client/persisted.ts',

@@ -75,6 +75,11 @@ describe('server rendering', () => {
     expect(c.mode).toBeNull();
     expect(c.paths.signIn).toBe('/handler/sign-in');
     expect(Object.values(c.urls).every((url) => url === '')).toBe(true);
+    // The paths are worked out when first read, once, with the app's own.
+    const own = client.createBrokerClient({ ...options, handlerPaths: { handler: '/auth', home: '/app' } });
+    expect(own.paths).toBe(own.paths);
+    expect(own.paths).toMatchObject({ signIn: '/auth/sign-in', teamInvitation: '/auth/team-invitation', home: '/app', afterSignOut: '/app' });
+    expect(Object.keys(own.urls)).toEqual(Object.keys(own.paths));
     await expect(c.connect()).rejects.toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE', message: expect.stringContaining('server rendering') });
     expect(fetchSpy).not.toHaveBeenCalled();
   });

@@ -8,6 +8,17 @@ describe('normalizeBaseUrl', () => {
     expect(normalizeBaseUrl('http://127.0.0.1:8102/API/V1//')).toBe('http://127.0.0.1:8102');
     expect(normalizeBaseUrl('https://example.com/auth/api/v1/')).toBe('https://example.com/auth');
     expect(normalizeBaseUrl('https://example.com/api/v1/api/v1')).toBe('https://example.com/api/v1');
+    expect(normalizeBaseUrl('https://example.com//api/v1//')).toBe('https://example.com');
+    expect(normalizeBaseUrl('https://example.com///')).toBe('https://example.com');
+    expect(normalizeBaseUrl('https://example.com/api/v1x')).toBe('https://example.com/api/v1x');
+    expect(normalizeBaseUrl('https://example.com/v1/')).toBe('https://example.com/v1');
+  });
+
+  it('is the three steps it stands for (slashes, then /api/v1, then slashes), on every mix of those pieces', () => {
+    const stepwise = (url: string) => url.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
+    const pieces = ['/', 'api', '/api', '/v1', 'v1', '/API/V1', 'x'];
+    const mixes = (length: number): string[] => (length === 0 ? [''] : mixes(length - 1).flatMap((head) => pieces.map((piece) => head + piece)));
+    for (const tail of mixes(4)) expect(normalizeBaseUrl(`https://example.com${tail}`), tail).toBe(stepwise(`https://example.com${tail}`));
   });
 });
 
