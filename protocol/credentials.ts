@@ -17,7 +17,7 @@ export const PROTOCOL_HEADER = /^x-(stack|hexclave)-(project-id|access-type|(adm
 /** A secret server key (`ssk_`) or super secret admin key (`sak_`), spaces around it or not. */
 // Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
 const isSecretKey = (function isSecretKey(value: unknown): boolean {
-  // trimStart() drops what \s matches; no regular expression, as none is compiled before the first frame (see normalizeBaseUrl).
+  // trimStart() drops what \s matches, with no regular expression to compile at its first use (see normalizeBaseUrl).
   const key = typeof value === 'string' ? value.trimStart() : '';
   return key.startsWith('ssk_') || key.startsWith('sak_');
 });
