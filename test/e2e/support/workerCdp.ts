@@ -28,9 +28,10 @@ export class WorkerTarget {
     });
   }
 
+  /** The first SharedWorker under `urlPrefix` (attaching keeps a worker alive: the others are left alone). */
   static async attach(cdp: CDPSession, urlPrefix: string): Promise<WorkerTarget> {
-    const [first] = await WorkerTarget.attachAll(cdp, urlPrefix);
-    return first!;
+    const [first] = await sharedWorkersUnder(cdp, urlPrefix);
+    return WorkerTarget.attachTo(cdp, first!.targetId);
   }
 
   /**
@@ -39,15 +40,12 @@ export class WorkerTarget {
    * must cut the tab's broker off cannot know which one the tab kept.
    */
   static async attachAll(cdp: CDPSession, urlPrefix: string): Promise<WorkerTarget[]> {
-    const { targetInfos } = await cdp.send('Target.getTargets');
-    const targets = targetInfos.filter((t) => t.type === 'shared_worker' && t.url.startsWith(urlPrefix));
-    if (targets.length === 0) throw new Error(`No shared_worker target under ${urlPrefix}`);
-    return Promise.all(
-      targets.map(async (target) => {
-        const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
-        return new WorkerTarget(cdp, sessionId);
-      }),
-    );
+    return Promise.all((await sharedWorkersUnder(cdp, urlPrefix)).map((target) => WorkerTarget.attachTo(cdp, target.targetId)));
+  }
+
+  private static async attachTo(cdp: CDPSession, targetId: string): Promise<WorkerTarget> {
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: false });
+    return new WorkerTarget(cdp, sessionId);
   }
 
   send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
@@ -72,4 +70,11 @@ export class WorkerTarget {
     await this.send('Network.enable');
     await this.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   }
+}
+
+async function sharedWorkersUnder(cdp: CDPSession, urlPrefix: string): Promise<Array<{ targetId: string }>> {
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const targets = targetInfos.filter((t) => t.type === 'shared_worker' && t.url.startsWith(urlPrefix));
+  if (targets.length === 0) throw new Error(`No shared_worker target under ${urlPrefix}`);
+  return targets;
 }
