@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { scenario, type Stage } from './support/scenario.js';
+import { statusOf, until, userEmailOf, waitForNewBroker } from './support/ui.js';
 
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
 const ELEVEN_MINUTES = 11 * 60 * 1000;
@@ -13,7 +14,7 @@ async function sameBehaviour(stage: Stage, context: BrowserContext, expectedMode
 
   await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
   for (const page of tabs.slice(1)) {
-    await page.waitForFunction(async () => (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail === 'demo@authbroker.dev', null, { timeout: 10_000, polling: 100 });
+    await until('the user read through the broker', () => userEmailOf(page), (email) => email === 'demo@authbroker.dev');
     await page.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
   }
 
@@ -33,10 +34,7 @@ async function sameBehaviour(stage: Stage, context: BrowserContext, expectedMode
 
   await tabs[1]!.evaluate(() => window.__authbroker.signOut());
   for (const page of tabs) {
-    await page.waitForFunction(async () => {
-      const status = await window.__authbroker.status();
-      return status.session.status === 'signed-out' && status.session.lastEnd?.reason === 'signed-out';
-    }, null, { timeout: 10_000, polling: 100 });
+    await until('signed out, for that reason', () => statusOf(page), (status) => status.session.status === 'signed-out' && status.session.lastEnd?.reason === 'signed-out');
   }
   return tabs;
 }
@@ -82,16 +80,7 @@ describe('fallback hosts behave the same', () => {
       await (await navigator.serviceWorker.getRegistration())!.update();
     });
     // Both tabs reach the new broker, which has the session from IndexedDB.
-    for (const page of tabs) {
-      await page.waitForFunction(
-        async (old) => {
-          const status = await window.__authbroker.status().catch(() => null);
-          return status !== null && status.brokerId !== old && status.session.status === 'signed-in';
-        },
-        before,
-        { timeout: 15_000, polling: 200 },
-      );
-    }
+    for (const page of tabs) await waitForNewBroker(page, before);
     const statuses = await Promise.all(tabs.map((page) => page.evaluate(() => window.__authbroker.status())));
     expect(statuses[0]!.brokerId).toBe(statuses[1]!.brokerId);
     expect(statuses[0]!.tabsConnected).toBe(2);

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { everythingStored } from '../support/indexedDbDump.js';
 import { scenario, type Stage } from './support/scenario.js';
-import { DEMO, until } from './support/ui.js';
+import { DEMO, statusOf, until, userEmailOf } from './support/ui.js';
 
 /**
  * `tokenStore: 'memory'` (the demo's `?tokens=memory`) in each host: the refresh token is never
@@ -15,10 +15,10 @@ async function sharedAndNeverStored(stage: Stage, context: BrowserContext, mode:
   const tabs = [await stage.openTab(context, MEMORY), await stage.openTab(context, MEMORY)];
   expect(await Promise.all(tabs.map((page) => page.evaluate(async () => (await window.__authbroker.connect()).mode)))).toEqual([mode, mode]);
   await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-  await tabs[1]!.waitForFunction(async () => (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail === 'demo@authbroker.dev', null, { timeout: 10_000, polling: 100 });
+  await until('the second tab to read the user', () => userEmailOf(tabs[1]!), (email) => email === DEMO.email);
   // A tab opened now joins the session too.
   const third = await stage.openTab(context, MEMORY);
-  await third.waitForFunction(async () => (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail === 'demo@authbroker.dev', null, { timeout: 10_000, polling: 100 });
+  await until('a tab opened later to read the user', () => userEmailOf(third), (email) => email === DEMO.email);
   tabs.push(third);
   expect((await tabs[1]!.evaluate(() => window.__authbroker.status())).storage).toBe('memory');
 
@@ -73,9 +73,9 @@ describe('tokenStore: memory in every host', () => {
     const tabs = await sharedAndNeverStored(stage, context, 'in-process');
     // A sign-out in one tab reaches the others.
     await tabs[2]!.evaluate(() => window.__authbroker.signOut());
-    await tabs[0]!.waitForFunction(async () => (await window.__authbroker.status()).session.status === 'signed-out', null, { timeout: 10_000, polling: 100 });
+    await until('the first tab signed out', () => statusOf(tabs[0]!), (status) => status.session.status === 'signed-out');
     await tabs[1]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await tabs[0]!.waitForFunction(async () => (await window.__authbroker.status()).session.status === 'signed-in', null, { timeout: 10_000, polling: 100 });
+    await until('the first tab signed in again', () => statusOf(tabs[0]!), (status) => status.session.status === 'signed-in');
     for (const page of tabs) await page.close();
     await signedOutInANewTab(stage, context);
   });

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
-import { T, waitForGone, waitForText } from './support/ui.js';
+import { statusOf, T, until, waitForGone, waitForText } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
 
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
@@ -62,15 +62,7 @@ describe('one session for every tab', () => {
     // Awaited below; if a check fails first, the page closes under it, which is not a second failure.
     pendingRead.catch(() => undefined);
     // The status that showed "offline" is the one checked (a second read could see a later state).
-    const offlineHandle = await page.waitForFunction(
-      async () => {
-        const status = await window.__authbroker.status();
-        return status.connectivity.state === 'offline' ? status : null;
-      },
-      null,
-      { timeout: 20_000, polling: 200 },
-    );
-    const offline = (await offlineHandle.jsonValue())!;
+    const offline = await until('the broker to find the service offline', () => statusOf(page), (status) => status.connectivity.state === 'offline', 20_000);
     // The same broker all along: the tab was not moved to another (which would start online, knowing nothing).
     expect(offline.brokerId, JSON.stringify(offline.connectivity)).toBe(brokerId);
     expect(offline.session.status).toBe('signed-in');
@@ -81,7 +73,7 @@ describe('one session for every tab', () => {
     await waitForText(page, T.offlineDiagnostics, /Health check .*no answer/);
     await waitForText(page, T.offlineBanner, /offline|cannot be reached/);
     for (const worker of workers) await worker.setOffline(false);
-    await page.waitForFunction(async () => (await window.__authbroker.status()).connectivity.state === 'online', null, { timeout: 30_000, polling: 250 });
+    await until('the broker back online', () => statusOf(page), (status) => status.connectivity.state === 'online', 30_000);
     expect(await pendingRead).toBe(DEMO.email);
     expect((await page.evaluate(() => window.__authbroker.status())).session.status).toBe('signed-in');
     await waitForGone(page, T.offlineBanner);

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { scenario } from './support/scenario.js';
-import { byTestId, T, waitForSignedIn } from './support/ui.js';
+import { byTestId, T, waitForNewBroker, waitForSignedIn } from './support/ui.js';
 import { WorkerTarget } from './support/workerCdp.js';
 
 describe('tabs share one broker', () => {
@@ -50,16 +50,7 @@ describe('tabs share one broker', () => {
     const worker = targetInfos.find((t) => t.type === 'shared_worker' && t.url.startsWith(stage.demo.url))!;
     await cdp.send('Target.closeTarget', { targetId: worker.targetId });
 
-    for (const page of tabs) {
-      await page.waitForFunction(
-        async (old) => {
-          const status = await window.__authbroker.status().catch(() => null);
-          return status !== null && status.brokerId !== old && status.session.status === 'signed-in';
-        },
-        before,
-        { timeout: 15_000, polling: 200 },
-      );
-    }
+    for (const page of tabs) await waitForNewBroker(page, before);
     expect(await stage.sharedWorkerCount()).toBe(1);
     expect((await tabs[0]!.evaluate(() => window.__authbroker.status())).tabsConnected).toBe(2);
     await tabs[0]!.evaluate(() => window.__authbroker.updateUser({ displayName: 'After the restart' }));

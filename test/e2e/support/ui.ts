@@ -45,6 +45,25 @@ export async function until<V>(what: string, probe: () => Promise<V>, ok: (value
   }
 }
 
+/**
+ * What the tab's broker says of itself. To wait on it, poll it with `until`: Playwright's
+ * `waitForFunction` does not await a predicate's promise, which is truthy, so an async predicate
+ * returns at once, having waited for nothing.
+ */
+export function statusOf(page: Page) {
+  return page.evaluate(() => window.__authbroker.status());
+}
+
+/** Waits until the tab is on a broker other than `oldBrokerId`, signed in (calls failing meanwhile, the old one gone, are asked again). */
+export function waitForNewBroker(page: Page, oldBrokerId: string, timeout = 15_000) {
+  return until(`a broker other than ${oldBrokerId}, signed in`, () => statusOf(page), (status) => status.brokerId !== oldBrokerId && status.session.status === 'signed-in', timeout);
+}
+
+/** The signed-in user's e-mail as the tab's broker reads it. */
+export function userEmailOf(page: Page) {
+  return page.evaluate(async () => (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail ?? null);
+}
+
 /** The text of the first element with this test id once it matches (exact string or pattern). */
 export function waitForText(page: Page, id: string, expected: string | RegExp, timeout = UI_TIMEOUT): Promise<string> {
   return until(
