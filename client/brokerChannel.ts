@@ -64,6 +64,8 @@ export interface BrokerTarget {
   /** The hosts to try, best first (`candidateModes`; `authbroker/client` exports it, so it is the main chunk's). */
   modes: BrokerMode[];
   errors: TabErrors;
+  /** The client's connection, the next one once this one is lost: where a repeatable call the lost broker never answered is asked again (`askAgain.ts`). */
+  again: () => Promise<BrokerApi>;
   /** The broker's SharedWorker, already started under `name` (a first visit): the first attempt uses it. */
-  early?: EarlyWorker;
+  early?: EarlyWorker | null;
 }

@@ -7,6 +7,7 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { BrokerMode } from '../contract/state.js';
 import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
+import { unansweredError } from './askAgain.js';
 import { rejectAfter } from './lifetime.js';
 import { connectOverPort as connectEntry, isRefusal, isStandby, refusal } from './rpc.js';
 import type { AttemptedConnection, BrokerChannel, BrokerTarget, TabErrors, WatchedConnection } from './brokerChannel.js';
@@ -225,7 +226,7 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>, errors: TabErrors)
   // promise would leave a reaction on it per call, held for the connection's life.)
   const waiting = new Set<(error: unknown) => void>();
   let isLost = false;
-  const lostError = () => new errors.ClientError('BROKER_UNAVAILABLE', 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
+  const lostError = () => unansweredError(errors, 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
   void lost.then(() => {
     isLost = true;
     for (const fail of waiting) fail(lostError());

@@ -176,7 +176,7 @@ export const createClientOn = (function createClientOn(options: ConnectOptions, 
     const { connect, keepSnapshots, receiving } = await loadConnection();
     if (generation !== closes) throw closedWhileConnecting();
     const to = (receiver ??= receiving(store, keepSnapshots(kept)));
-    const target = { options, baseUrl, name, modes: hosts(), errors: tabErrors, ...(early === null ? {} : { early }) };
+    const target = { options, baseUrl, name, modes: hosts(), errors: tabErrors, again: api, early };
     early = null;
     const opened = await connect(target, origin === null ? null : urls(), to.deliver);
     if (generation !== closes) {

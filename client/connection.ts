@@ -10,6 +10,7 @@ import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
 import { isBackgroundPage, type BackgroundReader } from '../contract/extensionBackground.js';
 import type { BrokerMode } from '../contract/state.js';
 import { AUTHBROKER_VERSION } from '../protocol/version.js';
+import { askingAgainWhenLost } from './askAgain.js';
 import type { BrokerTarget } from './brokerChannel.js';
 import { openBroker, type BrokerChannel } from './channels.js';
 import type { HandlerUrls } from './handlerUrls.js';
@@ -118,14 +119,17 @@ export async function connect(target: BrokerTarget, urls: HandlerUrls | null, de
     })
     .catch(() => undefined);
   const stopForwarding = forwardBrowserState(opened.api);
-  return {
-    mode: opened.mode,
-    api: opened.api,
-    lost: opened.lost ?? new Promise<void>(() => undefined),
-    close(goodbye = false) {
-      if (goodbye) void opened.api.goodbye().catch(() => undefined);
-      stopForwarding();
-      opened.close();
+  return askingAgainWhenLost(
+    {
+      mode: opened.mode,
+      api: opened.api,
+      lost: opened.lost ?? new Promise<void>(() => undefined),
+      close(goodbye = false) {
+        if (goodbye) void opened.api.goodbye().catch(() => undefined);
+        stopForwarding();
+        opened.close();
+      },
     },
-  };
+    target.again,
+  );
 }

@@ -15,6 +15,7 @@ import type { BrokerTarget, TabErrors } from '../brokerChannel.js';
 import type { ConnectionModule } from '../client.js';
 import type { Connection } from '../connection.js';
 import { receiving } from '../deliveries.js';
+import { askingAgainWhenLost, unansweredError } from '../askAgain.js';
 import { callWindow } from '../callWindow.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { keepSnapshots } from '../keptCopy.js';
@@ -39,6 +40,9 @@ export function extensionBrokerConfig({ options, baseUrl }: Pick<BrokerTarget, '
     ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),
   };
 }
+
+/** A call on a port whose background stopped before it answered (idle, killed, reloaded). */
+const stoppedBeforeAnswering = (errors: TabErrors) => unansweredError(errors, 'The extension’s background stopped before it answered. Try again.');
 
 function thrownError(value: unknown, errors: TabErrors): Error {
   const thrown = value as Partial<ThrownValue> | null;
@@ -69,7 +73,7 @@ export function openPort(extension: ExtensionApi, portName: string, deliver: (ba
   const gone = () => {
     if (closed) return;
     closed = true;
-    for (const { reject } of waiting.values()) reject(new errors.ClientError('BROKER_UNAVAILABLE', 'The extension’s background stopped before it answered. Try again.'));
+    for (const { reject } of waiting.values()) reject(stoppedBeforeAnswering(errors));
     waiting.clear();
     markLost();
   };
@@ -97,7 +101,7 @@ export function openPort(extension: ExtensionApi, portName: string, deliver: (ba
   const calls = callWindow();
   return {
     call(method, args) {
-      if (closed) return Promise.reject(new errors.ClientError('BROKER_UNAVAILABLE', 'The extension’s background stopped before it answered. Try again.'));
+      if (closed) return Promise.reject(stoppedBeforeAnswering(errors));
       const id = `${++lastId}`;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
@@ -105,12 +109,15 @@ export function openPort(extension: ExtensionApi, portName: string, deliver: (ba
         calls.send(id, () => {
           // Gone while this call waited its turn: already failed with the others.
           if (closed) return false;
+          let encoded: unknown;
           try {
-            port.postMessage(encodeForJson(message));
+            encoded = encodeForJson(message);
+            port.postMessage(encoded);
             return true;
           } catch (error) {
             waiting.delete(id);
-            reject(error);
+            // Encoded but not sent: the port disconnected, before its onDisconnect reached this context.
+            reject(encoded === undefined ? error : stoppedBeforeAnswering(errors));
             return false;
           }
         });
@@ -178,16 +185,19 @@ export function portConnection(extension: ExtensionApi, portName: string): Conne
         void calls.lost.then(() => {
           if (current === api) current = null;
         });
-        return {
-          mode: 'extension',
-          api,
-          lost: calls.lost,
-          close(goodbye = false) {
-            if (goodbye) void api.goodbye().catch(() => undefined);
-            // A goodbye is sent before the port closes; the broker also lets the context go when it sees the port close.
-            setTimeout(() => calls.close(), 0);
+        return askingAgainWhenLost<Connection>(
+          {
+            mode: 'extension',
+            api,
+            lost: calls.lost,
+            close(goodbye = false) {
+              if (goodbye) void api.goodbye().catch(() => undefined);
+              // A goodbye is sent before the port closes; the broker also lets the context go when it sees the port close.
+              setTimeout(() => calls.close(), 0);
+            },
           },
-        };
+          target.again,
+        );
       } catch (error) {
         calls.close();
         if (!worthRetrying(error) || Date.now() + wait >= deadline) throw error;

@@ -117,7 +117,7 @@ export function lazyPartViolations(files: Map<string, string>): string[] {
  * chunk would otherwise share with it comes in a `BrokerTarget`), and the rest of the tab loads
  * them only with import(). A module both loaded would become a chunk every page loads up front.
  */
-export const CONNECTION_CHUNK = ['client/connection.ts', 'client/channels.ts', 'client/rpc.ts', 'client/callWindow.ts', 'client/lifetime.ts', 'client/keptCopy.ts', 'client/deliveries.ts'];
+export const CONNECTION_CHUNK = ['client/connection.ts', 'client/channels.ts', 'client/askAgain.ts', 'client/rpc.ts', 'client/callWindow.ts', 'client/lifetime.ts', 'client/keptCopy.ts', 'client/deliveries.ts'];
 // Besides its own files: the wire constants, the version, and the background-page check (given the
 // extension API the main chunk found), none of which the main chunk loads.
 const CONNECTION_MAY_LOAD = [...CONNECTION_CHUNK, 'contract/wire.ts', 'protocol/version.ts', 'contract/extensionBackground.ts'];

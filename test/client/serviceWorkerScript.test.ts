@@ -34,7 +34,7 @@ const listener = { deliver: () => undefined };
 async function failureOf(serviceWorker: string): Promise<Error> {
   try {
     const target = options(serviceWorker);
-    await openServiceWorker({ options: target, baseUrl: target.baseUrl, name: workerName(target), modes: ['service-worker'], errors: tabErrors }, hello, listener);
+    await openServiceWorker({ options: target, baseUrl: target.baseUrl, name: workerName(target), modes: ['service-worker'], errors: tabErrors, again: () => Promise.reject(new Error('not used: the connection fails')) }, hello, listener);
   } catch (error) {
     return error as Error;
   }
