@@ -16,6 +16,7 @@ import { Mailbox } from './mailbox.js';
 import { registerApiRoutes } from './routes/index.js';
 import { errorReply, handleApiRequest, handleDevRequest, isApiPath, writeReply } from './server.js';
 import { DEFAULT_ADMIN_USER, DEFAULT_DEMO_PROJECT, DEFAULT_DEMO_USER, DEFAULT_INTERNAL_PROJECT, seedState, type ProjectKeys, type SeedUser } from './state/seed.js';
+import { completeAudienceKeys } from './state/projects.js';
 import { loadSnapshot, saveSnapshot, SnapshotError } from './state/snapshot.js';
 import { Store } from './state/store.js';
 import { Stats } from './stats.js';
@@ -77,6 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const adminUser = options.adminUser ?? DEFAULT_ADMIN_USER;
 
   const loaded = options.dataFile === undefined ? null : loadSnapshot(options.dataFile);
+  const keysAdded = loaded !== null && (await completeAudienceKeys(Object.values(loaded.projects)));
   const store = new Store(loaded ?? (await seedState({ demo, internal, demoUser, adminUser, now: clock.now() })));
   if (options.dataFile !== undefined) {
     const file = options.dataFile;
@@ -90,7 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         saveSnapshot(file, store.state);
       });
     });
-    if (loaded === null) saveSnapshot(file, store.state);
+    if (loaded === null || keysAdded) saveSnapshot(file, store.state);
   }
 
   const env: EmulatorEnv = {

@@ -4,6 +4,8 @@ import { HttpStatusError, messageOf, NetworkError, ProtocolError } from './error
 import { redactBody, responseStatusError } from './errors/redact.js';
 import type { KnownError } from './errors/knownError.js';
 import type { Clock } from './retry.js';
+import { requireBoolean, requireObject } from './args.js';
+import { projectJwksUrl } from './endpoints/misc.js';
 import { assertUsableAccessToken } from './tokenRules.js';
 
 /** What a project's access token says, once its signature, issuer, audience and expiry are checked. */
@@ -14,9 +16,30 @@ export interface VerifiedAccessToken {
   /** The project the tokens must belong to. */
   projectId: string;
   expiresAtMillis: number | null;
+  /** An anonymous user's token (audience `<project>:anon`): only with `allowAnonymous`. */
+  isAnonymous: boolean;
+  /** A restricted user's token (an anonymous user's, or audience `<project>:restricted`): only with `allowRestricted` or `allowAnonymous`. */
+  isRestricted: boolean;
   /** The token's claims as signed (JWT claim names, not a model). */
   payload: JWTPayload;
 }
+
+/**
+ * Which users' tokens a check accepts besides the project's ordinary users', as the service's
+ * `x-stack-allow-anonymous-user` and `x-stack-allow-restricted-user` do. Their tokens are signed with
+ * keys of their own, fetched only when allowed.
+ */
+export interface AccessTokenAllowance {
+  /** Anonymous users' tokens (audience `<project>:anon`); restricted users' too, since anonymous users are restricted. */
+  allowAnonymous?: boolean;
+  /** Restricted users' tokens (audience `<project>:restricted`: an e-mail the project requires not verified yet, or restricted by an administrator). */
+  allowRestricted?: boolean;
+}
+
+/** Whose tokens an audience is for, and the path of the issuer those tokens name. */
+type UserKind = 'normal' | 'restricted' | 'anonymous';
+const ISSUER_PATH: Record<UserKind, string> = { normal: 'projects', restricted: 'projects-restricted-users', anonymous: 'projects-anonymous-users' };
+const AUDIENCE_SUFFIX: Record<UserKind, string> = { normal: '', restricted: ':restricted', anonymous: ':anon' };
 
 /** Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4, and today's two for guests and restricted users). */
 export type AccessTokenRejection =
@@ -34,11 +57,11 @@ export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-aut
  * under the service's own API URL (which need not be the app's base URL: a proxy, localhost against
  * 127.0.0.1). The signature, checked with the keys fetched from the app's base URL, is what proves it.
  */
-function isProjectIssuer(issuer: unknown, projectId: string): boolean {
-  if (issuer === ACCESS_TOKEN_ISSUER) return true;
+function isProjectIssuer(issuer: unknown, projectId: string, kind: UserKind): boolean {
+  if (issuer === ACCESS_TOKEN_ISSUER) return kind === 'normal';
   if (typeof issuer !== 'string') return false;
   try {
-    return new URL(issuer).pathname === `/api/v1/projects/${projectId}`;
+    return new URL(issuer).pathname === `/api/v1/${ISSUER_PATH[kind]}/${projectId}`;
   } catch {
     return false;
   }
@@ -63,33 +86,44 @@ const unparsable = () => createKnownError('UNPARSABLE_ACCESS_TOKEN');
  * issuer or algorithm is UNPARSABLE_ACCESS_TOKEN; an expired one ACCESS_TOKEN_EXPIRED (with
  * `expired_at_millis`); one for another project INVALID_PROJECT_FOR_ACCESS_TOKEN; an anonymous user's
  * (audience `<project id>:anon`) ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, as the service answers it
- * to a call that does not allow anonymous users. Failing to fetch
+ * to a call that does not allow anonymous users, and a restricted user's RESTRICTED_USER_NOT_ALLOWED;
+ * the second argument allows them (`allowAnonymous`, `allowRestricted`). Failing to fetch
  * the project's keys is not the token's fault: NetworkError, HttpStatusError or ProtocolError.
  */
-export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): (token: string) => Promise<VerifiedAccessToken> {
+export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): (token: string, allow?: AccessTokenAllowance) => Promise<VerifiedAccessToken> {
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const keysUrl = `${options.baseUrl}/api/v1/projects/${encodeURIComponent(options.projectId)}/.well-known/jwks.json`;
-  // Keys are fetched lazily and cached by jose; a token signed by an unknown key triggers one refetch.
-  const jwks = createRemoteJWKSet(new URL(keysUrl), {
-    [customFetch]: async (url, init) => {
-      let response: Response;
-      try {
-        response = await fetchImpl(url, init);
-      } catch (error) {
-        // jose turns its own abort into JWKSTimeout.
-        if (error instanceof Error && error.name === 'TimeoutError') throw error;
-        throw new NetworkError('NETWORK_UNREACHABLE', `Could not fetch the project's signing keys from ${url}: ${messageOf(error)}`, null, 1, { cause: error });
-      }
-      if (!response.ok) {
-        const body = await response.text().catch(() => '');
-        throw responseStatusError(response.status, body, `The project's signing keys (${url}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${redactBody(body.trim(), 200)}`}. Check baseUrl and projectId.`);
-      }
-      return response;
-    },
-  });
+  const fetchKeys: typeof fetch = async (url, init) => {
+    let response: Response;
+    try {
+      response = await fetchImpl(url, init);
+    } catch (error) {
+      // jose turns its own abort into JWKSTimeout.
+      if (error instanceof Error && error.name === 'TimeoutError') throw error;
+      throw new NetworkError('NETWORK_UNREACHABLE', `Could not fetch the project's signing keys from ${String(url)}: ${messageOf(error)}`, null, 1, { cause: error });
+    }
+    if (!response.ok) {
+      const body = await response.text().catch(() => '');
+      throw responseStatusError(response.status, body, `The project's signing keys (${String(url)}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${redactBody(body.trim(), 200)}`}. Check baseUrl and projectId.`);
+    }
+    return response;
+  };
+  // One key set per kind of user, fetched when a token of that kind is first checked, and cached by
+  // jose; a token signed by an unknown key triggers one refetch. The project's own users' tokens are
+  // checked with the plain set, which holds no guest's key: a guest's token that claims the project's
+  // own audience never verifies.
+  const keySets = new Map<UserKind, ReturnType<typeof createRemoteJWKSet>>();
+  const keysFor = (kind: UserKind) => {
+    let set = keySets.get(kind);
+    if (set === undefined) {
+      set = createRemoteJWKSet(new URL(projectJwksUrl(options.baseUrl, options.projectId, { restricted: kind === 'restricted', anonymous: kind === 'anonymous' })), { [customFetch]: fetchKeys });
+      keySets.set(kind, set);
+    }
+    return set;
+  };
 
-  return async (token: string): Promise<VerifiedAccessToken> => {
+  return async (token: string, allow: AccessTokenAllowance = {}): Promise<VerifiedAccessToken> => {
     assertUsableAccessToken(token);
+    const { allowAnonymous = false, allowRestricted = false } = requireAllowance(allow);
     let claims: JWTPayload;
     try {
       claims = decodeJwt(token);
@@ -103,24 +137,29 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     if (audiences.length > 0 && !audiences.some((aud) => aud.split(':')[0] === options.projectId)) {
       throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
     }
-    // As the service does by default: guests and restricted users are refused (their tokens are signed with other keys).
-    if (claims.is_anonymous === true || audiences.includes(`${options.projectId}:anon`)) throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
-    if (audiences.includes(`${options.projectId}:restricted`)) {
+    const kind: UserKind = claims.is_anonymous === true || audiences.includes(`${options.projectId}:anon`) ? 'anonymous' : audiences.includes(`${options.projectId}:restricted`) ? 'restricted' : 'normal';
+    // As the service does by default: guests and restricted users are refused unless the call allows them.
+    if (kind === 'anonymous' && !allowAnonymous) throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    if (kind === 'restricted' && !allowRestricted && !allowAnonymous) {
       const reason = claims.restricted_reason;
       throw createKnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: typeof reason === 'object' && reason !== null ? (reason as Record<string, unknown>) : { type: 'restricted_by_administrator' } });
     }
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, jwks, {
-        audience: options.projectId,
+      ({ payload } = await jwtVerify(token, keysFor(kind), {
+        audience: `${options.projectId}${AUDIENCE_SUFFIX[kind]}`,
         algorithms: ['ES256'],
         ...(options.clock === undefined ? {} : { currentDate: new Date(options.clock.now()) }),
       }));
     } catch (error) {
       throw rejectionOrFailure(error);
     }
-    if (!isProjectIssuer(payload.iss, options.projectId)) throw unparsable();
+    if (!isProjectIssuer(payload.iss, options.projectId, kind)) throw unparsable();
     if (typeof payload.sub !== 'string' || payload.sub === '') throw unparsable();
+    // The audience and the claims say the same, as the service requires: a guest's token says so, and is restricted.
+    const isAnonymous = payload.is_anonymous === true;
+    const isRestricted = payload.is_restricted === true || isAnonymous;
+    if (isAnonymous !== (kind === 'anonymous') || (kind === 'restricted' && !isRestricted)) throw unparsable();
     // `refresh_token_id` today, `refreshTokenId` in v2.7's tokens.
     const session = payload.refresh_token_id ?? payload.refreshTokenId;
     return {
@@ -128,9 +167,17 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       sessionId: typeof session === 'string' ? session : null,
       projectId: options.projectId,
       expiresAtMillis: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+      isAnonymous,
+      isRestricted,
       payload,
     };
   };
+}
+
+function requireAllowance(allow: unknown): AccessTokenAllowance {
+  const checked = requireObject(allow, 'allow');
+  for (const name of ['allowAnonymous', 'allowRestricted'] as const) if (checked[name] !== undefined) requireBoolean(checked[name], `allow.${name}`);
+  return checked as AccessTokenAllowance;
 }
 
 function rejectionOrFailure(error: unknown): Error {

@@ -230,7 +230,9 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
     /**
      * Checks a user's access token (e.g. from a request to your API) against the project's keys.
      * Refusals are the service's known errors: UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED and
-     * INVALID_PROJECT_FOR_ACCESS_TOKEN (family INVALID_ACCESS_TOKEN).
+     * INVALID_PROJECT_FOR_ACCESS_TOKEN (family INVALID_ACCESS_TOKEN); an anonymous user's token
+     * ANONYMOUS_AUTHENTICATION_NOT_ALLOWED and a restricted user's RESTRICTED_USER_NOT_ALLOWED,
+     * unless `{ allowAnonymous: true }` or `{ allowRestricted: true }` accepts them.
      */
     verifyAccessToken: createAccessTokenVerifier({
       baseUrl: trimBaseUrl(options.baseUrl),
@@ -330,6 +332,6 @@ export type AdminApp = ReturnType<typeof createAdminApp>;
 /** Endpoints outside any area: the API's banner, the version check, a project's signing keys. */
 export { misc };
 export { assertNotInBrowser };
-export { ACCESS_TOKEN_ISSUER, createAccessTokenVerifier, type AccessTokenRejection, type AccessTokenVerifierOptions, type VerifiedAccessToken } from './accessTokens.js';
+export { ACCESS_TOKEN_ISSUER, createAccessTokenVerifier, type AccessTokenAllowance, type AccessTokenRejection, type AccessTokenVerifierOptions, type VerifiedAccessToken } from './accessTokens.js';
 export { createRefreshingTokenSource, type RefreshingTokenSourceOptions } from './tokenSource.js';
 export * from './index.js';

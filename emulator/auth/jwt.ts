@@ -1,5 +1,5 @@
 import { decodeJwt, errors as joseErrors, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
-import type { ProjectRecord, UserRecord } from '../state/model.js';
+import type { ProjectRecord, SigningKeyRecord, UserRecord } from '../state/model.js';
 import { primaryChannel } from '../state/users.js';
 import type { Store } from '../state/store.js';
 
@@ -56,21 +56,39 @@ function serviceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
  * a backend verifying tokens for the project refuses them unless it asks for anonymous users too.
  */
 const ANONYMOUS_AUDIENCE_SUFFIX = ':anon';
+const RESTRICTED_AUDIENCE_SUFFIX = ':restricted';
 
 function audienceOf(p: ProjectRecord, user: UserRecord): string {
   return user.is_anonymous === true ? `${p.id}${ANONYMOUS_AUDIENCE_SUFFIX}` : p.id;
 }
 
+/** Whose tokens an audience is for: the project's users, its anonymous users, or its restricted users. */
+type Audience = 'normal' | 'anonymous' | 'restricted';
+
+/** The project and the kind of user an audience names (`<id>`, `<id>:anon`, `<id>:restricted`). */
+function parseAudience(aud: unknown): { projectId: string; audience: Audience } | null {
+  if (typeof aud !== 'string') return null;
+  if (aud.endsWith(ANONYMOUS_AUDIENCE_SUFFIX)) return { projectId: aud.slice(0, -ANONYMOUS_AUDIENCE_SUFFIX.length), audience: 'anonymous' };
+  if (aud.endsWith(RESTRICTED_AUDIENCE_SUFFIX)) return { projectId: aud.slice(0, -RESTRICTED_AUDIENCE_SUFFIX.length), audience: 'restricted' };
+  return { projectId: aud, audience: 'normal' };
+}
+
+/** Each audience is signed with a key of its own, as the service signs them. */
+function keyOf(p: ProjectRecord, audience: Audience): SigningKeyRecord {
+  return audience === 'normal' ? p.signing_key : p.audience_keys[audience];
+}
+
 export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessionId: string, now: number, ttlMillis: number, baseUrl: string): Promise<string> {
   const iat = Math.floor(now / 1000);
+  const key = keyOf(p, user.is_anonymous === true ? 'anonymous' : 'normal');
   return new SignJWT(serviceClaims(p, user, sessionId))
-    .setProtectedHeader({ alg: 'ES256', kid: p.signing_key.kid })
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid })
     .setIssuer(accessTokenIssuer(baseUrl, p.id, user.is_anonymous === true))
     .setAudience(audienceOf(p, user))
     .setSubject(user.id)
     .setIssuedAt(iat)
     .setExpirationTime(iat + Math.max(1, Math.round(ttlMillis / 1000)))
-    .sign(await importKey(p.signing_key.privateJwk));
+    .sign(await importKey(key.privateJwk));
 }
 
 export type TokenCheck =
@@ -89,14 +107,14 @@ export type TokenCheck =
  * requests and the same token comes back many times; the expiry is still checked on every use.
  * A cached entry stands only while its project still signs with the same key.
  */
-const verified = new Map<string, { projectId: string; kid: string; check: Extract<TokenCheck, { ok: true }>; expMillis: number | null }>();
+const verified = new Map<string, { projectId: string; audience: Audience; kid: string; check: Extract<TokenCheck, { ok: true }>; expMillis: number | null }>();
 const VERIFIED_CACHE_SIZE = 2000;
 
 export async function verifyAccessToken(store: Store, token: string, now: number): Promise<TokenCheck> {
   const cached = verified.get(token);
   if (cached) {
     const project = store.project(cached.projectId);
-    if (project && project.signing_key.kid === cached.kid) {
+    if (project && keyOf(project, cached.audience).kid === cached.kid) {
       if (cached.expMillis !== null && cached.expMillis <= now) return { ok: false, reason: 'expired', expiredAtMillis: cached.expMillis };
       return cached.check;
     }
@@ -106,7 +124,8 @@ export async function verifyAccessToken(store: Store, token: string, now: number
   if (result.ok) {
     if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
     const exp = result.payload.exp;
-    verified.set(token, { projectId: result.projectId, kid: store.project(result.projectId)!.signing_key.kid, check: result, expMillis: typeof exp === 'number' ? exp * 1000 : null });
+    const audience = parseAudience(result.payload.aud)!.audience;
+    verified.set(token, { projectId: result.projectId, audience, kid: keyOf(store.project(result.projectId)!, audience).kid, check: result, expMillis: typeof exp === 'number' ? exp * 1000 : null });
   }
   return result;
 }
@@ -119,17 +138,19 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
     return { ok: false, reason: 'unparsable' };
   }
   // Tokens without an audience would need the service's legacy global key, which we do not have.
-  const projectId = typeof aud === 'string' && aud.endsWith(ANONYMOUS_AUDIENCE_SUFFIX) ? aud.slice(0, -ANONYMOUS_AUDIENCE_SUFFIX.length) : aud;
-  const project = typeof projectId === 'string' ? store.project(projectId) : undefined;
-  if (!project) return { ok: false, reason: 'unparsable' };
+  const named = parseAudience(aud);
+  const project = named === null ? undefined : store.project(named.projectId);
+  // The emulator has no restricted users (only anonymous ones, whose audience is their own), so it signs no `:restricted` token.
+  if (!project || named!.audience === 'restricted') return { ok: false, reason: 'unparsable' };
   try {
-    const { payload } = await jwtVerify(token, await importKey(project.signing_key.publicJwk), {
+    const { payload } = await jwtVerify(token, await importKey(keyOf(project, named!.audience).publicJwk), {
       algorithms: ['ES256'],
       currentDate: new Date(now),
     });
     // Today's issuer names the project under any API URL (the emulator may have moved port since); v2.7's is fixed.
     const issuer = typeof payload.iss === 'string' ? payload.iss : '';
-    if (issuer !== ACCESS_TOKEN_ISSUER && !issuer.endsWith(`/api/v1/projects/${project.id}`) && !issuer.endsWith(`/api/v1/projects-anonymous-users/${project.id}`)) return { ok: false, reason: 'unparsable' };
+    const legacy = issuer === ACCESS_TOKEN_ISSUER && named!.audience === 'normal';
+    if (!legacy && !issuer.endsWith(new URL(accessTokenIssuer('http://x', project.id, named!.audience === 'anonymous')).pathname)) return { ok: false, reason: 'unparsable' };
     if (typeof payload.sub !== 'string') return { ok: false, reason: 'unparsable' };
     const anonymous = payload.is_anonymous === true;
     // The audience and the claim say the same, or the token is not one the service made.
@@ -145,8 +166,19 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
   }
 }
 
-/** The public key set of a project (`/projects/{id}/.well-known/jwks.json`). */
-export function projectJwks(p: ProjectRecord): { keys: Array<Record<string, unknown>> } {
-  const { kty, crv, x, y } = p.signing_key.publicJwk;
-  return { keys: [{ kty, alg: 'ES256', crv, kid: p.signing_key.kid, x, y }] };
+/**
+ * The public key set of a project (`/projects/{id}/.well-known/jwks.json`): the key of its users'
+ * tokens, and those of restricted and anonymous users' only when asked for (`include_anonymous`
+ * brings both, as anonymous users are restricted ones too), so that a backend verifying tokens
+ * with the plain set refuses theirs.
+ */
+export function projectJwks(p: ProjectRecord, include: { restricted?: boolean; anonymous?: boolean } = {}): { keys: Array<Record<string, unknown>> } {
+  const audiences: Audience[] = ['normal', ...(include.restricted || include.anonymous ? (['restricted'] as const) : []), ...(include.anonymous ? (['anonymous'] as const) : [])];
+  return {
+    keys: audiences.map((audience) => {
+      const { kid, publicJwk } = keyOf(p, audience);
+      const { kty, crv, x, y } = publicJwk;
+      return { kty, alg: 'ES256', crv, kid, x, y };
+    }),
+  };
 }

@@ -5,6 +5,12 @@ import { obj, validate, yup } from '../http/validate.js';
 import { projectJwks } from '../auth/jwt.js';
 import { primaryChannel } from '../state/users.js';
 
+/** The key set's two switches: restricted users' key, and anonymous users' (with restricted users'). */
+const jwksQuery = obj({
+  include_restricted: yup.string().oneOf(['true', 'false']),
+  include_anonymous: yup.string().oneOf(['true', 'false']),
+}).defined();
+
 /** Root, JWKS, feature support and version check (PROTOCOL.md §5.9). */
 export function registerMiscRoutes(router: Router): void {
   router.add('GET', '/', (req) => {
@@ -24,9 +30,10 @@ export function registerMiscRoutes(router: Router): void {
     'GET',
     '/projects/:project_id/.well-known/jwks.json',
     (req) => {
+      const { query } = validate(req, { query: jwksQuery });
       const project = req.env.store.project(req.params.project_id ?? '');
       if (!project) throw new StatusError(404, 'Project not found');
-      return json(projectJwks(project));
+      return json(projectJwks(project, { restricted: query.include_restricted === 'true', anonymous: query.include_anonymous === 'true' }));
     },
   );
 

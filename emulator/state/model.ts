@@ -21,6 +21,11 @@ export interface SigningKeyRecord {
   publicJwk: JsonWebKey;
 }
 
+export interface AudienceKeysRecord {
+  restricted: SigningKeyRecord;
+  anonymous: SigningKeyRecord;
+}
+
 export interface ApiKeyRecord {
   id: string;
   description: string;
@@ -250,7 +255,14 @@ export interface ProjectRecord {
   created_at_millis: number;
   is_production_mode: boolean;
   config: ProjectConfigRecord;
+  /** Signs the tokens of users who are neither anonymous nor restricted (audience `<project id>`). */
   signing_key: SigningKeyRecord;
+  /**
+   * The keys of the other audiences, as the service has one per audience: anonymous users'
+   * (`<project id>:anon`) and restricted users' (`<project id>:restricted`), published only when the
+   * key set is asked for them. Data files written before them get them when loaded.
+   */
+  audience_keys: AudienceKeysRecord;
   api_keys: ApiKeyRecord[];
   users: Record<string, UserRecord>;
   contact_channels: Record<string, ContactChannelRecord>;

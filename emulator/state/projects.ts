@@ -1,13 +1,30 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import type { ProjectConfigUpdate } from '../../protocol/resources/project.js';
 import { randomToken, sha256Hex } from '../crypto.js';
-import type { ApiKeyRecord, OAuthProviderRecord, ProjectConfigRecord, ProjectRecord, SigningKeyRecord } from './model.js';
+import type { ApiKeyRecord, AudienceKeysRecord, OAuthProviderRecord, ProjectConfigRecord, ProjectRecord, SigningKeyRecord } from './model.js';
 
 /** One ES256 key per project, as the service has; tokens stay valid across restarts with --data. */
 export async function createSigningKey(): Promise<SigningKeyRecord> {
   const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
   const kid = randomToken(12);
   return { kid, privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
+}
+
+/** The keys of the audiences other than the project's own (anonymous and restricted users'). */
+export async function createAudienceKeys(): Promise<AudienceKeysRecord> {
+  const [restricted, anonymous] = await Promise.all([createSigningKey(), createSigningKey()]);
+  return { restricted, anonymous };
+}
+
+/** Gives every project that lacks them (a data file written before they existed) its audience keys; whether any did. */
+export async function completeAudienceKeys(projects: Iterable<Omit<ProjectRecord, 'audience_keys'> & { audience_keys?: AudienceKeysRecord }>): Promise<boolean> {
+  let added = false;
+  for (const project of projects) {
+    if (project.audience_keys !== undefined) continue;
+    project.audience_keys = await createAudienceKeys();
+    added = true;
+  }
+  return added;
 }
 
 /** New-project defaults (PROTOCOL.md §12.1). */
@@ -60,6 +77,7 @@ export async function createProjectRecord(input: NewProject, now: number): Promi
     is_production_mode: input.is_production_mode ?? false,
     config,
     signing_key: await createSigningKey(),
+    audience_keys: await createAudienceKeys(),
     api_keys: [],
     users: {},
     contact_channels: {},

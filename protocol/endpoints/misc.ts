@@ -1,4 +1,4 @@
-import { requireNonEmptyString, requireObject } from '../args.js';
+import { requireBoolean, requireNonEmptyString, requireObject } from '../args.js';
 import { trimBaseUrl } from '../diagnostics.js';
 import { ProtocolError } from '../errors/errors.js';
 import { responseStatusError } from '../errors/redact.js';
@@ -16,9 +16,26 @@ export interface JsonWebKeySet {
   keys: Array<{ kty: string; alg: string; crv: string; kid: string; x: string; y: string }>;
 }
 
-/** The project's public signing keys, for verifying access tokens on your own server. */
-export async function getProjectJwks(baseUrl: string, projectId: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<JsonWebKeySet> {
+/** Which users' keys a key set holds besides the project's own: restricted users' (audience `<project>:restricted`), anonymous users' (`<project>:anon`, with restricted users'). */
+export interface JwksAudiences {
+  restricted?: boolean;
+  anonymous?: boolean;
+}
+
+/** The URL of a project's key set, with the other audiences' keys when asked for (`include_restricted`, `include_anonymous`). */
+export function projectJwksUrl(baseUrl: string, projectId: string, include: JwksAudiences = {}): string {
+  requireObject(include, 'include');
+  for (const name of ['restricted', 'anonymous'] as const) if (include[name] !== undefined) requireBoolean(include[name], `include.${name}`);
   const url = `${trimBaseUrl(baseUrl)}/api/v1/projects/${encodeURIComponent(requireNonEmptyString(projectId, 'projectId'))}/.well-known/jwks.json`;
+  return include.anonymous === true ? `${url}?include_anonymous=true` : include.restricted === true ? `${url}?include_restricted=true` : url;
+}
+
+/**
+ * The project's public signing keys, for verifying access tokens on your own server. Anonymous and
+ * restricted users' tokens are signed with keys of their own, in the set only when `include` asks.
+ */
+export async function getProjectJwks(baseUrl: string, projectId: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis), include: JwksAudiences = {}): Promise<JsonWebKeySet> {
+  const url = projectJwksUrl(baseUrl, projectId, include);
   const response = await fetchFn(url, { credentials: 'omit', cache: 'no-store' });
   const text = await response.text();
   if (!response.ok) throw responseStatusError(response.status, text);

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
 import type { EmulatorState } from '../../emulator/state/model.js';
@@ -61,6 +62,39 @@ describe('anonymous users in the emulator', () => {
   });
 });
 
+describe("anonymous users' tokens are signed with a key of their own, as the service signs them", () => {
+  const jwks = (em: ReturnType<typeof emulator>, query = '') => api(em, 'GET', `/projects/${em.projects.demo.id}/.well-known/jwks.json${query}`, { access: null });
+  const kidsOf = (answer: Awaited<ReturnType<typeof jwks>>) => (answer.body as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
+
+  it('published only when the key set is asked for them: one key, two with restricted users’, three with anonymous users’', async () => {
+    const em = emulator();
+    const anonymousKid = decodeProtectedHeader((await endpoints.signUpAnonymously(transportFor(em, 'client'))).access_token).kid;
+    const user = await endpoints.signUpWithPassword(transportFor(em, 'client'), { email: uniqueEmail('keys'), password: 'a-long-password', verification_callback_url: VERIFY });
+    const userKid = decodeProtectedHeader(user.access_token).kid;
+    expect(anonymousKid).not.toBe(userKid);
+    const plain = kidsOf(await jwks(em));
+    const withRestricted = kidsOf(await jwks(em, '?include_restricted=true'));
+    const withAnonymous = kidsOf(await jwks(em, '?include_anonymous=true'));
+    expect(plain).toEqual([userKid]);
+    expect(withRestricted).toHaveLength(2);
+    expect(withRestricted[0]).toBe(userKid);
+    expect(withAnonymous).toEqual([...withRestricted, anonymousKid]);
+    expect(kidsOf(await jwks(em, '?include_restricted=false&include_anonymous=false'))).toEqual(plain);
+    expectKnownError(await jwks(em, '?include_anonymous=yes'), 'SCHEMA_ERROR', 400);
+  });
+
+  it("a token with the project's own audience signed with the anonymous key is refused: the key signs only its audience", async () => {
+    const em = emulator();
+    const user = await endpoints.signUpWithPassword(transportFor(em, 'client'), { email: uniqueEmail('forged'), password: 'a-long-password', verification_callback_url: VERIFY });
+    const { anonymous } = demoProject(em).audience_keys;
+    const forged = await new SignJWT(decodeJwt(user.access_token))
+      .setProtectedHeader({ alg: 'ES256', kid: anonymous.kid })
+      .sign(await importJWK({ ...anonymous.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    expectKnownError(await api(em, 'GET', '/users/me', { accessToken: forged }), 'UNPARSABLE_ACCESS_TOKEN', 401);
+    expect((await api(em, 'GET', '/users/me', { accessToken: user.access_token })).status).toBe(200);
+  });
+});
+
 describe('snapshots written before these features', () => {
   const dir = mkdtempSync(join(tmpdir(), 'authbroker-features-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,15 +106,23 @@ describe('snapshots written before these features', () => {
     await first.stop();
     // As an emulator of before wrote it: none of the new fields.
     const state = JSON.parse(readFileSync(file, 'utf8')) as EmulatorState;
-    for (const p of Object.values(state.projects)) {
+    const signingKid = state.projects[demo.id]!.signing_key.kid;
+    for (const p of Object.values(state.projects) as Array<Partial<EmulatorState['projects'][string]>>) {
       delete p.project_permission_definitions;
       delete p.project_permission_grants;
       delete p.notification_preferences;
+      delete p.audience_keys;
     }
     writeFileSync(file, JSON.stringify(state));
     const em = await startEmulator({ port: 0, dataFile: file });
     try {
       expect(em.projects.demo.id).toBe(demo.id);
+      // The audience keys are made at load, and written back at once, so they survive the next restart; the project's own key is kept.
+      const written = JSON.parse(readFileSync(file, 'utf8')) as EmulatorState;
+      expect(written.projects[demo.id]!.signing_key.kid).toBe(signingKid);
+      expect(written.projects[demo.id]!.audience_keys.anonymous.kid).toEqual(expect.any(String));
+      const guest = await endpoints.signUpAnonymously(transportFor(em, 'client'));
+      expect(decodeProtectedHeader(guest.access_token).kid).toBe(written.projects[demo.id]!.audience_keys.anonymous.kid);
       expect(await endpoints.listProjectPermissionDefinitions(transportFor(em, 'admin'))).toEqual([]);
       const user = await endpoints.signUpWithPassword(transportFor(em, 'client'), { email: uniqueEmail('old-snapshot'), password: 'a-long-password', verification_callback_url: VERIFY });
       const asUser = transportFor(em, 'client', { accessToken: user.access_token });

@@ -1,6 +1,7 @@
+import { decodeJwt, importJWK, SignJWT, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signInWithPassword, signUpAnonymously } from '../../protocol/endpoints/auth.js';
-import { HttpStatusError, NetworkError } from '../../protocol/errors/errors.js';
+import { HttpStatusError, InvalidArgumentError, NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
 import { systemClock, type Clock } from '../../protocol/retry.js';
 import { createServerApp } from '../../protocol/server.js';
@@ -41,6 +42,7 @@ describe('verifyAccessToken (authbroker/server)', () => {
     expect(verified.projectId).toBe(emulator().projects.demo.id);
     expect(verified.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(verified.expiresAtMillis).toBeGreaterThan(emulator().env.clock.now());
+    expect([verified.isAnonymous, verified.isRestricted]).toEqual([false, false]);
   });
 
   it('refuses an expired token with ACCESS_TOKEN_EXPIRED and when it expired', async () => {
@@ -64,6 +66,55 @@ describe('verifyAccessToken (authbroker/server)', () => {
     const anonymous = await signUpAnonymously(transportFor(emulator(), 'client'));
     const error = await rejectionOf(demoApp().verifyAccessToken(anonymous.access_token));
     expect(isKnownError(error, 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED')).toBe(true);
+  });
+
+  it("accepts an anonymous user's token when allowed, with the anonymous users' keys (fetched only then), and says so", async () => {
+    const anonymous = await signUpAnonymously(transportFor(emulator(), 'client'));
+    const fetched: string[] = [];
+    const app = demoApp({ fetch: (url, init) => (fetched.push(String(url)), fetch(url, init)) });
+    const verified = await app.verifyAccessToken(anonymous.access_token, { allowAnonymous: true });
+    expect(verified).toMatchObject({ userId: anonymous.user_id, isAnonymous: true, isRestricted: true });
+    expect(fetched.map((url) => new URL(url).search)).toEqual(['?include_anonymous=true']);
+    // An ordinary token goes on being checked against the plain key set.
+    const { accessToken } = await demoUserToken();
+    expect((await app.verifyAccessToken(accessToken, { allowAnonymous: true })).isAnonymous).toBe(false);
+    expect(fetched.map((url) => new URL(url).search)).toEqual(['?include_anonymous=true', '']);
+    // Restricted users may be allowed alone; anonymous ones are not then.
+    expect(isKnownError(await rejectionOf(app.verifyAccessToken(anonymous.access_token, { allowRestricted: true })), 'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED')).toBe(true);
+  });
+
+  it("a token claiming the project's own audience, signed with the anonymous users' key, is refused even when they are allowed", async () => {
+    const { accessToken } = await demoUserToken();
+    const { anonymous } = emulator().env.store.project(emulator().projects.demo.id)!.audience_keys;
+    const forged = await new SignJWT(decodeJwt(accessToken)).setProtectedHeader({ alg: 'ES256', kid: anonymous.kid }).sign(await importJWK({ ...anonymous.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    for (const allow of [{}, { allowAnonymous: true }]) expect(isKnownError(await rejectionOf(demoApp().verifyAccessToken(forged, allow)), 'UNPARSABLE_ACCESS_TOKEN')).toBe(true);
+  });
+
+  it("a restricted user's token (audience <project>:restricted) is refused with RESTRICTED_USER_NOT_ALLOWED and its reason, accepted when allowed", async () => {
+    // The emulator makes no restricted users: the token is signed here with the project's restricted key, as the service signs theirs.
+    const { accessToken, userId } = await demoUserToken();
+    const projectId = emulator().projects.demo.id;
+    const { restricted } = emulator().env.store.project(projectId)!.audience_keys;
+    const claims = decodeJwt(accessToken);
+    const reason = { type: 'email_not_verified' };
+    const token = await new SignJWT({ ...claims, aud: `${projectId}:restricted`, iss: String(claims.iss).replace('/projects/', '/projects-restricted-users/'), is_restricted: true, restricted_reason: reason })
+      .setProtectedHeader({ alg: 'ES256', kid: restricted.kid })
+      .sign(await importJWK({ ...restricted.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    const refusal = await rejectionOf(demoApp().verifyAccessToken(token));
+    expect(isKnownError(refusal, 'RESTRICTED_USER_NOT_ALLOWED')).toBe(true);
+    expect((refusal as KnownError).details).toMatchObject({ restricted_reason: reason });
+    expect(await demoApp().verifyAccessToken(token, { allowRestricted: true })).toMatchObject({ userId, isAnonymous: false, isRestricted: true });
+    // Its claims must say it is restricted, as the service requires.
+    const unsaid = await new SignJWT({ ...claims, aud: `${projectId}:restricted`, iss: String(claims.iss).replace('/projects/', '/projects-restricted-users/') })
+      .setProtectedHeader({ alg: 'ES256', kid: restricted.kid })
+      .sign(await importJWK({ ...restricted.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    expect(isKnownError(await rejectionOf(demoApp().verifyAccessToken(unsaid, { allowRestricted: true })), 'UNPARSABLE_ACCESS_TOKEN')).toBe(true);
+  });
+
+  it('refuses an allowance that is not an object of booleans with InvalidArgumentError', async () => {
+    const { accessToken } = await demoUserToken();
+    await expect(demoApp().verifyAccessToken(accessToken, { allowAnonymous: 'yes' } as never)).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(demoApp().verifyAccessToken(accessToken, 'all' as never)).rejects.toThrow(/allow must be an object/);
   });
 
   it.each([

@@ -59,6 +59,30 @@ export async function anonymousSignUpMakesAUserWhoseTokenNeedsTheAllowHeader(tar
   expect(await listed(true)).toContain(tokens.user_id);
 }
 
+/**
+ * An anonymous user's token is signed with a key of its own, which the project's key set holds only
+ * when asked for anonymous users' keys; a backend that allows them verifies it with those.
+ */
+export async function anonymousTokensAreSignedWithAKeyTheKeySetHoldsOnlyWhenAsked(target: ServiceTarget): Promise<void> {
+  const guest = await signUpAnonymously(target);
+  const user = await endpoints.signUpWithPassword(clientTransport(target), { email: uniqueEmail('keys'), password: PASSWORD, verification_callback_url: VERIFY });
+  const kidOf = (token: string) => (JSON.parse(atob(token.split('.')[0]!.replace(/-/g, '+').replace(/_/g, '/'))) as { kid: string }).kid;
+  const kids = async (include?: endpoints.JwksAudiences) => (await endpoints.getProjectJwks(target.baseUrl, target.projectId, undefined, include)).keys.map((key) => key.kid);
+  const plain = await kids();
+  const withRestricted = await kids({ restricted: true });
+  const withAnonymous = await kids({ anonymous: true });
+  expect(plain).toContain(kidOf(user.access_token));
+  expect(plain).not.toContain(kidOf(guest.access_token));
+  expect(withRestricted.length).toBeGreaterThan(plain.length);
+  expect(withRestricted).not.toContain(kidOf(guest.access_token));
+  expect(withAnonymous).toEqual(expect.arrayContaining([...withRestricted, kidOf(guest.access_token)]));
+
+  const server = serverApp(target);
+  expect(await server.verifyAccessToken(guest.access_token, { allowAnonymous: true })).toMatchObject({ userId: guest.user_id, isAnonymous: true, isRestricted: true });
+  expect(await server.verifyAccessToken(user.access_token, { allowAnonymous: true })).toMatchObject({ userId: user.user_id, isAnonymous: false, isRestricted: false });
+  expect(knownCodeOf(await failureOf(server.verifyAccessToken(guest.access_token, { allowRestricted: true })))).toBe('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+}
+
 
 /** A password sign-up made with the anonymous token upgrades that user: same id, its data kept, the anonymous session ended. */
 export async function passwordSignUpWithTheAnonymousTokenUpgradesThatUser(target: ServiceTarget): Promise<void> {

@@ -37,6 +37,9 @@ export const miscFlow: Flow = {
     await ctx.step('check feature support', () => api.checkFeatureSupport(client, { feature_name: 'authbroker-differential' }));
     await ctx.step('project key set (JWKS)', () => api.getProjectJwks(ctx.side.baseUrl, ctx.project.projectId, ctx.recorder.fetch));
     await ctx.step('project key set, unknown project', () => api.getProjectJwks(ctx.side.baseUrl, '00000000-0000-4000-8000-000000000000', ctx.recorder.fetch));
+    await ctx.step("project key set with restricted users' keys", () => api.getProjectJwks(ctx.side.baseUrl, ctx.project.projectId, ctx.recorder.fetch, { restricted: true }));
+    await ctx.step("project key set with anonymous users' keys", () => api.getProjectJwks(ctx.side.baseUrl, ctx.project.projectId, ctx.recorder.fetch, { anonymous: true }));
+    await ctx.raw('project key set, include_anonymous not a boolean', { method: 'GET', path: `/projects/${ctx.project.projectId}/.well-known/jwks.json?include_anonymous=yes`, headers: {} });
 
     const signedUp = await ctx.step('sign-up', () => api.signUpWithPassword(client, { email: ctx.email('misc'), password: PASSWORD, verification_callback_url: CALLBACK }));
     const cli = await ctx.step('CLI login: start', () => api.startCliLogin(client));
