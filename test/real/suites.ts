@@ -49,7 +49,7 @@ export const E2E_SUITES: readonly SuitePlan[] = [
   { file: 'secrets.test.ts', notRunning: CLOCK },
   { file: 'session.test.ts', skipped: { '3. short-lived access tokens': `runs the emulator with 26-second access tokens, and ${STATS}` } },
   { file: 'signOut.test.ts', notRunning: `${CLOCK} (a session revoked elsewhere is seen at the next renewal)` },
-  { file: 'tabs.test.ts' },
+  { file: 'tabs.test.ts', skipped: { '2d. a refetch the killed SharedWorker never answered': "holds the service's answer with the emulator's fault injection, so that the worker is killed while it waits" } },
   { file: 'teams.test.ts' },
 ];
 
