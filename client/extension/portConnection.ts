@@ -109,15 +109,15 @@ export function openPort(extension: ExtensionApi, portName: string, deliver: (ba
         calls.send(id, () => {
           // Gone while this call waited its turn: already failed with the others.
           if (closed) return false;
-          let encoded: unknown;
           try {
-            encoded = encodeForJson(message);
-            port.postMessage(encoded);
+            port.postMessage(encodeForJson(message));
             return true;
           } catch (error) {
+            // Not sent (a value JSON cannot carry, a message over the browser's limit): its own error,
+            // never taken for a lost background, which would ask it again. A port whose background
+            // went away takes messages and drops them; its onDisconnect fails them.
             waiting.delete(id);
-            // Encoded but not sent: the port disconnected, before its onDisconnect reached this context.
-            reject(encoded === undefined ? error : stoppedBeforeAnswering(errors));
+            reject(error);
             return false;
           }
         });
