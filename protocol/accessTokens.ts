@@ -4,7 +4,7 @@ import { HttpStatusError, messageOf, NetworkError, ProtocolError } from './error
 import { redactBody, responseStatusError } from './errors/redact.js';
 import type { KnownError } from './errors/knownError.js';
 import type { Clock } from './retry.js';
-import { requireBoolean, requireObject } from './args.js';
+import { requireSwitches } from './args.js';
 import { projectJwksUrl } from './endpoints/misc.js';
 import { assertUsableAccessToken } from './tokenRules.js';
 
@@ -123,7 +123,7 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
 
   return async (token: string, allow: AccessTokenAllowance = {}): Promise<VerifiedAccessToken> => {
     assertUsableAccessToken(token);
-    const { allowAnonymous = false, allowRestricted = false } = requireAllowance(allow);
+    const { allowAnonymous = false, allowRestricted = false } = requireSwitches(allow, 'allow', ['allowAnonymous', 'allowRestricted']);
     let claims: JWTPayload;
     try {
       claims = decodeJwt(token);
@@ -172,12 +172,6 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
       payload,
     };
   };
-}
-
-function requireAllowance(allow: unknown): AccessTokenAllowance {
-  const checked = requireObject(allow, 'allow');
-  for (const name of ['allowAnonymous', 'allowRestricted'] as const) if (checked[name] !== undefined) requireBoolean(checked[name], `allow.${name}`);
-  return checked as AccessTokenAllowance;
 }
 
 function rejectionOrFailure(error: unknown): Error {

@@ -60,6 +60,13 @@ export function requireBoolean(value: unknown, argument: string): boolean {
   return value;
 }
 
+/** An options object of on/off switches (`{ allowAnonymous }`): an object, each named switch absent or a boolean. */
+export function requireSwitches<K extends string>(value: unknown, argument: string, names: readonly K[]): Partial<Record<K, boolean>> {
+  const options = requireObject(value, argument);
+  for (const name of names) if (options[name] !== undefined) requireBoolean(options[name], `${argument}.${name}`);
+  return options as Partial<Record<K, boolean>>;
+}
+
 export function requirePositiveInteger(value: unknown, argument: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
     throw new InvalidArgumentError(argument, `${argument} must be a positive integer, got ${describeValue(value)}.`);

@@ -11,7 +11,12 @@ export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-aut
  * under `projects-anonymous-users`, as the service signs them).
  */
 export function accessTokenIssuer(baseUrl: string, projectId: string, anonymous = false): string {
-  return `${baseUrl.replace(/\/+$/, '')}/api/v1/${anonymous ? 'projects-anonymous-users' : 'projects'}/${projectId}`;
+  return `${baseUrl.replace(/\/+$/, '')}${issuerPath(projectId, anonymous)}`;
+}
+
+/** The issuer's path, which names the project under any API URL. */
+function issuerPath(projectId: string, anonymous: boolean): string {
+  return `/api/v1/${anonymous ? 'projects-anonymous-users' : 'projects'}/${projectId}`;
 }
 
 const keyCache = new WeakMap<JsonWebKey, Promise<CryptoKey | Uint8Array>>();
@@ -124,7 +129,8 @@ export async function verifyAccessToken(store: Store, token: string, now: number
   if (result.ok) {
     if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
     const exp = result.payload.exp;
-    const audience = parseAudience(result.payload.aud)!.audience;
+    // A verified token's audience is its user's: anonymous, or the project's own (restricted ones are refused).
+    const audience: Audience = result.anonymous ? 'anonymous' : 'normal';
     verified.set(token, { projectId: result.projectId, audience, kid: keyOf(store.project(result.projectId)!, audience).kid, check: result, expMillis: typeof exp === 'number' ? exp * 1000 : null });
   }
   return result;
@@ -139,22 +145,24 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
   }
   // Tokens without an audience would need the service's legacy global key, which we do not have.
   const named = parseAudience(aud);
-  const project = named === null ? undefined : store.project(named.projectId);
   // The emulator has no restricted users (only anonymous ones, whose audience is their own), so it signs no `:restricted` token.
-  if (!project || named!.audience === 'restricted') return { ok: false, reason: 'unparsable' };
+  if (named === null || named.audience === 'restricted') return { ok: false, reason: 'unparsable' };
+  const project = store.project(named.projectId);
+  if (!project) return { ok: false, reason: 'unparsable' };
+  const anonymousAudience = named.audience === 'anonymous';
   try {
-    const { payload } = await jwtVerify(token, await importKey(keyOf(project, named!.audience).publicJwk), {
+    const { payload } = await jwtVerify(token, await importKey(keyOf(project, named.audience).publicJwk), {
       algorithms: ['ES256'],
       currentDate: new Date(now),
     });
     // Today's issuer names the project under any API URL (the emulator may have moved port since); v2.7's is fixed.
     const issuer = typeof payload.iss === 'string' ? payload.iss : '';
-    const legacy = issuer === ACCESS_TOKEN_ISSUER && named!.audience === 'normal';
-    if (!legacy && !issuer.endsWith(new URL(accessTokenIssuer('http://x', project.id, named!.audience === 'anonymous')).pathname)) return { ok: false, reason: 'unparsable' };
+    const legacy = issuer === ACCESS_TOKEN_ISSUER && !anonymousAudience;
+    if (!legacy && !issuer.endsWith(issuerPath(project.id, anonymousAudience))) return { ok: false, reason: 'unparsable' };
     if (typeof payload.sub !== 'string') return { ok: false, reason: 'unparsable' };
     const anonymous = payload.is_anonymous === true;
     // The audience and the claim say the same, or the token is not one the service made.
-    if (anonymous !== (aud !== project.id)) return { ok: false, reason: 'unparsable' };
+    if (anonymous !== anonymousAudience) return { ok: false, reason: 'unparsable' };
     const session = payload.refresh_token_id ?? payload.refreshTokenId;
     return { ok: true, projectId: project.id, userId: payload.sub, sessionId: typeof session === 'string' ? session : null, anonymous, payload };
   } catch (error) {

@@ -1,4 +1,4 @@
-import { requireBoolean, requireNonEmptyString, requireObject } from '../args.js';
+import { requireNonEmptyString, requireObject, requireSwitches } from '../args.js';
 import { trimBaseUrl } from '../diagnostics.js';
 import { ProtocolError } from '../errors/errors.js';
 import { responseStatusError } from '../errors/redact.js';
@@ -24,8 +24,7 @@ export interface JwksAudiences {
 
 /** The URL of a project's key set, with the other audiences' keys when asked for (`include_restricted`, `include_anonymous`). */
 export function projectJwksUrl(baseUrl: string, projectId: string, include: JwksAudiences = {}): string {
-  requireObject(include, 'include');
-  for (const name of ['restricted', 'anonymous'] as const) if (include[name] !== undefined) requireBoolean(include[name], `include.${name}`);
+  requireSwitches(include, 'include', ['restricted', 'anonymous']);
   const url = `${trimBaseUrl(baseUrl)}/api/v1/projects/${encodeURIComponent(requireNonEmptyString(projectId, 'projectId'))}/.well-known/jwks.json`;
   return include.anonymous === true ? `${url}?include_anonymous=true` : include.restricted === true ? `${url}?include_restricted=true` : url;
 }

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeJwt, decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
 import type { EmulatorState } from '../../emulator/state/model.js';
 import { endpoints } from '../../protocol/index.js';
-import { api, demoProject, expectKnownError, withDemoConfig } from '../support/authFlows.js';
+import { api, demoProject, expectKnownError, signWithKey, withDemoConfig } from '../support/authFlows.js';
 import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
 
 /**
@@ -87,9 +87,7 @@ describe("anonymous users' tokens are signed with a key of their own, as the ser
     const em = emulator();
     const user = await endpoints.signUpWithPassword(transportFor(em, 'client'), { email: uniqueEmail('forged'), password: 'a-long-password', verification_callback_url: VERIFY });
     const { anonymous } = demoProject(em).audience_keys;
-    const forged = await new SignJWT(decodeJwt(user.access_token))
-      .setProtectedHeader({ alg: 'ES256', kid: anonymous.kid })
-      .sign(await importJWK({ ...anonymous.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    const forged = await signWithKey(decodeJwt(user.access_token), anonymous);
     expectKnownError(await api(em, 'GET', '/users/me', { accessToken: forged }), 'UNPARSABLE_ACCESS_TOKEN', 401);
     expect((await api(em, 'GET', '/users/me', { accessToken: user.access_token })).status).toBe(200);
   });

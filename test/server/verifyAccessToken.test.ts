@@ -1,10 +1,11 @@
-import { decodeJwt, importJWK, SignJWT, type JWK } from 'jose';
+import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signInWithPassword, signUpAnonymously } from '../../protocol/endpoints/auth.js';
 import { HttpStatusError, InvalidArgumentError, NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownError, KnownError } from '../../protocol/errors/knownError.js';
 import { systemClock, type Clock } from '../../protocol/retry.js';
 import { createServerApp } from '../../protocol/server.js';
+import { signWithKey } from '../support/authFlows.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
@@ -86,7 +87,7 @@ describe('verifyAccessToken (authbroker/server)', () => {
   it("a token claiming the project's own audience, signed with the anonymous users' key, is refused even when they are allowed", async () => {
     const { accessToken } = await demoUserToken();
     const { anonymous } = emulator().env.store.project(emulator().projects.demo.id)!.audience_keys;
-    const forged = await new SignJWT(decodeJwt(accessToken)).setProtectedHeader({ alg: 'ES256', kid: anonymous.kid }).sign(await importJWK({ ...anonymous.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    const forged = await signWithKey(decodeJwt(accessToken), anonymous);
     for (const allow of [{}, { allowAnonymous: true }]) expect(isKnownError(await rejectionOf(demoApp().verifyAccessToken(forged, allow)), 'UNPARSABLE_ACCESS_TOKEN')).toBe(true);
   });
 
@@ -97,17 +98,13 @@ describe('verifyAccessToken (authbroker/server)', () => {
     const { restricted } = emulator().env.store.project(projectId)!.audience_keys;
     const claims = decodeJwt(accessToken);
     const reason = { type: 'email_not_verified' };
-    const token = await new SignJWT({ ...claims, aud: `${projectId}:restricted`, iss: String(claims.iss).replace('/projects/', '/projects-restricted-users/'), is_restricted: true, restricted_reason: reason })
-      .setProtectedHeader({ alg: 'ES256', kid: restricted.kid })
-      .sign(await importJWK({ ...restricted.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    const token = await signWithKey({ ...claims, aud: `${projectId}:restricted`, iss: String(claims.iss).replace('/projects/', '/projects-restricted-users/'), is_restricted: true, restricted_reason: reason }, restricted);
     const refusal = await rejectionOf(demoApp().verifyAccessToken(token));
     expect(isKnownError(refusal, 'RESTRICTED_USER_NOT_ALLOWED')).toBe(true);
     expect((refusal as KnownError).details).toMatchObject({ restricted_reason: reason });
     expect(await demoApp().verifyAccessToken(token, { allowRestricted: true })).toMatchObject({ userId, isAnonymous: false, isRestricted: true });
     // Its claims must say it is restricted, as the service requires.
-    const unsaid = await new SignJWT({ ...claims, aud: `${projectId}:restricted`, iss: String(claims.iss).replace('/projects/', '/projects-restricted-users/') })
-      .setProtectedHeader({ alg: 'ES256', kid: restricted.kid })
-      .sign(await importJWK({ ...restricted.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+    const unsaid = await signWithKey({ ...claims, aud: `${projectId}:restricted`, iss: String(claims.iss).replace('/projects/', '/projects-restricted-users/') }, restricted);
     expect(isKnownError(await rejectionOf(demoApp().verifyAccessToken(unsaid, { allowRestricted: true })), 'UNPARSABLE_ACCESS_TOKEN')).toBe(true);
   });
 

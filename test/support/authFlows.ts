@@ -1,7 +1,8 @@
+import { importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { expect } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
 import type { MailboxItem } from '../../emulator/mailbox.js';
-import type { ProjectRecord } from '../../emulator/state/model.js';
+import type { ProjectRecord, SigningKeyRecord } from '../../emulator/state/model.js';
 import { endpoints } from '../../protocol/index.js';
 import type { AccessType } from '../../protocol/resources/common.js';
 import { createTransport, type TokenSource, type Transport } from '../../protocol/transport.js';
@@ -158,4 +159,9 @@ export async function withDemoConfig(em: RunningEmulator, change: Partial<Projec
   } finally {
     Object.assign(config, saved);
   }
+}
+
+/** Claims signed with one of an emulator project's keys, as the service signs its tokens: for tests of what each key may sign. */
+export async function signWithKey(claims: JWTPayload, key: SigningKeyRecord): Promise<string> {
+  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(await importJWK({ ...key.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
 }
