@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/e2e/support/chromium.js';
 import { BENCH, freshDir, packageVersion, ROOT, sleep, TMP, type BenchEmulator } from './harness.js';
+import { compiledAheadPlugin } from '../scripts/compiledAhead.mjs';
 import { inPageAsShipped } from './inPageBundle.js';
 
 /** `sdk` is the official SDK release compared so far (`@stackframe/js`), `sdk-newest` the newest that works against the emulator (`stackframe-js-newest`). */
@@ -101,7 +102,7 @@ export async function buildPages(): Promise<void> {
       // The very first statement of the page's first script to run: "script start" (every chunk carries
       // the banner; only the first one evaluated sets it).
       banner: { js: 'globalThis.__benchT0??=performance.now();globalThis.__benchT0Epoch??=Date.now();' },
-      plugins,
+      plugins: [compiledAheadPlugin, ...plugins],
     });
   const today = page(WWW, [await inPageAsShipped()]);
   for (const [name, entry] of Object.entries(PAGES)) await today(name, entry);
@@ -116,7 +117,7 @@ export async function buildPages(): Promise<void> {
     }
   }
   // The broker's SharedWorker as an app's bundler splits it (its devtools recorder a lazy chunk).
-  await build({ ...common, entryPoints: { 'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`, 'echo-worker': `${BENCH}pages/echoWorker.ts` }, outdir: WWW, splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+  await build({ ...common, entryPoints: { 'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`, 'echo-worker': `${BENCH}pages/echoWorker.ts` }, outdir: WWW, splitting: true, chunkNames: 'chunks/[name]-[hash]', plugins: [compiledAheadPlugin] });
   for (const name of Object.keys(PAGES)) writeFileSync(join(WWW, `${name}.html`), pageHtml(name));
 }
 

@@ -4,6 +4,7 @@
  */
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { gzipSync } from 'node:zlib';
+import { compiledAheadPlugin } from '../scripts/compiledAhead.mjs';
 import { buildWorker, workerBundles } from '../scripts/workerBundles.mjs';
 import { BENCH, fmt, packageVersion, ROOT, type BenchResult, type Flags } from './harness.js';
 import { inPageAsShipped, inPageInputName } from './inPageBundle.js';
@@ -46,7 +47,7 @@ function shortInput(path: string): string {
 
 /** Bundles one entry with code splitting; returns every output chunk with its gzip size. */
 function measure(entryFile: string, plugins: Plugin[] = []): Promise<Chunk[]> {
-  return measureBuild({ ...options, entryPoints: [entryFile], outdir: '/virtual', splitting: true, chunkNames: '[name]-[hash]', plugins }, entryFile);
+  return measureBuild({ ...options, entryPoints: [entryFile], outdir: '/virtual', splitting: true, chunkNames: '[name]-[hash]', plugins: [compiledAheadPlugin, ...plugins] }, entryFile);
 }
 
 /** A worker script as `npm run build` makes it (scripts/workerBundles.mjs: esbuild, then the second minifier pass), in memory. */

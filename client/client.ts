@@ -119,8 +119,7 @@ export interface ClientHost {
  * The client, on the page's own hosts (`host` null: a SharedWorker, a service worker or the page)
  * or on another one. Everything a page sees of it is the same whatever the host.
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const createClientOn = (function createClientOn(options: ConnectOptions, host: ClientHost | null, parts: ClientParts): BrokerClient {
+export function createClientOn(options: ConnectOptions, host: ClientHost | null, parts: ClientParts): BrokerClient {
   checkConnectOptions(options);
   const origin = host !== null ? host.origin : typeof location === 'undefined' ? null : location.origin;
   // Worked out when first asked for (a page's links, the connection's hello, a redirect, OAuth), not at start.
@@ -278,4 +277,4 @@ export const createClientOn = (function createClientOn(options: ConnectOptions, 
   // OAuth's browser steps wait for their module, loaded when first used (most pages never start or finish a flow).
   for (const step of OAUTH_STEPS) methods[step] = async (...args: unknown[]) => ((await oauth())[step] as (...a: unknown[]) => Promise<unknown>)(...args);
   return client as unknown as BrokerClient;
-});
+}

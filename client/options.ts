@@ -80,8 +80,7 @@ export interface ConnectOptions {
 
 const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];
 
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-const isHttpUrl = (function isHttpUrl(text: string): boolean {
+function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     // The text itself starts with the scheme and `//` (the parser forgives spaces before it and `http:host`).
@@ -89,7 +88,7 @@ const isHttpUrl = (function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
-});
+}
 
 /** An option the app got wrong: the error names it, and the message starts with its name. */
 function badOption(name: string, rule: string): InvalidArgumentError {
@@ -99,8 +98,7 @@ function badOption(name: string, rule: string): InvalidArgumentError {
 const isPositiveNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
 /** Refuses, with an explanation, what must never be in a browser; checks the rest. */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const checkConnectOptions = (function checkConnectOptions(options: ConnectOptions): void {
+export function checkConnectOptions(options: ConnectOptions): void {
   if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'connectBroker needs an options object.');
   for (const key of SECRET_OPTIONS) {
     if (key in options) {
@@ -133,10 +131,9 @@ export const checkConnectOptions = (function checkConnectOptions(options: Connec
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
     throw badOption('mode', 'must be auto, shared-worker, service-worker or in-process');
   }
-});
+}
 
 /** The broker's SharedWorker name: one broker per service, project and token store (brokerKeyOf). */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const workerName = (function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl' | 'tokenStore'>): string {
+export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl' | 'tokenStore'>): string {
   return `authbroker:${brokerKeyOf(options)}`;
-});
+}

@@ -25,8 +25,7 @@ export function noWindowProblem(mode: ConnectOptions['mode']): string | null {
  * the passkey ceremonies). In one of an extension's own documents, the connection first refuses the
  * background page (`backgroundPageProblem`): what only extensions need is asked with the lazy chunk.
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-const pageParts = (function pageParts(options: ConnectOptions, extension: ExtensionApi | null): ClientParts {
+function pageParts(options: ConnectOptions, extension: ExtensionApi | null): ClientParts {
   return {
     async connection() {
       const problem = noWindowProblem(options.mode);
@@ -43,7 +42,7 @@ const pageParts = (function pageParts(options: ConnectOptions, extension: Extens
       return import('./passkeys.js');
     },
   };
-});
+}
 
 /**
  * Creates the tab's client. It reads the copy kept since the last visit (and, when there is none,

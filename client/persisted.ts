@@ -21,15 +21,14 @@ export interface StoredRecord {
   entries: Record<string, { data: unknown; updatedAtMillis: number }>;
 }
 
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-const storage = (function storage(): Storage | null {
+function storage(): Storage | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {
     // Access can throw (storage disabled, sandboxed frames): then there is simply no copy.
     return null;
   }
-});
+}
 
 /**
  * How far ahead of this tab's clock a kept date may be (the broker that dated it runs on the same
@@ -39,16 +38,14 @@ const CLOCK_SLACK_MILLIS = 60_000;
 
 const isPast = (millis: unknown): millis is number => typeof millis === 'number' && Number.isFinite(millis) && millis <= Date.now() + CLOCK_SLACK_MILLIS;
 
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-const isRecord = (function isRecord(value: unknown): value is StoredRecord {
+function isRecord(value: unknown): value is StoredRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Partial<StoredRecord>;
   return r.v === 1 && typeof r.userId === 'string' && isPast(r.savedAtMillis) && (r.createdAtMillis === undefined || isPast(r.createdAtMillis)) && typeof r.entries === 'object' && r.entries !== null && !Array.isArray(r.entries);
-});
+}
 
 /** Leaves in a record read from storage only entries that are an entry at all, dated in the past. */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-const dropMalformedEntries = (function dropMalformedEntries(record: StoredRecord): boolean {
+function dropMalformedEntries(record: StoredRecord): boolean {
   let dropped = false;
   for (const [key, entry] of Object.entries(record.entries)) {
     if (typeof entry === 'object' && entry !== null && 'data' in entry && isPast(entry.updatedAtMillis)) continue;
@@ -56,18 +53,17 @@ const dropMalformedEntries = (function dropMalformedEntries(record: StoredRecord
     dropped = true;
   }
   return dropped;
-});
+}
 
 /** Whether a kept entry's data has its kind's shape (the signed-in user's own, for the user). */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-const fitsKind = (function fitsKind(kind: PersistedKind, data: unknown, userId: string): boolean {
+function fitsKind(kind: PersistedKind, data: unknown, userId: string): boolean {
   return fitsShape(KEPT_SHAPES[kind], data) && (kind !== 'currentUser' || (data as { id: string }).id === userId);
-});
+}
 
 /**
  * The kept copy of one service and project, as a tab reads it. An object of functions rather than a
  * class: its methods run before a page's first frame, and a class's methods compile at their first
- * call, where these compile with the script (see ARCHITECTURE.md, "Compiled ahead").
+ * call, where these compile with the script (the build compiles them ahead: scripts/compiledAhead.mjs).
  */
 export interface PersistedSnapshots {
   readonly storageKey: string;
@@ -100,13 +96,12 @@ export interface PersistedSnapshots {
  * false: the storage is not the app's (a content script's is the web page's), so it is never
  * touched, not even cleared.
  */
-// Compiled ahead (parenthesized), with its methods: they run before a page's first frame. See ARCHITECTURE.md.
-export const persistedSnapshots = (function persistedSnapshots(storageKey: string, enabled: boolean, ownStorage = true): PersistedSnapshots {
+export function persistedSnapshots(storageKey: string, enabled: boolean, ownStorage = true): PersistedSnapshots {
   if (!enabled && ownStorage) storage()?.removeItem(storageKey);
-  const dropped = (function dropped(): void {
+  function dropped(): void {
     if (kept.scheduleWrite) kept.scheduleWrite();
     else kept.unwritten = true;
-  });
+  }
   const kept: PersistedSnapshots = {
     storageKey,
     enabled,
@@ -116,14 +111,14 @@ export const persistedSnapshots = (function persistedSnapshots(storageKey: strin
     version: 0,
     scheduleWrite: null,
     unwritten: false,
-    keeps: (function keeps(kind: string): kind is PersistedKind {
+    keeps(kind: string): kind is PersistedKind {
       // The shapes are keyed by the kept kinds, every one (contract/persisted.ts's list): one list to read here.
       return enabled && Object.hasOwn(KEPT_SHAPES, kind);
-    }),
-    hasCopy: (function hasCopy(): boolean {
+    },
+    hasCopy(): boolean {
       return enabled && kept.load() !== null;
-    }),
-    read: (function read(key: string, spec: QuerySpec): QuerySnapshot | undefined {
+    },
+    read(key: string, spec: QuerySpec): QuerySnapshot | undefined {
       if (!kept.keeps(spec.kind)) return undefined;
       const record = kept.load();
       const entry = record?.entries[key];
@@ -136,8 +131,8 @@ export const persistedSnapshots = (function persistedSnapshots(storageKey: strin
       }
       const userScoped = spec.kind !== 'project';
       return { status: 'success', data: entry.data, error: null, updatedAtMillis: entry.updatedAtMillis, isFetching: false, isStale: true, ...(userScoped ? { userId: record.userId } : {}) };
-    }),
-    load: (function load(): StoredRecord | null {
+    },
+    load(): StoredRecord | null {
       if (kept.loaded) return kept.record;
       kept.loaded = true;
       try {
@@ -153,9 +148,9 @@ export const persistedSnapshots = (function persistedSnapshots(storageKey: strin
         storage()?.removeItem(storageKey);
       }
       return kept.record;
-    }),
+    },
     storage,
     isRecord,
   };
   return kept;
-});
+}

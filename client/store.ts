@@ -76,8 +76,7 @@ export interface QueryStore {
  * An object of functions rather than a class: subscribing runs before a page's first frame, and a
  * class's methods compile at their first call, where these compile with the script.
  */
-// Compiled ahead (parenthesized), with its methods: they run before a page's first frame. See ARCHITECTURE.md.
-export const createQueryStore = (function createQueryStore(
+export function createQueryStore(
   api: () => Promise<BrokerApi>,
   connected: () => Promise<BrokerApi> | null = api,
   persisted?: PersistedSnapshots,
@@ -89,7 +88,7 @@ export const createQueryStore = (function createQueryStore(
   let seedsVersion = 0;
 
   /** The kept copy of a query from an earlier visit, if any (the same object every time). */
-  const seed = (function seed(key: string, spec: QuerySpec): QuerySnapshot | undefined {
+  function seed(key: string, spec: QuerySpec): QuerySnapshot | undefined {
     if (!persisted) return undefined;
     if (seedsVersion !== persisted.version) {
       seeds.clear();
@@ -101,9 +100,9 @@ export const createQueryStore = (function createQueryStore(
       if (kept !== undefined) store.showsKeptCopy = true;
     }
     return seeds.get(key);
-  });
+  }
 
-  const close = (function close(key: string, entry: Entry): void {
+  function close(key: string, entry: Entry): void {
     entry.releaseTimer = null;
     if (entry.listeners.size > 0) return;
     entries.delete(key);
@@ -112,14 +111,14 @@ export const createQueryStore = (function createQueryStore(
       seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
     }
     if (entry.subscribed) void connected()?.then((broker) => broker.unsubscribe(key)).catch(() => undefined);
-  });
+  }
 
   const store: QueryStore = {
     entries,
     showsKeptCopy: false,
     received: null,
 
-    subscribe: (function subscribe(spec: QuerySpec, listener: () => void): () => void {
+    subscribe(spec: QuerySpec, listener: () => void): () => void {
       const key = queryKey(spec);
       let entry = entries.get(key);
       if (!entry) {
@@ -141,7 +140,7 @@ export const createQueryStore = (function createQueryStore(
           watched.releaseTimer = setTimeout(() => close(key, watched), RELEASE_GRACE_MILLIS);
         }
       };
-    }),
+    },
 
     prefetch(spec: QuerySpec, holdMillis = PREFETCH_HOLD_MILLIS): void {
       const key = queryKey(spec);
@@ -156,11 +155,11 @@ export const createQueryStore = (function createQueryStore(
       };
     },
 
-    getSnapshot: (function getSnapshot(spec: QuerySpec): QuerySnapshot | undefined {
+    getSnapshot(spec: QuerySpec): QuerySnapshot | undefined {
       const key = queryKey(spec);
       const entry = entries.get(key);
       return entry ? entry.snapshot : seed(key, spec);
-    }),
+    },
 
     settled(spec: QuerySpec): Promise<QuerySnapshot> {
       return new Promise((resolve) => {
@@ -180,7 +179,7 @@ export const createQueryStore = (function createQueryStore(
       });
     },
 
-    open: (function open(key: string, entry: Entry): void {
+    open(key: string, entry: Entry): void {
       entry.subscribed = true;
       const before = entry.deliveries;
       api()
@@ -195,7 +194,7 @@ export const createQueryStore = (function createQueryStore(
             store.set(entry, { status: 'error', data: entry.snapshot?.data, error: serializeError(error), updatedAtMillis: Date.now(), isFetching: false });
           },
         );
-    }),
+    },
 
     set(entry: Entry, snapshot: QuerySnapshot): void {
       entry.snapshot = snapshot;
@@ -203,4 +202,4 @@ export const createQueryStore = (function createQueryStore(
     },
   };
   return store;
-});
+}

@@ -14,7 +14,6 @@ export type TokenStore = 'indexeddb' | 'memory';
  * must never have this session's tokens sent to its URL, and a broker that keeps tokens in memory
  * shares nothing with one that stores them (which would store its session).
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const brokerKeyOf = (function brokerKeyOf(config: { baseUrl: string; projectId: string; tokenStore?: TokenStore | undefined }): string {
+export function brokerKeyOf(config: { baseUrl: string; projectId: string; tokenStore?: TokenStore | undefined }): string {
   return `${config.projectId}@${normalizeBaseUrl(config.baseUrl)}${config.tokenStore === 'memory' ? ';tokens=memory' : ''}`;
-});
+}

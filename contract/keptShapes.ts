@@ -87,8 +87,7 @@ export const KEPT_SHAPES: { readonly [K in PersistedKind]: Rule } = {
 };
 
 /** Whether `value` has the shape `rule` describes. Bounded by the data (kept copies are small). */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const fitsShape = (function fitsShape(rule: Rule, value: unknown): boolean {
+export function fitsShape(rule: Rule, value: unknown): boolean {
   if (typeof rule === 'string') {
     if (rule === 'j') return true;
     if (value === null) return rule.endsWith('?');
@@ -99,4 +98,4 @@ export const fitsShape = (function fitsShape(rule: Rule, value: unknown): boolea
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value === null && '?' in rule;
   if ('?' in rule) return fitsShape((rule as { '?': Rule })['?'], value);
   return Object.entries(rule as ObjectRule).every(([field, inner]) => Object.hasOwn(value, field) && fitsShape(inner, (value as Record<string, unknown>)[field]));
-});
+}

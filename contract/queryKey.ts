@@ -4,8 +4,7 @@
  * an undefined parameter is the same as an absent one, so `{ kind, projectId: undefined }` and
  * `{ kind }` are one query. The key is the JSON text of `[kind, params]` with sorted keys.
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const hashQueryKey = (function hashQueryKey(spec: { readonly kind: string }): string {
+export function hashQueryKey(spec: { readonly kind: string }): string {
   // Built by hand rather than by copying the parameters into a sorted object first: tabs compute
   // it on every render that reads a query, and the broker on every call.
   const record = spec as { kind: string } & Record<string, unknown>;
@@ -17,7 +16,7 @@ export const hashQueryKey = (function hashQueryKey(spec: { readonly kind: string
     params += `${params === '' ? '' : ','}${JSON.stringify(key)}:${text}`;
   }
   return `[${JSON.stringify(record.kind)},{${params}}]`;
-});
+}
 
 function sortedPlainData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedPlainData);

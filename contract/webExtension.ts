@@ -72,14 +72,13 @@ export interface ExtensionApi {
  * methods return promises too). Null outside an extension, including a web page that sees
  * `chrome.runtime` only because some extension made the site externally connectable (no `id` there).
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const extensionApi = (function extensionApi(): ExtensionApi | null {
+export function extensionApi(): ExtensionApi | null {
   const g = globalThis as { browser?: Partial<ExtensionApi>; chrome?: Partial<ExtensionApi> };
   for (const candidate of [g.browser, g.chrome]) {
     if (typeof candidate?.runtime?.id === 'string' && candidate.runtime.id !== '') return candidate as ExtensionApi;
   }
   return null;
-});
+}
 
 /** The URL schemes of extensions' own pages. */
 const EXTENSION_SCHEMES = new Set(['chrome-extension:', 'moz-extension:', 'safari-web-extension:', 'ms-browser-extension:']);
@@ -107,12 +106,11 @@ export function extensionOriginOf(url: string): string {
  * Whether code runs in a content script: the extension's API is there but the document is a web
  * page (in an extension's own pages and its background, `location` is the extension's).
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const inContentScript = (function inContentScript(): boolean {
+export function inContentScript(): boolean {
   const extension = extensionApi();
   const href = (globalThis as { location?: { href?: string } }).location?.href;
   return extension !== null && href !== undefined && !href.startsWith(extension.runtime.getURL(''));
-});
+}
 
 /** The names of the ports extension contexts open to the background. */
 export const EXTENSION_PAGE_PORT = 'authbroker:extension-page';

@@ -15,12 +15,11 @@ const MIN_KEY_LENGTH = 5;
 export const PROTOCOL_HEADER = /^x-(stack|hexclave)-(project-id|access-type|(admin-)?access-token|refresh-token|(publishable-client|secret-server|super-secret-admin)-key)$/i;
 
 /** A secret server key (`ssk_`) or super secret admin key (`sak_`), spaces around it or not. */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-const isSecretKey = (function isSecretKey(value: unknown): boolean {
+function isSecretKey(value: unknown): boolean {
   // trimStart() drops what \s matches, with no regular expression to compile at its first use (see normalizeBaseUrl).
   const key = typeof value === 'string' ? value.trimStart() : '';
   return key.startsWith('ssk_') || key.startsWith('sak_');
-});
+}
 
 function unsafe(what: string): ClientError {
   return new ClientError('UNSAFE_CREDENTIALS', `${what} is a secret key (ssk_/sak_): anyone could read it in a browser. Keep it on your server.`);
@@ -31,8 +30,7 @@ function unsafe(what: string): ClientError {
  * `publishableClientKey` (or as an admin app's `adminAccessToken`), or a secret key or secret-key
  * header (of either family) among `extraRequestHeaders`. The message names the option, never the value.
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const refuseSecretsInBrowserOptions = (function refuseSecretsInBrowserOptions(
+export function refuseSecretsInBrowserOptions(
   options: { publishableClientKey?: unknown; internalPublishableClientKey?: unknown; adminAccessToken?: unknown; extraRequestHeaders?: unknown },
   prefix: string,
 ): void {
@@ -45,7 +43,7 @@ export const refuseSecretsInBrowserOptions = (function refuseSecretsInBrowserOpt
       if (/^x-(stack|hexclave)-(secret-server|super-secret-admin)-key$/i.test(name) || isSecretKey(value)) throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
     }
   }
-});
+}
 
 /**
  * Refuses an extra header that would replace one the protocol sets (`PROTOCOL_HEADER`), naming it:
@@ -90,11 +88,10 @@ function shown(value: unknown): string {
  * placeholder such as `…` kept from an example, a name) would only fail later, at the first request,
  * with an error that names neither the option nor the fix.
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const checkProjectId: (value: unknown, option: string) => asserts value is string = (function checkProjectId(value: unknown, option: string): asserts value is string {
+export function checkProjectId(value: unknown, option: string): asserts value is string {
   if (value === 'internal' || isUuid(value)) return;
   throw new InvalidArgumentError(option, `${option} must be your project's id: a UUID (see its settings) or "internal", got ${shown(value)}.`);
-});
+}
 
 /**
  * A publishable client key is printable ASCII: a placeholder (`pck_…`) or a key copied with a stray
@@ -104,15 +101,14 @@ export const checkProjectId: (value: unknown, option: string) => asserts value i
  * is not required; the bare prefix and keys too short to be one are refused. The message never
  * repeats the value.
  */
-// Compiled ahead (parenthesized): it runs before a page's first frame. See ARCHITECTURE.md.
-export const checkPublishableClientKey: (value: unknown, option: string) => asserts value is string = (function checkPublishableClientKey(value: unknown, option: string): asserts value is string {
+export function checkPublishableClientKey(value: unknown, option: string): asserts value is string {
   const wrong = () => new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits.`);
   if (typeof value !== 'string') throw wrong();
   if (!KEY_TEXT.test(value)) {
     throw new InvalidArgumentError(option, `${option} must be printable ASCII: a placeholder such as "pck_…" left in, or extra characters copied?`);
   }
   if (value.length < MIN_KEY_LENGTH || value === PUBLISHABLE_KEY_PREFIX) throw wrong();
-});
+}
 
 /** Secret keys go in headers too: printable ASCII, or they could never be sent. The message never repeats the value. */
 export function checkKeyText(value: string, option: string): void {

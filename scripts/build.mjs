@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildExtension } from './buildExtension.mjs';
+import { emitWithCompiledAhead } from './compiledAhead.mjs';
 import { inPageBundle } from './inPageBundle.mjs';
 import { buildWorker, workerBundles } from './workerBundles.mjs';
 
@@ -51,7 +52,7 @@ async function buildBrowserPackage() {
     if (BROWSER_PACKAGE_OUTPUTS.some((output) => (typeof output === 'string' ? output === name : output.test(name)))) rmSync(new URL(`../dist/${name}`, import.meta.url), { recursive: true, force: true });
   }
   // tooling/emulator.ts names the emulator package's types, so they must exist first.
-  runTsc('tsconfig.build.json');
+  emitWithCompiledAhead(fileURLToPath(new URL('../tsconfig.build.json', import.meta.url)));
   const written = { outdir: 'dist', sourcemap: true, sourcesContent: true };
   await buildWorker({ ...workerBundles.sharedWorker, ...written });
   await buildWorker({ ...workerBundles.serviceWorker, ...written });

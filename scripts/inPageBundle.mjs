@@ -1,3 +1,5 @@
+import { compiledAheadPlugin } from './compiledAhead.mjs';
+
 /**
  * How `npm run build` bundles the in-page broker the tab loads as its last fallback: a bundle of its
  * own, carrying its own copy of every module of ours it uses, so that an app's bundler gives it a
@@ -6,6 +8,7 @@
  * recorder is a lazy chunk beside it. The benchmarks bundle it the same way (bench/inPageBundle.ts).
  */
 export const inPageBundle = {
+  plugins: [compiledAheadPlugin],
   entryPoints: { inPage: 'worker/hosts/inPage.ts' },
   bundle: true,
   splitting: true,

@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { minify } from 'rolldown/utils';
+import { compiledAheadPlugin } from './compiledAhead.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -29,10 +30,10 @@ const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'br
 export const workerBundles = {
   // A module worker: its lazy parts (the service methods, the devtools recorder) are chunks beside
   // it, fetched on first use.
-  sharedWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript], entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' },
+  sharedWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript, compiledAheadPlugin], entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' },
   // One file: a service worker may not import() once installed (its host takes the broker's lazy
   // parts from its script, worker/hosts/staticParts.ts).
-  serviceWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript], entryPoints: { 'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry.ts' }, splitting: false },
+  serviceWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript, compiledAheadPlugin], entryPoints: { 'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry.ts' }, splitting: false },
 };
 
 /**

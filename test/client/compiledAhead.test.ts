@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import { compiledAheadPlugin } from '../../scripts/compiledAhead.mjs';
 
 /**
  * What a page runs before its first frame (creating the client, subscribing, reading the kept copy)
  * is, for its larger functions, compiled with the script rather than at each function's first call
- * (ARCHITECTURE.md, "Compiled ahead"). V8 logs each function it compiles at its first call
+ * (scripts/compiledAhead.mjs marks them in the build). V8 logs each function it compiles at its first call
  * (`--log-function-events`: a `parse-function` then); the larger ones may not be among them, and
  * what is among them is exactly the list below, each left lazy for a reason.
  */
@@ -46,7 +47,7 @@ interface FunctionEvent {
 async function runProbe(): Promise<{ events: FunctionEvent[]; source: string; output: string }> {
   const bundle = join(dir, 'boot.mjs');
   // Not minified, as an app's development build: esbuild keeps a `// path` line before each module, which says whose a function is.
-  await build({ entryPoints: ['test/client/support/bootProbe.ts'], bundle: true, format: 'esm', platform: 'node', target: 'es2022', outfile: bundle, logLevel: 'error' });
+  await build({ entryPoints: ['test/client/support/bootProbe.ts'], bundle: true, format: 'esm', platform: 'node', target: 'es2022', outfile: bundle, logLevel: 'error', plugins: [compiledAheadPlugin] });
   const log = join(dir, 'v8.log');
   const run = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', bundle], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`The probe failed: ${run.stderr}`);
