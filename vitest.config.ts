@@ -12,7 +12,10 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['test/{protocol,contract,emulator,worker,architecture,server,reliability,features}/**/*.test.ts', 'test/real/differential/**/*.test.ts'],
+          include: [
+            'test/{protocol,contract,emulator,worker,architecture,server,reliability,features}/**/*.test.ts',
+            'test/real/differential/**/*.test.ts',
+          ],
           environment: 'node',
           testTimeout: 20_000,
           // The official SDK 2.7.23's shared package is ES modules with extension-less imports,

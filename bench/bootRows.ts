@@ -22,7 +22,11 @@ async function readPage(page: Page): Promise<{ marks: Marks; scripts: Fetched[] 
     scripts: performance
       .getEntriesByType('resource')
       .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
-      .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime, end: (entry as PerformanceResourceTiming).responseEnd })),
+      .map((entry) => ({
+        path: new URL(entry.name).pathname,
+        start: entry.startTime,
+        end: (entry as PerformanceResourceTiming).responseEnd,
+      })),
   }));
 }
 
@@ -61,12 +65,30 @@ export interface FirstVisitSample {
  * One client-only tab in `context` (warm: a tab holding the broker is open there; cold: none is).
  * `floor`: the page reads the kept copy itself, with no client.
  */
-export async function clientOnlyTab(stage: Stage, emulator: BenchEmulator, context: BrowserContext, warm: boolean, before: boolean, floor = false): Promise<ClientOnlySample> {
+export async function clientOnlyTab(
+  stage: Stage,
+  emulator: BenchEmulator,
+  context: BrowserContext,
+  warm: boolean,
+  before: boolean,
+  floor = false,
+): Promise<ClientOnlySample> {
   if (!warm) await stage.waitNoBroker(context);
   await sleep(100);
   emulator.reset();
-  const page = await stage.open(context, before ? 'before/client-only' : 'client-only', 'hooks', floor ? { floor: '1' } : {});
-  await page.waitForFunction((alone) => window.__bench.marks.clientOnly?.firstFrame !== undefined && (alone || window.__bench.marks.clientOnly.fresh !== undefined), floor, { timeout: 60_000, polling: 20 });
+  const page = await stage.open(
+    context,
+    before ? 'before/client-only' : 'client-only',
+    'hooks',
+    floor ? { floor: '1' } : {},
+  );
+  await page.waitForFunction(
+    (alone) =>
+      window.__bench.marks.clientOnly?.firstFrame !== undefined &&
+      (alone || window.__bench.marks.clientOnly.fresh !== undefined),
+    floor,
+    { timeout: 60_000, polling: 20 },
+  );
   await sleep(300);
   const { marks, scripts } = await readPage(page);
   await page.close();
@@ -92,7 +114,10 @@ export async function firstVisit(stage: Stage, before: boolean): Promise<FirstVi
   const context = await stage.newContext();
   try {
     const page = await stage.open(context, (before ? 'before/authbroker' : 'authbroker') satisfies BenchPage, 'hooks');
-    await page.waitForFunction(() => window.__bench.marks.settled !== undefined, null, { timeout: 60_000, polling: 20 });
+    await page.waitForFunction(() => window.__bench.marks.settled !== undefined, null, {
+      timeout: 60_000,
+      polling: 20,
+    });
     const { marks, scripts } = await readPage(page);
     await page.close();
     return {
@@ -116,10 +141,15 @@ const ms = (values: Array<number | null>) => {
 };
 
 /** The tables and goals of these rows. `localFetch`: what one more local fetch may cost (see the goals). */
-export function bootReport(clientOnly: ClientOnlySample[], visits: FirstVisitSample[]): { tables: Table[]; goals: Goal[]; localFetch: number; method: string } {
+export function bootReport(
+  clientOnly: ClientOnlySample[],
+  visits: FirstVisitSample[],
+): { tables: Table[]; goals: Goal[]; localFetch: number; method: string } {
   const side = (before: boolean) => (before ? `before (${BEFORE_COMMIT.slice(0, 7)})` : 'today');
-  const rowsOf = (warm: boolean, before: boolean, floor = false) => clientOnly.filter((s) => s.warm === warm && s.before === before && s.floor === floor);
-  const keptUser = (warm: boolean, before: boolean) => summarize(rowsOf(warm, before).map((s) => s.keptUser ?? Number.NaN));
+  const rowsOf = (warm: boolean, before: boolean, floor = false) =>
+    clientOnly.filter((s) => s.warm === warm && s.before === before && s.floor === floor);
+  const keptUser = (warm: boolean, before: boolean) =>
+    summarize(rowsOf(warm, before).map((s) => s.keptUser ?? Number.NaN));
   const visitsOf = (before: boolean) => visits.filter((s) => s.before === before);
   const localFetch = ms(visits.map((s) => s.connectionFetch));
   const visitBefore = ms(visitsOf(true).map((s) => s.fromNavigation));
@@ -143,12 +173,28 @@ export function bootReport(clientOnly: ClientOnlySample[], visits: FirstVisitSam
     (() => {
       const list = rowsOf(warm, false, true);
       const kept = summarize(list.map((s) => s.keptUser ?? Number.NaN));
-      return [`${warm ? 'warm' : 'cold'} broker, no client: the page reads the kept copy itself (the floor)`, `${fmt(kept.median, 2)} (p95 ${fmt(kept.p95, 2)})`, '—', '—', fmt(ms(list.map((s) => s.firstFrame)), 1), '—', '—', `${list.filter((s) => s.keptUser !== null).length} of ${list.length}`];
+      return [
+        `${warm ? 'warm' : 'cold'} broker, no client: the page reads the kept copy itself (the floor)`,
+        `${fmt(kept.median, 2)} (p95 ${fmt(kept.p95, 2)})`,
+        '—',
+        '—',
+        fmt(ms(list.map((s) => s.firstFrame)), 1),
+        '—',
+        '—',
+        `${list.filter((s) => s.keptUser !== null).length} of ${list.length}`,
+      ];
     })(),
   ]);
   const visitRows = [true, false].map((before) => {
     const list = visitsOf(before);
-    return [side(before), fmt(ms(list.map((s) => s.fromNavigation)), 1), fmt(summarize(list.map((s) => s.fromNavigation)).p95, 1), fmt(ms(list.map((s) => s.fromScriptStart)), 1), fmt(ms(list.map((s) => s.scripts)), 0), before ? '—' : fmt(ms(list.map((s) => s.connectionFetch)), 1)];
+    return [
+      side(before),
+      fmt(ms(list.map((s) => s.fromNavigation)), 1),
+      fmt(summarize(list.map((s) => s.fromNavigation)).p95, 1),
+      fmt(ms(list.map((s) => s.fromScriptStart)), 1),
+      fmt(ms(list.map((s) => s.scripts)), 0),
+      before ? '—' : fmt(ms(list.map((s) => s.connectionFetch)), 1),
+    ];
   });
   const warmAfter = keptUser(true, false);
   const today = clientOnly.filter((s) => !s.before && !s.floor);
@@ -162,13 +208,30 @@ export function bootReport(clientOnly: ClientOnlySample[], visits: FirstVisitSam
     ].join('\n\n'),
     tables: [
       {
-        caption: 'Client-only page: the kept user from the app module’s first line, and the library’s synchronous share (ms, median)',
-        columns: ['variant', 'kept user known', "library's share", 'createBrokerClient / subscribe(session) / subscribe(currentUser) / getSnapshot', 'first frame', 'connection chunk asked for, after the first frame', 'connected / the broker’s value', 'kept user given'],
+        caption:
+          'Client-only page: the kept user from the app module’s first line, and the library’s synchronous share (ms, median)',
+        columns: [
+          'variant',
+          'kept user known',
+          "library's share",
+          'createBrokerClient / subscribe(session) / subscribe(currentUser) / getSnapshot',
+          'first frame',
+          'connection chunk asked for, after the first frame',
+          'connected / the broker’s value',
+          'kept user given',
+        ],
         rows: clientOnlyRows,
       },
       {
         caption: 'First visit ever (no kept copy, no broker): time to the sign-in form (ms)',
-        columns: ['tab side', 'median from navigation', 'p95', 'median from script start', 'scripts fetched before it (median)', 'fetching the connection chunk (median)'],
+        columns: [
+          'tab side',
+          'median from navigation',
+          'p95',
+          'median from script start',
+          'scripts fetched before it (median)',
+          'fetching the connection chunk (median)',
+        ],
         rows: visitRows,
       },
     ],

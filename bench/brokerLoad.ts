@@ -29,7 +29,8 @@ interface LoadOutcome {
 const LAG_RESOLUTION_MILLIS = 10;
 const lagOf = (nanos: number) => Math.max(0, nanos / 1e6 - LAG_RESOLUTION_MILLIS);
 
-const seqOf = (snapshot: QuerySnapshot | undefined) => ((snapshot?.data as { clientMetadata?: { seq?: number } } | null | undefined)?.clientMetadata?.seq ?? -1);
+const seqOf = (snapshot: QuerySnapshot | undefined) =>
+  (snapshot?.data as { clientMetadata?: { seq?: number } } | null | undefined)?.clientMetadata?.seq ?? -1;
 
 async function child(seconds: number): Promise<LoadOutcome> {
   const emulator = await spawnEmulator({ teams: SUBSCRIPTIONS - 1 });
@@ -38,10 +39,15 @@ async function child(seconds: number): Promise<LoadOutcome> {
     const bench = await startNodeBroker(info);
     const tabs = await Promise.all(Array.from({ length: TABS }, () => connectSimTab(bench)));
     await tabs[0]!.api.signInWithPassword(info.demoUser);
-    const specs: QuerySpec[] = [{ kind: 'currentUser' }, ...info.teamIds.map((teamId) => ({ kind: 'team' as const, teamId }))];
+    const specs: QuerySpec[] = [
+      { kind: 'currentUser' },
+      ...info.teamIds.map((teamId) => ({ kind: 'team' as const, teamId })),
+    ];
     await Promise.all(tabs.map((tab) => Promise.all(specs.map((spec, i) => tab.subscribe(`s${i}`, spec)))));
     while (tabs.some((tab) => [...tab.latest.values()].some((s) => s.status !== 'success'))) await sleep(20);
-    const teams = specs.slice(1).map((spec, i) => ({ spec, base: tabs[0]!.latest.get(`s${i + 1}`)!.data as Record<string, unknown> }));
+    const teams = specs
+      .slice(1)
+      .map((spec, i) => ({ spec, base: tabs[0]!.latest.get(`s${i + 1}`)!.data as Record<string, unknown> }));
 
     const heapStartBytes = await settledHeap();
     let heapPeakBytes = heapStartBytes;
@@ -60,7 +66,8 @@ async function child(seconds: number): Promise<LoadOutcome> {
       if (wait > 0) await sleep(wait);
       else if (wait < -TICK_MILLIS) lateTicks++;
       seq++;
-      for (const { spec, base } of teams) bench.broker.parts.queries.setQueryData(spec, { ...base, clientMetadata: { seq } });
+      for (const { spec, base } of teams)
+        bench.broker.parts.queries.setQueryData(spec, { ...base, clientMetadata: { seq } });
       const t = performance.now();
       await tabs[1]!.api.updateUser({ clientMetadata: { seq } });
       updateTimes.push(performance.now() - t);
@@ -69,7 +76,8 @@ async function child(seconds: number): Promise<LoadOutcome> {
     clearInterval(sampler);
     // Every tab must end on the last value; give deliveries up to 3 s to arrive.
     const deadline = Date.now() + 3000;
-    const lostNow = () => tabs.reduce((a, tab) => a + specs.filter((_, i) => seqOf(tab.latest.get(`s${i}`)) !== seq).length, 0);
+    const lostNow = () =>
+      tabs.reduce((a, tab) => a + specs.filter((_, i) => seqOf(tab.latest.get(`s${i}`)) !== seq).length, 0);
     while (lostNow() > 0 && Date.now() < deadline) await sleep(20);
     const lost = lostNow();
     const heapEndBytes = await settledHeap();
@@ -87,8 +95,16 @@ async function child(seconds: number): Promise<LoadOutcome> {
       heapEndBytes,
       heapPeakBytes,
       // The histogram records the whole interval between timer ticks: the lag is that minus the resolution.
-      lagMillis: { p50: lagOf(lag.percentile(50)), p99: lagOf(lag.percentile(99)), max: lagOf(lag.max), mean: lagOf(lag.mean) },
-      updateUserMillis: { median: updateTimes[Math.floor(updateTimes.length / 2)] ?? Number.NaN, max: updateTimes.at(-1) ?? Number.NaN },
+      lagMillis: {
+        p50: lagOf(lag.percentile(50)),
+        p99: lagOf(lag.percentile(99)),
+        max: lagOf(lag.max),
+        mean: lagOf(lag.mean),
+      },
+      updateUserMillis: {
+        median: updateTimes[Math.floor(updateTimes.length / 2)] ?? Number.NaN,
+        max: updateTimes.at(-1) ?? Number.NaN,
+      },
     };
   } finally {
     await emulator.stop();
@@ -98,7 +114,10 @@ async function child(seconds: number): Promise<LoadOutcome> {
 const MiB = (bytes: number) => `${fmt(bytes / 1024 / 1024, 1)} MiB`;
 
 export async function brokerLoad(flags: Flags): Promise<BenchResult> {
-  const out = await runChild<LoadOutcome>(`${BENCH}brokerLoad.ts`, [`--seconds=${flags.loadSeconds}`], { nodeFlags: ['--expose-gc'], timeoutMillis: (flags.loadSeconds + 120) * 1000 });
+  const out = await runChild<LoadOutcome>(`${BENCH}brokerLoad.ts`, [`--seconds=${flags.loadSeconds}`], {
+    nodeFlags: ['--expose-gc'],
+    timeoutMillis: (flags.loadSeconds + 120) * 1000,
+  });
   const perSubscriptionPerTick = out.delivered / out.checked / out.ticks;
   return {
     id: 'broker-load',
@@ -114,15 +133,33 @@ export async function brokerLoad(flags: Flags): Promise<BenchResult> {
         rows: [
           ['ticks (changes of every value)', `${out.ticks} (${out.lateTicks} more than one tick late)`],
           ['lost updates (subscriptions not on the last value)', `${out.lost} of ${out.checked}`],
-          ['snapshots delivered to tabs', `${out.delivered} (${fmt(perSubscriptionPerTick, 2)} per subscription per tick)`],
-          ['heap at start / end (after GC)', `${MiB(out.heapStartBytes)} / ${MiB(out.heapEndBytes)} (${out.heapEndBytes >= out.heapStartBytes ? '+' : ''}${MiB(out.heapEndBytes - out.heapStartBytes)})`],
+          [
+            'snapshots delivered to tabs',
+            `${out.delivered} (${fmt(perSubscriptionPerTick, 2)} per subscription per tick)`,
+          ],
+          [
+            'heap at start / end (after GC)',
+            `${MiB(out.heapStartBytes)} / ${MiB(out.heapEndBytes)} (${out.heapEndBytes >= out.heapStartBytes ? '+' : ''}${MiB(out.heapEndBytes - out.heapStartBytes)})`,
+          ],
           ['peak heapUsed during the load', MiB(out.heapPeakBytes)],
-          ['event-loop lag p50 / p99 / max', `${fmt(out.lagMillis.p50, 1)} / ${fmt(out.lagMillis.p99, 1)} / ${fmt(out.lagMillis.max, 1)} ms`],
-          ['updateUser round trip median / max', `${fmt(out.updateUserMillis.median, 1)} / ${fmt(out.updateUserMillis.max, 1)} ms`],
+          [
+            'event-loop lag p50 / p99 / max',
+            `${fmt(out.lagMillis.p50, 1)} / ${fmt(out.lagMillis.p99, 1)} / ${fmt(out.lagMillis.max, 1)} ms`,
+          ],
+          [
+            'updateUser round trip median / max',
+            `${fmt(out.updateUserMillis.median, 1)} / ${fmt(out.updateUserMillis.max, 1)} ms`,
+          ],
         ],
       },
     ],
-    goals: [{ goal: 'no lost update: every tab ends on the last value (report only)', measured: `${out.lost} lost of ${out.checked}`, met: null }],
+    goals: [
+      {
+        goal: 'no lost update: every tab ends on the last value (report only)',
+        measured: `${out.lost} lost of ${out.checked}`,
+        met: null,
+      },
+    ],
     notes: out.lost > 0 ? [`${out.lost} subscriptions did not end on the last value: a lost update.`] : [],
     data: out,
   };

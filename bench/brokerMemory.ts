@@ -23,8 +23,21 @@ interface Phase {
 }
 
 function specs(teamIds: string[]): QuerySpec[] {
-  const list: QuerySpec[] = [{ kind: 'currentUser' }, { kind: 'teams' }, { kind: 'contactChannels' }, { kind: 'sessions' }, { kind: 'project' }, { kind: 'session' }, { kind: 'connectivity' }];
-  for (const teamId of teamIds) list.push({ kind: 'team', teamId }, { kind: 'teamMembers', teamId }, { kind: 'permissions', teamId, recursive: true });
+  const list: QuerySpec[] = [
+    { kind: 'currentUser' },
+    { kind: 'teams' },
+    { kind: 'contactChannels' },
+    { kind: 'sessions' },
+    { kind: 'project' },
+    { kind: 'session' },
+    { kind: 'connectivity' },
+  ];
+  for (const teamId of teamIds)
+    list.push(
+      { kind: 'team', teamId },
+      { kind: 'teamMembers', teamId },
+      { kind: 'permissions', teamId, recursive: true },
+    );
   return list;
 }
 
@@ -60,14 +73,30 @@ async function child(): Promise<unknown> {
       const record = async (phase: string) => {
         const heapBytes = await settledHeap();
         const s = broker.status();
-        phases[mode].push({ phase, heapBytes, cacheEntries: s.cacheEntries, subscriptions: s.subscriptions, tabs: s.tabsConnected });
+        phases[mode].push({
+          phase,
+          heapBytes,
+          cacheEntries: s.cacheEntries,
+          subscriptions: s.subscriptions,
+          tabs: s.tabsConnected,
+        });
       };
       const load = async (tabCount: number): Promise<SimTab[]> => {
         const tabs = await Promise.all(Array.from({ length: tabCount }, () => connect(bench)));
-        await Promise.all(tabs.map((tab) => Promise.all(Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)))));
+        await Promise.all(
+          tabs.map((tab) =>
+            Promise.all(
+              Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)),
+            ),
+          ),
+        );
         // Every subscription has its value (or an error) before we measure.
         const deadline = Date.now() + 20_000;
-        while (tabs.some((tab) => [...tab.latest.values()].some((s) => s.status === 'pending')) && Date.now() < deadline) await sleep(20);
+        while (
+          tabs.some((tab) => [...tab.latest.values()].some((s) => s.status === 'pending')) &&
+          Date.now() < deadline
+        )
+          await sleep(20);
         return tabs;
       };
       // A warm-up cycle first, so code compiled and caches filled on first use are not counted as growth.
@@ -76,7 +105,11 @@ async function child(): Promise<unknown> {
       await sleep(GC_WAIT_MILLIS);
       await record('baseline (signed in, no tab)');
       const tabs = await load(TABS);
-      if (mode === 'comlink') notSuccess = tabs.reduce((a, tab) => a + [...tab.latest.values()].filter((s) => s.status !== 'success').length, 0);
+      if (mode === 'comlink')
+        notSuccess = tabs.reduce(
+          (a, tab) => a + [...tab.latest.values()].filter((s) => s.status !== 'success').length,
+          0,
+        );
       await record(`${TABS} tabs × ${SUBSCRIPTIONS} subscriptions`);
       await Promise.all(tabs.map((tab) => tab.close()));
       await sleep(50);
@@ -93,7 +126,13 @@ async function child(): Promise<unknown> {
       for (let cycle = 0; cycle < CYCLES; cycle++) {
         if (cycle === CYCLES / 2) before = heapByType();
         const tabs = await Promise.all(Array.from({ length: TABS }, () => connect(bench)));
-        await Promise.all(tabs.map((tab) => Promise.all(Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)))));
+        await Promise.all(
+          tabs.map((tab) =>
+            Promise.all(
+              Array.from({ length: SUBSCRIPTIONS }, (_, i) => tab.subscribe(`sub-${i}`, queries[i % queries.length]!)),
+            ),
+          ),
+        );
         await Promise.all(tabs.map((tab) => tab.close()));
         await sleep(GC_WAIT_MILLIS);
         heaps.push(await settledHeap());
@@ -104,7 +143,15 @@ async function child(): Promise<unknown> {
     // The control again: the same cycles with tabs connected directly (no Comlink, no MessagePorts).
     const direct = await leakCycles(connectDirectTab);
     broker.close();
-    return { phases, cycles: overComlink.heaps, objectGrowth: overComlink.growth, directCycles: direct.heaps, directObjectGrowth: direct.growth, distinctQueries: queries.length, notSuccess };
+    return {
+      phases,
+      cycles: overComlink.heaps,
+      objectGrowth: overComlink.growth,
+      directCycles: direct.heaps,
+      directObjectGrowth: direct.growth,
+      distinctQueries: queries.length,
+      notSuccess,
+    };
   } finally {
     await emulator.stop();
   }
@@ -121,7 +168,15 @@ function verdict(phases: Phase[]) {
 }
 
 export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
-  const out = await runChild<{ phases: Record<'comlink' | 'direct', Phase[]>; cycles: number[]; objectGrowth: Record<string, number>; directCycles: number[]; directObjectGrowth: Record<string, number>; distinctQueries: number; notSuccess: number }>(`${BENCH}brokerMemory.ts`, [], {
+  const out = await runChild<{
+    phases: Record<'comlink' | 'direct', Phase[]>;
+    cycles: number[];
+    objectGrowth: Record<string, number>;
+    directCycles: number[];
+    directObjectGrowth: Record<string, number>;
+    distinctQueries: number;
+    notSuccess: number;
+  }>(`${BENCH}brokerMemory.ts`, [], {
     nodeFlags: ['--expose-gc'],
     timeoutMillis: 240_000,
   });
@@ -130,7 +185,15 @@ export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
   const directObjectGrowth = totalBytes(out.directObjectGrowth);
   const direct = verdict(out.phases.direct);
   const rows = (label: string, phases: Phase[]) =>
-    phases.map((p) => [label, p.phase, kB(p.heapBytes), `${p.heapBytes >= phases[0]!.heapBytes ? '+' : ''}${kB(p.heapBytes - phases[0]!.heapBytes)}`, p.cacheEntries, p.subscriptions, p.tabs]);
+    phases.map((p) => [
+      label,
+      p.phase,
+      kB(p.heapBytes),
+      `${p.heapBytes >= phases[0]!.heapBytes ? '+' : ''}${kB(p.heapBytes - phases[0]!.heapBytes)}`,
+      p.cacheEntries,
+      p.subscriptions,
+      p.tabs,
+    ]);
   const describe = (v: ReturnType<typeof verdict>) =>
     `baseline ${kB(v.baseline.heapBytes)}, loaded ${kB(v.loaded.heapBytes)} (+${kB(v.growth)}), released ${kB(v.released.heapBytes)}, 5 s later ${kB(v.after.heapBytes)} (${v.retained >= 0 ? '+' : ''}${kB(v.retained)} = ${fmt((100 * v.retained) / Math.max(1, v.growth), 0)} % of the growth; cache entries ${v.after.cacheEntries})`;
   return {
@@ -158,14 +221,22 @@ export async function brokerMemory(_flags: Flags): Promise<BenchResult> {
       },
       {
         goal: `leak check: objects (compiled code aside) held after the last ${CYCLES / 2} of ${CYCLES} load-and-release cycles, next to what one load adds (${objectGrowth <= 0.05 * comlink.growth ? 'within' : 'over'} 5 %)`,
-        measured: `objects grew by ${kB(objectGrowth)} over ${CYCLES / 2} cycles (${Object.entries(out.objectGrowth).map(([type, bytes]) => `${type} +${kB(bytes)}`).join(', ') || 'nothing'}); one load adds ${kB(comlink.growth)}. heapUsed after each cycle, compiled code included: ${out.cycles.map(kB).join(', ')}`,
+        measured: `objects grew by ${kB(objectGrowth)} over ${CYCLES / 2} cycles (${
+          Object.entries(out.objectGrowth)
+            .map(([type, bytes]) => `${type} +${kB(bytes)}`)
+            .join(', ') || 'nothing'
+        }); one load adds ${kB(comlink.growth)}. heapUsed after each cycle, compiled code included: ${out.cycles.map(kB).join(', ')}`,
         met: null,
       },
     ],
     notes: [
       `Control without Comlink: ${describe(direct)} → ${direct.met ? 'back to baseline' : 'not back to baseline'}.`,
-      `Leak check on the control (the same ${CYCLES} cycles, tabs connected directly): objects grew by ${kB(directObjectGrowth)} over the last ${CYCLES / 2} cycles (${Object.entries(out.directObjectGrowth).map(([type, bytes]) => `${type} +${kB(bytes)}`).join(', ') || 'nothing'}); heapUsed after each cycle: ${out.directCycles.map(kB).join(', ')}.`,
-      'What grows over Comlink in Node (diagnosed with heap snapshots and a FinalizationRegistry on every MessagePort): closed MessagePorts. Every port of a departed tab has had close() called, yet about four per tab stay reachable from Node\'s native MessagePort handles, each with the Comlink listener and the last messages it held. The broker holds none of them (no tab, subscription or cache entry is left), the direct control stays flat, and the same broker in its real host, a SharedWorker in Chromium, is measured in 6b.',
+      `Leak check on the control (the same ${CYCLES} cycles, tabs connected directly): objects grew by ${kB(directObjectGrowth)} over the last ${CYCLES / 2} cycles (${
+        Object.entries(out.directObjectGrowth)
+          .map(([type, bytes]) => `${type} +${kB(bytes)}`)
+          .join(', ') || 'nothing'
+      }); heapUsed after each cycle: ${out.directCycles.map(kB).join(', ')}.`,
+      "What grows over Comlink in Node (diagnosed with heap snapshots and a FinalizationRegistry on every MessagePort): closed MessagePorts. Every port of a departed tab has had close() called, yet about four per tab stay reachable from Node's native MessagePort handles, each with the Comlink listener and the last messages it held. The broker holds none of them (no tab, subscription or cache entry is left), the direct control stays flat, and the same broker in its real host, a SharedWorker in Chromium, is measured in 6b.",
       ...(out.notSuccess ? [`${out.notSuccess} subscriptions had no successful value when measured.`] : []),
     ],
     data: out,

@@ -16,7 +16,10 @@ import { BENCH, freshDir, packageVersion, ROOT, sleep, TMP, type BenchEmulator }
 import { compiledAheadPlugin } from '../scripts/compiledAhead.mjs';
 import { inPageAsShipped } from './inPageBundle.js';
 
-/** `sdk` is the official SDK release compared so far (`@stackframe/js`), `sdk-newest` the newest that works against the emulator (`stackframe-js-newest`). */
+/**
+ * `sdk` is the official SDK release compared so far (`@stackframe/js`), `sdk-newest` the newest that works against the
+ * emulator (`stackframe-js-newest`).
+ */
 export type ClientKind = 'authbroker' | 'sdk' | 'sdk-newest' | 'naive';
 export const CLIENT_KINDS: ClientKind[] = ['authbroker', 'sdk', 'sdk-newest', 'naive'];
 export const CLIENT_LABELS: Record<ClientKind, string> = {
@@ -26,7 +29,9 @@ export const CLIENT_LABELS: Record<ClientKind, string> = {
   naive: 'naive per-tab client',
 };
 
-/** A bench page: a client kind's page, the client-only page, or one of them built from the tab side before (`before/…`). */
+/**
+ * A bench page: a client kind's page, the client-only page, or one of them built from the tab side before (`before/…`).
+ */
 export type BenchPage = ClientKind | 'client-only' | 'before/authbroker' | 'before/client-only';
 
 export const WWW = join(TMP, 'www');
@@ -44,7 +49,11 @@ const LAYERS = ['client', 'contract', 'protocol', 'worker'];
 function checkoutBefore(): boolean {
   freshDir(BEFORE);
   try {
-    const archive = execFileSync('git', ['archive', BEFORE_COMMIT, ...LAYERS], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    const archive = execFileSync('git', ['archive', BEFORE_COMMIT, ...LAYERS], {
+      cwd: ROOT,
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     execFileSync('tar', ['-x', '-C', BEFORE], { input: archive });
     return true;
   } catch {
@@ -60,7 +69,12 @@ const fromBefore: Plugin = {
       if (args.pluginData === 'before' || !args.importer.startsWith(join(ROOT, 'bench', 'pages'))) return undefined;
       const target = resolve(args.resolveDir, args.path);
       if (!LAYERS.some((layer) => target.startsWith(join(ROOT, layer) + sep))) return undefined;
-      return b.resolve(`./${relative(args.resolveDir, join(BEFORE, relative(ROOT, target)))}`, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: 'before' });
+      return b.resolve(`./${relative(args.resolveDir, join(BEFORE, relative(ROOT, target)))}`, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'before',
+      });
     });
   },
 };
@@ -68,11 +82,21 @@ const fromBefore: Plugin = {
 /** Whether the pages of the tab side before (`before/…`) were built: the commit may be missing from this checkout. */
 export let beforePagesBuilt = false;
 
-const PAGES = { authbroker: 'authbroker.tsx', 'client-only': 'clientOnly.ts', sdk: 'sdk.tsx', 'sdk-newest': 'sdkNewest.tsx', naive: 'naive.tsx' } as const;
+const PAGES = {
+  authbroker: 'authbroker.tsx',
+  'client-only': 'clientOnly.ts',
+  sdk: 'sdk.tsx',
+  'sdk-newest': 'sdkNewest.tsx',
+  naive: 'naive.tsx',
+} as const;
 
-const pageHtml = (script: string) => `<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body><div id="root"></div><script type="module" src="/${script}.js"></script></body></html>`;
+const pageHtml = (script: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body><div id="root"></div><script type="module" src="/${script}.js"></script></body></html>`;
 
-/** Bundles the pages of each client kind, the broker's SharedWorker script and the echo worker (production React, minified). */
+/**
+ * Bundles the pages of each client kind, the broker's SharedWorker script and the echo worker (production React,
+ * minified).
+ */
 export async function buildPages(): Promise<void> {
   freshDir(WWW);
   const common = {
@@ -117,7 +141,17 @@ export async function buildPages(): Promise<void> {
     }
   }
   // The broker's SharedWorker as an app's bundler splits it (its devtools recorder a lazy chunk).
-  await build({ ...common, entryPoints: { 'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`, 'echo-worker': `${BENCH}pages/echoWorker.ts` }, outdir: WWW, splitting: true, chunkNames: 'chunks/[name]-[hash]', plugins: [compiledAheadPlugin] });
+  await build({
+    ...common,
+    entryPoints: {
+      'broker-worker': `${ROOT}worker/hosts/sharedWorker.ts`,
+      'echo-worker': `${BENCH}pages/echoWorker.ts`,
+    },
+    outdir: WWW,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [compiledAheadPlugin],
+  });
   for (const name of Object.keys(PAGES)) writeFileSync(join(WWW, `${name}.html`), pageHtml(name));
 }
 
@@ -135,7 +169,8 @@ export interface PageServer {
 export async function servePages(): Promise<PageServer> {
   const server = createServer((req, res) => {
     const path = normalize(join(WWW, decodeURIComponent((req.url ?? '/').split('?')[0]!)));
-    if (!path.startsWith(WWW) || !existsSync(path) || statSync(path).isDirectory()) return void res.writeHead(404).end();
+    if (!path.startsWith(WWW) || !existsSync(path) || statSync(path).isDirectory())
+      return void res.writeHead(404).end();
     res.writeHead(200, {
       'content-type': types[extname(path)] ?? 'application/octet-stream',
       'cache-control': path.endsWith('.html') ? 'no-store' : 'max-age=600',
@@ -174,7 +209,13 @@ export class Stage {
 
   url(kind: BenchPage, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): string {
     const { em } = this.emulator;
-    const params = new URLSearchParams({ api: em.url, pid: em.projects.demo.id, pck: em.projects.demo.publishableClientKey, mode, ...extra });
+    const params = new URLSearchParams({
+      api: em.url,
+      pid: em.projects.demo.id,
+      pck: em.projects.demo.publishableClientKey,
+      mode,
+      ...extra,
+    });
     return `${this.pages.url}/${kind}.html?${params}`;
   }
 
@@ -193,7 +234,12 @@ export class Stage {
   }
 
   /** Opens a bench page; waits until its script has run (window.__bench exists). */
-  async open(context: BrowserContext, kind: BenchPage, mode: 'hooks' | 'idle', extra: Record<string, string> = {}): Promise<Page> {
+  async open(
+    context: BrowserContext,
+    kind: BenchPage,
+    mode: 'hooks' | 'idle',
+    extra: Record<string, string> = {},
+  ): Promise<Page> {
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`  [${kind}] page error: ${error.message}`));
     page.on('request', (request) => {
@@ -215,13 +261,20 @@ export class Stage {
    * `expiredToken`: the emulator's clock is moved back for the sign-in, so the stored access token
    * has already expired (by the real clock too) when the measurement starts.
    */
-  async seedSession(context: BrowserContext, kind: ClientKind, options: { expiredToken?: boolean } = {}): Promise<void> {
+  async seedSession(
+    context: BrowserContext,
+    kind: ClientKind,
+    options: { expiredToken?: boolean } = {},
+  ): Promise<void> {
     const { em } = this.emulator;
     const shift = em.env.accessTokenTtlMillis + 60_000;
     const page = await this.open(context, kind, 'idle');
     if (options.expiredToken) em.env.clock.advance(-shift);
     try {
-      await page.evaluate(async ({ email, password }) => window.__bench.signIn(email, password), { email: em.demoUser!.email, password: em.demoUser!.password });
+      await page.evaluate(async ({ email, password }) => window.__bench.signIn(email, password), {
+        email: em.demoUser!.email,
+        password: em.demoUser!.password,
+      });
     } finally {
       if (options.expiredToken) em.env.clock.advance(shift);
     }
@@ -238,7 +291,12 @@ export class Stage {
   async brokerCount(context?: BrowserContext): Promise<number> {
     const { targetInfos } = await (await this.cdp()).send('Target.getTargets');
     const id = context === undefined ? undefined : this.contextIds.get(context);
-    return targetInfos.filter((t) => t.type === 'shared_worker' && t.url.includes('/broker-worker.js') && (id === undefined || t.browserContextId === id)).length;
+    return targetInfos.filter(
+      (t) =>
+        t.type === 'shared_worker' &&
+        t.url.includes('/broker-worker.js') &&
+        (id === undefined || t.browserContextId === id),
+    ).length;
   }
 
   async waitNoBroker(context?: BrowserContext, timeout = 10_000): Promise<void> {
@@ -258,7 +316,9 @@ export class Stage {
   async waitQuiet(windowMillis = 250, cpuMillis = 15, timeout = 15_000): Promise<number> {
     const started = Date.now();
     const total = async () => {
-      const { processInfo } = (await (await this.cdp()).send('SystemInfo.getProcessInfo' as never)) as { processInfo: Array<{ cpuTime: number }> };
+      const { processInfo } = (await (await this.cdp()).send('SystemInfo.getProcessInfo' as never)) as {
+        processInfo: Array<{ cpuTime: number }>;
+      };
       return processInfo.reduce((sum, p) => sum + p.cpuTime * 1000, 0);
     };
     let before = await total();
@@ -274,7 +334,9 @@ export class Stage {
   externalNote(): string[] {
     if (this.externalRequests.length === 0) return [];
     const unique = [...new Set(this.externalRequests)];
-    return [`Pages tried ${this.externalRequests.length} request(s) to non-loopback hosts (refused locally by the harness's dead proxy): ${unique.slice(0, 6).join('; ')}.`];
+    return [
+      `Pages tried ${this.externalRequests.length} request(s) to non-loopback hosts (refused locally by the harness's dead proxy): ${unique.slice(0, 6).join('; ')}.`,
+    ];
   }
 
   async close(): Promise<void> {
@@ -288,7 +350,12 @@ export class Stage {
  * clients (the official SDK's network diagnostics) try public hosts after a failed request.
  */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, proxy: { server: 'http://127.0.0.1:9', bypass: 'localhost,127.0.0.1' } });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    proxy: { server: 'http://127.0.0.1:9', bypass: 'localhost,127.0.0.1' },
+  });
 }
 
-const isLoopback = (url: string) => /^(https?|wss?):\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/)/.test(url) || !/^(https?|wss?):/.test(url);
+const isLoopback = (url: string) =>
+  /^(https?|wss?):\/\/(localhost|127\.0\.0\.1|\[::1\])(:|\/)/.test(url) || !/^(https?|wss?):/.test(url);

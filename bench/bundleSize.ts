@@ -47,32 +47,69 @@ function shortInput(path: string): string {
 
 /** Bundles one entry with code splitting; returns every output chunk with its gzip size. */
 function measure(entryFile: string, plugins: Plugin[] = []): Promise<Chunk[]> {
-  return measureBuild({ ...options, entryPoints: [entryFile], outdir: '/virtual', splitting: true, chunkNames: '[name]-[hash]', plugins: [compiledAheadPlugin, ...plugins] }, entryFile);
+  return measureBuild(
+    {
+      ...options,
+      entryPoints: [entryFile],
+      outdir: '/virtual',
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+      plugins: [compiledAheadPlugin, ...plugins],
+    },
+    entryFile,
+  );
 }
 
-/** A worker script as `npm run build` makes it (scripts/workerBundles.mjs: esbuild, then the second minifier pass), in memory. */
+/**
+ * A worker script as `npm run build` makes it (scripts/workerBundles.mjs: esbuild, then the second minifier pass), in
+ * memory.
+ */
 function measureWorker(bundle: BuildOptions): Promise<Chunk[]> {
   const entryFile = Object.values(bundle.entryPoints as Record<string, string>)[0]!;
-  return measureBuild({ ...bundle, outdir: '/virtual', write: false, metafile: true, logLevel: 'error' }, entryFile, buildWorker);
+  return measureBuild(
+    { ...bundle, outdir: '/virtual', write: false, metafile: true, logLevel: 'error' },
+    entryFile,
+    buildWorker,
+  );
 }
 
-/** Bundles (and, for a worker, minifies again); every JavaScript output with its gzip size and its inputs (esbuild's byte counts). */
-async function measureBuild(buildOptions: BuildOptions, entryFile: string, bundle: (options: BuildOptions) => Promise<{ outputFiles?: Array<{ path: string; contents: Uint8Array }>; metafile?: Metafile }> = build): Promise<Chunk[]> {
+/**
+ * Bundles (and, for a worker, minifies again); every JavaScript output with its gzip size and its inputs (esbuild's
+ * byte counts).
+ */
+async function measureBuild(
+  buildOptions: BuildOptions,
+  entryFile: string,
+  bundle: (
+    options: BuildOptions,
+  ) => Promise<{ outputFiles?: Array<{ path: string; contents: Uint8Array }>; metafile?: Metafile }> = build,
+): Promise<Chunk[]> {
   const result = await bundle({ ...buildOptions, write: false, metafile: true });
   const meta = result.metafile as Metafile;
-  return result.outputFiles!
-    .filter((f) => f.path.endsWith('.js'))
+  return result
+    .outputFiles!.filter((f) => f.path.endsWith('.js'))
     .map((file) => {
       const key = Object.keys(meta.outputs).find((k) => file.path.endsWith(k.replace(/^.*virtual/, '')))!;
       const output = meta.outputs[key]!;
       const byPackage = new Map<string, number>();
-      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) byPackage.set(shortInput(input), (byPackage.get(shortInput(input)) ?? 0) + bytesInOutput);
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs))
+        byPackage.set(shortInput(input), (byPackage.get(shortInput(input)) ?? 0) + bytesInOutput);
       const inputs = [...byPackage].sort((a, b) => b[1] - a[1]);
       const mainInputs = inputs.slice(0, 3).map(([name]) => name);
       // Dynamic imports are entry points in the metafile too: the entry is the one we asked for.
       const entry = output.entryPoint !== undefined && entryFile.endsWith(output.entryPoint.replace(/^(\.\.\/)+/, ''));
-      const staticImports = output.imports.filter((i) => i.kind === 'import-statement' && !i.external).map((i) => i.path.replace(/^.*virtual\//, ''));
-      return { file: key.replace(/^.*virtual\//, ''), entry, bytes: file.contents.length, gzip: gzipSync(file.contents, { level: 9 }).length, mainInputs, inputs, staticImports };
+      const staticImports = output.imports
+        .filter((i) => i.kind === 'import-statement' && !i.external)
+        .map((i) => i.path.replace(/^.*virtual\//, ''));
+      return {
+        file: key.replace(/^.*virtual\//, ''),
+        entry,
+        bytes: file.contents.length,
+        gzip: gzipSync(file.contents, { level: 9 }).length,
+        mainInputs,
+        inputs,
+        staticImports,
+      };
     });
 }
 
@@ -80,8 +117,10 @@ const kB = (bytes: number) => `${fmt(bytes / 1000, 1)} kB`;
 
 /** What a lazy chunk of the SharedWorker holds, and when it is fetched. */
 function lazyWorkerPart(chunk: Chunk): string {
-  if (chunk.inputs.some(([name]) => name.startsWith('worker/api/'))) return 'the service methods, loaded on the first call of one';
-  if (chunk.inputs.some(([name]) => name.startsWith('worker/diagnostics/'))) return 'the devtools recorder, loaded on the first diagnostics query';
+  if (chunk.inputs.some(([name]) => name.startsWith('worker/api/')))
+    return 'the service methods, loaded on the first call of one';
+  if (chunk.inputs.some(([name]) => name.startsWith('worker/diagnostics/')))
+    return 'the devtools recorder, loaded on the first diagnostics query';
   return 'loaded on first use';
 }
 
@@ -115,14 +154,40 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
   const messagesGzip = sum(upFront(withMessages)) - tabUpFrontGzip;
   const devtoolsUpFrontGzip = sum(upFront(withDevtools)) - tabUpFrontGzip;
   const devtoolsLazyGzip = sum(withDevtools) - sum(tab) - devtoolsUpFrontGzip;
-  const passkeys = tab.filter((c) => c.inputs.some(([name]) => name === '@simplewebauthn/browser' || name === 'client/passkeys.ts'));
-  const largest = (chunk: Chunk) => chunk.inputs.slice(0, 8).map(([name, bytes]) => `${name} ${fmt(bytes / 1000, 1)}`).join(', ');
+  const passkeys = tab.filter((c) =>
+    c.inputs.some(([name]) => name === '@simplewebauthn/browser' || name === 'client/passkeys.ts'),
+  );
+  const largest = (chunk: Chunk) =>
+    chunk.inputs
+      .slice(0, 8)
+      .map(([name, bytes]) => `${name} ${fmt(bytes / 1000, 1)}`)
+      .join(', ');
   const others: Array<{ name: string; pkg: string; file: string; how: string }> = [
-    { name: '@stackframe/js (official SDK)', pkg: '@stackframe/js', file: 'stackframe.ts', how: 'signInWithCredential + getUser' },
+    {
+      name: '@stackframe/js (official SDK)',
+      pkg: '@stackframe/js',
+      file: 'stackframe.ts',
+      how: 'signInWithCredential + getUser',
+    },
     { name: '@supabase/auth-js', pkg: '@supabase/auth-js', file: 'supabase.ts', how: 'signInWithPassword + getUser' },
-    { name: '@auth0/auth0-spa-js', pkg: '@auth0/auth0-spa-js', file: 'auth0.ts', how: 'createAuth0Client + loginWithRedirect/handleRedirectCallback + getUser' },
-    { name: 'oidc-client-ts', pkg: 'oidc-client-ts', file: 'oidc.ts', how: 'UserManager signinRedirect/signinCallback + getUser' },
-    { name: 'firebase/auth', pkg: 'firebase', file: 'firebase.ts', how: 'initializeApp + getAuth + signInWithEmailAndPassword + currentUser' },
+    {
+      name: '@auth0/auth0-spa-js',
+      pkg: '@auth0/auth0-spa-js',
+      file: 'auth0.ts',
+      how: 'createAuth0Client + loginWithRedirect/handleRedirectCallback + getUser',
+    },
+    {
+      name: 'oidc-client-ts',
+      pkg: 'oidc-client-ts',
+      file: 'oidc.ts',
+      how: 'UserManager signinRedirect/signinCallback + getUser',
+    },
+    {
+      name: 'firebase/auth',
+      pkg: 'firebase',
+      file: 'firebase.ts',
+      how: 'initializeApp + getAuth + signInWithEmailAndPassword + currentUser',
+    },
   ];
   const workerEntry = worker.find((c) => c.entry)!;
   const workerUpFront = upFront(worker);
@@ -131,7 +196,14 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
   const serviceWorkerSize = serviceWorker[0]!;
   const jobUpFront = sum(upFront(job));
   const compared: Array<Array<string | number>> = [
-    [`authbroker ${packageVersion('..')} (client + React hooks; React external)`, 'createBrokerClient + AuthProvider/useUser + signInWithPassword', kB(jobUpFront), kB(jobUpFront + workerUpFrontGzip), kB(sum(job)), job.length - upFront(job).length],
+    [
+      `authbroker ${packageVersion('..')} (client + React hooks; React external)`,
+      'createBrokerClient + AuthProvider/useUser + signInWithPassword',
+      kB(jobUpFront),
+      kB(jobUpFront + workerUpFrontGzip),
+      kB(sum(job)),
+      job.length - upFront(job).length,
+    ],
   ];
   const otherData: Record<string, Chunk[] | string> = {};
   for (const other of others) {
@@ -139,7 +211,14 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
       const chunks = await measure(`${BENCH}sizes/${other.file}`);
       otherData[other.name] = chunks;
       const first = sum(upFront(chunks));
-      compared.push([`${other.name} ${packageVersion(other.pkg)}`, other.how, kB(first), kB(first), kB(sum(chunks)), chunks.length - upFront(chunks).length]);
+      compared.push([
+        `${other.name} ${packageVersion(other.pkg)}`,
+        other.how,
+        kB(first),
+        kB(first),
+        kB(sum(chunks)),
+        chunks.length - upFront(chunks).length,
+      ]);
     } catch (error) {
       otherData[other.name] = String(error);
       compared.push([other.name, other.how, 'failed to bundle', String(error).split('\n')[0]!, '', '']);
@@ -157,7 +236,9 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
   const inPageChunk = chunkOf(tab, 'the in-page broker bundle');
   const connectionShares = sharesWithEntry(tab, connectionChunk);
   const inPageShares = sharesWithEntry(tab, inPageChunk);
-  const jobShares = [chunkOf(job, 'client/connection.ts'), chunkOf(job, 'the in-page broker bundle')].map((chunk) => sharesWithEntry(job, chunk));
+  const jobShares = [chunkOf(job, 'client/connection.ts'), chunkOf(job, 'the in-page broker bundle')].map((chunk) =>
+    sharesWithEntry(job, chunk),
+  );
   return {
     id: 'bundle-size',
     title: '5. Bundle size (min+gzip, esbuild)',
@@ -170,17 +251,61 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         caption: 'Our bundles',
         columns: ['bundle', 'min', 'min+gzip', 'main inputs'],
         rows: [
-          ['tab side: entry chunk (client + React hooks)', kB(tabEntry.bytes), kB(tabEntry.gzip), tabEntry.mainInputs.join(', ')],
-          ...tabUpFront.filter((c) => c !== tabEntry).map((c) => [`  + statically imported chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
-          ['tab side up front (entry + static imports)', kB(tabUpFront.reduce((a, c) => a + c.bytes, 0)), kB(tabUpFrontGzip), ''],
-          ['  + authbroker/messages (opt-in describeError sentences), added up front', '', `+${kB(messagesGzip)}`, 'client/messages.ts'],
-          ['  + authbroker/devtools (opt-in), added up front / its panel, loaded when opened', '', `+${kB(devtoolsUpFrontGzip)} / +${kB(devtoolsLazyGzip)}`, 'client/devtools/'],
+          [
+            'tab side: entry chunk (client + React hooks)',
+            kB(tabEntry.bytes),
+            kB(tabEntry.gzip),
+            tabEntry.mainInputs.join(', '),
+          ],
+          ...tabUpFront
+            .filter((c) => c !== tabEntry)
+            .map((c) => [`  + statically imported chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
+          [
+            'tab side up front (entry + static imports)',
+            kB(tabUpFront.reduce((a, c) => a + c.bytes, 0)),
+            kB(tabUpFrontGzip),
+            '',
+          ],
+          [
+            '  + authbroker/messages (opt-in describeError sentences), added up front',
+            '',
+            `+${kB(messagesGzip)}`,
+            'client/messages.ts',
+          ],
+          [
+            '  + authbroker/devtools (opt-in), added up front / its panel, loaded when opened',
+            '',
+            `+${kB(devtoolsUpFrontGzip)} / +${kB(devtoolsLazyGzip)}`,
+            'client/devtools/',
+          ],
           ...lazy.map((c) => [`  lazy chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
-          ['SharedWorker broker: entry', kB(workerEntry.bytes), kB(workerEntry.gzip), workerEntry.mainInputs.join(', ')],
-          ...workerUpFront.filter((c) => c !== workerEntry).map((c) => [`  + statically imported chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
-          ['SharedWorker broker up front (entry + static imports)', kB(workerUpFront.reduce((a, c) => a + c.bytes, 0)), kB(workerUpFrontGzip), ''],
-          ...workerLazy.map((c) => [`  lazy chunk ${c.file} (${lazyWorkerPart(c)})`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
-          ['service-worker broker (one file, fallback; the service methods and the recorder inside)', kB(serviceWorkerSize.bytes), kB(serviceWorkerSize.gzip), serviceWorkerSize.mainInputs.join(', ')],
+          [
+            'SharedWorker broker: entry',
+            kB(workerEntry.bytes),
+            kB(workerEntry.gzip),
+            workerEntry.mainInputs.join(', '),
+          ],
+          ...workerUpFront
+            .filter((c) => c !== workerEntry)
+            .map((c) => [`  + statically imported chunk ${c.file}`, kB(c.bytes), kB(c.gzip), c.mainInputs.join(', ')]),
+          [
+            'SharedWorker broker up front (entry + static imports)',
+            kB(workerUpFront.reduce((a, c) => a + c.bytes, 0)),
+            kB(workerUpFrontGzip),
+            '',
+          ],
+          ...workerLazy.map((c) => [
+            `  lazy chunk ${c.file} (${lazyWorkerPart(c)})`,
+            kB(c.bytes),
+            kB(c.gzip),
+            c.mainInputs.join(', '),
+          ]),
+          [
+            'service-worker broker (one file, fallback; the service methods and the recorder inside)',
+            kB(serviceWorkerSize.bytes),
+            kB(serviceWorkerSize.gzip),
+            serviceWorkerSize.mainInputs.join(', '),
+          ],
         ],
       },
       {
@@ -196,7 +321,14 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
       },
       {
         caption: 'Side by side for the same job (sign in, read the user), min+gzip',
-        columns: ['client', 'job', 'page, up front', 'up front + worker script', 'all chunks (incl. lazy)', 'lazy chunks'],
+        columns: [
+          'client',
+          'job',
+          'page, up front',
+          'up front + worker script',
+          'all chunks (incl. lazy)',
+          'lazy chunks',
+        ],
         rows: compared,
       },
     ],
@@ -218,10 +350,14 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
         measured: `${kB(workerUpFrontGzip)} (${workerUpFrontGzip} B in ${workerUpFront.length} file(s); lazy ${workerLazy.map((c) => kB(c.gzip)).join(', ') || 'none'})`,
         met: workerUpFrontGzip <= 35_000,
       },
-      { goal: 'service-worker broker ≤ 47 kB min+gzip (one file, with the recorder and oauth4webapi)', measured: `${kB(serviceWorkerSize.gzip)} (${serviceWorkerSize.gzip} B)`, met: serviceWorkerSize.gzip <= 47_000 },
+      {
+        goal: 'service-worker broker ≤ 47 kB min+gzip (one file, with the recorder and oauth4webapi)',
+        measured: `${kB(serviceWorkerSize.gzip)} (${serviceWorkerSize.gzip} B)`,
+        met: serviceWorkerSize.gzip <= 47_000,
+      },
       // Issue 25, decision 1: the connection after the first render, the in-page broker a bundle of its own.
       {
-        goal: 'the connection (Comlink, the host choice, starting the worker) and the in-page broker load after the first render, each sharing no chunk with the tab\'s entry (both bundles)',
+        goal: "the connection (Comlink, the host choice, starting the worker) and the in-page broker load after the first render, each sharing no chunk with the tab's entry (both bundles)",
         measured: `connection ${connectionChunk ? `${connectionChunk.file} ${kB(connectionChunk.gzip)}` : 'not found'}, in-page broker ${inPageChunk ? `${inPageChunk.file} ${kB(inPageChunk.gzip)}` : 'not found'}; chunks of the entry they import: ${[connectionShares, inPageShares, ...jobShares].flat().join(', ') || 'none'}`,
         met: [connectionShares, inPageShares, ...jobShares].every((shared) => shared !== null && shared.length === 0),
       },

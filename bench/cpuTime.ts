@@ -21,7 +21,11 @@ export interface TabClock {
 export async function tabClock(session: CDPSession): Promise<TabClock> {
   const { metrics } = await session.send('Performance.getMetrics');
   const value = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-  return { threadSeconds: value('ThreadTime'), taskSeconds: value('TaskDuration'), scriptSeconds: value('ScriptDuration') };
+  return {
+    threadSeconds: value('ThreadTime'),
+    taskSeconds: value('TaskDuration'),
+    scriptSeconds: value('ScriptDuration'),
+  };
 }
 
 /** A thread's scheduler accounting since it started. */
@@ -36,7 +40,10 @@ export interface WorkerThread {
 }
 
 function readSchedstat(thread: WorkerThread): ThreadClock {
-  const [run, wait] = readFileSync(`/proc/${thread.pid}/task/${thread.tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+  const [run, wait] = readFileSync(`/proc/${thread.pid}/task/${thread.tid}/schedstat`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
   return { runNanos: run ?? 0, waitNanos: wait ?? 0 };
 }
 
@@ -46,7 +53,9 @@ function readSchedstat(thread: WorkerThread): ThreadClock {
  * the machine (other test runs) are never counted. Empty where /proc is not there.
  */
 export async function sharedWorkerThreads(browserSession: CDPSession): Promise<WorkerThread[]> {
-  const { processInfo } = (await browserSession.send('SystemInfo.getProcessInfo' as never)) as unknown as { processInfo: Array<{ type: string; id: number }> };
+  const { processInfo } = (await browserSession.send('SystemInfo.getProcessInfo' as never)) as unknown as {
+    processInfo: Array<{ type: string; id: number }>;
+  };
   const threads: WorkerThread[] = [];
   for (const { type, id } of processInfo) {
     if (type !== 'renderer') continue;
@@ -58,7 +67,8 @@ export async function sharedWorkerThreads(browserSession: CDPSession): Promise<W
     }
     for (const tid of tids) {
       try {
-        if (readFileSync(`/proc/${id}/task/${tid}/comm`, 'utf8').trim().startsWith('SharedWorker')) threads.push({ pid: id, tid: Number(tid) });
+        if (readFileSync(`/proc/${id}/task/${tid}/comm`, 'utf8').trim().startsWith('SharedWorker'))
+          threads.push({ pid: id, tid: Number(tid) });
       } catch {
         // The thread ended while we looked.
       }
@@ -83,8 +93,12 @@ export function threadClock(threads: WorkerThread[]): ThreadClock {
   return { runNanos, waitNanos };
 }
 
-/** How many renderer processes the browser runs (to tell whether tabs share one, which would merge their main threads). */
+/**
+ * How many renderer processes the browser runs (to tell whether tabs share one, which would merge their main threads).
+ */
 export async function rendererCount(browserSession: CDPSession): Promise<number> {
-  const { processInfo } = (await browserSession.send('SystemInfo.getProcessInfo' as never)) as unknown as { processInfo: Array<{ type: string }> };
+  const { processInfo } = (await browserSession.send('SystemInfo.getProcessInfo' as never)) as unknown as {
+    processInfo: Array<{ type: string }>;
+  };
   return processInfo.filter((p) => p.type === 'renderer').length;
 }

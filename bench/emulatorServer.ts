@@ -12,11 +12,27 @@ const teamIds = await seedTeams(em, teams);
 const { demo } = em.projects;
 const response = await fetch(`${em.apiUrl}/auth/password/sign-in`, {
   method: 'POST',
-  headers: { 'content-type': 'application/json', 'x-stack-project-id': demo.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': demo.publishableClientKey },
+  headers: {
+    'content-type': 'application/json',
+    'x-stack-project-id': demo.id,
+    'x-stack-access-type': 'client',
+    'x-stack-publishable-client-key': demo.publishableClientKey,
+  },
   body: JSON.stringify({ email: em.demoUser!.email, password: em.demoUser!.password }),
 });
 const tokens = (await response.json()) as { access_token: string; refresh_token: string };
-console.log(JSON.stringify({ url: em.url, apiUrl: em.apiUrl, port: em.port, projects: em.projects, demoUser: { email: em.demoUser!.email, password: em.demoUser!.password }, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, teamIds }));
+console.log(
+  JSON.stringify({
+    url: em.url,
+    apiUrl: em.apiUrl,
+    port: em.port,
+    projects: em.projects,
+    demoUser: { email: em.demoUser!.email, password: em.demoUser!.password },
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+    teamIds,
+  }),
+);
 const stop = () => void em.stop().finally(() => process.exit(0));
 process.stdin.on('end', stop);
 process.stdin.on('close', stop);

@@ -4,7 +4,21 @@
  * core 1; and the emulator's start-up time (median of 20 starts).
  */
 import { spawn } from 'node:child_process';
-import { BENCH, fmt, isChild, median, ROOT, runChild, spawnEmulator, summarize, tasksetAvailable, type BenchResult, type EmulatorInfo, type Flags, type Summary } from './harness.js';
+import {
+  BENCH,
+  fmt,
+  isChild,
+  median,
+  ROOT,
+  runChild,
+  spawnEmulator,
+  summarize,
+  tasksetAvailable,
+  type BenchResult,
+  type EmulatorInfo,
+  type Flags,
+  type Summary,
+} from './harness.js';
 
 interface CannonResult {
   duration: number;
@@ -22,7 +36,9 @@ const SIGN_IN_CONNECTIONS = 4;
 function autocannon(args: string[], seconds: number, connections = 10): Promise<CannonResult> {
   const cli = `${ROOT}node_modules/autocannon/autocannon.js`;
   const argv = [cli, '-j', '-n', '-c', String(connections), '-d', String(seconds), ...args];
-  const [command, full] = tasksetAvailable() ? ['taskset', ['-c', '1', process.execPath, ...argv]] : [process.execPath, argv];
+  const [command, full] = tasksetAvailable()
+    ? ['taskset', ['-c', '1', process.execPath, ...argv]]
+    : [process.execPath, argv];
   return new Promise((resolve, reject) => {
     const child = spawn(command, full, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -42,7 +58,11 @@ function autocannon(args: string[], seconds: number, connections = 10): Promise<
 }
 
 function headers(info: EmulatorInfo, withToken: boolean): string[] {
-  const h = [`x-stack-project-id=${info.projects.demo.id}`, 'x-stack-access-type=client', `x-stack-publishable-client-key=${info.projects.demo.publishableClientKey}`];
+  const h = [
+    `x-stack-project-id=${info.projects.demo.id}`,
+    'x-stack-access-type=client',
+    `x-stack-publishable-client-key=${info.projects.demo.publishableClientKey}`,
+  ];
   if (withToken) h.push(`x-stack-access-token=${info.accessToken}`);
   return h.flatMap((x) => ['-H', x]);
 }
@@ -68,7 +88,16 @@ export async function emulatorThroughput(flags: Flags): Promise<BenchResult> {
   try {
     const { info } = emulator;
     const me = [...headers(info, true), `${info.apiUrl}/users/me`];
-    const signIn = [...headers(info, false), '-H', 'content-type=application/json', '-m', 'POST', '-b', JSON.stringify(info.demoUser), `${info.apiUrl}/auth/password/sign-in`];
+    const signIn = [
+      ...headers(info, false),
+      '-H',
+      'content-type=application/json',
+      '-m',
+      'POST',
+      '-b',
+      JSON.stringify(info.demoUser),
+      `${info.apiUrl}/auth/password/sign-in`,
+    ];
     await autocannon(me, 2); // warm-up, not counted
     for (let i = 0; i < repeats; i++) {
       runs.me!.push(await autocannon(me, seconds));
@@ -94,23 +123,58 @@ export async function emulatorThroughput(flags: Flags): Promise<BenchResult> {
     tables: [
       {
         caption: 'Throughput over loopback',
-        columns: ['route', 'req/s (median)', 'p50 latency (ms)', 'p99 latency (ms)', 'runs (req/s)', 'errors + timeouts + non-2xx'],
+        columns: [
+          'route',
+          'req/s (median)',
+          'p50 latency (ms)',
+          'p99 latency (ms)',
+          'runs (req/s)',
+          'errors + timeouts + non-2xx',
+        ],
         rows: [
-          ['GET /users/me (valid token)', fmt(meRps, 0), fmt(median(runs.me!.map((r) => r.latency.p50)), 1), fmt(p99(runs.me!), 1), runs.me!.map((r) => fmt(r['2xx'] / r.duration, 0)).join(', '), bad(runs.me!)],
-          ['POST /auth/password/sign-in', fmt(rps(runs.signIn!), 1), fmt(median(runs.signIn!.map((r) => r.latency.p50)), 1), fmt(p99(runs.signIn!), 1), runs.signIn!.map((r) => fmt(r['2xx'] / r.duration, 1)).join(', '), bad(runs.signIn!)],
+          [
+            'GET /users/me (valid token)',
+            fmt(meRps, 0),
+            fmt(median(runs.me!.map((r) => r.latency.p50)), 1),
+            fmt(p99(runs.me!), 1),
+            runs.me!.map((r) => fmt(r['2xx'] / r.duration, 0)).join(', '),
+            bad(runs.me!),
+          ],
+          [
+            'POST /auth/password/sign-in',
+            fmt(rps(runs.signIn!), 1),
+            fmt(median(runs.signIn!.map((r) => r.latency.p50)), 1),
+            fmt(p99(runs.signIn!), 1),
+            runs.signIn!.map((r) => fmt(r['2xx'] / r.duration, 1)).join(', '),
+            bad(runs.signIn!),
+          ],
         ],
       },
       {
         caption: 'Start-up (ms)',
         columns: ['what', 'median', 'p95', 'min', 'max'],
         rows: [
-          ['startEmulator() to listening (20 starts)', fmt(startStats.median, 1), fmt(startStats.p95, 1), fmt(startStats.min, 1), fmt(startStats.max, 1)],
+          [
+            'startEmulator() to listening (20 starts)',
+            fmt(startStats.median, 1),
+            fmt(startStats.p95, 1),
+            fmt(startStats.min, 1),
+            fmt(startStats.max, 1),
+          ],
         ],
       },
     ],
     goals: [
-      { goal: 'GET /users/me ≥ 2,000 req/s', measured: `${fmt(meRps, 0)} req/s (p99 ${fmt(p99(runs.me!), 1)} ms)`, met: meRps >= 2000 },
-      { goal: 'emulator start-up (report only)', measured: `median ${fmt(startStats.median, 1)} ms of 20 starts`, met: null },
+      {
+        goal: 'GET /users/me ≥ 2,000 req/s',
+        measured: `${fmt(meRps, 0)} req/s (p99 ${fmt(p99(runs.me!), 1)} ms)`,
+        met: meRps >= 2000,
+      },
+      {
+        goal: 'emulator start-up (report only)',
+        measured: `median ${fmt(startStats.median, 1)} ms of 20 starts`,
+        met: null,
+      },
     ],
     notes: [],
     data: { seconds, repeats, pinned, runs, startup },
@@ -122,4 +186,3 @@ if (isChild(import.meta.url)) {
   console.log(JSON.stringify(result));
   process.exit(0);
 }
-

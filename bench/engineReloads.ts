@@ -30,7 +30,12 @@ async function reloadLoop(engineName: EngineName, count: number, demoUrl: string
     const profile = await engine.newProfile();
     try {
       const tab = await profile.openTab(`${demoUrl}/`);
-      await waitInTab(tab, 'the app', () => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined, null);
+      await waitInTab(
+        tab,
+        'the app',
+        () => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined,
+        null,
+      );
       await signIn(tab);
       await waitForSignedIn(tab);
       const reloads: Connected[] = [];
@@ -87,27 +92,50 @@ export async function engineReloads(flags: Flags): Promise<BenchResult> {
     measured: `${row.fallbacks} fallback(s), ${row.retried} second attempt(s); median ${fmt(row.median, 0)} ms, max ${fmt(row.max, 0)} ms`,
     met: row.fallbacks === 0 && row.max < SLOWEST_ALLOWED_MILLIS,
   }));
-  for (const engine of missing) goals.push({ goal: `${engine}: the reload loop`, measured: 'not installed here (see README: the cross-engine suite)', met: null });
+  for (const engine of missing)
+    goals.push({
+      goal: `${engine}: the reload loop`,
+      measured: 'not installed here (see README: the cross-engine suite)',
+      met: null,
+    });
 
   return {
     id: 'engine-reloads',
     title: '10. Reloading the only tab, per engine',
     method: [
       `One signed-in tab of the demo's production build (served under its strict CSP, against the emulator), reloaded ${count} times in a row in each engine: Debian's Chromium (puppeteer-core, CDP), Firefox ESR (puppeteer-core, WebDriver BiDi) and WebKitGTK's MiniBrowser (WebKitWebDriver under Xvfb), headless where the engine allows.`,
-      'After each reload the page\'s `authbroker:connected` User Timing mark gives the host reached, the attempts it took and its start time: milliseconds from the page\'s navigation start to a connected broker (page load, the app\'s start-up and the worker\'s included).',
+      "After each reload the page's `authbroker:connected` User Timing mark gives the host reached, the attempts it took and its start time: milliseconds from the page's navigation start to a connected broker (page load, the app's start-up and the worker's included).",
       'A fallback is a reload that ended on another host than the SharedWorker; a second attempt is one whose first try at the SharedWorker got no answer within 1 s (the tab then starts a worker under a name of its own).',
     ].join(' '),
     tables: [
       {
-        columns: ['engine', 'browser', `host reached (${count} reloads)`, 'median to a connected broker', 'max', 'second attempts', 'fallbacks'],
+        columns: [
+          'engine',
+          'browser',
+          `host reached (${count} reloads)`,
+          'median to a connected broker',
+          'max',
+          'second attempts',
+          'fallbacks',
+        ],
         rows: [
-          ...rows.map((row) => [row.engine, row.version, row.hosts, `${fmt(row.median, 0)} ms`, `${fmt(row.max, 0)} ms`, row.retried, row.fallbacks]),
+          ...rows.map((row) => [
+            row.engine,
+            row.version,
+            row.hosts,
+            `${fmt(row.median, 0)} ms`,
+            `${fmt(row.max, 0)} ms`,
+            row.retried,
+            row.fallbacks,
+          ]),
           ...missing.map((engine) => [engine, 'not installed', '—', '—', '—', '—', '—']),
         ],
       },
     ],
     goals,
-    notes: ['Before issue 24\'s fix WebKit fell back to the service-worker host on about 1 reload in 5, each after the whole 8 s connect timeout (12 of 60 in one loop).'],
+    notes: [
+      "Before issue 24's fix WebKit fell back to the service-worker host on about 1 reload in 5, each after the whole 8 s connect timeout (12 of 60 in one loop).",
+    ],
     data: runs,
   };
 }

@@ -28,13 +28,19 @@ export async function extensionBench(flags: Flags): Promise<BenchResult> {
     const pages: DriverContext[] = [await extension.openExtensionPage('popup.html')];
     await collector.run(pages[0]!, 'signIn', DEMO);
     for (const n of counts) {
-      while (pages.length < n) pages.push(await extension.openExtensionPage(pages.length % 2 === 0 ? 'popup.html' : 'options.html'));
+      while (pages.length < n)
+        pages.push(await extension.openExtensionPage(pages.length % 2 === 0 ? 'popup.html' : 'options.html'));
       const contexts = [...pages.slice(0, n - 1), await extension.background()];
       emulator.env.stats.reset();
       emulator.env.clock.advance(ELEVEN_MINUTES);
       await Promise.all(contexts.map((context) => collector.run(context, 'refetchUser')));
       const stats = emulator.env.stats.snapshot();
-      rows.push({ contexts: n, tokenRequests: stats.token_refreshes, userReads: stats.requests['GET /users/me']?.['200'] ?? 0, total: stats.requests_total });
+      rows.push({
+        contexts: n,
+        tokenRequests: stats.token_refreshes,
+        userReads: stats.requests['GET /users/me']?.['200'] ?? 0,
+        total: stats.requests_total,
+      });
     }
     for (let i = 0; i < stops; i += 1) {
       await extension.stopBackground!();
@@ -53,8 +59,16 @@ export async function extensionBench(flags: Flags): Promise<BenchResult> {
   const totals = rows.map((row) => row.total);
   const flat = rows.every((row) => row.tokenRequests === 1) && Math.max(...totals) - Math.min(...totals) <= 1;
   const goals: Goal[] = [
-    { goal: 'Requests for N open extension contexts after expiry are flat (one token request at every N; the total does not grow with N)', measured: rows.map((row) => `N=${row.contexts}: ${row.total}`).join(', '), met: flat },
-    { goal: 'A stopped background answers from storage (reported, not a target)', measured: `median ${fmt(stop.median, 0)} ms, max ${fmt(stop.max, 0)} ms over ${stops} stops`, met: null },
+    {
+      goal: 'Requests for N open extension contexts after expiry are flat (one token request at every N; the total does not grow with N)',
+      measured: rows.map((row) => `N=${row.contexts}: ${row.total}`).join(', '),
+      met: flat,
+    },
+    {
+      goal: 'A stopped background answers from storage (reported, not a target)',
+      measured: `median ${fmt(stop.median, 0)} ms, max ${fmt(stop.max, 0)} ms over ${stops} stops`,
+      met: null,
+    },
   ];
   return {
     id: 'extension',
@@ -65,8 +79,14 @@ export async function extensionBench(flags: Flags): Promise<BenchResult> {
       `Then the background is stopped ${stops} times (CDP's ServiceWorker.stopAllWorkers, what the browser's idle stop does) and the popup at once reads the session: the time of that one call, measured in the popup (its port reconnects, which starts the background, whose broker reads the session back from IndexedDB).`,
     ].join(' '),
     tables: [
-      { columns: ['open contexts', 'token requests', 'GET /users/me', 'requests in all'], rows: rows.map((row) => [row.contexts, row.tokenRequests, row.userReads, row.total]) },
-      { columns: ['stopped background → first answer', 'median', 'p95', 'max'], rows: [[`${stops} stops`, `${fmt(stop.median, 0)} ms`, `${fmt(stop.p95, 0)} ms`, `${fmt(stop.max, 0)} ms`]] },
+      {
+        columns: ['open contexts', 'token requests', 'GET /users/me', 'requests in all'],
+        rows: rows.map((row) => [row.contexts, row.tokenRequests, row.userReads, row.total]),
+      },
+      {
+        columns: ['stopped background → first answer', 'median', 'p95', 'max'],
+        rows: [[`${stops} stops`, `${fmt(stop.median, 0)} ms`, `${fmt(stop.p95, 0)} ms`, `${fmt(stop.max, 0)} ms`]],
+      },
     ],
     goals,
     notes: [

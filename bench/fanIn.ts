@@ -40,9 +40,13 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
             const allReadyMillis = Date.now() - started;
             await sleep(settleMillis);
             const counts = emulator.counts();
-            const pageErrors = (await Promise.all(opened.map((page) => page.evaluate(() => window.__bench.marks.errors)))).flat();
+            const pageErrors = (
+              await Promise.all(opened.map((page) => page.evaluate(() => window.__bench.marks.errors)))
+            ).flat();
             runs.push({ kind, tabs, ...counts, allReadyMillis, pageErrors });
-            console.log(`  fan-in ${kind} N=${tabs}: ${counts.requests} requests (+${counts.preflights} preflights), ${counts.tokenRequests} token requests, all ready in ${allReadyMillis} ms`);
+            console.log(
+              `  fan-in ${kind} N=${tabs}: ${counts.requests} requests (+${counts.preflights} preflights), ${counts.tokenRequests} token requests, all ready in ${allReadyMillis} ms`,
+            );
           } finally {
             await context.close();
           }
@@ -65,7 +69,11 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
   const grows = ours.some((count) => count > ours[0]!);
   const routes = (kind: ClientKind) => {
     const last = cell(kind, tabCounts.at(-1)!).at(-1);
-    return last ? Object.entries(last.byRoute).map(([route, count]) => `${route} ×${count}`).join(', ') : '';
+    return last
+      ? Object.entries(last.byRoute)
+          .map(([route, count]) => `${route} ×${count}`)
+          .join(', ')
+      : '';
   };
   const errors = runs.flatMap((r) => r.pageErrors.map((e) => `${r.kind} N=${r.tabs}: ${e}`));
   return {
@@ -80,20 +88,53 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
       {
         caption: 'Requests that reached the emulator (median; without preflights)',
         columns: ['client', ...tabCounts.map((n) => `N=${n}`)],
-        rows: CLIENT_KINDS.map((kind) => [CLIENT_LABELS[kind], ...tabCounts.map((n) => `${fmt(med(kind, n, (r) => r.requests), 0)}${range(kind, n)}`)]),
+        rows: CLIENT_KINDS.map((kind) => [
+          CLIENT_LABELS[kind],
+          ...tabCounts.map(
+            (n) =>
+              `${fmt(
+                med(kind, n, (r) => r.requests),
+                0,
+              )}${range(kind, n)}`,
+          ),
+        ]),
       },
       {
         caption: 'Ratio to authbroker at the same N, CORS preflights and token requests (medians)',
         columns: ['client', ...tabCounts.map((n) => `N=${n}: ×ours / preflights / token req.`)],
         rows: CLIENT_KINDS.map((kind) => [
           CLIENT_LABELS[kind],
-          ...tabCounts.map((n) => `×${fmt(med(kind, n, (r) => r.requests) / Math.max(1, med('authbroker', n, (r) => r.requests)), 1)} / ${fmt(med(kind, n, (r) => r.preflights), 0)} / ${fmt(med(kind, n, (r) => r.tokenRequests), 0)}`),
+          ...tabCounts.map(
+            (n) =>
+              `×${fmt(
+                med(kind, n, (r) => r.requests) /
+                  Math.max(
+                    1,
+                    med('authbroker', n, (r) => r.requests),
+                  ),
+                1,
+              )} / ${fmt(
+                med(kind, n, (r) => r.preflights),
+                0,
+              )} / ${fmt(
+                med(kind, n, (r) => r.tokenRequests),
+                0,
+              )}`,
+          ),
         ]),
       },
       {
         caption: 'Context only: wall time from opening the N tabs until all show user, teams and channels (ms, median)',
         columns: ['client', ...tabCounts.map((n) => `N=${n}`)],
-        rows: CLIENT_KINDS.map((kind) => [CLIENT_LABELS[kind], ...tabCounts.map((n) => fmt(med(kind, n, (r) => r.allReadyMillis), 0))]),
+        rows: CLIENT_KINDS.map((kind) => [
+          CLIENT_LABELS[kind],
+          ...tabCounts.map((n) =>
+            fmt(
+              med(kind, n, (r) => r.allReadyMillis),
+              0,
+            ),
+          ),
+        ]),
       },
     ],
     goals: [
@@ -104,7 +145,9 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
       },
     ],
     notes: [
-      ...CLIENT_KINDS.map((kind) => `Routes at N=${tabCounts.at(-1)} (${CLIENT_LABELS[kind]}, last run): ${routes(kind) || 'none'}.`),
+      ...CLIENT_KINDS.map(
+        (kind) => `Routes at N=${tabCounts.at(-1)} (${CLIENT_LABELS[kind]}, last run): ${routes(kind) || 'none'}.`,
+      ),
       ...external,
       ...(errors.length ? [`Page errors: ${[...new Set(errors)].slice(0, 10).join('; ')}`] : []),
     ],

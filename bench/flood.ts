@@ -42,7 +42,13 @@ export async function floodFairness(flags: Flags, browser: Browser, pages: PageS
       await app.evaluate((every) => (window.__bench.startReads as (every: number) => void)(every), READ_EVERY_MILLIS);
       await sleep(200);
       const { postingAt, postedAt, answeredAt } = await hostile.evaluate(
-        ([count, quiet]) => (window.__bench.flood as (count: number, quiet: number) => Promise<{ postingAt: number; postedAt: number; answeredAt: number[] }>)(count!, quiet!),
+        ([count, quiet]) =>
+          (
+            window.__bench.flood as (
+              count: number,
+              quiet: number,
+            ) => Promise<{ postingAt: number; postedAt: number; answeredAt: number[] }>
+          )(count!, quiet!),
         [FLOOD, QUIET_MILLIS],
       );
       const reads = await app.evaluate(() => (window.__bench.stopReads as () => Promise<Array<[number, number]>>)());
@@ -69,13 +75,29 @@ export async function floodFairness(flags: Flags, browser: Browser, pages: PageS
     title: '11. A flood of cheap valid calls from one page',
     method: [
       `Per run, a fresh context: a signed-in authbroker tab (the bench page, idle) reads \`currentUser\` (cached) every ${READ_EVERY_MILLIS} ms. A second tab of the origin opens a port of its own to the broker's SharedWorker (the wire format by hand, a lifetime lock named, as a tab would) and posts ${FLOOD.toLocaleString('en-US')} \`status()\` calls at once; the flood is over when all are answered or none was for ${QUIET_MILLIS} ms (the broker closes a port with more than ${MAX_WAITING_PER_LANE} calls waiting; a tab of ours never has more than ${MAX_CALLS_IN_FLIGHT} unanswered). Before the reads start, the harness waits until the browser's processes are quiet (the omnibox popup's WebUI, which this Chromium loads for every new window, spent up to 365 ms of script on a core in the same second as the flood). Every read of the first tab that waited while the flood was posted or answered counts; ${runs} runs.`,
-      'Before (issue 32), the broker served messages in arrival order: the longest such wait was 1.7–2.6 s (2.3–5.6 s measured on this machine under load). With fair lanes but a port closed only past 5,000 waiting calls, 72.6–125.8 ms. What remains is the browser: it dispatches (and deserializes) every message on the broker\'s thread in arrival order, one task per message, before any of the broker\'s code can look (a Chrome trace of a flood showed the worker\'s task queue 1,800 to 16,000 tasks deep): the sooner the flooding port is closed, the shorter that queue.',
+      "Before (issue 32), the broker served messages in arrival order: the longest such wait was 1.7–2.6 s (2.3–5.6 s measured on this machine under load). With fair lanes but a port closed only past 5,000 waiting calls, 72.6–125.8 ms. What remains is the browser: it dispatches (and deserializes) every message on the broker's thread in arrival order, one task per message, before any of the broker's code can look (a Chrome trace of a flood showed the worker's task queue 1,800 to 16,000 tasks deep): the sooner the flooding port is closed, the shorter that queue.",
     ].join('\n\n'),
     tables: [
       {
         caption: 'Per run',
-        columns: ['run', 'flood posted in', 'flood answered', 'flood over after', 'reads during', 'longest read', 'median read'],
-        rows: results.map((r, i) => [i + 1, `${fmt(r.postMillis, 0)} ms`, r.answered, `${fmt(r.floodMillis, 0)} ms`, r.reads.length, `${fmt(Math.max(0, ...r.reads), 1)} ms`, `${fmt(summarize(r.reads).median, 2)} ms`]),
+        columns: [
+          'run',
+          'flood posted in',
+          'flood answered',
+          'flood over after',
+          'reads during',
+          'longest read',
+          'median read',
+        ],
+        rows: results.map((r, i) => [
+          i + 1,
+          `${fmt(r.postMillis, 0)} ms`,
+          r.answered,
+          `${fmt(r.floodMillis, 0)} ms`,
+          r.reads.length,
+          `${fmt(Math.max(0, ...r.reads), 1)} ms`,
+          `${fmt(summarize(r.reads).median, 2)} ms`,
+        ]),
       },
     ],
     goals: [
@@ -85,7 +107,14 @@ export async function floodFairness(flags: Flags, browser: Browser, pages: PageS
         met: worst <= 50,
       },
     ],
-    notes: [`The harness waited ${quietWaits.map((ms) => fmt(ms, 0)).join(', ')} ms for the browser to be quiet before each run's reads.`, ...external],
-    data: { flood: FLOOD, readEveryMillis: READ_EVERY_MILLIS, runs: results.map((r) => ({ ...r, longest: Math.max(0, ...r.reads) })) },
+    notes: [
+      `The harness waited ${quietWaits.map((ms) => fmt(ms, 0)).join(', ')} ms for the browser to be quiet before each run's reads.`,
+      ...external,
+    ],
+    data: {
+      flood: FLOOD,
+      readEveryMillis: READ_EVERY_MILLIS,
+      runs: results.map((r) => ({ ...r, longest: Math.max(0, ...r.reads) })),
+    },
   };
 }

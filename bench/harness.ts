@@ -32,7 +32,12 @@ export function parseFlags(argv: string[]): Flags {
   const only = value('only');
   const load = value('load-seconds');
   const tabs = value('tabs');
-  return { quick, only: only ? new Set(only.split(',')) : null, loadSeconds: load ? Number(load) : quick ? 10 : 60, tabs: tabs ? tabs.split(',').map(Number) : null };
+  return {
+    quick,
+    only: only ? new Set(only.split(',')) : null,
+    loadSeconds: load ? Number(load) : quick ? 10 : 60,
+    tabs: tabs ? tabs.split(',').map(Number) : null,
+  };
 }
 
 // ── statistics ────────────────────────────────────────────────────────────────────────────────
@@ -56,7 +61,15 @@ export function percentile(sorted: number[], p: number): number {
 export function summarize(values: number[]): Summary {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
-  return { n: sorted.length, median: median(sorted), p95: percentile(sorted, 95), p99: percentile(sorted, 99), min: sorted[0] ?? Number.NaN, max: sorted.at(-1) ?? Number.NaN, mean };
+  return {
+    n: sorted.length,
+    median: median(sorted),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    min: sorted[0] ?? Number.NaN,
+    max: sorted.at(-1) ?? Number.NaN,
+    mean,
+  };
 }
 
 export function median(values: number[]): number {
@@ -69,7 +82,9 @@ export function median(values: number[]): number {
 /** A number for a table: `digits` decimals, no trailing noise. */
 export function fmt(value: number | null | undefined, digits = 2): string {
   if (value === null || value === undefined || Number.isNaN(value)) return 'n/a';
-  return Number.isInteger(value) && digits > 0 && Math.abs(value) >= 1000 ? value.toLocaleString('en-US') : value.toFixed(digits);
+  return Number.isInteger(value) && digits > 0 && Math.abs(value) >= 1000
+    ? value.toLocaleString('en-US')
+    : value.toFixed(digits);
 }
 
 export const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(resolve, millis));
@@ -124,7 +139,8 @@ export function tasksetAvailable(): boolean {
 /** The command line that runs a TypeScript file of ours under Node (through tsx), optionally pinned. */
 export function nodeCommand(file: string, args: string[], options: ChildOptions = {}): [string, string[]] {
   const node = [...(options.nodeFlags ?? []), '--import', 'tsx', file, ...args];
-  if (options.cpus !== undefined && tasksetAvailable()) return ['taskset', ['-c', options.cpus, process.execPath, ...node]];
+  if (options.cpus !== undefined && tasksetAvailable())
+    return ['taskset', ['-c', options.cpus, process.execPath, ...node]];
   return [process.execPath, node];
 }
 
@@ -132,7 +148,11 @@ export function nodeCommand(file: string, args: string[], options: ChildOptions 
 export function runChild<T>(file: string, args: string[], options: ChildOptions = {}): Promise<T> {
   const [command, argv] = nodeCommand(file, ['--child', ...args], options);
   return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...options.env } });
+    const child = spawn(command, argv, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...options.env },
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMillis ?? 300_000);
@@ -212,8 +232,14 @@ export async function startBenchEmulator(options: EmulatorOptions = {}): Promise
     counts() {
       const stats = em.env.stats.snapshot();
       const byRoute: Record<string, number> = {};
-      for (const [route, statuses] of Object.entries(stats.requests)) byRoute[route] = Object.values(statuses).reduce((a, b) => a + b, 0);
-      return { requests: stats.requests_total, tokenRequests: stats.token_refreshes, preflights: log.preflights(), byRoute };
+      for (const [route, statuses] of Object.entries(stats.requests))
+        byRoute[route] = Object.values(statuses).reduce((a, b) => a + b, 0);
+      return {
+        requests: stats.requests_total,
+        tokenRequests: stats.token_refreshes,
+        preflights: log.preflights(),
+        byRoute,
+      };
     },
     async stop() {
       log.stop();
@@ -225,12 +251,19 @@ export async function startBenchEmulator(options: EmulatorOptions = {}): Promise
 /** Creates `count` teams with the demo user as creator (server access). Returns their ids. */
 export async function seedTeams(em: RunningEmulator, count: number): Promise<string[]> {
   const { demo } = em.projects;
-  const t = createTransport({ baseUrl: em.url, projectId: demo.id, accessType: 'server', secretServerKey: demo.secretServerKey, diagnoseFailures: false });
+  const t = createTransport({
+    baseUrl: em.url,
+    projectId: demo.id,
+    accessType: 'server',
+    secretServerKey: demo.secretServerKey,
+    diagnoseFailures: false,
+  });
   const users = await endpoints.listUsers(t, { query: em.demoUser?.email });
   const demoUser = users.items.find((u) => u.primary_email === em.demoUser?.email);
   if (!demoUser) throw new Error('The emulator has no demo user.');
   const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await endpoints.createTeam(t, { display_name: `Bench team ${i + 1}`, creator_user_id: demoUser.id })).id);
+  for (let i = 0; i < count; i++)
+    ids.push((await endpoints.createTeam(t, { display_name: `Bench team ${i + 1}`, creator_user_id: demoUser.id })).id);
   return ids;
 }
 
@@ -250,7 +283,8 @@ export function machineInfo() {
 
 export function packageVersion(name: string): string {
   try {
-    return (JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'not installed';
   }
@@ -276,8 +310,14 @@ export interface EmulatorInfo {
 }
 
 /** Starts bench/emulatorServer.ts (optionally pinned to `cpus`) and waits for its JSON line. */
-export function spawnEmulator(options: { teams?: number; cpus?: string } = {}): Promise<{ info: EmulatorInfo; stop: () => Promise<void> }> {
-  const [command, argv] = nodeCommand(`${BENCH}emulatorServer.ts`, [`--teams=${options.teams ?? 2}`], options.cpus === undefined ? {} : { cpus: options.cpus });
+export function spawnEmulator(
+  options: { teams?: number; cpus?: string } = {},
+): Promise<{ info: EmulatorInfo; stop: () => Promise<void> }> {
+  const [command, argv] = nodeCommand(
+    `${BENCH}emulatorServer.ts`,
+    [`--teams=${options.teams ?? 2}`],
+    options.cpus === undefined ? {} : { cpus: options.cpus },
+  );
   const child = spawn(command, argv, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -297,6 +337,8 @@ export function spawnEmulator(options: { teams?: number; cpus?: string } = {}): 
       resolve({ info, stop });
     };
     child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`The emulator process exited (${code}) before it was ready: ${out}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`The emulator process exited (${code}) before it was ready: ${out}`)),
+    );
   });
 }

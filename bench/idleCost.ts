@@ -7,7 +7,14 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { WorkerTarget } from '../test/e2e/support/workerCdp.js';
 import { CLIENT_KINDS, CLIENT_LABELS, Stage, type ClientKind, type PageServer } from './browser.js';
-import { rendererCount, sharedWorkerThreads, tabClock, threadClock, type TabClock, type ThreadClock } from './cpuTime.js';
+import {
+  rendererCount,
+  sharedWorkerThreads,
+  tabClock,
+  threadClock,
+  type TabClock,
+  type ThreadClock,
+} from './cpuTime.js';
 import { fmt, sleep, startBenchEmulator, type BenchEmulator, type BenchResult, type Flags } from './harness.js';
 import { heapBreakdown, type HeapBreakdown } from '../test/support/heapSnapshot.js';
 
@@ -53,7 +60,10 @@ interface Row {
   workerCpuMillis: number | null;
   /** How long the worker thread was ready to run but waited for a CPU (the machine's load, not ours). */
   workerWaitMillis: number | null;
-  /** Wall-clock durations of the tabs' tasks and scripts (CDP TaskDuration, ScriptDuration): inflated by waiting for a CPU. */
+  /**
+   * Wall-clock durations of the tabs' tasks and scripts (CDP TaskDuration, ScriptDuration): inflated by waiting for a
+   * CPU.
+   */
   taskMillis: number;
   scriptMillis: number;
   timersFired: number;
@@ -62,7 +72,10 @@ interface Row {
   heapAfterSettleBytes: number;
   heapAfterGcBytes: number;
   workerHeapBytes: number | null;
-  /** Renderer processes of the browser during the window: fewer than the tabs open would mean tabs sharing a main thread. */
+  /**
+   * Renderer processes of the browser during the window: fewer than the tabs open would mean tabs sharing a main
+   * thread.
+   */
   renderers: number;
 }
 
@@ -82,7 +95,10 @@ async function openKind(stage: Stage, kind: ClientKind, tabs: number): Promise<O
   for (let i = 0; i < tabs; i++) pages.push(await stage.open(context, kind, 'hooks'));
   for (const page of pages) await stage.waitMark(page, 'ready');
   const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));
-  const worker = kind === 'authbroker' ? await WorkerTarget.attach(await stage.browser.newBrowserCDPSession(), `${stage.pages.url}/broker-worker.js`) : null;
+  const worker =
+    kind === 'authbroker'
+      ? await WorkerTarget.attach(await stage.browser.newBrowserCDPSession(), `${stage.pages.url}/broker-worker.js`)
+      : null;
   return { kind, context, pages, sessions, worker };
 }
 
@@ -93,7 +109,10 @@ interface HeapContents {
   worker: HeapBreakdown | null;
 }
 
-async function snapshot(send: (method: string, params?: Record<string, unknown>) => Promise<unknown>, onChunk: (listener: (chunk: string) => void) => void): Promise<HeapBreakdown> {
+async function snapshot(
+  send: (method: string, params?: Record<string, unknown>) => Promise<unknown>,
+  onChunk: (listener: (chunk: string) => void) => void,
+): Promise<HeapBreakdown> {
   const chunks: string[] = [];
   onChunk((chunk) => chunks.push(chunk));
   await send('HeapProfiler.enable');
@@ -117,7 +136,10 @@ async function heapContents(open: Open): Promise<HeapContents> {
         ? null
         : await snapshot(
             (method, params) => worker.send(method, params),
-            (listener) => worker.onEvent((method, params) => method === 'HeapProfiler.addHeapSnapshotChunk' && listener(String(params.chunk))),
+            (listener) =>
+              worker.onEvent(
+                (method, params) => method === 'HeapProfiler.addHeapSnapshotChunk' && listener(String(params.chunk)),
+              ),
           ),
   };
 }
@@ -141,12 +163,21 @@ async function heapOf(open: Open, collect: boolean): Promise<{ total: number; wo
 type Stages = Map<ClientKind, { stage: Stage; emulator: BenchEmulator }>;
 
 /** One configuration: the three kinds open side by side, then one idle window measured for all. */
-async function measure(stages: Stages, tabs: number, hidden: boolean, idleMillis: number, contents: HeapContents[] | null): Promise<Row[]> {
+async function measure(
+  stages: Stages,
+  tabs: number,
+  hidden: boolean,
+  idleMillis: number,
+  contents: HeapContents[] | null,
+): Promise<Row[]> {
   const opened: Open[] = [];
   const browserSession = await stages.values().next().value!.stage.browser.newBrowserCDPSession();
   try {
     for (const kind of CLIENT_KINDS) opened.push(await openKind(stages.get(kind)!.stage, kind, tabs));
-    if (hidden) for (const open of opened) for (const page of open.pages) await page.evaluate(() => (window as unknown as { __setHidden(h: boolean): void }).__setHidden(true));
+    if (hidden)
+      for (const open of opened)
+        for (const page of open.pages)
+          await page.evaluate(() => (window as unknown as { __setHidden(h: boolean): void }).__setHidden(true));
     // Let start-up work (fetches, first renders, refetch-on-return) finish before the window opens.
     await sleep(3000);
     const settled = await Promise.all(opened.map((open) => heapOf(open, false)));
@@ -157,7 +188,14 @@ async function measure(stages: Stages, tabs: number, hidden: boolean, idleMillis
     // Only authbroker runs a SharedWorker in this browser now: its threads are the broker's.
     const workerThreads = await sharedWorkerThreads(browserSession);
     const clocksOf = () => Promise.all(opened.map((open) => Promise.all(open.sessions.map(tabClock))));
-    const timersOf = () => Promise.all(opened.map((open) => Promise.all(open.pages.map((p) => p.evaluate(() => (window as unknown as { __timersFired: number }).__timersFired)))));
+    const timersOf = () =>
+      Promise.all(
+        opened.map((open) =>
+          Promise.all(
+            open.pages.map((p) => p.evaluate(() => (window as unknown as { __timersFired: number }).__timersFired)),
+          ),
+        ),
+      );
     const timersBefore = await timersOf();
     const workerBefore = threadClock(workerThreads);
     const clocksBefore = await clocksOf();
@@ -168,17 +206,28 @@ async function measure(stages: Stages, tabs: number, hidden: boolean, idleMillis
     const clocksAfter = await clocksOf();
     const workerAfter = threadClock(workerThreads);
     const renderers = await rendererCount(browserSession);
-    const traffic = new Map(CLIENT_KINDS.map((kind) => {
-      const { emulator } = stages.get(kind)!;
-      return [kind, { requests: emulator.log.entries.length, tokenRequests: emulator.counts().tokenRequests }] as const;
-    }));
+    const traffic = new Map(
+      CLIENT_KINDS.map((kind) => {
+        const { emulator } = stages.get(kind)!;
+        return [
+          kind,
+          { requests: emulator.log.entries.length, tokenRequests: emulator.counts().tokenRequests },
+        ] as const;
+      }),
+    );
     const timersAfter = await timersOf();
     const rows: Row[] = [];
     for (let k = 0; k < opened.length; k++) {
       const open = opened[k]!;
-      const spent = (field: keyof TabClock) => clocksAfter[k]!.reduce((sum, clock, i) => sum + clock[field] - clocksBefore[k]![i]![field], 0) * 1000;
+      const spent = (field: keyof TabClock) =>
+        clocksAfter[k]!.reduce((sum, clock, i) => sum + clock[field] - clocksBefore[k]![i]![field], 0) * 1000;
       const workerTimers = open.worker
-        ? ((await open.worker.send<{ result: { value: number } }>('Runtime.evaluate', { expression: 'globalThis.__timersFired - globalThis.__timersBase', returnByValue: true })).result.value ?? 0)
+        ? ((
+            await open.worker.send<{ result: { value: number } }>('Runtime.evaluate', {
+              expression: 'globalThis.__timersFired - globalThis.__timersBase',
+              returnByValue: true,
+            })
+          ).result.value ?? 0)
         : 0;
       const worker = open.worker !== null && workerThreads.length > 0 ? workerSpent(workerBefore, workerAfter) : null;
       const afterGc = await heapOf(open, true);
@@ -192,7 +241,8 @@ async function measure(stages: Stages, tabs: number, hidden: boolean, idleMillis
         workerWaitMillis: worker?.wait ?? null,
         taskMillis: spent('taskSeconds'),
         scriptMillis: spent('scriptSeconds'),
-        timersFired: timersAfter[k]!.reduce((a, b) => a + b, 0) - timersBefore[k]!.reduce((a, b) => a + b, 0) + workerTimers,
+        timersFired:
+          timersAfter[k]!.reduce((a, b) => a + b, 0) - timersBefore[k]!.reduce((a, b) => a + b, 0) + workerTimers,
         requests: traffic.get(open.kind)!.requests,
         tokenRequests: traffic.get(open.kind)!.tokenRequests,
         heapAfterSettleBytes: settled[k]!.total,
@@ -220,7 +270,10 @@ async function emptyWorkerHeap(stage: Stage): Promise<number> {
     const page = await context.newPage();
     await page.goto(`${stage.pages.url}/naive.html`);
     await page.evaluate(() => {
-      (window as unknown as { __empty: SharedWorker }).__empty = new SharedWorker('/echo-worker.js', { type: 'module', name: 'empty' });
+      (window as unknown as { __empty: SharedWorker }).__empty = new SharedWorker('/echo-worker.js', {
+        type: 'module',
+        name: 'empty',
+      });
     });
     const cdp = await stage.browser.newBrowserCDPSession();
     let worker: WorkerTarget | null = null;
@@ -250,7 +303,11 @@ export async function idleCost(flags: Flags, browser: Browser, pages: PageServer
       stages.set(kind, { emulator, stage: await Stage.open(emulator, browser, pages) });
     }
     // What fills the heaps is read once, at the largest N with the tabs visible.
-    for (const hidden of [false, true]) for (const tabs of sizes) rows.push(...(await measure(stages, tabs, hidden, idleMillis, !hidden && tabs === sizes.at(-1) ? contents : null)));
+    for (const hidden of [false, true])
+      for (const tabs of sizes)
+        rows.push(
+          ...(await measure(stages, tabs, hidden, idleMillis, !hidden && tabs === sizes.at(-1) ? contents : null)),
+        );
     emptyWorker = await emptyWorkerHeap(stages.get('authbroker')!.stage);
   } finally {
     for (const { stage, emulator } of stages.values()) {
@@ -265,7 +322,10 @@ const MB = (bytes: number) => `${fmt(bytes / 1e6, 2)} MB`;
 
 /** A heap in a few words: its largest kinds of node. */
 function describeHeap(heap: HeapBreakdown): string {
-  const types = Object.entries(heap.byType).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([type, bytes]) => `${HEAP_TYPES[type] ?? type} ${MB(bytes)}`);
+  const types = Object.entries(heap.byType)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([type, bytes]) => `${HEAP_TYPES[type] ?? type} ${MB(bytes)}`);
   return `${MB(heap.totalBytes)} in its snapshot, most of it ${types.join(', ')}`;
 }
 
@@ -282,11 +342,21 @@ const HEAP_TYPES: Record<string, string> = {
 };
 
 /** What the figures mean where we lose or where they are not what they seem; computed, never written ahead. */
-function idleNotes(rows: Row[], sizes: number[], idleMillis: number, emptyWorkerBytes: number, contents: HeapContents[]): string[] {
+function idleNotes(
+  rows: Row[],
+  sizes: number[],
+  idleMillis: number,
+  emptyWorkerBytes: number,
+  contents: HeapContents[],
+): string[] {
   const find = (kind: ClientKind, tabs: number) => rows.find((r) => r.kind === kind && r.tabs === tabs && !r.hidden)!;
   const smallest = sizes[0]!;
   const largest = sizes.at(-1)!;
-  const perTab = (kind: ClientKind) => (find(kind, largest).heapAfterGcBytes - (find(kind, largest).workerHeapBytes ?? 0) - (find(kind, smallest).heapAfterGcBytes - (find(kind, smallest).workerHeapBytes ?? 0))) / Math.max(1, largest - smallest);
+  const perTab = (kind: ClientKind) =>
+    (find(kind, largest).heapAfterGcBytes -
+      (find(kind, largest).workerHeapBytes ?? 0) -
+      (find(kind, smallest).heapAfterGcBytes - (find(kind, smallest).workerHeapBytes ?? 0))) /
+    Math.max(1, largest - smallest);
   const ours = find('authbroker', largest);
   const notes: string[] = [];
   for (const other of ['naive', 'sdk'] as const) {
@@ -301,38 +371,70 @@ function idleNotes(rows: Row[], sizes: number[], idleMillis: number, emptyWorker
     );
   }
   for (const heap of contents) {
-    notes.push(`What fills the heap at N = ${largest}, ${CLIENT_LABELS[heap.kind]}: one tab, ${describeHeap(heap.tab)}${heap.worker ? `; the broker's worker, ${describeHeap(heap.worker)}` : ''}.`);
+    notes.push(
+      `What fills the heap at N = ${largest}, ${CLIENT_LABELS[heap.kind]}: one tab, ${describeHeap(heap.tab)}${heap.worker ? `; the broker's worker, ${describeHeap(heap.worker)}` : ''}.`,
+    );
   }
-  const waited = rows.filter((r) => r.workerWaitMillis !== null && r.workerCpuMillis !== null && r.workerWaitMillis > r.workerCpuMillis);
+  const waited = rows.filter(
+    (r) => r.workerWaitMillis !== null && r.workerCpuMillis !== null && r.workerWaitMillis > r.workerCpuMillis,
+  );
   if (waited.length > 0) {
-    const worst = waited.reduce((a, b) => (b.workerWaitMillis! - b.workerCpuMillis! > a.workerWaitMillis! - a.workerCpuMillis! ? b : a));
+    const worst = waited.reduce((a, b) =>
+      b.workerWaitMillis! - b.workerCpuMillis! > a.workerWaitMillis! - a.workerCpuMillis! ? b : a,
+    );
     notes.push(
       `The machine's load, not the libraries': at N = ${worst.tabs} (${worst.hidden ? 'hidden' : 'visible'}) the broker's worker thread ran ${fmt(worst.workerCpuMillis, 1)} ms and waited ${fmt(worst.workerWaitMillis, 1)} ms for a CPU that other threads held. A sampling profiler counts such waits as busy, which is why this benchmark now reads the threads' CPU clocks instead.`,
     );
   }
   const shared = rows.filter((r) => r.renderers < CLIENT_KINDS.length * r.tabs);
-  if (shared.length > 0) notes.push(`Chromium ran fewer renderer processes than tabs at N = ${[...new Set(shared.map((r) => r.tabs))].join(', ')}: tabs of one kind shared a main thread there, so their CPU time is counted once per tab that reported it.`);
+  if (shared.length > 0)
+    notes.push(
+      `Chromium ran fewer renderer processes than tabs at N = ${[...new Set(shared.map((r) => r.tabs))].join(', ')}: tabs of one kind shared a main thread there, so their CPU time is counted once per tab that reported it.`,
+    );
   return notes;
 }
 
-function report(rows: Row[], sizes: number[], idleMillis: number, emptyWorkerBytes: number, contents: HeapContents[]): BenchResult {
-  const find = (kind: ClientKind, tabs: number, hidden: boolean) => rows.find((r) => r.kind === kind && r.tabs === tabs && r.hidden === hidden)!;
+function report(
+  rows: Row[],
+  sizes: number[],
+  idleMillis: number,
+  emptyWorkerBytes: number,
+  contents: HeapContents[],
+): BenchResult {
+  const find = (kind: ClientKind, tabs: number, hidden: boolean) =>
+    rows.find((r) => r.kind === kind && r.tabs === tabs && r.hidden === hidden)!;
   const ratio = (value: number, ours: number) => (ours > 0 ? `×${fmt(value / ours, 1)}` : value > 0 ? '×∞' : '×1.0');
   const idleTable = (hidden: boolean) => ({
     caption: `Idle ${idleMillis / 1000} s, tabs ${hidden ? 'hidden' : 'visible'}: CPU time spent by all tabs' main threads and the broker's worker thread (ratio to authbroker at the same N), of it the worker; the tabs' task time (wall clock); timers; requests`,
-    columns: ['client', ...sizes.flatMap((n) => [`N=${n} CPU ms`, `N=${n} of it worker`, `N=${n} task ms (wall)`, `N=${n} timers`, `N=${n} requests (token)`])],
+    columns: [
+      'client',
+      ...sizes.flatMap((n) => [
+        `N=${n} CPU ms`,
+        `N=${n} of it worker`,
+        `N=${n} task ms (wall)`,
+        `N=${n} timers`,
+        `N=${n} requests (token)`,
+      ]),
+    ],
     rows: CLIENT_KINDS.map((kind) => [
       CLIENT_LABELS[kind],
       ...sizes.flatMap((n) => {
         const r = find(kind, n, hidden);
         const ours = find('authbroker', n, hidden);
-        return [`${fmt(r.cpuMillis, 1)} (${ratio(r.cpuMillis, ours.cpuMillis)})`, r.workerCpuMillis === null ? '—' : fmt(r.workerCpuMillis, 1), fmt(r.taskMillis, 1), String(r.timersFired), `${r.requests} (${r.tokenRequests})`];
+        return [
+          `${fmt(r.cpuMillis, 1)} (${ratio(r.cpuMillis, ours.cpuMillis)})`,
+          r.workerCpuMillis === null ? '—' : fmt(r.workerCpuMillis, 1),
+          fmt(r.taskMillis, 1),
+          String(r.timersFired),
+          `${r.requests} (${r.tokenRequests})`,
+        ];
       }),
     ]),
   });
   const largest = sizes.at(-1)!;
   const memoryTable = {
-    caption: 'JS heap of all tabs plus the broker worker (MB = 10^6 bytes): after settling / after a forced GC; per-tab increment from the smallest to the largest N, after GC',
+    caption:
+      'JS heap of all tabs plus the broker worker (MB = 10^6 bytes): after settling / after a forced GC; per-tab increment from the smallest to the largest N, after GC',
     columns: ['client', ...sizes.map((n) => `N=${n}`), 'per extra tab', 'of it: broker worker at the largest N'],
     rows: CLIENT_KINDS.map((kind) => {
       const small = find(kind, sizes[0]!, false);
@@ -353,7 +455,10 @@ function report(rows: Row[], sizes: number[], idleMillis: number, emptyWorkerByt
     caption: `What fills one tab's heap and the broker worker's at N = ${largest} (heap snapshot after GC, MB by node type: native = the page's DOM and Blink objects; strings include the scripts' source; "object shape" is V8's own)`,
     columns: ['heap', 'snapshot total', ...types, 'other'],
     rows: contents.flatMap((heap) =>
-      [[`${CLIENT_LABELS[heap.kind]}: one tab`, heap.tab] as const, ...(heap.worker ? [[`${CLIENT_LABELS[heap.kind]}: broker worker`, heap.worker] as const] : [])].map(([label, breakdown]) => [
+      [
+        [`${CLIENT_LABELS[heap.kind]}: one tab`, heap.tab] as const,
+        ...(heap.worker ? [[`${CLIENT_LABELS[heap.kind]}: broker worker`, heap.worker] as const] : []),
+      ].map(([label, breakdown]) => [
         label,
         MB(breakdown.totalBytes),
         ...types.map((type) => fmt((breakdown.byType[type] ?? 0) / 1e6, 2)),
@@ -381,7 +486,11 @@ function report(rows: Row[], sizes: number[], idleMillis: number, emptyWorkerByt
         measured: `${fmt(ours.cpuMillis, 1)} ms (worker ${ours.workerCpuMillis === null ? 'not measured' : `${fmt(ours.workerCpuMillis, 1)} ms`}) vs ${fmt(sdk.cpuMillis, 1)} ms (×${fmt(sdk.cpuMillis / Math.max(0.001, ours.cpuMillis), 1)})`,
         met: ours.workerCpuMillis === null ? null : ours.cpuMillis * 10 <= sdk.cpuMillis,
       },
-      { goal: 'idle: 0 network requests from authbroker in the idle window', measured: `${requestsOurs} request(s) over every configuration`, met: requestsOurs === 0 },
+      {
+        goal: 'idle: 0 network requests from authbroker in the idle window',
+        measured: `${requestsOurs} request(s) over every configuration`,
+        met: requestsOurs === 0,
+      },
       // Issue 25's decision (recorded in issue 32).
       {
         goal: `memory: authbroker's total heap across N = ${largest} tabs below the official SDK's and at most 1.1 × the naive client's`,

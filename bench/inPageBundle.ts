@@ -11,14 +11,18 @@ import { freshDir, ROOT, TMP } from './harness.js';
 
 const IN_PAGE = join(TMP, 'in-page');
 
-/** Bundles worker/hosts/inPage.ts into bench/.tmp/in-page; returns the plugin that points the tab's import of it there. */
+/**
+ * Bundles worker/hosts/inPage.ts into bench/.tmp/in-page; returns the plugin that points the tab's import of it there.
+ */
 export async function inPageAsShipped(): Promise<Plugin> {
   freshDir(IN_PAGE);
   await build({ ...inPageBundle, absWorkingDir: ROOT, outdir: IN_PAGE, logLevel: 'error' });
   return {
     name: 'in-page-broker-as-shipped',
     setup(b) {
-      b.onResolve({ filter: /[\\/]worker[\\/]hosts[\\/]inPage\.js$/ }, (args) => (args.importer.startsWith(join(ROOT, 'client')) ? { path: join(IN_PAGE, 'inPage.js') } : undefined));
+      b.onResolve({ filter: /[\\/]worker[\\/]hosts[\\/]inPage\.js$/ }, (args) =>
+        args.importer.startsWith(join(ROOT, 'client')) ? { path: join(IN_PAGE, 'inPage.js') } : undefined,
+      );
     },
   };
 }

@@ -5,7 +5,17 @@
  */
 import * as Comlink from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
-import { BENCH, fmt, isChild, runChild, spawnEmulator, summarize, type BenchResult, type Flags, type Summary } from './harness.js';
+import {
+  BENCH,
+  fmt,
+  isChild,
+  runChild,
+  spawnEmulator,
+  summarize,
+  type BenchResult,
+  type Flags,
+  type Summary,
+} from './harness.js';
 import { serveMethods, type ServedPort } from '../worker/rpc/server.js';
 import { connectSimTab, startNodeBroker } from './simTabs.js';
 
@@ -79,10 +89,25 @@ async function child(quick: boolean): Promise<unknown> {
 }
 
 export async function nodeRpc(flags: Flags): Promise<BenchResult> {
-  const out = await runChild<{ rounds: number; perRound: number; warmup: number; stats: Record<string, Summary> }>(`${BENCH}nodeRpc.ts`, flags.quick ? ['--quick'] : [], { timeoutMillis: 180_000 });
-  const { comlink, floor, comlinkEcho, rawSame, raw, rawUser } = out.stats as Record<'comlink' | 'floor' | 'comlinkEcho' | 'rawSame' | 'raw' | 'rawUser', Summary>;
+  const out = await runChild<{ rounds: number; perRound: number; warmup: number; stats: Record<string, Summary> }>(
+    `${BENCH}nodeRpc.ts`,
+    flags.quick ? ['--quick'] : [],
+    { timeoutMillis: 180_000 },
+  );
+  const { comlink, floor, comlinkEcho, rawSame, raw, rawUser } = out.stats as Record<
+    'comlink' | 'floor' | 'comlinkEcho' | 'rawSame' | 'raw' | 'rawUser',
+    Summary
+  >;
   const ratio = comlink.median / rawSame.median;
-  const row = (label: string, s: Summary) => [label, fmt(s.median * 1000, 1), fmt(s.p95 * 1000, 1), fmt(s.p99 * 1000, 1), fmt(s.mean * 1000, 1), s.n, `×${fmt(s.median / rawSame.median, 2)}`];
+  const row = (label: string, s: Summary) => [
+    label,
+    fmt(s.median * 1000, 1),
+    fmt(s.p95 * 1000, 1),
+    fmt(s.p99 * 1000, 1),
+    fmt(s.mean * 1000, 1),
+    s.n,
+    `×${fmt(s.median / rawSame.median, 2)}`,
+  ];
   return {
     id: 'node-rpc',
     title: '7b. Cached getUser() through Comlink in Node vs a raw MessageChannel ping-pong with the same payload',
@@ -101,7 +126,13 @@ export async function nodeRpc(flags: Flags): Promise<BenchResult> {
         ],
       },
     ],
-    goals: [{ goal: 'Comlink cached getUser() at most 2× a raw MessageChannel ping-pong carrying the same payload (medians)', measured: `×${fmt(ratio, 2)} (${fmt(comlink.median * 1000, 1)} µs vs ${fmt(rawSame.median * 1000, 1)} µs)`, met: ratio <= 2 }],
+    goals: [
+      {
+        goal: 'Comlink cached getUser() at most 2× a raw MessageChannel ping-pong carrying the same payload (medians)',
+        measured: `×${fmt(ratio, 2)} (${fmt(comlink.median * 1000, 1)} µs vs ${fmt(rawSame.median * 1000, 1)} µs)`,
+        met: ratio <= 2,
+      },
+    ],
     notes: [
       `The same-payload ping-pong is ×${fmt(rawSame.median / raw.median, 2)} one echoing a number (${fmt(raw.median * 1000, 1)} µs); against that number ping-pong the read is ×${fmt(comlink.median / raw.median, 2)}.`,
       `The RPC layer alone (Comlink's tab side and the broker's strict server, no broker work) is ×${fmt(floor.median / rawSame.median, 2)} the baseline; the broker's cached read adds ${fmt((comlink.median - floor.median) * 1000, 1)} µs to it.`,

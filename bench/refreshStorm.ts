@@ -42,14 +42,27 @@ export async function refreshStorm(flags: Flags, browser: Browser, pages: PageSe
             const tokenRequestsDuringSetup = emulator.counts().tokenRequests;
             emulator.reset();
             const started = Date.now();
-            const outcomes = await Promise.all(opened.map((page) => page.evaluate((count) => window.__bench.storm(count), CALLS_PER_TAB)));
+            const outcomes = await Promise.all(
+              opened.map((page) => page.evaluate((count) => window.__bench.storm(count), CALLS_PER_TAB)),
+            );
             const millis = Date.now() - started;
             await sleep(500);
             const counts = emulator.counts();
             const ok = outcomes.reduce((a, o) => a + o.ok, 0);
             const failed = outcomes.reduce((a, o) => a + o.failed, 0);
-            runs.push({ kind, tabs, ...counts, tokenRequestsDuringSetup, ok, failed, errors: [...new Set(outcomes.flatMap((o) => o.errors))], millis });
-            console.log(`  storm ${kind} N=${tabs}: ${counts.tokenRequests} token requests, ${counts.requests} requests, ${failed} failed calls, ${millis} ms`);
+            runs.push({
+              kind,
+              tabs,
+              ...counts,
+              tokenRequestsDuringSetup,
+              ok,
+              failed,
+              errors: [...new Set(outcomes.flatMap((o) => o.errors))],
+              millis,
+            });
+            console.log(
+              `  storm ${kind} N=${tabs}: ${counts.tokenRequests} token requests, ${counts.requests} requests, ${failed} failed calls, ${millis} ms`,
+            );
           } finally {
             await context.close();
           }
@@ -80,12 +93,36 @@ export async function refreshStorm(flags: Flags, browser: Browser, pages: PageSe
       {
         caption: 'Token requests (emulator token_refreshes, median)',
         columns: ['client', ...tabCounts.map((n) => `N=${n}`)],
-        rows: CLIENT_KINDS.map((kind) => [CLIENT_LABELS[kind], ...tabCounts.map((n) => `${fmt(med(kind, n, (r) => r.tokenRequests), 0)}${repeats > 1 ? ` (${cell(kind, n).map((r) => r.tokenRequests).join(', ')})` : ''}`)]),
+        rows: CLIENT_KINDS.map((kind) => [
+          CLIENT_LABELS[kind],
+          ...tabCounts.map(
+            (n) =>
+              `${fmt(
+                med(kind, n, (r) => r.tokenRequests),
+                0,
+              )}${
+                repeats > 1
+                  ? ` (${cell(kind, n)
+                      .map((r) => r.tokenRequests)
+                      .join(', ')})`
+                  : ''
+              }`,
+          ),
+        ]),
       },
       {
         caption: 'All requests during the storm (median, without preflights) and calls that failed (total over runs)',
         columns: ['client', ...tabCounts.map((n) => `N=${n}: requests / failed calls`)],
-        rows: CLIENT_KINDS.map((kind) => [CLIENT_LABELS[kind], ...tabCounts.map((n) => `${fmt(med(kind, n, (r) => r.requests), 0)} / ${cell(kind, n).reduce((a, r) => a + r.failed, 0)}`)]),
+        rows: CLIENT_KINDS.map((kind) => [
+          CLIENT_LABELS[kind],
+          ...tabCounts.map(
+            (n) =>
+              `${fmt(
+                med(kind, n, (r) => r.requests),
+                0,
+              )} / ${cell(kind, n).reduce((a, r) => a + r.failed, 0)}`,
+          ),
+        ]),
       },
     ],
     goals: [
@@ -96,9 +133,17 @@ export async function refreshStorm(flags: Flags, browser: Browser, pages: PageSe
       },
     ],
     notes: [
-      ...(setupLeaks.length ? [`Token requests happened during set-up (before the storm) in: ${setupLeaks.map((r) => `${r.kind} N=${r.tabs} (${r.tokenRequestsDuringSetup})`).join(', ')}; such a storm started with a fresh token.`] : ['No client made a token request during set-up: every storm started from the expired token.']),
+      ...(setupLeaks.length
+        ? [
+            `Token requests happened during set-up (before the storm) in: ${setupLeaks.map((r) => `${r.kind} N=${r.tabs} (${r.tokenRequestsDuringSetup})`).join(', ')}; such a storm started with a fresh token.`,
+          ]
+        : ['No client made a token request during set-up: every storm started from the expired token.']),
       ...external,
-      ...(failures.length ? [`Failed calls: ${failures.map((r) => `${r.kind} N=${r.tabs}: ${r.failed} (${r.errors.join('; ')})`).join(' | ')}`] : []),
+      ...(failures.length
+        ? [
+            `Failed calls: ${failures.map((r) => `${r.kind} N=${r.tabs}: ${r.failed} (${r.errors.join('; ')})`).join(' | ')}`,
+          ]
+        : []),
     ],
     data: { tabCounts, repeats, callsPerTab: CALLS_PER_TAB, runs },
   };

@@ -1,6 +1,7 @@
 /**
  * A broker in Node (fake IndexedDB, in-memory Web Locks) and simulated tabs talking to it through
- * the client's connection code (Comlink calls, port deliveries) over real MessageChannels, as SharedWorker ports would (like
+ * the client's connection code (Comlink calls, port deliveries) over real MessageChannels, as SharedWorker ports would
+ * (like
  * test/support/tabs.ts, without recording messages, which would skew memory figures).
  */
 import 'fake-indexeddb/auto';
@@ -23,7 +24,12 @@ export async function startNodeBroker(em: Pick<RunningEmulator, 'url' | 'project
   const locks = new LocalLockManager();
   const { demo, internal } = em.projects;
   const broker = await createBroker(
-    { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, internalPublishableClientKey: internal.publishableClientKey },
+    {
+      baseUrl: em.url,
+      projectId: demo.id,
+      publishableClientKey: demo.publishableClientKey,
+      internalPublishableClientKey: internal.publishableClientKey,
+    },
     { mode: 'shared-worker', locks },
   );
   return { broker, locks };
@@ -80,7 +86,14 @@ export async function connectSimTab({ broker, locks }: BenchBroker): Promise<Sim
     port1.close();
     lifetime.release();
   });
-  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, { tabId, lockName, version: 'bench' }, (batch) => listener.deliver(batch), (promise) => promise, tabErrors);
+  const connection = await connectOverPort(
+    port1 as unknown as MessagePort,
+    broker.config,
+    { tabId, lockName, version: 'bench' },
+    (batch) => listener.deliver(batch),
+    (promise) => promise,
+    tabErrors,
+  );
   tab.api = connection.api;
   closeConnection = () => connection.close();
   return tab;

@@ -9,7 +9,16 @@
 import type { Browser, BrowserContext } from 'playwright-core';
 import { bootReport, clientOnlyTab, firstVisit, type ClientOnlySample, type FirstVisitSample } from './bootRows.js';
 import { BEFORE_COMMIT, beforePagesBuilt, Stage, type BenchPage, type ClientKind, type PageServer } from './browser.js';
-import { fmt, median, sleep, startBenchEmulator, summarize, type BenchEmulator, type BenchResult, type Flags } from './harness.js';
+import {
+  fmt,
+  median,
+  sleep,
+  startBenchEmulator,
+  summarize,
+  type BenchEmulator,
+  type BenchResult,
+  type Flags,
+} from './harness.js';
 
 /** A browser context the variants open their tabs in, with the demo user signed in. */
 type Setting = 'warm' | 'cold' | 'cold-no-copy' | 'sdk' | 'naive';
@@ -24,13 +33,38 @@ const SETTINGS: Array<{ setting: Setting; kind: ClientKind; holder: boolean; ext
 type Variant = Setting | 'warm-before' | 'cold-before' | 'cold-no-copy-before';
 const BEFORE = `the tab side before, ${BEFORE_COMMIT.slice(0, 7)}`;
 const VARIANTS: Array<{ variant: Variant; setting: Setting; page: BenchPage; label: string }> = [
-  { variant: 'warm', setting: 'warm', page: 'authbroker', label: 'authbroker, warm broker (another tab open, user cached)' },
+  {
+    variant: 'warm',
+    setting: 'warm',
+    page: 'authbroker',
+    label: 'authbroker, warm broker (another tab open, user cached)',
+  },
   { variant: 'warm-before', setting: 'warm', page: 'before/authbroker', label: `  the same, ${BEFORE}` },
-  { variant: 'cold', setting: 'cold', page: 'authbroker', label: 'authbroker, cold broker (session in IndexedDB, no tab open)' },
+  {
+    variant: 'cold',
+    setting: 'cold',
+    page: 'authbroker',
+    label: 'authbroker, cold broker (session in IndexedDB, no tab open)',
+  },
   { variant: 'cold-before', setting: 'cold', page: 'before/authbroker', label: `  the same, ${BEFORE}` },
-  { variant: 'cold-no-copy', setting: 'cold-no-copy', page: 'authbroker', label: 'authbroker, cold broker, persistSnapshot: false (no copy of the last visit)' },
-  { variant: 'cold-no-copy-before', setting: 'cold-no-copy', page: 'before/authbroker', label: `  the same, ${BEFORE}` },
-  { variant: 'sdk', setting: 'sdk', page: 'sdk', label: 'official SDK @stackframe/js (another tab open; tokens in cookies)' },
+  {
+    variant: 'cold-no-copy',
+    setting: 'cold-no-copy',
+    page: 'authbroker',
+    label: 'authbroker, cold broker, persistSnapshot: false (no copy of the last visit)',
+  },
+  {
+    variant: 'cold-no-copy-before',
+    setting: 'cold-no-copy',
+    page: 'before/authbroker',
+    label: `  the same, ${BEFORE}`,
+  },
+  {
+    variant: 'sdk',
+    setting: 'sdk',
+    page: 'sdk',
+    label: 'official SDK @stackframe/js (another tab open; tokens in cookies)',
+  },
   { variant: 'naive', setting: 'naive', page: 'naive', label: 'naive per-tab client (tokens in localStorage)' },
 ];
 
@@ -62,8 +96,16 @@ interface OfflineSample {
 async function serviceDown(emulator: BenchEmulator, down: boolean): Promise<void> {
   const url = `${emulator.em.url}/emulator/faults`;
   if (!down) return void (await fetch(url, { method: 'DELETE' }));
-  const rules = ['/api/v1*', '/health'].map((path) => ({ path, probability: 1, effect: { type: 'drop', phase: 'before' } }));
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
+  const rules = ['/api/v1*', '/health'].map((path) => ({
+    path,
+    probability: 1,
+    effect: { type: 'drop', phase: 'before' },
+  }));
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules }),
+  });
   if (!response.ok) throw new Error(`faults: ${response.status}`);
 }
 
@@ -75,7 +117,11 @@ async function offlineReloads(stage: Stage, emulator: BenchEmulator, reps: numbe
   try {
     await stage.seedSession(context, 'authbroker');
     const admin = await import('../protocol/server.js');
-    const server = admin.createServerApp({ baseUrl: em.url, projectId: em.projects.demo.id, secretServerKey: em.projects.demo.secretServerKey });
+    const server = admin.createServerApp({
+      baseUrl: em.url,
+      projectId: em.projects.demo.id,
+      secretServerKey: em.projects.demo.secretServerKey,
+    });
     const userId = (await server.listUsers({ query: em.demoUser!.email })).items[0]!.id;
     for (let rep = 0; rep < reps; rep++) {
       // A visit that shows the user (and keeps its copy), then no tab open.
@@ -97,8 +143,16 @@ async function offlineReloads(stage: Stage, emulator: BenchEmulator, reps: numbe
         dispatchEvent(new Event('online'));
         return performance.now();
       });
-      const shownAt = await page.waitForFunction((expected) => (document.getElementById('user')?.textContent?.includes(expected) ? performance.now() : false), name, { timeout: 30_000, polling: 'raf' });
-      samples.push({ userShown: true, errorsOnScreen, freshAfterReturn: ((await shownAt.jsonValue()) as number) - started });
+      const shownAt = await page.waitForFunction(
+        (expected) => (document.getElementById('user')?.textContent?.includes(expected) ? performance.now() : false),
+        name,
+        { timeout: 30_000, polling: 'raf' },
+      );
+      samples.push({
+        userShown: true,
+        errorsOnScreen,
+        freshAfterReturn: ((await shownAt.jsonValue()) as number) - started,
+      });
       await page.close();
     }
   } finally {
@@ -158,7 +212,14 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
       }
       for (const warm of [true, false]) {
         for (const [before, floor] of [...sides.map((side) => [side, false]), [false, true]] as const) {
-          const sample = await clientOnlyTab(stage, emulator, contexts.get(warm ? 'warm' : 'cold')!, warm, before, floor);
+          const sample = await clientOnlyTab(
+            stage,
+            emulator,
+            contexts.get(warm ? 'warm' : 'cold')!,
+            warm,
+            before,
+            floor,
+          );
           if (rep > 0) clientOnly.push(sample);
         }
       }
@@ -187,7 +248,13 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
   // fetch, by the rows' own figure (after the page's start-up); from script start for context (today's
   // start-up is shorter, so the same moment reads later after it; both move by tens of ms from run to run).
   const fromStart = (variant: Variant) => median(of(variant).map((s) => s.fromScriptStart));
-  const pairs = (['warm', 'cold', 'cold-no-copy'] as const).map((variant) => ({ variant, today: after(variant).median, before: after(`${variant}-before`).median, todayStart: fromStart(variant), beforeStart: fromStart(`${variant}-before`) }));
+  const pairs = (['warm', 'cold', 'cold-no-copy'] as const).map((variant) => ({
+    variant,
+    today: after(variant).median,
+    before: after(`${variant}-before`).median,
+    todayStart: fromStart(variant),
+    beforeStart: fromStart(`${variant}-before`),
+  }));
   return {
     id: 'time-to-user',
     title: '4. Time to a signed-in screen in a new tab',
@@ -201,7 +268,16 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
     tables: [
       {
         caption: 'Time to the user in the DOM (ms) and requests received by the emulator',
-        columns: ['variant', 'median after the page start-up', 'p95', 'median from script start', 'median from navigation start', 'requests in window (median; max)', 'requests until all shown (median)', 'context: script run / connected (median ms from script start)'],
+        columns: [
+          'variant',
+          'median after the page start-up',
+          'p95',
+          'median from script start',
+          'median from navigation start',
+          'requests in window (median; max)',
+          'requests until all shown (median)',
+          'context: script run / connected (median ms from script start)',
+        ],
         rows: variants.map(({ variant, label }) => {
           const list = of(variant);
           const s = summarize(list.map((x) => x.afterScript));
@@ -219,16 +295,42 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
       },
       {
         caption: 'Offline reload (authbroker)',
-        columns: ['repetition', 'user shown offline', 'errors on screen', 'fresh value after the network returned (ms)'],
-        rows: offline.map((s, i) => [String(i + 1), s.userShown ? 'yes' : 'no', String(s.errorsOnScreen), fmt(s.freshAfterReturn, 0)]),
+        columns: [
+          'repetition',
+          'user shown offline',
+          'errors on screen',
+          'fresh value after the network returned (ms)',
+        ],
+        rows: offline.map((s, i) => [
+          String(i + 1),
+          s.userShown ? 'yes' : 'no',
+          String(s.errorsOnScreen),
+          fmt(s.freshAfterReturn, 0),
+        ]),
       },
       ...boot.tables,
     ],
     goals: [
-      { goal: "warm broker: user in the DOM ≤ 5 ms after the page's own start-up (median)", measured: `median ${fmt(warm.median, 1)} ms (p95 ${fmt(warm.p95, 1)} ms)`, met: warm.median <= 5 },
-      { goal: 'warm broker: no network request in that window', measured: `${requests('warm').filter((r) => r > 0).length} of ${requests('warm').length} tabs saw requests (max ${Math.max(0, ...requests('warm'))})`, met: requests('warm').every((r) => r === 0) },
-      { goal: "cold broker: user in the DOM ≤ 15 ms after the page's own start-up (median)", measured: `median ${fmt(cold.median, 1)} ms (p95 ${fmt(cold.p95, 1)} ms); without the copy ${fmt(after('cold-no-copy').median, 1)} ms`, met: cold.median <= 15 },
-      { goal: 'cold broker: no request before the user is shown', measured: `${requests('cold').filter((r) => r > 0).length} of ${requests('cold').length} tabs saw requests (max ${Math.max(0, ...requests('cold'))})`, met: requests('cold').every((r) => r === 0) },
+      {
+        goal: "warm broker: user in the DOM ≤ 5 ms after the page's own start-up (median)",
+        measured: `median ${fmt(warm.median, 1)} ms (p95 ${fmt(warm.p95, 1)} ms)`,
+        met: warm.median <= 5,
+      },
+      {
+        goal: 'warm broker: no network request in that window',
+        measured: `${requests('warm').filter((r) => r > 0).length} of ${requests('warm').length} tabs saw requests (max ${Math.max(0, ...requests('warm'))})`,
+        met: requests('warm').every((r) => r === 0),
+      },
+      {
+        goal: "cold broker: user in the DOM ≤ 15 ms after the page's own start-up (median)",
+        measured: `median ${fmt(cold.median, 1)} ms (p95 ${fmt(cold.p95, 1)} ms); without the copy ${fmt(after('cold-no-copy').median, 1)} ms`,
+        met: cold.median <= 15,
+      },
+      {
+        goal: 'cold broker: no request before the user is shown',
+        measured: `${requests('cold').filter((r) => r > 0).length} of ${requests('cold').length} tabs saw requests (max ${Math.max(0, ...requests('cold'))})`,
+        met: requests('cold').every((r) => r === 0),
+      },
       {
         goal: 'offline reload: the user shown, no error on screen, the fresh value within 1 s of the network returning (median)',
         measured: `${offline.filter((s) => s.userShown).length} of ${offline.length} shown, ${offline.reduce((n, s) => n + s.errorsOnScreen, 0)} errors; fresh after ${fmt(fresh.median, 0)} ms (max ${fmt(Math.max(...offline.map((s) => s.freshAfterReturn)), 0)} ms)`,
@@ -241,7 +343,10 @@ export async function timeToUser(flags: Flags, browser: Browser, pages: PageServ
         met: beforePagesBuilt ? pairs.every(({ today, before }) => today <= before + boot.localFetch) : null,
       },
     ],
-    notes: [...external, `Side by side: the warm authbroker tab adds ×${fmt(warm.median / Math.max(0.1, sdkMedian), 2)} what the official SDK's adds (${fmt(sdkMedian, 1)} ms after its page script).`],
+    notes: [
+      ...external,
+      `Side by side: the warm authbroker tab adds ×${fmt(warm.median / Math.max(0.1, sdkMedian), 2)} what the official SDK's adds (${fmt(sdkMedian, 1)} ms after its page script).`,
+    ],
     data: { reps, samples, offline, clientOnly, visits },
   };
 }

@@ -69,7 +69,11 @@ export async function workerMemory(flags: Flags, browser: Browser, pages: PageSe
       if (cycle === half - 1) midSnapshot = await snapshotByType();
     }
     objectGrowth = growthByType(midSnapshot!, await snapshotByType());
-    const status = await holder.evaluate(() => (window.__bench.status as () => Promise<{ tabsConnected: number; subscriptions: number; cacheEntries: number }>)());
+    const status = await holder.evaluate(() =>
+      (
+        window.__bench.status as () => Promise<{ tabsConnected: number; subscriptions: number; cacheEntries: number }>
+      )(),
+    );
     leftOpen = { tabs: status.tabsConnected, subscriptions: status.subscriptions, cacheEntries: status.cacheEntries };
     await context.close();
   } finally {
@@ -96,14 +100,22 @@ export async function workerMemory(flags: Flags, browser: Browser, pages: PageSe
         rows: [
           ['baseline (idle tab only, after warm-up)', kB(baseline), '—'],
           [`${TABS} tabs open (first batch)`, kB(loaded), `+${kB(oneLoad)}`],
-          ...afterCycle.map((bytes, i) => [`after batch ${i + 1}`, kB(bytes), `${bytes >= baseline ? '+' : ''}${kB(bytes - baseline)}`]),
+          ...afterCycle.map((bytes, i) => [
+            `after batch ${i + 1}`,
+            kB(bytes),
+            `${bytes >= baseline ? '+' : ''}${kB(bytes - baseline)}`,
+          ]),
         ],
       },
     ],
     goals: [
       {
         goal: `no leak in the SharedWorker: objects (compiled code aside) held after the last ${cycles - half} of ${cycles} batches of ${TABS} tabs grow by at most 5 % of what one load adds`,
-        measured: `objects grew by ${kB(lateObjects)} (${Object.entries(objectGrowth).map(([type, bytes]) => `${type} +${kB(bytes)}`).join(', ') || 'nothing'}); one load adds ${kB(oneLoad)}; usedSize, code included, +${kB(lateGrowth)}; after the last batch the broker had ${leftOpen.tabs} tab(s), ${leftOpen.subscriptions} subscription(s), ${leftOpen.cacheEntries} cache entries`,
+        measured: `objects grew by ${kB(lateObjects)} (${
+          Object.entries(objectGrowth)
+            .map(([type, bytes]) => `${type} +${kB(bytes)}`)
+            .join(', ') || 'nothing'
+        }); one load adds ${kB(oneLoad)}; usedSize, code included, +${kB(lateGrowth)}; after the last batch the broker had ${leftOpen.tabs} tab(s), ${leftOpen.subscriptions} subscription(s), ${leftOpen.cacheEntries} cache entries`,
         met,
       },
     ],

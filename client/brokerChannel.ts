@@ -47,7 +47,10 @@ export interface TabErrors {
   deserializeError(value: unknown): Error;
 }
 
-/** A SharedWorker the main chunk started before the connection loaded (a first visit), and whether its script failed to load meanwhile. */
+/**
+ * A SharedWorker the main chunk started before the connection loaded (a first visit), and whether its script failed to
+ * load meanwhile.
+ */
 export interface EarlyWorker {
   worker: SharedWorker;
   failed: boolean;
@@ -64,7 +67,10 @@ export interface BrokerTarget {
   /** The hosts to try, best first (`candidateModes`; `authbroker/client` exports it, so it is the main chunk's). */
   modes: BrokerMode[];
   errors: TabErrors;
-  /** The client's connection, the next one once this one is lost: where a repeatable call the lost broker never answered is asked again (`askAgain.ts`). */
+  /**
+   * The client's connection, the next one once this one is lost: where a repeatable call the lost broker never answered
+   * is asked again (`askAgain.ts`).
+   */
   again: () => Promise<BrokerApi>;
   /** The broker's SharedWorker, already started under `name` (a first visit): the first attempt uses it. */
   early?: EarlyWorker | null;

@@ -10,7 +10,13 @@ import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
 import { unansweredError } from './askAgain.js';
 import { rejectAfter } from './lifetime.js';
 import { connectOverPort as connectEntry, isRefusal, isStandby, refusal } from './rpc.js';
-import type { AttemptedConnection, BrokerChannel, BrokerTarget, TabErrors, WatchedConnection } from './brokerChannel.js';
+import type {
+  AttemptedConnection,
+  BrokerChannel,
+  BrokerTarget,
+  TabErrors,
+  WatchedConnection,
+} from './brokerChannel.js';
 
 export type { AttemptedConnection, BrokerChannel, BrokerTarget, WatchedConnection };
 
@@ -20,7 +26,9 @@ export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options
     baseUrl,
     projectId: options.projectId,
     publishableClientKey: options.publishableClientKey,
-    ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),
+    ...(options.internalPublishableClientKey === undefined
+      ? {}
+      : { internalPublishableClientKey: options.internalPublishableClientKey }),
     ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
     ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
     ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
@@ -29,7 +37,11 @@ export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options
 }
 
 export function withTimeout<T>(promise: Promise<T>, millis: number, what: string, errors: TabErrors): Promise<T> {
-  return rejectAfter(promise, millis, () => new errors.ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`));
+  return rejectAfter(
+    promise,
+    millis,
+    () => new errors.ClientError('BROKER_UNAVAILABLE', `${what} did not answer within ${millis} ms.`),
+  );
 }
 
 /** How long the first attempt to reach a broker waits for its answer (see `attemptDeadlines`). */
@@ -86,7 +98,12 @@ export function connectWithRetries(
   const total = target.options.connectTimeoutMillis ?? 8000;
   const deadlines = attemptDeadlines(total);
   const { ClientError } = target.errors;
-  const silence = new ClientError('BROKER_UNAVAILABLE', deadlines.length === 1 ? `The broker did not answer within ${total} ms.` : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`);
+  const silence = new ClientError(
+    'BROKER_UNAVAILABLE',
+    deadlines.length === 1
+      ? `The broker did not answer within ${total} ms.`
+      : `The broker did not answer within ${total} ms (${deadlines.length} attempts).`,
+  );
   return new Promise((resolve, reject) => {
     const entries: BrokerEntryAttempt[] = [];
     let nextAttempt: ReturnType<typeof setTimeout> | undefined;
@@ -119,7 +136,9 @@ export function connectWithRetries(
       }
       entries.push(entry);
       const left = total - (performance.now() - startedAtMillis);
-      const connecting = connectOverPort(entry.port, target, hello, listener, hostGone, (promise) => rejectAfter(promise, left, () => silence));
+      const connecting = connectOverPort(entry.port, target, hello, listener, hostGone, (promise) =>
+        rejectAfter(promise, left, () => silence),
+      );
       (entry.failed ? Promise.race([connecting, entry.failed]) : connecting).then(
         (connection) => {
           if (settled) {
@@ -149,7 +168,16 @@ export function connectWithRetries(
             attempt();
           } else if (error !== silence) return fail(error);
           if (unanswered === 0) {
-            fail(standby ? refusal(new ClientError('BROKER_UNAVAILABLE', `Another instance of the broker serves this project (its tokens are kept in memory) and did not answer this tab within ${total} ms; no other host is tried, which would split the tabs.`)) : silence);
+            fail(
+              standby
+                ? refusal(
+                    new ClientError(
+                      'BROKER_UNAVAILABLE',
+                      `Another instance of the broker serves this project (its tokens are kept in memory) and did not answer this tab within ${total} ms; no other host is tried, which would split the tabs.`,
+                    ),
+                  )
+                : silence,
+            );
           }
         },
       );
@@ -170,7 +198,14 @@ async function connectOverPort(
   hostGone: Promise<void> | undefined,
   timeout: <T>(promise: Promise<T>) => Promise<T>,
 ): Promise<WatchedConnection> {
-  const connection = await connectEntry(port, brokerConfigOf(target), hello, (batch) => listener.deliver(batch), timeout, target.errors);
+  const connection = await connectEntry(
+    port,
+    brokerConfigOf(target),
+    hello,
+    (batch) => listener.deliver(batch),
+    timeout,
+    target.errors,
+  );
   let markLost!: () => void;
   const lost = new Promise<void>((resolve) => (markLost = resolve));
   void hostGone?.then(markLost);
@@ -189,15 +224,28 @@ export function sharedWorkerName(brokerName: string, attempt: number): string {
   return attempt === 0 ? brokerName : `${brokerName}#${attempt + 1}`;
 }
 
-export async function openSharedWorker(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+export async function openSharedWorker(
+  target: BrokerTarget,
+  hello: TabHello,
+  listener: TabListener,
+): Promise<BrokerChannel> {
   const { name, errors } = target;
   const source = target.options.sharedWorker;
-  if (source === undefined) throw new errors.ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
-  if (typeof SharedWorker === 'undefined') throw new errors.ClientError('BROKER_UNAVAILABLE', 'This browser has no SharedWorker (Chrome on Android before 148, Android WebViews, a worker or an extension’s background): use the service-worker host or mode auto.');
+  if (source === undefined)
+    throw new errors.ClientError('BROKER_UNAVAILABLE', 'No SharedWorker script was configured (options.sharedWorker).');
+  if (typeof SharedWorker === 'undefined')
+    throw new errors.ClientError(
+      'BROKER_UNAVAILABLE',
+      'This browser has no SharedWorker (Chrome on Android before 148, Android WebViews, a worker or an extension’s background): use the service-worker host or mode auto.',
+    );
   const openEntry = (attempt: number): BrokerEntryAttempt => {
     const attemptName = sharedWorkerName(name, attempt);
     const early = attempt === 0 ? target.early : undefined;
-    const worker = early?.worker ?? (typeof source === 'function' ? source(attemptName) : new SharedWorker(source, { type: 'module', name: attemptName }));
+    const worker =
+      early?.worker ??
+      (typeof source === 'function'
+        ? source(attemptName)
+        : new SharedWorker(source, { type: 'module', name: attemptName }));
     worker.port.start();
     // A script that does not load (missing, served as the app's HTML page, a syntax error) fires
     // `error` on the worker: fail now, saying why, rather than after the connect timeout.
@@ -205,7 +253,14 @@ export async function openSharedWorker(target: BrokerTarget, hello: TabHello, li
       const fail = () =>
         void import('./scriptProblem.js')
           .then(({ scriptProblem }) => scriptProblem(typeof source === 'function' ? null : source))
-          .then((why) => reject(new errors.ClientError('BROKER_UNAVAILABLE', `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`)));
+          .then((why) =>
+            reject(
+              new errors.ClientError(
+                'BROKER_UNAVAILABLE',
+                `The SharedWorker did not start: its ${why ?? 'script loaded but failed to run (check the browser console).'}`,
+              ),
+            ),
+          );
       if (early?.failed) fail();
       else worker.addEventListener('error', fail, { once: true });
     });
@@ -213,7 +268,14 @@ export async function openSharedWorker(target: BrokerTarget, hello: TabHello, li
     return { port: worker.port, failed, close: () => worker.port.close() };
   };
   const connection = await connectWithRetries(openEntry, target, hello, listener);
-  return { mode: 'shared-worker', attempts: connection.attempts, api: connection.api, lost: connection.lost, markLost: connection.markLost, close: connection.close };
+  return {
+    mode: 'shared-worker',
+    attempts: connection.attempts,
+    api: connection.api,
+    lost: connection.lost,
+    markLost: connection.markLost,
+    close: connection.close,
+  };
 }
 
 /**
@@ -226,7 +288,8 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>, errors: TabErrors)
   // promise would leave a reaction on it per call, held for the connection's life.)
   const waiting = new Set<(error: unknown) => void>();
   let isLost = false;
-  const lostError = () => unansweredError(errors, 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
+  const lostError = () =>
+    unansweredError(errors, 'The broker stopped before it answered (its worker was replaced or stopped). Try again.');
   void lost.then(() => {
     isLost = true;
     for (const fail of waiting) fail(lostError());
@@ -250,7 +313,11 @@ function failingWhenLost(api: BrokerApi, lost: Promise<void>, errors: TabErrors)
 }
 
 /** The service-worker host, for browsers without SharedWorker: loaded only on that fallback path. */
-export async function openServiceWorker(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+export async function openServiceWorker(
+  target: BrokerTarget,
+  hello: TabHello,
+  listener: TabListener,
+): Promise<BrokerChannel> {
   const { options, errors } = target;
   return (await import('./serviceWorkerHost.js')).openServiceWorker(options, {
     async connect(worker, hostGone) {
@@ -268,12 +335,25 @@ export async function openServiceWorker(target: BrokerTarget, hello: TabHello, l
   });
 }
 
-export async function openInProcess(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
+export async function openInProcess(
+  target: BrokerTarget,
+  hello: TabHello,
+  listener: TabListener,
+): Promise<BrokerChannel> {
   // The whole broker, loaded only when this page must host it itself: a bundle of its own, whose
   // errors come back as the tab's classes (see worker/hosts/inPage.ts).
   const { openInPageBroker } = await import('../worker/hosts/inPage.js');
   try {
-    return { mode: 'in-process', ...(await openInPageBroker(brokerConfigOf(target), hello, listener, target.errors.deserializeError, target.modes.length > 1)) };
+    return {
+      mode: 'in-process',
+      ...(await openInPageBroker(
+        brokerConfigOf(target),
+        hello,
+        listener,
+        target.errors.deserializeError,
+        target.modes.length > 1,
+      )),
+    };
   } catch (error) {
     // The broker refused this tab's config (an extra header the protocol sets): the answer, as from a worker.
     throw (error as { code?: unknown }).code === 'INVALID_ARGUMENT' ? refusal(error as Error) : error;
@@ -282,7 +362,10 @@ export async function openInProcess(target: BrokerTarget, hello: TabHello, liste
 
 /** An extension's background is reached through `authbroker/extension`'s own connection, never chosen here. */
 async function openExtension(target: BrokerTarget): Promise<BrokerChannel> {
-  throw new target.errors.ClientError('BROKER_UNAVAILABLE', "The extension's broker is reached with createExtensionClient from 'authbroker/extension'.");
+  throw new target.errors.ClientError(
+    'BROKER_UNAVAILABLE',
+    "The extension's broker is reached with createExtensionClient from 'authbroker/extension'.",
+  );
 }
 
 export const openers: Record<BrokerMode, typeof openSharedWorker> = {
@@ -316,7 +399,12 @@ export async function openBroker(target: BrokerTarget, hello: TabHello, listener
   const failures: string[] = [];
   const forced = options.mode !== undefined && options.mode !== 'auto';
   for (const mode of target.modes) {
-    const fallback = failures.length === 0 ? {} : { warnings: [`The broker runs in ${mode} mode because a better host did not start: ${failures.join('; ')}.`] };
+    const fallback =
+      failures.length === 0
+        ? {}
+        : {
+            warnings: [`The broker runs in ${mode} mode because a better host did not start: ${failures.join('; ')}.`],
+          };
     let opened: BrokerChannel;
     try {
       opened = await openers[mode](target, { ...hello, ...fallback }, listener);
@@ -329,7 +417,12 @@ export async function openBroker(target: BrokerTarget, hello: TabHello, listener
     markConnected({ mode, attempts: opened.attempts ?? 1, fallbacks: failures.length });
     return opened;
   }
-  throw new target.errors.ClientError('BROKER_UNAVAILABLE', forced ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).` : `No broker could be started (${failures.join('; ')}).`);
+  throw new target.errors.ClientError(
+    'BROKER_UNAVAILABLE',
+    forced
+      ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).`
+      : `No broker could be started (${failures.join('; ')}).`,
+  );
 }
 
 function markConnected(detail: ConnectedMark): void {

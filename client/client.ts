@@ -43,7 +43,10 @@ export interface BrokerClient extends BrokerActions {
   settled(query: QuerySpec): Promise<QuerySnapshot>;
   /** Whether this browser can use passkeys (WebAuthn); without, the passkey methods fail with PASSKEYS_UNAVAILABLE. */
   readonly passkeysAvailable: boolean;
-  /** Registers a passkey for the signed-in user: the browser asks them to create one. `PASSKEYS_UNAVAILABLE` without WebAuthn. */
+  /**
+   * Registers a passkey for the signed-in user: the browser asks them to create one. `PASSKEYS_UNAVAILABLE` without
+   * WebAuthn.
+   */
   registerPasskey(): Promise<void>;
   /** Signs in with a passkey: the browser asks the user to pick one. `PASSKEYS_UNAVAILABLE` without WebAuthn. */
   signInWithPasskey(): Promise<SignInResult>;
@@ -65,17 +68,29 @@ export interface BrokerClient extends BrokerActions {
    * The flow's secrets stay in the broker; finish it with `completeOAuthFlow`.
    */
   startOAuthFlow(providerId: string, options: OAuthFlowOptions): Promise<{ url: string }>;
-  /** Finishes a flow `startOAuthFlow` started, from the URL the provider sent the browser back to (its code and state). */
+  /**
+   * Finishes a flow `startOAuthFlow` started, from the URL the provider sent the browser back to (its code and state).
+   */
   completeOAuthFlow(callbackUrl: string): Promise<OAuthResult>;
   /** Releases this tab's subscriptions and connection. */
   close(): void;
 }
 
 /** OAuth's browser steps (`oauth.ts`): methods of the client that load their module when first called. */
-const OAUTH_STEPS = ['signInWithOAuth', 'linkOAuthAccount', 'handleOAuthCallback', 'startOAuthFlow', 'completeOAuthFlow'] as const;
+const OAUTH_STEPS = [
+  'signInWithOAuth',
+  'linkOAuthAccount',
+  'handleOAuthCallback',
+  'startOAuthFlow',
+  'completeOAuthFlow',
+] as const;
 type OAuthSteps = ReturnType<OAuthModule['oauthMethods']>;
 /** Fails to compile unless the list names every step, each typed in BrokerClient as oauth.ts makes it. */
-const everyStepListed: [keyof OAuthSteps] extends [(typeof OAUTH_STEPS)[number]] ? (OAuthSteps extends Pick<BrokerClient, (typeof OAUTH_STEPS)[number]> ? true : never) : never = true;
+const everyStepListed: [keyof OAuthSteps] extends [(typeof OAUTH_STEPS)[number]]
+  ? OAuthSteps extends Pick<BrokerClient, (typeof OAUTH_STEPS)[number]>
+    ? true
+    : never
+  : never = true;
 void everyStepListed;
 
 const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
@@ -111,7 +126,10 @@ export interface ClientParts {
 export interface ClientHost {
   /** The origin of the client's own pages, for redirects and handler URLs; null where there are none. */
   origin: string | null;
-  /** False where `localStorage` is not the app's (a content script's is the web page's): no kept copy, and storage never touched. */
+  /**
+   * False where `localStorage` is not the app's (a content script's is the web page's): no kept copy, and storage never
+   * touched.
+   */
   ownStorage?: boolean;
 }
 
@@ -126,7 +144,11 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   let pathsCache: HandlerPaths | null = null;
   const paths = () => (pathsCache ??= handlerPaths(options.handlerPaths));
   let handlerUrlsCache: HandlerUrls | null = null;
-  const urls = () => (handlerUrlsCache ??= origin === null ? (Object.fromEntries(Object.keys(paths()).map((k) => [k, ''])) as HandlerUrls) : handlerUrls(paths(), origin, options.handlerBaseUrl));
+  const urls = () =>
+    (handlerUrlsCache ??=
+      origin === null
+        ? (Object.fromEntries(Object.keys(paths()).map((k) => [k, ''])) as HandlerUrls)
+        : handlerUrls(paths(), origin, options.handlerBaseUrl));
   let connection: Connection | null = null;
   /** What the broker sends reaches the store through this, once the connection has loaded. */
   let receiver: Receiver | null = null;
@@ -138,7 +160,11 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   let closes = 0;
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const ownStorage = host?.ownStorage !== false;
-  const kept = persistedSnapshots(`authbroker:snapshot:${options.projectId}@${baseUrl}`, ownStorage && (options.persistSnapshot ?? options.tokenStore !== 'memory'), ownStorage);
+  const kept = persistedSnapshots(
+    `authbroker:snapshot:${options.projectId}@${baseUrl}`,
+    ownStorage && (options.persistSnapshot ?? options.tokenStore !== 'memory'),
+    ownStorage,
+  );
   const store = createQueryStore(
     () => apiSoon(),
     () => connecting,
@@ -161,7 +187,10 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     const source = options.sharedWorker;
     if (source !== undefined && hosts()[0] === 'shared-worker') {
       try {
-        const started = { worker: typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name }), failed: false };
+        const started = {
+          worker: typeof source === 'function' ? source(name) : new SharedWorker(source, { type: 'module', name }),
+          failed: false,
+        };
         started.worker.addEventListener('error', () => (started.failed = true), { once: true });
         early = started;
       } catch {
@@ -204,7 +233,14 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   }
 
   // The checks are passed in: see RedirectChecks in oauth.ts.
-  const oauth = async () => (await parts.oauth()).oauthMethods(api, urls(), options.allowedRedirectOrigins, { checkRedirectTarget, safeRedirectTarget }, origin);
+  const oauth = async () =>
+    (await parts.oauth()).oauthMethods(
+      api,
+      urls(),
+      options.allowedRedirectOrigins,
+      { checkRedirectTarget, safeRedirectTarget },
+      origin,
+    );
 
   function api(): Promise<BrokerApi> {
     connecting ??= open().catch((error: unknown) => {
@@ -272,9 +308,12 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   const methods = client as Record<string, unknown>;
   for (const name of actionNames) {
     if (name in client) continue;
-    methods[name] = async (...args: unknown[]) => ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+    methods[name] = async (...args: unknown[]) =>
+      ((await api())[name] as (...a: unknown[]) => Promise<unknown>)(...args);
   }
   // OAuth's browser steps wait for their module, loaded when first used (most pages never start or finish a flow).
-  for (const step of OAUTH_STEPS) methods[step] = async (...args: unknown[]) => ((await oauth())[step] as (...a: unknown[]) => Promise<unknown>)(...args);
+  for (const step of OAUTH_STEPS)
+    methods[step] = async (...args: unknown[]) =>
+      ((await oauth())[step] as (...a: unknown[]) => Promise<unknown>)(...args);
   return client as unknown as BrokerClient;
 }

@@ -50,7 +50,8 @@ let warnedEveryTabAlone = false;
  */
 export function warnIfEveryTabAlone(options: ConnectOptions): void {
   if (warnedEveryTabAlone || typeof window === 'undefined') return;
-  if (options.sharedWorker !== undefined || options.serviceWorker !== undefined || options.mode === 'in-process') return;
+  if (options.sharedWorker !== undefined || options.serviceWorker !== undefined || options.mode === 'in-process')
+    return;
   warnedEveryTabAlone = true;
   console.warn(
     "authbroker: neither the sharedWorker nor the serviceWorker option was given, so every tab runs its own broker (its own token renewals and requests; no shared cache). Add sharedWorker: (name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name }) (with Vite; or the URL of authbroker-shared-worker.js) and serviceWorker: '/authbroker-service-worker.js' to createBrokerClient's options, or mode: 'in-process' if one broker per tab is what you want.",
@@ -59,7 +60,8 @@ export function warnIfEveryTabAlone(options: ConnectOptions): void {
 
 function forwardBrowserState(api: BrokerApi): () => void {
   if (typeof window === 'undefined') return () => undefined;
-  const report = (state: { online?: boolean; visible?: boolean }) => void api.reportBrowserState(state).catch(() => undefined);
+  const report = (state: { online?: boolean; visible?: boolean }) =>
+    void api.reportBrowserState(state).catch(() => undefined);
   const online = () => report({ online: true });
   const offline = () => report({ online: false });
   const visibility = () => report({ visible: document.visibilityState === 'visible' });
@@ -83,7 +85,11 @@ function forwardBrowserState(api: BrokerApi): () => void {
  * Reaches the broker for this tab (`urls`: the handler pages the broker puts in e-mails it asks the
  * service to send; null outside a page), delivering its updates to `deliver`.
  */
-export async function connect(target: BrokerTarget, urls: HandlerUrls | null, deliver: (batch: Delivery) => void): Promise<Connection> {
+export async function connect(
+  target: BrokerTarget,
+  urls: HandlerUrls | null,
+  deliver: (batch: Delivery) => void,
+): Promise<Connection> {
   warnIfEveryTabAlone(target.options);
   const tabId = newTabId();
   let channel: BrokerChannel | null = null;
@@ -103,7 +109,16 @@ export async function connect(target: BrokerTarget, urls: HandlerUrls | null, de
   const hello: TabHello = {
     tabId,
     version: AUTHBROKER_VERSION,
-    ...(urls === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }),
+    ...(urls === null
+      ? {}
+      : {
+          handlerUrls: {
+            emailVerification: urls.emailVerification,
+            passwordReset: urls.passwordReset,
+            magicLinkCallback: urls.magicLinkCallback,
+            teamInvitation: urls.teamInvitation,
+          },
+        }),
   };
   const opened = await openBroker(target, hello, { deliver });
   channel = opened;

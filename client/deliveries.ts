@@ -20,7 +20,10 @@ export interface Receiver {
 }
 
 /** `keep`: keeps a snapshot for the next visit (`keepSnapshots`). */
-export function receiving(store: QueryStore, keep: (key: string, spec: QuerySpec, snapshot: QuerySnapshot) => void): Receiver {
+export function receiving(
+  store: QueryStore,
+  keep: (key: string, spec: QuerySpec, snapshot: QuerySnapshot) => void,
+): Receiver {
   /**
    * A snapshot from the broker, kept for the next visit when persistable. While the broker has no
    * value yet (its fetch is under way, or waits for the network), the kept copy stays on screen,
@@ -30,7 +33,12 @@ export function receiving(store: QueryStore, keep: (key: string, spec: QuerySpec
     keep(key, entry.spec, snapshot);
     const shown = entry.snapshot;
     // Only while the broker is still getting it: an answer (an error such as NOT_SIGNED_IN included) replaces it.
-    if (snapshot.status === 'pending' && snapshot.data === undefined && shown?.isStale === true && shown.data !== undefined) {
+    if (
+      snapshot.status === 'pending' &&
+      snapshot.data === undefined &&
+      shown?.isStale === true &&
+      shown.data !== undefined
+    ) {
       return { ...shown, isFetching: snapshot.isFetching, error: snapshot.error };
     }
     return snapshot;

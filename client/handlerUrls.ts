@@ -22,9 +22,26 @@ export interface HandlerPaths {
 }
 
 /** The pages under `handler`, each at its name in kebab case (`signIn` is `/handler/sign-in`). */
-const HANDLER_PAGES = ['signIn', 'signUp', 'signOut', 'emailVerification', 'passwordReset', 'forgotPassword', 'oauthCallback', 'magicLinkCallback', 'accountSettings', 'error', 'teamInvitation'] as const;
+const HANDLER_PAGES = [
+  'signIn',
+  'signUp',
+  'signOut',
+  'emailVerification',
+  'passwordReset',
+  'forgotPassword',
+  'oauthCallback',
+  'magicLinkCallback',
+  'accountSettings',
+  'error',
+  'teamInvitation',
+] as const;
 /** Fails to compile when a page of HandlerPaths is neither under `handler` nor one of the others. */
-const everyPageListed: Exclude<keyof HandlerPaths, (typeof HANDLER_PAGES)[number] | 'handler' | 'home' | 'afterSignIn' | 'afterSignUp' | 'afterSignOut'> extends never ? true : never = true;
+const everyPageListed: Exclude<
+  keyof HandlerPaths,
+  (typeof HANDLER_PAGES)[number] | 'handler' | 'home' | 'afterSignIn' | 'afterSignUp' | 'afterSignOut'
+> extends never
+  ? true
+  : never = true;
 void everyPageListed;
 
 /** Defaults under `/handler`, as the official SDK's pages. */
@@ -32,7 +49,8 @@ export function handlerPaths(overrides: Partial<HandlerPaths> = {}): HandlerPath
   const handler = overrides.handler ?? '/handler';
   const home = overrides.home ?? '/';
   const paths = { handler } as HandlerPaths;
-  for (const page of HANDLER_PAGES) paths[page] = `${handler}/${page.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  for (const page of HANDLER_PAGES)
+    paths[page] = `${handler}/${page.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
   return { ...paths, home, afterSignIn: home, afterSignUp: home, afterSignOut: home, ...overrides };
 }
 

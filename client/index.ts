@@ -12,9 +12,22 @@ export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 export { candidateModes, detectCapabilities, type Capabilities } from './mode.js';
 export { passkeysAvailable } from './passkeySupport.js';
 export type { OAuthSignInOptions } from './oauth.js';
-export { checkRedirectTarget, readReturnTo, safeRedirectTarget, RETURN_TO_PARAM, type RedirectRules } from './redirects.js';
+export {
+  checkRedirectTarget,
+  readReturnTo,
+  safeRedirectTarget,
+  RETURN_TO_PARAM,
+  type RedirectRules,
+} from './redirects.js';
 export { isKnownError, KnownError, type AnyKnownError } from '../protocol/errors/knownError.js';
-export { AuthBrokerError, ClientError, HttpStatusError, InvalidArgumentError, NetworkError, ProtocolError } from '../protocol/errors/errors.js';
+export {
+  AuthBrokerError,
+  ClientError,
+  HttpStatusError,
+  InvalidArgumentError,
+  NetworkError,
+  ProtocolError,
+} from '../protocol/errors/errors.js';
 export { deserializeError } from '../protocol/errors/serialize.js';
 export type * from '../contract/index.js';
 export type * from '../protocol/models.js';

@@ -12,7 +12,9 @@ import type { PersistedSnapshots } from './persisted.js';
 export const MAX_PERSISTED_BYTES = 256 * 1024;
 
 /** Keeps snapshots in `kept` from now on; writes back what reading it dropped meanwhile. */
-export function keepSnapshots(kept: PersistedSnapshots): (key: string, spec: QuerySpec, snapshot: QuerySnapshot) => void {
+export function keepSnapshots(
+  kept: PersistedSnapshots,
+): (key: string, spec: QuerySpec, snapshot: QuerySnapshot) => void {
   let writeScheduled = false;
 
   /** One write per burst of deliveries, after them. */
@@ -32,7 +34,10 @@ export function keepSnapshots(kept: PersistedSnapshots): (key: string, spec: Que
       } catch {
         stored = null;
       }
-      const newerElsewhere = kept.isRecord(stored) && stored.userId !== record.userId && (stored.createdAtMillis ?? 0) > (record.createdAtMillis ?? 0);
+      const newerElsewhere =
+        kept.isRecord(stored) &&
+        stored.userId !== record.userId &&
+        (stored.createdAtMillis ?? 0) > (record.createdAtMillis ?? 0);
       if ((kept.fromStorage && stored === null) || newerElsewhere) {
         kept.loaded = false;
         kept.record = null;
@@ -90,12 +95,14 @@ export function keepSnapshots(kept: PersistedSnapshots): (key: string, spec: Que
    * no user (signed out) clears it.
    */
   return (key, spec, snapshot) => {
-    if (!kept.keeps(spec.kind) || snapshot.status !== 'success' || snapshot.data === undefined || snapshot.isStale) return;
+    if (!kept.keeps(spec.kind) || snapshot.status !== 'success' || snapshot.data === undefined || snapshot.isStale)
+      return;
     // Whose data it is: the user in it (currentUser), or the tag the broker puts on the signed-in
     // user's data. Nobody: the session ended, the copy goes. Someone else: a new copy for them.
     // (A broker of an older deploy does not tag: such data cannot be attributed, so it is not kept.)
     if (spec.kind !== 'project') {
-      const owner = spec.kind === 'currentUser' ? ((snapshot.data as { id?: unknown } | null)?.id ?? null) : snapshot.userId;
+      const owner =
+        spec.kind === 'currentUser' ? ((snapshot.data as { id?: unknown } | null)?.id ?? null) : snapshot.userId;
       if (owner === undefined || (owner !== null && typeof owner !== 'string')) return;
       if (owner === null) return clear();
       ensureUser(owner);

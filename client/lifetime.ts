@@ -97,7 +97,10 @@ export function rejectAfter<T>(promise: Promise<T>, millis: number, error: () =>
   });
 }
 
-/** The answer, or undefined when there is none in time (or the call failed: the broker is gone or closed the connection). */
+/**
+ * The answer, or undefined when there is none in time (or the call failed: the broker is gone or closed the
+ * connection).
+ */
 export function answeredWithin<T>(answer: Promise<T>, millis: number): Promise<T | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(undefined), millis);

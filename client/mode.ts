@@ -13,7 +13,11 @@ export interface Capabilities {
 
 /** What this browser offers the broker (SharedWorker, service worker, Web Locks…) given the client's options. */
 export function detectCapabilities(options: { sharedWorker?: unknown; serviceWorker?: unknown }): Capabilities {
-  const g = globalThis as { SharedWorker?: unknown; isSecureContext?: boolean; navigator?: { serviceWorker?: unknown } };
+  const g = globalThis as {
+    SharedWorker?: unknown;
+    isSecureContext?: boolean;
+    navigator?: { serviceWorker?: unknown };
+  };
   return {
     sharedWorker: typeof g.SharedWorker === 'function',
     serviceWorker: g.navigator?.serviceWorker !== undefined,
@@ -33,7 +37,8 @@ export function candidateModes(capabilities: Capabilities, choice: BrokerModeCho
   if (choice !== 'auto') return [choice];
   const modes: BrokerMode[] = [];
   if (capabilities.sharedWorker && capabilities.sharedWorkerScript) modes.push('shared-worker');
-  if (capabilities.serviceWorker && capabilities.secureContext && capabilities.serviceWorkerScript) modes.push('service-worker');
+  if (capabilities.serviceWorker && capabilities.secureContext && capabilities.serviceWorkerScript)
+    modes.push('service-worker');
   modes.push('in-process');
   return modes;
 }

@@ -17,7 +17,10 @@ export interface OAuthSignInOptions {
 
 /** A flow started without leaving the page (`startOAuthFlow`), e.g. for `chrome.identity.launchWebAuthFlow`. */
 export interface OAuthFlowOptions {
-  /** Where the provider sends the browser back with the code: an URL the project trusts (an extension's `identity.getRedirectURL()`). */
+  /**
+   * Where the provider sends the browser back with the code: an URL the project trusts (an extension's
+   * `identity.getRedirectURL()`).
+   */
   redirectUri: string;
   /** `link` adds the provider account to the signed-in user. Default `authenticate`. */
   type?: 'authenticate' | 'link';
@@ -35,7 +38,13 @@ export interface OAuthFlowOptions {
 export type RedirectChecks = Pick<typeof redirects, 'checkRedirectTarget' | 'safeRedirectTarget'>;
 
 /** The OAuth steps only a window can take: navigating away and cleaning the address bar. */
-export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, allowedOrigins: readonly string[] = [], { checkRedirectTarget, safeRedirectTarget }: RedirectChecks, origin: string | null = null) {
+export function oauthMethods(
+  api: () => Promise<BrokerApi>,
+  urls: HandlerUrls,
+  allowedOrigins: readonly string[] = [],
+  { checkRedirectTarget, safeRedirectTarget }: RedirectChecks,
+  origin: string | null = null,
+) {
   const rules = () => ({ origin: origin ?? location.origin, allowedOrigins });
   return {
     async startOAuthFlow(providerId: string, given: OAuthFlowOptions): Promise<{ url: string }> {
@@ -56,12 +65,16 @@ export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, a
     },
 
     async signInWithOAuth(providerId: string, options: OAuthSignInOptions = {}): Promise<void> {
-      const { url } = await (await api()).startOAuth({
+      const { url } = await (
+        await api()
+      ).startOAuth({
         providerId,
         redirectUri: options.redirectUri ?? urls.oauthCallback,
         errorRedirectUrl: options.errorRedirectUrl ?? urls.error,
         // Checked now, where the app passed it: an unsafe target is the app's bug, not the callback page's.
-        ...(options.afterCallbackRedirectUrl === undefined ? {} : { afterCallbackRedirectUrl: checkRedirectTarget(options.afterCallbackRedirectUrl, rules()) }),
+        ...(options.afterCallbackRedirectUrl === undefined
+          ? {}
+          : { afterCallbackRedirectUrl: checkRedirectTarget(options.afterCallbackRedirectUrl, rules()) }),
         ...(options.scopes === undefined ? {} : { scopes: options.scopes }),
       });
       location.assign(url);
@@ -69,7 +82,9 @@ export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, a
 
     /** Links another provider account to the signed-in user, then comes back to this page. */
     async linkOAuthAccount(providerId: string, scopes: string[] = []): Promise<void> {
-      const { url } = await (await api()).startOAuth({
+      const { url } = await (
+        await api()
+      ).startOAuth({
         providerId,
         type: 'link',
         redirectUri: urls.oauthCallback,
@@ -89,7 +104,11 @@ export function oauthMethods(api: () => Promise<BrokerApi>, urls: HandlerUrls, a
         // The target the app stored when the flow started wins; whatever it is, only a same-origin
         // (or allowed) URL is followed, else the app's own page.
         const fallback = result.isNewUser ? urls.afterSignUp : urls.afterSignIn;
-        location.replace(safeRedirectTarget(result.afterCallbackRedirectUrl, rules(), fallback, (refused) => console.warn(refused.message)));
+        location.replace(
+          safeRedirectTarget(result.afterCallbackRedirectUrl, rules(), fallback, (refused) =>
+            console.warn(refused.message),
+          ),
+        );
       }
       return result;
     },

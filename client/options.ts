@@ -19,7 +19,9 @@ export interface ConnectOptions {
   baseUrl: string;
   /** The project's id (a UUID). */
   projectId: string;
-  /** The project's publishable client key (`pck_…`). Never a secret key: those are refused with `UNSAFE_CREDENTIALS`. */
+  /**
+   * The project's publishable client key (`pck_…`). Never a secret key: those are refused with `UNSAFE_CREDENTIALS`.
+   */
   publishableClientKey: string;
   /** The `internal` project's publishable key, for project owners' admin sign-in. */
   internalPublishableClientKey?: string;
@@ -35,7 +37,8 @@ export interface ConnectOptions {
   /**
    * How to start the SharedWorker: its same-origin script URL (a prebuilt
    * `authbroker-shared-worker.js` copied to your public folder), or a factory, which is how Vite
-   * bundles it: `(name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })`.
+   * bundles it: `(name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module',
+   *             name })`.
    */
   sharedWorker?: string | URL | ((name: string) => SharedWorker);
   /** The service worker script, for browsers without SharedWorker (registered with workbox-window). */
@@ -84,7 +87,10 @@ function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     // The text itself starts with the scheme and `//` (the parser forgives spaces before it and `http:host`).
-    return (url.protocol === 'http:' || url.protocol === 'https:') && text.slice(0, 8).toLowerCase().startsWith(`${url.protocol}//`);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      text.slice(0, 8).toLowerCase().startsWith(`${url.protocol}//`)
+    );
   } catch {
     return false;
   }
@@ -99,10 +105,14 @@ const isPositiveNumber = (value: unknown) => typeof value === 'number' && Number
 
 /** Refuses, with an explanation, what must never be in a browser; checks the rest. */
 export function checkConnectOptions(options: ConnectOptions): void {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'connectBroker needs an options object.');
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', 'connectBroker needs an options object.');
   for (const key of SECRET_OPTIONS) {
     if (key in options) {
-      throw new ClientError('UNSAFE_CREDENTIALS', `${key} must never be given to browser code (anyone could read it): use it on your server, with authbroker/server.`);
+      throw new ClientError(
+        'UNSAFE_CREDENTIALS',
+        `${key} must never be given to browser code (anyone could read it): use it on your server, with authbroker/server.`,
+      );
     }
   }
   refuseSecretsInBrowserOptions(options, 'options.');
@@ -110,24 +120,37 @@ export function checkConnectOptions(options: ConnectOptions): void {
     if (typeof options[key] !== 'string' || options[key] === '') throw badOption(key, 'must be a non-empty string');
   }
   // Checked here, where the app passed them, rather than failing later as "no broker could start".
-  if (!isHttpUrl(options.baseUrl)) throw badOption('baseUrl', `must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
+  if (!isHttpUrl(options.baseUrl))
+    throw badOption('baseUrl', `must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
   checkProjectId(options.projectId, 'options.projectId');
   checkPublishableClientKey(options.publishableClientKey, 'options.publishableClientKey');
-  if (options.internalPublishableClientKey !== undefined) checkPublishableClientKey(options.internalPublishableClientKey, 'options.internalPublishableClientKey');
-  if (options.connectTimeoutMillis !== undefined && !isPositiveNumber(options.connectTimeoutMillis)) throw badOption('connectTimeoutMillis', 'must be a positive number of milliseconds');
-  if (options.tokenMarginMillis !== undefined) assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
+  if (options.internalPublishableClientKey !== undefined)
+    checkPublishableClientKey(options.internalPublishableClientKey, 'options.internalPublishableClientKey');
+  if (options.connectTimeoutMillis !== undefined && !isPositiveNumber(options.connectTimeoutMillis))
+    throw badOption('connectTimeoutMillis', 'must be a positive number of milliseconds');
+  if (options.tokenMarginMillis !== undefined)
+    assertTokenMargin(options.tokenMarginMillis, 'options.tokenMarginMillis');
   for (const key of ['refetchOnReturn', 'persistSnapshot'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') throw badOption(key, 'must be true or false');
   }
-  if (options.navigate !== undefined && typeof options.navigate !== 'function') throw badOption('navigate', 'must be a function');
+  if (options.navigate !== undefined && typeof options.navigate !== 'function')
+    throw badOption('navigate', 'must be a function');
   const origins = options.allowedRedirectOrigins;
-  if (origins !== undefined && (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, '')))) {
+  if (
+    origins !== undefined &&
+    (!Array.isArray(origins) ||
+      !origins.every((o) => typeof o === 'string' && isHttpUrl(o) && new URL(o).origin === o.replace(/\/$/, '')))
+  ) {
     throw badOption('allowedRedirectOrigins', 'must be a list of origins, such as https://app.example.com');
   }
-  if (options.handlerBaseUrl !== undefined && (typeof options.handlerBaseUrl !== 'string' || !isHttpUrl(options.handlerBaseUrl))) {
+  if (
+    options.handlerBaseUrl !== undefined &&
+    (typeof options.handlerBaseUrl !== 'string' || !isHttpUrl(options.handlerBaseUrl))
+  ) {
     throw badOption('handlerBaseUrl', 'must be the http(s) URL of your handler pages');
   }
-  if (options.tokenStore !== undefined && options.tokenStore !== 'indexeddb' && options.tokenStore !== 'memory') throw badOption('tokenStore', "must be 'indexeddb' or 'memory'");
+  if (options.tokenStore !== undefined && options.tokenStore !== 'indexeddb' && options.tokenStore !== 'memory')
+    throw badOption('tokenStore', "must be 'indexeddb' or 'memory'");
   if (options.mode !== undefined && !['auto', 'shared-worker', 'service-worker', 'in-process'].includes(options.mode)) {
     throw badOption('mode', 'must be auto, shared-worker, service-worker or in-process');
   }

@@ -60,7 +60,11 @@ function pageParts(options: ConnectOptions, extension: ExtensionApi | null): Cli
  * storage would be the web page's, readable by the page's scripts.
  */
 export function createBrokerClient(options: ConnectOptions): BrokerClient {
-  if (inContentScript()) throw new ClientError('BROKER_UNAVAILABLE', "A content script's storage is the web page's: use createContentScriptClient from 'authbroker/extension/content'.");
+  if (inContentScript())
+    throw new ClientError(
+      'BROKER_UNAVAILABLE',
+      "A content script's storage is the web page's: use createContentScriptClient from 'authbroker/extension/content'.",
+    );
   return createClientOn(options, null, pageParts(options, extensionApi()));
 }
 

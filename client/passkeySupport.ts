@@ -12,5 +12,8 @@ export function passkeysAvailable(): boolean {
 
 /** What a passkey ceremony throws, before asking the service anything, where there is no WebAuthn. */
 export function passkeysUnavailable(): ClientError {
-  return new ClientError('PASSKEYS_UNAVAILABLE', 'Passkeys are not available in this browser (it has no WebAuthn). Sign in another way.');
+  return new ClientError(
+    'PASSKEYS_UNAVAILABLE',
+    'Passkeys are not available in this browser (it has no WebAuthn). Sign in another way.',
+  );
 }

@@ -4,7 +4,12 @@
  * the caller rather than an import, so this chunk shares no module with the tab's main one (a
  * shared module would be split into a chunk of its own that every page loads).
  */
-import { startAuthentication, startRegistration, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import {
+  startAuthentication,
+  startRegistration,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import type { KnownError } from '../protocol/errors/knownError.js';
 import { PASSKEY_RP_ID_PLACEHOLDER } from '../protocol/resources/passkey.js';
 import type { Json } from '../protocol/resources/common.js';
@@ -12,7 +17,8 @@ import type { BrokerApi, SignInResult } from '../contract/api.js';
 
 /** The service sends a placeholder RP id; the page's own hostname is the real one (PROTOCOL.md §6.8). */
 function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp' | 'rpId'): T {
-  if (field === 'rpId') return options.rpId === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rpId: location.hostname } : options;
+  if (field === 'rpId')
+    return options.rpId === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rpId: location.hostname } : options;
   const rp = options.rp as { id?: string; name: string };
   return rp.id === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rp: { ...rp, id: location.hostname } } : options;
 }
@@ -24,7 +30,11 @@ function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp'
  * Duck-typed, because a DOMException is not always `instanceof Error` (other realms, older engines).
  */
 function webAuthnError(error: unknown, KnownErrorClass: typeof KnownError): KnownError<'PASSKEY_WEBAUTHN_ERROR'> {
-  const e = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; code?: unknown; message?: unknown };
+  const e = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
   const specific = typeof e.code === 'string' && e.code !== 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY' ? e.code : null;
   const code = specific ?? (typeof e.name === 'string' && e.name !== '' ? e.name : 'UnknownError');
   const message = typeof e.message === 'string' ? e.message : String(error);
@@ -36,7 +46,9 @@ export async function registerPasskey(api: BrokerApi, KnownErrorClass: typeof Kn
   const { optionsJson, code } = await api.beginPasskeyRegistration();
   let credential;
   try {
-    credential = await startRegistration({ optionsJSON: withHostname(optionsJson, 'rp') as unknown as PublicKeyCredentialCreationOptionsJSON });
+    credential = await startRegistration({
+      optionsJSON: withHostname(optionsJson, 'rp') as unknown as PublicKeyCredentialCreationOptionsJSON,
+    });
   } catch (error) {
     throw webAuthnError(error, KnownErrorClass);
   }
@@ -47,7 +59,9 @@ export async function signInWithPasskey(api: BrokerApi, KnownErrorClass: typeof 
   const { optionsJson, code } = await api.beginPasskeySignIn();
   let response;
   try {
-    response = await startAuthentication({ optionsJSON: withHostname(optionsJson, 'rpId') as unknown as PublicKeyCredentialRequestOptionsJSON });
+    response = await startAuthentication({
+      optionsJSON: withHostname(optionsJson, 'rpId') as unknown as PublicKeyCredentialRequestOptionsJSON,
+    });
   } catch (error) {
     throw webAuthnError(error, KnownErrorClass);
   }

@@ -36,12 +36,21 @@ function storage(): Storage | null {
  */
 const CLOCK_SLACK_MILLIS = 60_000;
 
-const isPast = (millis: unknown): millis is number => typeof millis === 'number' && Number.isFinite(millis) && millis <= Date.now() + CLOCK_SLACK_MILLIS;
+const isPast = (millis: unknown): millis is number =>
+  typeof millis === 'number' && Number.isFinite(millis) && millis <= Date.now() + CLOCK_SLACK_MILLIS;
 
 function isRecord(value: unknown): value is StoredRecord {
   if (typeof value !== 'object' || value === null) return false;
   const r = value as Partial<StoredRecord>;
-  return r.v === 1 && typeof r.userId === 'string' && isPast(r.savedAtMillis) && (r.createdAtMillis === undefined || isPast(r.createdAtMillis)) && typeof r.entries === 'object' && r.entries !== null && !Array.isArray(r.entries);
+  return (
+    r.v === 1 &&
+    typeof r.userId === 'string' &&
+    isPast(r.savedAtMillis) &&
+    (r.createdAtMillis === undefined || isPast(r.createdAtMillis)) &&
+    typeof r.entries === 'object' &&
+    r.entries !== null &&
+    !Array.isArray(r.entries)
+  );
 }
 
 /** Leaves in a record read from storage only entries that are an entry at all, dated in the past. */
@@ -75,7 +84,10 @@ export interface PersistedSnapshots {
   loaded: boolean;
   /** Bumped whenever the copy stops being the one read before (cleared, another user): cached reads are stale. */
   version: number;
-  /** Writes the copy back, soon; set by the writer once loaded. Until then a read that dropped entries leaves `unwritten`. */
+  /**
+   * Writes the copy back, soon; set by the writer once loaded. Until then a read that dropped entries leaves
+   * `unwritten`.
+   */
   scheduleWrite: (() => void) | null;
   unwritten: boolean;
   /** Whether queries of this kind are kept. */
@@ -84,7 +96,9 @@ export interface PersistedSnapshots {
   hasCopy(): boolean;
   /** The kept snapshot of a query, marked stale; undefined when there is none. */
   read(key: string, spec: QuerySpec): QuerySnapshot | undefined;
-  /** The copy as it is in storage: read once, then kept in memory (null when there is none, or none that can be used). */
+  /**
+   * The copy as it is in storage: read once, then kept in memory (null when there is none, or none that can be used).
+   */
   load(): StoredRecord | null;
   /** For the writer: the storage, and whether a value read from it is a record of ours. */
   storage(): Storage | null;
@@ -130,7 +144,15 @@ export function persistedSnapshots(storageKey: string, enabled: boolean, ownStor
         return undefined;
       }
       const userScoped = spec.kind !== 'project';
-      return { status: 'success', data: entry.data, error: null, updatedAtMillis: entry.updatedAtMillis, isFetching: false, isStale: true, ...(userScoped ? { userId: record.userId } : {}) };
+      return {
+        status: 'success',
+        data: entry.data,
+        error: null,
+        updatedAtMillis: entry.updatedAtMillis,
+        isFetching: false,
+        isStale: true,
+        ...(userScoped ? { userId: record.userId } : {}),
+      };
     },
     load(): StoredRecord | null {
       if (kept.loaded) return kept.record;

@@ -18,14 +18,18 @@ export interface RedirectRules {
 
 /**
  * Where a redirect after sign-in may go: a path of this app, or a URL of this origin or an allowed
- * one (in a browser extension's pages, this origin is the extension's own, `chrome-extension://<id>`). Everything else is refused with `UNSAFE_REDIRECT`: other sites, `javascript:` and `data:`
+ * one (in a browser extension's pages, this origin is the extension's own, `chrome-extension://<id>`). Everything else
+ * is refused with `UNSAFE_REDIRECT`: other sites, `javascript:` and `data:`
  * URLs, protocol-relative (`//evil.example`) and backslash forms (`/\evil.example`), and anything
  * with whitespace or control characters, which browsers strip or reinterpret (`/\t/evil.example`
  * becomes `//evil.example`). Returns the absolute URL to go to.
  */
 export function checkRedirectTarget(candidate: string, rules: RedirectRules): string {
   const refuse = (why: string): never => {
-    throw new ClientError('UNSAFE_REDIRECT', `Refused to redirect to ${JSON.stringify(candidate.slice(0, 200))}: ${why}.`);
+    throw new ClientError(
+      'UNSAFE_REDIRECT',
+      `Refused to redirect to ${JSON.stringify(candidate.slice(0, 200))}: ${why}.`,
+    );
   };
   if (typeof candidate !== 'string' || candidate === '') refuse('it is empty');
   // eslint-disable-next-line no-control-regex
@@ -40,14 +44,21 @@ export function checkRedirectTarget(candidate: string, rules: RedirectRules): st
   // scheme, with a host (javascript: and data: URLs have none). No other scheme is ever followed.
   const own = new URL(rules.origin);
   const ownScheme = url.protocol === own.protocol && own.host !== '';
-  if (url.protocol !== 'http:' && url.protocol !== 'https:' && !ownScheme) refuse(`${url.protocol} URLs are never followed`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:' && !ownScheme)
+    refuse(`${url.protocol} URLs are never followed`);
   const allowed = [rules.origin, ...(rules.allowedOrigins ?? [])].map((origin) => originOf(new URL(origin)));
-  if (!allowed.includes(originOf(url))) refuse(`${originOf(url)} is not this app's origin${rules.allowedOrigins?.length ? ' nor an allowed one' : ''}`);
+  if (!allowed.includes(originOf(url)))
+    refuse(`${originOf(url)} is not this app's origin${rules.allowedOrigins?.length ? ' nor an allowed one' : ''}`);
   return url.href;
 }
 
 /** The same check, falling back to `fallback` (the app's own default) when the target is refused. */
-export function safeRedirectTarget(candidate: string | null | undefined, rules: RedirectRules, fallback: string, onRefused?: (error: ClientError) => void): string {
+export function safeRedirectTarget(
+  candidate: string | null | undefined,
+  rules: RedirectRules,
+  fallback: string,
+  onRefused?: (error: ClientError) => void,
+): string {
   if (candidate === null || candidate === undefined || candidate === '') return fallback;
   try {
     return checkRedirectTarget(candidate, rules);

@@ -1,6 +1,16 @@
 import * as Comlink from 'comlink';
 import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
-import { DELIVER, PING, PONG, STANDBY, type CallMessage, type DeliverMessage, type PingMessage, type ReplyMessage, type ThrownValue } from '../contract/wire.js';
+import {
+  DELIVER,
+  PING,
+  PONG,
+  STANDBY,
+  type CallMessage,
+  type DeliverMessage,
+  type PingMessage,
+  type ReplyMessage,
+  type ThrownValue,
+} from '../contract/wire.js';
 import type { TabErrors } from './brokerChannel.js';
 import { callWindow } from './callWindow.js';
 
@@ -57,8 +67,16 @@ function windowedEndpoint(port: MessagePort): Comlink.Endpoint {
     if (typeof id === 'string') window.answered(id);
   });
   const answerWithError = (id: string, error: unknown) => {
-    const value: ThrownValue = { isError: true, value: { message: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : 'Error' } };
-    port.dispatchEvent(new MessageEvent('message', { data: { id, type: 'HANDLER', name: 'throw', value } satisfies ReplyMessage }));
+    const value: ThrownValue = {
+      isError: true,
+      value: {
+        message: error instanceof Error ? error.message : String(error),
+        name: error instanceof Error ? error.name : 'Error',
+      },
+    };
+    port.dispatchEvent(
+      new MessageEvent('message', { data: { id, type: 'HANDLER', name: 'throw', value } satisfies ReplyMessage }),
+    );
   };
   return {
     postMessage(message: unknown, transfer: Transferable[] = []) {
@@ -94,7 +112,10 @@ const refusals = new WeakSet<object>();
 /** Worker instances that answered `STANDBY`: another instance serves this config (see `isStandby`). */
 const standbys = new WeakSet<object>();
 
-/** Whether a failure to connect is a worker's `STANDBY` (contract/wire.ts): the instance that serves this config is another. */
+/**
+ * Whether a failure to connect is a worker's `STANDBY` (contract/wire.ts): the instance that serves this config is
+ * another.
+ */
 export function isStandby(error: unknown): boolean {
   return typeof error === 'object' && error !== null && standbys.has(error);
 }
@@ -119,7 +140,10 @@ function thrownError(value: unknown, { deserializeError }: TabErrors): unknown {
   const thrown = value as Partial<ThrownValue> | null;
   if (thrown?.authbroker !== undefined) return deserializeError(thrown.authbroker);
   const inner = thrown?.value as { message?: unknown; name?: unknown } | undefined;
-  return Object.assign(new Error(typeof inner?.message === 'string' ? inner.message : 'The broker refused the connection.'), typeof inner?.name === 'string' ? { name: inner.name } : {});
+  return Object.assign(
+    new Error(typeof inner?.message === 'string' ? inner.message : 'The broker refused the connection.'),
+    typeof inner?.name === 'string' ? { name: inner.name } : {},
+  );
 }
 
 /**
@@ -131,7 +155,13 @@ function thrownError(value: unknown, { deserializeError }: TabErrors): unknown {
  * call, and the answer was lost. This request owns its listener and holds nothing the collector
  * could release.
  */
-function requestConnect(entryPort: MessagePort, config: unknown, hello: TabHello, listenerPort: MessagePort, errors: TabErrors): { answer: Promise<MessagePort>; abandon(): void } {
+function requestConnect(
+  entryPort: MessagePort,
+  config: unknown,
+  hello: TabHello,
+  listenerPort: MessagePort,
+  errors: TabErrors,
+): { answer: Promise<MessagePort>; abandon(): void } {
   const id = `connect-${crypto.randomUUID()}`;
   let onMessage: (event: MessageEvent<ReplyMessage | null>) => void = () => undefined;
   const answer = new Promise<MessagePort>((resolve, reject) => {
@@ -141,20 +171,26 @@ function requestConnect(entryPort: MessagePort, config: unknown, hello: TabHello
       entryPort.removeEventListener('message', onMessage);
       if (reply.type === 'RAW' && reply.value instanceof MessagePort) resolve(reply.value);
       else if (reply.type === 'RAW' && reply.value === STANDBY) {
-        const standby = new errors.ClientError('BROKER_UNAVAILABLE', 'Another instance of the broker serves this project (its tokens are kept in memory).');
+        const standby = new errors.ClientError(
+          'BROKER_UNAVAILABLE',
+          'Another instance of the broker serves this project (its tokens are kept in memory).',
+        );
         standbys.add(standby);
         reject(standby);
-      }
-      else if (reply.type === 'HANDLER' && reply.name === 'throw') {
+      } else if (reply.type === 'HANDLER' && reply.name === 'throw') {
         const refused = thrownError(reply.value, errors);
         reject(typeof refused === 'object' && refused !== null ? refusal(refused) : refused);
-      }
-      else reject(new errors.ProtocolError('The broker answered connect with something that is not a port.'));
+      } else reject(new errors.ProtocolError('The broker answered connect with something that is not a port.'));
     };
   });
   entryPort.addEventListener('message', onMessage);
   entryPort.start();
-  const call: CallMessage = { id, type: 'APPLY', path: ['connect'], argumentList: [config, hello, listenerPort].map((value) => ({ type: 'RAW', value }) as const) };
+  const call: CallMessage = {
+    id,
+    type: 'APPLY',
+    path: ['connect'],
+    argumentList: [config, hello, listenerPort].map((value) => ({ type: 'RAW', value }) as const),
+  };
   entryPort.postMessage(call, [listenerPort]);
   return { answer, abandon: () => entryPort.removeEventListener('message', onMessage) };
 }

@@ -10,13 +10,17 @@ import { scriptProblem } from './scriptProblem.js';
  * shares no module with the tab's main one (a shared module would be split into a chunk of its own
  * that every page loads).
  */
-const SERVICE_WORKER_FIX = "With Vite, add the authbroker() plugin from 'authbroker/vite' to vite.config.ts; otherwise copy node_modules/authbroker/dist/authbroker-service-worker.js to your public folder.";
+const SERVICE_WORKER_FIX =
+  "With Vite, add the authbroker() plugin from 'authbroker/vite' to vite.config.ts; otherwise copy node_modules/authbroker/dist/authbroker-service-worker.js to your public folder.";
 
 /** Service workers stop when idle; a message now and then keeps ours alive while a tab is open. */
 const SERVICE_WORKER_KEEPALIVE_MILLIS = 10_000;
 
 /** The registration's worker once activated: a newer one being installed wins over the active one. */
-function activatedWorker(registration: ServiceWorkerRegistration, connector: ServiceWorkerConnector): Promise<ServiceWorker> {
+function activatedWorker(
+  registration: ServiceWorkerRegistration,
+  connector: ServiceWorkerConnector,
+): Promise<ServiceWorker> {
   return new Promise((resolve, reject) => {
     const settle = (): void => {
       const next = registration.installing ?? registration.waiting ?? registration.active;
@@ -38,8 +42,12 @@ export interface ServiceWorkerConnector {
   unavailable(message: string): Error;
 }
 
-export async function openServiceWorker(options: ConnectOptions, connector: ServiceWorkerConnector): Promise<BrokerChannel> {
-  if (options.serviceWorker === undefined) throw connector.unavailable('No service worker script was configured (options.serviceWorker).');
+export async function openServiceWorker(
+  options: ConnectOptions,
+  connector: ServiceWorkerConnector,
+): Promise<BrokerChannel> {
+  if (options.serviceWorker === undefined)
+    throw connector.unavailable('No service worker script was configured (options.serviceWorker).');
   // Dev servers and single-page-app hosts answer a missing file with the app's page (200
   // text/html), which the browser then refuses with an error that names neither the file nor the fix.
   const problem = await scriptProblem(new URL(options.serviceWorker, location.href).toString(), SERVICE_WORKER_FIX);
@@ -58,7 +66,9 @@ export async function openServiceWorker(options: ConnectOptions, connector: Serv
   try {
     registration = await workbox.register();
   } catch (error) {
-    throw connector.unavailable(`The service worker could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+    throw connector.unavailable(
+      `The service worker could not be registered: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (registration === undefined) throw connector.unavailable('The service worker could not be registered.');
   // Not `workbox.active`: it only settles for a worker this page installed or is controlled by, and a
@@ -87,4 +97,3 @@ export async function openServiceWorker(options: ConnectOptions, connector: Serv
     },
   };
 }
-

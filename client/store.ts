@@ -110,7 +110,10 @@ export function createQueryStore(
     if (seeds.has(key) && entry.snapshot?.data !== undefined && seedsVersion === persisted?.version) {
       seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
     }
-    if (entry.subscribed) void connected()?.then((broker) => broker.unsubscribe(key)).catch(() => undefined);
+    if (entry.subscribed)
+      void connected()
+        ?.then((broker) => broker.unsubscribe(key))
+        .catch(() => undefined);
   }
 
   const store: QueryStore = {
@@ -122,7 +125,15 @@ export function createQueryStore(
       const key = queryKey(spec);
       let entry = entries.get(key);
       if (!entry) {
-        entry = { spec, snapshot: seed(key, spec), listeners: new Set(), deliveries: 0, subscribed: false, releaseTimer: null, prefetchHold: null };
+        entry = {
+          spec,
+          snapshot: seed(key, spec),
+          listeners: new Set(),
+          deliveries: 0,
+          subscribed: false,
+          releaseTimer: null,
+          prefetchHold: null,
+        };
         entries.set(key, entry);
       }
       const watched = entry;
@@ -187,11 +198,18 @@ export function createQueryStore(
         .then((broker) => (entries.get(key) === entry ? broker.subscribe(key, entry.spec) : undefined))
         .then(
           (snapshot) => {
-            if (snapshot !== undefined && entry.deliveries === before) store.set(entry, store.received!(key, entry, snapshot));
+            if (snapshot !== undefined && entry.deliveries === before)
+              store.set(entry, store.received!(key, entry, snapshot));
           },
           (error: unknown) => {
             entry.subscribed = false;
-            store.set(entry, { status: 'error', data: entry.snapshot?.data, error: serializeError(error), updatedAtMillis: Date.now(), isFetching: false });
+            store.set(entry, {
+              status: 'error',
+              data: entry.snapshot?.data,
+              error: serializeError(error),
+              updatedAtMillis: Date.now(),
+              isFetching: false,
+            });
           },
         );
     },

@@ -34,10 +34,23 @@ export type SignedInResult = { status: 'signed-in'; userId: string; isNewUser: b
  * app asked to go next.
  */
 export type OAuthResult =
-  | { status: 'signed-in'; userId: string; isNewUser: boolean; type: 'authenticate' | 'link'; afterCallbackRedirectUrl: string | null }
-  | { status: 'mfa-required'; attemptCode: string; type: 'authenticate' | 'link'; afterCallbackRedirectUrl: string | null };
+  | {
+      status: 'signed-in';
+      userId: string;
+      isNewUser: boolean;
+      type: 'authenticate' | 'link';
+      afterCallbackRedirectUrl: string | null;
+    }
+  | {
+      status: 'mfa-required';
+      attemptCode: string;
+      type: 'authenticate' | 'link';
+      afterCallbackRedirectUrl: string | null;
+    };
 
-/** The fields of the signed-in user a tab may change (see {@link BrokerApi.updateUser}); only those given are written. */
+/**
+ * The fields of the signed-in user a tab may change (see {@link BrokerApi.updateUser}); only those given are written.
+ */
 export interface UserUpdate {
   displayName?: string | null;
   /** A data URL (or bare base64) image. */
@@ -102,8 +115,15 @@ export interface BrokerApi {
 
   // ── signing in and out
   /** `verificationCallbackUrl` defaults to the tab's e-mail verification page. */
-  signUpWithPassword(input: { email: string; password: string; verificationCallbackUrl?: string }): Promise<SignInResult>;
-  /** Signs in with e-mail and password; every tab sees the user at once. `EMAIL_PASSWORD_MISMATCH` when they do not match. */
+  signUpWithPassword(input: {
+    email: string;
+    password: string;
+    verificationCallbackUrl?: string;
+  }): Promise<SignInResult>;
+  /**
+   * Signs in with e-mail and password; every tab sees the user at once. `EMAIL_PASSWORD_MISMATCH` when they do not
+   * match.
+   */
   signInWithPassword(input: { email: string; password: string }): Promise<SignInResult>;
   /**
    * Signs up an anonymous user (no e-mail, no password) when nobody is signed in, and answers with
@@ -165,9 +185,16 @@ export interface BrokerApi {
   /** Deletes the signed-in user's account for good, and signs every tab out. */
   deleteUser(): Promise<void>;
   /** Adds an e-mail address to the signed-in user (optionally one they can sign in with). */
-  createContactChannel(input: { email: string; usedForAuth: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
+  createContactChannel(input: {
+    email: string;
+    usedForAuth: boolean;
+    isPrimary?: boolean;
+  }): Promise<ContactChannelModel>;
   /** Changes one of the signed-in user's e-mail addresses. */
-  updateContactChannel(channelId: string, update: { email?: string; usedForAuth?: boolean; isPrimary?: boolean }): Promise<ContactChannelModel>;
+  updateContactChannel(
+    channelId: string,
+    update: { email?: string; usedForAuth?: boolean; isPrimary?: boolean },
+  ): Promise<ContactChannelModel>;
   /** Removes one of the signed-in user's e-mail addresses. */
   deleteContactChannel(channelId: string): Promise<void>;
   /** `callbackUrl` defaults to the tab's e-mail verification page. */
@@ -178,7 +205,9 @@ export interface BrokerApi {
   checkEmailVerificationCode(code: string): Promise<void>;
   /** Ends one of the signed-in user's other sessions (another device or browser). */
   revokeSession(sessionId: string): Promise<void>;
-  /** A provider access token covering `scopes` (OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE when the link lacks them). */
+  /**
+   * A provider access token covering `scopes` (OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE when the link lacks them).
+   */
   getConnectedAccountAccessToken(providerId: string, options?: { scopes?: string[] }): Promise<{ accessToken: string }>;
   /** Whether the user gets a notification category's e-mails (the category's id from `notificationPreferences`). */
   updateNotificationPreference(categoryId: string, update: { enabled: boolean }): Promise<NotificationPreferenceModel>;
@@ -195,7 +224,10 @@ export interface BrokerApi {
   /** Removes another member from a team (needs the `$remove_members` permission in it). */
   removeTeamMember(teamId: string, userId: string): Promise<void>;
   /** Changes how the signed-in user appears in a team. */
-  updateTeamProfile(teamId: string, update: { displayName?: string; profileImageUrl?: string | null }): Promise<TeamMember>;
+  updateTeamProfile(
+    teamId: string,
+    update: { displayName?: string; profileImageUrl?: string | null },
+  ): Promise<TeamMember>;
   /** `callbackUrl` defaults to the tab's team-invitation page. */
   inviteToTeam(input: { teamId: string; email: string; callbackUrl?: string }): Promise<{ invitationId: string }>;
   /** Withdraws an invitation, so its link no longer works. */
@@ -218,14 +250,24 @@ export interface BrokerApi {
   /** Signs the project owner out (the app user's session stays). */
   adminSignOut(): Promise<void>;
   /** Creates a project owned by the signed-in owner. */
-  adminCreateProject(input: { displayName: string; description?: string; config?: ProjectUpdateModel['config'] }): Promise<AdminProjectModel>;
+  adminCreateProject(input: {
+    displayName: string;
+    description?: string;
+    config?: ProjectUpdateModel['config'];
+  }): Promise<AdminProjectModel>;
   /** camelCase, like what it returns (`{ displayName, config: { signUpEnabled } }`). */
   adminUpdateProject(update: ProjectUpdateModel, options?: AdminOptions): Promise<AdminProjectModel>;
   /** Deletes the project for good (the broker's own, unless another is named). */
   adminDeleteProject(options?: AdminOptions): Promise<void>;
   /** Creates an API key set; its secrets are in this answer only, never again. */
   adminCreateApiKey(
-    input: { description: string; expiresAtMillis: number; hasPublishableClientKey: boolean; hasSecretServerKey: boolean; hasSuperSecretAdminKey: boolean },
+    input: {
+      description: string;
+      expiresAtMillis: number;
+      hasPublishableClientKey: boolean;
+      hasSecretServerKey: boolean;
+      hasSuperSecretAdminKey: boolean;
+    },
     options?: AdminOptions,
   ): Promise<ApiKeyWithSecrets>;
   /** Revokes an API key set: its keys stop working at once. */
@@ -233,18 +275,39 @@ export interface BrokerApi {
   /** Changes an API key set's description. */
   adminUpdateApiKey(apiKeyId: string, update: { description: string }, options?: AdminOptions): Promise<ApiKey>;
   /** Changes an e-mail template's subject or content. */
-  adminUpdateEmailTemplate(type: EmailTemplateType, update: { subject?: string; content?: Json }, options?: AdminOptions): Promise<EmailTemplateModel>;
+  adminUpdateEmailTemplate(
+    type: EmailTemplateType,
+    update: { subject?: string; content?: Json },
+    options?: AdminOptions,
+  ): Promise<EmailTemplateModel>;
   /** Puts an e-mail template back to the service's default. */
   adminResetEmailTemplate(type: EmailTemplateType, options?: AdminOptions): Promise<void>;
   /** Defines a team permission (optionally containing others). */
-  adminCreatePermissionDefinition(input: { id: string; description?: string; containedPermissionIds?: string[] }, options?: AdminOptions): Promise<PermissionDefinition>;
+  adminCreatePermissionDefinition(
+    input: { id: string; description?: string; containedPermissionIds?: string[] },
+    options?: AdminOptions,
+  ): Promise<PermissionDefinition>;
   /** Changes a permission definition. */
-  adminUpdatePermissionDefinition(permissionId: string, update: { id?: string; description?: string; containedPermissionIds?: string[] }, options?: AdminOptions): Promise<PermissionDefinition>;
+  adminUpdatePermissionDefinition(
+    permissionId: string,
+    update: { id?: string; description?: string; containedPermissionIds?: string[] },
+    options?: AdminOptions,
+  ): Promise<PermissionDefinition>;
   /** Deletes a permission definition and every grant of it. */
   adminDeletePermissionDefinition(permissionId: string, options?: AdminOptions): Promise<void>;
   /** Sends a test e-mail through an SMTP configuration, to check it before using it. */
   adminSendTestEmail(
-    input: { recipientEmail: string; emailConfig: { host: string; port: number; username: string; password: string; senderName: string; senderEmail: string } },
+    input: {
+      recipientEmail: string;
+      emailConfig: {
+        host: string;
+        port: number;
+        username: string;
+        password: string;
+        senderName: string;
+        senderEmail: string;
+      };
+    },
     options?: AdminOptions,
   ): Promise<{ success: boolean; errorMessage?: string }>;
   /** A token for the project's webhook dashboard (Svix). */
@@ -285,6 +348,9 @@ export interface TabHello {
  * them when the tab is gone.
  */
 export interface BrokerEntry {
-  /** Connects a tab: answers with a port serving its {@link BrokerApi}, or `STANDBY` (contract/wire.ts) from a worker whose broker for this config serves its tabs elsewhere. */
+  /**
+   * Connects a tab: answers with a port serving its {@link BrokerApi}, or `STANDBY` (contract/wire.ts) from a worker
+   * whose broker for this config serves its tabs elsewhere.
+   */
   connect(config: unknown, hello: TabHello, listenerPort: MessagePort): Promise<MessagePort | 'authbroker:standby'>;
 }

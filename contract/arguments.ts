@@ -49,43 +49,79 @@ export function parseQuerySpec(value: unknown, name = 'query'): QuerySpec {
   }
   const { kind, ...params } = value as Record<string, unknown>;
   if (!isQueryKind(kind)) {
-    throw new InvalidArgumentError(`${name}.kind`, `Unknown query kind ${JSON.stringify(kind)?.slice(0, 100)}; known: ${queryKinds.join(', ')}.`);
+    throw new InvalidArgumentError(
+      `${name}.kind`,
+      `Unknown query kind ${JSON.stringify(kind)?.slice(0, 100)}; known: ${queryKinds.join(', ')}.`,
+    );
   }
   const parsed = parseValue(`a ${kind} query`, name, queryDefinition(kind).params, params) as Record<string, unknown>;
   return { ...parsed, kind } as QuerySpec;
 }
 
 // Its own errors name the field (query.kind, query.teamId…), so it runs as a transform.
-const querySpec = () => pipe(unknown(), transform((value) => parseQuerySpec(value)));
+const querySpec = () =>
+  pipe(
+    unknown(),
+    transform((value) => parseQuerySpec(value)),
+  );
 
-/** Where to send the browser after a flow: an absolute http(s) URL without whitespace, control characters or backslashes (the tab checks the origin). */
+/**
+ * Where to send the browser after a flow: an absolute http(s) URL without whitespace, control characters or backslashes
+ * (the tab checks the origin).
+ */
 const redirectTarget = () =>
   pipe(
     absoluteUrl(),
     // eslint-disable-next-line no-control-regex
-    check((s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol), 'must be an http(s) URL'),
+    check(
+      (s) => !/[\s\u0000-\u001f\u007f\\]/.test(s) && /^https?:$/.test(new URL(s).protocol),
+      'must be an http(s) URL',
+    ),
   );
 /** Provider scopes, each one word (they are joined with spaces on the wire). */
-const scopeList = () => array(pipe(nonEmpty(), regex(/^\S+$/, 'must be one scope without spaces')), 'must be an array of scopes');
+const scopeList = () =>
+  array(pipe(nonEmpty(), regex(/^\S+$/, 'must be one scope without spaces')), 'must be an array of scopes');
 const email = () => pipe(nonEmpty(), maxLength(1000));
-const password = () => pipe(text(), check((s) => s.length > 0, 'must not be empty'));
+const password = () =>
+  pipe(
+    text(),
+    check((s) => s.length > 0, 'must not be empty'),
+  );
 const code = () => pipe(nonEmpty(), maxLength(10_000));
-const otp = () => pipe(nonEmpty(), transform((s) => s.trim()), regex(/^[0-9a-z]{6}$/i, 'must be the 6 letters and digits of the code'));
-const totp = () => pipe(nonEmpty(), transform((s) => s.replace(/\s+/g, '')), regex(/^\d{6}$/, 'must be the 6 digits of the authenticator code'));
+const otp = () =>
+  pipe(
+    nonEmpty(),
+    transform((s) => s.trim()),
+    regex(/^[0-9a-z]{6}$/i, 'must be the 6 letters and digits of the code'),
+  );
+const totp = () =>
+  pipe(
+    nonEmpty(),
+    transform((s) => s.replace(/\s+/g, '')),
+    regex(/^\d{6}$/, 'must be the 6 digits of the authenticator code'),
+  );
 const jsonObject = () =>
   pipe(
     json(),
     check((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object'),
     transform((value) => value as Record<string, Json>),
   );
-/** The service checks a project's settings field by field; here they only need to be a JSON object (camelCase, as returned). */
-const projectSettings = () => pipe(jsonObject(), transform((value) => value as ProjectUpdateModel));
+/**
+ * The service checks a project's settings field by field; here they only need to be a JSON object (camelCase, as
+ * returned).
+ */
+const projectSettings = () =>
+  pipe(
+    jsonObject(),
+    transform((value) => value as ProjectUpdateModel),
+  );
 const adminOptions = () => optional(fields({ projectId: optional(segment()) }));
 const subscriptionId = () => pipe(nonEmpty(), maxLength(200));
 const lockName = () => pipe(nonEmpty(), maxLength(300));
 const signIn = () => fields({ email: email(), password: password() });
 const mfa = () => fields({ attemptCode: code(), totp: totp() });
-const channelUpdate = () => fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
+const channelUpdate = () =>
+  fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
 const permissionFields = { description: optional(text()), containedPermissionIds: optional(stringList()) };
 
 type Rules = { [K in MethodName]: ArgumentList<Parameters<BrokerApi[K]>> };
@@ -101,7 +137,10 @@ export const argumentRules = {
   watchLifetime: args(['lockName', lockName()]),
   getAccessToken: args(),
 
-  signUpWithPassword: args(['input', fields({ email: email(), password: password(), verificationCallbackUrl: optional(absoluteUrl()) })]),
+  signUpWithPassword: args([
+    'input',
+    fields({ email: email(), password: password(), verificationCallbackUrl: optional(absoluteUrl()) }),
+  ]),
   signInWithPassword: args(['input', signIn()]),
   signUpAnonymously: args(),
   sendMagicLink: args(['input', fields({ email: email(), callbackUrl: optional(absoluteUrl()) })]),
@@ -140,7 +179,14 @@ export const argumentRules = {
       clientMetadata: optional(json()),
       otpAuthEnabled: optional(bool()),
       passkeyAuthEnabled: optional(literal(false, 'can only be false')),
-      totpSecret: optional(nullable(pipe(instance(Uint8Array, 'must be bytes (a Uint8Array)'), check((b) => b.length >= 10 && b.length <= 64, 'must be 10 to 64 bytes')))),
+      totpSecret: optional(
+        nullable(
+          pipe(
+            instance(Uint8Array, 'must be bytes (a Uint8Array)'),
+            check((b) => b.length >= 10 && b.length <= 64, 'must be 10 to 64 bytes'),
+          ),
+        ),
+      ),
       selectedTeamId: optional(nullable(uuid())),
     }),
   ]),
@@ -153,15 +199,34 @@ export const argumentRules = {
   verifyEmail: args(['code', code()]),
   checkEmailVerificationCode: args(['code', code()]),
   revokeSession: args(['sessionId', uuid()]),
-  getConnectedAccountAccessToken: args(['providerId', segment()], ['options', optional(fields({ scopes: optional(scopeList()) }))]),
+  getConnectedAccountAccessToken: args(
+    ['providerId', segment()],
+    ['options', optional(fields({ scopes: optional(scopeList()) }))],
+  ),
   updateNotificationPreference: args(['categoryId', uuid()], ['update', fields({ enabled: bool() })]),
 
-  createTeam: args(['input', fields({ displayName: nonEmpty(), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),
-  updateTeam: args(['teamId', uuid()], ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) })]),
+  createTeam: args([
+    'input',
+    fields({ displayName: nonEmpty(), profileImageUrl: optional(nullable(text())), clientMetadata: optional(json()) }),
+  ]),
+  updateTeam: args(
+    ['teamId', uuid()],
+    [
+      'update',
+      fields({
+        displayName: optional(text()),
+        profileImageUrl: optional(nullable(text())),
+        clientMetadata: optional(json()),
+      }),
+    ],
+  ),
   deleteTeam: args(['teamId', uuid()]),
   leaveTeam: args(['teamId', uuid()]),
   removeTeamMember: args(['teamId', uuid()], ['userId', userId()]),
-  updateTeamProfile: args(['teamId', uuid()], ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())) })]),
+  updateTeamProfile: args(
+    ['teamId', uuid()],
+    ['update', fields({ displayName: optional(text()), profileImageUrl: optional(nullable(text())) })],
+  ),
   inviteToTeam: args(['input', fields({ teamId: uuid(), email: email(), callbackUrl: optional(absoluteUrl()) })]),
   revokeTeamInvitation: args(['input', fields({ teamId: uuid(), invitationId: uuid() })]),
   acceptTeamInvitation: args(['code', code()]),
@@ -171,7 +236,19 @@ export const argumentRules = {
   adminSignInWithPassword: args(['input', signIn()]),
   adminSignInWithMfa: args(['input', mfa()]),
   adminSignOut: args(),
-  adminCreateProject: args(['input', fields({ displayName: nonEmpty(), description: optional(text()), config: optional(pipe(jsonObject(), transform((value) => value as NonNullable<ProjectUpdateModel['config']>))) })]),
+  adminCreateProject: args([
+    'input',
+    fields({
+      displayName: nonEmpty(),
+      description: optional(text()),
+      config: optional(
+        pipe(
+          jsonObject(),
+          transform((value) => value as NonNullable<ProjectUpdateModel['config']>),
+        ),
+      ),
+    }),
+  ]),
   adminUpdateProject: args(['update', projectSettings()], ['options', adminOptions()]),
   adminCreateApiKey: args(
     [
@@ -187,19 +264,41 @@ export const argumentRules = {
     ['options', adminOptions()],
   ),
   adminRevokeApiKey: args(['apiKeyId', uuid()], ['options', adminOptions()]),
-  adminUpdateApiKey: args(['apiKeyId', uuid()], ['update', fields({ description: text() })], ['options', adminOptions()]),
+  adminUpdateApiKey: args(
+    ['apiKeyId', uuid()],
+    ['update', fields({ description: text() })],
+    ['options', adminOptions()],
+  ),
   adminDeleteProject: args(['options', adminOptions()]),
-  adminUpdateEmailTemplate: args(['type', oneOf(emailTemplateTypes)], ['update', fields({ subject: optional(text()), content: optional(json()) })], ['options', adminOptions()]),
+  adminUpdateEmailTemplate: args(
+    ['type', oneOf(emailTemplateTypes)],
+    ['update', fields({ subject: optional(text()), content: optional(json()) })],
+    ['options', adminOptions()],
+  ),
   adminResetEmailTemplate: args(['type', oneOf(emailTemplateTypes)], ['options', adminOptions()]),
-  adminCreatePermissionDefinition: args(['input', fields({ id: segment(), ...permissionFields })], ['options', adminOptions()]),
-  adminUpdatePermissionDefinition: args(['permissionId', segment()], ['update', fields({ id: optional(segment()), ...permissionFields })], ['options', adminOptions()]),
+  adminCreatePermissionDefinition: args(
+    ['input', fields({ id: segment(), ...permissionFields })],
+    ['options', adminOptions()],
+  ),
+  adminUpdatePermissionDefinition: args(
+    ['permissionId', segment()],
+    ['update', fields({ id: optional(segment()), ...permissionFields })],
+    ['options', adminOptions()],
+  ),
   adminDeletePermissionDefinition: args(['permissionId', segment()], ['options', adminOptions()]),
   adminSendTestEmail: args(
     [
       'input',
       fields({
         recipientEmail: email(),
-        emailConfig: fields({ host: nonEmpty(), port: finiteNumber(), username: text(), password: text(), senderName: text(), senderEmail: email() }),
+        emailConfig: fields({
+          host: nonEmpty(),
+          port: finiteNumber(),
+          username: text(),
+          password: text(),
+          senderName: text(),
+          senderEmail: email(),
+        }),
       }),
     ],
     ['options', adminOptions()],
@@ -212,7 +311,8 @@ const queryKinds = Object.keys(queries);
 /** Checks and copies the arguments of a call to `method`. */
 export function parseArguments<K extends MethodName>(method: K, values: readonly unknown[]): Parameters<BrokerApi[K]> {
   const rules = argumentRules[method] as ArgumentList<Parameters<BrokerApi[K]>> | undefined;
-  if (rules === undefined) throw new InvalidArgumentError('method', `The broker has no method ${JSON.stringify(method)}.`);
+  if (rules === undefined)
+    throw new InvalidArgumentError('method', `The broker has no method ${JSON.stringify(method)}.`);
   return rules.parse(method, values);
 }
 

@@ -14,6 +14,10 @@ export type TokenStore = 'indexeddb' | 'memory';
  * must never have this session's tokens sent to its URL, and a broker that keeps tokens in memory
  * shares nothing with one that stores them (which would store its session).
  */
-export function brokerKeyOf(config: { baseUrl: string; projectId: string; tokenStore?: TokenStore | undefined }): string {
+export function brokerKeyOf(config: {
+  baseUrl: string;
+  projectId: string;
+  tokenStore?: TokenStore | undefined;
+}): string {
   return `${config.projectId}@${normalizeBaseUrl(config.baseUrl)}${config.tokenStore === 'memory' ? ';tokens=memory' : ''}`;
 }

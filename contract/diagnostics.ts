@@ -35,7 +35,10 @@ export type CauseVia = 'subscribe' | 'session' | 'read' | 'refetch' | 'invalidat
 
 /** What made the broker send a request: which tab, through what, and the call's name. */
 export interface RequestCause {
-  /** The tab whose call started it (its number in this broker, see `TabDiagnostics.tab`), or null for the broker's own work. */
+  /**
+   * The tab whose call started it (its number in this broker, see `TabDiagnostics.tab`), or null for the broker's own
+   * work.
+   */
   tab: number | null;
   via: CauseVia;
   name: string;
@@ -139,7 +142,10 @@ export interface ConnectivityChange {
   diagnostics: NetworkDiagnostics | null;
 }
 
-/** The `diagnostics` query's value but for its cache entries: `BrokerDiagnostics` in queries.ts adds them (see CacheEntryFacts). */
+/**
+ * The `diagnostics` query's value but for its cache entries: `BrokerDiagnostics` in queries.ts adds them (see
+ * CacheEntryFacts).
+ */
 export interface BrokerFacts {
   host: {
     mode: BrokerMode;

@@ -1,7 +1,15 @@
 /** The agreement between a tab and the broker: the API, its queries, and the values both sides see. */
 export type * from './api.js';
 export type { MethodName, MethodRole, ActionName } from './methods.js';
-export type { QuerySpec, QueryKind, QueryData, DataOf, QueryScope, BrokerDiagnostics, CacheEntryDiagnostics } from './queries.js';
+export type {
+  QuerySpec,
+  QueryKind,
+  QueryData,
+  DataOf,
+  QueryScope,
+  BrokerDiagnostics,
+  CacheEntryDiagnostics,
+} from './queries.js';
 export type { QuerySnapshot } from './snapshot.js';
 export type * from './state.js';
 export type { Watchable } from './events.js';

@@ -37,13 +37,17 @@ function isPlainObject(value: object): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
-/** A wire message as JSON-safe data. Throws WireFormatError for what has no JSON form (functions, ports, class instances). */
+/**
+ * A wire message as JSON-safe data. Throws WireFormatError for what has no JSON form (functions, ports, class
+ * instances).
+ */
 export function encodeForJson(value: unknown, depth = 0): unknown {
   if (depth > MAX_WIRE_DEPTH) throw new WireFormatError('The message is nested too deeply.');
   if (value === undefined) return { [TAG]: 'undefined' };
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : { [TAG]: 'number', value: String(value) };
-  if (typeof value !== 'object') throw new WireFormatError(`A ${typeof value} cannot be sent to another extension context.`);
+  if (typeof value !== 'object')
+    throw new WireFormatError(`A ${typeof value} cannot be sent to another extension context.`);
   if (value instanceof Uint8Array) return { [TAG]: 'bytes', value: bytesToBase64(value) };
   if (Array.isArray(value)) return value.map((item) => encodeForJson(item, depth + 1));
   if (!isPlainObject(value)) throw new WireFormatError('Only plain data can be sent to another extension context.');
@@ -55,7 +59,9 @@ export function encodeForJson(value: unknown, depth = 0): unknown {
   return Object.hasOwn(value, TAG) ? { [TAG]: 'object', value: out } : out;
 }
 
-/** The inverse of `encodeForJson`, for a message from another context. Throws WireFormatError on what it never makes. */
+/**
+ * The inverse of `encodeForJson`, for a message from another context. Throws WireFormatError on what it never makes.
+ */
 export function decodeFromJson(value: unknown, depth = 0): unknown {
   if (depth > MAX_WIRE_DEPTH) throw new WireFormatError('The message is nested too deeply.');
   if (value === null || typeof value !== 'object') return value;
@@ -64,7 +70,8 @@ export function decodeFromJson(value: unknown, depth = 0): unknown {
   if (!Object.hasOwn(record, TAG)) return decodeEntries(record, depth);
   const kind = record[TAG];
   if (kind === 'undefined') return undefined;
-  if (kind === 'number' && (record.value === 'NaN' || record.value === 'Infinity' || record.value === '-Infinity')) return Number(record.value);
+  if (kind === 'number' && (record.value === 'NaN' || record.value === 'Infinity' || record.value === '-Infinity'))
+    return Number(record.value);
   if (kind === 'bytes' && typeof record.value === 'string') {
     try {
       return base64ToBytes(record.value);
@@ -82,7 +89,12 @@ function decodeEntries(record: Record<string, unknown>, depth: number): Record<s
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(record)) {
     // JSON.parse makes `__proto__` an own key; defining it keeps it one, never the prototype.
-    Object.defineProperty(out, key, { value: decodeFromJson(inner, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: decodeFromJson(inner, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

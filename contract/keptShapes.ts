@@ -23,15 +23,27 @@ type RuleFor<V> =
   | ([V] extends [number] ? 'n' : [V] extends [number | null] ? 'n?' : never)
   | ([V] extends [boolean] ? 'b' : [V] extends [boolean | null] ? 'b?' : never)
   | ([V] extends [readonly (infer E)[]] ? readonly [RuleFor<E>] : never)
-  | ([V] extends [object] ? RulesOf<V> : [V] extends [object | null] ? { readonly '?': RulesOf<NonNullable<V>> } : never);
+  | ([V] extends [object]
+      ? RulesOf<V>
+      : [V] extends [object | null]
+        ? { readonly '?': RulesOf<NonNullable<V>> }
+        : never);
 
 /** One rule per field of the model, no more, no fewer. */
 type RulesOf<T> = { readonly [K in keyof T]-?: RuleFor<T[K]> };
 
 type Element<K extends PersistedKind> = QueryData[K] extends ReadonlyArray<infer E> ? E : NonNullable<QueryData[K]>;
 
-const team = { id: 's', displayName: 's', profileImageUrl: 's?', clientMetadata: 'j', clientReadOnlyMetadata: 'j' } as const satisfies RulesOf<Element<'team'>>;
-const member = { teamId: 's', userId: 's', displayName: 's?', profileImageUrl: 's?' } as const satisfies RulesOf<Element<'teamProfile'>>;
+const team = {
+  id: 's',
+  displayName: 's',
+  profileImageUrl: 's?',
+  clientMetadata: 'j',
+  clientReadOnlyMetadata: 'j',
+} as const satisfies RulesOf<Element<'team'>>;
+const member = { teamId: 's', userId: 's', displayName: 's?', profileImageUrl: 's?' } as const satisfies RulesOf<
+  Element<'teamProfile'>
+>;
 
 const user = {
   id: 's',
@@ -82,7 +94,17 @@ export const KEPT_SHAPES: { readonly [K in PersistedKind]: Rule } = {
   teamMembers: [member],
   teamProfile: member,
   permissions: [{ id: 's', teamId: 's', userId: 's' } as const satisfies RulesOf<Element<'permissions'>>],
-  contactChannels: [{ id: 's', userId: 's', type: 's', value: 's', isPrimary: 'b', isVerified: 'b', usedForAuth: 'b' } as const satisfies RulesOf<Element<'contactChannels'>>],
+  contactChannels: [
+    {
+      id: 's',
+      userId: 's',
+      type: 's',
+      value: 's',
+      isPrimary: 'b',
+      isVerified: 'b',
+      usedForAuth: 'b',
+    } as const satisfies RulesOf<Element<'contactChannels'>>,
+  ],
   project,
 };
 
@@ -97,5 +119,7 @@ export function fitsShape(rule: Rule, value: unknown): boolean {
   if (Array.isArray(rule)) return Array.isArray(value) && value.every((item) => fitsShape(rule[0] as Rule, item));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value === null && '?' in rule;
   if ('?' in rule) return fitsShape((rule as { '?': Rule })['?'], value);
-  return Object.entries(rule as ObjectRule).every(([field, inner]) => Object.hasOwn(value, field) && fitsShape(inner, (value as Record<string, unknown>)[field]));
+  return Object.entries(rule as ObjectRule).every(
+    ([field, inner]) => Object.hasOwn(value, field) && fitsShape(inner, (value as Record<string, unknown>)[field]),
+  );
 }

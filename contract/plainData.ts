@@ -18,7 +18,10 @@ export const MAX_ARGUMENT_DEPTH = 64;
  */
 export const MAX_ARGUMENT_VALUES = 20_000;
 
-/** Characters of every string and key of one call together: a profile image at the service's limit, with room for the rest. */
+/**
+ * Characters of every string and key of one call together: a profile image at the service's limit, with room for the
+ * rest.
+ */
 export const MAX_ARGUMENT_CHARACTERS = 2 * MAX_STRING_LENGTH;
 
 /** What one call may still spend; shared by all its arguments. */
@@ -35,7 +38,8 @@ interface Budget {
  */
 export function checkPlainValues(method: string, values: readonly unknown[], names: readonly string[] = []): void {
   const budget: Budget = { values: MAX_ARGUMENT_VALUES, characters: MAX_ARGUMENT_CHARACTERS };
-  for (let i = 0; i < values.length; i++) checkPlainValue(method, values[i], names[i] ?? `arguments[${i}]`, 0, [], budget);
+  for (let i = 0; i < values.length; i++)
+    checkPlainValue(method, values[i], names[i] ?? `arguments[${i}]`, 0, [], budget);
 }
 
 /**
@@ -43,37 +47,62 @@ export function checkPlainValues(method: string, values: readonly unknown[], nam
  * `ancestors` are the containers above it: a value shared by two fields is fine (it is counted
  * twice), a value inside itself is not.
  */
-function checkPlainValue(method: string, value: unknown, path: string, depth: number, ancestors: object[], budget: Budget): void {
+function checkPlainValue(
+  method: string,
+  value: unknown,
+  path: string,
+  depth: number,
+  ancestors: object[],
+  budget: Budget,
+): void {
   if (--budget.values < 0) throw tooMuch(method, path, `more than ${MAX_ARGUMENT_VALUES} values`);
   if (typeof value === 'string') {
-    if (value.length > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`);
+    if (value.length > MAX_STRING_LENGTH)
+      throw new InvalidArgumentError(
+        path,
+        `${method}: ${path} is too long (${value.length} characters, at most ${MAX_STRING_LENGTH}).`,
+      );
     spendCharacters(method, path, value.length, budget);
     return;
   }
   if (typeof value === 'bigint' || typeof value === 'symbol' || typeof value === 'function') {
-    throw new InvalidArgumentError(path, `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`);
+    throw new InvalidArgumentError(
+      path,
+      `${method}: ${path} is a ${typeof value}, which no input can be (use numbers, strings, booleans, null, arrays and objects).`,
+    );
   }
   if (typeof value !== 'object' || value === null) return;
   // Bytes (a TOTP secret) are a value, not a container.
   if (ArrayBuffer.isView(value)) {
-    if (value.byteLength > MAX_STRING_LENGTH) throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
+    if (value.byteLength > MAX_STRING_LENGTH)
+      throw new InvalidArgumentError(path, `${method}: ${path} is too large (${value.byteLength} bytes).`);
     spendCharacters(method, path, value.byteLength, budget);
     return;
   }
   const array = Array.isArray(value);
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (!array && prototype !== Object.prototype && prototype !== null) {
-    throw new InvalidArgumentError(path, `${method}: ${path} must be plain data (an object literal, an array or a primitive).`);
+    throw new InvalidArgumentError(
+      path,
+      `${method}: ${path} must be plain data (an object literal, an array or a primitive).`,
+    );
   }
-  if (ancestors.includes(value)) throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
-  if (depth >= MAX_ARGUMENT_DEPTH) throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
+  if (ancestors.includes(value))
+    throw new InvalidArgumentError(path, `${method}: ${path} contains itself (a cycle), which no input can.`);
+  if (depth >= MAX_ARGUMENT_DEPTH)
+    throw new InvalidArgumentError(path, `${method}: ${path} is nested more than ${MAX_ARGUMENT_DEPTH} levels deep.`);
   // Refused before its keys are listed: listing five million indexes is the cost to avoid.
-  if (array && (value as unknown[]).length > budget.values) throw tooMuch(method, path, `an array of ${(value as unknown[]).length} items`);
+  if (array && (value as unknown[]).length > budget.values)
+    throw tooMuch(method, path, `an array of ${(value as unknown[]).length} items`);
   const keys = Object.keys(value);
   if (keys.length > budget.values) throw tooMuch(method, path, `${keys.length} fields`);
   ancestors.push(value);
   for (const key of keys) {
-    if (key === '__proto__') throw new InvalidArgumentError(`${path}.__proto__`, `${method}: ${path} has a "__proto__" key, which no input may have.`);
+    if (key === '__proto__')
+      throw new InvalidArgumentError(
+        `${path}.__proto__`,
+        `${method}: ${path} has a "__proto__" key, which no input may have.`,
+      );
     const inner = array ? `${path}[${key}]` : `${path}.${key}`;
     if (!array) spendCharacters(method, inner, key.length, budget);
     checkPlainValue(method, (value as Record<string, unknown>)[key], inner, depth + 1, ancestors, budget);
@@ -87,5 +116,8 @@ function spendCharacters(method: string, path: string, count: number, budget: Bu
 }
 
 function tooMuch(method: string, path: string, what: string): InvalidArgumentError {
-  return new InvalidArgumentError(path, `${method}: the arguments hold too much data (${what} by ${path}); no call of the broker needs that many.`);
+  return new InvalidArgumentError(
+    path,
+    `${method}: the arguments hold too much data (${what} by ${path}); no call of the broker needs that many.`,
+  );
 }

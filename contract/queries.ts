@@ -56,7 +56,11 @@ export interface LiveQueryDefinition<D = unknown, S extends ParamsSchema = Param
 export type QueryDefinition = FetchedQueryDefinition | LiveQueryDefinition;
 
 const fetched = <S extends ParamsSchema, D>(definition: FetchedQueryDefinition<S, D>) => definition;
-const live = <D>(watch: (context: LiveContext) => Watchable<D>): LiveQueryDefinition<D> => ({ scope: 'broker', params: none, watch });
+const live = <D>(watch: (context: LiveContext) => Watchable<D>): LiveQueryDefinition<D> => ({
+  scope: 'broker',
+  params: none,
+  watch,
+});
 
 const none = fields({});
 const team = fields({ teamId: uuid() });
@@ -95,7 +99,9 @@ export const queries = {
   teamMembers: fetched({
     scope: 'user',
     params: team,
-    fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) => camelize(await endpoints.listTeamMemberProfiles(client, { teamId }))),
+    fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) =>
+      camelize(await endpoints.listTeamMemberProfiles(client, { teamId })),
+    ),
   }),
   /** The signed-in user's own profile in a team (needs no `$read_members`). */
   teamProfile: fetched({
@@ -109,16 +115,25 @@ export const queries = {
   teamInvitations: fetched({
     scope: 'user',
     params: team,
-    fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) => camelize(await endpoints.listTeamInvitations(client, teamId))),
+    fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) =>
+      camelize(await endpoints.listTeamInvitations(client, teamId)),
+    ),
   }),
   permissions: fetched({
     scope: 'user',
     params: fields({ teamId: uuid(), recursive: optional(bool()) }),
-    fetch: whenSignedIn([], async ({ client }, { teamId, recursive }: { teamId: string; recursive?: boolean | undefined }) =>
-      camelize(await endpoints.listTeamPermissions(client, { team_id: teamId, user_id: 'me', recursive: recursive ?? true })),
+    fetch: whenSignedIn(
+      [],
+      async ({ client }, { teamId, recursive }: { teamId: string; recursive?: boolean | undefined }) =>
+        camelize(
+          await endpoints.listTeamPermissions(client, { team_id: teamId, user_id: 'me', recursive: recursive ?? true }),
+        ),
     ),
   }),
-  /** The user's project permissions (outside teams), with those reached through contained ones unless `recursive: false`. */
+  /**
+   * The user's project permissions (outside teams), with those reached through contained ones unless `recursive:
+   * false`.
+   */
   projectPermissions: fetched({
     scope: 'user',
     params: fields({ recursive: optional(bool()) }),
@@ -141,7 +156,9 @@ export const queries = {
   contactChannels: fetched({
     scope: 'user',
     params: none,
-    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listContactChannels(client, { userId: 'me' }))),
+    fetch: whenSignedIn([], async ({ client }) =>
+      camelize(await endpoints.listContactChannels(client, { userId: 'me' })),
+    ),
   }),
   sessions: fetched({
     scope: 'user',
@@ -171,7 +188,8 @@ export const queries = {
   'admin.apiKey': fetched({
     scope: 'admin',
     params: fields({ apiKeyId: uuid(), projectId: optional(segment()) }),
-    fetch: async (context, { apiKeyId, projectId }) => camelize(await endpoints.getApiKey(context.admin(projectId), apiKeyId)),
+    fetch: async (context, { apiKeyId, projectId }) =>
+      camelize(await endpoints.getApiKey(context.admin(projectId), apiKeyId)),
   }),
   'admin.emailTemplates': fetched({
     scope: 'admin',
@@ -181,7 +199,8 @@ export const queries = {
   'admin.permissionDefinitions': fetched({
     scope: 'admin',
     params: ofProject,
-    fetch: async (context, { projectId }) => camelize(await endpoints.listPermissionDefinitions(context.admin(projectId))),
+    fetch: async (context, { projectId }) =>
+      camelize(await endpoints.listPermissionDefinitions(context.admin(projectId))),
   }),
   'admin.metrics': fetched({
     scope: 'admin',
@@ -220,7 +239,11 @@ export type QuerySpec = { [K in QueryKind]: { kind: K } & ParamsOfKind<K> }[Quer
 
 /** What a tab sees of each query kind. */
 export type QueryData = {
-  [K in QueryKind]: Queries[K] extends FetchedQueryDefinition<ParamsSchema, infer D> ? D : Queries[K] extends LiveQueryDefinition<infer D> ? D : never;
+  [K in QueryKind]: Queries[K] extends FetchedQueryDefinition<ParamsSchema, infer D>
+    ? D
+    : Queries[K] extends LiveQueryDefinition<infer D>
+      ? D
+      : never;
 };
 
 /** The data a query of kind `Q` gives. */

@@ -45,15 +45,21 @@ const rule = <T>(parse: (value: unknown) => T): Rule<T> => ({ parse });
 // ── building blocks ──────────────────────────────────────────────────────────────────────────
 
 export const unknown = (): Rule<unknown> => rule((value) => value);
-export const string = (message = 'must be a string'): Rule<string> => rule((value) => (typeof value === 'string' ? value : fail(message)));
-export const number = (message = 'must be a number'): Rule<number> => rule((value) => (typeof value === 'number' && !Number.isNaN(value) ? value : fail(message)));
-export const boolean = (message = 'must be true or false'): Rule<boolean> => rule((value) => (typeof value === 'boolean' ? value : fail(message)));
-export const literal = <const T extends string | number | boolean>(expected: T, message: string): Rule<T> => rule((value) => (value === expected ? expected : fail(message)));
+export const string = (message = 'must be a string'): Rule<string> =>
+  rule((value) => (typeof value === 'string' ? value : fail(message)));
+export const number = (message = 'must be a number'): Rule<number> =>
+  rule((value) => (typeof value === 'number' && !Number.isNaN(value) ? value : fail(message)));
+export const boolean = (message = 'must be true or false'): Rule<boolean> =>
+  rule((value) => (typeof value === 'boolean' ? value : fail(message)));
+export const literal = <const T extends string | number | boolean>(expected: T, message: string): Rule<T> =>
+  rule((value) => (value === expected ? expected : fail(message)));
 export const picklist = <const T extends readonly string[]>(values: T, message: string): Rule<T[number]> =>
   rule((value) => ((values as readonly unknown[]).includes(value) ? (value as T[number]) : fail(message)));
-export const instance = <T>(type: abstract new (...args: never[]) => T, message: string): Rule<T> => rule((value) => (value instanceof type ? value : fail(message)));
+export const instance = <T>(type: abstract new (...args: never[]) => T, message: string): Rule<T> =>
+  rule((value) => (value instanceof type ? value : fail(message)));
 /** A value `accepts` says is a T (kept as is). */
-export const custom = <T>(accepts: (value: unknown) => boolean, message: string): Rule<T> => rule((value) => (accepts(value) ? (value as T) : fail(message)));
+export const custom = <T>(accepts: (value: unknown) => boolean, message: string): Rule<T> =>
+  rule((value) => (accepts(value) ? (value as T) : fail(message)));
 
 /** An array of values of `item`, copied; a failure's path names the index. */
 export function array<T>(item: Rule<T>, message = 'must be an array'): Rule<T[]> {
@@ -67,10 +73,15 @@ export function array<T>(item: Rule<T>, message = 'must be an array'): Rule<T[]>
 export function optional<T>(inner: Rule<T>): Rule<T | undefined> & { isOptional: true };
 export function optional<T>(inner: Rule<T>, fallback: T): Rule<T> & { isOptional: true; hasFallback: true };
 export function optional<T>(inner: Rule<T>, fallback?: T): Rule<T | undefined> {
-  return { parse: (value) => (value === undefined ? fallback : inner.parse(value)), isOptional: true, ...(fallback === undefined ? {} : { hasFallback: true }) };
+  return {
+    parse: (value) => (value === undefined ? fallback : inner.parse(value)),
+    isOptional: true,
+    ...(fallback === undefined ? {} : { hasFallback: true }),
+  };
 }
 
-export const nullable = <T>(inner: Rule<T>): Rule<T | null> => rule((value) => (value === null ? null : inner.parse(value)));
+export const nullable = <T>(inner: Rule<T>): Rule<T | null> =>
+  rule((value) => (value === null ? null : inner.parse(value)));
 
 type Entries = Record<string, Rule<unknown>>;
 type Flatten<T> = { [K in keyof T]: T[K] } & {};
@@ -124,13 +135,20 @@ export function pipe(first: Rule<unknown>, ...steps: Array<Step<unknown, unknown
 
 export const check =
   <T>(accepts: (value: T) => boolean, message: string): Step<T, T> =>
-  (value) => (accepts(value) ? value : fail(message));
+  (value) =>
+    accepts(value) ? value : fail(message);
 export const transform =
   <A, B>(change: (value: A) => B): Step<A, B> =>
-  (value) => change(value);
-export const maxLength = <T extends { length: number }>(max: number, message = `must be at most ${max} characters`): Step<T, T> => check((value: T) => value.length <= max, message);
-export const minLength = <T extends { length: number }>(min: number, message: string): Step<T, T> => check((value: T) => value.length >= min, message);
-export const regex = (pattern: RegExp, message: string): Step<string, string> => check((value: string) => pattern.test(value), message);
+  (value) =>
+    change(value);
+export const maxLength = <T extends { length: number }>(
+  max: number,
+  message = `must be at most ${max} characters`,
+): Step<T, T> => check((value: T) => value.length <= max, message);
+export const minLength = <T extends { length: number }>(min: number, message: string): Step<T, T> =>
+  check((value: T) => value.length >= min, message);
+export const regex = (pattern: RegExp, message: string): Step<string, string> =>
+  check((value: string) => pattern.test(value), message);
 
 // ── the vocabulary of the contract ───────────────────────────────────────────────────────────
 
@@ -143,17 +161,30 @@ export const MAX_STRING_LENGTH = 1_048_576;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const text = () => pipe(string(), maxLength(MAX_STRING_LENGTH));
-export const nonEmpty = () => pipe(text(), check((s) => s.trim() !== '', 'must not be empty'));
+export const nonEmpty = () =>
+  pipe(
+    text(),
+    check((s) => s.trim() !== '', 'must not be empty'),
+  );
 /** A path segment chosen by the caller (provider id, permission id, template type…). */
 export const segment = () => pipe(nonEmpty(), maxLength(200));
 export const uuid = () => pipe(string('must be a UUID string'), regex(UUID, 'must be a UUID'));
 /** A user id: a UUID, or `me` for the signed-in user. */
-export const userId = () => pipe(string(), check((s) => s === 'me' || UUID.test(s), 'must be a UUID or "me"'));
+export const userId = () =>
+  pipe(
+    string(),
+    check((s) => s === 'me' || UUID.test(s), 'must be a UUID or "me"'),
+  );
 export const absoluteUrl = () => pipe(nonEmpty(), check(isAbsoluteUrl, 'must be an absolute URL'));
 export const bool = () => boolean();
-export const finiteNumber = () => pipe(number(), check((n: number) => Number.isFinite(n), 'must be a finite number'));
+export const finiteNumber = () =>
+  pipe(
+    number(),
+    check((n: number) => Number.isFinite(n), 'must be a finite number'),
+  );
 export const stringList = () => array(text(), 'must be an array of strings');
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => picklist(values, `must be one of ${values.join(', ')}`);
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  picklist(values, `must be one of ${values.join(', ')}`);
 /** Free-form JSON the app stores (metadata): copied, so the broker holds its own plain data. */
 export const json = () =>
   pipe(
@@ -191,7 +222,9 @@ export interface ArgumentList<T extends readonly unknown[]> {
 }
 
 /** Names and rules for a method's arguments, in order; trailing ones may be optional. */
-export function args<const A extends readonly Named[]>(...list: A): ArgumentList<{ -readonly [K in keyof A]: Output<A[K][1]> }> {
+export function args<const A extends readonly Named[]>(
+  ...list: A
+): ArgumentList<{ -readonly [K in keyof A]: Output<A[K][1]> }> {
   return {
     names: list.map(([name]) => name),
     parse(method, values) {
@@ -203,7 +236,10 @@ export function args<const A extends readonly Named[]>(...list: A): ArgumentList
 
 /** A call with more arguments than its method takes. */
 export function tooManyArguments(method: string, max: number, got: number): InvalidArgumentError {
-  return new InvalidArgumentError('arguments', `${method} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}, got ${got}.`);
+  return new InvalidArgumentError(
+    'arguments',
+    `${method} takes ${max === 0 ? 'no arguments' : `at most ${max} argument${max === 1 ? '' : 's'}`}, got ${got}.`,
+  );
 }
 
 /** Parses one value; a failure becomes an InvalidArgumentError naming the field. */

@@ -5,7 +5,10 @@
 import type { NetworkDiagnostics } from '../protocol/errors/errors.js';
 import type { SerializedError } from '../protocol/errors/errors.js';
 
-/** Where the broker runs: a SharedWorker (one for every tab), a service worker, each tab's own page, or a browser extension's background (`authbroker/extension`). */
+/**
+ * Where the broker runs: a SharedWorker (one for every tab), a service worker, each tab's own page, or a browser
+ * extension's background (`authbroker/extension`).
+ */
 export type BrokerMode = 'shared-worker' | 'service-worker' | 'in-process' | 'extension';
 
 /** Where the broker keeps the session: IndexedDB, its memory, or an extension's `storage.session`. */
@@ -15,7 +18,10 @@ export type StorageKind = 'indexeddb' | 'memory' | 'session';
 export type SessionEndReason =
   /** Signed out by the app in some tab. */
   | 'signed-out'
-  /** The service no longer knows the refresh token: revoked elsewhere (sign-out on another device, password reset) or expired. */
+  /**
+   * The service no longer knows the refresh token: revoked elsewhere (sign-out on another device, password reset) or
+   * expired.
+   */
   | 'session-revoked'
   /** The service refused to renew for another reason (e.g. the identity provider said no). */
   | 'refresh-rejected'
@@ -107,7 +113,10 @@ export interface BrokerStatus {
   session: SessionInfo;
   /** The project owner's session (admin calls), apart from the app user's. */
   adminSession: SessionInfo;
-  /** Where it keeps the session: IndexedDB, memory (`tokenStore: 'memory'`, or IndexedDB failed), or an extension's `storage.session`. */
+  /**
+   * Where it keeps the session: IndexedDB, memory (`tokenStore: 'memory'`, or IndexedDB failed), or an extension's
+   * `storage.session`.
+   */
   storage: StorageKind;
   /** Things the app should show (e.g. the session is not persisted). */
   warnings: string[];

@@ -40,9 +40,13 @@ export interface ExtensionRuntime {
   getURL(path: string): string;
   connect(connectInfo?: { name?: string }): RuntimePort;
   readonly onConnect: ExtensionEvent<(port: RuntimePort) => void>;
-  /** A cheap call of the extension API: in a background, any such call counts as activity for the browser's idle timer. */
+  /**
+   * A cheap call of the extension API: in a background, any such call counts as activity for the browser's idle timer.
+   */
   getPlatformInfo?(): Promise<unknown>;
-  /** The manifest: where the background runs (`background.page`, or the page Firefox makes for `background.scripts`). */
+  /**
+   * The manifest: where the background runs (`background.page`, or the page Firefox makes for `background.scripts`).
+   */
   getManifest?(): { background?: { page?: string; scripts?: string[]; service_worker?: string } };
 }
 
@@ -81,7 +85,12 @@ export function extensionApi(): ExtensionApi | null {
 }
 
 /** The URL schemes of extensions' own pages. */
-const EXTENSION_SCHEMES = new Set(['chrome-extension:', 'moz-extension:', 'safari-web-extension:', 'ms-browser-extension:']);
+const EXTENSION_SCHEMES = new Set([
+  'chrome-extension:',
+  'moz-extension:',
+  'safari-web-extension:',
+  'ms-browser-extension:',
+]);
 
 /** Whether a URL (or origin) is an extension's own page, whichever browser. */
 export function isExtensionUrl(url: string | undefined): boolean {

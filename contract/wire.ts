@@ -17,7 +17,8 @@ import type { BrokerEntry, Delivery } from './api.js';
 export type WireValue = { type: 'RAW'; value: unknown } | { type: 'HANDLER'; name: string; value: unknown };
 
 /** The calls the broker serves. */
-export type CallMessage = { id: string; type: 'APPLY'; path: [method: string]; argumentList: WireValue[] } | { id: string; type: 'RELEASE' };
+export type CallMessage =
+  { id: string; type: 'APPLY'; path: [method: string]; argumentList: WireValue[] } | { id: string; type: 'RELEASE' };
 
 /** The answer to a call, matched by `id`. */
 export type ReplyMessage = WireValue & { id: string };

@@ -13,7 +13,12 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   plugins: [react(), authbrokerDemoPlugin()],
-  server: { host: 'localhost', port: 5173, strictPort: true, fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] } },
+  server: {
+    host: 'localhost',
+    port: 5173,
+    strictPort: true,
+    fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
+  },
   preview: { host: 'localhost', port: 4173 },
   worker: { format: 'es' },
   build: { outDir: fileURLToPath(new URL('../dist/demo', import.meta.url)), emptyOutDir: true, sourcemap: true },

@@ -7,7 +7,15 @@ const serviceWorkerEntry = fileURLToPath(new URL('../worker/hosts/serviceWorkerE
 
 /** The service-worker broker as one ES module file (service workers cannot be split into chunks). */
 async function bundleServiceWorker(): Promise<string> {
-  const result = await build({ entryPoints: [serviceWorkerEntry], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, write: false });
+  const result = await build({
+    entryPoints: [serviceWorkerEntry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    write: false,
+  });
   return result.outputFiles[0]!.text;
 }
 
@@ -16,8 +24,10 @@ export function demoConfig() {
   return {
     baseUrl: process.env.AUTHBROKER_API_URL ?? 'http://127.0.0.1:8102',
     projectId: process.env.AUTHBROKER_PROJECT_ID ?? '27581ab5-090d-4de0-a603-9893113cd548',
-    publishableClientKey: process.env.AUTHBROKER_PUBLISHABLE_CLIENT_KEY ?? 'pck_xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb',
-    internalPublishableClientKey: process.env.AUTHBROKER_INTERNAL_PUBLISHABLE_CLIENT_KEY ?? 'pck_ghjz2820y3gpvvh5jbstj4exk86wy9cerws035wdpnmvv',
+    publishableClientKey:
+      process.env.AUTHBROKER_PUBLISHABLE_CLIENT_KEY ?? 'pck_xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb',
+    internalPublishableClientKey:
+      process.env.AUTHBROKER_INTERNAL_PUBLISHABLE_CLIENT_KEY ?? 'pck_ghjz2820y3gpvvh5jbstj4exk86wy9cerws035wdpnmvv',
   };
 }
 
@@ -29,7 +39,8 @@ export function authbrokerDemoPlugin(): Plugin {
       server.middlewares.use(async (req, res, next) => {
         const [path, query = ''] = (req.url ?? '').split('?');
         // The broker's workers run without eval, as they would in production.
-        if (path === '/authbroker-sw.js' || /(^|&)worker_file(&|=|$)/.test(query)) res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
+        if (path === '/authbroker-sw.js' || /(^|&)worker_file(&|=|$)/.test(query))
+          res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
         if (path === '/authbroker-sw.js') {
           res.setHeader('content-type', 'text/javascript');
           res.setHeader('cache-control', 'no-store');

@@ -40,17 +40,24 @@ function parseDuration(value: string, flag: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
   const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
   const millis = match ? Number(match[1]) * factor[(match[2] as keyof typeof factor | undefined) ?? 'ms'] : NaN;
-  if (!Number.isFinite(millis) || millis < 1000) throw new UsageError(`${flag} must be a duration of at least 1s, like 90s, 10m, 1h or 600000 (milliseconds); got "${value}".`);
+  if (!Number.isFinite(millis) || millis < 1000)
+    throw new UsageError(
+      `${flag} must be a duration of at least 1s, like 90s, 10m, 1h or 600000 (milliseconds); got "${value}".`,
+    );
   return Math.round(millis);
 }
 
 function parsePort(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a number from 0 to 65535; got "${value}".`);
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535; got "${value}".`);
   return Number(value);
 }
 
 function parseKey(value: string, flag: string, prefix: string): string {
-  if (!value.startsWith(prefix) || !/^[A-Za-z0-9_-]{5,200}$/.test(value)) throw new UsageError(`${flag} must start with ${prefix} and contain only letters, digits, _ and -; got "${value}".`);
+  if (!value.startsWith(prefix) || !/^[A-Za-z0-9_-]{5,200}$/.test(value))
+    throw new UsageError(
+      `${flag} must start with ${prefix} and contain only letters, digits, _ and -; got "${value}".`,
+    );
   return value;
 }
 
@@ -91,15 +98,20 @@ function parseCliArgs(argv: string[]): { help: true } | ({ help: false } & CliRu
   if (v.help) return { help: true };
   const demoProject: NonNullable<EmulatorOptions['demoProject']> = {};
   if (v['project-id'] !== undefined) {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v['project-id'])) throw new UsageError(`--project-id must be a UUID; got "${v['project-id']}".`);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v['project-id']))
+      throw new UsageError(`--project-id must be a UUID; got "${v['project-id']}".`);
     demoProject.id = v['project-id'].toLowerCase();
   }
-  if (v['publishable-client-key'] !== undefined) demoProject.publishableClientKey = parseKey(v['publishable-client-key'], '--publishable-client-key', 'pck_');
-  if (v['secret-server-key'] !== undefined) demoProject.secretServerKey = parseKey(v['secret-server-key'], '--secret-server-key', 'ssk_');
-  if (v['super-secret-admin-key'] !== undefined) demoProject.superSecretAdminKey = parseKey(v['super-secret-admin-key'], '--super-secret-admin-key', 'sak_');
+  if (v['publishable-client-key'] !== undefined)
+    demoProject.publishableClientKey = parseKey(v['publishable-client-key'], '--publishable-client-key', 'pck_');
+  if (v['secret-server-key'] !== undefined)
+    demoProject.secretServerKey = parseKey(v['secret-server-key'], '--secret-server-key', 'ssk_');
+  if (v['super-secret-admin-key'] !== undefined)
+    demoProject.superSecretAdminKey = parseKey(v['super-secret-admin-key'], '--super-secret-admin-key', 'sak_');
   if (v.host !== undefined && v.host.trim() === '') throw new UsageError('--host must not be empty.');
   if (v.data !== undefined && v.data.trim() === '') throw new UsageError('--data must name a file.');
-  if (v.data !== undefined && v.ephemeral) throw new UsageError('--data and --ephemeral contradict each other: keep state in a file, or keep none.');
+  if (v.data !== undefined && v.ephemeral)
+    throw new UsageError('--data and --ephemeral contradict each other: keep state in a file, or keep none.');
   const allowOrigins = v['allow-origin']?.map((origin) => {
     try {
       return parseAllowedOrigin(origin, '--allow-origin');
@@ -113,14 +125,20 @@ function parseCliArgs(argv: string[]): { help: true } | ({ help: false } & CliRu
     ...(v.host === undefined ? {} : { host: v.host }),
     ...(dataFile === null ? {} : { dataFile }),
     ...(allowOrigins === undefined ? {} : { allowOrigins }),
-    ...(v['access-token-ttl'] === undefined ? {} : { accessTokenTtlMillis: parseDuration(v['access-token-ttl'], '--access-token-ttl') }),
+    ...(v['access-token-ttl'] === undefined
+      ? {}
+      : { accessTokenTtlMillis: parseDuration(v['access-token-ttl'], '--access-token-ttl') }),
     ...(Object.keys(demoProject).length === 0 ? {} : { demoProject }),
     ...(v.verbose ? { verbose: true } : {}),
   };
   return { help: false, options, dataFile, defaultDataFile: !v.ephemeral && v.data === undefined };
 }
 
-function banner(em: RunningEmulator, run: CliRun, keyIsValid: typeof import('./auth/authenticate.js').keyIsValid): string {
+function banner(
+  em: RunningEmulator,
+  run: CliRun,
+  keyIsValid: typeof import('./auth/authenticate.js').keyIsValid,
+): string {
   const demo = em.projects.demo;
   const origins = run.options.allowOrigins ?? DEFAULT_ALLOWED_ORIGINS;
   const lines = [
@@ -162,7 +180,7 @@ function banner(em: RunningEmulator, run: CliRun, keyIsValid: typeof import('./a
  */
 function prepareDefaultDataDir(): void {
   mkdirSync(DEFAULT_DATA_DIR, { recursive: true });
-  writeFileSync(join(DEFAULT_DATA_DIR, '.gitignore'), '# The authbroker emulator\'s local state.\n*\n');
+  writeFileSync(join(DEFAULT_DATA_DIR, '.gitignore'), "# The authbroker emulator's local state.\n*\n");
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -179,7 +197,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   // Loaded only now, so that a mistyped flag is answered without loading the whole emulator.
-  const [{ SnapshotError, startEmulator }, { keyIsValid }] = await Promise.all([import('./index.js'), import('./auth/authenticate.js')]);
+  const [{ SnapshotError, startEmulator }, { keyIsValid }] = await Promise.all([
+    import('./index.js'),
+    import('./auth/authenticate.js'),
+  ]);
   const warning = exposureWarning(parsed.options.host ?? '127.0.0.1');
   if (warning !== null) process.stderr.write(`authbroker-emulator: ${warning}\n\n`);
   let em: RunningEmulator;

@@ -16,7 +16,12 @@ export const codeLifetimes: Record<VerificationCodeType, number> = {
 };
 export const MAX_CODE_ATTEMPTS = 20;
 
-export function createCode(p: ProjectRecord, type: VerificationCodeType, data: Record<string, Json>, now: number): VerificationCodeRecord {
+export function createCode(
+  p: ProjectRecord,
+  type: VerificationCodeType,
+  data: Record<string, Json>,
+  now: number,
+): VerificationCodeRecord {
   const record: VerificationCodeRecord = {
     id: crypto.randomUUID(),
     type,
@@ -48,9 +53,12 @@ export function redeemCode(
 ): VerificationCodeRecord {
   const code = submitted.toLowerCase();
   const found = Object.values(p.verification_codes).find((c) => c.type === type && c.code === code);
-  const before = found ? { expired: found.expires_at_millis <= now, used: found.used_at_millis !== null, attempts: found.attempt_count } : null;
+  const before = found
+    ? { expired: found.expires_at_millis <= now, used: found.used_at_millis !== null, attempts: found.attempt_count }
+    : null;
   const nonce = code.slice(-39);
-  if (nonce.length === 39) for (const c of Object.values(p.verification_codes)) if (c.code.slice(-39) === nonce) c.attempt_count++;
+  if (nonce.length === 39)
+    for (const c of Object.values(p.verification_codes)) if (c.code.slice(-39) === nonce) c.attempt_count++;
   if (!found || !before) throw createKnownError('VERIFICATION_CODE_NOT_FOUND');
   if (before.expired) throw createKnownError('VERIFICATION_CODE_EXPIRED');
   if (before.used) throw createKnownError('VERIFICATION_CODE_ALREADY_USED');
@@ -69,5 +77,6 @@ export function linkWithCode(callbackUrl: string, code: string): string {
 
 /** Drops codes long past use, so a long-running emulator stays small. */
 export function pruneCodes(p: ProjectRecord, now: number): void {
-  for (const [id, c] of Object.entries(p.verification_codes)) if (c.expires_at_millis + DAY < now) delete p.verification_codes[id];
+  for (const [id, c] of Object.entries(p.verification_codes))
+    if (c.expires_at_millis + DAY < now) delete p.verification_codes[id];
 }

@@ -26,7 +26,9 @@ const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32 } as const;
 
 function scrypt(password: BinaryLike, salt: BinaryLike): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCallback(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p }, (error, key) => (error ? reject(error) : resolve(key))),
+    scryptCallback(password, salt, SCRYPT.keyLength, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
 }
 
@@ -53,8 +55,12 @@ export async function verifyPassword(password: string, stored: string | null): P
   const [scheme, n, r, p, salt, expected] = hash.split('$');
   if (scheme !== 'scrypt' || salt === undefined || expected === undefined) return false;
   const key = await new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(password, Buffer.from(salt, 'base64url'), SCRYPT.keyLength, { N: Number(n), r: Number(r), p: Number(p) }, (error, derived) =>
-      error ? reject(error) : resolve(derived),
+    scryptCallback(
+      password,
+      Buffer.from(salt, 'base64url'),
+      SCRYPT.keyLength,
+      { N: Number(n), r: Number(r), p: Number(p) },
+      (error, derived) => (error ? reject(error) : resolve(derived)),
     ),
   );
   const ok = timingSafeEqual(key, Buffer.from(expected, 'base64url'));

@@ -46,31 +46,45 @@ export function parseFaultRule(value: unknown, at: string): FaultRuleInput {
   const r = value as Record<string, unknown>;
   const known = new Set(['path', 'method', 'probability', 'count', 'effect']);
   for (const key of Object.keys(r)) if (!known.has(key)) fail(`${at}.${key}`, `${at} has an unknown field "${key}".`);
-  if (typeof r.path !== 'string' || r.path === '' || r.path.length > 500) fail(`${at}.path`, `${at}.path must be a non-empty path pattern.`);
-  if (r.method !== undefined && (typeof r.method !== 'string' || !/^[A-Za-z]+$/.test(r.method))) fail(`${at}.method`, `${at}.method must be an HTTP method.`);
-  if (r.probability !== undefined && (typeof r.probability !== 'number' || !(r.probability >= 0 && r.probability <= 1))) {
+  if (typeof r.path !== 'string' || r.path === '' || r.path.length > 500)
+    fail(`${at}.path`, `${at}.path must be a non-empty path pattern.`);
+  if (r.method !== undefined && (typeof r.method !== 'string' || !/^[A-Za-z]+$/.test(r.method)))
+    fail(`${at}.method`, `${at}.method must be an HTTP method.`);
+  if (
+    r.probability !== undefined &&
+    (typeof r.probability !== 'number' || !(r.probability >= 0 && r.probability <= 1))
+  ) {
     fail(`${at}.probability`, `${at}.probability must be a number from 0 to 1.`);
   }
-  if (r.count !== undefined && (typeof r.count !== 'number' || !Number.isInteger(r.count) || r.count < 1)) fail(`${at}.count`, `${at}.count must be a positive integer.`);
+  if (r.count !== undefined && (typeof r.count !== 'number' || !Number.isInteger(r.count) || r.count < 1))
+    fail(`${at}.count`, `${at}.count must be a positive integer.`);
   if (r.probability === undefined && r.count === undefined) fail(at, `${at} needs a probability or a count.`);
   const e = r.effect as Record<string, unknown> | undefined;
   if (typeof e !== 'object' || e === null) fail(`${at}.effect`, `${at}.effect must be an object.`);
   let effect: FaultEffect;
   switch (e.type) {
     case 'latency':
-      if (typeof e.ms !== 'number' || !(e.ms >= 0 && e.ms <= 60_000)) fail(`${at}.effect.ms`, `${at}.effect.ms must be 0–60000.`);
+      if (typeof e.ms !== 'number' || !(e.ms >= 0 && e.ms <= 60_000))
+        fail(`${at}.effect.ms`, `${at}.effect.ms must be 0–60000.`);
       effect = { type: 'latency', ms: e.ms };
       break;
     case 'status':
-      if (e.status !== 429 && e.status !== 500 && e.status !== 503) fail(`${at}.effect.status`, `${at}.effect.status must be 429, 500 or 503.`);
-      if (e.retry_after !== undefined && typeof e.retry_after !== 'string') fail(`${at}.effect.retry_after`, `${at}.effect.retry_after must be a string.`);
-      effect = { type: 'status', status: e.status, ...(typeof e.retry_after === 'string' ? { retry_after: e.retry_after } : {}) };
+      if (e.status !== 429 && e.status !== 500 && e.status !== 503)
+        fail(`${at}.effect.status`, `${at}.effect.status must be 429, 500 or 503.`);
+      if (e.retry_after !== undefined && typeof e.retry_after !== 'string')
+        fail(`${at}.effect.retry_after`, `${at}.effect.retry_after must be a string.`);
+      effect = {
+        type: 'status',
+        status: e.status,
+        ...(typeof e.retry_after === 'string' ? { retry_after: e.retry_after } : {}),
+      };
       break;
     case 'loop-detected':
       effect = { type: 'loop-detected' };
       break;
     case 'drop':
-      if (e.phase !== undefined && e.phase !== 'before' && e.phase !== 'after') fail(`${at}.effect.phase`, `${at}.effect.phase must be "before" or "after".`);
+      if (e.phase !== undefined && e.phase !== 'before' && e.phase !== 'after')
+        fail(`${at}.effect.phase`, `${at}.effect.phase must be "before" or "after".`);
       effect = { type: 'drop', phase: (e.phase as 'before' | 'after' | undefined) ?? 'before' };
       break;
     default:
@@ -86,7 +100,12 @@ export function parseFaultRule(value: unknown, at: string): FaultRuleInput {
 }
 
 function globToRegExp(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }
 
 /** The fault rules in force. The first matching rule that fires wins. */
@@ -97,7 +116,12 @@ export class Faults {
 
   add(inputs: FaultRuleInput[], seed?: number): FaultRule[] {
     if (seed !== undefined) this.random = seeded(seed);
-    const added = inputs.map((input) => ({ ...input, id: `fault-${this.nextId++}`, injected: 0, regex: globToRegExp(input.path) }));
+    const added = inputs.map((input) => ({
+      ...input,
+      id: `fault-${this.nextId++}`,
+      injected: 0,
+      regex: globToRegExp(input.path),
+    }));
     this.rules.push(...added);
     return added.map(({ regex: _regex, ...rule }) => rule);
   }

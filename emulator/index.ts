@@ -15,7 +15,15 @@ import { Router } from './http/router.js';
 import { Mailbox } from './mailbox.js';
 import { registerApiRoutes } from './routes/index.js';
 import { errorReply, handleApiRequest, handleDevRequest, isApiPath, writeReply } from './server.js';
-import { DEFAULT_ADMIN_USER, DEFAULT_DEMO_PROJECT, DEFAULT_DEMO_USER, DEFAULT_INTERNAL_PROJECT, seedState, type ProjectKeys, type SeedUser } from './state/seed.js';
+import {
+  DEFAULT_ADMIN_USER,
+  DEFAULT_DEMO_PROJECT,
+  DEFAULT_DEMO_USER,
+  DEFAULT_INTERNAL_PROJECT,
+  seedState,
+  type ProjectKeys,
+  type SeedUser,
+} from './state/seed.js';
 import { completeAudienceKeys } from './state/projects.js';
 import { loadSnapshot, saveSnapshot, SnapshotError } from './state/snapshot.js';
 import { Store } from './state/store.js';
@@ -69,7 +77,9 @@ export interface RunningEmulator {
 export { SnapshotError };
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const allowOrigins = (options.allowOrigins ?? DEFAULT_ALLOWED_ORIGINS).map((origin, i) => parseAllowedOrigin(origin, `allowOrigins[${i}]`));
+  const allowOrigins = (options.allowOrigins ?? DEFAULT_ALLOWED_ORIGINS).map((origin, i) =>
+    parseAllowedOrigin(origin, `allowOrigins[${i}]`),
+  );
   const policy = createAccessPolicy({ host: options.host ?? '127.0.0.1', allowOrigins });
   const clock = new EmulatorClock();
   const demo: ProjectKeys = { ...DEFAULT_DEMO_PROJECT, ...options.demoProject };
@@ -116,16 +126,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const server: Server = createServer((req, res) => {
     if (!policy.hostAllowed(req.headers.host)) {
-      return void writeReply(res, { kind: 'text', status: 403, body: policy.hostRefusal(req.headers.host ?? '') }, { cors: false, override: false, pretty: false });
+      return void writeReply(
+        res,
+        { kind: 'text', status: 403, body: policy.hostRefusal(req.headers.host ?? '') },
+        { cors: false, override: false, pretty: false },
+      );
     }
     const url = new URL(req.url ?? '/', env.baseUrl || 'http://127.0.0.1');
     const done = (promise: Promise<void>) =>
       promise.catch((error: unknown) => {
-        if (!res.headersSent) writeReply(res, errorReply(error, env.log), { cors: true, override: false, pretty: false });
+        if (!res.headersSent)
+          writeReply(res, errorReply(error, env.log), { cors: true, override: false, pretty: false });
         else res.destroy();
       });
     if (isApiPath(url.pathname)) return void done(handleApiRequest(env, api, req, res, url));
-    if (url.pathname === '/emulator' || url.pathname.startsWith('/emulator/')) return void done(handleDevRequest(env, dev, policy, req, res, url));
+    if (url.pathname === '/emulator' || url.pathname.startsWith('/emulator/'))
+      return void done(handleDevRequest(env, dev, policy, req, res, url));
     if (url.pathname === '/health') {
       // Faults may target /health too, so that tests can make the service look unreachable.
       return void done(
@@ -135,18 +151,38 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           if (fault?.type === 'latency') await new Promise((resolve) => setTimeout(resolve, fault.ms));
           if (fault?.type === 'drop') return void req.socket.destroy();
           if (fault?.type === 'status' || fault?.type === 'loop-detected') {
-            return void writeReply(res, { kind: 'text', status: fault.type === 'status' ? fault.status : 508, body: 'Unavailable' }, { cors: true, override: false, pretty: false });
+            return void writeReply(
+              res,
+              { kind: 'text', status: fault.type === 'status' ? fault.status : 508, body: 'Unavailable' },
+              { cors: true, override: false, pretty: false },
+            );
           }
-          writeReply(res, { kind: 'json', status: 200, body: { status: 'ok' } }, { cors: true, override: false, pretty: false });
+          writeReply(
+            res,
+            { kind: 'json', status: 200, body: { status: 'ok' } },
+            { cors: true, override: false, pretty: false },
+          );
         })(),
       );
     }
     if (url.pathname === '/.well-known/jwks.json') {
       // The legacy global key set, for tokens without an audience; the emulator issues none.
-      const body = { keys: [] as unknown[], message: 'This is the legacy global key set; tokens carry their project in "aud". See /api/v1/projects/{project_id}/.well-known/jwks.json.' };
+      const body = {
+        keys: [] as unknown[],
+        message:
+          'This is the legacy global key set; tokens carry their project in "aud". See /api/v1/projects/{project_id}/.well-known/jwks.json.',
+      };
       return void writeReply(res, { kind: 'json', status: 200, body }, { cors: true, override: false, pretty: false });
     }
-    writeReply(res, { kind: 'text', status: 404, body: `Not found: ${url.pathname}. The API is under /api/v1; the emulator's own pages under /emulator.` }, { cors: true, override: false, pretty: false });
+    writeReply(
+      res,
+      {
+        kind: 'text',
+        status: 404,
+        body: `Not found: ${url.pathname}. The API is under /api/v1; the emulator's own pages under /emulator.`,
+      },
+      { cors: true, override: false, pretty: false },
+    );
   });
   server.keepAliveTimeout = 5000;
 

@@ -34,7 +34,9 @@ export const defaultEmailSubjects: Readonly<Record<EmailTemplateType, string>> =
 export function renderTemplate(template: string, variables: Record<string, string>): string {
   const value = (name: string) => (Object.hasOwn(variables, name) ? variables[name]! : '');
   return template
-    .replace(/\{\{#if\s+([A-Za-z0-9_]+)\s*\}\}([\s\S]*?)\{\{\/if\}\}/g, (_, name: string, inner: string) => (value(name) === '' ? '' : inner))
+    .replace(/\{\{#if\s+([A-Za-z0-9_]+)\s*\}\}([\s\S]*?)\{\{\/if\}\}/g, (_, name: string, inner: string) =>
+      value(name) === '' ? '' : inner,
+    )
     .replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, name: string) => value(name));
 }
 
@@ -52,7 +54,14 @@ function bodyTemplate(type: EmailTemplateType, content: Json | undefined): strin
 /** The e-mail configuration as `GET /internal/emails` shows it: never the password. */
 export function senderConfigOf(config: EmailConfig): NonNullable<SentEmailRecord['sender_config']> {
   if (config.type === 'shared') return { type: 'shared' };
-  return { type: 'standard', host: config.host, port: config.port, username: config.username, sender_name: config.sender_name, sender_email: config.sender_email };
+  return {
+    type: 'standard',
+    host: config.host,
+    port: config.port,
+    username: config.username,
+    sender_name: config.sender_name,
+    sender_email: config.sender_email,
+  };
 }
 
 /** Keeps the project's e-mail log for `GET /internal/emails`, which shows at most the last 100. */
@@ -68,14 +77,34 @@ export class Mailbox {
   constructor(private readonly now: () => number) {}
 
   /** Renders a project's template (custom or default) and delivers it. */
-  sendTemplate(p: ProjectRecord, type: EmailTemplateType, to: string, variables: Record<string, string>, link: string | null): MailboxItem {
+  sendTemplate(
+    p: ProjectRecord,
+    type: EmailTemplateType,
+    to: string,
+    variables: Record<string, string>,
+    link: string | null,
+  ): MailboxItem {
     const custom = p.email_templates[type];
     const vars = { projectDisplayName: p.display_name, userDisplayName: '', ...variables };
     const subject = renderTemplate(custom?.subject ?? defaultEmailSubjects[type], vars);
     const textBody = renderTemplate(bodyTemplate(type, custom?.content), vars);
     const htmlBody = `<p>${escapeHtml(textBody).replace(/\n/g, '<br>')}</p>${link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : ''}`;
-    const delivered = this.deliver({ project_id: p.id, to, subject, text: textBody, html: htmlBody, template: type, link });
-    recordSentEmail(p, { subject, to: [to], sent_at_millis: delivered.sent_at_millis, error: null, sender_config: senderConfigOf(p.config.email_config) });
+    const delivered = this.deliver({
+      project_id: p.id,
+      to,
+      subject,
+      text: textBody,
+      html: htmlBody,
+      template: type,
+      link,
+    });
+    recordSentEmail(p, {
+      subject,
+      to: [to],
+      sent_at_millis: delivered.sent_at_millis,
+      error: null,
+      sender_config: senderConfigOf(p.config.email_config),
+    });
     return delivered;
   }
 

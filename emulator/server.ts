@@ -44,8 +44,19 @@ export const corsHeaders: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-max-age': '86400',
-  'access-control-allow-headers': ['content-type', 'authorization', ...HEADER_FAMILIES.flatMap((family) => PROTOCOL_HEADERS.map((name) => `${family}${name}`)), 'baggage', 'sentry-trace', 'x-vercel-protection-bypass', 'ngrok-skip-browser-warning'].join(', '),
-  'access-control-expose-headers': ['content-type', ...HEADER_FAMILIES.flatMap((family) => [`${family}actual-status`, `${family}known-error`])].join(', '),
+  'access-control-allow-headers': [
+    'content-type',
+    'authorization',
+    ...HEADER_FAMILIES.flatMap((family) => PROTOCOL_HEADERS.map((name) => `${family}${name}`)),
+    'baggage',
+    'sentry-trace',
+    'x-vercel-protection-bypass',
+    'ngrok-skip-browser-warning',
+  ].join(', '),
+  'access-control-expose-headers': [
+    'content-type',
+    ...HEADER_FAMILIES.flatMap((family) => [`${family}actual-status`, `${family}known-error`]),
+  ].join(', '),
 };
 
 /**
@@ -75,18 +86,29 @@ function queryRecord(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   // Own-property checks: `key in out` would also find toString & co. and silently drop such keys.
   for (const [key, value] of url.searchParams) {
-    if (!Object.hasOwn(out, key)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(out, key))
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
 /** Turns anything a handler threw into the reply the service would give. Never a stack trace. */
 export function errorReply(error: unknown, log: (line: string) => void): Reply {
-  if (error instanceof KnownError) return { kind: 'json', status: error.status, body: error.toWire(), headers: { 'x-stack-known-error': error.code, 'x-hexclave-known-error': error.code } };
+  if (error instanceof KnownError)
+    return {
+      kind: 'json',
+      status: error.status,
+      body: error.toWire(),
+      headers: { 'x-stack-known-error': error.code, 'x-hexclave-known-error': error.code },
+    };
   if (error instanceof StatusError) return { kind: 'text', status: error.status, body: error.message };
   const message = error instanceof Error ? error.message : String(error);
   log(`internal error: ${message}`);
-  return { kind: 'text', status: 500, body: `Internal Server Error. The error message follows, but will be stripped in production.\n\n${message}` };
+  return {
+    kind: 'text',
+    status: 500,
+    body: `Internal Server Error. The error message follows, but will be stripped in production.\n\n${message}`,
+  };
 }
 
 interface Written {
@@ -94,7 +116,11 @@ interface Written {
 }
 
 /** Writes a reply, applying the error-status override when asked (PROTOCOL.md §2.4). */
-export function writeReply(res: ServerResponse, reply: Reply, options: { cors: boolean; override: boolean; pretty: boolean; extraHeaders?: Record<string, string> }): Written {
+export function writeReply(
+  res: ServerResponse,
+  reply: Reply,
+  options: { cors: boolean; override: boolean; pretty: boolean; extraHeaders?: Record<string, string> },
+): Written {
   const headers: Record<string, string> = {
     'x-stack-request-id': randomToken(16),
     'cache-control': 'no-store, max-age=0',
@@ -107,7 +133,10 @@ export function writeReply(res: ServerResponse, reply: Reply, options: { cors: b
     case 'json':
       headers['content-type'] = 'application/json; charset=utf-8';
       // Known errors are always pretty-printed; other JSON only for browsers asking for HTML.
-      body = headers['x-stack-known-error'] !== undefined || options.pretty ? JSON.stringify(reply.body, null, 2) : JSON.stringify(reply.body);
+      body =
+        headers['x-stack-known-error'] !== undefined || options.pretty
+          ? JSON.stringify(reply.body, null, 2)
+          : JSON.stringify(reply.body);
       break;
     case 'text':
       headers['content-type'] = 'text/plain; charset=utf-8';
@@ -138,9 +167,15 @@ export function writeReply(res: ServerResponse, reply: Reply, options: { cors: b
   return { status: reply.status };
 }
 
-/** A page's Content-Security-Policy with `frame-ancestors 'none'` (the policy browsers now follow; X-Frame-Options for older ones). */
+/**
+ * A page's Content-Security-Policy with `frame-ancestors 'none'` (the policy browsers now follow; X-Frame-Options for
+ * older ones).
+ */
 function forbidFraming(policy: string | undefined): string {
-  const directives = (policy ?? '').split(';').map((d) => d.trim()).filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d));
+  const directives = (policy ?? '')
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d !== '' && !/^frame-ancestors\b/i.test(d));
   return [...directives, "frame-ancestors 'none'"].join('; ');
 }
 
@@ -150,11 +185,21 @@ function sleep(ms: number): Promise<void> {
 
 /** The 404 of unknown API paths: plain text, not a known error. */
 function notFound(url: URL): Reply {
-  return { kind: 'text', status: 404, body: `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com.\n\nURL: ${url.toString()}` };
+  return {
+    kind: 'text',
+    status: 404,
+    body: `404 — this page does not exist in Stack Auth's API.\n\nPlease see the API documentation at https://docs.stack-auth.com.\n\nURL: ${url.toString()}`,
+  };
 }
 
 /** Serves one `/api/v1/*` request: faults, body, authentication, routing, handler, statistics. */
-export async function handleApiRequest(env: EmulatorEnv, router: Router, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleApiRequest(
+  env: EmulatorEnv,
+  router: Router,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = withStackNames(firstValues(req.headers));
   const override = headers['x-stack-override-error-status'] !== undefined;
@@ -183,7 +228,14 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
   const write = match.kind === 'found' && match.write;
 
   const fault = env.faults.pick(method, url.pathname);
-  if (fault) env.stats.fault(fault.type === 'drop' ? `drop-${fault.phase ?? 'before'}` : fault.type === 'status' ? `status-${fault.status}` : fault.type);
+  if (fault)
+    env.stats.fault(
+      fault.type === 'drop'
+        ? `drop-${fault.phase ?? 'before'}`
+        : fault.type === 'status'
+          ? `status-${fault.status}`
+          : fault.type,
+    );
   if (fault?.type === 'latency') await sleep(fault.ms);
   if (fault?.type === 'drop' && fault.phase !== 'after') {
     req.socket.destroy();
@@ -194,7 +246,19 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
     const reply: Reply =
       fault.type === 'loop-detected'
         ? { kind: 'text', status: 508, body: 'Loop detected: INFINITE_LOOP_DETECTED' }
-        : { kind: 'text', status: fault.status, body: fault.status === 429 ? 'Too Many Requests' : fault.status === 503 ? 'Service Unavailable' : 'Internal Server Error', ...(fault.type === 'status' && fault.retry_after !== undefined ? { headers: { 'retry-after': fault.retry_after } } : {}) };
+        : {
+            kind: 'text',
+            status: fault.status,
+            body:
+              fault.status === 429
+                ? 'Too Many Requests'
+                : fault.status === 503
+                  ? 'Service Unavailable'
+                  : 'Internal Server Error',
+            ...(fault.type === 'status' && fault.retry_after !== undefined
+              ? { headers: { 'retry-after': fault.retry_after } }
+              : {}),
+          };
     // Infrastructure in front of the service answers these, and it knows nothing of the override header.
     const written = writeReply(res, reply, { cors: true, override: false, pretty });
     env.stats.request(routeKey, written.status, false);
@@ -239,7 +303,11 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
     return;
   }
   // The framework-level 405 is not subject to the override (§2.4).
-  const written = writeReply(res, reply, { cors: true, override: override && match.kind !== 'method-not-allowed', pretty });
+  const written = writeReply(res, reply, {
+    cors: true,
+    override: override && match.kind !== 'method-not-allowed',
+    pretty,
+  });
   env.stats.request(routeKey, written.status, write);
 }
 
@@ -248,12 +316,23 @@ export async function handleApiRequest(env: EmulatorEnv, router: Router, req: In
  * 400. Only same-origin pages, the allowed origins and requests without an origin reach them
  * (`AccessPolicy.devAccess`); a refused request gets a 403 without CORS headers, before any handler.
  */
-export async function handleDevRequest(env: EmulatorEnv, router: Router, policy: AccessPolicy, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleDevRequest(
+  env: EmulatorEnv,
+  router: Router,
+  policy: AccessPolicy,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = firstValues(req.headers);
   const access = policy.devAccess(headers.origin, headers.host);
   if (!access.allowed) {
-    writeReply(res, { kind: 'text', status: 403, body: access.message }, { cors: false, override: false, pretty: false, extraHeaders: { vary: 'origin' } });
+    writeReply(
+      res,
+      { kind: 'text', status: 403, body: access.message },
+      { cors: false, override: false, pretty: false, extraHeaders: { vary: 'origin' } },
+    );
     return;
   }
   if (method === 'OPTIONS') {
@@ -265,7 +344,11 @@ export async function handleDevRequest(env: EmulatorEnv, router: Router, policy:
   let reply: Reply;
   try {
     if (match.kind !== 'found') {
-      reply = { kind: 'text', status: match.kind === 'not-found' ? 404 : 405, body: match.kind === 'not-found' ? `No emulator endpoint at ${url.pathname}` : 'Method not allowed' };
+      reply = {
+        kind: 'text',
+        status: match.kind === 'not-found' ? 404 : 405,
+        body: match.kind === 'not-found' ? `No emulator endpoint at ${url.pathname}` : 'Method not allowed',
+      };
     } else {
       const raw = await readBody(req);
       // Dev endpoints are lenient: an empty body is no body, whatever its content type says.
@@ -287,7 +370,10 @@ export async function handleDevRequest(env: EmulatorEnv, router: Router, policy:
       if (match.write) env.store.changed();
     }
   } catch (error) {
-    reply = error instanceof InvalidArgumentError ? { kind: 'json', status: 400, body: error.toJSON() } : errorReply(error, env.log);
+    reply =
+      error instanceof InvalidArgumentError
+        ? { kind: 'json', status: 400, body: error.toJSON() }
+        : errorReply(error, env.log);
   }
   writeReply(res, reply, { cors: false, override: false, pretty: true, extraHeaders: access.headers });
 }

@@ -4,7 +4,9 @@ export interface StatsSnapshot {
   requests_total: number;
   /** Route pattern (e.g. `GET /users/me`) → actual status → count. */
   requests: Record<string, Record<string, number>>;
-  /** Access tokens minted from a refresh token (the token endpoint's refresh grant and the session refresh endpoint). */
+  /**
+   * Access tokens minted from a refresh token (the token endpoint's refresh grant and the session refresh endpoint).
+   */
   token_refreshes: number;
   token_grants: { refresh_token: number; authorization_code: number; session_refresh_endpoint: number };
   /** Successful (status < 400) requests that change state, in all and per route. */

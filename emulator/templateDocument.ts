@@ -11,7 +11,8 @@ export type TemplateDocument = Record<string, { type: string; data: Record<strin
 
 type Check = (value: unknown) => boolean;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const oneOf =
   (...values: string[]): Check =>
   (value) =>
@@ -21,27 +22,65 @@ const number: Check = (value) => typeof value === 'number' && Number.isFinite(va
 const size: Check = (value) => number(value) && (value as number) >= 0;
 const boolean: Check = (value) => typeof value === 'boolean';
 const color: Check = (value) => typeof value === 'string' && /^#[0-9a-fA-F]{6}$/.test(value);
-const padding: Check = (value) => isObject(value) && ['top', 'bottom', 'right', 'left'].every((side) => number(value[side]));
+const padding: Check = (value) =>
+  isObject(value) && ['top', 'bottom', 'right', 'left'].every((side) => number(value[side]));
 const childIds: Check = (value) => Array.isArray(value) && value.every(string);
-const fontFamily = oneOf('MODERN_SANS', 'BOOK_SANS', 'ORGANIC_SANS', 'GEOMETRIC_SANS', 'HEAVY_SANS', 'ROUNDED_SANS', 'MODERN_SERIF', 'BOOK_SERIF', 'MONOSPACE');
+const fontFamily = oneOf(
+  'MODERN_SANS',
+  'BOOK_SANS',
+  'ORGANIC_SANS',
+  'GEOMETRIC_SANS',
+  'HEAVY_SANS',
+  'ROUNDED_SANS',
+  'MODERN_SERIF',
+  'BOOK_SERIF',
+  'MONOSPACE',
+);
 const fontWeight = oneOf('bold', 'normal');
 const textAlign = oneOf('left', 'center', 'right');
-const columns: Check = (value) => Array.isArray(value) && value.every((column) => isObject(column) && (column.childrenIds == null || childIds(column.childrenIds)));
+const columns: Check = (value) =>
+  Array.isArray(value) &&
+  value.every((column) => isObject(column) && (column.childrenIds == null || childIds(column.childrenIds)));
 
 type Fields = Record<string, Check>;
 
 /** Fields the builder knows, per block type; like the builder, fields it does not know are ignored. */
 const BLOCKS: Record<string, { style?: Fields; props?: Fields; data?: Fields }> = {
-  EmailLayout: { data: { backdropColor: color, canvasColor: color, textColor: color, fontFamily, childrenIds: childIds } },
-  Container: { style: { backgroundColor: color, borderColor: color, borderRadius: size, padding }, props: { childrenIds: childIds } },
-  ColumnsContainer: { style: { backgroundColor: color, padding }, props: { columnsCount: number, columnsGap: size, columns } },
-  Heading: { style: { color, backgroundColor: color, fontFamily, fontWeight, textAlign, padding }, props: { text: string, level: oneOf('h1', 'h2', 'h3') } },
-  Text: { style: { color, backgroundColor: color, fontSize: size, fontFamily, fontWeight, textAlign, padding }, props: { text: string } },
+  EmailLayout: {
+    data: { backdropColor: color, canvasColor: color, textColor: color, fontFamily, childrenIds: childIds },
+  },
+  Container: {
+    style: { backgroundColor: color, borderColor: color, borderRadius: size, padding },
+    props: { childrenIds: childIds },
+  },
+  ColumnsContainer: {
+    style: { backgroundColor: color, padding },
+    props: { columnsCount: number, columnsGap: size, columns },
+  },
+  Heading: {
+    style: { color, backgroundColor: color, fontFamily, fontWeight, textAlign, padding },
+    props: { text: string, level: oneOf('h1', 'h2', 'h3') },
+  },
+  Text: {
+    style: { color, backgroundColor: color, fontSize: size, fontFamily, fontWeight, textAlign, padding },
+    props: { text: string },
+  },
   Button: {
     style: { backgroundColor: color, fontSize: size, fontFamily, fontWeight, textAlign, padding },
-    props: { buttonBackgroundColor: color, buttonStyle: oneOf('rectangle', 'pill', 'rounded'), buttonTextColor: color, fullWidth: boolean, size: oneOf('x-small', 'small', 'large', 'medium'), text: string, url: string },
+    props: {
+      buttonBackgroundColor: color,
+      buttonStyle: oneOf('rectangle', 'pill', 'rounded'),
+      buttonTextColor: color,
+      fullWidth: boolean,
+      size: oneOf('x-small', 'small', 'large', 'medium'),
+      text: string,
+      url: string,
+    },
   },
-  Image: { style: { backgroundColor: color, textAlign, padding }, props: { url: string, alt: string, linkHref: string, width: size, height: size } },
+  Image: {
+    style: { backgroundColor: color, textAlign, padding },
+    props: { url: string, alt: string, linkHref: string, width: size, height: size },
+  },
   Spacer: { props: { height: size } },
   Divider: { style: { backgroundColor: color, padding }, props: { lineColor: color, lineHeight: size } },
 };
@@ -50,16 +89,28 @@ const BLOCKS: Record<string, { style?: Fields; props?: Fields; data?: Fields }> 
 function fieldsHold(value: unknown, fields: Fields | undefined): boolean {
   if (value == null || fields === undefined) return true;
   if (!isObject(value)) return false;
-  return Object.entries(fields).every(([name, check]) => !Object.hasOwn(value, name) || value[name] == null || check(value[name]));
+  return Object.entries(fields).every(
+    ([name, check]) => !Object.hasOwn(value, name) || value[name] == null || check(value[name]),
+  );
 }
 
 /** Whether `content` is a template document every block of which the builder would accept. */
 export function isTemplateDocument(content: unknown): content is TemplateDocument {
   if (!isObject(content)) return false;
   return Object.values(content).every((block) => {
-    if (!isObject(block) || typeof block.type !== 'string' || !Object.hasOwn(BLOCKS, block.type) || !isObject(block.data)) return false;
+    if (
+      !isObject(block) ||
+      typeof block.type !== 'string' ||
+      !Object.hasOwn(BLOCKS, block.type) ||
+      !isObject(block.data)
+    )
+      return false;
     const rules = BLOCKS[block.type]!;
-    return fieldsHold(block.data, rules.data) && fieldsHold(block.data.style, rules.style) && fieldsHold(block.data.props, rules.props);
+    return (
+      fieldsHold(block.data, rules.data) &&
+      fieldsHold(block.data.style, rules.style) &&
+      fieldsHold(block.data.props, rules.props)
+    );
   });
 }
 
@@ -68,7 +119,8 @@ function childrenOf(block: TemplateDocument[string]): string[] {
   const props = isObject(data.props) ? data.props : {};
   if (block.type === 'EmailLayout') return childIds(data.childrenIds) ? (data.childrenIds as string[]) : [];
   if (block.type === 'Container') return childIds(props.childrenIds) ? (props.childrenIds as string[]) : [];
-  if (block.type === 'ColumnsContainer' && columns(props.columns)) return (props.columns as Array<{ childrenIds?: string[] | null }>).flatMap((column) => column.childrenIds ?? []);
+  if (block.type === 'ColumnsContainer' && columns(props.columns))
+    return (props.columns as Array<{ childrenIds?: string[] | null }>).flatMap((column) => column.childrenIds ?? []);
   return [];
 }
 
@@ -108,12 +160,32 @@ export function documentText(document: TemplateDocument): string {
 const PADDED = { padding: { top: 8, bottom: 8, right: 24, left: 24 } };
 
 /** A default document: a heading, a paragraph, a button to the flow's link, a closing line. */
-function defaultDocument(heading: string, paragraph: string, button: { label: string; url: string }, closing: string): TemplateDocument {
+function defaultDocument(
+  heading: string,
+  paragraph: string,
+  button: { label: string; url: string },
+  closing: string,
+): TemplateDocument {
   return {
-    root: { type: 'EmailLayout', data: { backdropColor: '#F4F5F7', canvasColor: '#FFFFFF', textColor: '#1F2328', fontFamily: 'MODERN_SANS', childrenIds: ['heading', 'paragraph', 'button', 'closing'] } },
-    heading: { type: 'Heading', data: { style: { fontWeight: 'bold', ...PADDED }, props: { text: heading, level: 'h2' } } },
+    root: {
+      type: 'EmailLayout',
+      data: {
+        backdropColor: '#F4F5F7',
+        canvasColor: '#FFFFFF',
+        textColor: '#1F2328',
+        fontFamily: 'MODERN_SANS',
+        childrenIds: ['heading', 'paragraph', 'button', 'closing'],
+      },
+    },
+    heading: {
+      type: 'Heading',
+      data: { style: { fontWeight: 'bold', ...PADDED }, props: { text: heading, level: 'h2' } },
+    },
     paragraph: { type: 'Text', data: { style: { fontSize: 15, ...PADDED }, props: { text: paragraph } } },
-    button: { type: 'Button', data: { style: PADDED, props: { text: button.label, url: button.url, buttonStyle: 'rounded', size: 'medium' } } },
+    button: {
+      type: 'Button',
+      data: { style: PADDED, props: { text: button.label, url: button.url, buttonStyle: 'rounded', size: 'medium' } },
+    },
     closing: { type: 'Text', data: { style: { fontSize: 12, color: '#6E7781', ...PADDED }, props: { text: closing } } },
   };
 }

@@ -6,7 +6,16 @@ import type { Session } from '../protocol/resources/session.js';
 import type { ClientTeam, ServerTeam, TeamPermissionDefinition } from '../protocol/resources/team.js';
 import type { ClientTeamMemberProfile, ServerTeamMemberProfile } from '../protocol/resources/teamMember.js';
 import type { ClientUser, ServerUser } from '../protocol/resources/user.js';
-import type { ApiKeyRecord, ContactChannelRecord, MembershipRecord, PermissionDefinitionRecord, ProjectRecord, SessionRecord, TeamRecord, UserRecord } from './state/model.js';
+import type {
+  ApiKeyRecord,
+  ContactChannelRecord,
+  MembershipRecord,
+  PermissionDefinitionRecord,
+  ProjectRecord,
+  SessionRecord,
+  TeamRecord,
+  UserRecord,
+} from './state/model.js';
 import { listedProviders } from './state/projects.js';
 import { own } from './state/store.js';
 import { primaryChannel } from './state/users.js';
@@ -56,8 +65,16 @@ export function clientUserView(p: ProjectRecord, u: UserRecord): ClientUser {
   };
 }
 
-/** Anonymous users are restricted for that reason; the emulator has no admin restrictions or e-mail verification requirement. */
-function restrictionView(u: UserRecord): Pick<ClientUser, 'is_anonymous' | 'is_restricted' | 'restricted_reason' | 'restricted_by_admin' | 'restricted_by_admin_reason'> {
+/**
+ * Anonymous users are restricted for that reason; the emulator has no admin restrictions or e-mail verification
+ * requirement.
+ */
+function restrictionView(
+  u: UserRecord,
+): Pick<
+  ClientUser,
+  'is_anonymous' | 'is_restricted' | 'restricted_reason' | 'restricted_by_admin' | 'restricted_by_admin_reason'
+> {
   const anonymous = u.is_anonymous === true;
   return {
     is_anonymous: anonymous,
@@ -89,7 +106,11 @@ export function userView(p: ProjectRecord, u: UserRecord, access: AccessType): C
   return access === 'client' ? clientUserView(p, u) : serverUserView(p, u);
 }
 
-export function memberProfileView(p: ProjectRecord, m: MembershipRecord, access: AccessType): ClientTeamMemberProfile | ServerTeamMemberProfile {
+export function memberProfileView(
+  p: ProjectRecord,
+  m: MembershipRecord,
+  access: AccessType,
+): ClientTeamMemberProfile | ServerTeamMemberProfile {
   const user = own(p.users, m.user_id);
   const base: ClientTeamMemberProfile = {
     team_id: m.team_id,
@@ -101,7 +122,15 @@ export function memberProfileView(p: ProjectRecord, m: MembershipRecord, access:
 }
 
 export function contactChannelView(c: ContactChannelRecord): ContactChannel {
-  return { id: c.id, user_id: c.user_id, type: c.type, value: c.value, is_primary: c.is_primary, is_verified: c.is_verified, used_for_auth: c.used_for_auth };
+  return {
+    id: c.id,
+    user_id: c.user_id,
+    type: c.type,
+    value: c.value,
+    is_primary: c.is_primary,
+    is_verified: c.is_verified,
+    used_for_auth: c.used_for_auth,
+  };
 }
 
 export function sessionView(s: SessionRecord, currentSessionId: string | null): Session {
@@ -116,7 +145,11 @@ export function sessionView(s: SessionRecord, currentSessionId: string | null): 
 }
 
 export function permissionDefinitionView(d: PermissionDefinitionRecord): TeamPermissionDefinition {
-  return { id: d.id, ...(d.description === '' ? {} : { description: d.description }), contained_permission_ids: [...d.contained_permission_ids].sort() };
+  return {
+    id: d.id,
+    ...(d.description === '' ? {} : { description: d.description }),
+    contained_permission_ids: [...d.contained_permission_ids].sort(),
+  };
 }
 
 export function clientProjectView(p: ProjectRecord): ClientProject {

@@ -18,7 +18,10 @@ export interface VerifiedAccessToken {
   expiresAtMillis: number | null;
   /** An anonymous user's token (audience `<project>:anon`): only with `allowAnonymous`. */
   isAnonymous: boolean;
-  /** A restricted user's token (an anonymous user's, or audience `<project>:restricted`): only with `allowRestricted` or `allowAnonymous`. */
+  /**
+   * A restricted user's token (an anonymous user's, or audience `<project>:restricted`): only with `allowRestricted` or
+   * `allowAnonymous`.
+   */
   isRestricted: boolean;
   /** The token's claims as signed (JWT claim names, not a model). */
   payload: JWTPayload;
@@ -30,18 +33,30 @@ export interface VerifiedAccessToken {
  * keys of their own, fetched only when allowed.
  */
 export interface AccessTokenAllowance {
-  /** Anonymous users' tokens (audience `<project>:anon`); restricted users' too, since anonymous users are restricted. */
+  /**
+   * Anonymous users' tokens (audience `<project>:anon`); restricted users' too, since anonymous users are restricted.
+   */
   allowAnonymous?: boolean;
-  /** Restricted users' tokens (audience `<project>:restricted`: an e-mail the project requires not verified yet, or restricted by an administrator). */
+  /**
+   * Restricted users' tokens (audience `<project>:restricted`: an e-mail the project requires not verified yet, or
+   * restricted by an administrator).
+   */
   allowRestricted?: boolean;
 }
 
 /** Whose tokens an audience is for, and the path of the issuer those tokens name. */
 type UserKind = 'normal' | 'restricted' | 'anonymous';
-const ISSUER_PATH: Record<UserKind, string> = { normal: 'projects', restricted: 'projects-restricted-users', anonymous: 'projects-anonymous-users' };
+const ISSUER_PATH: Record<UserKind, string> = {
+  normal: 'projects',
+  restricted: 'projects-restricted-users',
+  anonymous: 'projects-anonymous-users',
+};
 const AUDIENCE_SUFFIX: Record<UserKind, string> = { normal: '', restricted: ':restricted', anonymous: ':anon' };
 
-/** Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4, and today's two for guests and restricted users). */
+/**
+ * Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4, and today's two for
+ * guests and restricted users).
+ */
 export type AccessTokenRejection =
   | KnownError<'UNPARSABLE_ACCESS_TOKEN'>
   | KnownError<'ACCESS_TOKEN_EXPIRED'>
@@ -90,7 +105,9 @@ const unparsable = () => createKnownError('UNPARSABLE_ACCESS_TOKEN');
  * the second argument allows them (`allowAnonymous`, `allowRestricted`). Failing to fetch
  * the project's keys is not the token's fault: NetworkError, HttpStatusError or ProtocolError.
  */
-export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): (token: string, allow?: AccessTokenAllowance) => Promise<VerifiedAccessToken> {
+export function createAccessTokenVerifier(
+  options: AccessTokenVerifierOptions,
+): (token: string, allow?: AccessTokenAllowance) => Promise<VerifiedAccessToken> {
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const fetchKeys: typeof fetch = async (url, init) => {
     let response: Response;
@@ -99,11 +116,21 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     } catch (error) {
       // jose turns its own abort into JWKSTimeout.
       if (error instanceof Error && error.name === 'TimeoutError') throw error;
-      throw new NetworkError('NETWORK_UNREACHABLE', `Could not fetch the project's signing keys from ${String(url)}: ${messageOf(error)}`, null, 1, { cause: error });
+      throw new NetworkError(
+        'NETWORK_UNREACHABLE',
+        `Could not fetch the project's signing keys from ${String(url)}: ${messageOf(error)}`,
+        null,
+        1,
+        { cause: error },
+      );
     }
     if (!response.ok) {
       const body = await response.text().catch(() => '');
-      throw responseStatusError(response.status, body, `The project's signing keys (${String(url)}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${redactBody(body.trim(), 200)}`}. Check baseUrl and projectId.`);
+      throw responseStatusError(
+        response.status,
+        body,
+        `The project's signing keys (${String(url)}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${redactBody(body.trim(), 200)}`}. Check baseUrl and projectId.`,
+      );
     }
     return response;
   };
@@ -115,7 +142,15 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
   const keysFor = (kind: UserKind) => {
     let set = keySets.get(kind);
     if (set === undefined) {
-      set = createRemoteJWKSet(new URL(projectJwksUrl(options.baseUrl, options.projectId, { restricted: kind === 'restricted', anonymous: kind === 'anonymous' })), { [customFetch]: fetchKeys });
+      set = createRemoteJWKSet(
+        new URL(
+          projectJwksUrl(options.baseUrl, options.projectId, {
+            restricted: kind === 'restricted',
+            anonymous: kind === 'anonymous',
+          }),
+        ),
+        { [customFetch]: fetchKeys },
+      );
       keySets.set(kind, set);
     }
     return set;
@@ -123,7 +158,10 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
 
   return async (token: string, allow: AccessTokenAllowance = {}): Promise<VerifiedAccessToken> => {
     assertUsableAccessToken(token);
-    const { allowAnonymous = false, allowRestricted = false } = requireSwitches(allow, 'allow', ['allowAnonymous', 'allowRestricted']);
+    const { allowAnonymous = false, allowRestricted = false } = requireSwitches(allow, 'allow', [
+      'allowAnonymous',
+      'allowRestricted',
+    ]);
     let claims: JWTPayload;
     try {
       claims = decodeJwt(token);
@@ -137,12 +175,22 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
     if (audiences.length > 0 && !audiences.some((aud) => aud.split(':')[0] === options.projectId)) {
       throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
     }
-    const kind: UserKind = claims.is_anonymous === true || audiences.includes(`${options.projectId}:anon`) ? 'anonymous' : audiences.includes(`${options.projectId}:restricted`) ? 'restricted' : 'normal';
+    const kind: UserKind =
+      claims.is_anonymous === true || audiences.includes(`${options.projectId}:anon`)
+        ? 'anonymous'
+        : audiences.includes(`${options.projectId}:restricted`)
+          ? 'restricted'
+          : 'normal';
     // As the service does by default: guests and restricted users are refused unless the call allows them.
     if (kind === 'anonymous' && !allowAnonymous) throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
     if (kind === 'restricted' && !allowRestricted && !allowAnonymous) {
       const reason = claims.restricted_reason;
-      throw createKnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: typeof reason === 'object' && reason !== null ? (reason as Record<string, unknown>) : { type: 'restricted_by_administrator' } });
+      throw createKnownError('RESTRICTED_USER_NOT_ALLOWED', {
+        restricted_reason:
+          typeof reason === 'object' && reason !== null
+            ? (reason as Record<string, unknown>)
+            : { type: 'restricted_by_administrator' },
+      });
     }
     let payload: JWTPayload;
     try {
@@ -180,8 +228,14 @@ function rejectionOrFailure(error: unknown): Error {
     const exp = error.payload.exp;
     return createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: typeof exp === 'number' ? exp * 1000 : null });
   }
-  if (error instanceof joseErrors.JWKSTimeout) return new NetworkError('NETWORK_UNREACHABLE', "Fetching the project's signing keys timed out.", null, 1, { cause: error });
-  if (error instanceof joseErrors.JWKSInvalid || (error instanceof joseErrors.JOSEError && error.code === 'ERR_JOSE_GENERIC')) {
+  if (error instanceof joseErrors.JWKSTimeout)
+    return new NetworkError('NETWORK_UNREACHABLE', "Fetching the project's signing keys timed out.", null, 1, {
+      cause: error,
+    });
+  if (
+    error instanceof joseErrors.JWKSInvalid ||
+    (error instanceof joseErrors.JOSEError && error.code === 'ERR_JOSE_GENERIC')
+  ) {
     return new ProtocolError(`The project's signing keys could not be read: ${error.message}`);
   }
   // Signature, algorithm, issuer, format, or a key id the project does not have: the service

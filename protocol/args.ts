@@ -13,7 +13,8 @@ export function isUuid(value: unknown): value is string {
 }
 
 export function requireString(value: unknown, argument: string): string {
-  if (typeof value !== 'string') throw new InvalidArgumentError(argument, `${argument} must be a string, got ${describeType(value)}.`);
+  if (typeof value !== 'string')
+    throw new InvalidArgumentError(argument, `${argument} must be a string, got ${describeType(value)}.`);
   return value;
 }
 
@@ -24,7 +25,8 @@ export function requireNonEmptyString(value: unknown, argument: string): string 
 }
 
 export function requireUuid(value: unknown, argument: string): string {
-  if (!isUuid(value)) throw new InvalidArgumentError(argument, `${argument} must be a UUID, got ${describeValue(value)}.`);
+  if (!isUuid(value))
+    throw new InvalidArgumentError(argument, `${argument} must be a UUID, got ${describeValue(value)}.`);
   return value;
 }
 
@@ -56,12 +58,17 @@ export function optionalObject(value: unknown, argument: string): Record<string,
 }
 
 export function requireBoolean(value: unknown, argument: string): boolean {
-  if (typeof value !== 'boolean') throw new InvalidArgumentError(argument, `${argument} must be a boolean, got ${describeType(value)}.`);
+  if (typeof value !== 'boolean')
+    throw new InvalidArgumentError(argument, `${argument} must be a boolean, got ${describeType(value)}.`);
   return value;
 }
 
 /** An options object of on/off switches (`{ allowAnonymous }`): an object, each named switch absent or a boolean. */
-export function requireSwitches<K extends string>(value: unknown, argument: string, names: readonly K[]): Partial<Record<K, boolean>> {
+export function requireSwitches<K extends string>(
+  value: unknown,
+  argument: string,
+  names: readonly K[],
+): Partial<Record<K, boolean>> {
   const options = requireObject(value, argument);
   for (const name of names) if (options[name] !== undefined) requireBoolean(options[name], `${argument}.${name}`);
   return options as Partial<Record<K, boolean>>;
@@ -77,7 +84,8 @@ export function requirePositiveInteger(value: unknown, argument: string): number
 /** A path segment chosen by the caller (provider id, permission id, template type…). */
 export function requireSegment(value: unknown, argument: string): string {
   const text = requireNonEmptyString(value, argument);
-  if (text.length > 200) throw new InvalidArgumentError(argument, `${argument} is too long (${text.length} characters).`);
+  if (text.length > 200)
+    throw new InvalidArgumentError(argument, `${argument} is too long (${text.length} characters).`);
   return text;
 }
 

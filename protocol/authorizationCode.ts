@@ -47,35 +47,63 @@ export function knownErrorFromRedirect(url: string | URL): AnyKnownError | null 
   } catch {
     details = {};
   }
-  const body = { code, error: `The sign-in did not finish (${code}).`, ...(details && typeof details === 'object' && Object.keys(details).length > 0 ? { details } : {}) };
+  const body = {
+    code,
+    error: `The sign-in did not finish (${code}).`,
+    ...(details && typeof details === 'object' && Object.keys(details).length > 0 ? { details } : {}),
+  };
   try {
     return knownErrorFromBody(body);
   } catch (error) {
-    if (error instanceof ProtocolError) throw new ProtocolError(`The error page was given details that do not fit ${code}.`);
+    if (error instanceof ProtocolError)
+      throw new ProtocolError(`The error page was given details that do not fit ${code}.`);
     throw error;
   }
 }
 
 /** The authorization-code grant with PKCE, after checking the callback's `state`. */
-export async function exchangeAuthorizationCode(options: TokenEndpointOptions, exchange: AuthorizationCodeExchange): Promise<AuthorizationCodeTokens> {
+export async function exchangeAuthorizationCode(
+  options: TokenEndpointOptions,
+  exchange: AuthorizationCodeExchange,
+): Promise<AuthorizationCodeTokens> {
   const redirected = knownErrorFromRedirect(exchange.callbackUrl);
   if (redirected !== null) throw redirected;
   let params: URLSearchParams;
   try {
-    params = oauth.validateAuthResponse(authorizationServer(options.baseUrl), { client_id: options.projectId }, new URL(exchange.callbackUrl), exchange.expectedState);
+    params = oauth.validateAuthResponse(
+      authorizationServer(options.baseUrl),
+      { client_id: options.projectId },
+      new URL(exchange.callbackUrl),
+      exchange.expectedState,
+    );
   } catch (error) {
     if (error instanceof oauth.AuthorizationResponseError) {
       // The provider's description is text from the address: only its error code is repeated.
-      throw new ClientError('OAUTH_CALLBACK_INVALID', `The sign-in provider refused the sign-in${ERROR_CODE_SHAPE.test(error.error) ? ` (${error.error})` : ''}.`);
+      throw new ClientError(
+        'OAUTH_CALLBACK_INVALID',
+        `The sign-in provider refused the sign-in${ERROR_CODE_SHAPE.test(error.error) ? ` (${error.error})` : ''}.`,
+      );
     }
     throw new ClientError('OAUTH_STATE_MISMATCH', `This OAuth callback is not this sign-in's (${messageOf(error)}).`);
   }
   return tokenGrant(
     options,
-    (as, client, auth, requestOptions) => oauth.authorizationCodeGrantRequest(as, client, auth, params, exchange.redirectUri, exchange.codeVerifier, requestOptions),
+    (as, client, auth, requestOptions) =>
+      oauth.authorizationCodeGrantRequest(
+        as,
+        client,
+        auth,
+        params,
+        exchange.redirectUri,
+        exchange.codeVerifier,
+        requestOptions,
+      ),
     async (as, client, response) => {
       const result = await oauth.processAuthorizationCodeResponse(as, client, response);
-      const tokens = readSignInTokens({ access_token: result.access_token, refresh_token: result.refresh_token }, 'The authorization-code grant');
+      const tokens = readSignInTokens(
+        { access_token: result.access_token, refresh_token: result.refresh_token },
+        'The authorization-code grant',
+      );
       const isNewUser = result.is_new_user ?? result.newUser;
       const after = result.after_callback_redirect_url ?? result.afterCallbackRedirectUrl ?? null;
       return {
@@ -122,8 +150,13 @@ export interface AuthorizeUrlParams {
 }
 
 /** The authorize URL the browser navigates to (PROTOCOL.md §6.9 step 2). */
-export function buildAuthorizeUrl(options: Pick<TokenEndpointOptions, 'baseUrl' | 'projectId' | 'publishableClientKey'>, params: AuthorizeUrlParams): string {
-  const url = new URL(`${trimBaseUrl(options.baseUrl)}/api/v1/auth/oauth/authorize/${encodeURIComponent(params.providerId.toLowerCase())}`);
+export function buildAuthorizeUrl(
+  options: Pick<TokenEndpointOptions, 'baseUrl' | 'projectId' | 'publishableClientKey'>,
+  params: AuthorizeUrlParams,
+): string {
+  const url = new URL(
+    `${trimBaseUrl(options.baseUrl)}/api/v1/auth/oauth/authorize/${encodeURIComponent(params.providerId.toLowerCase())}`,
+  );
   const search = url.searchParams;
   search.set('client_id', options.projectId);
   search.set('client_secret', options.publishableClientKey);
@@ -139,6 +172,7 @@ export function buildAuthorizeUrl(options: Pick<TokenEndpointOptions, 'baseUrl' 
   if (params.providerScope !== undefined) search.set('provider_scope', params.providerScope);
   // The deprecated name is the one every service version understands.
   if (params.errorRedirectUrl !== undefined) search.set('error_redirect_url', params.errorRedirectUrl);
-  if (params.afterCallbackRedirectUrl !== undefined) search.set('after_callback_redirect_url', params.afterCallbackRedirectUrl);
+  if (params.afterCallbackRedirectUrl !== undefined)
+    search.set('after_callback_redirect_url', params.afterCallbackRedirectUrl);
   return url.toString();
 }

@@ -64,7 +64,11 @@ function randomNonce(): string {
  */
 export function buildHeaders(
   credentials: RequestCredentials,
-  options: { hasBody: boolean; extraHeaders?: Readonly<Record<string, string>>; callHeaders?: Readonly<Record<string, string>> } = { hasBody: false },
+  options: {
+    hasBody: boolean;
+    extraHeaders?: Readonly<Record<string, string>>;
+    callHeaders?: Readonly<Record<string, string>>;
+  } = { hasBody: false },
 ): Headers {
   const headers = new Headers();
   headers.set('x-stack-project-id', credentials.projectId);
@@ -94,7 +98,8 @@ export function buildHeaders(
   }
   if (credentials.refreshToken !== undefined) headers.set('x-stack-refresh-token', credentials.refreshToken);
   if (options.hasBody) headers.set('content-type', 'application/json');
-  for (const [name, value] of Object.entries(options.extraHeaders ?? {})) if (!PROTOCOL_HEADER.test(name)) headers.set(name, value);
+  for (const [name, value] of Object.entries(options.extraHeaders ?? {}))
+    if (!PROTOCOL_HEADER.test(name)) headers.set(name, value);
   for (const [name, value] of Object.entries(options.callHeaders ?? {})) headers.set(name, value);
   return headers;
 }
@@ -125,7 +130,13 @@ export function encodeRequest(
   // The service never redirects an API call. Following one would re-send the keys, the access token
   // and any sign-in body to wherever the redirect points (a captive portal, a hijacked proxy), so
   // redirects are not followed: `decodeResponse` turns the answer into a ProtocolError.
-  const init: EncodedRequest['init'] = { method: spec.method, headers, credentials: 'omit', cache: 'no-store', redirect: 'manual' };
+  const init: EncodedRequest['init'] = {
+    method: spec.method,
+    headers,
+    credentials: 'omit',
+    cache: 'no-store',
+    redirect: 'manual',
+  };
   if (hasBody) init.body = JSON.stringify(spec.body);
   return { url: apiUrl(baseUrl, spec.path, spec.query), init };
 }

@@ -12,7 +12,8 @@ const MIN_KEY_LENGTH = 5;
  * the families stay the app's to send (the development backend's
  * `x-stack-disable-artificial-development-delay`, for one, or a client version of its own).
  */
-export const PROTOCOL_HEADER = /^x-(stack|hexclave)-(project-id|access-type|(admin-)?access-token|refresh-token|(publishable-client|secret-server|super-secret-admin)-key)$/i;
+export const PROTOCOL_HEADER =
+  /^x-(stack|hexclave)-(project-id|access-type|(admin-)?access-token|refresh-token|(publishable-client|secret-server|super-secret-admin)-key)$/i;
 
 /** A secret server key (`ssk_`) or super secret admin key (`sak_`), spaces around it or not. */
 function isSecretKey(value: unknown): boolean {
@@ -22,7 +23,10 @@ function isSecretKey(value: unknown): boolean {
 }
 
 function unsafe(what: string): ClientError {
-  return new ClientError('UNSAFE_CREDENTIALS', `${what} is a secret key (ssk_/sak_): anyone could read it in a browser. Keep it on your server.`);
+  return new ClientError(
+    'UNSAFE_CREDENTIALS',
+    `${what} is a secret key (ssk_/sak_): anyone could read it in a browser. Keep it on your server.`,
+  );
 }
 
 /**
@@ -31,7 +35,12 @@ function unsafe(what: string): ClientError {
  * header (of either family) among `extraRequestHeaders`. The message names the option, never the value.
  */
 export function refuseSecretsInBrowserOptions(
-  options: { publishableClientKey?: unknown; internalPublishableClientKey?: unknown; adminAccessToken?: unknown; extraRequestHeaders?: unknown },
+  options: {
+    publishableClientKey?: unknown;
+    internalPublishableClientKey?: unknown;
+    adminAccessToken?: unknown;
+    extraRequestHeaders?: unknown;
+  },
   prefix: string,
 ): void {
   for (const key of ['publishableClientKey', 'internalPublishableClientKey', 'adminAccessToken'] as const) {
@@ -40,7 +49,8 @@ export function refuseSecretsInBrowserOptions(
   const headers = options.extraRequestHeaders;
   if (typeof headers === 'object' && headers !== null) {
     for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-      if (/^x-(stack|hexclave)-(secret-server|super-secret-admin)-key$/i.test(name) || isSecretKey(value)) throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
+      if (/^x-(stack|hexclave)-(secret-server|super-secret-admin)-key$/i.test(name) || isSecretKey(value))
+        throw unsafe(`${prefix}extraRequestHeaders["${name}"]`);
     }
   }
 }
@@ -53,14 +63,18 @@ export function refuseSecretsInBrowserOptions(
 export function refuseProtocolHeaders(headers: Record<string, string> | undefined, prefix: string): void {
   for (const name of Object.keys(headers ?? {})) {
     const option = `${prefix}extraRequestHeaders["${name}"]`;
-    if (PROTOCOL_HEADER.test(name)) throw new InvalidArgumentError(option, `${option}: the client sets this header itself.`);
+    if (PROTOCOL_HEADER.test(name))
+      throw new InvalidArgumentError(option, `${option}: the client sets this header itself.`);
   }
 }
 
 /** On a server: a publishable key given where a secret one belongs is a mix-up worth stopping at once. */
 export function refusePublishableAsSecret(value: unknown, option: string): void {
   if (typeof value === 'string' && value.trim().startsWith(PUBLISHABLE_KEY_PREFIX)) {
-    throw new ClientError('UNSAFE_CREDENTIALS', `${option} is a publishable client key (pck_…): a server needs the secret server key (ssk_…) or the super secret admin key (sak_…) from the project's API keys.`);
+    throw new ClientError(
+      'UNSAFE_CREDENTIALS',
+      `${option} is a publishable client key (pck_…): a server needs the secret server key (ssk_…) or the super secret admin key (sak_…) from the project's API keys.`,
+    );
   }
 }
 
@@ -69,7 +83,8 @@ export function refusePublishableAsSecret(value: unknown, option: string): void 
  * with the `/api/v1` the emulator prints as its API URL (stripped).
  */
 export function normalizeBaseUrl(baseUrl: string): string {
-  // One expression, not a replace per step: V8 compiles each at its first use (about 0.1 ms), before a page's first frame.
+  // One expression, not a replace per step: V8 compiles each at its first use (about 0.1 ms), before a page's first
+  // frame.
   return baseUrl.replace(/\/*(\/api\/v1)?\/*$/i, '');
 }
 
@@ -90,7 +105,10 @@ function shown(value: unknown): string {
  */
 export function checkProjectId(value: unknown, option: string): asserts value is string {
   if (value === 'internal' || isUuid(value)) return;
-  throw new InvalidArgumentError(option, `${option} must be your project's id: a UUID (see its settings) or "internal", got ${shown(value)}.`);
+  throw new InvalidArgumentError(
+    option,
+    `${option} must be your project's id: a UUID (see its settings) or "internal", got ${shown(value)}.`,
+  );
 }
 
 /**
@@ -102,10 +120,17 @@ export function checkProjectId(value: unknown, option: string): asserts value is
  * repeats the value.
  */
 export function checkPublishableClientKey(value: unknown, option: string): asserts value is string {
-  const wrong = () => new InvalidArgumentError(option, `${option} must be the project's publishable client key: "pck_" followed by letters and digits.`);
+  const wrong = () =>
+    new InvalidArgumentError(
+      option,
+      `${option} must be the project's publishable client key: "pck_" followed by letters and digits.`,
+    );
   if (typeof value !== 'string') throw wrong();
   if (!KEY_TEXT.test(value)) {
-    throw new InvalidArgumentError(option, `${option} must be printable ASCII: a placeholder such as "pck_…" left in, or extra characters copied?`);
+    throw new InvalidArgumentError(
+      option,
+      `${option} must be printable ASCII: a placeholder such as "pck_…" left in, or extra characters copied?`,
+    );
   }
   if (value.length < MIN_KEY_LENGTH || value === PUBLISHABLE_KEY_PREFIX) throw wrong();
 }
@@ -113,6 +138,9 @@ export function checkPublishableClientKey(value: unknown, option: string): asser
 /** Secret keys go in headers too: printable ASCII, or they could never be sent. The message never repeats the value. */
 export function checkKeyText(value: string, option: string): void {
   if (!KEY_TEXT.test(value)) {
-    throw new InvalidArgumentError(option, `${option} must be printable ASCII: a placeholder left in, or extra characters copied?`);
+    throw new InvalidArgumentError(
+      option,
+      `${option} must be printable ASCII: a placeholder left in, or extra characters copied?`,
+    );
   }
 }

@@ -14,7 +14,12 @@ export class AttemptTimeoutError extends TypeError {
  * against both: a fetch or a body stream that ignores its signal cannot hold the caller forever.
  * Each rejection is issued before the abort, so that it, not the fetch's own AbortError, wins.
  */
-export async function withDeadline<T>(clock: Clock, timeoutMillis: number, outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withDeadline<T>(
+  clock: Clock,
+  timeoutMillis: number,
+  outer: AbortSignal | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   outer?.throwIfAborted();
   const controller = new AbortController();
   let timer: unknown;

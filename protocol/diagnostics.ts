@@ -24,12 +24,22 @@ export function readNavigatorOnline(): boolean | null {
 // Lives with the credentials rules, which the tab loads without the probes below.
 export { normalizeBaseUrl as trimBaseUrl } from './credentials.js';
 
-async function probe(url: string, fetchFn: typeof fetch, timeoutMillis: number, now: () => number): Promise<ProbeResult> {
+async function probe(
+  url: string,
+  fetchFn: typeof fetch,
+  timeoutMillis: number,
+  now: () => number,
+): Promise<ProbeResult> {
   const started = now();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMillis);
   try {
-    const response = await fetchFn(url, { method: 'GET', credentials: 'omit', cache: 'no-store', signal: controller.signal });
+    const response = await fetchFn(url, {
+      method: 'GET',
+      credentials: 'omit',
+      cache: 'no-store',
+      signal: controller.signal,
+    });
     // Drain the body so the connection can be reused; the content does not matter.
     await response.arrayBuffer().catch(() => undefined);
     return { url, status: response.status, reachable: true, error: null, elapsedMillis: now() - started };
@@ -47,7 +57,10 @@ export async function diagnoseNetwork(options: DiagnoseOptions): Promise<Network
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const now = options.now ?? Date.now;
   const timeout = options.timeoutMillis ?? 5000;
-  const [apiRoot, health] = await Promise.all([probe(`${base}/api/v1`, fetchFn, timeout, now), probe(`${base}/health`, fetchFn, timeout, now)]);
+  const [apiRoot, health] = await Promise.all([
+    probe(`${base}/api/v1`, fetchFn, timeout, now),
+    probe(`${base}/health`, fetchFn, timeout, now),
+  ]);
   return {
     navigatorOnline: options.navigatorOnline === undefined ? readNavigatorOnline() : options.navigatorOnline,
     apiRoot,
@@ -78,7 +91,13 @@ export async function networkErrorAfterFailure(context: NetworkFailureContext): 
     diagnostics = await diagnoseNetwork({ baseUrl, fetch: context.fetch, navigatorOnline, now: context.now });
   }
   if (navigatorOnline === false) {
-    return new NetworkError('NETWORK_OFFLINE', 'You appear to be offline: the request could not be sent.', diagnostics, attempts, { cause });
+    return new NetworkError(
+      'NETWORK_OFFLINE',
+      'You appear to be offline: the request could not be sent.',
+      diagnostics,
+      attempts,
+      { cause },
+    );
   }
   const detail = cause instanceof Error && cause.message !== '' ? ` (${cause.message})` : '';
   const message =

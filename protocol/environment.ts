@@ -2,8 +2,14 @@ import { ClientError } from './errors/errors.js';
 
 /** Browsers must never hold secret keys: refuse them there with an explanation. */
 export function assertNotInBrowser(what: string): void {
-  const scope = globalThis as { window?: unknown; document?: unknown; WorkerGlobalScope?: unknown; importScripts?: unknown };
-  const inBrowser = (scope.window !== undefined && scope.document !== undefined) || typeof scope.importScripts === 'function';
+  const scope = globalThis as {
+    window?: unknown;
+    document?: unknown;
+    WorkerGlobalScope?: unknown;
+    importScripts?: unknown;
+  };
+  const inBrowser =
+    (scope.window !== undefined && scope.document !== undefined) || typeof scope.importScripts === 'function';
   if (inBrowser) {
     throw new ClientError(
       'UNSAFE_CREDENTIALS',

@@ -30,10 +30,18 @@ import type {
  * free-form JSON fields (metadata, template content, WebAuthn options) are the app's own data and
  * are passed through untouched.
  */
-const OPAQUE_KEYS = new Set(['client_metadata', 'client_read_only_metadata', 'server_metadata', 'content', 'options_json', 'users_by_country']);
+const OPAQUE_KEYS = new Set([
+  'client_metadata',
+  'client_read_only_metadata',
+  'server_metadata',
+  'content',
+  'options_json',
+  'users_by_country',
+]);
 
 type CamelKey<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<CamelKey<Tail>>}` : S;
-type OpaqueKey = 'client_metadata' | 'client_read_only_metadata' | 'server_metadata' | 'content' | 'options_json' | 'users_by_country';
+type OpaqueKey =
+  'client_metadata' | 'client_read_only_metadata' | 'server_metadata' | 'content' | 'options_json' | 'users_by_country';
 
 /** A wire type with every key camelCased, recursively, except inside free-form JSON fields. */
 export type Camelize<T> = T extends Json
@@ -101,7 +109,10 @@ export type Metrics = Camelize<ProjectMetrics>;
 export type ProjectPermissionModel = Camelize<ProjectPermission>;
 /** A project permission as the project defines it (`{ id, description?, containedPermissionIds }`). */
 export type ProjectPermissionDefinitionModel = Camelize<ProjectPermissionDefinition>;
-/** A notification category and whether the user gets its e-mails (`{ notificationCategoryId, notificationCategoryName, enabled, canDisable }`). */
+/**
+ * A notification category and whether the user gets its e-mails (`{ notificationCategoryId, notificationCategoryName,
+ * enabled, canDisable }`).
+ */
 export type NotificationPreferenceModel = Camelize<NotificationPreference>;
 /** A linked provider account usable for provider tokens (`{ userId, provider, providerAccountId }`). */
 export type ConnectedAccountModel = Camelize<ConnectedAccount>;
@@ -122,7 +133,11 @@ export function snakeize(value: Record<string, unknown>): Record<string, unknown
       OPAQUE_KEYS.has(wire) || inner === null || typeof inner !== 'object'
         ? inner
         : Array.isArray(inner)
-          ? inner.map((item: unknown) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? snakeize(item as Record<string, unknown>) : item))
+          ? inner.map((item: unknown) =>
+              item !== null && typeof item === 'object' && !Array.isArray(item)
+                ? snakeize(item as Record<string, unknown>)
+                : item,
+            )
           : snakeize(inner as Record<string, unknown>);
   }
   return out;
@@ -130,9 +145,15 @@ export function snakeize(value: Record<string, unknown>): Record<string, unknown
 
 type CamelArgument<T> = T extends string | number | boolean | bigint | symbol | null | undefined ? T : Camelize<T>;
 type CamelResult<R> =
-  R extends AsyncGenerator<infer Y, infer Return, infer Next> ? AsyncGenerator<Camelize<Y>, Return, Next> : R extends Promise<infer V> ? Promise<Camelize<V>> : Camelize<R>;
+  R extends AsyncGenerator<infer Y, infer Return, infer Next>
+    ? AsyncGenerator<Camelize<Y>, Return, Next>
+    : R extends Promise<infer V>
+      ? Promise<Camelize<V>>
+      : Camelize<R>;
 /** An endpoint function that takes and returns models instead of wire objects. */
-export type CamelEndpoint<F> = F extends (...args: infer P) => infer R ? (...args: { [I in keyof P]: CamelArgument<P[I]> }) => CamelResult<R> : never;
+export type CamelEndpoint<F> = F extends (...args: infer P) => infer R
+  ? (...args: { [I in keyof P]: CamelArgument<P[I]> }) => CamelResult<R>
+  : never;
 /** Endpoint functions taking and returning camelCase models instead of the wire's snake_case. */
 export type CamelEndpoints<E> = { [K in keyof E]: CamelEndpoint<E[K]> };
 
@@ -157,14 +178,20 @@ async function* camelizeEach<T>(items: AsyncGenerator<T>): AsyncGenerator<Cameli
  *
  * @typeParam E - The wire-level endpoint functions, by name.
  */
-export function camelEndpoints<E extends Record<string, (...args: never[]) => unknown>>(endpoints: E, ownOptions: readonly string[] = []): CamelEndpoints<E> {
+export function camelEndpoints<E extends Record<string, (...args: never[]) => unknown>>(
+  endpoints: E,
+  ownOptions: readonly string[] = [],
+): CamelEndpoints<E> {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(endpoints)) {
-    const toWire = ownOptions.includes(name) ? (arg: unknown) => arg : (arg: unknown) => (isPlainObject(arg) ? snakeize(arg) : arg);
+    const toWire = ownOptions.includes(name)
+      ? (arg: unknown) => arg
+      : (arg: unknown) => (isPlainObject(arg) ? snakeize(arg) : arg);
     wrapped[name] = (...args: unknown[]) => {
       const result = (fn as (...wire: unknown[]) => unknown)(...args.map(toWire));
       if (result instanceof Promise) return result.then((value: unknown) => camelize(value));
-      if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result) return camelizeEach(result as AsyncGenerator<unknown>);
+      if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result)
+        return camelizeEach(result as AsyncGenerator<unknown>);
       return camelize(result);
     };
   }

@@ -15,7 +15,15 @@ export const MAX_RETRY_AFTER_MILLIS = 60_000;
  * PATCH is here because every PATCH of API v1 sets fields to the values it carries (none adds or
  * increments), so a second application changes nothing; a call that is not may say `idempotent: false`.
  */
-export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'PATCH', 'DELETE']);
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'TRACE',
+  'PUT',
+  'PATCH',
+  'DELETE',
+]);
 
 /**
  * Server errors that say "not now" rather than "never": a crashed worker, a gateway that lost its
@@ -76,7 +84,13 @@ export function parseRetryAfter(header: string | null, now: number): number | nu
 }
 
 /** The server's Retry-After when it gives one (and it is not absurdly long), else the backoff. */
-function afterRetryAfter(header: string | null, attempt: number, now: number, random: number, reason: RetryReason): RetryDecision {
+function afterRetryAfter(
+  header: string | null,
+  attempt: number,
+  now: number,
+  random: number,
+  reason: RetryReason,
+): RetryDecision {
   const wait = parseRetryAfter(header, now);
   if (wait === null) return { retry: true, delayMillis: backoffDelay(attempt, random), reason };
   return wait > MAX_RETRY_AFTER_MILLIS ? { retry: false } : { retry: true, delayMillis: wait, reason };
@@ -92,27 +106,37 @@ export function decideRetry(context: RetryContext): RetryDecision {
   const idempotent = context.idempotent ?? IDEMPOTENT_METHODS.has(method.toUpperCase());
   switch (outcome.kind) {
     case 'network-error':
-      return idempotent ? { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'network' } : { retry: false };
+      return idempotent
+        ? { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'network' }
+        : { retry: false };
     case 'http-error': {
       if (outcome.status === 429) return afterRetryAfter(outcome.retryAfter, attempt, now, random, 'rate-limited');
       if (outcome.status === 508 && outcome.body.includes('INFINITE_LOOP_DETECTED')) {
         return { retry: true, delayMillis: backoffDelay(attempt, random), reason: 'loop-detected' };
       }
-      if (idempotent && TRANSIENT_SERVER_STATUSES.has(outcome.status)) return afterRetryAfter(outcome.retryAfter, attempt, now, random, 'server-error');
+      if (idempotent && TRANSIENT_SERVER_STATUSES.has(outcome.status))
+        return afterRetryAfter(outcome.retryAfter, attempt, now, random, 'server-error');
       return { retry: false };
     }
     case 'known-error': {
       // The refresh is the wait: once the token is renewed the call can go again at once.
       // (The upstream admin SDK also renews on API_KEY_NOT_FOUND; that is a genuine 404 of
       // /internal/api-keys/{id}, so renewing there would only waste a refresh.)
-      const renewable = codeBelongsTo(outcome.code, 'INVALID_ACCESS_TOKEN') || codeBelongsTo(outcome.code, 'INVALID_ADMIN_ACCESS_TOKEN');
-      return renewable && outcome.tokenRenewable ? { retry: true, delayMillis: 0, reason: 'token-renewed' } : { retry: false };
+      const renewable =
+        codeBelongsTo(outcome.code, 'INVALID_ACCESS_TOKEN') ||
+        codeBelongsTo(outcome.code, 'INVALID_ADMIN_ACCESS_TOKEN');
+      return renewable && outcome.tokenRenewable
+        ? { retry: true, delayMillis: 0, reason: 'token-renewed' }
+        : { retry: false };
     }
   }
 }
 
 /** How a retry waits: `delayMillis`, or less when whoever waits knows better (the network is back). */
-export type WaitBeforeRetry = (wait: { delayMillis: number; reason: RetryReason }, signal: AbortSignal | undefined) => Promise<void>;
+export type WaitBeforeRetry = (
+  wait: { delayMillis: number; reason: RetryReason },
+  signal: AbortSignal | undefined,
+) => Promise<void>;
 
 /** The plain wait: the whole delay on the clock. */
 export const sleepOn =

@@ -4,7 +4,13 @@
  *
  * @module authbroker/server
  */
-import { checkKeyText, checkProjectId, refuseProtocolHeaders, refusePublishableAsSecret, refuseSecretsInBrowserOptions } from './credentials.js';
+import {
+  checkKeyText,
+  checkProjectId,
+  refuseProtocolHeaders,
+  refusePublishableAsSecret,
+  refuseSecretsInBrowserOptions,
+} from './credentials.js';
 import { createAccessTokenVerifier } from './accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
@@ -26,7 +32,13 @@ import { assertNotInBrowser } from './environment.js';
 import type { AccessType } from './resources/common.js';
 import type { ServerAccess } from './resources/views.js';
 import type { Clock } from './retry.js';
-import { createTransport, staticTokenSource, type TokenSource, type Transport, type TransportObserver } from './transport.js';
+import {
+  createTransport,
+  staticTokenSource,
+  type TokenSource,
+  type Transport,
+  type TransportObserver,
+} from './transport.js';
 
 type Endpoint<A extends AccessType> = (t: Transport<A>, ...args: never[]) => unknown;
 type Bound<F> = F extends (t: never, ...args: infer P) => infer R ? (...args: P) => R : never;
@@ -34,7 +46,10 @@ type Bound<F> = F extends (t: never, ...args: infer P) => infer R ? (...args: P)
 export type BoundEndpoints<E> = { [K in keyof E]: Bound<E[K]> };
 
 /** Fixes the transport argument of each endpoint function. */
-export function bindEndpoints<A extends AccessType, E extends Record<string, Endpoint<A>>>(t: Transport<A>, endpoints: E): BoundEndpoints<E> {
+export function bindEndpoints<A extends AccessType, E extends Record<string, Endpoint<A>>>(
+  t: Transport<A>,
+  endpoints: E,
+): BoundEndpoints<E> {
   const bound: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(endpoints)) bound[name] = (...args: never[]) => fn(t, ...args);
   return bound as BoundEndpoints<E>;
@@ -62,7 +77,10 @@ export interface ServerAppOptions extends CommonAppOptions {
   secretServerKey: string;
 }
 
-/** The options of {@link createAdminApp}: one of a super secret admin key, an admin access token or a renewable admin session. */
+/**
+ * The options of {@link createAdminApp}: one of a super secret admin key, an admin access token or a renewable admin
+ * session.
+ */
 export type AdminAppOptions = CommonAppOptions &
   (
     | { superSecretAdminKey: string; adminAccessToken?: never; adminTokens?: never }
@@ -79,7 +97,10 @@ function checkCommon(options: CommonAppOptions): void {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
   } catch (error) {
     if (error instanceof InvalidArgumentError) throw error;
-    throw new InvalidArgumentError('baseUrl', `baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}.`);
+    throw new InvalidArgumentError(
+      'baseUrl',
+      `baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}.`,
+    );
   }
   checkProjectId(options.projectId, 'projectId');
 }
@@ -306,10 +327,17 @@ export function createAdminApp(options: AdminAppOptions) {
     assertNotInBrowser('A super secret admin key');
   } else if (options.adminAccessToken !== undefined || options.adminTokens !== undefined) {
     // The forms a browser may use: no secret key may ride along, as the token or as a header.
-    refuseSecretsInBrowserOptions({ adminAccessToken: options.adminAccessToken, extraRequestHeaders: options.extraRequestHeaders }, '');
-    adminTokens = options.adminAccessToken !== undefined ? staticTokenSource(options.adminAccessToken) : options.adminTokens;
+    refuseSecretsInBrowserOptions(
+      { adminAccessToken: options.adminAccessToken, extraRequestHeaders: options.extraRequestHeaders },
+      '',
+    );
+    adminTokens =
+      options.adminAccessToken !== undefined ? staticTokenSource(options.adminAccessToken) : options.adminTokens;
   } else {
-    throw new InvalidArgumentError('options', 'createAdminApp needs superSecretAdminKey, adminAccessToken or adminTokens.');
+    throw new InvalidArgumentError(
+      'options',
+      'createAdminApp needs superSecretAdminKey, adminAccessToken or adminTokens.',
+    );
   }
   refuseProtocolHeaders(options.extraRequestHeaders, '');
   const t = createTransport({
@@ -332,6 +360,13 @@ export type AdminApp = ReturnType<typeof createAdminApp>;
 /** Endpoints outside any area: the API's banner, the version check, a project's signing keys. */
 export { misc };
 export { assertNotInBrowser };
-export { ACCESS_TOKEN_ISSUER, createAccessTokenVerifier, type AccessTokenAllowance, type AccessTokenRejection, type AccessTokenVerifierOptions, type VerifiedAccessToken } from './accessTokens.js';
+export {
+  ACCESS_TOKEN_ISSUER,
+  createAccessTokenVerifier,
+  type AccessTokenAllowance,
+  type AccessTokenRejection,
+  type AccessTokenVerifierOptions,
+  type VerifiedAccessToken,
+} from './accessTokens.js';
 export { createRefreshingTokenSource, type RefreshingTokenSourceOptions } from './tokenSource.js';
 export * from './index.js';

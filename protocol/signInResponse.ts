@@ -11,18 +11,24 @@ export interface SignInTokens {
 const ERROR_CODE = /^[A-Z][A-Z0-9_]{2,80}$/;
 
 function problemWith(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return `its body is ${body === null ? 'null' : Array.isArray(body) ? 'a list' : typeof body}, not an object`;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return `its body is ${body === null ? 'null' : Array.isArray(body) ? 'a list' : typeof body}, not an object`;
   const fields = body as Record<string, unknown>;
   for (const name of ['access_token', 'refresh_token'] as const) {
     const value = fields[name];
     if (typeof value !== 'string' || value.trim() === '' || value === 'undefined' || value === 'null') {
       // An error body on a success status (a proxy rewrote the status) says so by its code.
-      const code = typeof fields.code === 'string' && ERROR_CODE.test(fields.code) ? ` (the body looks like the error ${fields.code})` : '';
+      const code =
+        typeof fields.code === 'string' && ERROR_CODE.test(fields.code)
+          ? ` (the body looks like the error ${fields.code})`
+          : '';
       return `${name} is ${value === undefined ? 'missing' : typeof value === 'string' ? 'not a usable token' : `a ${typeof value}`}${code}`;
     }
   }
-  if (fields.user_id !== undefined && typeof fields.user_id !== 'string') return `user_id is a ${typeof fields.user_id}`;
-  if (fields.is_new_user !== undefined && typeof fields.is_new_user !== 'boolean') return `is_new_user is a ${typeof fields.is_new_user}`;
+  if (fields.user_id !== undefined && typeof fields.user_id !== 'string')
+    return `user_id is a ${typeof fields.user_id}`;
+  if (fields.is_new_user !== undefined && typeof fields.is_new_user !== 'boolean')
+    return `is_new_user is a ${typeof fields.is_new_user}`;
   return null;
 }
 

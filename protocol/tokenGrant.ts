@@ -63,7 +63,11 @@ function translateOAuthError(error: unknown): unknown {
     const body = error.cause;
     // A known-error body that lost its header on the way is still a known error.
     if (isKnownErrorCode(body.code)) return knownErrorFromBody(body, error.status);
-    return responseStatusError(error.status, JSON.stringify(body), `Token endpoint refused the request: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`);
+    return responseStatusError(
+      error.status,
+      JSON.stringify(body),
+      `Token endpoint refused the request: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`,
+    );
   }
   if (error instanceof oauth.OperationProcessingError || error instanceof oauth.UnsupportedOperationError) {
     return new ProtocolError(`Token endpoint response rejected: ${error.message}`);
@@ -76,7 +80,11 @@ function translateOAuthError(error: unknown): unknown {
  * after a network failure: the service does not rotate refresh tokens, and an authorization code
  * that did get redeemed answers INVALID_AUTHORIZATION_CODE instead of signing in twice.
  */
-async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: boolean, exchange: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withTokenRetries<T>(
+  options: TokenEndpointOptions,
+  idempotent: boolean,
+  exchange: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const clock = options.clock ?? systemClock;
   const timeoutMillis = options.attemptTimeoutMillis ?? 30_000;
   for (let attempt = 0; ; attempt++) {
@@ -101,12 +109,25 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
         options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started });
         outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: error.retryAfter };
       } else {
-        if (error instanceof KnownError) options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started, code: error.code });
+        if (error instanceof KnownError)
+          options.observer?.onResponse?.({
+            ...event,
+            status: error.status,
+            durationMillis: clock.now() - started,
+            code: error.code,
+          });
         throw error;
       }
       failure = error;
     }
-    const decision = decideRetry({ attempt, outcome, method: 'POST', idempotent, now: clock.now(), random: clock.random() });
+    const decision = decideRetry({
+      attempt,
+      outcome,
+      method: 'POST',
+      idempotent,
+      now: clock.now(),
+      random: clock.random(),
+    });
     if (!decision.retry) {
       if (outcome.kind !== 'network-error') throw failure;
       throw await networkErrorAfterFailure({
@@ -119,7 +140,10 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
       });
     }
     options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason });
-    await (options.waitBeforeRetry ?? sleepOn(clock))({ delayMillis: decision.delayMillis, reason: decision.reason }, options.signal);
+    await (options.waitBeforeRetry ?? sleepOn(clock))(
+      { delayMillis: decision.delayMillis, reason: decision.reason },
+      options.signal,
+    );
   }
 }
 
@@ -130,7 +154,12 @@ async function withTokenRetries<T>(options: TokenEndpointOptions, idempotent: bo
  */
 export async function tokenGrant<T>(
   options: TokenEndpointOptions,
-  request: (as: oauth.AuthorizationServer, client: oauth.Client, auth: oauth.ClientAuth, requestOptions: oauth.TokenEndpointRequestOptions) => Promise<Response>,
+  request: (
+    as: oauth.AuthorizationServer,
+    client: oauth.Client,
+    auth: oauth.ClientAuth,
+    requestOptions: oauth.TokenEndpointRequestOptions,
+  ) => Promise<Response>,
   process: (as: oauth.AuthorizationServer, client: oauth.Client, response: Response) => Promise<T>,
 ): Promise<T> {
   const as = authorizationServer(options.baseUrl);
@@ -148,10 +177,16 @@ export async function tokenGrant<T>(
  * The refresh-token grant. The service answers with a new access token of the same session and no
  * new refresh token (it never rotates them). REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED means the session is over.
  */
-export async function refreshAccessToken(options: TokenEndpointOptions, refreshToken: string): Promise<{ access_token: string }> {
+export async function refreshAccessToken(
+  options: TokenEndpointOptions,
+  refreshToken: string,
+): Promise<{ access_token: string }> {
   return tokenGrant(
     options,
-    (as, client, auth, requestOptions) => oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions),
-    async (as, client, response) => ({ access_token: (await oauth.processRefreshTokenResponse(as, client, response)).access_token }),
+    (as, client, auth, requestOptions) =>
+      oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, requestOptions),
+    async (as, client, response) => ({
+      access_token: (await oauth.processRefreshTokenResponse(as, client, response)).access_token,
+    }),
   );
 }

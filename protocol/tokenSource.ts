@@ -21,7 +21,9 @@ export interface RefreshingTokenSourceOptions extends TokenEndpointOptions {
  * project, a script…): renews the access token before it expires, one refresh at a time however
  * many callers wait. The browser broker has its own, shared and persistent, session.
  */
-export function createRefreshingTokenSource(options: RefreshingTokenSourceOptions): TokenSource & { readonly ended: boolean } {
+export function createRefreshingTokenSource(
+  options: RefreshingTokenSourceOptions,
+): TokenSource & { readonly ended: boolean } {
   assertUsableAccessToken(options.refreshToken, 'refreshToken');
   if (options.accessToken !== undefined) assertUsableAccessToken(options.accessToken, 'accessToken');
   const margin = options.marginMillis ?? DEFAULT_TOKEN_MARGIN_MILLIS;

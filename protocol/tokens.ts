@@ -26,7 +26,10 @@ export interface TokenEndpointOptions {
 }
 
 /** The refresh-token grant's signature (tokenGrant.ts), for code that loads it on first use. */
-export type RefreshAccessToken = (options: TokenEndpointOptions, refreshToken: string) => Promise<{ access_token: string }>;
+export type RefreshAccessToken = (
+  options: TokenEndpointOptions,
+  refreshToken: string,
+) => Promise<{ access_token: string }>;
 
 /**
  * When an access token expires, in ms since the epoch: null when it has no `exp` (never expires).
@@ -62,7 +65,11 @@ export interface ArrivedAccessToken {
  * a token that is not a readable JWT would be renewed before each call too. Either way at most one
  * renewal per stated lifetime: the lifetime the token states (`exp - iat`), counted from arrival.
  */
-export function judgeArrivedAccessToken(token: string, receivedAtMillis: number, marginMillis: number): ArrivedAccessToken {
+export function judgeArrivedAccessToken(
+  token: string,
+  receivedAtMillis: number,
+  marginMillis: number,
+): ArrivedAccessToken {
   let claims: { exp?: unknown; iat?: unknown };
   try {
     claims = decodeJwt(token);
@@ -70,11 +77,15 @@ export function judgeArrivedAccessToken(token: string, receivedAtMillis: number,
     return { renewAtMillis: receivedAtMillis + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'unreadable' };
   }
   if (claims.exp === undefined) return { renewAtMillis: null, problem: null };
-  if (typeof claims.exp !== 'number') return { renewAtMillis: receivedAtMillis + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'unreadable' };
+  if (typeof claims.exp !== 'number')
+    return { renewAtMillis: receivedAtMillis + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'unreadable' };
   const renewAt = claims.exp * 1000 - marginMillis;
   if (renewAt > receivedAtMillis) return { renewAtMillis: renewAt, problem: null };
   const lifetime = typeof claims.iat === 'number' ? (claims.exp - claims.iat) * 1000 : 0;
-  return { renewAtMillis: receivedAtMillis + Math.max(lifetime - marginMillis, UNREADABLE_TOKEN_RENEWAL_MILLIS), problem: 'expired-on-arrival' };
+  return {
+    renewAtMillis: receivedAtMillis + Math.max(lifetime - marginMillis, UNREADABLE_TOKEN_RENEWAL_MILLIS),
+    problem: 'expired-on-arrival',
+  };
 }
 
 /** Whether a token expires within `marginMillis` of `now` (so it should be renewed before use). */

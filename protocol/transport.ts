@@ -5,7 +5,15 @@ import type { NetworkError } from './errors/errors.js';
 import { codeBelongsTo } from './errors/lineage.js';
 import { responseStatusError } from './errors/redact.js';
 import type { AccessType } from './resources/common.js';
-import { decideRetry, sleepOn, systemClock, type AttemptOutcome, type Clock, type RetryReason, type WaitBeforeRetry } from './retry.js';
+import {
+  decideRetry,
+  sleepOn,
+  systemClock,
+  type AttemptOutcome,
+  type Clock,
+  type RetryReason,
+  type WaitBeforeRetry,
+} from './retry.js';
 import { assertUsableAccessToken } from './validation.js';
 
 /** Where a transport gets a token that may expire; the broker's session is one. */
@@ -59,7 +67,10 @@ export interface TransportObserver {
   onRetry?(event: AttemptEvent & { delayMillis: number; reason: RetryReason }): void;
 }
 
-/** The options of {@link createTransport}: the service, the project, the keys of one access type, and how requests are sent. */
+/**
+ * The options of {@link createTransport}: the service, the project, the keys of one access type, and how requests are
+ * sent.
+ */
 export interface TransportOptions<A extends AccessType = AccessType> {
   baseUrl: string;
   projectId: string;
@@ -80,7 +91,10 @@ export interface TransportOptions<A extends AccessType = AccessType> {
   attemptTimeoutMillis?: number | undefined;
   /** Awaited before every attempt, e.g. to hold requests while the network is known to be down. */
   beforeAttempt?: ((event: AttemptEvent, signal: AbortSignal | undefined) => Promise<void>) | undefined;
-  /** The wait before a retry; default `clock.sleep`. The broker ends a network failure's backoff early when the service is reachable again. */
+  /**
+   * The wait before a retry; default `clock.sleep`. The broker ends a network failure's backoff early when the service
+   * is reachable again.
+   */
   waitBeforeRetry?: WaitBeforeRetry | undefined;
   observer?: TransportObserver | undefined;
   /** What the runtime's online flag is believed to be; default `navigator.onLine` where it exists. */
@@ -121,7 +135,10 @@ function notify(call: () => void): void {
  */
 export const MAX_TOKEN_RENEWALS_PER_CALL = 2;
 
-/** The access tokens the service refused during one call, per kind of token, and the renewals since the last other outcome. */
+/**
+ * The access tokens the service refused during one call, per kind of token, and the renewals since the last other
+ * outcome.
+ */
 interface Renewals {
   refused: Set<string>;
   inARow: number;
@@ -132,7 +149,13 @@ interface Renewals {
  * before in this call (a source never hands out a refused token twice), and renewals left in a row.
  */
 function renewOnce(source: TokenSource | undefined, token: string | undefined, renewals: Renewals): boolean {
-  if (token === undefined || source?.renewable !== true || renewals.refused.has(token) || renewals.inARow >= MAX_TOKEN_RENEWALS_PER_CALL) return false;
+  if (
+    token === undefined ||
+    source?.renewable !== true ||
+    renewals.refused.has(token) ||
+    renewals.inARow >= MAX_TOKEN_RENEWALS_PER_CALL
+  )
+    return false;
   renewals.refused.add(token);
   renewals.inARow++;
   source.invalidateAccessToken(token);
@@ -184,7 +207,10 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
   }
 
   async function request<T>(request: ApiRequest): Promise<T> {
-    const renewals: Record<'user' | 'admin', Renewals> = { user: { refused: new Set(), inARow: 0 }, admin: { refused: new Set(), inARow: 0 } };
+    const renewals: Record<'user' | 'admin', Renewals> = {
+      user: { refused: new Set(), inARow: 0 },
+      admin: { refused: new Set(), inARow: 0 },
+    };
     for (let attempt = 0; ; attempt++) {
       const event: AttemptEvent = { method: request.method, path: request.path, attempt };
       await options.beforeAttempt?.(event, request.signal);
@@ -199,14 +225,19 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       try {
         // The deadline covers the whole answer: headers that arrive followed by a stalled body
         // must not hold the call either.
-        const decoded = await withDeadline(clock, timeoutMillis, request.signal, async (signal) => decodeResponse(await fetchFn(encoded.url, { ...encoded.init, signal })));
-        notify(() => options.observer?.onResponse?.({ ...event, status: decoded.status, durationMillis: clock.now() - started }));
+        const decoded = await withDeadline(clock, timeoutMillis, request.signal, async (signal) =>
+          decodeResponse(await fetchFn(encoded.url, { ...encoded.init, signal })),
+        );
+        notify(() =>
+          options.observer?.onResponse?.({ ...event, status: decoded.status, durationMillis: clock.now() - started }),
+        );
         if (decoded.kind === 'ok') return decoded.body as T;
         if (decoded.kind === 'known-error') {
           const code = decoded.error.code;
           const tokenRenewable = codeBelongsTo(code, 'INVALID_ACCESS_TOKEN')
             ? renewOnce(options.userTokens, credentials.accessToken, renewals.user)
-            : codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') && renewOnce(options.adminTokens, credentials.adminAccessToken, renewals.admin);
+            : codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') &&
+              renewOnce(options.adminTokens, credentials.adminAccessToken, renewals.admin);
           outcome = { kind: 'known-error', code, tokenRenewable };
           failure = decoded.error;
         } else {
@@ -233,8 +264,14 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       if (!decision.retry) {
         throw outcome.kind === 'network-error' ? await networkFailure(failure, attempt + 1) : failure;
       }
-      notify(() => options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason }));
-      if (decision.delayMillis > 0) await (options.waitBeforeRetry ?? sleepOn(clock))({ delayMillis: decision.delayMillis, reason: decision.reason }, request.signal);
+      notify(() =>
+        options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason }),
+      );
+      if (decision.delayMillis > 0)
+        await (options.waitBeforeRetry ?? sleepOn(clock))(
+          { delayMillis: decision.delayMillis, reason: decision.reason },
+          request.signal,
+        );
     }
   }
 

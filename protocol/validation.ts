@@ -1,7 +1,12 @@
 import { InvalidArgumentError } from './errors/errors.js';
 import { type KnownError } from './errors/knownError.js';
 import { knownErrorWithTemplate } from './errors/create.js';
-import { passwordConfirmationMismatchMessage, passwordTooLongMessage, passwordTooShortMessage, redirectUrlNotWhitelistedMessage } from './errors/messages.js';
+import {
+  passwordConfirmationMismatchMessage,
+  passwordTooLongMessage,
+  passwordTooShortMessage,
+  redirectUrlNotWhitelistedMessage,
+} from './errors/messages.js';
 import type { TrustedDomain } from './resources/project.js';
 
 /** The shortest password the service accepts. */
@@ -13,8 +18,10 @@ export type PasswordProblem = KnownError<'PASSWORD_TOO_SHORT'> | KnownError<'PAS
 
 /** The service's password rules, checked before anything is sent. Returns null when acceptable. */
 export function passwordProblem(password: string): PasswordProblem | null {
-  if (password.length < MIN_PASSWORD_LENGTH) return knownErrorWithTemplate('PASSWORD_TOO_SHORT', passwordTooShortMessage, { min_length: MIN_PASSWORD_LENGTH });
-  if (password.length > MAX_PASSWORD_LENGTH) return knownErrorWithTemplate('PASSWORD_TOO_LONG', passwordTooLongMessage, { maxLength: MAX_PASSWORD_LENGTH });
+  if (password.length < MIN_PASSWORD_LENGTH)
+    return knownErrorWithTemplate('PASSWORD_TOO_SHORT', passwordTooShortMessage, { min_length: MIN_PASSWORD_LENGTH });
+  if (password.length > MAX_PASSWORD_LENGTH)
+    return knownErrorWithTemplate('PASSWORD_TOO_LONG', passwordTooLongMessage, { maxLength: MAX_PASSWORD_LENGTH });
   return null;
 }
 
@@ -30,7 +37,8 @@ export function assertValidPassword(password: unknown, argument = 'password'): a
 
 /** A repeated password that differs from the first is refused with the service's own error. */
 export function assertPasswordConfirmed(password: string, confirmation: string): void {
-  if (password !== confirmation) throw knownErrorWithTemplate('PASSWORD_CONFIRMATION_MISMATCH', passwordConfirmationMismatchMessage);
+  if (password !== confirmation)
+    throw knownErrorWithTemplate('PASSWORD_CONFIRMATION_MISMATCH', passwordConfirmationMismatchMessage);
 }
 
 /** Which redirect URLs the project trusts (its domains, and localhost when allowed). */
@@ -40,7 +48,9 @@ export interface TrustPolicy {
 }
 
 function isLocalHostname(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+  return (
+    hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
 }
 
 /**
@@ -58,7 +68,11 @@ export function isTrustedRedirectUrl(url: string | URL, policy: TrustPolicy): bo
   return policy.domains.some(({ domain }) => {
     try {
       const trusted = new URL(domain);
-      return trusted.protocol === parsed.protocol && trusted.hostname === parsed.hostname && parsed.pathname.startsWith(trusted.pathname);
+      return (
+        trusted.protocol === parsed.protocol &&
+        trusted.hostname === parsed.hostname &&
+        parsed.pathname.startsWith(trusted.pathname)
+      );
     } catch {
       return false;
     }
@@ -67,8 +81,14 @@ export function isTrustedRedirectUrl(url: string | URL, policy: TrustPolicy): bo
 
 /** Refuses an untrusted redirect URL before the service does, when its trust list is known. */
 export function assertTrustedRedirectUrl(url: string, policy: TrustPolicy | null): void {
-  if (policy !== null && !isTrustedRedirectUrl(url, policy)) throw knownErrorWithTemplate('REDIRECT_URL_NOT_WHITELISTED', redirectUrlNotWhitelistedMessage);
+  if (policy !== null && !isTrustedRedirectUrl(url, policy))
+    throw knownErrorWithTemplate('REDIRECT_URL_NOT_WHITELISTED', redirectUrlNotWhitelistedMessage);
 }
 
 export { stripOAuthCallbackParams } from './urls.js';
-export { assertTokenMargin, assertUsableAccessToken, DEFAULT_TOKEN_MARGIN_MILLIS, MAX_TOKEN_MARGIN_MILLIS } from './tokenRules.js';
+export {
+  assertTokenMargin,
+  assertUsableAccessToken,
+  DEFAULT_TOKEN_MARGIN_MILLIS,
+  MAX_TOKEN_MARGIN_MILLIS,
+} from './tokenRules.js';

@@ -15,7 +15,10 @@ const check = process.argv.includes('--check');
 /** Every entry with types, of both packages: [report name, declaration file]. */
 function entries() {
   const list = [];
-  for (const [dir, manifestPath] of [['', 'package.json'], ['emulator/', 'emulator/package.json']]) {
+  for (const [dir, manifestPath] of [
+    ['', 'package.json'],
+    ['emulator/', 'emulator/package.json'],
+  ]) {
     const manifest = JSON.parse(readFileSync(`${root}${manifestPath}`, 'utf8'));
     for (const [subpath, target] of Object.entries(manifest.exports)) {
       if (typeof target !== 'object' || target.types === undefined) continue;
@@ -39,10 +42,24 @@ for (const [name, declarations] of entries()) {
       mainEntryPointFilePath: declarations,
       compiler: {
         overrideTsconfig: {
-          compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable', 'WebWorker'], types: ['node'], jsx: 'react-jsx', strict: true, skipLibCheck: true },
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            lib: ['ES2023', 'DOM', 'DOM.Iterable', 'WebWorker'],
+            types: ['node'],
+            jsx: 'react-jsx',
+            strict: true,
+            skipLibCheck: true,
+          },
         },
       },
-      apiReport: { enabled: true, reportFileName: `${name}.api.md`, reportFolder, reportTempFolder: `${root}.artifacts/api-reports` },
+      apiReport: {
+        enabled: true,
+        reportFileName: `${name}.api.md`,
+        reportFolder,
+        reportTempFolder: `${root}.artifacts/api-reports`,
+      },
       docModel: { enabled: false },
       dtsRollup: { enabled: false },
       tsdocMetadata: { enabled: false },
@@ -60,10 +77,15 @@ for (const [name, declarations] of entries()) {
   try {
     result = Extractor.invoke(config, { localBuild: !check, showVerboseMessages: false });
   } catch (error) {
-    failures.push(`${name}: API Extractor could not analyse it: ${error instanceof Error ? error.message : String(error)}`);
+    failures.push(
+      `${name}: API Extractor could not analyse it: ${error instanceof Error ? error.message : String(error)}`,
+    );
     continue;
   }
-  if (check && result.apiReportChanged) failures.push(`${name}: the public API differs from api-reports/${name}.api.md (run npm run api:report and commit the report)`);
+  if (check && result.apiReportChanged)
+    failures.push(
+      `${name}: the public API differs from api-reports/${name}.api.md (run npm run api:report and commit the report)`,
+    );
   else if (!result.succeeded) failures.push(`${name}: API Extractor failed (${result.errorCount} errors)`);
   else console.log(`${name}: ${check ? 'matches its report' : `api-reports/${name}.api.md`}`);
 }

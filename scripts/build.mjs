@@ -45,11 +45,20 @@ async function buildEmulator() {
 }
 
 /** What the authbroker package ships from dist/ (package.json `files`); dist/demo is the demo's build, not ours. */
-const BROWSER_PACKAGE_OUTPUTS = ['protocol', 'worker', 'client', 'tooling', /^authbroker-(shared|service)-worker[\w-]*\.js(\.map)?$/];
+const BROWSER_PACKAGE_OUTPUTS = [
+  'protocol',
+  'worker',
+  'client',
+  'tooling',
+  /^authbroker-(shared|service)-worker[\w-]*\.js(\.map)?$/,
+];
 
 async function buildBrowserPackage() {
-  for (const name of existsSync(new URL('../dist', import.meta.url)) ? readdirSync(new URL('../dist', import.meta.url)) : []) {
-    if (BROWSER_PACKAGE_OUTPUTS.some((output) => (typeof output === 'string' ? output === name : output.test(name)))) rmSync(new URL(`../dist/${name}`, import.meta.url), { recursive: true, force: true });
+  for (const name of existsSync(new URL('../dist', import.meta.url))
+    ? readdirSync(new URL('../dist', import.meta.url))
+    : []) {
+    if (BROWSER_PACKAGE_OUTPUTS.some((output) => (typeof output === 'string' ? output === name : output.test(name))))
+      rmSync(new URL(`../dist/${name}`, import.meta.url), { recursive: true, force: true });
   }
   // tooling/emulator.ts names the emulator package's types, so they must exist first.
   emitWithCompiledAhead(fileURLToPath(new URL('../tsconfig.build.json', import.meta.url)));
@@ -58,15 +67,28 @@ async function buildBrowserPackage() {
   await buildWorker({ ...workerBundles.serviceWorker, ...written });
   // The in-page broker the tab loads as its last fallback (client/channels.ts imports
   // ../worker/hosts/inPage.js): a bundle of its own in place of tsc's module (see inPageBundle.mjs).
-  await build({ ...inPageBundle, absWorkingDir: root, outdir: 'dist/worker/hosts', sourcemap: true, sourcesContent: true, allowOverwrite: true });
+  await build({
+    ...inPageBundle,
+    absWorkingDir: root,
+    outdir: 'dist/worker/hosts',
+    sourcemap: true,
+    sourcesContent: true,
+    allowOverwrite: true,
+  });
 }
 
-/** The demo browser extension (demo-extension/dist, an unpacked extension for Chromium and Firefox): not part of any package. */
+/**
+ * The demo browser extension (demo-extension/dist, an unpacked extension for Chromium and Firefox): not part of any
+ * package.
+ */
 async function buildDemoExtension() {
   await buildExtension();
 }
 
-const targets = { 'authbroker-emulator': [buildEmulator], authbroker: [buildEmulator, buildBrowserPackage, buildDemoExtension] };
+const targets = {
+  'authbroker-emulator': [buildEmulator],
+  authbroker: [buildEmulator, buildBrowserPackage, buildDemoExtension],
+};
 const name = process.argv[2] ?? 'authbroker';
 if (!(name in targets)) {
   console.error(`Unknown package "${name}": build one of ${Object.keys(targets).join(', ')}.`);
@@ -74,4 +96,6 @@ if (!(name in targets)) {
 }
 const started = Date.now();
 for (const step of targets[name]) await step();
-console.log(`Built ${name === 'authbroker' ? 'dist/, emulator/dist/ and demo-extension/dist/' : 'emulator/dist/'} in ${Date.now() - started} ms.`);
+console.log(
+  `Built ${name === 'authbroker' ? 'dist/, emulator/dist/ and demo-extension/dist/' : 'emulator/dist/'} in ${Date.now() - started} ms.`,
+);

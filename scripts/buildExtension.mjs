@@ -15,9 +15,15 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const TARGET = ['chrome120', 'firefox128'];
-const MODULE_ENTRIES = { background: 'demo-extension/src/background.ts', popup: 'demo-extension/src/popup.ts', options: 'demo-extension/src/options.ts' };
+const MODULE_ENTRIES = {
+  background: 'demo-extension/src/background.ts',
+  popup: 'demo-extension/src/popup.ts',
+  options: 'demo-extension/src/options.ts',
+};
 
-/** The background and the pages with Vite: a library build with several entries splits their shared code into chunks. */
+/**
+ * The background and the pages with Vite: a library build with several entries splits their shared code into chunks.
+ */
 async function withVite(outdir, define, minify) {
   const { build: viteBuild } = await import('vite');
   await viteBuild({
@@ -40,7 +46,14 @@ async function withVite(outdir, define, minify) {
 
 /** The same with esbuild and `splitting: true`. */
 async function withEsbuild(outdir, common) {
-  await build({ ...common, entryPoints: MODULE_ENTRIES, outdir, format: 'esm', splitting: true, chunkNames: 'chunks/[name]-[hash]' });
+  await build({
+    ...common,
+    entryPoints: MODULE_ENTRIES,
+    outdir,
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
 }
 
 /**
@@ -59,11 +72,22 @@ export async function buildExtension(choices = {}) {
     __AUTHBROKER_TEST_DRIVER__: JSON.stringify(choices.driver ?? null),
   };
   const minify = choices.minify ?? false;
-  const common = { absWorkingDir: root, bundle: true, define, target: TARGET, sourcemap: 'linked', sourcesContent: true, legalComments: 'none', minify, logLevel: 'warning' };
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    define,
+    target: TARGET,
+    sourcemap: 'linked',
+    sourcesContent: true,
+    legalComments: 'none',
+    minify,
+    logLevel: 'warning',
+  };
   if ((choices.bundler ?? 'vite') === 'vite') await withVite(outdir, define, minify);
   else await withEsbuild(outdir, common);
   await build({ ...common, entryPoints: { content: 'demo-extension/src/content.ts' }, outdir, format: 'iife' });
-  for (const name of readdirSync(new URL('../demo-extension/static', import.meta.url))) cpSync(fileURLToPath(new URL(`../demo-extension/static/${name}`, import.meta.url)), `${outdir}/${name}`);
+  for (const name of readdirSync(new URL('../demo-extension/static', import.meta.url)))
+    cpSync(fileURLToPath(new URL(`../demo-extension/static/${name}`, import.meta.url)), `${outdir}/${name}`);
   return outdir;
 }
 

@@ -19,7 +19,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  * depth) and methods of object literals.
  */
 export const COMPILED_AHEAD = {
-  'protocol/credentials.ts': ['isSecretKey', 'refuseSecretsInBrowserOptions', 'checkProjectId', 'checkPublishableClientKey'],
+  'protocol/credentials.ts': [
+    'isSecretKey',
+    'refuseSecretsInBrowserOptions',
+    'checkProjectId',
+    'checkPublishableClientKey',
+  ],
   'contract/brokerKey.ts': ['brokerKeyOf'],
   'contract/queryKey.ts': ['hashQueryKey'],
   'contract/webExtension.ts': ['extensionApi', 'inContentScript'],
@@ -72,7 +77,12 @@ export function compiledAheadTransformer(names) {
     const visit = (node) => {
       const visited = ts.visitEachChild(node, visit, context);
       if (ts.isFunctionDeclaration(visited) && visited.name && visited.body && names.has(visited.name.text)) {
-        const declaration = factory.createVariableDeclaration(visited.name.text, undefined, undefined, asExpression(visited));
+        const declaration = factory.createVariableDeclaration(
+          visited.name.text,
+          undefined,
+          undefined,
+          asExpression(visited),
+        );
         const statement = factory.createVariableStatement(
           modifiersOf(visited, [ts.SyntaxKind.ExportKeyword]),
           factory.createVariableDeclarationList([declaration], ts.NodeFlags.Const),
@@ -134,7 +144,11 @@ export function emitWithCompiledAhead(configPath) {
       throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
     },
   });
-  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    projectReferences: config.projectReferences,
+  });
   const before = (context) => {
     return (sourceFile) => {
       const names = compiledAheadNames(sourceFile.fileName);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: the emulator on 127.0.0.1:8102 (its state kept in .authbroker-emulator/) and the demo on http://localhost:5173. Ctrl-C stops both.
+// `npm start`: the emulator on 127.0.0.1:8102 (its state kept in .authbroker-emulator/) and the demo on
+// http://localhost:5173. Ctrl-C stops both.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -8,7 +9,11 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 const children = [];
 
 function run(label, command, args, onLine) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, FORCE_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = '';
@@ -48,9 +53,15 @@ run('The demo', bin('vite'), ['--config', 'demo/vite.config.ts', '--clearScreen'
   if (!demoShown && line.replace(/\x1b\[[0-9;]*m/g, '').includes('localhost:5173')) {
     demoShown = true;
     console.log('\n  Demo:     http://localhost:5173   (open it at localhost, not 127.0.0.1: passkeys need it)');
-    console.log('  Emulator: base URL http://127.0.0.1:8102 (the API is under /api/v1)   mailbox: http://127.0.0.1:8102/emulator');
-    console.log('            state kept across restarts in .authbroker-emulator/state.json (delete it to start afresh)');
-    console.log('  Sign in with demo@authbroker.dev / demo-password; admin area: admin@authbroker.dev / admin-password');
+    console.log(
+      '  Emulator: base URL http://127.0.0.1:8102 (the API is under /api/v1)   mailbox: http://127.0.0.1:8102/emulator',
+    );
+    console.log(
+      '            state kept across restarts in .authbroker-emulator/state.json (delete it to start afresh)',
+    );
+    console.log(
+      '  Sign in with demo@authbroker.dev / demo-password; admin area: admin@authbroker.dev / admin-password',
+    );
     console.log('  Ctrl-C stops both.\n');
   }
 });

@@ -11,4 +11,6 @@ export interface WorkerFile {
 }
 
 /** Builds a worker script as it ships (esbuild, then the second minifier pass); written unless `write: false`. */
-export declare function buildWorker(options: BuildOptions): Promise<Omit<BuildResult, 'outputFiles'> & { outputFiles: WorkerFile[] }>;
+export declare function buildWorker(
+  options: BuildOptions,
+): Promise<Omit<BuildResult, 'outputFiles'> & { outputFiles: WorkerFile[] }>;

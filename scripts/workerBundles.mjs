@@ -24,16 +24,35 @@ const mapDependenciesToTheirJavaScript = {
   },
 };
 
-const common = { absWorkingDir: root, bundle: true, format: 'esm', platform: 'browser', target: 'es2022', minify: true, legalComments: 'none' };
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+};
 
 /** esbuild options of each worker script, but for where it is written (outdir/outfile, write, sourcemap, metafile). */
 export const workerBundles = {
   // A module worker: its lazy parts (the service methods, the devtools recorder) are chunks beside
   // it, fetched on first use.
-  sharedWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript, compiledAheadPlugin], entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' }, splitting: true, chunkNames: 'authbroker-shared-worker-[name]-[hash]' },
+  sharedWorker: {
+    ...common,
+    plugins: [mapDependenciesToTheirJavaScript, compiledAheadPlugin],
+    entryPoints: { 'authbroker-shared-worker': 'worker/hosts/sharedWorker.ts' },
+    splitting: true,
+    chunkNames: 'authbroker-shared-worker-[name]-[hash]',
+  },
   // One file: a service worker may not import() once installed (its host takes the broker's lazy
   // parts from its script, worker/hosts/staticParts.ts).
-  serviceWorker: { ...common, plugins: [mapDependenciesToTheirJavaScript, compiledAheadPlugin], entryPoints: { 'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry.ts' }, splitting: false },
+  serviceWorker: {
+    ...common,
+    plugins: [mapDependenciesToTheirJavaScript, compiledAheadPlugin],
+    entryPoints: { 'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry.ts' },
+    splitting: false,
+  },
 };
 
 /**
@@ -44,11 +63,20 @@ export const workerBundles = {
  */
 async function minifyAgain(file, map) {
   const code = file.text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '');
-  const result = await minify(basename(file.path), code, { module: true, compress: { target: common.target }, sourcemap: map !== undefined, ...(map === undefined ? {} : { inputMap: JSON.parse(map.text) }) });
-  if (result.errors.length > 0) throw new Error(`The second minifier pass failed on ${basename(file.path)}: ${result.errors.map((error) => error.message).join('; ')}`);
+  const result = await minify(basename(file.path), code, {
+    module: true,
+    compress: { target: common.target },
+    sourcemap: map !== undefined,
+    ...(map === undefined ? {} : { inputMap: JSON.parse(map.text) }),
+  });
+  if (result.errors.length > 0)
+    throw new Error(
+      `The second minifier pass failed on ${basename(file.path)}: ${result.errors.map((error) => error.message).join('; ')}`,
+    );
   const text = map === undefined ? result.code : `${result.code}\n//# sourceMappingURL=${basename(file.path)}.map\n`;
   const files = [{ path: file.path, text }];
-  if (map !== undefined) files.push({ path: map.path, text: JSON.stringify({ ...result.map, file: basename(file.path) }) });
+  if (map !== undefined)
+    files.push({ path: map.path, text: JSON.stringify({ ...result.map, file: basename(file.path) }) });
   return files;
 }
 

@@ -8,7 +8,16 @@
 import type * as EmulatorModule from 'authbroker-emulator';
 import { ClientError } from '../protocol/errors/errors.js';
 
-export type { EmulatorOptions, FaultEffect, FaultRuleInput, MailboxItem, ProjectKeys, RunningEmulator, SeedUser, StatsSnapshot } from 'authbroker-emulator';
+export type {
+  EmulatorOptions,
+  FaultEffect,
+  FaultRuleInput,
+  MailboxItem,
+  ProjectKeys,
+  RunningEmulator,
+  SeedUser,
+  StatsSnapshot,
+} from 'authbroker-emulator';
 
 /** The emulator's package name. */
 export const EMULATOR_PACKAGE = 'authbroker-emulator';
@@ -18,7 +27,11 @@ export const EMULATOR_INSTALL_COMMAND = 'npm install --save-dev authbroker-emula
 function isMissingPackage(error: unknown, name: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   // Only the package itself: a dependency missing inside it is another problem, reported as is.
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && typeof message === 'string' && new RegExp(`['"]${name}['"]`).test(message);
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    new RegExp(`['"]${name}['"]`).test(message)
+  );
 }
 
 /**

@@ -28,23 +28,47 @@ const bundleUrl = new URL(`../${SERVICE_WORKER_FILE}`, import.meta.url);
 
 /** The prebuilt script without its own source-map comment, and its map. */
 async function readBundle(): Promise<{ script: string; map: string }> {
-  const [script, map] = await Promise.all([readFile(fileURLToPath(bundleUrl), 'utf8'), readFile(fileURLToPath(new URL(`${bundleUrl.href}.map`)), 'utf8')]);
+  const [script, map] = await Promise.all([
+    readFile(fileURLToPath(bundleUrl), 'utf8'),
+    readFile(fileURLToPath(new URL(`${bundleUrl.href}.map`)), 'utf8'),
+  ]);
   return { script: script.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n'), map };
 }
 
-/** Vite's `build.sourcemap`: a `.map` file named by the script (true), a file nothing names ('hidden'), inside the script ('inline'), or none. */
+/**
+ * Vite's `build.sourcemap`: a `.map` file named by the script (true), a file nothing names ('hidden'), inside the
+ * script ('inline'), or none.
+ */
 export type SourcemapSetting = boolean | 'inline' | 'hidden';
 
 /**
  * The files to emit for the service worker under `fileName`, as the app's `build.sourcemap` asks
  * for its own scripts: without it the script names no map and no map is emitted.
  */
-export function serviceWorkerFiles(bundle: { script: string; map: string }, fileName: string, sourcemap: SourcemapSetting): Array<{ fileName: string; source: string }> {
+export function serviceWorkerFiles(
+  bundle: { script: string; map: string },
+  fileName: string,
+  sourcemap: SourcemapSetting,
+): Array<{ fileName: string; source: string }> {
   const mapFile = `${fileName}.map`;
   const named = (url: string) => `${bundle.script}//# sourceMappingURL=${url}\n`;
-  if (sourcemap === 'inline') return [{ fileName, source: named(`data:application/json;charset=utf-8;base64,${Buffer.from(bundle.map).toString('base64')}`) }];
-  if (sourcemap === 'hidden') return [{ fileName, source: bundle.script }, { fileName: mapFile, source: bundle.map }];
-  if (sourcemap) return [{ fileName, source: named(mapFile.split('/').pop()!) }, { fileName: mapFile, source: bundle.map }];
+  if (sourcemap === 'inline')
+    return [
+      {
+        fileName,
+        source: named(`data:application/json;charset=utf-8;base64,${Buffer.from(bundle.map).toString('base64')}`),
+      },
+    ];
+  if (sourcemap === 'hidden')
+    return [
+      { fileName, source: bundle.script },
+      { fileName: mapFile, source: bundle.map },
+    ];
+  if (sourcemap)
+    return [
+      { fileName, source: named(mapFile.split('/').pop()!) },
+      { fileName: mapFile, source: bundle.map },
+    ];
   return [{ fileName, source: bundle.script }];
 }
 
@@ -55,7 +79,10 @@ export function serviceWorkerFiles(bundle: { script: string; map: string }, file
 export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
   const fileName = options.serviceWorkerFile ?? SERVICE_WORKER_FILE;
   if (typeof fileName !== 'string' || !/^[\w.-]+(\/[\w.-]+)*\.js$/.test(fileName)) {
-    throw new InvalidArgumentError('serviceWorkerFile', `serviceWorkerFile must be a relative path ending in .js, such as "${SERVICE_WORKER_FILE}"; got ${JSON.stringify(fileName)}.`);
+    throw new InvalidArgumentError(
+      'serviceWorkerFile',
+      `serviceWorkerFile must be a relative path ending in .js, such as "${SERVICE_WORKER_FILE}"; got ${JSON.stringify(fileName)}.`,
+    );
   }
   let base = '/';
   let serverBuild = false;
@@ -72,7 +99,8 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
         const [path, query = ''] = (req.url ?? '').split('?');
         // The broker's workers (this script, and the SharedWorker Vite serves with ?worker_file) run
         // without eval in development as they should in production.
-        if (path === `${base}${fileName}` || /(^|&)worker_file(&|=|$)/.test(query)) res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
+        if (path === `${base}${fileName}` || /(^|&)worker_file(&|=|$)/.test(query))
+          res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
         const wanted = path === `${base}${fileName}` ? 'script' : path === `${base}${fileName}.map` ? 'map' : null;
         if (wanted === null) return next();
         readBundle().then(
@@ -80,7 +108,10 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
             // Development always names its map, as Vite's own dev server does.
             const [script, map] = serviceWorkerFiles(bundle, fileName, true);
             res.statusCode = 200;
-            res.setHeader('content-type', wanted === 'script' ? 'text/javascript; charset=utf-8' : 'application/json; charset=utf-8');
+            res.setHeader(
+              'content-type',
+              wanted === 'script' ? 'text/javascript; charset=utf-8' : 'application/json; charset=utf-8',
+            );
             // A new version of the package must reach a running dev browser at once.
             res.setHeader('cache-control', 'no-cache');
             res.end((wanted === 'script' ? script : map)!.source);
@@ -91,7 +122,8 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
     },
     async generateBundle() {
       if (serverBuild) return;
-      for (const file of serviceWorkerFiles(await readBundle(), fileName, sourcemap)) this.emitFile({ type: 'asset', ...file });
+      for (const file of serviceWorkerFiles(await readBundle(), fileName, sourcemap))
+        this.emitFile({ type: 'asset', ...file });
     },
   };
 }

@@ -1,7 +1,18 @@
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import { Emitter, type Watchable } from '../contract/events.js';
 import type { LiveContext, QueryScope, QuerySpec } from '../contract/queries.js';
-import { array, fields, isAbsoluteUrl, maxLength, minLength, optional, parseValue, pipe, string, check } from '../contract/schema.js';
+import {
+  array,
+  fields,
+  isAbsoluteUrl,
+  maxLength,
+  minLength,
+  optional,
+  parseValue,
+  pipe,
+  string,
+  check,
+} from '../contract/schema.js';
 import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js';
 import { systemClock, type Clock } from '../protocol/clock.js';
 import { InvalidArgumentError, messageOf } from '../protocol/errors/errors.js';
@@ -9,7 +20,13 @@ import type { ApiContext } from './api/context.js';
 import { createBus, type Bus } from './bus.js';
 import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
-import { brokerKeyOf, configMismatch, resolveBrokerConfig, type BrokerConfig, type ResolvedBrokerConfig } from './config.js';
+import {
+  brokerKeyOf,
+  configMismatch,
+  resolveBrokerConfig,
+  type BrokerConfig,
+  type ResolvedBrokerConfig,
+} from './config.js';
 import { Connectivity } from './connectivity.js';
 import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
 import { browserLocks, holdUntilReleased, keepLock, type LockManagerLike } from './locks.js';
@@ -67,8 +84,15 @@ export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
 
 const tabUrl = pipe(string(), maxLength(2000), check(isAbsoluteUrl, 'must be an absolute URL'));
 const helloRules = fields({
-  warnings: optional(pipe(array(pipe(string(), maxLength(2000)), 'must be a list of sentences'), maxLength(10, 'must hold at most 10 warnings'))),
-  handlerUrls: optional(fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl })),
+  warnings: optional(
+    pipe(
+      array(pipe(string(), maxLength(2000)), 'must be a list of sentences'),
+      maxLength(10, 'must hold at most 10 warnings'),
+    ),
+  ),
+  handlerUrls: optional(
+    fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl }),
+  ),
   tabId: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(200))),
   lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300))),
   version: optional(pipe(string(), maxLength(100)), ''),
@@ -86,7 +110,8 @@ function watchSession(session: Session | null): Watchable<SessionInfo> {
   const current = (): SessionInfo => {
     if (session === null) return signedOut;
     const state = session.state();
-    if (last === null || JSON.stringify(last.state) !== JSON.stringify(state)) last = { state, info: sessionInfo(state) };
+    if (last === null || JSON.stringify(last.state) !== JSON.stringify(state))
+      last = { state, info: sessionInfo(state) };
     return last.info;
   };
   return { current, subscribe: (listener) => session?.subscribe(() => listener(current())) ?? (() => undefined) };
@@ -108,14 +133,33 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
  */
 async function tokensInMemory(
   durable: BrokerStorage,
-  { brokerKey, storedSlot, locks, clock, load }: { brokerKey: string; storedSlot: string; locks: LockManagerLike | null; clock: Clock; load: LazyParts['memoryTokens'] },
+  {
+    brokerKey,
+    storedSlot,
+    locks,
+    clock,
+    load,
+  }: {
+    brokerKey: string;
+    storedSlot: string;
+    locks: LockManagerLike | null;
+    clock: Clock;
+    load: LazyParts['memoryTokens'];
+  },
 ): Promise<BrokerStorage> {
   const { keepTokensInMemory } = await load();
   for (const slot of [storedSlot, `admin:${storedSlot}`]) {
     const key = liveKey(await durable.loadSession(slot).catch(() => null));
     if (key !== null) await durable.removeSession(slot, key).catch(() => false);
   }
-  return keepTokensInMemory({ durable, brokerKey, slots: [brokerKey, `admin:${brokerKey}`], locks, clock, kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock } });
+  return keepTokensInMemory({
+    durable,
+    brokerKey,
+    slots: [brokerKey, `admin:${brokerKey}`],
+    locks,
+    clock,
+    kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock },
+  });
 }
 
 /**
@@ -125,7 +169,10 @@ async function tokensInMemory(
  * that take one from their caller (`authbroker/worker`'s `createBroker`, `createInProcessBroker`):
  * the worker hosts never pass one, and their scripts carry no such check.
  */
-export async function createBroker(configInput: BrokerConfig | unknown, host: BrokerHostOptions & LazyParts): Promise<Broker> {
+export async function createBroker(
+  configInput: BrokerConfig | unknown,
+  host: BrokerHostOptions & LazyParts,
+): Promise<Broker> {
   const config = resolveBrokerConfig(configInput);
   const brokerKey = brokerKeyOf(config);
   const clock = host.clock ?? systemClock;
@@ -133,7 +180,16 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   const warnings = new Warnings();
   const opened = await openStorage(host.storage, (warning) => warnings.add(warning));
   const locks = host.locks === undefined ? browserLocks() : host.locks;
-  const storage = config.tokenStore === 'memory' ? await tokensInMemory(opened, { brokerKey, storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }), locks, clock, load: host.memoryTokens }) : opened;
+  const storage =
+    config.tokenStore === 'memory'
+      ? await tokensInMemory(opened, {
+          brokerKey,
+          storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }),
+          locks,
+          clock,
+          load: host.memoryTokens,
+        })
+      : opened;
   storage.onEvent((event) => {
     if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
   });
@@ -177,20 +233,28 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
       tokenEndpoint: tokenEndpointOptions({ ...network, observer: recording.refreshes(tokenSlot).observer }, tokenSlot),
       refreshAccessToken,
       onRefreshCall: recording.refreshes(tokenSlot).onRefreshCall,
-      onStorageError: (error) => warnings.add(`The session could not be saved (${messageOf(error)}): it ends with the broker.`),
+      onStorageError: (error) =>
+        warnings.add(`The session could not be saved (${messageOf(error)}): it ends with the broker.`),
       onWarning: (warning) => warnings.add(warning),
       onRefreshed: () => refreshed.emit(),
     });
   // Keyed by service and project: the storage slot, and with it the refresh lock's name.
   const session = newSession(brokerKey, 'user');
-  const adminSession = config.internalPublishableClientKey === undefined ? null : newSession(`admin:${brokerKey}`, 'admin');
-  const baseTransports = createTransports({ ...network, userSession: session, adminSession, superSecretAdminKey: host.superSecretAdminKey });
+  const adminSession =
+    config.internalPublishableClientKey === undefined ? null : newSession(`admin:${brokerKey}`, 'admin');
+  const baseTransports = createTransports({
+    ...network,
+    userSession: session,
+    adminSession,
+    superSecretAdminKey: host.superSecretAdminKey,
+  });
   // What nobody attributed (the outbox, fetches started before recording) is the broker's own work.
   const transports = recording.brokerWork(baseTransports, 'broker');
 
   const ownerOf = (scope: QueryScope): string => {
     if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
-    if (scope === 'admin') return `admin:${adminSession?.sessionKey ?? (host.superSecretAdminKey ? 'key' : 'anonymous')}`;
+    if (scope === 'admin')
+      return `admin:${adminSession?.sessionKey ?? (host.superSecretAdminKey ? 'key' : 'anonymous')}`;
     return scope;
   };
   const liveContext: LiveContext = {
@@ -227,7 +291,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   });
   // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.
   bus.onMessage((message) => {
-    if (message.type === 'cache-invalidate') queries.receive(message, recording.trace({ tab: null, via: 'broker', name: 'another broker' }));
+    if (message.type === 'cache-invalidate')
+      queries.receive(message, recording.trace({ tab: null, via: 'broker', name: 'another broker' }));
   });
   const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }), clock);
   tabs.released.subscribe((tab) => warnings.forgetTab(tab));
@@ -239,7 +304,10 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     connectivity,
     refreshAccessToken,
     transports: recording.brokerWork(baseTransports, 'sign-out outbox'),
-    onStorageError: () => warnings.add('An offline sign-out could not be saved: it is sent when back online, unless every tab closes first.'),
+    onStorageError: () =>
+      warnings.add(
+        'An offline sign-out could not be saved: it is sent when back online, unless every tab closes first.',
+      ),
   });
   const status: Watchable<BrokerStatus> = createStatus({
     mode: host.mode,
@@ -257,7 +325,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   session.subscribe(() => tabs.repoint('user'));
   adminSession?.subscribe(() => tabs.repoint('admin'));
   const prefetchGrantIfSignedIn = () => {
-    if (session.state().status === 'signed-in' || adminSession?.state().status === 'signed-in') tokenGrant.prefetchSoon();
+    if (session.state().status === 'signed-in' || adminSession?.state().status === 'signed-in')
+      tokenGrant.prefetchSoon();
   };
   session.subscribe(prefetchGrantIfSignedIn);
   adminSession?.subscribe(prefetchGrantIfSignedIn);
@@ -276,17 +345,32 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
   let lastConnectivity = connectivity.snapshot().state;
   connectivity.subscribe((snapshot) => {
     if (snapshot.state === 'online') void outbox.flush();
-    if (snapshot.state === 'online' && lastConnectivity !== 'online') refetchOnReturn(recording.trace({ tab: null, via: 'return', name: 'back online' }));
+    if (snapshot.state === 'online' && lastConnectivity !== 'online')
+      refetchOnReturn(recording.trace({ tab: null, via: 'return', name: 'back online' }));
     lastConnectivity = snapshot.state;
   });
 
   // Held for the broker's life, before any tab connects. A worker gives no sign when it is killed
   // or crashes; its locks are freed, so tabs waiting for this one learn that it is gone.
-  const [ownLock] = await Promise.all([host.mode === 'in-process' ? null : holdUntilReleased(locks, `authbroker:broker:${brokerId}`), session.start(), adminSession?.start()]);
+  const [ownLock] = await Promise.all([
+    host.mode === 'in-process' ? null : holdUntilReleased(locks, `authbroker:broker:${brokerId}`),
+    session.start(),
+    adminSession?.start(),
+  ]);
   void outbox.flush();
   prefetchGrantIfSignedIn();
 
-  const apiContext: ApiContext = { config, clock, session, adminSession, transports, queries, connectivity, oauthFlows: storage, outbox };
+  const apiContext: ApiContext = {
+    config,
+    clock,
+    session,
+    adminSession,
+    transports,
+    queries,
+    connectivity,
+    oauthFlows: storage,
+    outbox,
+  };
   // The service methods load on their first call (worker/services.ts).
   const servicesOf = lazyServices(host.services);
   const services = servicesOf(apiContext);
@@ -302,7 +386,8 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
 
   function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
     const hello = parseValue('connect', 'hello', helloRules, helloInput);
-    if (typeof listener?.deliver !== 'function') throw new InvalidArgumentError('listener', 'listener needs a deliver(batch) method.');
+    if (typeof listener?.deliver !== 'function')
+      throw new InvalidArgumentError('listener', 'listener needs a deliver(batch) method.');
     const tab = tabs.register(hello, listener, () => {
       // A tab's word on the network leaves with it.
       connectivity.forgetTab(tab.label);
@@ -311,24 +396,44 @@ export async function createBroker(configInput: BrokerConfig | unknown, host: Br
     warnings.addFromTab(tab.label, hello.warnings ?? []);
     connectivity.verifyContact();
     return checkedApi(
-      createTabApi(tab, {
-        tabs,
-        queries,
-        session,
-        connectivity,
-        status: () => status.current(),
-        onReturn: refetchOnReturn,
-        ownLockName: async () => (ownLock === null ? null : ownLock.current()),
-        services,
-        trace,
-        ready: (query) => readyFor(recording, query),
-      }, hello.handlerUrls),
+      createTabApi(
+        tab,
+        {
+          tabs,
+          queries,
+          session,
+          connectivity,
+          status: () => status.current(),
+          onReturn: refetchOnReturn,
+          ownLockName: async () => (ownLock === null ? null : ownLock.current()),
+          services,
+          trace,
+          ready: (query) => readyFor(recording, query),
+        },
+        hello.handlerUrls,
+      ),
     );
   }
 
   return {
     config,
-    parts: { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, session, adminSession, queries, transports, outbox, tabs, warnings, recording },
+    parts: {
+      brokerId,
+      mode: host.mode,
+      clock,
+      storage,
+      bus,
+      locks,
+      connectivity,
+      session,
+      adminSession,
+      queries,
+      transports,
+      outbox,
+      tabs,
+      warnings,
+      recording,
+    },
     connect,
     connectWithConfig(configInput, hello, listener, onRelease) {
       const mismatch = configMismatch(config, resolveBrokerConfig(configInput));

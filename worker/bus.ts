@@ -1,7 +1,21 @@
 import { parseQuerySpec } from '../contract/arguments.js';
 import { Emitter } from '../contract/events.js';
 import { isQueryKind, type QueryKind } from '../contract/queries.js';
-import { check, custom, fields, finiteNumber, literal, maxLength, nullable, optional, picklist, pipe, string, unknown, type Rule } from '../contract/schema.js';
+import {
+  check,
+  custom,
+  fields,
+  finiteNumber,
+  literal,
+  maxLength,
+  nullable,
+  optional,
+  picklist,
+  pipe,
+  string,
+  unknown,
+  type Rule,
+} from '../contract/schema.js';
 import { sessionEndReasons, type SessionEndReason } from '../contract/state.js';
 import type { CacheMessage } from './cache/queryClient.js';
 
@@ -16,7 +30,13 @@ export type BusMessage =
    * that ended; a broker that still holds it asks the service whether it did (its end may never
    * reach storage), and `end` says why, for when it did.
    */
-  | { type: 'session'; slot: string; sessionKey: string | null; end: BusSessionEnd | null; endedSessionKey?: string | undefined }
+  | {
+      type: 'session';
+      slot: string;
+      sessionKey: string | null;
+      end: BusSessionEnd | null;
+      endedSessionKey?: string | undefined;
+    }
   /** A slot's access token was renewed: re-read storage instead of renewing again. */
   | { type: 'tokens'; slot: string; sessionKey: string }
   /** A mutation or an invalidation: the entries it names are refetched if watched. */
@@ -41,9 +61,13 @@ export function channelName(brokerKey: string): string {
   return `authbroker:${brokerKey}`;
 }
 
-/** A BroadcastChannel per broker key; no-op where BroadcastChannel does not exist. Messages that are not ours are dropped. */
+/**
+ * A BroadcastChannel per broker key; no-op where BroadcastChannel does not exist. Messages that are not ours are
+ * dropped.
+ */
 export function createBus(brokerKey: string): Bus {
-  if (typeof BroadcastChannel === 'undefined') return { post: () => undefined, onMessage: () => undefined, close: () => undefined };
+  if (typeof BroadcastChannel === 'undefined')
+    return { post: () => undefined, onMessage: () => undefined, close: () => undefined };
   const channel = new BroadcastChannel(channelName(brokerKey));
   const messages = new Emitter<BusMessage>();
   channel.onmessage = (event: MessageEvent) => {
@@ -65,7 +89,14 @@ const params = () =>
       value !== null &&
       Object.getPrototypeOf(value) === Object.prototype &&
       Object.keys(value).length <= 8 &&
-      Object.entries(value).every(([name, inner]) => name.length <= 100 && (inner === null || typeof inner === 'number' || typeof inner === 'boolean' || (typeof inner === 'string' && inner.length <= 200))),
+      Object.entries(value).every(
+        ([name, inner]) =>
+          name.length <= 100 &&
+          (inner === null ||
+            typeof inner === 'number' ||
+            typeof inner === 'boolean' ||
+            (typeof inner === 'string' && inner.length <= 200)),
+      ),
     'must be a few plain parameters',
   );
 const queryKind = () => custom<QueryKind>(isQueryKind, 'must be a query kind');
@@ -88,7 +119,12 @@ const busRules: Record<BusMessage['type'] | LegacyCacheSet['type'], Rule<BusMess
         reason: picklist(sessionEndReasons, 'must be a reason'),
         atMillis: finiteNumber(),
         message: optional(pipe(string(), maxLength(1000, 'too long'))),
-        code: optional(pipe(string(), check((s) => /^[A-Z][A-Z0-9_]{0,99}$/.test(s), 'must be an error code'))),
+        code: optional(
+          pipe(
+            string(),
+            check((s) => /^[A-Z][A-Z0-9_]{0,99}$/.test(s), 'must be an error code'),
+          ),
+        ),
       }),
     ),
     endedSessionKey: optional(key()),
@@ -96,7 +132,12 @@ const busRules: Record<BusMessage['type'] | LegacyCacheSet['type'], Rule<BusMess
   tokens: fields({ type: literal('tokens', 'tokens'), slot: key(), sessionKey: key() }),
   // Older deploys send the answer itself: only which entry it names is read.
   'cache-set': fields({ type: literal('cache-set', 'cache-set'), owner: key(), spec: unknown(), value: unknown() }),
-  'cache-invalidate': fields({ type: literal('cache-invalidate', 'cache-invalidate'), owner: key(), kind: queryKind(), params: params() }),
+  'cache-invalidate': fields({
+    type: literal('cache-invalidate', 'cache-invalidate'),
+    owner: key(),
+    kind: queryKind(),
+    params: params(),
+  }),
 };
 
 /**

@@ -1,4 +1,10 @@
-import { checkProjectId, checkPublishableClientKey, normalizeBaseUrl, refuseProtocolHeaders, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
+import {
+  checkProjectId,
+  checkPublishableClientKey,
+  normalizeBaseUrl,
+  refuseProtocolHeaders,
+  refuseSecretsInBrowserOptions,
+} from '../protocol/credentials.js';
 import type { TokenStore } from '../contract/brokerKey.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
@@ -27,22 +33,39 @@ export interface ResolvedBrokerConfig extends BrokerConfig {
 }
 
 function isRecordOfStrings(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  );
 }
 
 /** Checks a config from an untrusted caller field by field; returns a clean copy. */
 export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidArgumentError('config', 'The broker config must be an object.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InvalidArgumentError('config', 'The broker config must be an object.');
   const c = value as Record<string, unknown>;
-  const known = new Set(['baseUrl', 'projectId', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'extraRequestHeaders', 'refetchOnReturn', 'tokenStore']);
+  const known = new Set([
+    'baseUrl',
+    'projectId',
+    'publishableClientKey',
+    'internalPublishableClientKey',
+    'tokenMarginMillis',
+    'extraRequestHeaders',
+    'refetchOnReturn',
+    'tokenStore',
+  ]);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) {
-      const hint = key === 'secretServerKey' || key === 'superSecretAdminKey' ? ' Secret keys belong on your server.' : '';
+      const hint =
+        key === 'secretServerKey' || key === 'superSecretAdminKey' ? ' Secret keys belong on your server.' : '';
       throw new InvalidArgumentError(`config.${key}`, `Unknown broker option "${key}".${hint}`);
     }
   }
   refuseSecretsInBrowserOptions(c, 'config.');
-  if (typeof c.baseUrl !== 'string' || !/^https?:\/\//.test(c.baseUrl)) throw new InvalidArgumentError('config.baseUrl', 'baseUrl must be an http(s) URL.');
+  if (typeof c.baseUrl !== 'string' || !/^https?:\/\//.test(c.baseUrl))
+    throw new InvalidArgumentError('config.baseUrl', 'baseUrl must be an http(s) URL.');
   try {
     new URL(c.baseUrl);
   } catch {
@@ -51,7 +74,8 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   // The tab checked these already; a tab of another deploy, or a page that is not the app, may not have.
   checkProjectId(c.projectId, 'config.projectId');
   checkPublishableClientKey(c.publishableClientKey, 'config.publishableClientKey');
-  if (c.internalPublishableClientKey !== undefined) checkPublishableClientKey(c.internalPublishableClientKey, 'config.internalPublishableClientKey');
+  if (c.internalPublishableClientKey !== undefined)
+    checkPublishableClientKey(c.internalPublishableClientKey, 'config.internalPublishableClientKey');
   const margin = c.tokenMarginMillis ?? DEFAULT_TOKEN_MARGIN_MILLIS;
   assertTokenMargin(margin, 'config.tokenMarginMillis');
   if (c.extraRequestHeaders !== undefined && !isRecordOfStrings(c.extraRequestHeaders)) {
@@ -68,18 +92,34 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
     baseUrl: normalizeBaseUrl(c.baseUrl),
     projectId: c.projectId,
     publishableClientKey: c.publishableClientKey,
-    ...(c.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: c.internalPublishableClientKey as string }),
+    ...(c.internalPublishableClientKey === undefined
+      ? {}
+      : { internalPublishableClientKey: c.internalPublishableClientKey as string }),
     tokenMarginMillis: margin,
     refetchOnReturn: c.refetchOnReturn ?? true,
     tokenStore: c.tokenStore ?? 'indexeddb',
-    ...(c.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: { ...(c.extraRequestHeaders as Record<string, string>) } }),
+    ...(c.extraRequestHeaders === undefined
+      ? {}
+      : { extraRequestHeaders: { ...(c.extraRequestHeaders as Record<string, string>) } }),
   };
 }
 
 /** The options a broker is started with, in the order a refusal names the first that differs. */
-const CONFIG_FIELDS = ['baseUrl', 'projectId', 'tokenStore', 'publishableClientKey', 'internalPublishableClientKey', 'tokenMarginMillis', 'refetchOnReturn', 'extraRequestHeaders'] as const;
+const CONFIG_FIELDS = [
+  'baseUrl',
+  'projectId',
+  'tokenStore',
+  'publishableClientKey',
+  'internalPublishableClientKey',
+  'tokenMarginMillis',
+  'refetchOnReturn',
+  'extraRequestHeaders',
+] as const;
 
-/** An option as a refusal shows it: a key by its start (publishable keys are no secret, but no message prints a key whole), headers by their names. */
+/**
+ * An option as a refusal shows it: a key by its start (publishable keys are no secret, but no message prints a key
+ * whole), headers by their names.
+ */
 function shown(field: (typeof CONFIG_FIELDS)[number], value: unknown): string {
   if (value === undefined) return 'none';
   if (field === 'extraRequestHeaders') return Object.keys(value as object).join(', ') || 'none';
@@ -87,7 +127,12 @@ function shown(field: (typeof CONFIG_FIELDS)[number], value: unknown): string {
 }
 
 /** The extra headers as one comparable text: names are case-insensitive, order does not matter. */
-const headersText = (headers: Record<string, string> | undefined) => JSON.stringify(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]).sort());
+const headersText = (headers: Record<string, string> | undefined) =>
+  JSON.stringify(
+    Object.entries(headers ?? {})
+      .map(([name, value]) => [name.toLowerCase(), value])
+      .sort(),
+  );
 
 /**
  * Why a tab's config cannot be served by a broker started with another one, naming the first field
@@ -98,8 +143,15 @@ const headersText = (headers: Record<string, string> | undefined) => JSON.string
  */
 export function configMismatch(broker: ResolvedBrokerConfig, tab: ResolvedBrokerConfig): InvalidArgumentError | null {
   for (const field of CONFIG_FIELDS) {
-    const same = field === 'extraRequestHeaders' ? headersText(broker[field]) === headersText(tab[field]) : broker[field] === tab[field];
-    if (!same) return new InvalidArgumentError(`config.${field}`, `This tab's ${field} (${shown(field, tab[field])}) is not the running broker's (${shown(field, broker[field])}): pass the same options in every tab.`);
+    const same =
+      field === 'extraRequestHeaders'
+        ? headersText(broker[field]) === headersText(tab[field])
+        : broker[field] === tab[field];
+    if (!same)
+      return new InvalidArgumentError(
+        `config.${field}`,
+        `This tab's ${field} (${shown(field, tab[field])}) is not the running broker's (${shown(field, broker[field])}): pass the same options in every tab.`,
+      );
   }
   return null;
 }

@@ -61,7 +61,10 @@ export class Connectivity {
    * `offline`, up to one interval before it.
    */
   private reportChecksPaidUntilMillis = Number.NEGATIVE_INFINITY;
-  /** A tab said "online" during a check: if that check finds the service unreachable, one more soon (rate-limited as reports are; `back`: after its own `offline`). */
+  /**
+   * A tab said "online" during a check: if that check finds the service unreachable, one more soon (rate-limited as
+   * reports are; `back`: after its own `offline`).
+   */
   private recheckAfterCheck: { back: boolean } | null = null;
   /** The service's last answer of any kind; the broker's start counts as one (it starts "online"). */
   private lastHeardAtMillis: number;
@@ -98,7 +101,13 @@ export class Connectivity {
       const failures = this.snap.consecutiveFailures + 1;
       this.update({
         consecutiveFailures: failures,
-        lastError: { kind: 'http-status', code: 'HTTP_STATUS_ERROR', message: `The service answered ${status}.`, status, body: '' },
+        lastError: {
+          kind: 'http-status',
+          code: 'HTTP_STATUS_ERROR',
+          message: `The service answered ${status}.`,
+          status,
+          body: '',
+        },
         lastErrorAtMillis: now,
         ...(failures >= DEGRADED_AFTER && this.snap.state === 'online' ? { state: 'degraded' as const } : {}),
       });
@@ -113,7 +122,9 @@ export class Connectivity {
     const now = this.options.clock.now();
     this.update({
       consecutiveFailures: this.snap.consecutiveFailures + 1,
-      lastError: serializeError(error instanceof NetworkError ? error : new NetworkError('NETWORK_UNREACHABLE', messageOf(error), null, 1)),
+      lastError: serializeError(
+        error instanceof NetworkError ? error : new NetworkError('NETWORK_UNREACHABLE', messageOf(error), null, 1),
+      ),
       lastErrorAtMillis: now,
       ...(this.snap.state === 'online' ? { state: 'degraded' as const } : {}),
     });
@@ -144,7 +155,8 @@ export class Connectivity {
     // the broker online.
     if (!online) this.checkSoon(false);
     else if (before === undefined || this.snap.state === 'online') return;
-    else if (this.checking) this.recheckAfterCheck = { back: before === false || this.recheckAfterCheck?.back === true };
+    else if (this.checking)
+      this.recheckAfterCheck = { back: before === false || this.recheckAfterCheck?.back === true };
     else this.checkSoon(before === false);
   }
 
@@ -237,7 +249,9 @@ export class Connectivity {
     const next = { ...previous, ...patch };
     if (next.state !== previous.state) next.sinceMillis = this.options.clock.now();
     this.snap = next;
-    const notable = (['state', 'lastError', 'diagnostics', 'browserOnline'] as const).some((key) => key in patch && patch[key] !== previous[key]);
+    const notable = (['state', 'lastError', 'diagnostics', 'browserOnline'] as const).some(
+      (key) => key in patch && patch[key] !== previous[key],
+    );
     if (!notable) return;
     if (next.state !== 'offline') for (const wake of this.waiters.splice(0)) wake();
     this.changes.emit(next);
@@ -311,7 +325,13 @@ export class Connectivity {
     this.checking = true;
     const { clock } = this.options;
     this.lastCheckAtMillis = clock.now();
-    void diagnoseNetwork({ baseUrl: this.options.baseUrl, fetch: this.options.fetch, navigatorOnline: this.snap.browserOnline, timeoutMillis: 5000, now: () => clock.now() }).then(
+    void diagnoseNetwork({
+      baseUrl: this.options.baseUrl,
+      fetch: this.options.fetch,
+      navigatorOnline: this.snap.browserOnline,
+      timeoutMillis: 5000,
+      now: () => clock.now(),
+    }).then(
       (diagnostics) => {
         this.checking = false;
         if (!this.closed) this.settle(diagnostics);

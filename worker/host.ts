@@ -25,7 +25,9 @@ export interface BrokerHostOptions {
   locks?: LockManagerLike | null;
   bus?: Bus;
   lockTimeoutMillis?: number;
-  /** How the diagnostics recorder loads, on the first diagnostics query; default a dynamic import (worker/lazyParts.ts). */
+  /**
+   * How the diagnostics recorder loads, on the first diagnostics query; default a dynamic import (worker/lazyParts.ts).
+   */
   recorder?: LoadRecorder;
   /**
    * How the service methods (worker/api/) load, on the first call of one; default a dynamic import
@@ -37,7 +39,10 @@ export interface BrokerHostOptions {
    * dynamic import (worker/lazyParts.ts).
    */
   tokenGrant?: LoadTokenGrant;
-  /** How the memory token store loads, for a broker with `tokenStore: 'memory'`; default a dynamic import (worker/lazyParts.ts). */
+  /**
+   * How the memory token store loads, for a broker with `tokenStore: 'memory'`; default a dynamic import
+   * (worker/lazyParts.ts).
+   */
   memoryTokens?: LoadMemoryTokens;
   /**
    * Node and development only: admin calls with a super secret admin key instead of an owner's
@@ -53,7 +58,10 @@ export interface BrokerHostOptions {
  */
 export type LazyParts = Required<Pick<BrokerHostOptions, 'recorder' | 'services' | 'memoryTokens' | 'tokenGrant'>>;
 
-/** What the broker uses of the token endpoint's grants (protocol/tokenGrant.ts, with oauth4webapi): the refresh-token grant. */
+/**
+ * What the broker uses of the token endpoint's grants (protocol/tokenGrant.ts, with oauth4webapi): the refresh-token
+ * grant.
+ */
 export interface TokenGrantModule {
   refreshAccessToken: typeof refreshAccessToken;
 }
@@ -61,10 +69,16 @@ export interface TokenGrantModule {
 /** How the token endpoint's grants load, on the first renewal of a token. */
 export type LoadTokenGrant = () => Promise<TokenGrantModule>;
 
-/** How a host's brokers get the memory token store: worker hosts memoryTokens.ts's, the in-page host the one that shares with other tabs' brokers (storage/memoryPeers.ts). */
+/**
+ * How a host's brokers get the memory token store: worker hosts memoryTokens.ts's, the in-page host the one that shares
+ * with other tabs' brokers (storage/memoryPeers.ts).
+ */
 export type LoadMemoryTokens = () => Promise<MemoryTokenStore>;
 
-export async function openStorage(option: BrokerHostOptions['storage'], warn: (warning: string) => void): Promise<BrokerStorage> {
+export async function openStorage(
+  option: BrokerHostOptions['storage'],
+  warn: (warning: string) => void,
+): Promise<BrokerStorage> {
   if (option !== undefined && typeof option !== 'function') return option;
   try {
     return await (option ?? createIndexedDbStorage)();

@@ -12,12 +12,25 @@ import { lazyParts } from './lazyParts.js';
 
 export type { Broker, BrokerParts } from './broker.js';
 
-/** A broker for one project of one service, on the host `host` describes; its lazy parts load with import() unless `host` says otherwise. */
+/**
+ * A broker for one project of one service, on the host `host` describes; its lazy parts load with import() unless
+ * `host` says otherwise.
+ */
 export async function createBroker(config: unknown, host: BrokerHostOptions): Promise<Broker> {
   if (host.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
   // In-page brokers (one per tab) share sessions kept in memory with each other; a worker's one broker has nobody to.
-  const memoryTokens = host.memoryTokens ?? (host.mode === 'in-process' ? () => import('./storage/memoryPeers.js').then((peers) => peers.sharedWithPeers()) : lazyParts.memoryTokens);
-  return createBrokerOf(config, { ...host, recorder: host.recorder ?? lazyParts.recorder, services: host.services ?? lazyParts.services, memoryTokens, tokenGrant: host.tokenGrant ?? lazyParts.tokenGrant });
+  const memoryTokens =
+    host.memoryTokens ??
+    (host.mode === 'in-process'
+      ? () => import('./storage/memoryPeers.js').then((peers) => peers.sharedWithPeers())
+      : lazyParts.memoryTokens);
+  return createBrokerOf(config, {
+    ...host,
+    recorder: host.recorder ?? lazyParts.recorder,
+    services: host.services ?? lazyParts.services,
+    memoryTokens,
+    tokenGrant: host.tokenGrant ?? lazyParts.tokenGrant,
+  });
 }
 export { createInProcessBroker } from './hosts/inProcess.js';
 export type { BrokerConfig } from './config.js';

@@ -10,6 +10,9 @@ export function loadOnDemand<M>(load: () => Promise<M>, part: string): () => Pro
   return () =>
     (loading ??= load().catch((error: unknown) => {
       loading = null;
-      throw new ClientError('BROKER_UNAVAILABLE', `The broker's ${part} did not load (${messageOf(error)}): serve the worker's chunks beside it.`);
+      throw new ClientError(
+        'BROKER_UNAVAILABLE',
+        `The broker's ${part} did not load (${messageOf(error)}): serve the worker's chunks beside it.`,
+      );
     }));
 }

@@ -1,7 +1,11 @@
 /** The part of the Web Locks API the broker uses (navigator.locks, or a stand-in in tests). */
 export interface LockManagerLike {
   /** Runs `callback` while holding the named lock, as `navigator.locks.request` does. */
-  request<T>(name: string, options: { mode?: 'exclusive' | 'shared'; ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
+  request<T>(
+    name: string,
+    options: { mode?: 'exclusive' | 'shared'; ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<T> | T,
+  ): Promise<T>;
 }
 
 export function browserLocks(): LockManagerLike | null {
@@ -11,7 +15,9 @@ export function browserLocks(): LockManagerLike | null {
 
 /** A lock held for the holder's life, whose name tabs watch. */
 export interface LifetimeLock {
-  /** The name held now, once held: the first one, or a fresh one taken after another page took it; null if that failed. */
+  /**
+   * The name held now, once held: the first one, or a fresh one taken after another page took it; null if that failed.
+   */
   current(): Promise<string | null>;
   release(): void;
 }
@@ -60,7 +66,12 @@ export async function holdUntilReleased(locks: LockManagerLike | null, name: str
  * which is harmless because the service does not rotate refresh tokens — much better than stalling.
  * Without Web Locks at all (insecure contexts) it simply runs.
  */
-export async function withLock<T>(locks: LockManagerLike | null, name: string, timeoutMillis: number, fn: () => Promise<T>): Promise<{ value: T; locked: boolean }> {
+export async function withLock<T>(
+  locks: LockManagerLike | null,
+  name: string,
+  timeoutMillis: number,
+  fn: () => Promise<T>,
+): Promise<{ value: T; locked: boolean }> {
   if (locks === null) return { value: await fn(), locked: false };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMillis);
@@ -71,7 +82,8 @@ export async function withLock<T>(locks: LockManagerLike | null, name: string, t
     });
     return { value, locked: true };
   } catch (error) {
-    if (controller.signal.aborted && (error as { name?: string } | null)?.name === 'AbortError') return { value: await fn(), locked: false };
+    if (controller.signal.aborted && (error as { name?: string } | null)?.name === 'AbortError')
+      return { value: await fn(), locked: false };
     throw error;
   } finally {
     clearTimeout(timer);
@@ -91,7 +103,11 @@ export interface KeptLock {
  * lock whose holder gives up after a steal can be left with no holder by two). With `ifAvailable`,
  * the first request gives up if someone else holds it (`held` is false) and nothing is kept.
  */
-export function keepLock(locks: Pick<LockManagerLike, 'request'>, name: string, { ifAvailable = false } = {}): KeptLock {
+export function keepLock(
+  locks: Pick<LockManagerLike, 'request'>,
+  name: string,
+  { ifAvailable = false } = {},
+): KeptLock {
   const controller = new AbortController();
   let released = false;
   let letGo = () => undefined as void;

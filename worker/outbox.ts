@@ -18,7 +18,10 @@ export interface OutboxOptions {
   /** Storage refused to keep a sign-out (it is kept in memory instead). */
   onStorageError?: (error: unknown) => void;
   /** The broker's transports: the sign-out goes out like any call (extra headers, connectivity). */
-  transports: { withAccessToken(token: string): Transport<'client'>; tokenEndpoint(slot: 'user'): TokenEndpointOptions };
+  transports: {
+    withAccessToken(token: string): Transport<'client'>;
+    tokenEndpoint(slot: 'user'): TokenEndpointOptions;
+  };
 }
 
 export interface Outbox {
@@ -51,7 +54,8 @@ export function createOutbox(options: OutboxOptions): Outbox {
       try {
         let accessToken = item.accessToken;
         if (accessToken === null || isAccessTokenExpiring(accessToken, clock.now(), options.marginMillis)) {
-          accessToken = (await options.refreshAccessToken(transports.tokenEndpoint('user'), item.refreshToken)).access_token;
+          accessToken = (await options.refreshAccessToken(transports.tokenEndpoint('user'), item.refreshToken))
+            .access_token;
         }
         await endpoints.signOutCurrentSession(transports.withAccessToken(accessToken), { maxAttempts: 1 });
       } catch (error) {
@@ -64,7 +68,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
 
   return {
     async queueSignOut(refreshToken) {
-      const item: OutboxItem = { projectId: key, kind: 'sign-out', refreshToken, accessToken: null, createdAtMillis: clock.now() };
+      const item: OutboxItem = {
+        projectId: key,
+        kind: 'sign-out',
+        refreshToken,
+        accessToken: null,
+        createdAtMillis: clock.now(),
+      };
       await storage.addOutbox(item).catch((error: unknown) => {
         unsaved.push(item);
         options.onStorageError?.(error);

@@ -18,7 +18,14 @@ import type { LoadRecorder, Recorder, RecorderSources } from './diagnostics/reco
 import type { RefreshCall } from './diagnostics/requestLog.js';
 import { loadOnDemand } from './lazyLoad.js';
 
-const kit: RecorderKit = { Emitter, createTransport, derivedValue, hashQueryKey, serializeError, version: AUTHBROKER_VERSION };
+const kit: RecorderKit = {
+  Emitter,
+  createTransport,
+  derivedValue,
+  hashQueryKey,
+  serializeError,
+  version: AUTHBROKER_VERSION,
+};
 
 export interface Recording {
   /** The recorder, once loaded. */

@@ -52,7 +52,10 @@ export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown
   const brokers = new Map<string, Promise<Broker | typeof STANDBY>>();
 
   async function start(key: string, config: ResolvedBrokerConfig): Promise<Broker | typeof STANDBY> {
-    const owner = config.tokenStore === 'memory' && locks !== null ? keepLock(locks, ownerLockName(key), { ifAvailable: true }) : null;
+    const owner =
+      config.tokenStore === 'memory' && locks !== null
+        ? keepLock(locks, ownerLockName(key), { ifAvailable: true })
+        : null;
     if (owner !== null && !(await owner.held)) {
       brokers.delete(key);
       return STANDBY;
@@ -88,7 +91,10 @@ export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown
     let broker = brokers.get(key);
     if (broker === undefined) {
       if (brokers.size >= maxBrokers) {
-        throw new ClientError('BROKER_UNAVAILABLE', `This worker already serves ${maxBrokers} projects or services, the most it may.`);
+        throw new ClientError(
+          'BROKER_UNAVAILABLE',
+          `This worker already serves ${maxBrokers} projects or services, the most it may.`,
+        );
       }
       broker = start(key, config);
       brokers.set(key, broker);

@@ -36,9 +36,12 @@ export function lazyServices(loadServices: LoadServices): (context: ApiContext) 
   const load = () => loaded().then((module) => (create = module.createServices));
   return (context) => {
     let methods: Record<string, Method> | null = null;
-    const made = (creator: typeof createServices) => (methods ??= creator(context) as unknown as Record<string, Method>);
+    const made = (creator: typeof createServices) =>
+      (methods ??= creator(context) as unknown as Record<string, Method>);
     const stubs: Record<string, Method> = {};
-    for (const name of SERVICE_METHODS) stubs[name] = (...args) => (create !== null ? made(create)[name]!(...args) : load().then((creator) => made(creator)[name]!(...args)));
+    for (const name of SERVICE_METHODS)
+      stubs[name] = (...args) =>
+        create !== null ? made(create)[name]!(...args) : load().then((creator) => made(creator)[name]!(...args));
     return stubs as unknown as ServiceMethods;
   };
 }

@@ -1,6 +1,11 @@
 import { isKnownError } from '../protocol/errors/knownError.js';
 import type { Clock } from '../protocol/retry.js';
-import { accessTokenExpiry, judgeArrivedAccessToken, type RefreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
+import {
+  accessTokenExpiry,
+  judgeArrivedAccessToken,
+  type RefreshAccessToken,
+  type TokenEndpointOptions,
+} from '../protocol/tokens.js';
 import type { TokenSource } from '../protocol/transport.js';
 import type { Bus } from './bus.js';
 import { withLock, type LockManagerLike } from './locks.js';
@@ -8,8 +13,20 @@ import { Emitter } from '../contract/events.js';
 import { sessionEnd, type SessionEnd } from '../contract/state.js';
 import { endRecords, type EndRecords } from './sessionEnds.js';
 import { coalesced, EndChecks, type ClaimedEnd } from './sessionHints.js';
-import { ARRIVAL_WARNINGS, FOREIGN_TOKENS_WARNING, isSameUser, isStoredTokenUsable, userIdOf } from './sessionTokens.js';
-import { liveKey, type BrokerStorage, type EndedSession, type SessionRecord, type StoredSession } from './storage/types.js';
+import {
+  ARRIVAL_WARNINGS,
+  FOREIGN_TOKENS_WARNING,
+  isSameUser,
+  isStoredTokenUsable,
+  userIdOf,
+} from './sessionTokens.js';
+import {
+  liveKey,
+  type BrokerStorage,
+  type EndedSession,
+  type SessionRecord,
+  type StoredSession,
+} from './storage/types.js';
 
 export type SessionState =
   | { status: 'loading' }
@@ -88,7 +105,10 @@ export class Session implements TokenSource {
       if ((message.type !== 'session' && message.type !== 'tokens') || message.slot !== options.slot) return;
       // A hint, whoever sent it: storage is read again, and that is what holds.
       const ended = message.type === 'session' ? message.endedSessionKey : undefined;
-      const claimed: ClaimedEnd = { reason: (message.type === 'session' ? message.end?.reason : undefined) ?? 'signed-out', atMillis: (message.type === 'session' ? message.end?.atMillis : undefined) ?? null };
+      const claimed: ClaimedEnd = {
+        reason: (message.type === 'session' ? message.end?.reason : undefined) ?? 'signed-out',
+        atMillis: (message.type === 'session' ? message.end?.atMillis : undefined) ?? null,
+      };
       void this.reloadForHint().then(() => {
         // Still held after the re-read: its end may not have reached storage (the other broker's
         // storage refused it), or the message is not true. The service knows which.
@@ -119,7 +139,9 @@ export class Session implements TokenSource {
 
   state(): SessionState {
     if (!this.loaded) return { status: 'loading' };
-    return this.live ? { status: 'signed-in', sessionKey: this.live.sessionKey, userId: this.live.userId } : { status: 'signed-out', lastEnd: this.lastEnd };
+    return this.live
+      ? { status: 'signed-in', sessionKey: this.live.sessionKey, userId: this.live.userId }
+      : { status: 'signed-out', lastEnd: this.lastEnd };
   }
 
   /** The storage slot this session lives in (the broker key, or `admin:` and the broker key). */
@@ -212,56 +234,77 @@ export class Session implements TokenSource {
     const started = this.live;
     if (!started) return null;
     const { slot, storage, clock } = this.options;
-    const { value } = await withLock(this.options.locks, `authbroker:refresh:${slot}`, this.options.lockTimeoutMillis ?? 10_000, async (): Promise<RefreshOutcome> => {
-      // Another broker may have renewed or ended the session while we waited for the lock.
-      const stored = await storage.loadSession(slot).catch(() => undefined);
-      if (stored !== undefined && liveKey(stored) !== started.sessionKey) {
-        this.apply(stored);
-        return { changed: true };
-      }
-      if (ifEnded === undefined && stored?.status === 'active' && this.usable(stored) && isSameUser(started.userId, stored)) {
-        this.live = { ...stored };
-        return { token: stored.accessToken };
-      }
-      try {
-        const { access_token } = await this.options.refreshAccessToken(this.options.tokenEndpoint, started.refreshToken);
-        this.refreshCount++;
-        this.options.onRefreshed?.();
-        if (this.live?.sessionKey !== started.sessionKey) return { changed: true };
-        if (!isSameUser(started.userId, { accessToken: access_token, userId: null })) {
-          // The refresh token held was another user's: this session is not the one it claims to be.
-          this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
-          await this.end(sessionEnd('refresh-rejected', clock.now()), started.sessionKey);
-          return { token: null };
-        }
-        const next: StoredSession = { ...this.live, accessToken: access_token, accessTokenRenewAtMillis: this.renewAtFor(access_token), updatedAtMillis: clock.now() };
-        this.live = next;
-        const stillOurs = await storage.replaceSession(next, started.sessionKey).catch((error: unknown) => {
-          this.options.onStorageError?.(error);
-          return true;
-        });
-        if (!stillOurs) {
-          await this.reload();
+    const { value } = await withLock(
+      this.options.locks,
+      `authbroker:refresh:${slot}`,
+      this.options.lockTimeoutMillis ?? 10_000,
+      async (): Promise<RefreshOutcome> => {
+        // Another broker may have renewed or ended the session while we waited for the lock.
+        const stored = await storage.loadSession(slot).catch(() => undefined);
+        if (stored !== undefined && liveKey(stored) !== started.sessionKey) {
+          this.apply(stored);
           return { changed: true };
         }
-        this.options.bus.post({ type: 'tokens', slot, sessionKey: started.sessionKey });
-        return { token: access_token };
-      } catch (error) {
-        if (isKnownError(error, 'REFRESH_TOKEN_ERROR') && ifEnded !== undefined) {
-          // The broker that ended it stores the end (or keeps trying to): this one only holds it.
-          this.rememberEnded(started.sessionKey);
-          if (this.live?.sessionKey === started.sessionKey) this.endLocally(sessionEnd(ifEnded.reason, Math.min(ifEnded.atMillis ?? clock.now(), clock.now())));
-          return { token: null };
+        if (
+          ifEnded === undefined &&
+          stored?.status === 'active' &&
+          this.usable(stored) &&
+          isSameUser(started.userId, stored)
+        ) {
+          this.live = { ...stored };
+          return { token: stored.accessToken };
         }
-        if (isKnownError(error, 'REFRESH_TOKEN_ERROR')) {
-          const reason = isKnownError(error, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED') ? 'session-revoked' : 'refresh-rejected';
-          await this.end(sessionEnd(reason, clock.now(), error.code), started.sessionKey);
-          return { token: null };
+        try {
+          const { access_token } = await this.options.refreshAccessToken(
+            this.options.tokenEndpoint,
+            started.refreshToken,
+          );
+          this.refreshCount++;
+          this.options.onRefreshed?.();
+          if (this.live?.sessionKey !== started.sessionKey) return { changed: true };
+          if (!isSameUser(started.userId, { accessToken: access_token, userId: null })) {
+            // The refresh token held was another user's: this session is not the one it claims to be.
+            this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
+            await this.end(sessionEnd('refresh-rejected', clock.now()), started.sessionKey);
+            return { token: null };
+          }
+          const next: StoredSession = {
+            ...this.live,
+            accessToken: access_token,
+            accessTokenRenewAtMillis: this.renewAtFor(access_token),
+            updatedAtMillis: clock.now(),
+          };
+          this.live = next;
+          const stillOurs = await storage.replaceSession(next, started.sessionKey).catch((error: unknown) => {
+            this.options.onStorageError?.(error);
+            return true;
+          });
+          if (!stillOurs) {
+            await this.reload();
+            return { changed: true };
+          }
+          this.options.bus.post({ type: 'tokens', slot, sessionKey: started.sessionKey });
+          return { token: access_token };
+        } catch (error) {
+          if (isKnownError(error, 'REFRESH_TOKEN_ERROR') && ifEnded !== undefined) {
+            // The broker that ended it stores the end (or keeps trying to): this one only holds it.
+            this.rememberEnded(started.sessionKey);
+            if (this.live?.sessionKey === started.sessionKey)
+              this.endLocally(sessionEnd(ifEnded.reason, Math.min(ifEnded.atMillis ?? clock.now(), clock.now())));
+            return { token: null };
+          }
+          if (isKnownError(error, 'REFRESH_TOKEN_ERROR')) {
+            const reason = isKnownError(error, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')
+              ? 'session-revoked'
+              : 'refresh-rejected';
+            await this.end(sessionEnd(reason, clock.now(), error.code), started.sessionKey);
+            return { token: null };
+          }
+          // Connectivity and server trouble keep the session: nobody is signed out for a bad network.
+          throw error;
         }
-        // Connectivity and server trouble keep the session: nobody is signed out for a bad network.
-        throw error;
-      }
-    });
+      },
+    );
     return 'token' in value ? value.token : (this.live?.accessToken ?? null);
   }
 
@@ -295,7 +338,13 @@ export class Session implements TokenSource {
     if (key === null || (expectedKey !== undefined && key !== expectedKey)) return;
     this.rememberEnded(key);
     this.endLocally(end);
-    const tombstone: EndedSession = { slot: this.options.slot, status: 'ended', sessionKey: key, end, updatedAtMillis: this.options.clock.now() };
+    const tombstone: EndedSession = {
+      slot: this.options.slot,
+      status: 'ended',
+      sessionKey: key,
+      end,
+      updatedAtMillis: this.options.clock.now(),
+    };
     // Told before storage is written: every broker holds the sign-out whatever storage does.
     this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: null, end, endedSessionKey: key });
     const replaced = await this.ends.store(tombstone);
@@ -313,7 +362,8 @@ export class Session implements TokenSource {
    */
   confirmAlive(): void {
     const key = this.live?.sessionKey;
-    if (key !== undefined) this.endChecks.claim({ reason: 'signed-out', atMillis: null }, () => this.live?.sessionKey === key);
+    if (key !== undefined)
+      this.endChecks.claim({ reason: 'signed-out', atMillis: null }, () => this.live?.sessionKey === key);
   }
 
   /** The broker is stopping: no more retries of a sign-out its closed storage could not take anyway. */
@@ -360,7 +410,12 @@ export class Session implements TokenSource {
         // session's, so it is never sent; the refresh token renews it, and the renewal's user is checked.
         record = { ...record, accessToken: null, accessTokenRenewAtMillis: null };
       }
-      if (this.live?.sessionKey === record.sessionKey && (this.live.accessToken === record.accessToken || (record.accessToken !== null && this.refused.has(record.accessToken)))) return;
+      if (
+        this.live?.sessionKey === record.sessionKey &&
+        (this.live.accessToken === record.accessToken ||
+          (record.accessToken !== null && this.refused.has(record.accessToken)))
+      )
+        return;
       this.live = { ...record };
     } else {
       if (!this.live && (record === null || record.end.atMillis === this.lastEnd?.atMillis) && this.loaded) return;

@@ -54,10 +54,13 @@ export class EndChecks {
     if (this.closed || !stillHeld()) return;
     const wait = this.lastMillis + CHECK_ENDED_MILLIS - this.clock.now();
     if (this.running || wait > 0) {
-      this.later ??= this.clock.setTimeout(() => {
-        this.later = null;
-        this.claim(claimed, stillHeld);
-      }, Math.max(wait, 0));
+      this.later ??= this.clock.setTimeout(
+        () => {
+          this.later = null;
+          this.claim(claimed, stillHeld);
+        },
+        Math.max(wait, 0),
+      );
       return;
     }
     this.lastMillis = this.clock.now();

@@ -16,7 +16,8 @@ export const FOREIGN_TOKENS_WARNING = 'Tokens of another user arrived for this s
 export const ARRIVAL_WARNINGS = {
   'expired-on-arrival':
     "Access tokens arrive expired by this device's clock: each is used for its stated lifetime from its arrival.",
-  unreadable: 'The access token is not a JWT the broker can read: it is renewed at most once a minute, or when refused.',
+  unreadable:
+    'The access token is not a JWT the broker can read: it is renewed at most once a minute, or when refused.',
 } as const;
 
 /** The user an access token names (`sub`), or null when it names none or cannot be read. */
@@ -30,7 +31,12 @@ export function userIdOf(accessToken: string): string | null {
 }
 
 /** Whether a stored access token may be sent now: not refused by the service, not due for renewal. */
-export function isStoredTokenUsable(record: StoredSession, refused: ReadonlySet<string>, now: number, marginMillis: number): record is StoredSession & { accessToken: string } {
+export function isStoredTokenUsable(
+  record: StoredSession,
+  refused: ReadonlySet<string>,
+  now: number,
+  marginMillis: number,
+): record is StoredSession & { accessToken: string } {
   const token = record.accessToken;
   if (token === null || refused.has(token)) return false;
   const renewAt = record.accessTokenRenewAtMillis;
@@ -45,6 +51,8 @@ export function isStoredTokenUsable(record: StoredSession, refused: ReadonlySet<
  * is another session, never the held one going on.
  */
 export function isSameUser(userId: string | null, record: Pick<StoredSession, 'accessToken' | 'userId'>): boolean {
-  const named = [record.accessToken === null ? null : userIdOf(record.accessToken), record.userId, userId].filter((id) => id !== null);
+  const named = [record.accessToken === null ? null : userIdOf(record.accessToken), record.userId, userId].filter(
+    (id) => id !== null,
+  );
   return named.every((id) => id === named[0]);
 }

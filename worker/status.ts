@@ -32,7 +32,8 @@ export class Warnings {
   addFromTab(tab: number, warnings: readonly string[]): void {
     const kept: string[] = [];
     for (const warning of warnings) {
-      const short = warning.length > MAX_TAB_WARNING_LENGTH ? `${warning.slice(0, MAX_TAB_WARNING_LENGTH - 1)}…` : warning;
+      const short =
+        warning.length > MAX_TAB_WARNING_LENGTH ? `${warning.slice(0, MAX_TAB_WARNING_LENGTH - 1)}…` : warning;
       if (!kept.includes(short)) kept.push(short);
       if (kept.length === MAX_WARNINGS_PER_TAB) break;
     }

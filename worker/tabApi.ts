@@ -7,7 +7,10 @@ import type { FetchCause } from './cache/entry.js';
 import type { QueryClient } from './cache/queryClient.js';
 import type { Tab, Tabs } from './tabs.js';
 
-/** Diagnostics' view of a tab's calls: who asks (undefined while nothing is recorded), and the service methods as one action runs them. */
+/**
+ * Diagnostics' view of a tab's calls: who asks (undefined while nothing is recorded), and the service methods as one
+ * action runs them.
+ */
 export interface TabTrace {
   cause(tab: Tab, via: CauseVia, name: string): FetchCause | undefined;
   /** The service methods with everything `method`'s call does attributed to it; undefined while nothing is recorded. */
@@ -27,11 +30,14 @@ export interface TabApiContext {
   ownLockName(): Promise<string | null>;
   services: ServiceMethods;
   trace?: TabTrace;
-  /** What a call on `query` (or on a subscription) must wait for first (the diagnostics recorder loading), if anything. */
+  /**
+   * What a call on `query` (or on a subscription) must wait for first (the diagnostics recorder loading), if anything.
+   */
   ready?(query?: QuerySpec): Promise<unknown> | undefined;
 }
 
-type WithCallbacks = 'signUpWithPassword' | 'sendMagicLink' | 'sendPasswordResetEmail' | 'sendContactChannelVerification' | 'inviteToTeam';
+type WithCallbacks =
+  'signUpWithPassword' | 'sendMagicLink' | 'sendPasswordResetEmail' | 'sendContactChannelVerification' | 'inviteToTeam';
 
 /**
  * The service methods as one tab calls them: a callback URL the app left out is the tab's own
@@ -41,20 +47,31 @@ type WithCallbacks = 'signUpWithPassword' | 'sendMagicLink' | 'sendPasswordReset
 function withTabCallbacks(services: ServiceMethods, urls: TabHandlerUrls | undefined): ServiceMethods {
   if (urls === undefined) return services;
   const defaults: Pick<ServiceMethods, WithCallbacks> = {
-    signUpWithPassword: (input) => services.signUpWithPassword({ ...input, verificationCallbackUrl: input.verificationCallbackUrl ?? urls.emailVerification }),
-    sendMagicLink: (input) => services.sendMagicLink({ ...input, callbackUrl: input.callbackUrl ?? urls.magicLinkCallback }),
-    sendPasswordResetEmail: (input) => services.sendPasswordResetEmail({ ...input, callbackUrl: input.callbackUrl ?? urls.passwordReset }),
-    sendContactChannelVerification: (channelId, callbackUrl) => services.sendContactChannelVerification(channelId, callbackUrl ?? urls.emailVerification),
+    signUpWithPassword: (input) =>
+      services.signUpWithPassword({
+        ...input,
+        verificationCallbackUrl: input.verificationCallbackUrl ?? urls.emailVerification,
+      }),
+    sendMagicLink: (input) =>
+      services.sendMagicLink({ ...input, callbackUrl: input.callbackUrl ?? urls.magicLinkCallback }),
+    sendPasswordResetEmail: (input) =>
+      services.sendPasswordResetEmail({ ...input, callbackUrl: input.callbackUrl ?? urls.passwordReset }),
+    sendContactChannelVerification: (channelId, callbackUrl) =>
+      services.sendContactChannelVerification(channelId, callbackUrl ?? urls.emailVerification),
     inviteToTeam: (input) => services.inviteToTeam({ ...input, callbackUrl: input.callbackUrl ?? urls.teamInvitation }),
   };
   return { ...services, ...defaults };
 }
 
 /** Each service method, run by the copy `servicesFor` gives for that call (when it gives one). */
-function perCall(services: ServiceMethods, servicesFor: (method: string) => ServiceMethods | undefined): ServiceMethods {
+function perCall(
+  services: ServiceMethods,
+  servicesFor: (method: string) => ServiceMethods | undefined,
+): ServiceMethods {
   const routed: Record<string, (...args: unknown[]) => unknown> = {};
   for (const name of Object.keys(services) as Array<keyof ServiceMethods>) {
-    routed[name] = (...args: unknown[]) => ((servicesFor(name) ?? services)[name] as (...a: unknown[]) => unknown)(...args);
+    routed[name] = (...args: unknown[]) =>
+      ((servicesFor(name) ?? services)[name] as (...a: unknown[]) => unknown)(...args);
   }
   return routed as unknown as ServiceMethods;
 }
@@ -63,7 +80,8 @@ function perCall(services: ServiceMethods, servicesFor: (method: string) => Serv
 export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: TabHandlerUrls): BrokerApi {
   const { tabs, queries, session, trace } = context;
   const cause = (via: CauseVia, name: string) => trace?.cause(tab, via, name);
-  const services = trace === undefined ? context.services : perCall(context.services, (method) => trace.services(tab, method));
+  const services =
+    trace === undefined ? context.services : perCall(context.services, (method) => trace.services(tab, method));
   // Unknown until the tab first reports; that first report is not a return.
   let visible: boolean | undefined;
   return {

@@ -47,7 +47,14 @@ export class TabLiveness<T extends object> {
     const { clock } = this.options;
     const now = clock.now();
     this.sweepLockless(now);
-    const state: Watched = { ping, lockName: undefined, watcher: undefined, firstCheck: undefined, confirmedAtMillis: now, asking: false };
+    const state: Watched = {
+      ping,
+      lockName: undefined,
+      watcher: undefined,
+      firstCheck: undefined,
+      confirmedAtMillis: now,
+      asking: false,
+    };
     this.watched.set(tab, state);
     if (ping !== undefined) {
       state.firstCheck = clock.setTimeout(() => {
@@ -97,7 +104,10 @@ export class TabLiveness<T extends object> {
     await this.ask(tab);
   }
 
-  /** Asks the tab over its own port; releases it unless it answers in time. With no way to ask, a freed lock is the last word. */
+  /**
+   * Asks the tab over its own port; releases it unless it answers in time. With no way to ask, a freed lock is the last
+   * word.
+   */
   private async ask(tab: T): Promise<void> {
     const state = this.watched.get(tab);
     if (state === undefined || state.asking) return;
@@ -122,12 +132,21 @@ export class TabLiveness<T extends object> {
     });
   }
 
-  /** A tab connecting is the hint: tabs without a watched lock, not heard from for a while, are asked again (at most once per period). */
+  /**
+   * A tab connecting is the hint: tabs without a watched lock, not heard from for a while, are asked again (at most
+   * once per period).
+   */
   private sweepLockless(now: number): void {
     if (now - this.lastSweepMillis < LOCKLESS_CHECK_MILLIS) return;
     this.lastSweepMillis = now;
     for (const [tab, state] of this.watched) {
-      if (state.ping !== undefined && state.lockName === undefined && state.firstCheck === undefined && now - state.confirmedAtMillis >= LOCKLESS_CHECK_MILLIS) void this.ask(tab);
+      if (
+        state.ping !== undefined &&
+        state.lockName === undefined &&
+        state.firstCheck === undefined &&
+        now - state.confirmedAtMillis >= LOCKLESS_CHECK_MILLIS
+      )
+        void this.ask(tab);
     }
   }
 }

@@ -34,7 +34,10 @@ interface TabState extends Tab {
 
 export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
 
-/** Who a subscription's fetch is for (diagnostics): a tab subscribing, or its subscription moving to a new session's data. */
+/**
+ * Who a subscription's fetch is for (diagnostics): a tab subscribing, or its subscription moving to a new session's
+ * data.
+ */
 export type SubscriptionCause = (tab: number, via: 'subscribe' | 'session', kind: string) => FetchCause | undefined;
 
 /**
@@ -72,7 +75,15 @@ export class Tabs {
 
   /** A new connection is always a new tab: what its hello says never touches another connection. */
   register(hello: Pick<TabHello, 'lockName'>, listener: TabListener, onRelease?: () => void): Tab {
-    const tab: TabState = { label: ++this.labels, listener, onRelease, subscriptions: new Map(), pending: new Map(), flushScheduled: false, released: false };
+    const tab: TabState = {
+      label: ++this.labels,
+      listener,
+      onRelease,
+      subscriptions: new Map(),
+      pending: new Map(),
+      flushScheduled: false,
+      released: false,
+    };
     this.tabs.set(tab.label, tab);
     this.liveness.add(tab, listener.ping?.bind(listener));
     if (hello.lockName !== undefined) this.watchLifetime(tab, hello.lockName);
@@ -105,7 +116,10 @@ export class Tabs {
   subscribe(tab: Tab, subscriptionId: string, spec: QuerySpec): QuerySnapshot {
     const state = this.state(tab);
     if (!state.subscriptions.has(subscriptionId) && state.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_TAB) {
-      throw new InvalidArgumentError('subscriptionId', `A tab may hold at most ${MAX_SUBSCRIPTIONS_PER_TAB} subscriptions.`);
+      throw new InvalidArgumentError(
+        'subscriptionId',
+        `A tab may hold at most ${MAX_SUBSCRIPTIONS_PER_TAB} subscriptions.`,
+      );
     }
     state.subscriptions.get(subscriptionId)?.detach();
     const subscription = this.attach(state, subscriptionId, spec, 'subscribe');
@@ -138,15 +152,26 @@ export class Tabs {
     this.queries.cache.removeUnwatched((entry) => entry.scope === scope && entry.owner !== owner);
   }
 
-  private attach(tab: TabState, subscriptionId: string, spec: QuerySpec, via: 'subscribe' | 'session'): ActiveSubscription {
+  private attach(
+    tab: TabState,
+    subscriptionId: string,
+    spec: QuerySpec,
+    via: 'subscribe' | 'session',
+  ): ActiveSubscription {
     const entry = this.queries.entryFor(spec);
-    const detach = entry.subscribe((snapshot) => this.queue(tab, subscriptionId, snapshot), this.causeOf(tab.label, via, spec.kind));
+    const detach = entry.subscribe(
+      (snapshot) => this.queue(tab, subscriptionId, snapshot),
+      this.causeOf(tab.label, via, spec.kind),
+    );
     return { entry, detach };
   }
 
   /** Each tab by number, with the entries it watches (diagnostics). */
   describe(): Array<{ tab: number; entries: CacheEntry[] }> {
-    return [...this.tabs.values()].map((tab) => ({ tab: tab.label, entries: [...tab.subscriptions.values()].map((s) => s.entry) }));
+    return [...this.tabs.values()].map((tab) => ({
+      tab: tab.label,
+      entries: [...tab.subscriptions.values()].map((s) => s.entry),
+    }));
   }
 
   /** Updates for a tab are batched per microtask: one message however many subscriptions changed. */

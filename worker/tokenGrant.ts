@@ -16,7 +16,10 @@ export const GRANT_PREFETCH_MILLIS = 2000;
 
 export interface LazyTokenGrant {
   refreshAccessToken: RefreshAccessToken;
-  /** A session will need renewing: load the grants after GRANT_PREFETCH_MILLIS (once; a failure is left for the renewal to report). */
+  /**
+   * A session will need renewing: load the grants after GRANT_PREFETCH_MILLIS (once; a failure is left for the renewal
+   * to report).
+   */
   prefetchSoon(): void;
   close(): void;
 }

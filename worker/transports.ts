@@ -3,7 +3,14 @@ import type { Clock } from '../protocol/clock.js';
 import { sleepOn, type WaitBeforeRetry } from '../protocol/retry.js';
 import type { AccessType } from '../protocol/resources/common.js';
 import type { TokenEndpointOptions } from '../protocol/tokens.js';
-import { createTransport, staticTokenSource, type TokenSource, type Transport, type TransportObserver, type TransportOptions } from '../protocol/transport.js';
+import {
+  createTransport,
+  staticTokenSource,
+  type TokenSource,
+  type Transport,
+  type TransportObserver,
+  type TransportOptions,
+} from '../protocol/transport.js';
 import type { ApiTransports } from './api/context.js';
 import type { ResolvedBrokerConfig } from './config.js';
 import type { Connectivity } from './connectivity.js';
@@ -34,7 +41,12 @@ export function createTransports(options: TransportsOptions): Transports {
   const beforeAttempt = async ({ method }: { method: string }, signal: AbortSignal | undefined) => {
     if (!connectivity.isOffline) return;
     if (method === 'GET') return connectivity.waitUntilOnline(signal);
-    throw new NetworkError('NETWORK_OFFLINE', 'You are offline: this change was not sent.', connectivity.snapshot().diagnostics, 0);
+    throw new NetworkError(
+      'NETWORK_OFFLINE',
+      'You are offline: this change was not sent.',
+      connectivity.snapshot().diagnostics,
+      0,
+    );
   };
   const make = <A extends AccessType>(accessType: A, projectId: string, credentials: Partial<TransportOptions<A>>) =>
     createTransport<A>({
@@ -57,13 +69,20 @@ export function createTransports(options: TransportsOptions): Transports {
     }
     return adminSession;
   };
-  const client = make('client', config.projectId, { publishableClientKey: config.publishableClientKey, userTokens: userSession });
+  const client = make('client', config.projectId, {
+    publishableClientKey: config.publishableClientKey,
+    userTokens: userSession,
+  });
   // Admin transports hold the credentials they were made with; a new admin sign-in makes new ones.
   const adminTransports = new Map<string, { sessionKey: string | null; transport: Transport<'admin'> }>();
 
   return {
     client,
-    internal: () => make('client', 'internal', { publishableClientKey: config.internalPublishableClientKey, userTokens: requireAdminSession() }),
+    internal: () =>
+      make('client', 'internal', {
+        publishableClientKey: config.internalPublishableClientKey,
+        userTokens: requireAdminSession(),
+      }),
     internalSignIn: () => make('client', 'internal', { publishableClientKey: config.internalPublishableClientKey }),
     admin(projectId = config.projectId) {
       const sessionKey = adminSession?.sessionKey ?? null;
@@ -99,7 +118,10 @@ function connectivityObserver(connectivity: Connectivity, also: TransportObserve
 }
 
 /** The token endpoint of a slot's project, through the same connectivity bookkeeping as every call. */
-export function tokenEndpointOptions(options: Pick<TransportsOptions, 'config' | 'fetch' | 'clock' | 'connectivity' | 'observer'>, slot: 'user' | 'admin'): TokenEndpointOptions {
+export function tokenEndpointOptions(
+  options: Pick<TransportsOptions, 'config' | 'fetch' | 'clock' | 'connectivity' | 'observer'>,
+  slot: 'user' | 'admin',
+): TokenEndpointOptions {
   const { config, connectivity } = options;
   return {
     baseUrl: config.baseUrl,
@@ -114,8 +136,11 @@ export function tokenEndpointOptions(options: Pick<TransportsOptions, 'config' |
   };
 }
 
-/** After a network failure, the backoff ends as soon as the service is reachable again; other waits run their course. */
+/**
+ * After a network failure, the backoff ends as soon as the service is reachable again; other waits run their course.
+ */
 function retryWaitFor(connectivity: Connectivity, clock: Clock): WaitBeforeRetry {
   const sleep = sleepOn(clock);
-  return (wait, signal) => (wait.reason === 'network' ? connectivity.backoff(wait.delayMillis, signal) : sleep(wait, signal));
+  return (wait, signal) =>
+    wait.reason === 'network' ? connectivity.backoff(wait.delayMillis, signal) : sleep(wait, signal);
 }

@@ -10,11 +10,20 @@ Object.assign(marks, scriptStart);
 const config = readConfig();
 // ?persist=0: without the copy of the last visit (the comparison row of benchmark 4).
 const persistSnapshot = new URLSearchParams(location.search).get('persist') !== '0';
-const options = { baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey, sharedWorker: '/broker-worker.js', persistSnapshot };
+const options = {
+  baseUrl: config.api,
+  projectId: config.projectId,
+  publishableClientKey: config.publishableClientKey,
+  sharedWorker: '/broker-worker.js',
+  persistSnapshot,
+};
 const client = createBrokerClient(options);
 // When the connection was there: from the client's own User Timing mark, read by the harness (a
 // connect() call here would start the connection before the first render).
-Object.defineProperty(marks, 'connected', { enumerable: true, get: () => performance.getEntriesByName('authbroker:connected')[0]?.startTime });
+Object.defineProperty(marks, 'connected', {
+  enumerable: true,
+  get: () => performance.getEntriesByName('authbroker:connected')[0]?.startTime,
+});
 
 function App() {
   // The state, not useUser(): without the kept copy, useUser() would suspend the whole screen.
@@ -45,7 +54,9 @@ const reads = [{ kind: 'currentUser' }, { kind: 'teams' }, { kind: 'contactChann
 
 type Variant = 'broker' | 'inPage' | 'rawSame' | 'raw' | 'rawUser' | 'direct';
 
-/** A port to the echo SharedWorker and a round trip on it; `answerWith` makes it answer every message with that value. */
+/**
+ * A port to the echo SharedWorker and a round trip on it; `answerWith` makes it answer every message with that value.
+ */
 async function echoPort(answerWith?: unknown): Promise<{ ping(value: unknown): Promise<unknown>; close(): void }> {
   const echo = new SharedWorker('/echo-worker.js', { name: 'echo' });
   echo.port.start();
@@ -64,7 +75,8 @@ async function echoPort(answerWith?: unknown): Promise<{ ping(value: unknown): P
  * Round trips, interleaved by round so that machine noise hits every variant alike:
  * broker = `client.read({kind:'currentUser'})` once cached (tab → SharedWorker → tab, Comlink);
  * inPage = the same read on an in-page broker (mode 'in-process': no messaging at all);
- * rawSame = postMessage to a trivial SharedWorker carrying what the read carries (the query out, the user back): the goal's baseline;
+ * rawSame = postMessage to a trivial SharedWorker carrying what the read carries (the query out, the user back): the
+ * goal's baseline;
  * raw = the same echoing a number; rawUser = the same echoing the user object both ways;
  * direct = an async in-page function returning the cached user.
  */
@@ -111,7 +123,10 @@ async function rpc(rounds: number, perRound: number, warmup: number) {
   return { samples, crossOriginIsolated: globalThis.crossOriginIsolated === true, timerStepMillis: step };
 }
 
-/** A cached read every `everyMillis`, as a page reads now and then, until `stopReads()`: when each started (epoch ms) and took. */
+/**
+ * A cached read every `everyMillis`, as a page reads now and then, until `stopReads()`: when each started (epoch ms)
+ * and took.
+ */
 let readLoop: { stop(): Promise<Array<[number, number]>> } | null = null;
 function startReads(everyMillis: number): void {
   const reads: Array<[number, number]> = [];
@@ -139,16 +154,36 @@ function startReads(everyMillis: number): void {
  * calls posted on it at once. Resolves when all are answered, or none was for `quietMillis` (the
  * broker closes a port with too many calls waiting); times are epoch ms.
  */
-async function flood(count: number, quietMillis: number): Promise<{ postingAt: number; postedAt: number; answeredAt: number[] }> {
-  const worker = new SharedWorker('/broker-worker.js', { type: 'module', name: `authbroker:${config.projectId}@${config.api.replace(/\/+$/, '')}` });
+async function flood(
+  count: number,
+  quietMillis: number,
+): Promise<{ postingAt: number; postedAt: number; answeredAt: number[] }> {
+  const worker = new SharedWorker('/broker-worker.js', {
+    type: 'module',
+    name: `authbroker:${config.projectId}@${config.api.replace(/\/+$/, '')}`,
+  });
   const now = () => performance.timeOrigin + performance.now();
   const raw = (value: unknown) => ({ type: 'RAW', value });
-  await new Promise<void>((held) => void navigator.locks.request('bench-flood-life', () => (held(), new Promise(() => undefined))));
+  await new Promise<void>(
+    (held) => void navigator.locks.request('bench-flood-life', () => (held(), new Promise(() => undefined))),
+  );
   const { port1: listener, port2: brokerSide } = new MessageChannel();
   listener.start();
   const api = await new Promise<MessagePort>((resolve) => {
     worker.port.onmessage = (event) => resolve((event.data as { value: MessagePort }).value);
-    worker.port.postMessage({ id: 'connect', type: 'APPLY', path: ['connect'], argumentList: [raw({ baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey }), raw({ version: '', lockName: 'bench-flood-life' }), raw(brokerSide)] }, [brokerSide]);
+    worker.port.postMessage(
+      {
+        id: 'connect',
+        type: 'APPLY',
+        path: ['connect'],
+        argumentList: [
+          raw({ baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey }),
+          raw({ version: '', lockName: 'bench-flood-life' }),
+          raw(brokerSide),
+        ],
+      },
+      [brokerSide],
+    );
   });
   const answeredAt: number[] = [];
   let last = now();
@@ -157,10 +192,12 @@ async function flood(count: number, quietMillis: number): Promise<{ postingAt: n
     answeredAt.push(last);
   };
   const postingAt = now();
-  for (let i = 0; i < count; i++) api.postMessage({ id: `flood-${i}`, type: 'APPLY', path: ['status'], argumentList: [] });
+  for (let i = 0; i < count; i++)
+    api.postMessage({ id: `flood-${i}`, type: 'APPLY', path: ['status'], argumentList: [] });
   const postedAt = now();
   await new Promise<void>((resolve) => {
-    const check = () => (answeredAt.length === count || now() - last >= quietMillis ? resolve() : void setTimeout(check, 50));
+    const check = () =>
+      answeredAt.length === count || now() - last >= quietMillis ? resolve() : void setTimeout(check, 50);
     check();
   });
   return { postingAt, postedAt, answeredAt };
@@ -175,7 +212,9 @@ window.__bench = {
   },
   storm: (count) =>
     settle(
-      Array.from({ length: count }, (_, i) => (i % 2 === 0 ? () => client.getAccessToken() : () => client.refetch(reads[((i - 1) / 2) % 3]!))),
+      Array.from({ length: count }, (_, i) =>
+        i % 2 === 0 ? () => client.getAccessToken() : () => client.refetch(reads[((i - 1) / 2) % 3]!),
+      ),
     ),
   rpc,
   status: () => client.status(),

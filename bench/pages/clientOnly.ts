@@ -14,7 +14,12 @@ Object.assign(marks, scriptStart);
 const config = readConfig();
 const root = document.getElementById('root')!;
 const show = (user: User | null | undefined) => {
-  root.textContent = user === undefined ? 'Loading…' : user === null ? 'Signed out' : `Signed in as ${user.displayName ?? user.primaryEmail}`;
+  root.textContent =
+    user === undefined
+      ? 'Loading…'
+      : user === null
+        ? 'Signed out'
+        : `Signed in as ${user.displayName ?? user.primaryEmail}`;
 };
 const currentUser = { kind: 'currentUser' } as const;
 
@@ -27,7 +32,11 @@ function readKeptCopyOnly(): void {
   const text = localStorage.getItem(`authbroker:snapshot:${config.projectId}@${config.api.replace(/\/+$/, '')}`);
   const record = JSON.parse(text ?? 'null') as { entries?: Record<string, { data?: User }> } | null;
   const user = record?.entries?.['["currentUser",{}]']?.data;
-  marks.clientOnly = { appStart, ...(user === undefined ? {} : { keptUser: performance.now() }), calls: { createBrokerClient: 0, subscribeSession: 0, subscribeCurrentUser: 0, getSnapshot: 0 } };
+  marks.clientOnly = {
+    appStart,
+    ...(user === undefined ? {} : { keptUser: performance.now() }),
+    calls: { createBrokerClient: 0, subscribeSession: 0, subscribeCurrentUser: 0, getSnapshot: 0 },
+  };
   show(user);
 }
 
@@ -39,13 +48,19 @@ function withTheClient() {
     time = now;
     return took;
   };
-  const client = createBrokerClient({ baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey, sharedWorker: '/broker-worker.js' });
+  const client = createBrokerClient({
+    baseUrl: config.api,
+    projectId: config.projectId,
+    publishableClientKey: config.publishableClientKey,
+    sharedWorker: '/broker-worker.js',
+  });
   const createTook = lap();
   client.subscribe({ kind: 'session' }, () => undefined);
   const sessionTook = lap();
   client.subscribe(currentUser, () => {
     const snapshot = client.getSnapshot(currentUser);
-    if (snapshot?.isStale !== true && snapshot?.status === 'success' && marks.clientOnly!.fresh === undefined) marks.clientOnly!.fresh = performance.now();
+    if (snapshot?.isStale !== true && snapshot?.status === 'success' && marks.clientOnly!.fresh === undefined)
+      marks.clientOnly!.fresh = performance.now();
     show(snapshot?.data as User | null | undefined);
   });
   const userTook = lap();
@@ -54,7 +69,12 @@ function withTheClient() {
   marks.clientOnly = {
     appStart,
     ...(kept?.data === undefined ? {} : { keptUser: performance.now() }),
-    calls: { createBrokerClient: createTook, subscribeSession: sessionTook, subscribeCurrentUser: userTook, getSnapshot: snapshotTook },
+    calls: {
+      createBrokerClient: createTook,
+      subscribeSession: sessionTook,
+      subscribeCurrentUser: userTook,
+      getSnapshot: snapshotTook,
+    },
   };
   show(kept?.data as User | null | undefined);
   return client;
@@ -64,7 +84,10 @@ const floor = new URLSearchParams(location.search).has('floor');
 const client = floor ? null : withTheClient();
 if (floor) readKeptCopyOnly();
 requestAnimationFrame(() => (marks.clientOnly!.firstFrame = performance.now()));
-Object.defineProperty(marks, 'connected', { enumerable: true, get: () => performance.getEntriesByName('authbroker:connected')[0]?.startTime });
+Object.defineProperty(marks, 'connected', {
+  enumerable: true,
+  get: () => performance.getEntriesByName('authbroker:connected')[0]?.startTime,
+});
 
 window.__bench = {
   marks,

@@ -3,7 +3,9 @@
  * the same data, or, once the port was sent `{ answerWith: value }`, with that value (so a baseline
  * can carry what a real call carries: the query out, the user back).
  */
-const scope = globalThis as unknown as { addEventListener(type: 'connect', listener: (event: MessageEvent) => void): void };
+const scope = globalThis as unknown as {
+  addEventListener(type: 'connect', listener: (event: MessageEvent) => void): void;
+};
 scope.addEventListener('connect', (event) => {
   const port = event.ports[0];
   if (!port) return;

@@ -18,7 +18,12 @@ export function readConfig(): PageConfig {
     if (value === null) throw new Error(`The bench page needs ?${name}=`);
     return value;
   };
-  return { api: get('api'), projectId: get('pid'), publishableClientKey: get('pck'), mode: params.get('mode') === 'idle' ? 'idle' : 'hooks' };
+  return {
+    api: get('api'),
+    projectId: get('pid'),
+    publishableClientKey: get('pck'),
+    mode: params.get('mode') === 'idle' ? 'idle' : 'hooks',
+  };
 }
 
 export interface Marks {
@@ -60,7 +65,9 @@ export interface ClientOnlyMarks {
 /** Each page fills in t0 from its first import (./t0.js) at the top of its script. */
 export const marks: Marks = { t0: Number.NaN, t0Epoch: Number.NaN, errors: [] };
 addEventListener('error', (event) => marks.errors.push(String(event.message)));
-addEventListener('unhandledrejection', (event) => marks.errors.push(String((event.reason as Error)?.message ?? event.reason)));
+addEventListener('unhandledrejection', (event) =>
+  marks.errors.push(String((event.reason as Error)?.message ?? event.reason)),
+);
 
 /** What the harness calls in a page (page.evaluate). */
 export interface BenchApi {
@@ -79,8 +86,12 @@ declare global {
   }
 }
 
-export async function settle(calls: Array<() => Promise<unknown>>): Promise<{ ok: number; failed: number; errors: string[] }> {
+export async function settle(
+  calls: Array<() => Promise<unknown>>,
+): Promise<{ ok: number; failed: number; errors: string[] }> {
   const results = await Promise.allSettled(calls.map((call) => call()));
-  const errors = results.flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error)?.message ?? r.reason)] : []));
+  const errors = results.flatMap((r) =>
+    r.status === 'rejected' ? [String((r.reason as Error)?.message ?? r.reason)] : [],
+  );
   return { ok: results.length - errors.length, failed: errors.length, errors: [...new Set(errors)].slice(0, 5) };
 }

@@ -16,8 +16,13 @@ Object.assign(marks, scriptStart);
 const config = readConfig();
 const STORAGE_KEY = 'naive-session';
 const common = { baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey };
-const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as { refreshToken: string; accessToken: string } | null;
-const tokens = stored ? createRefreshingTokenSource({ ...common, refreshToken: stored.refreshToken, accessToken: stored.accessToken }) : undefined;
+const stored = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as {
+  refreshToken: string;
+  accessToken: string;
+} | null;
+const tokens = stored
+  ? createRefreshingTokenSource({ ...common, refreshToken: stored.refreshToken, accessToken: stored.accessToken })
+  : undefined;
 const t = createTransport({ ...common, accessType: 'client', userTokens: tokens });
 
 function useFetched<T>(load: () => Promise<T>): T | null {
@@ -51,7 +56,11 @@ function App() {
 
 if (config.mode === 'hooks') createRoot(document.getElementById('root')!).render(<App />);
 
-const reads = [() => endpoints.getCurrentUser(t), () => endpoints.listTeams(t, { userId: 'me' }), () => endpoints.listContactChannels(t, { userId: 'me' })];
+const reads = [
+  () => endpoints.getCurrentUser(t),
+  () => endpoints.listTeams(t, { userId: 'me' }),
+  () => endpoints.listContactChannels(t, { userId: 'me' }),
+];
 
 window.__bench = {
   marks,
@@ -61,7 +70,11 @@ window.__bench = {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ accessToken: access_token, refreshToken: refresh_token }));
   },
   storm: (count) =>
-    settle(Array.from({ length: count }, (_, i) => (i % 2 === 0 ? async () => (tokens ? tokens.getAccessToken() : null) : reads[((i - 1) / 2) % 3]!))),
+    settle(
+      Array.from({ length: count }, (_, i) =>
+        i % 2 === 0 ? async () => (tokens ? tokens.getAccessToken() : null) : reads[((i - 1) / 2) % 3]!,
+      ),
+    ),
 };
 
 marks.scriptEnd = performance.now();

@@ -1,4 +1,7 @@
-/** The official SDK's bench page with the newest `@stackframe/js` release that works against the emulator (the `stackframe-js-newest` alias). */
+/**
+ * The official SDK's bench page with the newest `@stackframe/js` release that works against the emulator (the
+ * `stackframe-js-newest` alias).
+ */
 import { scriptStart } from './t0.js';
 import { StackClientApp } from 'stackframe-js-newest';
 import { marks } from './common.js';

@@ -21,10 +21,20 @@ interface SdkUser {
 /** What the page uses of `StackClientApp`; each release's own types differ around it. */
 export interface SdkApp {
   getUser(): Promise<SdkUser | null>;
-  signInWithCredential(options: { email: string; password: string; noRedirect: true }): Promise<{ status: 'ok' } | { status: 'error'; error: unknown }>;
+  signInWithCredential(options: {
+    email: string;
+    password: string;
+    noRedirect: true;
+  }): Promise<{ status: 'ok' } | { status: 'error'; error: unknown }>;
 }
 
-export type SdkAppClass = new (options: { baseUrl: string; projectId: string; publishableClientKey: string; tokenStore: 'cookie'; redirectMethod: 'none' }) => SdkApp;
+export type SdkAppClass = new (options: {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  tokenStore: 'cookie';
+  redirectMethod: 'none';
+}) => SdkApp;
 
 export function startSdkPage(StackClientApp: SdkAppClass): void {
   const config = readConfig();
@@ -73,16 +83,26 @@ export function startSdkPage(StackClientApp: SdkAppClass): void {
     return user;
   }
 
-  const reads = [() => signedInUser(), async () => (await signedInUser()).listTeams(), async () => (await signedInUser()).listContactChannels()];
+  const reads = [
+    () => signedInUser(),
+    async () => (await signedInUser()).listTeams(),
+    async () => (await signedInUser()).listContactChannels(),
+  ];
 
   window.__bench = {
     marks,
     ready: async () => undefined,
     async signIn(email, password) {
       const result = await app.signInWithCredential({ email, password, noRedirect: true });
-      if (result.status !== 'ok') throw new Error(`SDK sign-in failed: ${String((result as { error: unknown }).error)}`);
+      if (result.status !== 'ok')
+        throw new Error(`SDK sign-in failed: ${String((result as { error: unknown }).error)}`);
     },
-    storm: (count) => settle(Array.from({ length: count }, (_, i) => (i % 2 === 0 ? async () => (await signedInUser()).getAuthJson() : reads[((i - 1) / 2) % 3]!))),
+    storm: (count) =>
+      settle(
+        Array.from({ length: count }, (_, i) =>
+          i % 2 === 0 ? async () => (await signedInUser()).getAuthJson() : reads[((i - 1) / 2) % 3]!,
+        ),
+      ),
   };
 
   marks.scriptEnd = performance.now();

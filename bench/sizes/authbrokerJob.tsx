@@ -3,7 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { createBrokerClient } from '../../client/index.js';
 import { AuthProvider, useUser } from '../../client/react/index.js';
 
-const client = createBrokerClient({ baseUrl: 'https://api.example.com', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_x', sharedWorker: '/authbroker-shared-worker.js' });
+const client = createBrokerClient({
+  baseUrl: 'https://api.example.com',
+  projectId: '00000000-0000-4000-8000-000000000001',
+  publishableClientKey: 'pck_x',
+  sharedWorker: '/authbroker-shared-worker.js',
+});
 
 function Greeting() {
   const user = useUser();

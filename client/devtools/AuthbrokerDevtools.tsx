@@ -47,7 +47,11 @@ function DevtoolsOfProvider(props: AuthbrokerDevtoolsProps) {
   return <Devtools {...props} client={useBrokerClient()} />;
 }
 
-function Devtools({ client, initialIsOpen = false, position = 'bottom-right' }: AuthbrokerDevtoolsProps & { client: BrokerClient }) {
+function Devtools({
+  client,
+  initialIsOpen = false,
+  position = 'bottom-right',
+}: AuthbrokerDevtoolsProps & { client: BrokerClient }) {
   const [panelId] = useState(newPanelId);
   const [open, setOpen] = useState(() => readOpen(initialIsOpen));
   // Watching turns the broker's recording on, so mounting the devtools (not opening them) starts the log.
@@ -69,7 +73,14 @@ function Devtools({ client, initialIsOpen = false, position = 'bottom-right' }: 
     );
   }
   return (
-    <button type="button" style={s.toggle(position)} aria-expanded={false} onClick={() => setOpen(true)} data-testid={ids.toggle} title="Open the authbroker devtools">
+    <button
+      type="button"
+      style={s.toggle(position)}
+      aria-expanded={false}
+      onClick={() => setOpen(true)}
+      data-testid={ids.toggle}
+      title="Open the authbroker devtools"
+    >
       <span role="img" aria-label={`network ${state}`} style={s.dot(s.stateColor[state])} />
       authbroker
       <span style={s.chip}>
@@ -78,7 +89,10 @@ function Devtools({ client, initialIsOpen = false, position = 'bottom-right' }: 
         </b>
       </span>
       <span style={s.chip} title="Token renewals so far">
-        renewals <b style={s.chipValue} data-testid={ids.renewals}>{diagnostics?.session.renewals ?? '–'}</b>
+        renewals{' '}
+        <b style={s.chipValue} data-testid={ids.renewals}>
+          {diagnostics?.session.renewals ?? '–'}
+        </b>
       </span>
     </button>
   );

@@ -38,7 +38,9 @@ function SessionFacts({ session, now, admin }: { session: SessionDiagnostics; no
         {session.userId ?? '–'}
       </Fact>
       <Fact label="Access token" testid={id(ids.expiry)}>
-        {session.accessTokenExpiresAtMillis === null ? '–' : `expires in ${countdown(session.accessTokenExpiresAtMillis, now)}`}
+        {session.accessTokenExpiresAtMillis === null
+          ? '–'
+          : `expires in ${countdown(session.accessTokenExpiresAtMillis, now)}`}
       </Fact>
       <Fact label="Renewals">{session.renewals}</Fact>
       <Fact label="Last sign-out" testid={id(ids.endReason)}>
@@ -95,12 +97,18 @@ function Overview({ diagnostics, panelId, now }: { diagnostics: BrokerDiagnostic
             {connectivity.state}
           </Fact>
           <Fact label="Since">{ago(connectivity.sinceMillis, now)}</Fact>
-          <Fact label="Browser">{connectivity.browserOnline === null ? 'unknown' : connectivity.browserOnline ? 'online' : 'offline'}</Fact>
+          <Fact label="Browser">
+            {connectivity.browserOnline === null ? 'unknown' : connectivity.browserOnline ? 'online' : 'offline'}
+          </Fact>
           <Fact label="Last error">
-            {connectivity.lastError === null ? 'none' : `${errorText(connectivity.lastError)} ${ago(connectivity.lastError.atMillis, now)}`}
+            {connectivity.lastError === null
+              ? 'none'
+              : `${errorText(connectivity.lastError)} ${ago(connectivity.lastError.atMillis, now)}`}
           </Fact>
           <Fact label="Failures in a row">{connectivity.consecutiveFailures}</Fact>
-          <Fact label="Last success">{connectivity.lastSuccessAtMillis === null ? '–' : ago(connectivity.lastSuccessAtMillis, now)}</Fact>
+          <Fact label="Last success">
+            {connectivity.lastSuccessAtMillis === null ? '–' : ago(connectivity.lastSuccessAtMillis, now)}
+          </Fact>
         </dl>
       </Section>
       <Section title="Storage">
@@ -135,10 +143,16 @@ export function Panel({ client, diagnostics, panelId, onClose }: PanelProps) {
         <span role="img" aria-label={`network ${state}`} style={s.dot(s.stateColor[state])} />
         <span style={s.title}>authbroker devtools</span>
         <span style={s.chip}>
-          session <b style={s.chipValue} data-testid={ids.session}>{diagnostics?.session.status ?? 'connecting'}</b>
+          session{' '}
+          <b style={s.chipValue} data-testid={ids.session}>
+            {diagnostics?.session.status ?? 'connecting'}
+          </b>
         </span>
         <span style={s.chip}>
-          renewals <b style={s.chipValue} data-testid={ids.renewals}>{diagnostics?.session.renewals ?? '–'}</b>
+          renewals{' '}
+          <b style={s.chipValue} data-testid={ids.renewals}>
+            {diagnostics?.session.renewals ?? '–'}
+          </b>
         </span>
         {diagnostics && <span style={s.chip}>{`recording since ${timeOfDay(diagnostics.recordingSinceMillis)}`}</span>}
         <button type="button" style={s.closeButton} onClick={onClose} aria-expanded={true} data-testid={ids.close}>

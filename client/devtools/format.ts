@@ -33,7 +33,10 @@ export function timeOfDay(atMillis: number): string {
 export function describeQuery(query: { kind: string } & Record<string, unknown>): string {
   const params = Object.entries(query)
     .filter(([name, value]) => name !== 'kind' && value !== undefined)
-    .map(([name, value]) => `${name}=${typeof value === 'string' && value.length > 12 ? `${value.slice(0, 8)}…` : String(value)}`);
+    .map(
+      ([name, value]) =>
+        `${name}=${typeof value === 'string' && value.length > 12 ? `${value.slice(0, 8)}…` : String(value)}`,
+    );
   return [query.kind, ...params].join(' ');
 }
 

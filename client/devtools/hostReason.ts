@@ -8,7 +8,8 @@ const FALLBACK = /^The broker runs in .+ mode because/;
 export function hostReason(mode: BrokerMode, warnings: readonly string[]): string {
   const fallback = warnings.find((warning) => FALLBACK.test(warning));
   if (mode === 'shared-worker') return 'A SharedWorker, the first choice: one broker for every tab of this origin.';
-  if (mode === 'extension') return 'The browser extension’s background: one broker for its popup, pages, background and content scripts.';
+  if (mode === 'extension')
+    return 'The browser extension’s background: one broker for its popup, pages, background and content scripts.';
   if (fallback !== undefined) return fallback;
   const page = detectCapabilities({});
   if (mode === 'service-worker') {
@@ -16,6 +17,10 @@ export function hostReason(mode: BrokerMode, warnings: readonly string[]): strin
       ? 'A service worker: the app asked for this host (mode), or gave no SharedWorker script.'
       : 'A service worker: this browser has no SharedWorker. One broker still serves every tab.';
   }
-  const missing = [!page.sharedWorker && 'no SharedWorker', !page.serviceWorker && 'no service workers', !page.secureContext && 'not a secure context'].filter(Boolean);
+  const missing = [
+    !page.sharedWorker && 'no SharedWorker',
+    !page.serviceWorker && 'no service workers',
+    !page.secureContext && 'not a secure context',
+  ].filter(Boolean);
   return `In this page${missing.length > 0 ? ` (${missing.join(', ')})` : ': the app asked for this host (mode), or no worker script was given'}. Each tab runs its own broker; they share the session through IndexedDB, Web Locks and a BroadcastChannel.`;
 }

@@ -42,9 +42,22 @@ export function toggle(position: 'bottom-right' | 'bottom-left'): CSSProperties 
   };
 }
 
-export const dot = (color: string): CSSProperties => ({ width: 8, height: 8, borderRadius: '50%', background: color, boxShadow: `0 0 0 3px ${color}33`, flex: 'none' });
+export const dot = (color: string): CSSProperties => ({
+  width: 8,
+  height: 8,
+  borderRadius: '50%',
+  background: color,
+  boxShadow: `0 0 0 3px ${color}33`,
+  flex: 'none',
+});
 
-export const chip: CSSProperties = { padding: '1px 7px', borderRadius: 999, background: 'rgba(255, 255, 255, 0.07)', color: palette.muted, fontWeight: 500 };
+export const chip: CSSProperties = {
+  padding: '1px 7px',
+  borderRadius: 999,
+  background: 'rgba(255, 255, 255, 0.07)',
+  color: palette.muted,
+  fontWeight: 500,
+};
 export const chipValue: CSSProperties = { color: palette.strong, fontFamily: mono };
 
 export const panel: CSSProperties = {
@@ -64,19 +77,61 @@ export const panel: CSSProperties = {
   boxShadow: '0 -8px 28px rgba(15, 23, 42, 0.35)',
 };
 
-export const header: CSSProperties = { display: 'flex', alignItems: 'center', gap: 10, padding: '8px 14px', borderBottom: `1px solid ${palette.line}`, flex: 'none' };
+export const header: CSSProperties = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: 10,
+  padding: '8px 14px',
+  borderBottom: `1px solid ${palette.line}`,
+  flex: 'none',
+};
 export const title: CSSProperties = { color: palette.strong, fontWeight: 700, fontSize: 13 };
 export const body: CSSProperties = { overflow: 'auto', padding: '10px 14px 16px', display: 'grid', gap: 14 };
-export const columns: CSSProperties = { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))', gap: 14 };
-export const section: CSSProperties = { background: palette.raised, border: `1px solid ${palette.line}`, borderRadius: 6, padding: '8px 10px', minWidth: 0 };
-export const sectionTitle: CSSProperties = { margin: '0 0 6px', color: palette.strong, fontSize: 12, fontWeight: 700, textTransform: 'uppercase', letterSpacing: '0.04em' };
-export const facts: CSSProperties = { display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '2px 12px', margin: 0 };
+export const columns: CSSProperties = {
+  display: 'grid',
+  gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))',
+  gap: 14,
+};
+export const section: CSSProperties = {
+  background: palette.raised,
+  border: `1px solid ${palette.line}`,
+  borderRadius: 6,
+  padding: '8px 10px',
+  minWidth: 0,
+};
+export const sectionTitle: CSSProperties = {
+  margin: '0 0 6px',
+  color: palette.strong,
+  fontSize: 12,
+  fontWeight: 700,
+  textTransform: 'uppercase',
+  letterSpacing: '0.04em',
+};
+export const facts: CSSProperties = {
+  display: 'grid',
+  gridTemplateColumns: 'max-content 1fr',
+  gap: '2px 12px',
+  margin: 0,
+};
 export const term: CSSProperties = { color: palette.muted };
 export const value: CSSProperties = { margin: 0, color: palette.strong, fontFamily: mono, overflowWrap: 'anywhere' };
 export const note: CSSProperties = { color: palette.muted, margin: '4px 0 0' };
 export const table: CSSProperties = { width: '100%', borderCollapse: 'collapse', fontFamily: mono, fontSize: 11.5 };
-export const th: CSSProperties = { textAlign: 'left', color: palette.muted, fontFamily: sans, fontWeight: 600, padding: '3px 8px 3px 0', borderBottom: `1px solid ${palette.line}`, whiteSpace: 'nowrap' };
-export const td: CSSProperties = { padding: '3px 8px 3px 0', borderBottom: `1px solid ${palette.line}`, verticalAlign: 'top', color: palette.text };
+export const th: CSSProperties = {
+  textAlign: 'left',
+  color: palette.muted,
+  fontFamily: sans,
+  fontWeight: 600,
+  padding: '3px 8px 3px 0',
+  borderBottom: `1px solid ${palette.line}`,
+  whiteSpace: 'nowrap',
+};
+export const td: CSSProperties = {
+  padding: '3px 8px 3px 0',
+  borderBottom: `1px solid ${palette.line}`,
+  verticalAlign: 'top',
+  color: palette.text,
+};
 export const button: CSSProperties = {
   font: `600 11px ${sans}`,
   color: palette.strong,
@@ -86,7 +141,12 @@ export const button: CSSProperties = {
   padding: '1px 8px',
   cursor: 'pointer',
 };
-export const closeButton: CSSProperties = { ...button, marginLeft: 'auto', background: 'transparent', border: `1px solid ${palette.line}` };
+export const closeButton: CSSProperties = {
+  ...button,
+  marginLeft: 'auto',
+  background: 'transparent',
+  border: `1px solid ${palette.line}`,
+};
 export const list: CSSProperties = { margin: 0, paddingLeft: 16 };
 
 export const outcomeColor = { pending: palette.accent, success: palette.online, error: palette.offline } as const;

@@ -40,7 +40,10 @@ function causeText(cause: RequestCause, thisTab: number | null): string {
 
 function attemptsText(record: RequestRecord): string {
   return record.attempts
-    .map((attempt) => `${attempt.status ?? 'no answer'}${attempt.retry ? ` → ${attempt.retry.reason}, ${duration(attempt.retry.delayMillis)}` : ''}`)
+    .map(
+      (attempt) =>
+        `${attempt.status ?? 'no answer'}${attempt.retry ? ` → ${attempt.retry.reason}, ${duration(attempt.retry.delayMillis)}` : ''}`,
+    )
     .join('; ');
 }
 
@@ -67,7 +70,17 @@ function RefetchButton({ client, entry }: { client: BrokerClient; entry: CacheEn
   );
 }
 
-export function CacheTable({ client, diagnostics, panelId, now }: { client: BrokerClient; diagnostics: BrokerDiagnostics; panelId: string; now: number }) {
+export function CacheTable({
+  client,
+  diagnostics,
+  panelId,
+  now,
+}: {
+  client: BrokerClient;
+  diagnostics: BrokerDiagnostics;
+  panelId: string;
+  now: number;
+}) {
   const thisTab = tabOfPanel(diagnostics, panelId);
   return (
     <Section title={`Shared cache (${diagnostics.cache.length})`} wide>
@@ -86,10 +99,14 @@ export function CacheTable({ client, diagnostics, panelId, now }: { client: Brok
             >
               <td style={s.td}>{describeQuery(entry.query)}</td>
               <td style={s.td}>{entry.current ? entry.scope : `${entry.scope} (previous session)`}</td>
-              <td style={s.td}>{`${entry.tabs.length} tab${entry.tabs.length === 1 ? '' : 's'}${entry.tabs.length > 0 ? ` (${entry.tabs.map((tab) => tabName(tab, thisTab)).join(', ')})` : ''}`}</td>
+              <td
+                style={s.td}
+              >{`${entry.tabs.length} tab${entry.tabs.length === 1 ? '' : 's'}${entry.tabs.length > 0 ? ` (${entry.tabs.map((tab) => tabName(tab, thisTab)).join(', ')})` : ''}`}</td>
               <td style={s.td}>{entryState(entry)}</td>
               <td style={s.td}>{entry.updatedAtMillis === 0 ? '–' : ago(entry.updatedAtMillis, now)}</td>
-              <td style={s.td}>{entry.lastError === null ? '–' : `${errorText(entry.lastError)} ${ago(entry.lastError.atMillis, now)}`}</td>
+              <td style={s.td}>
+                {entry.lastError === null ? '–' : `${errorText(entry.lastError)} ${ago(entry.lastError.atMillis, now)}`}
+              </td>
               <td style={s.td}>
                 <RefetchButton client={client} entry={entry} />
               </td>
@@ -109,7 +126,10 @@ export function CacheTable({ client, diagnostics, panelId, now }: { client: Brok
 function RecordingNote({ diagnostics }: { diagnostics: BrokerDiagnostics }) {
   const since = diagnostics.recordingSinceMillis;
   const before = `Recording since ${timeOfDay(since)}, when a devtools panel first opened under this broker (started ${timeOfDay(diagnostics.host.startedAtMillis)}); requests made before then are not listed.`;
-  const empty = diagnostics.requests.length === 0 ? ' None since: what tabs show was fetched before recording began, or comes from the cache or the copy kept between visits.' : '';
+  const empty =
+    diagnostics.requests.length === 0
+      ? ' None since: what tabs show was fetched before recording began, or comes from the cache or the copy kept between visits.'
+      : '';
   return (
     <p style={s.note} data-testid={ids.recordingNote}>
       {before + empty}
@@ -142,7 +162,9 @@ export function RequestTable({ diagnostics, panelId }: { diagnostics: BrokerDiag
               <td style={s.td}>{record.id}</td>
               <td style={s.td}>{timeOfDay(record.startedAtMillis)}</td>
               <td style={s.td}>{`${record.method} ${record.path}`}</td>
-              <td style={{ ...s.td, color: s.outcomeColor[record.outcome] }}>{record.status ?? (record.outcome === 'pending' ? '…' : '–')}</td>
+              <td style={{ ...s.td, color: s.outcomeColor[record.outcome] }}>
+                {record.status ?? (record.outcome === 'pending' ? '…' : '–')}
+              </td>
               <td style={s.td}>{record.durationMillis === null ? '…' : duration(record.durationMillis)}</td>
               <td style={s.td}>{attemptsText(record) || '–'}</td>
               <td style={s.td}>{record.code ?? '–'}</td>
@@ -174,7 +196,9 @@ export function ConnectivityHistory({ diagnostics }: { diagnostics: BrokerDiagno
             <tr key={`${change.atMillis}-${index}`} data-testid={ids.connectivityChange} data-state={change.state}>
               <td style={s.td}>{timeOfDay(change.atMillis)}</td>
               <td style={{ ...s.td, color: s.stateColor[change.state] }}>{change.state}</td>
-              <td style={s.td}>{change.browserOnline === null ? 'unknown' : change.browserOnline ? 'online' : 'offline'}</td>
+              <td style={s.td}>
+                {change.browserOnline === null ? 'unknown' : change.browserOnline ? 'online' : 'offline'}
+              </td>
               <td style={s.td}>{change.consecutiveFailures}</td>
               <td style={s.td}>{change.lastError === null ? '–' : errorText(change.lastError)}</td>
               <td style={s.td}>{change.diagnostics ? probe(change.diagnostics.apiRoot) : '–'}</td>

@@ -15,13 +15,22 @@ import { keepSnapshots } from '../keptCopy.js';
 import { oauthMethods } from '../oauth.js';
 import { withWebAuthFlow, type ExtensionClient } from './client.js';
 import { readOAuthInput, signInWithWebAuthFlow } from './identity.js';
-import { connectOptionsOf, NO_PASSKEYS_IN_EXTENSIONS, requireExtension, type ExtensionBrokerOptions } from './options.js';
+import {
+  connectOptionsOf,
+  NO_PASSKEYS_IN_EXTENSIONS,
+  requireExtension,
+  type ExtensionBrokerOptions,
+} from './options.js';
 import { extensionBrokerConfig, extensionHello } from './portConnection.js';
 
 /** The background's connection: the broker's API in place, no port. */
 function inContext(host: ExtensionHost): ConnectionModule {
   return {
-    async connect(_target: BrokerTarget, urls: HandlerUrls | null, deliver: (batch: Delivery) => void): Promise<Connection> {
+    async connect(
+      _target: BrokerTarget,
+      urls: HandlerUrls | null,
+      deliver: (batch: Delivery) => void,
+    ): Promise<Connection> {
       let markLost!: () => void;
       const lost = new Promise<void>((resolve) => (markLost = resolve));
       const api = await host.connectInContext(extensionHello(urls), { deliver }, () => markLost());
@@ -75,7 +84,11 @@ export function startExtensionBroker(options: ExtensionBrokerOptions): Extension
   });
   // Every part from this script, none with import(): a service worker may not import(), so a
   // background built with code-splitting has no chunk to load at run time.
-  const parts = { connection: async () => inContext(host), oauth: async () => ({ oauthMethods }), ...NO_PASSKEYS_IN_EXTENSIONS };
+  const parts = {
+    connection: async () => inContext(host),
+    oauth: async () => ({ oauthMethods }),
+    ...NO_PASSKEYS_IN_EXTENSIONS,
+  };
   // The web-auth window may stay open for minutes (a password, a second factor): the background stays up meanwhile.
   client = withWebAuthFlow(createClientOn(connectOptions, { origin }, parts), (providerId, flowOptions) =>
     host.keepAwake(() => signInWithWebAuthFlow(client!, extension, readOAuthInput({ ...flowOptions, providerId }))),

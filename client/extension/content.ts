@@ -30,9 +30,15 @@ export interface ContentScriptClient {
   settled(query: ContentScriptQuery): Promise<QuerySnapshot>;
   /** The signed-in user, or null. */
   getUser(): Promise<User | null>;
-  /** Signs out everywhere (refused with EXTENSION_CONTEXT_REFUSED if the background keeps sign-out from content scripts). */
+  /**
+   * Signs out everywhere (refused with EXTENSION_CONTEXT_REFUSED if the background keeps sign-out from content
+   * scripts).
+   */
   signOut(): Promise<void>;
-  /** An access token, or null when signed out: only if the background opted in (`contentScripts: { accessToken: true }`), else EXTENSION_CONTEXT_REFUSED. */
+  /**
+   * An access token, or null when signed out: only if the background opted in (`contentScripts: { accessToken: true
+   * }`), else EXTENSION_CONTEXT_REFUSED.
+   */
   getAccessToken(): Promise<string | null>;
   /** Connects (if not yet) and resolves when the background answers; rejects if it refuses content scripts. */
   connect(): Promise<ContentScriptClient>;
@@ -51,9 +57,18 @@ const noOAuth = async (): Promise<never> => {
  */
 export function createContentScriptClient(options: ExtensionOptions): ContentScriptClient {
   const extension = requireExtension('createContentScriptClient');
-  // Nothing loads with import(): a content script is a classic script, whose relative import() would resolve against the web page.
-  const parts = { connection: async () => portConnection(extension, EXTENSION_CONTENT_PORT), oauth: noOAuth, ...NO_PASSKEYS_IN_EXTENSIONS };
-  const client = createClientOn(connectOptionsOf(options, { persistSnapshot: false }), { origin: null, ownStorage: false }, parts);
+  // Nothing loads with import(): a content script is a classic script, whose relative import() would resolve against
+  // the web page.
+  const parts = {
+    connection: async () => portConnection(extension, EXTENSION_CONTENT_PORT),
+    oauth: noOAuth,
+    ...NO_PASSKEYS_IN_EXTENSIONS,
+  };
+  const client = createClientOn(
+    connectOptionsOf(options, { persistSnapshot: false }),
+    { origin: null, ownStorage: false },
+    parts,
+  );
   const content: ContentScriptClient = {
     subscribe: (query, listener) => client.subscribe(query, listener),
     getSnapshot: (query) => client.getSnapshot(query),

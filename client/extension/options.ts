@@ -10,7 +10,10 @@ export type { ContentScriptAccess, ExtensionTokenStore };
  * same service and project everywhere, typically from one module the extension's entries share.
  * The hosts are the extension's own (no `sharedWorker`, `serviceWorker` or `mode`).
  */
-export interface ExtensionOptions extends Omit<ConnectOptions, 'sharedWorker' | 'serviceWorker' | 'mode' | 'tokenStore'> {
+export interface ExtensionOptions extends Omit<
+  ConnectOptions,
+  'sharedWorker' | 'serviceWorker' | 'mode' | 'tokenStore'
+> {
   /**
    * Where the background keeps the session. `'indexeddb'` (default): IndexedDB on the extension's
    * origin, which web pages and content scripts cannot reach; the session survives the background
@@ -51,23 +54,44 @@ export function requireExtension(entry: string): ExtensionApi {
   const extension = extensionApi();
   if (extension === null) {
     // A content script declared with `world: 'MAIN'` runs as the web page's own script: no extension API there.
-    const world = entry === 'createContentScriptClient' ? " A content script in the web page's MAIN world has none: run it in the ISOLATED world (the default)." : '';
-    throw new ClientError('BROKER_UNAVAILABLE', `${entry} runs in a browser extension (chrome.runtime or browser.runtime with an id); this context has none.${world}`);
+    const world =
+      entry === 'createContentScriptClient'
+        ? " A content script in the web page's MAIN world has none: run it in the ISOLATED world (the default)."
+        : '';
+    throw new ClientError(
+      'BROKER_UNAVAILABLE',
+      `${entry} runs in a browser extension (chrome.runtime or browser.runtime with an id); this context has none.${world}`,
+    );
   }
   return extension;
 }
 
 /** The options as `createBrokerClient`'s checks know them (the token store is the extension's own choice). */
 export function connectOptionsOf(options: ExtensionOptions, defaults: Partial<ConnectOptions>): ConnectOptions {
-  if (typeof options !== 'object' || options === null) throw new InvalidArgumentError('options', 'The extension client needs an options object.');
+  if (typeof options !== 'object' || options === null)
+    throw new InvalidArgumentError('options', 'The extension client needs an options object.');
   const { tokenStore, ...rest } = options;
   for (const key of ['mode', 'sharedWorker', 'serviceWorker'] as const) {
-    if (key in rest) throw new InvalidArgumentError(`options.${key}`, `options.${key} does not apply in an extension: the broker is its background's.`);
+    if (key in rest)
+      throw new InvalidArgumentError(
+        `options.${key}`,
+        `options.${key} does not apply in an extension: the broker is its background's.`,
+      );
   }
   if (tokenStore !== undefined && tokenStore !== 'indexeddb' && tokenStore !== 'session') {
-    const memory = (tokenStore as string) === 'memory' ? " ('memory' would end the session whenever the background stops, every 30 s of idleness in Chromium: 'session' keeps it in the browser's memory until the browser closes)" : '';
-    throw new InvalidArgumentError('options.tokenStore', `options.tokenStore must be 'indexeddb' or 'session'${memory}.`);
+    const memory =
+      (tokenStore as string) === 'memory'
+        ? " ('memory' would end the session whenever the background stops, every 30 s of idleness in Chromium: 'session' keeps it in the browser's memory until the browser closes)"
+        : '';
+    throw new InvalidArgumentError(
+      'options.tokenStore',
+      `options.tokenStore must be 'indexeddb' or 'session'${memory}.`,
+    );
   }
   // A session that ends with the browser should not leave the person's data in the pages' kept copy.
-  return { ...defaults, ...rest, persistSnapshot: rest.persistSnapshot ?? (defaults.persistSnapshot ?? tokenStore !== 'session') };
+  return {
+    ...defaults,
+    ...rest,
+    persistSnapshot: rest.persistSnapshot ?? defaults.persistSnapshot ?? tokenStore !== 'session',
+  };
 }

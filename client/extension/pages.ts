@@ -18,17 +18,34 @@ import { portConnection } from './portConnection.js';
  */
 export function createExtensionClient(options: ExtensionOptions): ExtensionClient {
   const extension = requireExtension('createExtensionClient');
-  if (inContentScript()) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; a content script uses createContentScriptClient from 'authbroker/extension/content'.");
+  if (inContentScript())
+    throw new ClientError(
+      'BROKER_UNAVAILABLE',
+      "createExtensionClient runs in the extension's own pages; a content script uses createContentScriptClient from 'authbroker/extension/content'.",
+    );
   // A port from the background to itself is never answered: the background has its broker's own client.
-  if (inExtensionBackground(extension)) throw new ClientError('BROKER_UNAVAILABLE', "createExtensionClient runs in the extension's own pages; in the background, use the client startExtensionBroker returns.");
+  if (inExtensionBackground(extension))
+    throw new ClientError(
+      'BROKER_UNAVAILABLE',
+      "createExtensionClient runs in the extension's own pages; in the background, use the client startExtensionBroker returns.",
+    );
   const connection = portConnection(extension, EXTENSION_PAGE_PORT);
-  // Static, like the background's: no import() anywhere in authbroker/extension, so a page bundled with the background shares no chunk that has one.
-  const parts = { connection: async () => connection, oauth: async () => ({ oauthMethods }), ...NO_PASSKEYS_IN_EXTENSIONS };
+  // Static, like the background's: no import() anywhere in authbroker/extension, so a page bundled with the background
+  // shares no chunk that has one.
+  const parts = {
+    connection: async () => connection,
+    oauth: async () => ({ oauthMethods }),
+    ...NO_PASSKEYS_IN_EXTENSIONS,
+  };
   const client = createClientOn(connectOptionsOf(options, {}), { origin: location.origin }, parts);
   return withWebAuthFlow(client, async (providerId, flowOptions = {}) => {
     await client.connect();
     const api = connection.current() as unknown as { launchOAuth(input: unknown): Promise<OAuthResult> } | null;
-    if (api === null) throw new ClientError('BROKER_UNAVAILABLE', 'The extension’s background stopped before the sign-in started. Try again.');
+    if (api === null)
+      throw new ClientError(
+        'BROKER_UNAVAILABLE',
+        'The extension’s background stopped before the sign-in started. Try again.',
+      );
     return api.launchOAuth({ ...flowOptions, providerId });
   });
 }

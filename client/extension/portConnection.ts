@@ -8,7 +8,13 @@
  */
 import type { BrokerApi, Delivery, TabHello } from '../../contract/api.js';
 import { decodeFromJson, encodeForJson } from '../../contract/jsonWire.js';
-import { DELIVER, type CallMessage, type DeliverMessage, type ReplyMessage, type ThrownValue } from '../../contract/wire.js';
+import {
+  DELIVER,
+  type CallMessage,
+  type DeliverMessage,
+  type ReplyMessage,
+  type ThrownValue,
+} from '../../contract/wire.js';
 import type { ExtensionApi, ExtensionConnected, RuntimePort } from '../../contract/webExtension.js';
 import { AUTHBROKER_VERSION } from '../../protocol/version.js';
 import type { BrokerTarget, TabErrors } from '../brokerChannel.js';
@@ -32,17 +38,25 @@ const RETRY_FIRST_MILLIS = 50;
 const FIRST_ANSWER_MILLIS = 1000;
 
 /** The part of the app's options the background's broker receives, compared there with its own. */
-export function extensionBrokerConfig({ options, baseUrl }: Pick<BrokerTarget, 'options' | 'baseUrl'>): { baseUrl: string; projectId: string; publishableClientKey: string; internalPublishableClientKey?: string } {
+export function extensionBrokerConfig({ options, baseUrl }: Pick<BrokerTarget, 'options' | 'baseUrl'>): {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+  internalPublishableClientKey?: string;
+} {
   return {
     baseUrl,
     projectId: options.projectId,
     publishableClientKey: options.publishableClientKey,
-    ...(options.internalPublishableClientKey === undefined ? {} : { internalPublishableClientKey: options.internalPublishableClientKey }),
+    ...(options.internalPublishableClientKey === undefined
+      ? {}
+      : { internalPublishableClientKey: options.internalPublishableClientKey }),
   };
 }
 
 /** A call on a port whose background stopped before it answered (idle, killed, reloaded). */
-const stoppedBeforeAnswering = (errors: TabErrors) => unansweredError(errors, 'The extension’s background stopped before it answered. Try again.');
+const stoppedBeforeAnswering = (errors: TabErrors) =>
+  unansweredError(errors, 'The extension’s background stopped before it answered. Try again.');
 
 function thrownError(value: unknown, errors: TabErrors): Error {
   const thrown = value as Partial<ThrownValue> | null;
@@ -58,13 +72,21 @@ export interface PortCalls {
   close(): void;
 }
 
-export function openPort(extension: ExtensionApi, portName: string, deliver: (batch: Delivery) => void, errors: TabErrors): PortCalls {
+export function openPort(
+  extension: ExtensionApi,
+  portName: string,
+  deliver: (batch: Delivery) => void,
+  errors: TabErrors,
+): PortCalls {
   let port: RuntimePort;
   try {
     port = extension.runtime.connect({ name: portName });
   } catch (error) {
     // The extension was reloaded, updated or removed: this context belongs to its old version.
-    throw new errors.ClientError('BROKER_UNAVAILABLE', `The extension’s background cannot be reached (${error instanceof Error ? error.message : String(error)}): reload this page.`);
+    throw new errors.ClientError(
+      'BROKER_UNAVAILABLE',
+      `The extension’s background cannot be reached (${error instanceof Error ? error.message : String(error)}): reload this page.`,
+    );
   }
   const waiting = new Map<string, { resolve(value: unknown): void; reject(error: unknown): void }>();
   let closed = false;
@@ -95,7 +117,10 @@ export function openPort(extension: ExtensionApi, portName: string, deliver: (ba
     calls.answered(message.id!);
     if (message.type === 'RAW') pending.resolve(message.value);
     else if (message.type === 'HANDLER' && message.name === 'throw') pending.reject(thrownError(message.value, errors));
-    else pending.reject(new errors.ProtocolError('The extension’s background answered with something that is not an answer.'));
+    else
+      pending.reject(
+        new errors.ProtocolError('The extension’s background answered with something that is not an answer.'),
+      );
   });
   let lastId = 0;
   const calls = callWindow();
@@ -105,7 +130,12 @@ export function openPort(extension: ExtensionApi, portName: string, deliver: (ba
       const id = `${++lastId}`;
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject });
-        const message: CallMessage = { id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value }) as const) };
+        const message: CallMessage = {
+          id,
+          type: 'APPLY',
+          path: [method],
+          argumentList: args.map((value) => ({ type: 'RAW', value }) as const),
+        };
         calls.send(id, () => {
           // Gone while this call waited its turn: already failed with the others.
           if (closed) return false;
@@ -136,7 +166,9 @@ export function openPort(extension: ExtensionApi, portName: string, deliver: (ba
   };
 }
 
-/** The API over a port: every method a call; those the background did not open to this context fail at once, saying so. */
+/**
+ * The API over a port: every method a call; those the background did not open to this context fail at once, saying so.
+ */
 function apiOver(calls: PortCalls, methods: ReadonlySet<string>, errors: TabErrors): BrokerApi {
   return new Proxy({} as BrokerApi, {
     get(_target, name) {
@@ -145,7 +177,12 @@ function apiOver(calls: PortCalls, methods: ReadonlySet<string>, errors: TabErro
       return (...args: unknown[]) =>
         methods.has(name)
           ? calls.call(name, args)
-          : Promise.reject(new errors.ClientError('EXTENSION_CONTEXT_REFUSED', `${name} is not open to this context: the extension’s background does not serve it here.`));
+          : Promise.reject(
+              new errors.ClientError(
+                'EXTENSION_CONTEXT_REFUSED',
+                `${name} is not open to this context: the extension’s background does not serve it here.`,
+              ),
+            );
     },
   });
 }
@@ -154,7 +191,16 @@ function apiOver(calls: PortCalls, methods: ReadonlySet<string>, errors: TabErro
 export function extensionHello(urls: HandlerUrls | null): TabHello {
   return {
     version: AUTHBROKER_VERSION,
-    ...(urls === null ? {} : { handlerUrls: { emailVerification: urls.emailVerification, passwordReset: urls.passwordReset, magicLinkCallback: urls.magicLinkCallback, teamInvitation: urls.teamInvitation } }),
+    ...(urls === null
+      ? {}
+      : {
+          handlerUrls: {
+            emailVerification: urls.emailVerification,
+            passwordReset: urls.passwordReset,
+            magicLinkCallback: urls.magicLinkCallback,
+            teamInvitation: urls.teamInvitation,
+          },
+        }),
   };
 }
 
@@ -168,18 +214,30 @@ function worthRetrying(error: unknown): boolean {
  * A connection module for one kind of extension context (`portName`): what `createClientOn` loads.
  * `current` is the open connection, for the extension's own methods beside the broker's.
  */
-export function portConnection(extension: ExtensionApi, portName: string): ConnectionModule & { current(): BrokerApi | null } {
+export function portConnection(
+  extension: ExtensionApi,
+  portName: string,
+): ConnectionModule & { current(): BrokerApi | null } {
   let current: BrokerApi | null = null;
-  async function connect(target: BrokerTarget, urls: HandlerUrls | null, deliver: (batch: Delivery) => void): Promise<Connection> {
+  async function connect(
+    target: BrokerTarget,
+    urls: HandlerUrls | null,
+    deliver: (batch: Delivery) => void,
+  ): Promise<Connection> {
     const { errors } = target;
     const hello = extensionHello(urls);
     const total = target.options.connectTimeoutMillis ?? 8000;
     const deadline = Date.now() + total;
-    const silence = () => new errors.ClientError('BROKER_UNAVAILABLE', `The extension’s background did not answer within ${total} ms.`);
+    const silence = () =>
+      new errors.ClientError('BROKER_UNAVAILABLE', `The extension’s background did not answer within ${total} ms.`);
     for (let wait = RETRY_FIRST_MILLIS, patience = FIRST_ANSWER_MILLIS; ; wait *= 2, patience *= 2) {
       const calls = openPort(extension, portName, deliver, errors);
       try {
-        const answer = (await rejectAfter(calls.call('connect', [extensionBrokerConfig(target), hello]), Math.max(0, Math.min(deadline - Date.now(), patience)), silence)) as ExtensionConnected;
+        const answer = (await rejectAfter(
+          calls.call('connect', [extensionBrokerConfig(target), hello]),
+          Math.max(0, Math.min(deadline - Date.now(), patience)),
+          silence,
+        )) as ExtensionConnected;
         const api = apiOver(calls, new Set(answer.methods), errors);
         current = api;
         void calls.lost.then(() => {
@@ -192,7 +250,8 @@ export function portConnection(extension: ExtensionApi, portName: string): Conne
             lost: calls.lost,
             close(goodbye = false) {
               if (goodbye) void api.goodbye().catch(() => undefined);
-              // A goodbye is sent before the port closes; the broker also lets the context go when it sees the port close.
+              // A goodbye is sent before the port closes; the broker also lets the context go when it sees the port
+              // close.
               setTimeout(() => calls.close(), 0);
             },
           },

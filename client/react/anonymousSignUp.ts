@@ -5,7 +5,10 @@
  */
 import type { BrokerClient } from '../client.js';
 
-/** Signs up an anonymous user (or keeps whoever is signed in), then waits until this tab's copy of the current user is a user. */
+/**
+ * Signs up an anonymous user (or keeps whoever is signed in), then waits until this tab's copy of the current user is a
+ * user.
+ */
 async function signUpAnonymouslyAndWait(client: BrokerClient, holdMillis: number): Promise<void> {
   await client.signUpAnonymously();
   const spec = { kind: 'currentUser' } as const;

@@ -1,6 +1,11 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
-import type { ConnectedAccountModel, NotificationPreferenceModel, ProjectPermissionModel, TeamPermissionModel } from '../../protocol/models.js';
+import type {
+  ConnectedAccountModel,
+  NotificationPreferenceModel,
+  ProjectPermissionModel,
+  TeamPermissionModel,
+} from '../../protocol/models.js';
 import { passkeysAvailable } from '../passkeySupport.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 
@@ -11,27 +16,34 @@ export const useTeams = () => useQuery({ kind: 'teams' }).data ?? EMPTY;
 /** {@link useTeams}, suspending until the teams are known. */
 export const useSuspenseTeams = () => useSuspenseQuery({ kind: 'teams' });
 /** One of the user's teams (null while loading, or for a null id). */
-export const useTeam = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'team', teamId }).data ?? null;
+export const useTeam = (teamId: string | null) =>
+  useQuery(teamId === null ? null : { kind: 'team', teamId }).data ?? null;
 /** {@link useTeam}, suspending until the team is known. */
 export const useSuspenseTeam = (teamId: string) => useSuspenseQuery({ kind: 'team', teamId });
 /** The members of a team, with their team profiles (needs `$read_members` in it). */
-export const useTeamMembers = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamMembers', teamId }).data ?? EMPTY;
+export const useTeamMembers = (teamId: string | null) =>
+  useQuery(teamId === null ? null : { kind: 'teamMembers', teamId }).data ?? EMPTY;
 /** {@link useTeamMembers}, suspending until the members are known. */
 export const useSuspenseTeamMembers = (teamId: string) => useSuspenseQuery({ kind: 'teamMembers', teamId });
 /** The signed-in user's own profile in a team (no `$read_members` needed). */
-export const useTeamProfile = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamProfile', teamId }).data ?? null;
+export const useTeamProfile = (teamId: string | null) =>
+  useQuery(teamId === null ? null : { kind: 'teamProfile', teamId }).data ?? null;
 /** {@link useTeamProfile}, suspending until the profile is known. */
 export const useSuspenseTeamProfile = (teamId: string) => useSuspenseQuery({ kind: 'teamProfile', teamId });
 /** The invitations of a team not yet accepted (needs `$read_members` in it). */
-export const useTeamInvitations = (teamId: string | null) => useQuery(teamId === null ? null : { kind: 'teamInvitations', teamId }).data ?? EMPTY;
+export const useTeamInvitations = (teamId: string | null) =>
+  useQuery(teamId === null ? null : { kind: 'teamInvitations', teamId }).data ?? EMPTY;
 /** {@link useTeamInvitations}, suspending until they are known. */
 export const useSuspenseTeamInvitations = (teamId: string) => useSuspenseQuery({ kind: 'teamInvitations', teamId });
 /** The user's permissions in a team, including those reached through contained permissions. */
 export const usePermissions = (teamId: string | null): TeamPermissionModel[] =>
   useQuery(teamId === null ? null : { kind: 'permissions', teamId, recursive: true }).data ?? EMPTY;
 /** {@link usePermissions}, suspending until the permissions are known. */
-export const useSuspensePermissions = (teamId: string) => useSuspenseQuery({ kind: 'permissions', teamId, recursive: true });
-/** Whether the signed-in user holds a permission in a team (directly or through a containing one); false while loading. */
+export const useSuspensePermissions = (teamId: string) =>
+  useSuspenseQuery({ kind: 'permissions', teamId, recursive: true });
+/**
+ * Whether the signed-in user holds a permission in a team (directly or through a containing one); false while loading.
+ */
 export function usePermission(teamId: string | null, permissionId: string): boolean {
   const permissions = usePermissions(teamId);
   return useMemo(() => permissions.some((p) => p.id === permissionId), [permissions, permissionId]);
@@ -40,28 +52,39 @@ export function usePermission(teamId: string | null, permissionId: string): bool
 export function useSuspensePermission(teamId: string, permissionId: string): boolean {
   return useSuspensePermissions(teamId).some((p) => p.id === permissionId);
 }
-/** The user's project permissions (outside any team), including those reached through contained permissions; empty when signed out. */
-export const useProjectPermissions = (): ProjectPermissionModel[] => useQuery({ kind: 'projectPermissions' }).data ?? EMPTY;
+/**
+ * The user's project permissions (outside any team), including those reached through contained permissions; empty when
+ * signed out.
+ */
+export const useProjectPermissions = (): ProjectPermissionModel[] =>
+  useQuery({ kind: 'projectPermissions' }).data ?? EMPTY;
 /** `useProjectPermissions`, suspending until the list is known. */
-export const useSuspenseProjectPermissions = (): ProjectPermissionModel[] => useSuspenseQuery({ kind: 'projectPermissions' });
+export const useSuspenseProjectPermissions = (): ProjectPermissionModel[] =>
+  useSuspenseQuery({ kind: 'projectPermissions' });
 /** Whether the user holds a project permission, directly or through one that contains it (false while loading). */
-export const useProjectPermission = (permissionId: string): boolean => useProjectPermissions().some((p) => p.id === permissionId);
+export const useProjectPermission = (permissionId: string): boolean =>
+  useProjectPermissions().some((p) => p.id === permissionId);
 /** `useProjectPermission`, suspending until the user's permissions are known. */
-export const useSuspenseProjectPermission = (permissionId: string): boolean => useSuspenseProjectPermissions().some((p) => p.id === permissionId);
+export const useSuspenseProjectPermission = (permissionId: string): boolean =>
+  useSuspenseProjectPermissions().some((p) => p.id === permissionId);
 /**
  * Each notification category (`Transactional`, `Marketing`) and whether the user gets its e-mails;
  * change one with `client.updateNotificationPreference(categoryId, { enabled })`. Empty when signed out.
  */
-export const useNotificationPreferences = (): NotificationPreferenceModel[] => useQuery({ kind: 'notificationPreferences' }).data ?? EMPTY;
+export const useNotificationPreferences = (): NotificationPreferenceModel[] =>
+  useQuery({ kind: 'notificationPreferences' }).data ?? EMPTY;
 /** `useNotificationPreferences`, suspending until the list is known. */
-export const useSuspenseNotificationPreferences = (): NotificationPreferenceModel[] => useSuspenseQuery({ kind: 'notificationPreferences' });
+export const useSuspenseNotificationPreferences = (): NotificationPreferenceModel[] =>
+  useSuspenseQuery({ kind: 'notificationPreferences' });
 /**
  * The user's linked provider accounts the app may get provider tokens for (`{ provider, providerAccountId }`),
  * oldest first; empty when signed out. For one provider's token, `useConnectedAccount(providerId)`.
  */
-export const useConnectedAccounts = (): ConnectedAccountModel[] => useQuery({ kind: 'connectedAccounts' }).data ?? EMPTY;
+export const useConnectedAccounts = (): ConnectedAccountModel[] =>
+  useQuery({ kind: 'connectedAccounts' }).data ?? EMPTY;
 /** `useConnectedAccounts`, suspending until the list is known. */
-export const useSuspenseConnectedAccounts = (): ConnectedAccountModel[] => useSuspenseQuery({ kind: 'connectedAccounts' });
+export const useSuspenseConnectedAccounts = (): ConnectedAccountModel[] =>
+  useSuspenseQuery({ kind: 'connectedAccounts' });
 /** The signed-in user's e-mail addresses. */
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 /** {@link useContactChannels}, suspending until they are known. */
@@ -100,13 +123,17 @@ export const useAdminProject = (projectId?: string) => useQuery({ kind: 'admin.p
 /** The project's API key sets (never their secrets). */
 export const useApiKeys = (projectId?: string) => useQuery({ kind: 'admin.apiKeys', projectId }).data ?? EMPTY;
 /** One API key of the project (or of `projectId`). */
-export const useApiKey = (apiKeyId: string | null, projectId?: string) => useQuery(apiKeyId === null ? null : { kind: 'admin.apiKey', apiKeyId, projectId }).data ?? null;
+export const useApiKey = (apiKeyId: string | null, projectId?: string) =>
+  useQuery(apiKeyId === null ? null : { kind: 'admin.apiKey', apiKeyId, projectId }).data ?? null;
 /** {@link useApiKey}, suspending until it is known. */
-export const useSuspenseApiKey = (apiKeyId: string, projectId?: string) => useSuspenseQuery({ kind: 'admin.apiKey', apiKeyId, projectId });
+export const useSuspenseApiKey = (apiKeyId: string, projectId?: string) =>
+  useSuspenseQuery({ kind: 'admin.apiKey', apiKeyId, projectId });
 /** The project's e-mail templates. */
-export const useEmailTemplates = (projectId?: string) => useQuery({ kind: 'admin.emailTemplates', projectId }).data ?? EMPTY;
+export const useEmailTemplates = (projectId?: string) =>
+  useQuery({ kind: 'admin.emailTemplates', projectId }).data ?? EMPTY;
 /** The team permissions the project defines. */
-export const usePermissionDefinitions = (projectId?: string) => useQuery({ kind: 'admin.permissionDefinitions', projectId }).data ?? EMPTY;
+export const usePermissionDefinitions = (projectId?: string) =>
+  useQuery({ kind: 'admin.permissionDefinitions', projectId }).data ?? EMPTY;
 /** The project's sign-up and activity figures. */
 export const useProjectMetrics = (projectId?: string) => useQuery({ kind: 'admin.metrics', projectId }).data ?? null;
 /** The e-mails the project sent lately. */
@@ -118,9 +145,11 @@ export const useSuspenseAdminProject = (projectId?: string) => useSuspenseQuery(
 /** {@link useApiKeys}, suspending until they are known. */
 export const useSuspenseApiKeys = (projectId?: string) => useSuspenseQuery({ kind: 'admin.apiKeys', projectId });
 /** {@link useEmailTemplates}, suspending until they are known. */
-export const useSuspenseEmailTemplates = (projectId?: string) => useSuspenseQuery({ kind: 'admin.emailTemplates', projectId });
+export const useSuspenseEmailTemplates = (projectId?: string) =>
+  useSuspenseQuery({ kind: 'admin.emailTemplates', projectId });
 /** {@link usePermissionDefinitions}, suspending until they are known. */
-export const useSuspensePermissionDefinitions = (projectId?: string) => useSuspenseQuery({ kind: 'admin.permissionDefinitions', projectId });
+export const useSuspensePermissionDefinitions = (projectId?: string) =>
+  useSuspenseQuery({ kind: 'admin.permissionDefinitions', projectId });
 /** {@link useProjectMetrics}, suspending until they are known. */
 export const useSuspenseProjectMetrics = (projectId?: string) => useSuspenseQuery({ kind: 'admin.metrics', projectId });
 /** {@link useSentEmails}, suspending until they are known. */

@@ -5,6 +5,13 @@
  * @module authbroker/react
  */
 export { AuthProvider, useBrokerClient, type AuthProviderProps } from './provider.js';
-export { useQuery, useQuerySnapshot, useSuspenseQueries, useSuspenseQuery, type DataOfAll, type QueryState } from './query.js';
+export {
+  useQuery,
+  useQuerySnapshot,
+  useSuspenseQueries,
+  useSuspenseQuery,
+  type DataOfAll,
+  type QueryState,
+} from './query.js';
 export * from './hooks.js';
 export * from './user.js';

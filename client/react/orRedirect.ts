@@ -41,15 +41,23 @@ export function goToSignIn(client: BrokerClient, returnTo: ReturnTo): boolean {
   const signIn = new URL(client.urls.signIn);
   const here = new URL(location.href);
   if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
-    console.error(`useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}): render a sign-in form there, or set handlerPaths.signIn.`);
+    console.error(
+      `useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}): render a sign-in form there, or set handlerPaths.signIn.`,
+    );
     return false;
   }
-  signIn.searchParams.set(returnTo.param, returnTo.read(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`);
+  signIn.searchParams.set(
+    returnTo.param,
+    returnTo.read(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`,
+  );
   client.navigate(signIn.origin === here.origin ? `${signIn.pathname}${signIn.search}` : signIn.href);
   return true;
 }
 
-/** `useUser({ or: 'redirect' })` with nobody signed in: the page goes to sign in (once), and the render suspends for good. */
+/**
+ * `useUser({ or: 'redirect' })` with nobody signed in: the page goes to sign in (once), and the render suspends for
+ * good.
+ */
 export function signInFirst(client: BrokerClient, returnTo: ReturnTo): never {
   leaveOnce(client, 'sign-in', () => goToSignIn(client, returnTo));
 }
@@ -71,7 +79,8 @@ function grants(client: BrokerClient, link: object, providerId: string, scopes: 
       () => true,
       (error: unknown) => {
         // A leaf code of the catalogue: the known error itself, never a family.
-        if ((error as { code?: unknown } | null)?.code === 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE') return false;
+        if ((error as { code?: unknown } | null)?.code === 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE')
+          return false;
         throw error;
       },
     );
@@ -99,7 +108,17 @@ function readPromise<T>(promise: Promise<T>): T {
  * is linked and grants `scopes` (asked of the broker, suspending meanwhile); otherwise the page goes
  * to link it (once per provider) and the render suspends for good.
  */
-export function linkedAccount<A>(client: BrokerClient, account: A | null, link: object | null, providerId: string, scopes: string[]): A {
-  if (account !== null && (scopes.length === 0 || link === null || readPromise(grants(client, link, providerId, scopes)))) return account;
+export function linkedAccount<A>(
+  client: BrokerClient,
+  account: A | null,
+  link: object | null,
+  providerId: string,
+  scopes: string[],
+): A {
+  if (
+    account !== null &&
+    (scopes.length === 0 || link === null || readPromise(grants(client, link, providerId, scopes)))
+  )
+    return account;
   leaveOnce(client, `link:${providerId}`, () => void client.linkOAuthAccount(providerId, scopes));
 }

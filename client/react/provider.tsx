@@ -7,7 +7,9 @@ import type { ConnectOptions } from '../options.js';
 const ClientContext = createContext<BrokerClient | null>(null);
 
 /** The props of {@link AuthProvider}: a client you made, or the options to make one. */
-export type AuthProviderProps = { children?: ReactNode } & ({ client: BrokerClient; options?: never } | { options: ConnectOptions; client?: never });
+export type AuthProviderProps = { children?: ReactNode } & (
+  { client: BrokerClient; options?: never } | { options: ConnectOptions; client?: never }
+);
 
 /**
  * Makes a broker client available to the hooks. Pass a client you created once at module level,
@@ -33,6 +35,7 @@ export function AuthProvider(props: AuthProviderProps) {
 /** The client of the nearest {@link AuthProvider}, to call actions (`signInWithPassword`, `signOut`…). */
 export function useBrokerClient(): BrokerClient {
   const client = useContext(ClientContext);
-  if (client === null) throw new ClientError('BROKER_UNAVAILABLE', 'Authbroker hooks need an <AuthProvider> above them.');
+  if (client === null)
+    throw new ClientError('BROKER_UNAVAILABLE', 'Authbroker hooks need an <AuthProvider> above them.');
   return client;
 }

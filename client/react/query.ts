@@ -35,7 +35,10 @@ export function useQuerySnapshot(spec: QuerySpec | null): QuerySnapshot | undefi
   const key = spec === null ? null : queryKey(spec);
   // The key, not the object, decides identity: callers may build a new spec object per render.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const subscribe = useCallback((listener: () => void) => (spec === null ? noop : client.subscribe(spec, listener)), [client, key]);
+  const subscribe = useCallback(
+    (listener: () => void) => (spec === null ? noop : client.subscribe(spec, listener)),
+    [client, key],
+  );
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const getSnapshot = useCallback(() => (spec === null ? undefined : client.getSnapshot(spec)), [client, key]);
   const snapshot = useSyncExternalStore(subscribe, getSnapshot, serverSnapshot);
@@ -70,21 +73,27 @@ function suspend(client: BrokerClient, specs: readonly QuerySpec[]): never {
     // Server rendering: nothing to wait for (the session lives in the browser). A promise would
     // settle at once with the same server snapshot, and a streaming render would retry forever;
     // an error makes React send the fallback and render this boundary in the browser.
-    throw new ClientError('BROKER_UNAVAILABLE', 'Auth data is known only in the browser: this Suspense boundary renders there.');
+    throw new ClientError(
+      'BROKER_UNAVAILABLE',
+      'Auth data is known only in the browser: this Suspense boundary renders there.',
+    );
   }
   let pending = pendingByClient.get(client);
   if (!pending) pendingByClient.set(client, (pending = new Map()));
   const key = specs.map(queryKey).join('|');
   let promise = pending.get(key);
   if (!promise) {
-    promise = Promise.all(specs.map((spec) => client.settled(spec))).then((snapshots) => snapshots[0]!).finally(() => pending.delete(key));
+    promise = Promise.all(specs.map((spec) => client.settled(spec)))
+      .then((snapshots) => snapshots[0]!)
+      .finally(() => pending.delete(key));
     pending.set(key, promise);
   }
   throw promise;
 }
 
 function dataOrThrow(snapshot: QuerySnapshot): unknown {
-  if (snapshot.status === 'error' && snapshot.data === undefined && snapshot.error) throw deserializeError(snapshot.error);
+  if (snapshot.status === 'error' && snapshot.data === undefined && snapshot.error)
+    throw deserializeError(snapshot.error);
   return snapshot.data;
 }
 
@@ -97,7 +106,9 @@ export function useSuspenseQuery<Q extends QuerySpec>(spec: Q): DataOf<Q> {
 }
 
 /** The data types of a list of queries, in order ({@link useSuspenseQueries}). */
-export type DataOfAll<Q extends readonly QuerySpec[]> = { [K in keyof Q]: Q[K] extends QuerySpec ? DataOf<Q[K]> : never };
+export type DataOfAll<Q extends readonly QuerySpec[]> = {
+  [K in keyof Q]: Q[K] extends QuerySpec ? DataOf<Q[K]> : never;
+};
 
 /**
  * Several queries' data, suspending once until all are known. Several `useSuspense…` hooks in one
@@ -109,15 +120,19 @@ export function useSuspenseQueries<const Q extends readonly QuerySpec[]>(specs: 
   const key = specs.map(queryKey).join('|');
   const last = useRef<Array<QuerySnapshot | undefined>>([]);
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const subscribe = useCallback((listener: () => void) => {
-    const unsubscribes = specs.map((spec) => client.subscribe(spec, listener));
-    return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
-  }, [client, key]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const unsubscribes = specs.map((spec) => client.subscribe(spec, listener));
+      return () => unsubscribes.forEach((unsubscribe) => unsubscribe());
+    },
+    [client, key],
+  );
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const getSnapshot = useCallback(() => {
     const next = specs.map((spec) => client.getSnapshot(spec));
     // The same array while every snapshot is the same object, as useSyncExternalStore requires.
-    if (next.length !== last.current.length || next.some((snapshot, i) => snapshot !== last.current[i])) last.current = next;
+    if (next.length !== last.current.length || next.some((snapshot, i) => snapshot !== last.current[i]))
+      last.current = next;
     return last.current;
   }, [client, key]);
   const snapshots = useSyncExternalStore(subscribe, getSnapshot, () => EMPTY_SNAPSHOTS);

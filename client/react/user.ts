@@ -81,7 +81,8 @@ export function useUser(options: UseUserOptions = {}): User | null {
   const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
   const user = current !== null && current.isAnonymous && !includeAnonymous ? null : current;
   if (user === null && options.or === 'anonymous') chunk.read().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
-  if (user === null && options.or === 'throw') throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
+  if (user === null && options.or === 'throw')
+    throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
   // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
   // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
   if (user === null && options.or === 'redirect') chunk.read().signInFirst(client, returnTo);
@@ -118,9 +119,15 @@ export interface UseConnectedAccountOptions {
  * The user's linked account at a provider. With `or: 'redirect'` it never returns null: an account
  * that is missing, or that lacks `scopes`, is linked first (the page goes to the provider and comes back).
  */
-export function useConnectedAccount(providerId: string, options: { or: 'redirect'; scopes?: string[] }): ConnectedAccount;
+export function useConnectedAccount(
+  providerId: string,
+  options: { or: 'redirect'; scopes?: string[] },
+): ConnectedAccount;
 export function useConnectedAccount(providerId: string, options?: UseConnectedAccountOptions): ConnectedAccount | null;
-export function useConnectedAccount(providerId: string, options: UseConnectedAccountOptions = {}): ConnectedAccount | null {
+export function useConnectedAccount(
+  providerId: string,
+  options: UseConnectedAccountOptions = {},
+): ConnectedAccount | null {
   const client = useBrokerClient();
   const user = useUser(options.or === 'redirect' ? { or: 'redirect' } : {});
   const scopes = options.scopes ?? [];
@@ -133,7 +140,9 @@ export function useConnectedAccount(providerId: string, options: UseConnectedAcc
             providerId: link.id,
             accountId: link.accountId,
             email: link.email,
-            getAccessToken: async (more: string[] = scopes) => (await client.getConnectedAccountAccessToken(providerId, more.length === 0 ? {} : { scopes: more })).accessToken,
+            getAccessToken: async (more: string[] = scopes) =>
+              (await client.getConnectedAccountAccessToken(providerId, more.length === 0 ? {} : { scopes: more }))
+                .accessToken,
           },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [client, link, providerId, scopes.join(' ')],
@@ -144,4 +153,5 @@ export function useConnectedAccount(providerId: string, options: UseConnectedAcc
 }
 
 /** @deprecated `useConnectedAccount` suspends the same way; kept for apps written against 0.1. */
-export const useSuspenseConnectedAccount = (providerId: string): ConnectedAccount | null => useConnectedAccount(providerId);
+export const useSuspenseConnectedAccount = (providerId: string): ConnectedAccount | null =>
+  useConnectedAccount(providerId);

@@ -10,13 +10,17 @@ import { options } from './config.js';
 const auth = createContentScriptClient(options);
 const badge = document.createElement('div');
 badge.setAttribute('data-authbroker-demo', 'badge');
-badge.style.cssText = 'position:fixed;bottom:8px;left:8px;z-index:2147483647;font:12px system-ui,sans-serif;background:#111827;color:#fff;padding:4px 8px;border-radius:6px;opacity:.85';
+badge.style.cssText =
+  'position:fixed;bottom:8px;left:8px;z-index:2147483647;font:12px system-ui,sans-serif;background:#111827;color:#fff;padding:4px 8px;border-radius:6px;opacity:.85';
 
 function render(): void {
   const snapshot = auth.getSnapshot({ kind: 'currentUser' });
   if (snapshot === undefined || (snapshot.status === 'pending' && snapshot.data === undefined)) return;
   const user = (snapshot.data ?? null) as User | null;
-  badge.textContent = user === null ? 'authbroker demo: signed out' : `authbroker demo: ${user.displayName ?? user.primaryEmail ?? user.id}`;
+  badge.textContent =
+    user === null
+      ? 'authbroker demo: signed out'
+      : `authbroker demo: ${user.displayName ?? user.primaryEmail ?? user.id}`;
   badge.dataset.userId = user?.id ?? '';
   if (!badge.isConnected) document.documentElement.append(badge);
 }

@@ -20,7 +20,12 @@ render();
 byId<HTMLFormElement>('sign-in').addEventListener('submit', (event) => {
   event.preventDefault();
   clearError();
-  auth.signInWithPassword({ email: byId<HTMLInputElement>('email').value, password: byId<HTMLInputElement>('password').value }).catch(showError);
+  auth
+    .signInWithPassword({
+      email: byId<HTMLInputElement>('email').value,
+      password: byId<HTMLInputElement>('password').value,
+    })
+    .catch(showError);
 });
 // The background runs the provider's window: this popup closes when it takes focus, and nothing is lost.
 byId('github-button').addEventListener('click', () => {

@@ -21,12 +21,18 @@ export interface DriverClient {
 
 type Command = { id: string; op: string; args?: Record<string, unknown> };
 
-// The wall clock: one for every process of the browser (a context's `performance.timeOrigin` may sit tens of ms off another's).
+// The wall clock: one for every process of the browser (a context's `performance.timeOrigin` may sit tens of ms off
+// another's).
 const now = () => Date.now();
 
 function userIdOf(client: DriverClient): string | null | undefined {
   const snapshot = client.getSnapshot({ kind: 'currentUser' });
-  if (snapshot === undefined || snapshot.isStale === true || (snapshot.status === 'pending' && snapshot.data === undefined)) return undefined;
+  if (
+    snapshot === undefined ||
+    snapshot.isStale === true ||
+    (snapshot.status === 'pending' && snapshot.data === undefined)
+  )
+    return undefined;
   return ((snapshot.data ?? null) as { id: string } | null)?.id ?? null;
 }
 
@@ -38,7 +44,10 @@ function sessionUserOf(client: DriverClient): string | null | undefined {
   return data.status === 'signed-in' ? (data.userId ?? null) : null;
 }
 
-/** When each kind of query last changed to what it shows now, as the context's listener saw it (not when a command asked). */
+/**
+ * When each kind of query last changed to what it shows now, as the context's listener saw it (not when a command
+ * asked).
+ */
 const changedAt = new Map<string, { shown: string | null | undefined; at: number }>();
 
 function watchChanges(client: DriverClient, kind: 'currentUser' | 'session'): void {
@@ -51,7 +60,10 @@ function watchChanges(client: DriverClient, kind: 'currentUser' | 'session'): vo
   note();
 }
 
-/** Resolves with the time the client first showed `userId` (null: signed out) in `query`, waiting for it if it does not yet. */
+/**
+ * Resolves with the time the client first showed `userId` (null: signed out) in `query`, waiting for it if it does not
+ * yet.
+ */
 function whenShown(client: DriverClient, kind: 'currentUser' | 'session', userId: string | null): Promise<number> {
   const read = kind === 'session' ? sessionUserOf : userIdOf;
   return new Promise((resolve) => {
@@ -68,7 +80,12 @@ function whenShown(client: DriverClient, kind: 'currentUser' | 'session', userId
   });
 }
 
-export function startDriver(collector: string, context: string, client: DriverClient, extra: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {}): void {
+export function startDriver(
+  collector: string,
+  context: string,
+  client: DriverClient,
+  extra: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {},
+): void {
   const instance = crypto.randomUUID();
   const ops: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {
     signIn: async ({ email, password }) => {
@@ -84,8 +101,12 @@ export function startDriver(collector: string, context: string, client: DriverCl
       return { at: now() };
     },
     user: async () => userIdOf(client) ?? null,
-    waitForUser: async ({ userId }) => ({ at: await whenShown(client, 'currentUser', (userId as string | null) ?? null) }),
-    waitForSession: async ({ userId }) => ({ at: await whenShown(client, 'session', (userId as string | null) ?? null) }),
+    waitForUser: async ({ userId }) => ({
+      at: await whenShown(client, 'currentUser', (userId as string | null) ?? null),
+    }),
+    waitForSession: async ({ userId }) => ({
+      at: await whenShown(client, 'session', (userId as string | null) ?? null),
+    }),
     session: async () => client.read!({ kind: 'session' }),
     // How long one read takes from here, the broker's start included when the background was stopped.
     timedSession: async () => {
@@ -103,7 +124,8 @@ export function startDriver(collector: string, context: string, client: DriverCl
   };
   watchChanges(client, 'currentUser');
   watchChanges(client, 'session');
-  const post = (path: string, body: unknown) => fetch(`${collector}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  const post = (path: string, body: unknown) =>
+    fetch(`${collector}${path}`, { method: 'POST', body: JSON.stringify(body) });
   void (async () => {
     await post('/hello', { context, instance, href: location.href, at: now() });
     for (;;) {
@@ -121,7 +143,14 @@ export function startDriver(collector: string, context: string, client: DriverCl
         .then(() => (op ? op(command.args ?? {}) : Promise.reject(new Error(`no op ${command.op}`))))
         .then(
           (value) => post('/result', { id, value: value ?? null }),
-          (error: unknown) => post('/result', { id, error: { message: error instanceof Error ? error.message : String(error), code: (error as { code?: unknown }).code ?? null } }),
+          (error: unknown) =>
+            post('/result', {
+              id,
+              error: {
+                message: error instanceof Error ? error.message : String(error),
+                code: (error as { code?: unknown }).code ?? null,
+              },
+            }),
         )
         .catch(() => undefined);
     }

@@ -19,6 +19,7 @@ export function shownUser(snapshot: QuerySnapshot | undefined): User | null | un
 
 /** The status line of a page: who is signed in, or `signedOut`. */
 export function showStatus(user: User | null, signedOut: string): void {
-  byId('status').textContent = user === null ? signedOut : `Signed in as ${user.displayName ?? user.primaryEmail ?? user.id}`;
+  byId('status').textContent =
+    user === null ? signedOut : `Signed in as ${user.displayName ?? user.primaryEmail ?? user.id}`;
   byId('status').dataset.userId = user?.id ?? '';
 }

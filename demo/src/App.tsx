@@ -80,7 +80,9 @@ export function App() {
       <OfflineBanner />
       <main id="main" className="main">
         <SessionEndNotice />
-        <ErrorBoundary key={key}>{route ? <PageFrame key={key}>{route.render(params)}</PageFrame> : <NotFound />}</ErrorBoundary>
+        <ErrorBoundary key={key}>
+          {route ? <PageFrame key={key}>{route.render(params)}</PageFrame> : <NotFound />}
+        </ErrorBoundary>
       </main>
       <AuthbrokerDevtools />
     </div>

@@ -11,7 +11,8 @@ export interface DemoConfig {
 /**
  * The demo's broker client. The SharedWorker is written as `new SharedWorker(new URL(...))` so
  * Vite bundles it as a same-origin module file (no blob:, no eval). `?mode=` forces a host, which
- * the end-to-end tests use to check the fallbacks, `?tokens=memory` keeps the refresh token in memory, and `?connectTimeout=` gives hosts longer to start. Redirects the library starts (`useUser({ or:
+ * the end-to-end tests use to check the fallbacks, `?tokens=memory` keeps the refresh token in memory, and
+ * `?connectTimeout=` gives hosts longer to start. Redirects the library starts (`useUser({ or:
  * 'redirect' })`) go through the demo's router, so they are client-side navigations.
  */
 export function createDemoClient(config: DemoConfig): BrokerClient {
@@ -19,7 +20,8 @@ export function createDemoClient(config: DemoConfig): BrokerClient {
   const forced = search.get('mode') as BrokerModeChoice | null;
   return createBrokerClient({
     ...config,
-    sharedWorker: (name) => new SharedWorker(new URL('../../worker/hosts/sharedWorker.ts', import.meta.url), { type: 'module', name }),
+    sharedWorker: (name) =>
+      new SharedWorker(new URL('../../worker/hosts/sharedWorker.ts', import.meta.url), { type: 'module', name }),
     serviceWorker: '/authbroker-sw.js',
     navigate: (to) => navigate(to),
     ...(forced === null ? {} : { mode: forced }),

@@ -17,7 +17,8 @@ async function boot() {
   try {
     config = (await (await fetch('/demo-config.json', { cache: 'no-store' })).json()) as DemoConfig;
   } catch {
-    document.getElementById('root')!.textContent = 'The demo could not load its configuration (/demo-config.json). Is the dev server running?';
+    document.getElementById('root')!.textContent =
+      'The demo could not load its configuration (/demo-config.json). Is the dev server running?';
     return;
   }
   setDemoConfig(config);

@@ -27,7 +27,8 @@ export interface Location {
 let cached: Location | null = null;
 function snapshot(): Location {
   const href = currentHref();
-  if (cached === null || cached.href !== href) cached = { pathname: location.pathname, search: new URLSearchParams(location.search), href };
+  if (cached === null || cached.href !== href)
+    cached = { pathname: location.pathname, search: new URLSearchParams(location.search), href };
   return cached;
 }
 
@@ -51,13 +52,25 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   window.dispatchEvent(new Event(NAVIGATE_EVENT));
 }
 
-type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string; replace?: boolean; children?: ReactNode };
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  to: string;
+  replace?: boolean;
+  children?: ReactNode;
+};
 
 /** An `<a>` that navigates in the app; modified clicks (new tab, etc.) keep the browser's behaviour. */
 export function Link({ to, replace, onClick, children, ...rest }: LinkProps) {
   const handle = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     if (rest.target !== undefined && rest.target !== '_self') return;
     event.preventDefault();
     navigate(to, replace === undefined ? {} : { replace });

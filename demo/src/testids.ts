@@ -18,7 +18,8 @@
  *             forgot-password-sent, password-reset-form, password-reset-password,
  *             password-reset-confirm, password-reset-submit, password-reset-done, password-reset-invalid
  * Handlers:   email-verification-status, magic-link-callback-status, oauth-callback-status,
- *             sign-out-status, error-page (data-state = code), error-page-message, error-page-code, team-invitation-status,
+ *             sign-out-status, error-page (data-state = code), error-page-message, error-page-code,
+ *             team-invitation-status,
  *             team-invitation-team-name, team-invitation-accept, team-invitation-sign-in
  *             (status elements carry data-state)
  * Account:    account-nav-{section} (accountNav(section)), account-section-{section}
@@ -276,12 +277,31 @@ export const T = {
 
 export const oauthButton = (providerId: string) => `oauth-button-${providerId}`;
 
-export const accountSections = ['profile', 'emails', 'password', 'passkeys', 'mfa', 'connected-accounts', 'notifications', 'permissions', 'sessions', 'delete'] as const;
+export const accountSections = [
+  'profile',
+  'emails',
+  'password',
+  'passkeys',
+  'mfa',
+  'connected-accounts',
+  'notifications',
+  'permissions',
+  'sessions',
+  'delete',
+] as const;
 export type AccountSectionId = (typeof accountSections)[number];
 export const accountNav = (section: AccountSectionId) => `account-nav-${section}`;
 export const accountSection = (section: AccountSectionId) => `account-section-${section}`;
 
-export const adminSections = ['settings', 'api-keys', 'email-templates', 'permissions', 'metrics', 'emails', 'webhooks'] as const;
+export const adminSections = [
+  'settings',
+  'api-keys',
+  'email-templates',
+  'permissions',
+  'metrics',
+  'emails',
+  'webhooks',
+] as const;
 export type AdminSectionId = (typeof adminSections)[number];
 export const adminNav = (section: AdminSectionId) => `admin-nav-${section}`;
 export const adminSection = (section: AdminSectionId) => `admin-section-${section}`;

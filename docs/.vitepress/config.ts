@@ -85,7 +85,8 @@ const guide: DefaultTheme.SidebarItem[] = [
 
 export default defineConfig({
   title: 'authbroker',
-  description: 'A multi-tab auth client for the Stack Auth REST API v1: one broker per origin owns the session for every tab.',
+  description:
+    'A multi-tab auth client for the Stack Auth REST API v1: one broker per origin owns the session for every tab.',
   cleanUrls: true,
   lastUpdated: false,
   // The API reports are for review, not pages.

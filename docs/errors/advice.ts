@@ -8,7 +8,8 @@
 import type { ClientErrorCode, KnownErrorCode, KnownErrorFamily, NetworkErrorCode } from '../../protocol/index.js';
 
 /** The codes of our own error classes that are not a family of codes. */
-export type OwnErrorCode = ClientErrorCode | NetworkErrorCode | 'HTTP_STATUS_ERROR' | 'PROTOCOL_ERROR' | 'INVALID_ARGUMENT';
+export type OwnErrorCode =
+  ClientErrorCode | NetworkErrorCode | 'HTTP_STATUS_ERROR' | 'PROTOCOL_ERROR' | 'INVALID_ARGUMENT';
 
 /** Every code an authbroker error can carry, or `isKnownError` can match. */
 export type ErrorCode = KnownErrorCode | KnownErrorFamily | OwnErrorCode;
@@ -19,138 +20,487 @@ export interface Advice {
   do: string;
 }
 
-const KEY = 'Check the project id and the key you configured (the project\'s page in the dashboard, or the emulator\'s banner).';
-const SIGN_IN_AGAIN = 'Nothing for you to do in the browser: the broker renews the token or signs the user out. On a server, answer 401 and let the client renew.';
+const KEY =
+  "Check the project id and the key you configured (the project's page in the dashboard, or the emulator's banner).";
+const SIGN_IN_AGAIN =
+  'Nothing for you to do in the browser: the broker renews the token or signs the user out. On a server, answer 401 and let the client renew.';
 
 export const advice = {
   // ── our own errors (the library's)
-  INVALID_ARGUMENT: { means: 'A value you passed to an authbroker function is not one it accepts; the message names the option or argument and what a valid one looks like.', do: 'Fix the value in your code. A placeholder such as `pck_…` kept from an example, or a key copied with a space, is the usual cause.' },
-  HTTP_STATUS_ERROR: { means: 'The service answered with an error status that is not one of its known errors (a proxy\'s 502 page, say).', do: 'Retry later; if it persists, look at `status` and `body` (redacted) on the error and at the service\'s status.' },
-  PROTOCOL_ERROR: { means: 'The answer was not the service\'s JSON: a captive portal\'s page, a redirect (never followed), or a body that does not match the request.', do: 'Check `baseUrl` points at the service (not your app or a proxy that redirects). On public Wi-Fi, sign in to the network first.' },
-  NETWORK_OFFLINE: { means: 'The broker knows the service cannot be reached right now, so a write was not sent (reads wait for the network instead).', do: 'Tell the user the change was not saved and let them retry when `useConnectivity()` says `online` again.' },
-  NETWORK_UNREACHABLE: { means: 'A request got no answer after its retries: no network, DNS, a firewall, or the service is down. The error carries the diagnostics of the check that followed.', do: 'Retry later. `error.diagnostics` says whether the service\'s own origin answered; the devtools show the attempts.' },
-  BROKER_UNAVAILABLE: { means: 'The tab could not reach a broker: a worker script answered 404 or is not JavaScript, a forced `mode` cannot start, or the worker died before answering a call.', do: 'Check the worker script URLs (`sharedWorker`, `serviceWorker`) load as JavaScript with `script-src \'self\'`; reload the page. A call the old worker never answered that changes nothing (a read, a refetch, `status`, `getAccessToken`, a code check) was already asked again of the next broker, once; one that changes something (a sign-in, an update) is yours to retry: the old worker may have done it.' },
-  BROKER_CLOSED: { means: 'The client was closed (`client.close()`) and then used.', do: 'Create a new client, or do not close one your components still use.' },
-  STORAGE_UNAVAILABLE: { means: 'IndexedDB could not be opened or written (private mode, a full disk, a browser setting).', do: 'The broker falls back to memory with a warning in `status().warnings`: the session ends with the last tab. Ask the user to allow site data if that matters.' },
-  OAUTH_STATE_MISMATCH: { means: 'The OAuth callback\'s `state` does not name a flow this browser started: a link from elsewhere, or a flow begun in another browser.', do: 'Start the sign-in again from your app.' },
-  OAUTH_FLOW_NOT_FOUND: { means: 'The OAuth flow was already completed, or has expired, in this browser.', do: 'Start the sign-in again; do not call `handleOAuthCallback` twice for one callback.' },
-  OAUTH_CALLBACK_INVALID: { means: 'The callback URL lacks what an OAuth callback carries (`code`, `state`), or carries them twice.', do: 'Call `handleOAuthCallback` only on the page the provider redirects to (`handlerPaths.oauthCallback`).' },
-  NOT_SIGNED_IN: { means: 'The call needs a signed-in user and there is none (or `useUser({ or: \'throw\' })` found none).', do: 'Send the user to your sign-in page, or use `useUser({ or: \'redirect\' })`.' },
-  LOCK_TIMEOUT: { means: 'A Web Lock the broker needed (the refresh lock, a tab\'s lifetime lock) was not granted in time: another tab or broker held it too long.', do: 'Retry the call. If it repeats, a tab of the app may be frozen; closing it frees the lock.' },
-  UNSAFE_CREDENTIALS: { means: 'A secret key (`ssk_…`, `sak_…`) or a secret-key header was given to browser options, or a publishable key was given as a secret one on a server.', do: 'Keep secret keys on your server (`authbroker/server`); the browser takes the publishable client key (`pck_…`) only. Rotate a secret key that reached a browser bundle.' },
-  UNSAFE_REDIRECT: { means: 'A redirect after sign-in pointed to another site, a `javascript:` URL or a smuggled form (`//evil`); it was refused and the app\'s own page used instead.', do: 'To send users to another origin of yours after sign-in, list it in `allowedRedirectOrigins`.' },
-  PACKAGE_NOT_INSTALLED: { means: 'An optional package an entry needs is missing (`authbroker-emulator` for `authbroker/emulator`).', do: 'Install it: the message gives the command (`npm install --save-dev authbroker-emulator`).' },
-  OAUTH_CANCELLED: { means: 'In a browser extension, the sign-in window of `identity.launchWebAuthFlow` closed (or the browser refused to open it) before the provider sent the user back.', do: 'Nothing is signed in and nothing is left half-done: let the user try again. If it closes at once every time, check that the project trusts the extension\'s redirect URL (`https://<id>.chromiumapp.org/`, Firefox\'s `https://<hash>.extensions.allizom.org/`).' },
-  EXTENSION_CONTEXT_REFUSED: { means: 'A content script (or another context of the extension) asked the background\'s broker for something the extension does not open to it: content scripts get the user and the session, sign-out and an access token only if `startExtensionBroker` allows them (`contentScripts`).', do: 'Call it from an extension page or the background, or allow it in `contentScripts` when you are sure a web page may cause it (an access token in a content script is one the web page can reach).' },
-  PASSKEYS_UNAVAILABLE: { means: 'A passkey ceremony was started in a browser without WebAuthn (WebKitGTK, some WebViews).', do: 'Check `usePasskeysAvailable()` (or `client.passkeysAvailable`) and show no passkey button there; offer another way to sign in.' },
+  INVALID_ARGUMENT: {
+    means:
+      'A value you passed to an authbroker function is not one it accepts; the message names the option or argument and what a valid one looks like.',
+    do: 'Fix the value in your code. A placeholder such as `pck_…` kept from an example, or a key copied with a space, is the usual cause.',
+  },
+  HTTP_STATUS_ERROR: {
+    means: "The service answered with an error status that is not one of its known errors (a proxy's 502 page, say).",
+    do: "Retry later; if it persists, look at `status` and `body` (redacted) on the error and at the service's status.",
+  },
+  PROTOCOL_ERROR: {
+    means:
+      "The answer was not the service's JSON: a captive portal's page, a redirect (never followed), or a body that does not match the request.",
+    do: 'Check `baseUrl` points at the service (not your app or a proxy that redirects). On public Wi-Fi, sign in to the network first.',
+  },
+  NETWORK_OFFLINE: {
+    means:
+      'The broker knows the service cannot be reached right now, so a write was not sent (reads wait for the network instead).',
+    do: 'Tell the user the change was not saved and let them retry when `useConnectivity()` says `online` again.',
+  },
+  NETWORK_UNREACHABLE: {
+    means:
+      'A request got no answer after its retries: no network, DNS, a firewall, or the service is down. The error carries the diagnostics of the check that followed.',
+    do: "Retry later. `error.diagnostics` says whether the service's own origin answered; the devtools show the attempts.",
+  },
+  BROKER_UNAVAILABLE: {
+    means:
+      'The tab could not reach a broker: a worker script answered 404 or is not JavaScript, a forced `mode` cannot start, or the worker died before answering a call.',
+    do: "Check the worker script URLs (`sharedWorker`, `serviceWorker`) load as JavaScript with `script-src 'self'`; reload the page. A call the old worker never answered that changes nothing (a read, a refetch, `status`, `getAccessToken`, a code check) was already asked again of the next broker, once; one that changes something (a sign-in, an update) is yours to retry: the old worker may have done it.",
+  },
+  BROKER_CLOSED: {
+    means: 'The client was closed (`client.close()`) and then used.',
+    do: 'Create a new client, or do not close one your components still use.',
+  },
+  STORAGE_UNAVAILABLE: {
+    means: 'IndexedDB could not be opened or written (private mode, a full disk, a browser setting).',
+    do: 'The broker falls back to memory with a warning in `status().warnings`: the session ends with the last tab. Ask the user to allow site data if that matters.',
+  },
+  OAUTH_STATE_MISMATCH: {
+    means:
+      "The OAuth callback's `state` does not name a flow this browser started: a link from elsewhere, or a flow begun in another browser.",
+    do: 'Start the sign-in again from your app.',
+  },
+  OAUTH_FLOW_NOT_FOUND: {
+    means: 'The OAuth flow was already completed, or has expired, in this browser.',
+    do: 'Start the sign-in again; do not call `handleOAuthCallback` twice for one callback.',
+  },
+  OAUTH_CALLBACK_INVALID: {
+    means: 'The callback URL lacks what an OAuth callback carries (`code`, `state`), or carries them twice.',
+    do: 'Call `handleOAuthCallback` only on the page the provider redirects to (`handlerPaths.oauthCallback`).',
+  },
+  NOT_SIGNED_IN: {
+    means: "The call needs a signed-in user and there is none (or `useUser({ or: 'throw' })` found none).",
+    do: "Send the user to your sign-in page, or use `useUser({ or: 'redirect' })`.",
+  },
+  LOCK_TIMEOUT: {
+    means:
+      "A Web Lock the broker needed (the refresh lock, a tab's lifetime lock) was not granted in time: another tab or broker held it too long.",
+    do: 'Retry the call. If it repeats, a tab of the app may be frozen; closing it frees the lock.',
+  },
+  UNSAFE_CREDENTIALS: {
+    means:
+      'A secret key (`ssk_…`, `sak_…`) or a secret-key header was given to browser options, or a publishable key was given as a secret one on a server.',
+    do: 'Keep secret keys on your server (`authbroker/server`); the browser takes the publishable client key (`pck_…`) only. Rotate a secret key that reached a browser bundle.',
+  },
+  UNSAFE_REDIRECT: {
+    means:
+      "A redirect after sign-in pointed to another site, a `javascript:` URL or a smuggled form (`//evil`); it was refused and the app's own page used instead.",
+    do: 'To send users to another origin of yours after sign-in, list it in `allowedRedirectOrigins`.',
+  },
+  PACKAGE_NOT_INSTALLED: {
+    means: 'An optional package an entry needs is missing (`authbroker-emulator` for `authbroker/emulator`).',
+    do: 'Install it: the message gives the command (`npm install --save-dev authbroker-emulator`).',
+  },
+  OAUTH_CANCELLED: {
+    means:
+      'In a browser extension, the sign-in window of `identity.launchWebAuthFlow` closed (or the browser refused to open it) before the provider sent the user back.',
+    do: "Nothing is signed in and nothing is left half-done: let the user try again. If it closes at once every time, check that the project trusts the extension's redirect URL (`https://<id>.chromiumapp.org/`, Firefox's `https://<hash>.extensions.allizom.org/`).",
+  },
+  EXTENSION_CONTEXT_REFUSED: {
+    means:
+      "A content script (or another context of the extension) asked the background's broker for something the extension does not open to it: content scripts get the user and the session, sign-out and an access token only if `startExtensionBroker` allows them (`contentScripts`).",
+    do: 'Call it from an extension page or the background, or allow it in `contentScripts` when you are sure a web page may cause it (an access token in a content script is one the web page can reach).',
+  },
+  PASSKEYS_UNAVAILABLE: {
+    means: 'A passkey ceremony was started in a browser without WebAuthn (WebKitGTK, some WebViews).',
+    do: 'Check `usePasskeysAvailable()` (or `client.passkeysAvailable`) and show no passkey button there; offer another way to sign in.',
+  },
 
   // ── families (never sent; `isKnownError(e, family)` matches every code in them)
-  PROJECT_AUTHENTICATION_ERROR: { means: 'Any problem with how the request identified the project: missing, wrong or insufficient keys.', do: KEY },
-  INVALID_PROJECT_AUTHENTICATION: { means: 'The project keys or access type sent do not work for this project.', do: KEY },
-  INVALID_ADMIN_ACCESS_TOKEN: { means: 'The admin access token (a project owner\'s) is malformed, expired, for another project, or not an owner\'s.', do: 'Sign the owner in again (`adminSignInWithPassword`).' },
-  PROJECT_AUTHENTICATION_REQUIRED: { means: 'The endpoint needs a stronger kind of access than the request had (server or admin keys).', do: 'Call it from server code with `createServerApp` or `createAdminApp`.' },
-  SESSION_AUTHENTICATION_ERROR: { means: 'Any problem with the user\'s access token.', do: SIGN_IN_AGAIN },
-  INVALID_SESSION_AUTHENTICATION: { means: 'The user\'s access token cannot be used.', do: SIGN_IN_AGAIN },
-  INVALID_ACCESS_TOKEN: { means: 'The access token is malformed, expired or another project\'s. `verifyAccessToken` throws one of its codes for a token it refuses.', do: SIGN_IN_AGAIN },
-  REFRESH_TOKEN_ERROR: { means: 'The refresh token no longer works: the session was signed out, revoked or expired.', do: 'The broker ends the session in every tab (`useSession().end` says why); show the sign-in page.' },
-  PASSWORD_REQUIREMENTS_NOT_MET: { means: 'The password is too short or too long for the service.', do: 'Ask for a password of 8 to 70 characters; `describeError` has a sentence for the user.' },
-  VERIFICATION_ERROR: { means: 'A code or link (magic link, one-time code, password reset, e-mail verification, invitation) cannot be used.', do: 'Offer to send a new one.' },
+  PROJECT_AUTHENTICATION_ERROR: {
+    means: 'Any problem with how the request identified the project: missing, wrong or insufficient keys.',
+    do: KEY,
+  },
+  INVALID_PROJECT_AUTHENTICATION: {
+    means: 'The project keys or access type sent do not work for this project.',
+    do: KEY,
+  },
+  INVALID_ADMIN_ACCESS_TOKEN: {
+    means: "The admin access token (a project owner's) is malformed, expired, for another project, or not an owner's.",
+    do: 'Sign the owner in again (`adminSignInWithPassword`).',
+  },
+  PROJECT_AUTHENTICATION_REQUIRED: {
+    means: 'The endpoint needs a stronger kind of access than the request had (server or admin keys).',
+    do: 'Call it from server code with `createServerApp` or `createAdminApp`.',
+  },
+  SESSION_AUTHENTICATION_ERROR: { means: "Any problem with the user's access token.", do: SIGN_IN_AGAIN },
+  INVALID_SESSION_AUTHENTICATION: { means: "The user's access token cannot be used.", do: SIGN_IN_AGAIN },
+  INVALID_ACCESS_TOKEN: {
+    means:
+      "The access token is malformed, expired or another project's. `verifyAccessToken` throws one of its codes for a token it refuses.",
+    do: SIGN_IN_AGAIN,
+  },
+  REFRESH_TOKEN_ERROR: {
+    means: 'The refresh token no longer works: the session was signed out, revoked or expired.',
+    do: 'The broker ends the session in every tab (`useSession().end` says why); show the sign-in page.',
+  },
+  PASSWORD_REQUIREMENTS_NOT_MET: {
+    means: 'The password is too short or too long for the service.',
+    do: 'Ask for a password of 8 to 70 characters; `describeError` has a sentence for the user.',
+  },
+  VERIFICATION_ERROR: {
+    means:
+      'A code or link (magic link, one-time code, password reset, e-mail verification, invitation) cannot be used.',
+    do: 'Offer to send a new one.',
+  },
 
   // ── the service's known errors
-  UNSUPPORTED_ERROR: { means: 'The service hit an error it does not describe further.', do: 'Retry later; report it to the service if it persists.' },
-  BODY_PARSING_ERROR: { means: 'The request body was not valid JSON.', do: 'A bug in the caller: authbroker always sends JSON. Check `transport` calls of your own.' },
-  SCHEMA_ERROR: { means: 'The request\'s fields do not match what the endpoint takes; the message lists each problem.', do: 'Fix the fields the message names.' },
-  ALL_OVERLOADS_FAILED: { means: 'The request matched none of the forms the endpoint accepts.', do: 'Check the call\'s arguments against the API reference.' },
+  UNSUPPORTED_ERROR: {
+    means: 'The service hit an error it does not describe further.',
+    do: 'Retry later; report it to the service if it persists.',
+  },
+  BODY_PARSING_ERROR: {
+    means: 'The request body was not valid JSON.',
+    do: 'A bug in the caller: authbroker always sends JSON. Check `transport` calls of your own.',
+  },
+  SCHEMA_ERROR: {
+    means: "The request's fields do not match what the endpoint takes; the message lists each problem.",
+    do: 'Fix the fields the message names.',
+  },
+  ALL_OVERLOADS_FAILED: {
+    means: 'The request matched none of the forms the endpoint accepts.',
+    do: "Check the call's arguments against the API reference.",
+  },
   PROJECT_KEY_WITHOUT_ACCESS_TYPE: { means: 'A project key was sent without an access type.', do: KEY },
   INVALID_ACCESS_TYPE: { means: 'The access type header is not `client`, `server` or `admin`.', do: KEY },
   ACCESS_TYPE_WITHOUT_PROJECT_ID: { means: 'An access type was sent without a project id.', do: KEY },
   ACCESS_TYPE_REQUIRED: { means: 'The request named no access type.', do: KEY },
-  INSUFFICIENT_ACCESS_TYPE: { means: 'The endpoint needs more access than the request\'s type (a client calling a server endpoint).', do: 'Call it from server code with the secret server key.' },
-  INVALID_PUBLISHABLE_CLIENT_KEY: { means: 'The publishable client key is not this project\'s, or was revoked.', do: KEY },
-  INVALID_SECRET_SERVER_KEY: { means: 'The secret server key is not this project\'s, or was revoked.', do: KEY },
-  INVALID_SUPER_SECRET_ADMIN_KEY: { means: 'The super secret admin key is not this project\'s, or was revoked.', do: KEY },
-  UNPARSABLE_ADMIN_ACCESS_TOKEN: { means: 'The admin access token is not a token the service issued.', do: 'Sign the owner in again.' },
-  ADMIN_ACCESS_TOKEN_EXPIRED: { means: 'The owner\'s admin access token expired.', do: 'Renew it (the broker does) or sign the owner in again.' },
-  INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN: { means: 'The admin access token is for another project.', do: 'Sign in with an owner of this project.' },
-  ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN: { means: 'The token is a user\'s, not an owner\'s of the `internal` project.', do: 'Sign in with `adminSignInWithPassword` as a project owner.' },
+  INSUFFICIENT_ACCESS_TYPE: {
+    means: "The endpoint needs more access than the request's type (a client calling a server endpoint).",
+    do: 'Call it from server code with the secret server key.',
+  },
+  INVALID_PUBLISHABLE_CLIENT_KEY: {
+    means: "The publishable client key is not this project's, or was revoked.",
+    do: KEY,
+  },
+  INVALID_SECRET_SERVER_KEY: { means: "The secret server key is not this project's, or was revoked.", do: KEY },
+  INVALID_SUPER_SECRET_ADMIN_KEY: {
+    means: "The super secret admin key is not this project's, or was revoked.",
+    do: KEY,
+  },
+  UNPARSABLE_ADMIN_ACCESS_TOKEN: {
+    means: 'The admin access token is not a token the service issued.',
+    do: 'Sign the owner in again.',
+  },
+  ADMIN_ACCESS_TOKEN_EXPIRED: {
+    means: "The owner's admin access token expired.",
+    do: 'Renew it (the broker does) or sign the owner in again.',
+  },
+  INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN: {
+    means: 'The admin access token is for another project.',
+    do: 'Sign in with an owner of this project.',
+  },
+  ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN: {
+    means: "The token is a user's, not an owner's of the `internal` project.",
+    do: 'Sign in with `adminSignInWithPassword` as a project owner.',
+  },
   CLIENT_AUTHENTICATION_REQUIRED: { means: 'The endpoint needs a publishable client key and none was sent.', do: KEY },
-  SERVER_AUTHENTICATION_REQUIRED: { means: 'The endpoint needs the secret server key.', do: 'Call it from server code with `createServerApp`.' },
-  CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED: { means: 'The endpoint needs a client or server key and none was sent.', do: KEY },
+  SERVER_AUTHENTICATION_REQUIRED: {
+    means: 'The endpoint needs the secret server key.',
+    do: 'Call it from server code with `createServerApp`.',
+  },
+  CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED: {
+    means: 'The endpoint needs a client or server key and none was sent.',
+    do: KEY,
+  },
   CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED: { means: 'The endpoint needs a client key or admin access.', do: KEY },
-  CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED: { means: 'The endpoint needs project keys and none were sent.', do: KEY },
-  ADMIN_AUTHENTICATION_REQUIRED: { means: 'The endpoint is for project administration.', do: 'Use `createAdminApp` on a server, or sign the owner in (`adminSignInWithPassword`) in the browser.' },
-  EXPECTED_INTERNAL_PROJECT: { means: 'The call only works on the `internal` project (project owners\' accounts).', do: 'Use the admin calls, which the broker sends to `internal` for you.' },
-  UNPARSABLE_ACCESS_TOKEN: { means: 'The access token is not a token the service issued (garbage, truncated, another issuer\'s).', do: SIGN_IN_AGAIN },
+  CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED: {
+    means: 'The endpoint needs project keys and none were sent.',
+    do: KEY,
+  },
+  ADMIN_AUTHENTICATION_REQUIRED: {
+    means: 'The endpoint is for project administration.',
+    do: 'Use `createAdminApp` on a server, or sign the owner in (`adminSignInWithPassword`) in the browser.',
+  },
+  EXPECTED_INTERNAL_PROJECT: {
+    means: "The call only works on the `internal` project (project owners' accounts).",
+    do: 'Use the admin calls, which the broker sends to `internal` for you.',
+  },
+  UNPARSABLE_ACCESS_TOKEN: {
+    means: "The access token is not a token the service issued (garbage, truncated, another issuer's).",
+    do: SIGN_IN_AGAIN,
+  },
   ACCESS_TOKEN_EXPIRED: { means: 'The access token expired.', do: SIGN_IN_AGAIN },
-  INVALID_PROJECT_FOR_ACCESS_TOKEN: { means: 'The access token belongs to another project.', do: 'Check the client and the server use the same project id.' },
-  REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: { means: 'The session ended: signed out elsewhere, revoked, or expired.', do: 'The broker signs every tab out; show the sign-in page.' },
-  CANNOT_DELETE_CURRENT_SESSION: { means: 'A session tried to revoke itself through the sessions list.', do: 'Use `signOut()` for the current session; `revokeSession` is for the others.' },
-  PROVIDER_REJECTED: { means: 'The OAuth provider refused to renew the connected account\'s token.', do: 'Link the account again (`linkOAuthAccount`, or `useConnectedAccount(…, { or: \'redirect\' })`).' },
-  USER_EMAIL_ALREADY_EXISTS: { means: 'An account with this e-mail exists already.', do: 'Offer to sign in instead, or to reset the password.' },
-  EMAIL_NOT_VERIFIED: { means: 'The action needs a verified e-mail address.', do: 'Send a verification link (`sendContactChannelVerification`) and try again after the user follows it.' },
-  CANNOT_GET_OWN_USER_WITHOUT_USER: { means: 'A `me` call was made without a signed-in user.', do: 'Check someone is signed in first (`useUser`, or `forUser(accessToken)` on a server).' },
-  USER_ID_DOES_NOT_EXIST: { means: 'No user has this id in the project.', do: 'Check the id (users of another project are not found either).' },
-  USER_NOT_FOUND: { means: 'The user does not exist (deleted, or another project\'s).', do: 'Refresh what your app lists; the user may have been deleted.' },
-  API_KEY_NOT_FOUND: { means: 'No API key set has this id in the project.', do: 'List the keys again (`useApiKeys`, `listApiKeys`).' },
-  PROJECT_NOT_FOUND: { means: 'No project has this id.', do: 'Check `projectId` (a UUID from the dashboard, or the emulator\'s banner).' },
-  SIGN_UP_NOT_ENABLED: { means: 'The project does not accept new accounts.', do: 'Turn sign-up on in the project\'s settings, or create users from the server.' },
-  PASSWORD_AUTHENTICATION_NOT_ENABLED: { means: 'Password sign-in is turned off for the project.', do: 'Turn it on in the project\'s settings, or offer another method.' },
-  PASSKEY_AUTHENTICATION_NOT_ENABLED: { means: 'Passkeys are turned off for the project.', do: 'Turn them on in the project\'s settings, or hide the passkey button.' },
-  EMAIL_PASSWORD_MISMATCH: { means: 'The e-mail and password do not match an account.', do: 'Say so without telling which was wrong; offer the password reset.' },
-  REDIRECT_URL_NOT_WHITELISTED: { means: 'A callback URL (magic link, reset, OAuth, invitation) is not on the project\'s trusted domains.', do: 'Add your app\'s domain to the project\'s trusted domains (localhost is allowed in development).' },
+  INVALID_PROJECT_FOR_ACCESS_TOKEN: {
+    means: 'The access token belongs to another project.',
+    do: 'Check the client and the server use the same project id.',
+  },
+  REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: {
+    means: 'The session ended: signed out elsewhere, revoked, or expired.',
+    do: 'The broker signs every tab out; show the sign-in page.',
+  },
+  CANNOT_DELETE_CURRENT_SESSION: {
+    means: 'A session tried to revoke itself through the sessions list.',
+    do: 'Use `signOut()` for the current session; `revokeSession` is for the others.',
+  },
+  PROVIDER_REJECTED: {
+    means: "The OAuth provider refused to renew the connected account's token.",
+    do: "Link the account again (`linkOAuthAccount`, or `useConnectedAccount(…, { or: 'redirect' })`).",
+  },
+  USER_EMAIL_ALREADY_EXISTS: {
+    means: 'An account with this e-mail exists already.',
+    do: 'Offer to sign in instead, or to reset the password.',
+  },
+  EMAIL_NOT_VERIFIED: {
+    means: 'The action needs a verified e-mail address.',
+    do: 'Send a verification link (`sendContactChannelVerification`) and try again after the user follows it.',
+  },
+  CANNOT_GET_OWN_USER_WITHOUT_USER: {
+    means: 'A `me` call was made without a signed-in user.',
+    do: 'Check someone is signed in first (`useUser`, or `forUser(accessToken)` on a server).',
+  },
+  USER_ID_DOES_NOT_EXIST: {
+    means: 'No user has this id in the project.',
+    do: 'Check the id (users of another project are not found either).',
+  },
+  USER_NOT_FOUND: {
+    means: "The user does not exist (deleted, or another project's).",
+    do: 'Refresh what your app lists; the user may have been deleted.',
+  },
+  API_KEY_NOT_FOUND: {
+    means: 'No API key set has this id in the project.',
+    do: 'List the keys again (`useApiKeys`, `listApiKeys`).',
+  },
+  PROJECT_NOT_FOUND: {
+    means: 'No project has this id.',
+    do: "Check `projectId` (a UUID from the dashboard, or the emulator's banner).",
+  },
+  SIGN_UP_NOT_ENABLED: {
+    means: 'The project does not accept new accounts.',
+    do: "Turn sign-up on in the project's settings, or create users from the server.",
+  },
+  PASSWORD_AUTHENTICATION_NOT_ENABLED: {
+    means: 'Password sign-in is turned off for the project.',
+    do: "Turn it on in the project's settings, or offer another method.",
+  },
+  PASSKEY_AUTHENTICATION_NOT_ENABLED: {
+    means: 'Passkeys are turned off for the project.',
+    do: "Turn them on in the project's settings, or hide the passkey button.",
+  },
+  EMAIL_PASSWORD_MISMATCH: {
+    means: 'The e-mail and password do not match an account.',
+    do: 'Say so without telling which was wrong; offer the password reset.',
+  },
+  REDIRECT_URL_NOT_WHITELISTED: {
+    means: "A callback URL (magic link, reset, OAuth, invitation) is not on the project's trusted domains.",
+    do: "Add your app's domain to the project's trusted domains (localhost is allowed in development).",
+  },
   PASSWORD_TOO_SHORT: { means: 'The password is shorter than 8 characters.', do: 'Ask for a longer one.' },
   PASSWORD_TOO_LONG: { means: 'The password is longer than 70 characters.', do: 'Ask for a shorter one.' },
-  USER_DOES_NOT_HAVE_PASSWORD: { means: 'The user has no password (they signed up by link, code, passkey or OAuth), so it cannot be changed.', do: 'Use `setPassword` to give them one.' },
-  VERIFICATION_CODE_NOT_FOUND: { means: 'The code or link is not valid (mistyped, or another project\'s).', do: 'Offer to send a new one.' },
+  USER_DOES_NOT_HAVE_PASSWORD: {
+    means: 'The user has no password (they signed up by link, code, passkey or OAuth), so it cannot be changed.',
+    do: 'Use `setPassword` to give them one.',
+  },
+  VERIFICATION_CODE_NOT_FOUND: {
+    means: "The code or link is not valid (mistyped, or another project's).",
+    do: 'Offer to send a new one.',
+  },
   VERIFICATION_CODE_EXPIRED: { means: 'The code or link expired.', do: 'Offer to send a new one.' },
-  VERIFICATION_CODE_ALREADY_USED: { means: 'The code or link was used already (a link opened twice, or a mail scanner opened it first).', do: 'If the user is signed in, move on; otherwise send a new one.' },
-  VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: { means: 'Too many wrong tries with this code.', do: 'Offer to send a new one.' },
-  PASSWORD_CONFIRMATION_MISMATCH: { means: 'The current password given to change it is wrong (or a repeated password differs).', do: 'Ask for the current password again.' },
+  VERIFICATION_CODE_ALREADY_USED: {
+    means: 'The code or link was used already (a link opened twice, or a mail scanner opened it first).',
+    do: 'If the user is signed in, move on; otherwise send a new one.',
+  },
+  VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: {
+    means: 'Too many wrong tries with this code.',
+    do: 'Offer to send a new one.',
+  },
+  PASSWORD_CONFIRMATION_MISMATCH: {
+    means: 'The current password given to change it is wrong (or a repeated password differs).',
+    do: 'Ask for the current password again.',
+  },
   EMAIL_ALREADY_VERIFIED: { means: 'The address is verified already.', do: 'Nothing: treat it as success.' },
-  EMAIL_NOT_ASSOCIATED_WITH_USER: { means: 'The e-mail is not one of this user\'s contact channels.', do: 'Add it as a contact channel first.' },
-  EMAIL_IS_NOT_PRIMARY_EMAIL: { means: 'The action needs the user\'s primary e-mail.', do: 'Make the channel primary (`updateContactChannel(id, { isPrimary: true })`) first.' },
-  PASSKEY_REGISTRATION_FAILED: { means: 'The service could not verify the new passkey.', do: 'Let the user try again; check the site runs on `localhost` or HTTPS with the project\'s domain.' },
-  PASSKEY_WEBAUTHN_ERROR: { means: 'The browser refused the passkey ceremony: the user cancelled, or no authenticator could be used.', do: 'Let the user try again or sign in another way.' },
-  PASSKEY_AUTHENTICATION_FAILED: { means: 'The service could not verify the passkey (unknown credential, wrong origin).', do: 'Offer another way to sign in; a passkey registered on another domain does not work here.' },
-  PERMISSION_NOT_FOUND: { means: 'No permission definition has this id.', do: 'Define it first (`adminCreatePermissionDefinition`), or check the id.' },
-  CURRENT_PROJECT_NOT_FOUND: { means: 'No project has the id the request named (`x-stack-project-id`): today\'s service checks the project before any key, so a wrong id says so whatever the key.', do: 'Check `projectId` (a UUID, from the project\'s page in the dashboard or the emulator\'s banner) and that `baseUrl` is the service that project lives on.' },
-  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: { means: 'The project requires a publishable client key for client access, and the request had none.', do: 'Pass the project\'s `publishableClientKey` (`pck_…` on the hosted service) to `createBrokerClient`.' },
-  BRANCH_DOES_NOT_EXIST: { means: 'The request named a configuration branch (`x-stack-branch-id`) the project does not have.', do: 'Leave the branch header out (the service then uses `main`), or name a branch that exists.' },
-  ANONYMOUS_ACCOUNTS_NOT_ENABLED: { means: 'An anonymous sign-up was asked of a project that does not allow guests.', do: 'Turn anonymous accounts on in the project\'s settings, or offer the other ways to sign up.' },
-  RESTRICTED_USER_NOT_ALLOWED: { means: 'The user is signed in but restricted (`isRestricted`: a guest, an e-mail the project requires verified, or held back by an administrator), and the call does not accept restricted users.', do: 'Read `restrictedReason` on the user: ask a guest to sign up, ask for the e-mail to be verified, or tell the user their account is on hold.' },
-  SIGN_UP_REJECTED: { means: 'The project\'s sign-up rules (or its risk checks) refused this sign-up; the message is the project\'s.', do: 'Show the message to the user; if it is wrong, change the project\'s sign-up rules.' },
-  BOT_CHALLENGE_REQUIRED: { means: 'The project asks sign-ups to pass a bot challenge first, and none was sent.', do: 'authbroker does not run bot challenges yet: turn the challenge off for the project, or sign users up from your server (`authbroker/server`).' },
-  BOT_CHALLENGE_FAILED: { means: 'The bot challenge sent with the sign-up did not pass.', do: 'Let the user try again.' },
-  CLI_AUTH_ERROR: { means: 'A command-line sign-in (the service\'s CLI flow) failed; the message says why.', do: 'Start the command-line sign-in again.' },
-  CLI_AUTH_EXPIRED_ERROR: { means: 'A command-line sign-in was not finished in time.', do: 'Start the command-line sign-in again and finish it in the browser sooner.' },
-  CLI_AUTH_USED_ERROR: { means: 'A command-line sign-in\'s link was used already.', do: 'Start the command-line sign-in again.' },
-  PERMISSION_ID_ALREADY_EXISTS: { means: 'A permission definition (team or project: they share one set of ids) already has this id.', do: 'Choose another id, or update the existing definition.' },
-  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: { means: 'A guest\'s (anonymous user\'s) access token reached a call that does not allow guests: the service without `x-stack-allow-anonymous-user`, or your server\'s `verifyAccessToken`.', do: 'In the browser the broker sends the header for you. On your server, treat the request as from nobody (answer 401 and let the page ask the guest to sign up), or let the guest in on purpose.' },
-  CONTAINED_PERMISSION_NOT_FOUND: { means: 'A permission definition names a contained permission that does not exist.', do: 'Define the contained permission first.' },
-  TEAM_NOT_FOUND: { means: 'No team has this id (deleted, or another project\'s).', do: 'Refresh the team list (`useTeams`).' },
-  TEAM_ALREADY_EXISTS: { means: 'A team with this id exists already.', do: 'Use another id, or update the existing team.' },
-  TEAM_MEMBERSHIP_NOT_FOUND: { means: 'The user is not a member of this team.', do: 'Refresh the team list; they may have left or been removed.' },
-  EMAIL_TEMPLATE_ALREADY_EXISTS: { means: 'The project has this e-mail template already.', do: 'Update it instead (`adminUpdateEmailTemplate`).' },
-  OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: { means: 'The user has no linked account at this provider.', do: 'Link it (`linkOAuthAccount`, or `useConnectedAccount(…, { or: \'redirect\' })`).' },
-  OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: { means: 'This provider account is linked to another user already.', do: 'Sign in as that user, or unlink it there first.' },
-  OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: { means: 'The linked account did not grant the scopes asked for.', do: 'Link it again asking for them (`useConnectedAccount(provider, { or: \'redirect\', scopes })` does).' },
-  OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: { means: 'Extra scopes need the project\'s own OAuth app, not the service\'s shared keys.', do: 'Configure your own client id and secret for the provider.' },
-  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: { means: 'Provider access tokens need the project\'s own OAuth app, not the shared keys.', do: 'Configure your own client id and secret for the provider.' },
-  INVALID_OAUTH_CLIENT_ID_OR_SECRET: { means: 'The provider refused the project\'s OAuth client id or secret.', do: 'Fix them in the project\'s OAuth settings.' },
-  INVALID_SCOPE: { means: 'The provider does not know a scope asked for.', do: 'Check the scope names in the provider\'s documentation.' },
-  USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: { means: 'The user linked a different account of this provider already.', do: 'Unlink it first, or keep using it.' },
-  OUTER_OAUTH_TIMEOUT: { means: 'The OAuth sign-in took too long (the user left the provider\'s page open).', do: 'Start the sign-in again.' },
-  OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: { means: 'The provider is not enabled for the project.', do: 'Enable it in the project\'s settings, or hide its button (`useProject()` lists the enabled ones).' },
-  MULTI_FACTOR_AUTHENTICATION_REQUIRED: { means: 'The password (or code) was right and the user has two-factor on: the sign-in answers `{ status: \'mfa-required\', attemptCode }` instead of throwing this.', do: 'Ask for the authenticator code and call `signInWithMfa({ attemptCode, totp })`.' },
-  INVALID_TOTP_CODE: { means: 'The authenticator code is wrong or too old.', do: 'Ask again; check the device\'s clock.' },
+  EMAIL_NOT_ASSOCIATED_WITH_USER: {
+    means: "The e-mail is not one of this user's contact channels.",
+    do: 'Add it as a contact channel first.',
+  },
+  EMAIL_IS_NOT_PRIMARY_EMAIL: {
+    means: "The action needs the user's primary e-mail.",
+    do: 'Make the channel primary (`updateContactChannel(id, { isPrimary: true })`) first.',
+  },
+  PASSKEY_REGISTRATION_FAILED: {
+    means: 'The service could not verify the new passkey.',
+    do: "Let the user try again; check the site runs on `localhost` or HTTPS with the project's domain.",
+  },
+  PASSKEY_WEBAUTHN_ERROR: {
+    means: 'The browser refused the passkey ceremony: the user cancelled, or no authenticator could be used.',
+    do: 'Let the user try again or sign in another way.',
+  },
+  PASSKEY_AUTHENTICATION_FAILED: {
+    means: 'The service could not verify the passkey (unknown credential, wrong origin).',
+    do: 'Offer another way to sign in; a passkey registered on another domain does not work here.',
+  },
+  PERMISSION_NOT_FOUND: {
+    means: 'No permission definition has this id.',
+    do: 'Define it first (`adminCreatePermissionDefinition`), or check the id.',
+  },
+  CURRENT_PROJECT_NOT_FOUND: {
+    means:
+      "No project has the id the request named (`x-stack-project-id`): today's service checks the project before any key, so a wrong id says so whatever the key.",
+    do: "Check `projectId` (a UUID, from the project's page in the dashboard or the emulator's banner) and that `baseUrl` is the service that project lives on.",
+  },
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: {
+    means: 'The project requires a publishable client key for client access, and the request had none.',
+    do: "Pass the project's `publishableClientKey` (`pck_…` on the hosted service) to `createBrokerClient`.",
+  },
+  BRANCH_DOES_NOT_EXIST: {
+    means: 'The request named a configuration branch (`x-stack-branch-id`) the project does not have.',
+    do: 'Leave the branch header out (the service then uses `main`), or name a branch that exists.',
+  },
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: {
+    means: 'An anonymous sign-up was asked of a project that does not allow guests.',
+    do: "Turn anonymous accounts on in the project's settings, or offer the other ways to sign up.",
+  },
+  RESTRICTED_USER_NOT_ALLOWED: {
+    means:
+      'The user is signed in but restricted (`isRestricted`: a guest, an e-mail the project requires verified, or held back by an administrator), and the call does not accept restricted users.',
+    do: 'Read `restrictedReason` on the user: ask a guest to sign up, ask for the e-mail to be verified, or tell the user their account is on hold.',
+  },
+  SIGN_UP_REJECTED: {
+    means: "The project's sign-up rules (or its risk checks) refused this sign-up; the message is the project's.",
+    do: "Show the message to the user; if it is wrong, change the project's sign-up rules.",
+  },
+  BOT_CHALLENGE_REQUIRED: {
+    means: 'The project asks sign-ups to pass a bot challenge first, and none was sent.',
+    do: 'authbroker does not run bot challenges yet: turn the challenge off for the project, or sign users up from your server (`authbroker/server`).',
+  },
+  BOT_CHALLENGE_FAILED: {
+    means: 'The bot challenge sent with the sign-up did not pass.',
+    do: 'Let the user try again.',
+  },
+  CLI_AUTH_ERROR: {
+    means: "A command-line sign-in (the service's CLI flow) failed; the message says why.",
+    do: 'Start the command-line sign-in again.',
+  },
+  CLI_AUTH_EXPIRED_ERROR: {
+    means: 'A command-line sign-in was not finished in time.',
+    do: 'Start the command-line sign-in again and finish it in the browser sooner.',
+  },
+  CLI_AUTH_USED_ERROR: {
+    means: "A command-line sign-in's link was used already.",
+    do: 'Start the command-line sign-in again.',
+  },
+  PERMISSION_ID_ALREADY_EXISTS: {
+    means: 'A permission definition (team or project: they share one set of ids) already has this id.',
+    do: 'Choose another id, or update the existing definition.',
+  },
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: {
+    means:
+      "A guest's (anonymous user's) access token reached a call that does not allow guests: the service without `x-stack-allow-anonymous-user`, or your server's `verifyAccessToken`.",
+    do: 'In the browser the broker sends the header for you. On your server, treat the request as from nobody (answer 401 and let the page ask the guest to sign up), or let the guest in on purpose.',
+  },
+  CONTAINED_PERMISSION_NOT_FOUND: {
+    means: 'A permission definition names a contained permission that does not exist.',
+    do: 'Define the contained permission first.',
+  },
+  TEAM_NOT_FOUND: {
+    means: "No team has this id (deleted, or another project's).",
+    do: 'Refresh the team list (`useTeams`).',
+  },
+  TEAM_ALREADY_EXISTS: {
+    means: 'A team with this id exists already.',
+    do: 'Use another id, or update the existing team.',
+  },
+  TEAM_MEMBERSHIP_NOT_FOUND: {
+    means: 'The user is not a member of this team.',
+    do: 'Refresh the team list; they may have left or been removed.',
+  },
+  EMAIL_TEMPLATE_ALREADY_EXISTS: {
+    means: 'The project has this e-mail template already.',
+    do: 'Update it instead (`adminUpdateEmailTemplate`).',
+  },
+  OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: {
+    means: 'The user has no linked account at this provider.',
+    do: "Link it (`linkOAuthAccount`, or `useConnectedAccount(…, { or: 'redirect' })`).",
+  },
+  OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: {
+    means: 'This provider account is linked to another user already.',
+    do: 'Sign in as that user, or unlink it there first.',
+  },
+  OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: {
+    means: 'The linked account did not grant the scopes asked for.',
+    do: "Link it again asking for them (`useConnectedAccount(provider, { or: 'redirect', scopes })` does).",
+  },
+  OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: {
+    means: "Extra scopes need the project's own OAuth app, not the service's shared keys.",
+    do: 'Configure your own client id and secret for the provider.',
+  },
+  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: {
+    means: "Provider access tokens need the project's own OAuth app, not the shared keys.",
+    do: 'Configure your own client id and secret for the provider.',
+  },
+  INVALID_OAUTH_CLIENT_ID_OR_SECRET: {
+    means: "The provider refused the project's OAuth client id or secret.",
+    do: "Fix them in the project's OAuth settings.",
+  },
+  INVALID_SCOPE: {
+    means: 'The provider does not know a scope asked for.',
+    do: "Check the scope names in the provider's documentation.",
+  },
+  USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: {
+    means: 'The user linked a different account of this provider already.',
+    do: 'Unlink it first, or keep using it.',
+  },
+  OUTER_OAUTH_TIMEOUT: {
+    means: "The OAuth sign-in took too long (the user left the provider's page open).",
+    do: 'Start the sign-in again.',
+  },
+  OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: {
+    means: 'The provider is not enabled for the project.',
+    do: "Enable it in the project's settings, or hide its button (`useProject()` lists the enabled ones).",
+  },
+  MULTI_FACTOR_AUTHENTICATION_REQUIRED: {
+    means:
+      "The password (or code) was right and the user has two-factor on: the sign-in answers `{ status: 'mfa-required', attemptCode }` instead of throwing this.",
+    do: 'Ask for the authenticator code and call `signInWithMfa({ attemptCode, totp })`.',
+  },
+  INVALID_TOTP_CODE: {
+    means: 'The authenticator code is wrong or too old.',
+    do: "Ask again; check the device's clock.",
+  },
   USER_AUTHENTICATION_REQUIRED: { means: 'The endpoint needs a signed-in user.', do: 'Sign the user in first.' },
-  TEAM_MEMBERSHIP_ALREADY_EXISTS: { means: 'The user is a member of this team already.', do: 'Nothing: treat it as success.' },
-  TEAM_PERMISSION_REQUIRED: { means: 'The user lacks the team permission the action needs (`$update_team`, `$invite_members`…).', do: 'Hide the action with `usePermission(teamId, id)`, or grant the permission.' },
-  TEAM_PERMISSION_NOT_FOUND: { means: 'The user does not hold this permission in the team.', do: 'Refresh the permissions; it may have been revoked.' },
-  INVALID_SHARED_OAUTH_PROVIDER_ID: { means: 'The provider has no shared keys on the service.', do: 'Configure your own client id and secret for it.' },
-  INVALID_STANDARD_OAUTH_PROVIDER_ID: { means: 'The provider id is not one the service knows.', do: 'Use one of `oauthProviderIds` (`google`, `github`, …).' },
-  INVALID_AUTHORIZATION_CODE: { means: 'The OAuth authorization code was already used, expired or is not the flow\'s.', do: 'Start the sign-in again; do not reload the callback page.' },
-  OAUTH_PROVIDER_ACCESS_DENIED: { means: 'The user refused at the provider (or the provider refused them).', do: 'Let them try again or sign in another way.' },
-  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: { means: 'Another user signs in with this e-mail.', do: 'Use another address, or add it without `usedForAuth`.' },
-  INVALID_POLLING_CODE: { means: 'The CLI sign-in\'s polling code is not valid or expired.', do: 'Start the CLI sign-in again.' },
+  TEAM_MEMBERSHIP_ALREADY_EXISTS: {
+    means: 'The user is a member of this team already.',
+    do: 'Nothing: treat it as success.',
+  },
+  TEAM_PERMISSION_REQUIRED: {
+    means: 'The user lacks the team permission the action needs (`$update_team`, `$invite_members`…).',
+    do: 'Hide the action with `usePermission(teamId, id)`, or grant the permission.',
+  },
+  TEAM_PERMISSION_NOT_FOUND: {
+    means: 'The user does not hold this permission in the team.',
+    do: 'Refresh the permissions; it may have been revoked.',
+  },
+  INVALID_SHARED_OAUTH_PROVIDER_ID: {
+    means: 'The provider has no shared keys on the service.',
+    do: 'Configure your own client id and secret for it.',
+  },
+  INVALID_STANDARD_OAUTH_PROVIDER_ID: {
+    means: 'The provider id is not one the service knows.',
+    do: 'Use one of `oauthProviderIds` (`google`, `github`, …).',
+  },
+  INVALID_AUTHORIZATION_CODE: {
+    means: "The OAuth authorization code was already used, expired or is not the flow's.",
+    do: 'Start the sign-in again; do not reload the callback page.',
+  },
+  OAUTH_PROVIDER_ACCESS_DENIED: {
+    means: 'The user refused at the provider (or the provider refused them).',
+    do: 'Let them try again or sign in another way.',
+  },
+  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: {
+    means: 'Another user signs in with this e-mail.',
+    do: 'Use another address, or add it without `usedForAuth`.',
+  },
+  INVALID_POLLING_CODE: {
+    means: "The CLI sign-in's polling code is not valid or expired.",
+    do: 'Start the CLI sign-in again.',
+  },
 } satisfies Record<ErrorCode, Advice>;

@@ -61,17 +61,20 @@ export async function authenticate(headers: Headers, store: Store, now: number):
   let tokenUser: { projectId: string; userId: string; sessionId: string | null } | null = null;
   if (projectId !== undefined && accessToken !== undefined) {
     const check = await verifyAccessToken(store, accessToken, now);
-    if (!check.ok && check.reason === 'expired') throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: check.expiredAtMillis });
+    if (!check.ok && check.reason === 'expired')
+      throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: check.expiredAtMillis });
     if (!check.ok) throw createKnownError('UNPARSABLE_ACCESS_TOKEN');
     if (check.projectId !== projectId) throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
     // An anonymous user's token only counts when the caller says it expects one (the SDKs always do).
-    if (check.anonymous && headers['x-stack-allow-anonymous-user'] !== 'true') throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    if (check.anonymous && headers['x-stack-allow-anonymous-user'] !== 'true')
+      throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
     tokenUser = { projectId: check.projectId, userId: check.userId, sessionId: check.sessionId };
   }
 
   // 2–5. The access type and the project id.
   if (accessType === undefined) {
-    if ([publishableKey, secretKey, adminKey, adminAccessToken].some((h) => h !== undefined)) throw createKnownError('PROJECT_KEY_WITHOUT_ACCESS_TYPE');
+    if ([publishableKey, secretKey, adminKey, adminAccessToken].some((h) => h !== undefined))
+      throw createKnownError('PROJECT_KEY_WITHOUT_ACCESS_TYPE');
     return null;
   }
   if (!isAccessType(accessType)) throw createKnownError('INVALID_ACCESS_TYPE', { accessType });
@@ -85,39 +88,54 @@ export async function authenticate(headers: Headers, store: Store, now: number):
   if (overrideKey !== undefined) {
     // 6. The dev-only override key: the internal project's super secret admin key.
     const internal = store.project('internal');
-    if (!internal || !keyIsValid(internal, 'super_secret_admin_key', overrideKey, now_)) throw new StatusError(401, 'Invalid development key override');
+    if (!internal || !keyIsValid(internal, 'super_secret_admin_key', overrideKey, now_))
+      throw new StatusError(401, 'Invalid development key override');
   } else if (adminAccessToken !== undefined) {
     // 7. An admin access token replaces the key check for any access type.
     const check = await verifyAccessToken(store, adminAccessToken, now_);
-    if (!check.ok && check.reason === 'expired') throw createKnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: check.expiredAtMillis });
+    if (!check.ok && check.reason === 'expired')
+      throw createKnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: check.expiredAtMillis });
     // An anonymous user of the internal project owns no project (the service refuses such tokens here).
     if (!check.ok || check.anonymous) throw createKnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
     if (check.projectId !== 'internal') throw createKnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     const internal = store.project('internal');
     const admin = internal ? own(internal.users, check.userId) : undefined;
     if (!admin) {
-      throw new StatusError(401, 'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.');
+      throw new StatusError(
+        401,
+        'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.',
+      );
     }
     const managed = (admin.server_metadata as { managedProjectIds?: unknown } | null)?.managedProjectIds;
-    if (!Array.isArray(managed) || !managed.includes(projectId)) throw createKnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    if (!Array.isArray(managed) || !managed.includes(projectId))
+      throw createKnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
   } else {
     // 8. The key of the access type (keys of other types are ignored).
-    const check = (kind: KeyKind, value: string | undefined, missing: 'CLIENT_AUTHENTICATION_REQUIRED' | 'SERVER_AUTHENTICATION_REQUIRED' | 'ADMIN_AUTHENTICATION_REQUIRED') => {
+    const check = (
+      kind: KeyKind,
+      value: string | undefined,
+      missing: 'CLIENT_AUTHENTICATION_REQUIRED' | 'SERVER_AUTHENTICATION_REQUIRED' | 'ADMIN_AUTHENTICATION_REQUIRED',
+    ) => {
       if (value === undefined || value === '') throw createKnownError(missing);
       if (!keyIsValid(project, kind, value, now_)) {
-        const code = kind === 'publishable_client_key' ? 'INVALID_PUBLISHABLE_CLIENT_KEY' : kind === 'secret_server_key' ? 'INVALID_SECRET_SERVER_KEY' : 'INVALID_SUPER_SECRET_ADMIN_KEY';
+        const code =
+          kind === 'publishable_client_key'
+            ? 'INVALID_PUBLISHABLE_CLIENT_KEY'
+            : kind === 'secret_server_key'
+              ? 'INVALID_SECRET_SERVER_KEY'
+              : 'INVALID_SUPER_SECRET_ADMIN_KEY';
         throw createKnownError(code, { project_id: projectId });
       }
     };
     if (accessType === 'client') {
       // Client access without a key is allowed unless the project requires one.
       if (publishableKey === undefined || publishableKey === '') {
-        if (project.config.require_publishable_client_key) throw createKnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: projectId });
+        if (project.config.require_publishable_client_key)
+          throw createKnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: projectId });
       } else {
         check('publishable_client_key', publishableKey, 'CLIENT_AUTHENTICATION_REQUIRED');
       }
-    }
-    else if (accessType === 'server') check('secret_server_key', secretKey, 'SERVER_AUTHENTICATION_REQUIRED');
+    } else if (accessType === 'server') check('secret_server_key', secretKey, 'SERVER_AUTHENTICATION_REQUIRED');
     else check('super_secret_admin_key', adminKey, 'ADMIN_AUTHENTICATION_REQUIRED');
   }
 

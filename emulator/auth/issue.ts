@@ -36,12 +36,19 @@ export async function issueTokens(
   session.last_used_at_millis = now;
   p.sessions[sessionId] = session;
   recordActivity(p, user, now);
-  if (options.method !== undefined && !user.login_methods.includes(options.method)) user.login_methods.push(options.method);
+  if (options.method !== undefined && !user.login_methods.includes(options.method))
+    user.login_methods.push(options.method);
   return { access_token: accessToken, refresh_token: refreshToken, session_id: sessionId };
 }
 
 /** A fresh access token for an existing session (refresh); records activity. */
-export async function refreshTokenFor(env: EmulatorEnv, p: ProjectRecord, user: UserRecord, sessionId: string, now: number): Promise<string> {
+export async function refreshTokenFor(
+  env: EmulatorEnv,
+  p: ProjectRecord,
+  user: UserRecord,
+  sessionId: string,
+  now: number,
+): Promise<string> {
   const token = await signAccessToken(p, user, sessionId, now, env.accessTokenTtlMillis, env.baseUrl);
   const session = p.sessions[sessionId];
   if (session) session.last_used_at_millis = now;

@@ -73,8 +73,10 @@ type Audience = 'normal' | 'anonymous' | 'restricted';
 /** The project and the kind of user an audience names (`<id>`, `<id>:anon`, `<id>:restricted`). */
 function parseAudience(aud: unknown): { projectId: string; audience: Audience } | null {
   if (typeof aud !== 'string') return null;
-  if (aud.endsWith(ANONYMOUS_AUDIENCE_SUFFIX)) return { projectId: aud.slice(0, -ANONYMOUS_AUDIENCE_SUFFIX.length), audience: 'anonymous' };
-  if (aud.endsWith(RESTRICTED_AUDIENCE_SUFFIX)) return { projectId: aud.slice(0, -RESTRICTED_AUDIENCE_SUFFIX.length), audience: 'restricted' };
+  if (aud.endsWith(ANONYMOUS_AUDIENCE_SUFFIX))
+    return { projectId: aud.slice(0, -ANONYMOUS_AUDIENCE_SUFFIX.length), audience: 'anonymous' };
+  if (aud.endsWith(RESTRICTED_AUDIENCE_SUFFIX))
+    return { projectId: aud.slice(0, -RESTRICTED_AUDIENCE_SUFFIX.length), audience: 'restricted' };
   return { projectId: aud, audience: 'normal' };
 }
 
@@ -83,7 +85,14 @@ function keyOf(p: ProjectRecord, audience: Audience): SigningKeyRecord {
   return audience === 'normal' ? p.signing_key : p.audience_keys[audience];
 }
 
-export async function signAccessToken(p: ProjectRecord, user: UserRecord, sessionId: string, now: number, ttlMillis: number, baseUrl: string): Promise<string> {
+export async function signAccessToken(
+  p: ProjectRecord,
+  user: UserRecord,
+  sessionId: string,
+  now: number,
+  ttlMillis: number,
+  baseUrl: string,
+): Promise<string> {
   const iat = Math.floor(now / 1000);
   const key = keyOf(p, user.is_anonymous === true ? 'anonymous' : 'normal');
   return new SignJWT(serviceClaims(p, user, sessionId))
@@ -112,7 +121,16 @@ export type TokenCheck =
  * requests and the same token comes back many times; the expiry is still checked on every use.
  * A cached entry stands only while its project still signs with the same key.
  */
-const verified = new Map<string, { projectId: string; audience: Audience; kid: string; check: Extract<TokenCheck, { ok: true }>; expMillis: number | null }>();
+const verified = new Map<
+  string,
+  {
+    projectId: string;
+    audience: Audience;
+    kid: string;
+    check: Extract<TokenCheck, { ok: true }>;
+    expMillis: number | null;
+  }
+>();
 const VERIFIED_CACHE_SIZE = 2000;
 
 export async function verifyAccessToken(store: Store, token: string, now: number): Promise<TokenCheck> {
@@ -120,7 +138,8 @@ export async function verifyAccessToken(store: Store, token: string, now: number
   if (cached) {
     const project = store.project(cached.projectId);
     if (project && keyOf(project, cached.audience).kid === cached.kid) {
-      if (cached.expMillis !== null && cached.expMillis <= now) return { ok: false, reason: 'expired', expiredAtMillis: cached.expMillis };
+      if (cached.expMillis !== null && cached.expMillis <= now)
+        return { ok: false, reason: 'expired', expiredAtMillis: cached.expMillis };
       return cached.check;
     }
     verified.delete(token);
@@ -131,7 +150,13 @@ export async function verifyAccessToken(store: Store, token: string, now: number
     const exp = result.payload.exp;
     // A verified token's audience is its user's: anonymous, or the project's own (restricted ones are refused).
     const audience: Audience = result.anonymous ? 'anonymous' : 'normal';
-    verified.set(token, { projectId: result.projectId, audience, kid: keyOf(store.project(result.projectId)!, audience).kid, check: result, expMillis: typeof exp === 'number' ? exp * 1000 : null });
+    verified.set(token, {
+      projectId: result.projectId,
+      audience,
+      kid: keyOf(store.project(result.projectId)!, audience).kid,
+      check: result,
+      expMillis: typeof exp === 'number' ? exp * 1000 : null,
+    });
   }
   return result;
 }
@@ -145,7 +170,8 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
   }
   // Tokens without an audience would need the service's legacy global key, which we do not have.
   const named = parseAudience(aud);
-  // The emulator has no restricted users (only anonymous ones, whose audience is their own), so it signs no `:restricted` token.
+  // The emulator has no restricted users (only anonymous ones, whose audience is their own), so it signs no
+  // `:restricted` token.
   if (named === null || named.audience === 'restricted') return { ok: false, reason: 'unparsable' };
   const project = store.project(named.projectId);
   if (!project) return { ok: false, reason: 'unparsable' };
@@ -158,13 +184,21 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
     // Today's issuer names the project under any API URL (the emulator may have moved port since); v2.7's is fixed.
     const issuer = typeof payload.iss === 'string' ? payload.iss : '';
     const legacy = issuer === ACCESS_TOKEN_ISSUER && !anonymousAudience;
-    if (!legacy && !issuer.endsWith(issuerPath(project.id, anonymousAudience))) return { ok: false, reason: 'unparsable' };
+    if (!legacy && !issuer.endsWith(issuerPath(project.id, anonymousAudience)))
+      return { ok: false, reason: 'unparsable' };
     if (typeof payload.sub !== 'string') return { ok: false, reason: 'unparsable' };
     const anonymous = payload.is_anonymous === true;
     // The audience and the claim say the same, or the token is not one the service made.
     if (anonymous !== anonymousAudience) return { ok: false, reason: 'unparsable' };
     const session = payload.refresh_token_id ?? payload.refreshTokenId;
-    return { ok: true, projectId: project.id, userId: payload.sub, sessionId: typeof session === 'string' ? session : null, anonymous, payload };
+    return {
+      ok: true,
+      projectId: project.id,
+      userId: payload.sub,
+      sessionId: typeof session === 'string' ? session : null,
+      anonymous,
+      payload,
+    };
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
       const exp = error.payload.exp;
@@ -180,8 +214,15 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
  * brings both, as anonymous users are restricted ones too), so that a backend verifying tokens
  * with the plain set refuses theirs.
  */
-export function projectJwks(p: ProjectRecord, include: { restricted?: boolean; anonymous?: boolean } = {}): { keys: Array<Record<string, unknown>> } {
-  const audiences: Audience[] = ['normal', ...(include.restricted || include.anonymous ? (['restricted'] as const) : []), ...(include.anonymous ? (['anonymous'] as const) : [])];
+export function projectJwks(
+  p: ProjectRecord,
+  include: { restricted?: boolean; anonymous?: boolean } = {},
+): { keys: Array<Record<string, unknown>> } {
+  const audiences: Audience[] = [
+    'normal',
+    ...(include.restricted || include.anonymous ? (['restricted'] as const) : []),
+    ...(include.anonymous ? (['anonymous'] as const) : []),
+  ];
   return {
     keys: audiences.map((audience) => {
       const { kid, publicJwk } = keyOf(p, audience);

@@ -77,8 +77,17 @@ const CODE_LIFETIME_MILLIS = 10 * 60 * 1000;
 export const PROVIDER_TOKEN_LIFETIME_MILLIS = 60 * 60 * 1000;
 
 const providerNames: Record<string, string> = {
-  github: 'GitHub', google: 'Google', microsoft: 'Microsoft', spotify: 'Spotify', facebook: 'Facebook', discord: 'Discord',
-  gitlab: 'GitLab', bitbucket: 'Bitbucket', linkedin: 'LinkedIn', apple: 'Apple', x: 'X',
+  github: 'GitHub',
+  google: 'Google',
+  microsoft: 'Microsoft',
+  spotify: 'Spotify',
+  facebook: 'Facebook',
+  discord: 'Discord',
+  gitlab: 'GitLab',
+  bitbucket: 'Bitbucket',
+  linkedin: 'LinkedIn',
+  apple: 'Apple',
+  x: 'X',
 };
 
 const defaultScopes: Record<string, string[]> = {
@@ -121,26 +130,55 @@ export function mockAuthorizeUrl(
   return url.toString();
 }
 
-export type ExchangeResult = { ok: true; grant: ProviderGrant } | { ok: false; error: 'invalid_grant' | 'invalid_client' };
+export type ExchangeResult =
+  { ok: true; grant: ProviderGrant } | { ok: false; error: 'invalid_grant' | 'invalid_client' };
 
 /** The token request the service makes at callback time; codes are single-use. */
-export function exchangeProviderCode(env: EmulatorEnv, providerId: string, code: string, request: { clientId: string; redirectUri: string; codeVerifier: string }): ExchangeResult {
+export function exchangeProviderCode(
+  env: EmulatorEnv,
+  providerId: string,
+  code: string,
+  request: { clientId: string; redirectUri: string; codeVerifier: string },
+): ExchangeResult {
   const memory = memoryOf(env);
   const pending = memory.codes.get(code);
   const now = env.clock.now();
-  if (!pending || pending.used || pending.expires_at_millis <= now || pending.provider_id !== providerId || pending.redirect_uri !== request.redirectUri) {
+  if (
+    !pending ||
+    pending.used ||
+    pending.expires_at_millis <= now ||
+    pending.provider_id !== providerId ||
+    pending.redirect_uri !== request.redirectUri
+  ) {
     return { ok: false, error: 'invalid_grant' };
   }
   if (pending.client_id !== request.clientId) return { ok: false, error: 'invalid_client' };
-  if (pending.code_challenge !== '' && createHash('sha256').update(request.codeVerifier).digest('base64url') !== pending.code_challenge) {
+  if (
+    pending.code_challenge !== '' &&
+    createHash('sha256').update(request.codeVerifier).digest('base64url') !== pending.code_challenge
+  ) {
     return { ok: false, error: 'invalid_grant' };
   }
   pending.used = true;
   memory.codes.delete(code);
   const refreshToken = `mock_${providerId}_rt_${randomToken(32)}`;
-  memory.tokens.set(refreshToken, { provider_id: providerId, account_id: pending.account.account_id, scopes: pending.scopes, kind: 'refresh' });
+  memory.tokens.set(refreshToken, {
+    provider_id: providerId,
+    account_id: pending.account.account_id,
+    scopes: pending.scopes,
+    kind: 'refresh',
+  });
   const minted = mintProviderAccessToken(env, providerId, pending.account.account_id, pending.scopes);
-  return { ok: true, grant: { account: pending.account, access_token: minted.access_token, refresh_token: refreshToken, scopes: [...pending.scopes], expires_at_millis: minted.expires_at_millis } };
+  return {
+    ok: true,
+    grant: {
+      account: pending.account,
+      access_token: minted.access_token,
+      refresh_token: refreshToken,
+      scopes: [...pending.scopes],
+      expires_at_millis: minted.expires_at_millis,
+    },
+  };
 }
 
 /**
@@ -148,17 +186,30 @@ export function exchangeProviderCode(env: EmulatorEnv, providerId: string, code:
  * checked that its stored refresh token covers `scopes`; tokens survive emulator restarts in the
  * state file while this memory does not, so unknown refresh tokens are not refused.
  */
-export function mintProviderAccessToken(env: EmulatorEnv, providerId: string, accountId: string, scopes: string[]): { access_token: string; expires_at_millis: number } {
+export function mintProviderAccessToken(
+  env: EmulatorEnv,
+  providerId: string,
+  accountId: string,
+  scopes: string[],
+): { access_token: string; expires_at_millis: number } {
   const accessToken = `mock_${providerId}_at_${randomToken(32)}`;
   const memory = memoryOf(env);
-  memory.tokens.set(accessToken, { provider_id: providerId, account_id: accountId, scopes: [...scopes], kind: 'access' });
+  memory.tokens.set(accessToken, {
+    provider_id: providerId,
+    account_id: accountId,
+    scopes: [...scopes],
+    kind: 'access',
+  });
   // Bounded: a long-running dev emulator should not grow without end.
   if (memory.tokens.size > 10_000) memory.tokens.delete(memory.tokens.keys().next().value!);
   return { access_token: accessToken, expires_at_millis: env.clock.now() + PROVIDER_TOKEN_LIFETIME_MILLIS };
 }
 
 /** What the provider knows about a token it issued (for tests and the dev page). */
-export function inspectProviderToken(env: EmulatorEnv, token: string): { provider_id: string; account_id: string; scopes: string[]; kind: 'access' | 'refresh' } | null {
+export function inspectProviderToken(
+  env: EmulatorEnv,
+  token: string,
+): { provider_id: string; account_id: string; scopes: string[]; kind: 'access' | 'refresh' } | null {
   return memoryOf(env).tokens.get(token) ?? null;
 }
 
@@ -168,7 +219,9 @@ function fieldsOf(req: ApiRequest): Fields {
   const out: Fields = {};
   const add = (source: unknown) => {
     if (typeof source !== 'object' || source === null) return;
-    for (const [key, value] of Object.entries(source)) if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') out[key] = String(value);
+    for (const [key, value] of Object.entries(source))
+      if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number')
+        out[key] = String(value);
   };
   add(req.query);
   add(req.body);
@@ -180,7 +233,11 @@ function callbackProblem(providerId: string, redirectUri: string | undefined): s
   if (!redirectUri) return 'redirect_uri is missing.';
   try {
     const url = new URL(redirectUri);
-    if (!/^https?:$/.test(url.protocol) || !/^\/api\/(?:v1|v2beta[1-4])\/auth\/oauth\/callback\/[^/]+$/.test(url.pathname) || !url.pathname.endsWith(`/${providerId}`)) {
+    if (
+      !/^https?:$/.test(url.protocol) ||
+      !/^\/api\/(?:v1|v2beta[1-4])\/auth\/oauth\/callback\/[^/]+$/.test(url.pathname) ||
+      !url.pathname.endsWith(`/${providerId}`)
+    ) {
       return `redirect_uri must be this emulator's /api/v1/auth/oauth/callback/${providerId}.`;
     }
     return null;
@@ -190,7 +247,8 @@ function callbackProblem(providerId: string, redirectUri: string | undefined): s
 }
 
 function appName(env: EmulatorEnv, state: string | undefined): string {
-  for (const p of env.store.projects()) if (state !== undefined && Object.hasOwn(p.oauth_flows, state)) return p.display_name;
+  for (const p of env.store.projects())
+    if (state !== undefined && Object.hasOwn(p.oauth_flows, state)) return p.display_name;
   return 'An application';
 }
 
@@ -272,7 +330,8 @@ export function registerMockOAuthProvider(router: Router): void {
         return seeOther(target.toString());
       }
       const email = (f.email ?? '').trim();
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return page(req, providerId, f, 'Type the e-mail of the account to sign in with.', 400);
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        return page(req, providerId, f, 'Type the e-mail of the account to sign in with.', 400);
       // The hidden "false" precedes the checkbox, and the last value of a repeated form field wins.
       const account: MockAccount = {
         account_id: accountIdFor(providerId, email),

@@ -7,7 +7,11 @@ import { primaryChannel } from '../state/users.js';
 
 const MAX_USERS = 50;
 const MAX_MAIL = 50;
-const KEY_PREFIX = { publishable_client_key: 'pck_', secret_server_key: 'ssk_', super_secret_admin_key: 'sak_' } as const;
+const KEY_PREFIX = {
+  publishable_client_key: 'pck_',
+  secret_server_key: 'ssk_',
+  super_secret_admin_key: 'sak_',
+} as const;
 
 export function escape(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -79,7 +83,14 @@ function statsSection(env: EmulatorEnv): string {
     .map(([route, byStatus]) => ({ route, byStatus, total: Object.values(byStatus).reduce((a, b) => a + b, 0) }))
     .sort((a, b) => b.total - a.total)
     .slice(0, 10)
-    .map((r) => `<tr><td><code>${escape(r.route)}</code></td><td>${r.total}</td><td>${escape(Object.entries(r.byStatus).map(([status, n]) => `${status}: ${n}`).join(', '))}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><code>${escape(r.route)}</code></td><td>${r.total}</td><td>${escape(
+          Object.entries(r.byStatus)
+            .map(([status, n]) => `${status}: ${n}`)
+            .join(', '),
+        )}</td></tr>`,
+    )
     .join('');
   return `<p>Since ${time(s.started_at_millis)}: ${s.requests_total} requests, ${s.writes.total} writes, ${s.token_refreshes} token refreshes, ${s.emails_sent} e-mails, ${s.faults_injected.total} injected faults.</p>
 ${routes ? `<table><tr><th>Route</th><th>Requests</th><th>By status</th></tr>${routes}</table>` : ''}`;
@@ -106,6 +117,8 @@ export function registerDevPage(router: Router): void {
 <h2>Projects</h2>${projects}
 <h2>Statistics</h2>${statsSection(env)}</html>`;
     // Nothing external is loaded; the policy makes sure of it, even for rendered user data.
-    return html(body, 200, { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" });
+    return html(body, 200, {
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+    });
   });
 }

@@ -12,7 +12,10 @@ export function requireAccess(req: ApiRequest, allowed: readonly AccessType[] = 
   const auth = req.auth;
   if (auth === null) throw createKnownError('ACCESS_TYPE_REQUIRED');
   if (!allowed.includes(auth.type)) {
-    throw createKnownError('INSUFFICIENT_ACCESS_TYPE', { actual_access_type: auth.type, allowed_access_types: order.filter((t) => allowed.includes(t)) });
+    throw createKnownError('INSUFFICIENT_ACCESS_TYPE', {
+      actual_access_type: auth.type,
+      allowed_access_types: order.filter((t) => allowed.includes(t)),
+    });
   }
   return auth;
 }

@@ -7,13 +7,15 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Reads the body, refusing anything over 1 MB before buffering it all. */
 export async function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw new StatusError(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES)
+    throw new StatusError(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     const buffer = chunk as Buffer;
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new StatusError(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
+    if (size > MAX_BODY_BYTES)
+      throw new StatusError(413, `Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);

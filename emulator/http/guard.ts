@@ -33,7 +33,12 @@ function hostnameOf(hostHeader: string): string | null {
 /** `localhost`, a `*.localhost` name, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(host: string): boolean {
   const name = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return name === 'localhost' || name.endsWith('.localhost') || name === '::1' || (isIP(name) === 4 && name.startsWith('127.'));
+  return (
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name === '::1' ||
+    (isIP(name) === 4 && name.startsWith('127.'))
+  );
 }
 
 /** The warning for a listening address other machines can reach, or null for a loopback one. */
@@ -51,11 +56,16 @@ export function parseAllowedOrigin(value: string, argument: string): string {
   let origin: string | null = null;
   try {
     const url = new URL(value);
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '')) origin = url.origin;
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, ''))
+      origin = url.origin;
   } catch {
     origin = null;
   }
-  if (origin === null) throw new InvalidArgumentError(argument, `${argument} must be an origin like http://localhost:5173 (scheme, host and port, no path); got "${value}".`);
+  if (origin === null)
+    throw new InvalidArgumentError(
+      argument,
+      `${argument} must be an origin like http://localhost:5173 (scheme, host and port, no path); got "${value}".`,
+    );
   return origin;
 }
 

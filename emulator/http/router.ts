@@ -32,7 +32,14 @@ export class Router {
       const params = matchSegments(route.segments, parts);
       if (params === null) continue;
       pathMatched = true;
-      if (route.method === method) return { kind: 'found', handler: route.handler, params, routeKey: `${route.method} ${route.pattern}`, write: route.write };
+      if (route.method === method)
+        return {
+          kind: 'found',
+          handler: route.handler,
+          params,
+          routeKey: `${route.method} ${route.pattern}`,
+          write: route.write,
+        };
     }
     return pathMatched ? { kind: 'method-not-allowed' } : { kind: 'not-found' };
   }

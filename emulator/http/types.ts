@@ -32,11 +32,26 @@ export type Reply =
   | { kind: 'redirect'; status: 307 | 303; location: string; headers?: Record<string, string> }
   | { kind: 'empty'; status: number; headers?: Record<string, string> };
 
-export const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ kind: 'json', status, body, ...(headers ? { headers } : {}) });
+export const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({
+  kind: 'json',
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
 export const text = (body: string, status = 200): Reply => ({ kind: 'text', status, body });
-export const html = (body: string, status = 200, headers?: Record<string, string>): Reply => ({ kind: 'html', status, body, ...(headers ? { headers } : {}) });
+export const html = (body: string, status = 200, headers?: Record<string, string>): Reply => ({
+  kind: 'html',
+  status,
+  body,
+  ...(headers ? { headers } : {}),
+});
 export const success = (): Reply => json({ success: true });
-export const redirect = (location: string, headers?: Record<string, string>): Reply => ({ kind: 'redirect', status: 307, location, ...(headers ? { headers } : {}) });
+export const redirect = (location: string, headers?: Record<string, string>): Reply => ({
+  kind: 'redirect',
+  status: 307,
+  location,
+  ...(headers ? { headers } : {}),
+});
 
 export type Handler = (req: ApiRequest) => Promise<Reply> | Reply;
 

@@ -9,7 +9,8 @@ import type { ApiRequest } from './types.js';
  */
 export { yup };
 
-const unknownKeys = ({ path, unknown }: { path: string; unknown?: string }) => `${path} contains unknown properties: ${unknown ?? ''}`;
+const unknownKeys = ({ path, unknown }: { path: string; unknown?: string }) =>
+  `${path} contains unknown properties: ${unknown ?? ''}`;
 
 /** An object schema that refuses unknown keys; absent unless `.defined()`. */
 export function obj<S extends yup.ObjectShape>(shape: S) {
@@ -24,7 +25,11 @@ export const uuid = () => yup.string().uuid();
 export const userIdOrMe = () =>
   yup
     .string()
-    .test('user-id-or-me', '${path} must be a valid UUID', (value) => value === undefined || value === 'me' || yup.string().uuid().isValidSync(value));
+    .test(
+      'user-id-or-me',
+      '${path} must be a valid UUID',
+      (value) => value === undefined || value === 'me' || yup.string().uuid().isValidSync(value),
+    );
 /**
  * A URL as the service checks one: two rules, both reported when both fail (`contains spaces`, then
  * `is not a valid URL`). Only the space character counts as a space; the URL parser drops tabs and
@@ -36,7 +41,14 @@ export const url = () =>
     .test('no-spaces', '${path} contains spaces', (value) => value == null || !value.includes(' '))
     .test('url', '${path} is not a valid URL', (value) => value == null || URL.canParse(value));
 /** The "strict" e-mail of sign-up and OTP: no leading dot, a TLD of at least two characters. */
-export const strictEmail = () => yup.string().test('strict-email', '${path} must be a valid email', (v) => v === undefined || /^[^.\s@][^\s@]*@[^\s@]+\.[^\s@]{2,}$/.test(v));
+export const strictEmail = () =>
+  yup
+    .string()
+    .test(
+      'strict-email',
+      '${path} must be a valid email',
+      (v) => v === undefined || /^[^.\s@][^\s@]*@[^\s@]+\.[^\s@]{2,}$/.test(v),
+    );
 export const email = () => yup.string().email();
 /** A verification code of §7: exactly 45 characters. */
 export const code45 = () => yup.string().length(45);
@@ -50,7 +62,10 @@ export interface RequestSchemas {
 type Out<S> = S extends yup.AnySchema ? yup.InferType<S> : undefined;
 
 /** Validates and coerces body/query/params; throws SCHEMA_ERROR with one line per failure. */
-export function validate<S extends RequestSchemas>(req: ApiRequest, schemas: S): { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> } {
+export function validate<S extends RequestSchemas>(
+  req: ApiRequest,
+  schemas: S,
+): { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> } {
   const shape = {
     body: schemas.body ?? yup.mixed(),
     query: schemas.query ?? obj({}).defined(),
@@ -66,23 +81,32 @@ export function validate<S extends RequestSchemas>(req: ApiRequest, schemas: S):
   } catch (error) {
     if (error instanceof yup.ValidationError) throw schemaError(req, error.errors);
     // Whatever else the library trips over is still the request's fault, never a 500.
-    throw schemaError(req, [`the request could not be read (${error instanceof Error ? error.message : String(error)})`]);
+    throw schemaError(req, [
+      `the request could not be read (${error instanceof Error ? error.message : String(error)})`,
+    ]);
   }
 }
 
 const SCALAR_TYPES = new Set(['string', 'number', 'boolean', 'date']);
 
 /** Keys a schema does not define but would find on Object.prototype, and objects given for scalars. */
-export function inputHazards(shape: Record<string, yup.AnySchema>, value: Record<string, unknown>, path = ''): string[] {
+export function inputHazards(
+  shape: Record<string, yup.AnySchema>,
+  value: Record<string, unknown>,
+  path = '',
+): string[] {
   const problems: string[] = [];
   const visit = (schema: yup.AnySchema | undefined, node: unknown, at: string): void => {
     if (schema === undefined || node === null || node === undefined) return;
     if (SCALAR_TYPES.has(schema.type) && typeof node === 'object') {
-      problems.push(`${at} must be a \`${schema.type}\` type, but the final value was an ${Array.isArray(node) ? 'array' : 'object'}.`);
+      problems.push(
+        `${at} must be a \`${schema.type}\` type, but the final value was an ${Array.isArray(node) ? 'array' : 'object'}.`,
+      );
       return;
     }
     if (schema instanceof yup.ArraySchema && Array.isArray(node)) {
-      const inner = (schema as yup.ArraySchema<unknown[] | undefined, yup.AnyObject>).innerType as yup.AnySchema | undefined;
+      const inner = (schema as yup.ArraySchema<unknown[] | undefined, yup.AnyObject>).innerType as
+        yup.AnySchema | undefined;
       node.forEach((item, i) => visit(inner, item, `${at}[${i}]`));
       return;
     }

@@ -29,15 +29,19 @@ const knownMethods = new Set<string>(['password', 'otp', 'passkey', ...oauthProv
 function loginMethods(users: UserRecord[]): Array<{ method: string; count: number }> {
   const counts = new Map<string, number>();
   for (const user of users) {
-    for (const method of new Set(user.login_methods.map((m) => (knownMethods.has(m) ? m : 'other')))) counts.set(method, (counts.get(method) ?? 0) + 1);
+    for (const method of new Set(user.login_methods.map((m) => (knownMethods.has(m) ? m : 'other'))))
+      counts.set(method, (counts.get(method) ?? 0) + 1);
   }
-  return [...counts].map(([method, count]) => ({ method, count })).sort((a, b) => b.count - a.count || a.method.localeCompare(b.method));
+  return [...counts]
+    .map(([method, count]) => ({ method, count }))
+    .sort((a, b) => b.count - a.count || a.method.localeCompare(b.method));
 }
 
 export function projectMetrics(p: ProjectRecord, now: number): ProjectMetrics<ServerUser> {
   const users = Object.values(p.users);
   const signUpsByDay = new Map<string, number>();
-  for (const user of users) signUpsByDay.set(dayOf(user.signed_up_at_millis), (signUpsByDay.get(dayOf(user.signed_up_at_millis)) ?? 0) + 1);
+  for (const user of users)
+    signUpsByDay.set(dayOf(user.signed_up_at_millis), (signUpsByDay.get(dayOf(user.signed_up_at_millis)) ?? 0) + 1);
   return {
     total_users: users.length,
     daily_users: dailySeries(now, (day) => signUpsByDay.get(day) ?? 0),
@@ -67,12 +71,17 @@ function unusableReason(config: { host: string; port: number }): string | null {
 
 /** Svix token, metrics, test e-mail and the sent-e-mail log (PROTOCOL.md §5.8). */
 export function registerAdminMiscRoutes(router: Router): void {
-  router.add('POST', '/webhooks/svix-token', (req) => {
-    requireAccess(req, ADMIN);
-    validate(req, { body: obj({}).defined() });
-    // There is no Svix behind the emulator: an opaque token of the right shape is all a client sees.
-    return json({ token: `emulator_svix_${randomToken(40)}` }, 201);
-  }, { write: false });
+  router.add(
+    'POST',
+    '/webhooks/svix-token',
+    (req) => {
+      requireAccess(req, ADMIN);
+      validate(req, { body: obj({}).defined() });
+      // There is no Svix behind the emulator: an opaque token of the right shape is all a client sees.
+      return json({ token: `emulator_svix_${randomToken(40)}` }, 201);
+    },
+    { write: false },
+  );
 
   router.add('GET', '/internal/metrics', (req) => {
     const auth = requireAccess(req, ADMIN);
@@ -100,7 +109,13 @@ export function registerAdminMiscRoutes(router: Router): void {
     const sender_config = senderConfigOf({ type: 'standard', ...config });
     const error = unusableReason(config);
     // SMTP failures are an answer, never an HTTP error (§5.8).
-    recordSentEmail(auth.project, { subject, to: [body.recipient_email], sent_at_millis: req.now, error: error === null ? null : { message: error }, sender_config });
+    recordSentEmail(auth.project, {
+      subject,
+      to: [body.recipient_email],
+      sent_at_millis: req.now,
+      error: error === null ? null : { message: error },
+      sender_config,
+    });
     if (error !== null) return json({ success: false, error_message: error });
     req.env.mailbox.deliver({
       project_id: auth.project.id,

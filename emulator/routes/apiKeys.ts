@@ -8,7 +8,10 @@ import type { ApiKeyRecord, ProjectRecord } from '../state/model.js';
 import { createApiKeyRecord, newKeySecret, type KeyKind } from '../state/projects.js';
 import { apiKeyView } from '../views.js';
 
-const kinds: ReadonlyArray<{ kind: KeyKind; flag: 'has_publishable_client_key' | 'has_secret_server_key' | 'has_super_secret_admin_key' }> = [
+const kinds: ReadonlyArray<{
+  kind: KeyKind;
+  flag: 'has_publishable_client_key' | 'has_secret_server_key' | 'has_super_secret_admin_key';
+}> = [
   { kind: 'publishable_client_key', flag: 'has_publishable_client_key' },
   { kind: 'secret_server_key', flag: 'has_secret_server_key' },
   { kind: 'super_secret_admin_key', flag: 'has_super_secret_admin_key' },
@@ -47,7 +50,10 @@ export function registerApiKeyRoutes(router: Router): void {
     });
     const secrets: Partial<Record<KeyKind, string>> = {};
     for (const { kind, flag } of kinds) if (body[flag]) secrets[kind] = newKeySecret(kind);
-    const set = createApiKeyRecord({ description: body.description, expires_at_millis: body.expires_at_millis, secrets }, req.now);
+    const set = createApiKeyRecord(
+      { description: body.description, expires_at_millis: body.expires_at_millis, secrets },
+      req.now,
+    );
     auth.project.api_keys.push(set);
     const created: ApiKeySetWithSecrets = {
       id: set.id,

@@ -12,7 +12,8 @@ const MAX_EXPIRES_IN_MILLIS = 24 * 3600 * 1000;
 const DEFAULT_EXPIRES_IN_MILLIS = 2 * 3600 * 1000;
 
 function pruneCliLogins(p: ProjectRecord, now: number): void {
-  for (const [key, login] of Object.entries(p.cli_logins)) if (login.expires_at_millis + MAX_EXPIRES_IN_MILLIS < now) delete p.cli_logins[key];
+  for (const [key, login] of Object.entries(p.cli_logins))
+    if (login.expires_at_millis + MAX_EXPIRES_IN_MILLIS < now) delete p.cli_logins[key];
 }
 
 /**
@@ -22,20 +23,36 @@ function pruneCliLogins(p: ProjectRecord, now: number): void {
 export function registerCliRoutes(router: Router): void {
   router.add('POST', '/auth/cli', (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ expires_in_millis: yup.number().integer().min(0).max(MAX_EXPIRES_IN_MILLIS) }) });
+    const { body } = validate(req, {
+      body: obj({ expires_in_millis: yup.number().integer().min(0).max(MAX_EXPIRES_IN_MILLIS) }),
+    });
     const p = auth.project;
     pruneCliLogins(p, req.now);
     const expiresAt = req.now + (body?.expires_in_millis ?? DEFAULT_EXPIRES_IN_MILLIS);
-    const login = { polling_code: randomToken(), login_code: randomToken(), expires_at_millis: expiresAt, refresh_token: null, status: 'waiting' as const };
+    const login = {
+      polling_code: randomToken(),
+      login_code: randomToken(),
+      expires_at_millis: expiresAt,
+      refresh_token: null,
+      status: 'waiting' as const,
+    };
     p.cli_logins[login.polling_code] = login;
-    return json({ polling_code: login.polling_code, login_code: login.login_code, expires_at: new Date(expiresAt).toISOString() });
+    return json({
+      polling_code: login.polling_code,
+      login_code: login.login_code,
+      expires_at: new Date(expiresAt).toISOString(),
+    });
   });
 
   router.add('POST', '/auth/cli/complete', (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ login_code: yup.string().defined(), refresh_token: yup.string().defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ login_code: yup.string().defined(), refresh_token: yup.string().defined() }).defined(),
+    });
     // Like the service, the refresh token is passed on as given, not checked.
-    const login = Object.values(auth.project.cli_logins).find((l) => l.login_code === body.login_code && l.status === 'waiting' && l.expires_at_millis > req.now);
+    const login = Object.values(auth.project.cli_logins).find(
+      (l) => l.login_code === body.login_code && l.status === 'waiting' && l.expires_at_millis > req.now,
+    );
     if (!login) throw new StatusError(400, 'Invalid login code or the code has expired');
     login.refresh_token = body.refresh_token;
     login.status = 'success';

@@ -16,7 +16,8 @@ const body = obj({ scope: yup.string() }).defined();
 function accessToken(req: ApiRequest, userIdParam: string, providerId: string, scope: string | undefined): Reply {
   const auth = requireAccess(req);
   const userId = resolveUserId(auth, userIdParam);
-  if (auth.type === 'client' && userId !== auth.user?.id) throw new StatusError(403, 'Client can only access its own connected accounts');
+  if (auth.type === 'client' && userId !== auth.user?.id)
+    throw new StatusError(403, 'Client can only access its own connected accounts');
   const p = auth.project;
   const provider = enabledProvider(p, providerId);
   if (!provider) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
@@ -36,7 +37,12 @@ function accessToken(req: ApiRequest, userIdParam: string, providerId: string, s
   if (!refreshable) throw createKnownError('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE');
   // The provider's refresh grant: a new access token with the refresh token's scopes.
   const minted = mintProviderAccessToken(req.env, providerId, account.account_id, refreshable.scopes);
-  account.tokens.push({ access_token: minted.access_token, refresh_token: null, scopes: [...refreshable.scopes], expires_at_millis: minted.expires_at_millis });
+  account.tokens.push({
+    access_token: minted.access_token,
+    refresh_token: null,
+    scopes: [...refreshable.scopes],
+    expires_at_millis: minted.expires_at_millis,
+  });
   // Expired tokens without a refresh token are of no further use.
   account.tokens = account.tokens.filter((t) => t.refresh_token !== null || t.expires_at_millis > req.now);
   return json({ access_token: minted.access_token }, 201);
@@ -50,25 +56,36 @@ export function registerConnectedAccountRoutes(router: Router): void {
     const userId = resolveUserId(auth, params.user_id);
     if (auth.type === 'client') {
       if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-      if (userId !== auth.user.id) throw new StatusError(403, 'Client can only list connected accounts for their own user.');
+      if (userId !== auth.user.id)
+        throw new StatusError(403, 'Client can only list connected accounts for their own user.');
     }
     const user = findUser(auth.project, userId);
     if (!user) throw createKnownError('USER_NOT_FOUND');
     // Every linked account here allows connected-account use (the service's default), oldest first.
-    const items: ConnectedAccount[] = user.oauth_accounts.map((a) => ({ user_id: user.id, provider: a.provider_id, provider_account_id: a.account_id }));
+    const items: ConnectedAccount[] = user.oauth_accounts.map((a) => ({
+      user_id: user.id,
+      provider: a.provider_id,
+      provider_account_id: a.account_id,
+    }));
     return json({ items, is_paginated: false });
   });
 
   router.add('POST', '/connected-accounts/:user_id/:provider_id/access-token', (req) => {
     requireAccess(req);
-    const { params, body: input } = validate(req, { params: obj({ user_id: userIdOrMe().defined(), provider_id: yup.string().defined() }).defined(), body });
+    const { params, body: input } = validate(req, {
+      params: obj({ user_id: userIdOrMe().defined(), provider_id: yup.string().defined() }).defined(),
+      body,
+    });
     return accessToken(req, params.user_id, params.provider_id, input.scope);
   });
 
   // Deprecated alias of the `me` form.
   router.add('POST', '/auth/oauth/connected-accounts/:provider_id/access-token', (req) => {
     requireAccess(req);
-    const { params, body: input } = validate(req, { params: obj({ provider_id: yup.string().defined() }).defined(), body });
+    const { params, body: input } = validate(req, {
+      params: obj({ provider_id: yup.string().defined() }).defined(),
+      body,
+    });
     return accessToken(req, 'me', params.provider_id, input.scope);
   });
 }

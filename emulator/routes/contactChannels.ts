@@ -14,11 +14,23 @@ import { contactChannelView } from '../views.js';
 import { sendVerificationEmail, trustPolicy } from './password.js';
 
 const type = () => yup.string().oneOf(['email'] as const);
-const createFields = { user_id: userIdOrMe().defined(), type: type().defined(), value: email().defined(), used_for_auth: yup.boolean().defined(), is_primary: yup.boolean() };
+const createFields = {
+  user_id: userIdOrMe().defined(),
+  type: type().defined(),
+  value: email().defined(),
+  used_for_auth: yup.boolean().defined(),
+  is_primary: yup.boolean(),
+};
 const updateFields = { type: type(), value: email(), used_for_auth: yup.boolean(), is_primary: yup.boolean() };
 const schemas = {
-  create: { client: obj(createFields).defined(), server: obj({ ...createFields, is_verified: yup.boolean() }).defined() },
-  update: { client: obj(updateFields).defined(), server: obj({ ...updateFields, is_verified: yup.boolean() }).defined() },
+  create: {
+    client: obj(createFields).defined(),
+    server: obj({ ...createFields, is_verified: yup.boolean() }).defined(),
+  },
+  update: {
+    client: obj(updateFields).defined(),
+    server: obj({ ...updateFields, is_verified: yup.boolean() }).defined(),
+  },
 };
 type ChannelUpdate = yup.InferType<typeof schemas.update.server>;
 const params = obj({ user_id: userIdOrMe().defined(), contact_channel_id: uuid().defined() }).defined();
@@ -59,7 +71,10 @@ export function registerContactChannelRoutes(router: Router): void {
     if (!findUser(p, userId)) throw createKnownError('USER_NOT_FOUND');
     requireNoDuplicate(p, userId, body.value);
     if (body.used_for_auth && authChannelByEmail(p, body.value)) {
-      throw createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email', contact_channel_value: body.value });
+      throw createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', {
+        type: 'email',
+        contact_channel_value: body.value,
+      });
     }
     const isVerified = 'is_verified' in body && body.is_verified === true;
     const channel: ContactChannelRecord = {
@@ -83,7 +98,11 @@ export function registerContactChannelRoutes(router: Router): void {
     const userId = query.user_id === undefined ? undefined : resolveUserId(auth, query.user_id);
     requireSelf(auth, userId, new StatusError(403, 'Client can only list contact channels for their own user.'));
     const items = Object.values(auth.project.contact_channels)
-      .filter((c) => (userId === undefined || c.user_id === userId) && (query.contact_channel_id === undefined || c.id === query.contact_channel_id))
+      .filter(
+        (c) =>
+          (userId === undefined || c.user_id === userId) &&
+          (query.contact_channel_id === undefined || c.id === query.contact_channel_id),
+      )
       .sort((a, b) => a.created_at_millis - b.created_at_millis)
       .map(contactChannelView);
     return json({ items, is_paginated: false });
@@ -111,7 +130,11 @@ export function registerContactChannelRoutes(router: Router): void {
     const value = body.value ?? channel.value;
     if (body.used_for_auth === true) {
       const holder = authChannelByEmail(p, value);
-      if (holder && holder.id !== channel.id) throw createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email', contact_channel_value: null });
+      if (holder && holder.id !== channel.id)
+        throw createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', {
+          type: 'email',
+          contact_channel_value: null,
+        });
     }
     // Upstream fails with a 500 (a unique key) when the new value duplicates another channel of the user.
     if (body.value !== undefined) requireNoDuplicate(p, userId, body.value, channel.id);
@@ -142,11 +165,13 @@ export function registerContactChannelRoutes(router: Router): void {
     const p = auth.project;
     const userId = resolveUserId(auth, v.params.user_id);
     requireSelf(auth, userId, new StatusError(400, 'Can only send verification code for your own user'));
-    if (auth.type !== 'client' && !findUser(p, userId)) throw createKnownError('USER_ID_DOES_NOT_EXIST', { user_id: userId });
+    if (auth.type !== 'client' && !findUser(p, userId))
+      throw createKnownError('USER_ID_DOES_NOT_EXIST', { user_id: userId });
     const channel = channelOf(p, userId, v.params.contact_channel_id);
     if (!channel || channel.type !== 'email') throw new StatusError(404, 'Contact channel not found');
     if (channel.is_verified) throw createKnownError('EMAIL_ALREADY_VERIFIED');
-    if (!isTrustedRedirectUrl(v.body.callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if (!isTrustedRedirectUrl(v.body.callback_url, trustPolicy(p)))
+      throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     sendVerificationEmail(req, p, userId, channel.id, channel.value, v.body.callback_url);
     return success();
   });
@@ -155,12 +180,19 @@ export function registerContactChannelRoutes(router: Router): void {
     const auth = requireAccess(req);
     // The route declares the user in its schema, and auth failures come before body failures.
     const user = requireUserBySchema(req, auth);
-    const { body } = validate(req, { body: obj({ email: strictEmail().defined(), callback_url: url().defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ email: strictEmail().defined(), callback_url: url().defined() }).defined(),
+    });
     const p = auth.project;
     const primary = primaryChannel(p, user.id);
-    if (primary?.value !== body.email) throw createKnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', { email: body.email, primary_email: primary?.value ?? null });
+    if (primary?.value !== body.email)
+      throw createKnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', {
+        email: body.email,
+        primary_email: primary?.value ?? null,
+      });
     if (primary.is_verified) throw createKnownError('EMAIL_ALREADY_VERIFIED');
-    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p)))
+      throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     sendVerificationEmail(req, p, user.id, primary.id, primary.value, body.callback_url);
     return success();
   });
@@ -171,16 +203,23 @@ export function registerContactChannelRoutes(router: Router): void {
     const p = auth.project;
     const code = redeemCode(p, 'contact_channel_verification', body.code, req.now, 'use');
     // The channel is found by user and value, so a channel whose value changed since is not verified.
-    const channel = channelsOf(p, String(code.data.user_id)).find((c) => c.type === 'email' && c.value === code.data.email);
+    const channel = channelsOf(p, String(code.data.user_id)).find(
+      (c) => c.type === 'email' && c.value === code.data.email,
+    );
     if (!channel) throw new StatusError(400, 'Contact channel not found. Was your contact channel deleted?');
     channel.is_verified = true;
     return success();
   });
 
-  router.add('POST', '/contact-channels/verify/check-code', (req) => {
-    const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ code: code45().defined() }).defined() });
-    redeemCode(auth.project, 'contact_channel_verification', body.code, req.now, 'check');
-    return json({ is_code_valid: true });
-  }, { write: true });
+  router.add(
+    'POST',
+    '/contact-channels/verify/check-code',
+    (req) => {
+      const auth = requireAccess(req);
+      const { body } = validate(req, { body: obj({ code: code45().defined() }).defined() });
+      redeemCode(auth.project, 'contact_channel_verification', body.code, req.now, 'check');
+      return json({ is_code_valid: true });
+    },
+    { write: true },
+  );
 }

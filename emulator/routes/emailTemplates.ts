@@ -9,15 +9,29 @@ import { defaultEmailSubjects } from '../mailbox.js';
 import type { ProjectRecord } from '../state/model.js';
 import { defaultTemplateDocuments, isTemplateDocument } from '../templateDocument.js';
 
-/** A default template's content is the emulator's default document, so reading it and writing it back changes nothing. */
+/**
+ * A default template's content is the emulator's default document, so reading it and writing it back changes nothing.
+ */
 function templateView(p: ProjectRecord, type: EmailTemplateType): EmailTemplate {
   const custom = p.email_templates[type];
   if (custom) return { type, subject: custom.subject, content: structuredClone(custom.content), is_default: false };
-  return { type, subject: defaultEmailSubjects[type], content: structuredClone(defaultTemplateDocuments[type]), is_default: true };
+  return {
+    type,
+    subject: defaultEmailSubjects[type],
+    content: structuredClone(defaultTemplateDocuments[type]),
+    is_default: true,
+  };
 }
 
 function templateType(req: ApiRequest): EmailTemplateType {
-  const { params } = validate(req, { params: obj({ type: yup.string().oneOf([...emailTemplateTypes]).defined() }).defined() });
+  const { params } = validate(req, {
+    params: obj({
+      type: yup
+        .string()
+        .oneOf([...emailTemplateTypes])
+        .defined(),
+    }).defined(),
+  });
   return params.type;
 }
 
@@ -43,10 +57,14 @@ export function registerEmailTemplateRoutes(router: Router): void {
     });
     const p = auth.project;
     if (p.config.email_config.type === 'shared') {
-      throw new StatusError(400, 'Cannot update email templates in shared email config. Set up a custom email config to update email templates.');
+      throw new StatusError(
+        400,
+        'Cannot update email templates in shared email config. Set up a custom email config to update email templates.',
+      );
     }
     // The service checks the document block by block, as its e-mail builder reads it (PROTOCOL.md §5.8).
-    if (body.content !== undefined && !isTemplateDocument(body.content)) throw new StatusError(400, 'Invalid email template content');
+    if (body.content !== undefined && !isTemplateDocument(body.content))
+      throw new StatusError(400, 'Invalid email template content');
     // An upsert: what the body leaves out comes from the current template, custom or default.
     const current = templateView(p, type);
     p.email_templates[type] = { subject: body.subject ?? current.subject, content: body.content ?? current.content };

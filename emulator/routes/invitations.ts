@@ -15,7 +15,13 @@ import { requireMember, requireTeam, requireTeamPermission } from './teams.js';
 /** Unused, unexpired invitations of a team, oldest first. */
 function pendingInvitations(p: ProjectRecord, teamId: string, now: number): VerificationCodeRecord[] {
   return Object.values(p.verification_codes)
-    .filter((c) => c.type === 'team_invitation' && c.data.team_id === teamId && c.used_at_millis === null && c.expires_at_millis > now)
+    .filter(
+      (c) =>
+        c.type === 'team_invitation' &&
+        c.data.team_id === teamId &&
+        c.used_at_millis === null &&
+        c.expires_at_millis > now,
+    )
     .sort((a, b) => a.created_at_millis - b.created_at_millis);
 }
 
@@ -31,15 +37,24 @@ function redeemInvitation(req: ApiRequest, variant: 'use' | 'check' | 'details')
 export function registerInvitationRoutes(router: Router): void {
   router.add('POST', '/team-invitations/send-code', (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ team_id: uuid().defined(), email: email().defined(), callback_url: url().defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ team_id: uuid().defined(), email: email().defined(), callback_url: url().defined() }).defined(),
+    });
     const p = auth.project;
     if (auth.type === 'client') requireTeamPermission(p, body.team_id, requireUser(auth).id, '$invite_members');
     // Upstream fails with a 500 for a server inviting to a missing team; TEAM_NOT_FOUND says why.
     const team = requireTeam(p, body.team_id);
-    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p)))
+      throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     const code = createCode(p, 'team_invitation', { team_id: team.id, email: body.email }, req.now);
     const link = linkWithCode(body.callback_url, code.code);
-    req.env.mailbox.sendTemplate(p, 'team_invitation', body.email, { teamDisplayName: team.display_name, teamInvitationLink: link }, link);
+    req.env.mailbox.sendTemplate(
+      p,
+      'team_invitation',
+      body.email,
+      { teamDisplayName: team.display_name, teamInvitationLink: link },
+      link,
+    );
     req.env.stats.email();
     return json({ success: true, id: code.id });
   });
@@ -51,7 +66,8 @@ export function registerInvitationRoutes(router: Router): void {
     if (auth.type === 'client') {
       if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       requireMember(p, query.team_id, auth.user.id);
-      for (const permission of ['$read_members', '$invite_members']) requireTeamPermission(p, query.team_id, auth.user.id, permission);
+      for (const permission of ['$read_members', '$invite_members'])
+        requireTeamPermission(p, query.team_id, auth.user.id, permission);
     } else {
       requireTeam(p, query.team_id);
     }
@@ -68,7 +84,10 @@ export function registerInvitationRoutes(router: Router): void {
 
   router.add('DELETE', '/team-invitations/:id', (req) => {
     const auth = requireAccess(req);
-    const { params, query } = validate(req, { params: obj({ id: uuid().defined() }).defined(), query: obj({ team_id: uuid().defined() }).defined() });
+    const { params, query } = validate(req, {
+      params: obj({ id: uuid().defined() }).defined(),
+      query: obj({ team_id: uuid().defined() }).defined(),
+    });
     const p = auth.project;
     if (auth.type === 'client') {
       if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
@@ -96,15 +115,25 @@ export function registerInvitationRoutes(router: Router): void {
     return json({});
   });
 
-  router.add('POST', '/team-invitations/accept/check-code', (req) => {
-    redeemInvitation(req, 'check');
-    return json({ is_code_valid: true });
-  }, { write: true });
+  router.add(
+    'POST',
+    '/team-invitations/accept/check-code',
+    (req) => {
+      redeemInvitation(req, 'check');
+      return json({ is_code_valid: true });
+    },
+    { write: true },
+  );
 
-  router.add('POST', '/team-invitations/accept/details', (req) => {
-    const { auth, teamId } = redeemInvitation(req, 'details');
-    requireUser(auth);
-    const team = requireTeam(auth.project, teamId);
-    return json({ team_id: team.id, team_display_name: team.display_name });
-  }, { write: true });
+  router.add(
+    'POST',
+    '/team-invitations/accept/details',
+    (req) => {
+      const { auth, teamId } = redeemInvitation(req, 'details');
+      requireUser(auth);
+      const team = requireTeam(auth.project, teamId);
+      return json({ team_id: team.id, team_display_name: team.display_name });
+    },
+    { write: true },
+  );
 }

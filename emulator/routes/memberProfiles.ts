@@ -29,7 +29,11 @@ export function registerMemberProfileRoutes(router: Router): void {
       if (userId !== undefined && !findUser(p, userId)) throw createKnownError('USER_NOT_FOUND');
     }
     const items = p.memberships
-      .filter((m) => (query.team_id === undefined || m.team_id === query.team_id) && (userId === undefined || m.user_id === userId))
+      .filter(
+        (m) =>
+          (query.team_id === undefined || m.team_id === query.team_id) &&
+          (userId === undefined || m.user_id === userId),
+      )
       .sort((a, b) => a.created_at_millis - b.created_at_millis)
       .map((m) => memberProfileView(p, m, auth.type));
     return json({ items, is_paginated: false });
@@ -47,7 +51,10 @@ export function registerMemberProfileRoutes(router: Router): void {
 
   router.add('PATCH', '/team-member-profiles/:team_id/:user_id', (req) => {
     const auth = requireAccess(req);
-    const v = validate(req, { params, body: obj({ display_name: yup.string(), profile_image_url: imageUrl() }).defined() });
+    const v = validate(req, {
+      params,
+      body: obj({ display_name: yup.string(), profile_image_url: imageUrl() }).defined(),
+    });
     const p = auth.project;
     const userId = resolveUserId(auth, v.params.user_id);
     if (auth.type === 'client') {

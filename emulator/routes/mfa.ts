@@ -26,17 +26,27 @@ export function registerMfaRoutes(router: Router): void {
   router.add('POST', '/auth/mfa/sign-in', async (req) => {
     const auth = requireAccess(req);
     const { body } = validate(req, {
-      body: obj({ code: code45().defined(), type: yup.string().oneOf(['totp']).defined(), totp: yup.string().defined() }).defined(),
+      body: obj({
+        code: code45().defined(),
+        type: yup.string().oneOf(['totp']).defined(),
+        totp: yup.string().defined(),
+      }).defined(),
     });
     const p = auth.project;
     // The TOTP check is the redemption's pre-check: a wrong one counts an attempt and leaves the code usable.
     const attempt = redeemCode(p, 'mfa_attempt', body.code, req.now, 'use', (record) => {
       const user = findUser(p, String(record.data.user_id));
-      if (!user?.totp_secret_base64 || !totpMatches(user.totp_secret_base64, body.totp, req.now)) throw createKnownError('INVALID_TOTP_CODE');
+      if (!user?.totp_secret_base64 || !totpMatches(user.totp_secret_base64, body.totp, req.now))
+        throw createKnownError('INVALID_TOTP_CODE');
     });
     const user = findUser(p, String(attempt.data.user_id));
     if (!user) throw createKnownError('USER_NOT_FOUND');
     const tokens = await issueTokens(req.env, p, user, req.now);
-    return json({ refresh_token: tokens.refresh_token, access_token: tokens.access_token, is_new_user: attempt.data.is_new_user === true, user_id: user.id });
+    return json({
+      refresh_token: tokens.refresh_token,
+      access_token: tokens.access_token,
+      is_new_user: attempt.data.is_new_user === true,
+      user_id: user.id,
+    });
   });
 }

@@ -31,7 +31,8 @@ function view(p: ProjectRecord, userId: string, category: Category): Notificatio
 /** Whose preferences: a client only its own (403 otherwise), and the user must exist. */
 function ownerOf(auth: AuthContext, userIdParam: string, verb: 'view' | 'manage'): string {
   const userId = resolveUserId(auth, userIdParam);
-  if (auth.type === 'client' && userId !== auth.user?.id) throw new StatusError(403, `You can only ${verb} your own notification preferences`);
+  if (auth.type === 'client' && userId !== auth.user?.id)
+    throw new StatusError(403, `You can only ${verb} your own notification preferences`);
   if (!findUser(auth.project, userId)) throw createKnownError('USER_NOT_FOUND');
   return userId;
 }

@@ -5,7 +5,12 @@ import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import { keyIsValid } from '../auth/authenticate.js';
 import { verifyAccessToken } from '../auth/jwt.js';
 import { randomToken, sha256Hex } from '../crypto.js';
-import { defaultProviderScopes, exchangeProviderCode, mockAuthorizeUrl, type ProviderGrant } from '../dev/oauthProvider.js';
+import {
+  defaultProviderScopes,
+  exchangeProviderCode,
+  mockAuthorizeUrl,
+  type ProviderGrant,
+} from '../dev/oauthProvider.js';
 import { StatusError } from '../http/errors.js';
 import type { Router } from '../http/router.js';
 import { redirect, type ApiRequest, type Reply } from '../http/types.js';
@@ -35,10 +40,15 @@ export function enabledProvider(p: ProjectRecord, providerId: string) {
   return listedProviders(p.config).find((o) => o.id === providerId);
 }
 
-/** The client id the service would present to the provider (shared providers use the service's own keys, whatever the config says). */
+/**
+ * The client id the service would present to the provider (shared providers use the service's own keys, whatever the
+ * config says).
+ */
 function providerClientId(p: ProjectRecord, providerId: string): string {
   const provider = enabledProvider(p, providerId);
-  return provider?.type === 'standard' && provider.client_id !== undefined ? provider.client_id : `stack-shared-${providerId}`;
+  return provider?.type === 'standard' && provider.client_id !== undefined
+    ? provider.client_id
+    : `stack-shared-${providerId}`;
 }
 
 function callbackUrl(req: ApiRequest, providerId: string): string {
@@ -52,8 +62,10 @@ function withoutFragment(value: string): string {
 }
 
 function pruneFlows(p: ProjectRecord, now: number): void {
-  for (const [state, flow] of Object.entries(p.oauth_flows)) if (flow.created_at_millis + OUTER_FLOW_MILLIS * 6 < now) delete p.oauth_flows[state];
-  for (const [hash, code] of Object.entries(p.authorization_codes)) if (code.expires_at_millis + OUTER_FLOW_MILLIS < now) delete p.authorization_codes[hash];
+  for (const [state, flow] of Object.entries(p.oauth_flows))
+    if (flow.created_at_millis + OUTER_FLOW_MILLIS * 6 < now) delete p.oauth_flows[state];
+  for (const [hash, code] of Object.entries(p.authorization_codes))
+    if (code.expires_at_millis + OUTER_FLOW_MILLIS < now) delete p.authorization_codes[hash];
 }
 
 const authorizeQuery = obj({
@@ -83,18 +95,22 @@ async function authorize(req: ApiRequest): Promise<Reply> {
   const providerId = req.params.provider_id!;
   // The access token (a link flow's user, or an anonymous user to upgrade) is verified before anything
   // is read, so the state below is current. A link flow needs one.
-  const tokenCheck = query.type === 'link' || query.token !== '' ? await verifyAccessToken(req.env.store, query.token, req.now) : null;
+  const tokenCheck =
+    query.type === 'link' || query.token !== '' ? await verifyAccessToken(req.env.store, query.token, req.now) : null;
   const p = req.env.store.project(query.client_id);
   if (!p) throw createKnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: query.client_id });
-  if (!keyIsValid(p, 'publishable_client_key', query.client_secret, req.now)) throw createKnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: p.id });
+  if (!keyIsValid(p, 'publishable_client_key', query.client_secret, req.now))
+    throw createKnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: p.id });
   const provider = enabledProvider(p, providerId);
   if (!provider) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
   let linkUserId: string | null = null;
   if (tokenCheck !== null) {
-    if (!tokenCheck.ok && tokenCheck.reason === 'expired') throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: tokenCheck.expiredAtMillis });
+    if (!tokenCheck.ok && tokenCheck.reason === 'expired')
+      throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: tokenCheck.expiredAtMillis });
     if (!tokenCheck.ok) throw createKnownError('UNPARSABLE_ACCESS_TOKEN');
     if (tokenCheck.projectId !== p.id) throw new StatusError(403, 'The access token is not valid for this project');
-    if (query.type === 'link' && query.provider_scope !== undefined && provider.type === 'shared') throw createKnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
+    if (query.type === 'link' && query.provider_scope !== undefined && provider.type === 'shared')
+      throw createKnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
     linkUserId = tokenCheck.userId;
   }
   const providerState = randomToken();
@@ -126,7 +142,8 @@ async function authorize(req: ApiRequest): Promise<Reply> {
   });
   // No `Secure`: the service adds it only outside development.
   const cookie = { 'set-cookie': `${INNER_COOKIE}${providerState}=true; Path=/; Max-Age=600; HttpOnly` };
-  if (query.stack_response_mode === 'json' || query.hexclave_response_mode === 'json') return { kind: 'json', status: 200, body: { location }, headers: cookie };
+  if (query.stack_response_mode === 'json' || query.hexclave_response_mode === 'json')
+    return { kind: 'json', status: 200, body: { location }, headers: cookie };
   return redirect(location, cookie);
 }
 
@@ -141,8 +158,14 @@ function redirectOrThrow(error: KnownError, p: ProjectRecord, errorUrl: string |
 }
 
 function storeTokens(account: OAuthAccountRecord, grant: ProviderGrant): void {
-  account.tokens.push({ access_token: grant.access_token, refresh_token: grant.refresh_token, scopes: [...grant.scopes], expires_at_millis: grant.expires_at_millis });
-  if (account.tokens.length > MAX_TOKENS_PER_ACCOUNT) account.tokens.splice(0, account.tokens.length - MAX_TOKENS_PER_ACCOUNT);
+  account.tokens.push({
+    access_token: grant.access_token,
+    refresh_token: grant.refresh_token,
+    scopes: [...grant.scopes],
+    expires_at_millis: grant.expires_at_millis,
+  });
+  if (account.tokens.length > MAX_TOKENS_PER_ACCOUNT)
+    account.tokens.splice(0, account.tokens.length - MAX_TOKENS_PER_ACCOUNT);
 }
 
 function accountOf(user: UserRecord, providerId: string, accountId: string): OAuthAccountRecord | undefined {
@@ -150,12 +173,22 @@ function accountOf(user: UserRecord, providerId: string, accountId: string): OAu
 }
 
 /** Who signs in (or gets linked) for this provider account (PROTOCOL.md §6.9 step 4). Synchronous. */
-function resolveAccount(p: ProjectRecord, flow: OAuthFlowRecord, grant: ProviderGrant, now: number): { user: UserRecord; isNewUser: boolean } {
+function resolveAccount(
+  p: ProjectRecord,
+  flow: OAuthFlowRecord,
+  grant: ProviderGrant,
+  now: number,
+): { user: UserRecord; isNewUser: boolean } {
   const { account } = grant;
   const providerId = flow.provider_id;
   const owner = Object.values(p.users).find((u) => accountOf(u, providerId, account.account_id) !== undefined);
   const attach = (user: UserRecord) => {
-    const record: OAuthAccountRecord = { provider_id: providerId, account_id: account.account_id, email: account.email, tokens: [] };
+    const record: OAuthAccountRecord = {
+      provider_id: providerId,
+      account_id: account.account_id,
+      email: account.email,
+      tokens: [],
+    };
     user.oauth_accounts.push(record);
     storeTokens(record, grant);
   };
@@ -167,7 +200,8 @@ function resolveAccount(p: ProjectRecord, flow: OAuthFlowRecord, grant: Provider
     const existing = accountOf(user, providerId, account.account_id);
     if (existing) storeTokens(existing, grant);
     else {
-      if (user.oauth_accounts.some((a) => a.provider_id === providerId)) throw createKnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
+      if (user.oauth_accounts.some((a) => a.provider_id === providerId))
+        throw createKnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
       attach(user);
     }
     return { user, isNewUser: false };
@@ -183,14 +217,19 @@ function resolveAccount(p: ProjectRecord, flow: OAuthFlowRecord, grant: Provider
   const taken = authChannelByEmail(p, account.email);
   if (taken) {
     const strategy = p.config.oauth_account_merge_strategy;
-    const alreadyUsed = () => createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email', contact_channel_value: account.email });
+    const alreadyUsed = () =>
+      createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', {
+        type: 'email',
+        contact_channel_value: account.email,
+      });
     if (strategy === 'raise_error') throw alreadyUsed();
     if (strategy === 'link_method') {
       // Both sides must vouch for the address, or whoever controls the provider account could take the user over.
       if (!taken.is_verified || !account.email_verified) throw alreadyUsed();
       const existing = findUser(p, taken.user_id);
       if (!existing) throw alreadyUsed();
-      if (existing.oauth_accounts.some((a) => a.provider_id === providerId)) throw createKnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
+      if (existing.oauth_accounts.some((a) => a.provider_id === providerId))
+        throw createKnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
       attach(existing);
       return { user: existing, isNewUser: false };
     }
@@ -219,7 +258,10 @@ function resolveAccount(p: ProjectRecord, flow: OAuthFlowRecord, grant: Provider
 
 function callback(req: ApiRequest, state: string, fields: Record<string, unknown>): Reply {
   if (req.cookies[`${INNER_COOKIE}${state}`] !== 'true') {
-    throw new StatusError(400, 'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again');
+    throw new StatusError(
+      400,
+      'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again',
+    );
   }
   const p = req.env.store.projects().find((candidate) => own(candidate.oauth_flows, state) !== undefined);
   const flow = p === undefined ? undefined : own(p.oauth_flows, state);
@@ -229,22 +271,37 @@ function callback(req: ApiRequest, state: string, fields: Record<string, unknown
     const providerId = req.params.provider_id!;
     if (!enabledProvider(p, providerId)) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
     const providerError = typeof fields.error === 'string' ? fields.error : undefined;
-    if (providerError === 'access_denied' || providerError === 'consent_required') throw createKnownError('OAUTH_PROVIDER_ACCESS_DENIED');
-    if (providerError !== undefined) throw new StatusError(400, `Inner OAuth callback failed: the provider answered "${providerError}". Please try again.`);
+    if (providerError === 'access_denied' || providerError === 'consent_required')
+      throw createKnownError('OAUTH_PROVIDER_ACCESS_DENIED');
+    if (providerError !== undefined)
+      throw new StatusError(
+        400,
+        `Inner OAuth callback failed: the provider answered "${providerError}". Please try again.`,
+      );
     const code = typeof fields.code === 'string' ? fields.code : '';
     const exchanged =
       providerId === flow.provider_id
-        ? exchangeProviderCode(req.env, providerId, code, { clientId: providerClientId(p, providerId), redirectUri: callbackUrl(req, providerId), codeVerifier: flow.inner_code_verifier ?? '' })
+        ? exchangeProviderCode(req.env, providerId, code, {
+            clientId: providerClientId(p, providerId),
+            redirectUri: callbackUrl(req, providerId),
+            codeVerifier: flow.inner_code_verifier ?? '',
+          })
         : ({ ok: false, error: 'invalid_grant' } as const);
     if (!exchanged.ok && exchanged.error === 'invalid_client') {
-      throw new StatusError(400, 'Invalid client credentials for this OAuth provider. Please ensure the configuration in the Stack Auth dashboard is correct.');
+      throw new StatusError(
+        400,
+        'Invalid client credentials for this OAuth provider. Please ensure the configuration in the Stack Auth dashboard is correct.',
+      );
     }
-    if (!exchanged.ok) throw new StatusError(400, 'Inner OAuth callback failed due to invalid grant. Please try again.');
+    if (!exchanged.ok)
+      throw new StatusError(400, 'Inner OAuth callback failed due to invalid grant. Please try again.');
     // The provider code is spent, so the flow is over whatever happens next.
     delete p.oauth_flows[state];
     // The OAuth library checks the client's redirect URI and scope before it asks who the user is.
-    if (!isTrustedRedirectUrl(flow.redirect_uri, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
-    if ((flow.scope ?? 'legacy') !== 'legacy') throw new StatusError(400, 'Invalid scope requested. Please check the scopes you are requesting.');
+    if (!isTrustedRedirectUrl(flow.redirect_uri, trustPolicy(p)))
+      throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if ((flow.scope ?? 'legacy') !== 'legacy')
+      throw new StatusError(400, 'Invalid scope requested. Please check the scopes you are requesting.');
     const { user, isNewUser } = resolveAccount(p, flow, exchanged.grant, req.now);
     const authorizationCode = randomBytes(20).toString('hex');
     const codeHash = sha256Hex(authorizationCode);
@@ -275,11 +332,17 @@ export function registerOAuthRoutes(router: Router): void {
   router.add('GET', '/auth/oauth/authorize/:provider_id', authorize, { write: true });
 
   const handleCallback = (req: ApiRequest): Reply => {
-    const body = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const body =
+      typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)
+        ? (req.body as Record<string, unknown>)
+        : {};
     const fields: Record<string, unknown> = { ...req.query, ...body };
-    const state = typeof req.query.state === 'string' ? req.query.state : typeof body.state === 'string' ? body.state : '';
+    const state =
+      typeof req.query.state === 'string' ? req.query.state : typeof body.state === 'string' ? body.state : '';
     // The inner cookie is deleted whatever the outcome; only states we could have issued name a cookie.
-    const clear: Record<string, string> = /^[0-9a-z]{1,64}$/.test(state) ? { 'set-cookie': `${INNER_COOKIE}${state}=; Path=/; Max-Age=0; HttpOnly` } : {};
+    const clear: Record<string, string> = /^[0-9a-z]{1,64}$/.test(state)
+      ? { 'set-cookie': `${INNER_COOKIE}${state}=; Path=/; Max-Age=0; HttpOnly` }
+      : {};
     let reply: Reply;
     try {
       reply = callback(req, state, fields);

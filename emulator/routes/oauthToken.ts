@@ -53,11 +53,14 @@ function pkceMatches(challenge: string, method: 'S256' | 'plain', verifier: stri
 export function registerOAuthTokenRoute(router: Router): void {
   router.add('POST', '/auth/oauth/token', async (req) => {
     const body = req.body;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw schemaError(req, ['body must be defined']);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw schemaError(req, ['body must be defined']);
     const fields = body as Record<string, unknown>;
     const grantType = fields.grant_type;
     if (grantType !== 'authorization_code' && grantType !== 'refresh_token') {
-      throw schemaError(req, ['body.grant_type must be one of the following values: authorization_code, refresh_token']);
+      throw schemaError(req, [
+        'body.grant_type must be one of the following values: authorization_code, refresh_token',
+      ]);
     }
     const p = authenticateClient(req, fields);
 
@@ -72,7 +75,18 @@ export function registerOAuthTokenRoute(router: Router): void {
       const accessToken = await refreshTokenFor(req.env, p, user, session.id, req.now);
       req.env.stats.tokenGrant('refresh_token');
       // The service answers a renewal with the code grant's two redirect fields too, always null.
-      return json({ access_token: accessToken, token_type: 'Bearer', expires_in: NOMINAL_EXPIRES_IN, scope: 'legacy', after_callback_redirect_url: null, afterCallbackRedirectUrl: null }, 200, oauthHeaders);
+      return json(
+        {
+          access_token: accessToken,
+          token_type: 'Bearer',
+          expires_in: NOMINAL_EXPIRES_IN,
+          scope: 'legacy',
+          after_callback_redirect_url: null,
+          afterCallbackRedirectUrl: null,
+        },
+        200,
+        oauthHeaders,
+      );
     }
 
     const code = field(fields, 'code');
@@ -85,9 +99,13 @@ export function registerOAuthTokenRoute(router: Router): void {
       return oauthError('invalid_request', 'Invalid parameter: `redirect_uri`');
     }
     const record = p.authorization_codes[sha256Hex(code)];
-    if (!record || record.used || record.expires_at_millis <= req.now) throw createKnownError('INVALID_AUTHORIZATION_CODE');
+    if (!record || record.used || record.expires_at_millis <= req.now)
+      throw createKnownError('INVALID_AUTHORIZATION_CODE');
     const verifier = field(fields, 'code_verifier');
-    if (record.code_challenge !== '' && (verifier === undefined || !pkceMatches(record.code_challenge, record.code_challenge_method, verifier))) {
+    if (
+      record.code_challenge !== '' &&
+      (verifier === undefined || !pkceMatches(record.code_challenge, record.code_challenge_method, verifier))
+    ) {
       throw createKnownError('INVALID_AUTHORIZATION_CODE');
     }
     if (redirectUri.split('#')[0] !== record.redirect_uri) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
@@ -95,7 +113,13 @@ export function registerOAuthTokenRoute(router: Router): void {
     const user = findUser(p, record.user_id);
     if (!user) throw createKnownError('INVALID_AUTHORIZATION_CODE');
     requireSecondFactor(p, user, req.now, record.is_new_user);
-    const tokens = await issueTokens(req.env, p, user, req.now, record.provider_id === undefined ? {} : { method: record.provider_id });
+    const tokens = await issueTokens(
+      req.env,
+      p,
+      user,
+      req.now,
+      record.provider_id === undefined ? {} : { method: record.provider_id },
+    );
     req.env.stats.tokenGrant('authorization_code');
     return json(
       {

@@ -21,7 +21,14 @@ function isLegacyClient(version: string | undefined): boolean {
   return major < 2 || (major === 2 && (minor < 5 || (minor === 5 && patch <= 37)));
 }
 
-function sendMagicLink(req: ApiRequest, p: ProjectRecord, to: string, link: string, otp: string, userDisplayName: string): void {
+function sendMagicLink(
+  req: ApiRequest,
+  p: ProjectRecord,
+  to: string,
+  link: string,
+  otp: string,
+  userDisplayName: string,
+): void {
   if (isLegacyClient(req.headers['x-stack-client-version'])) {
     const vars = { projectDisplayName: p.display_name, magicLink: link };
     const body = renderTemplate('Sign in to {{ projectDisplayName }} with this link:\n{{ magicLink }}', vars);
@@ -44,21 +51,28 @@ function sendMagicLink(req: ApiRequest, p: ProjectRecord, to: string, link: stri
 export function registerOtpRoutes(router: Router): void {
   router.add('POST', '/auth/otp/send-sign-in-code', (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ email: strictEmail().defined(), callback_url: url().defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ email: strictEmail().defined(), callback_url: url().defined() }).defined(),
+    });
     const p = auth.project;
     if (!p.config.magic_link_enabled) throw new StatusError(403, 'Magic link is not enabled for this project');
     const channel = authChannelByEmail(p, body.email);
     let data: { user_id: string | null; email: string; is_new_user: boolean };
     if (channel) {
       // An unverified e-mail must not let whoever types it in take the account over.
-      if (!channel.is_verified) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: channel.value, would_work_if_email_was_verified: true });
+      if (!channel.is_verified)
+        throw createKnownError('USER_EMAIL_ALREADY_EXISTS', {
+          email: channel.value,
+          would_work_if_email_was_verified: true,
+        });
       data = { user_id: channel.user_id, email: channel.value, is_new_user: false };
     } else {
       if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
       // The user is created only when the code is redeemed.
       data = { user_id: null, email: body.email, is_new_user: true };
     }
-    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p)))
+      throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     const code = createCode(p, 'otp', data, req.now);
     const link = linkWithCode(body.callback_url, code.code);
     const user = data.user_id === null ? undefined : findUser(p, data.user_id);
@@ -77,16 +91,33 @@ export function registerOtpRoutes(router: Router): void {
     let user;
     if (isNewUser) {
       // Someone may have signed up with this e-mail since the code was sent.
-      if (authChannelByEmail(p, email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email, would_work_if_email_was_verified: false });
+      if (authChannelByEmail(p, email))
+        throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email, would_work_if_email_was_verified: false });
       // Redeemed with an anonymous user's token, the code upgrades that user (same id) instead.
-      user = signUpOrUpgrade(p, auth.user, { primary_email: email, primary_email_verified: true, primary_email_auth_enabled: true, otp_auth_enabled: true, login_method: 'otp' }, req.now);
+      user = signUpOrUpgrade(
+        p,
+        auth.user,
+        {
+          primary_email: email,
+          primary_email_verified: true,
+          primary_email_auth_enabled: true,
+          otp_auth_enabled: true,
+          login_method: 'otp',
+        },
+        req.now,
+      );
     } else {
       user = findUser(p, String(code.data.user_id));
       if (!user) throw createKnownError('USER_NOT_FOUND');
     }
     requireSecondFactor(p, user, req.now, isNewUser);
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'otp' });
-    return json({ refresh_token: tokens.refresh_token, access_token: tokens.access_token, is_new_user: isNewUser, user_id: user.id });
+    return json({
+      refresh_token: tokens.refresh_token,
+      access_token: tokens.access_token,
+      is_new_user: isNewUser,
+      user_id: user.id,
+    });
   });
 
   router.add(

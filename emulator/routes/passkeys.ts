@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { verifyAuthenticationResponse, verifyRegistrationResponse, type AuthenticationResponseJSON, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import {
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
 import { createKnownError } from '../../protocol/errors/create.js';
 import { PASSKEY_RP_ID_PLACEHOLDER } from '../../protocol/resources/passkey.js';
 import { issueTokens, requireSecondFactor } from '../auth/issue.js';
@@ -22,7 +27,8 @@ function originOf(response: unknown): string | null {
   const clientDataJSON = (response as { response?: { clientDataJSON?: unknown } } | null)?.response?.clientDataJSON;
   if (typeof clientDataJSON !== 'string') return null;
   try {
-    const origin = (JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { origin?: unknown }).origin;
+    const origin = (JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { origin?: unknown })
+      .origin;
     return typeof origin === 'string' ? origin : null;
   } catch {
     return null;
@@ -34,8 +40,15 @@ function originOf(response: unknown): string | null {
  * the project allows localhost, else exact equality with a trusted domain. Returns the RP id to
  * expect: the origin's hostname.
  */
-function checkOrigin(p: ProjectRecord, origin: string | null, what: 'registration' | 'authentication'): { origin: string; rpId: string } {
-  const fail = (reason: string) => (what === 'registration' ? createKnownError('PASSKEY_REGISTRATION_FAILED', { message: reason }) : createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: reason }));
+function checkOrigin(
+  p: ProjectRecord,
+  origin: string | null,
+  what: 'registration' | 'authentication',
+): { origin: string; rpId: string } {
+  const fail = (reason: string) =>
+    what === 'registration'
+      ? createKnownError('PASSKEY_REGISTRATION_FAILED', { message: reason })
+      : createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: reason });
   let parsed: URL;
   try {
     parsed = new URL(origin ?? '');
@@ -44,9 +57,14 @@ function checkOrigin(p: ProjectRecord, origin: string | null, what: 'registratio
     throw fail(`Passkey ${what} failed because the client data has no valid origin`);
   }
   const isLocalhost = parsed.hostname === 'localhost';
-  if (isLocalhost && !p.config.allow_localhost) throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: `Passkey ${what} failed because localhost is not allowed` });
+  if (isLocalhost && !p.config.allow_localhost)
+    throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', {
+      message: `Passkey ${what} failed because localhost is not allowed`,
+    });
   if (!isLocalhost && !p.config.domains.some((d) => d.domain === parsed.origin)) {
-    throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: `Passkey ${what} failed because the origin is not allowed` });
+    throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', {
+      message: `Passkey ${what} failed because the origin is not allowed`,
+    });
   }
   return { origin: origin!, rpId: parsed.hostname };
 }
@@ -88,7 +106,9 @@ export function registerPasskeyRoutes(router: Router): void {
 
   router.add('POST', '/auth/passkey/register', async (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ credential: anyJson().defined(), code: yup.string().defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ credential: anyJson().defined(), code: yup.string().defined() }).defined(),
+    });
     const p = auth.project;
     const code = redeemCode(p, 'passkey_registration', body.code, req.now, 'use');
     requirePasskeys(p);
@@ -107,9 +127,14 @@ export function registerPasskeyRoutes(router: Router): void {
       });
     } catch (error) {
       // Upstream lets the library's exception become a 500 (PROTOCOL.md §11.16).
-      throw createKnownError('PASSKEY_REGISTRATION_FAILED', { message: `Passkey registration failed: ${errorMessage(error)}` });
+      throw createKnownError('PASSKEY_REGISTRATION_FAILED', {
+        message: `Passkey registration failed: ${errorMessage(error)}`,
+      });
     }
-    if (!verification.verified) throw createKnownError('PASSKEY_REGISTRATION_FAILED', { message: 'Passkey registration failed because the verification response is invalid' });
+    if (!verification.verified)
+      throw createKnownError('PASSKEY_REGISTRATION_FAILED', {
+        message: 'Passkey registration failed because the verification response is invalid',
+      });
     const { credential } = verification.registrationInfo;
     // After the await: the user may be gone by now.
     const user = findUser(p, signedIn.id);
@@ -132,20 +157,29 @@ export function registerPasskeyRoutes(router: Router): void {
     const challenge = randomBytes(32).toString('base64url');
     const code = createCode(p, 'passkey_authentication', { challenge }, req.now);
     return json({
-      options_json: { challenge, allowCredentials: [], timeout: TIMEOUT_MILLIS, userVerification: 'preferred', rpId: PASSKEY_RP_ID_PLACEHOLDER },
+      options_json: {
+        challenge,
+        allowCredentials: [],
+        timeout: TIMEOUT_MILLIS,
+        userVerification: 'preferred',
+        rpId: PASSKEY_RP_ID_PLACEHOLDER,
+      },
       code: code.code,
     });
   });
 
   router.add('POST', '/auth/passkey/sign-in', async (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ authentication_response: anyJson().defined(), code: yup.string().defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ authentication_response: anyJson().defined(), code: yup.string().defined() }).defined(),
+    });
     const p = auth.project;
     const code = redeemCode(p, 'passkey_authentication', body.code, req.now, 'use');
     requirePasskeys(p);
     const response = body.authentication_response as unknown as AuthenticationResponseJSON;
     const credentialId = typeof response?.id === 'string' ? response.id : null;
-    const owner = credentialId === null ? undefined : Object.values(p.users).find((u) => u.passkey?.credential_id === credentialId);
+    const owner =
+      credentialId === null ? undefined : Object.values(p.users).find((u) => u.passkey?.credential_id === credentialId);
     const passkey = owner?.passkey;
     if (!owner || !passkey) throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: 'Passkey not found' });
     const { origin, rpId } = checkOrigin(p, originOf(response), 'authentication');
@@ -156,24 +190,37 @@ export function registerPasskeyRoutes(router: Router): void {
         expectedChallenge: String(code.data.challenge),
         expectedOrigin: origin,
         expectedRPID: rpId,
-        credential: { id: passkey.credential_id, publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')), counter: passkey.counter },
+        credential: {
+          id: passkey.credential_id,
+          publicKey: new Uint8Array(Buffer.from(passkey.public_key, 'base64url')),
+          counter: passkey.counter,
+        },
         requireUserVerification: false,
       });
     } catch (error) {
       // Upstream: a 500 (e.g. challenge mismatch); clients are better served by the known error.
-      throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: `Passkey authentication failed: ${errorMessage(error)}` });
+      throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', {
+        message: `Passkey authentication failed: ${errorMessage(error)}`,
+      });
     }
     if (!verification.verified) {
       throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', {
-        message: 'The signature of the authentication response could not be verified with the stored public key tied to this credential ID',
+        message:
+          'The signature of the authentication response could not be verified with the stored public key tied to this credential ID',
       });
     }
     // After the await: re-read, the user or their passkey may have changed meanwhile.
     const user = findUser(p, owner.id);
-    if (!user?.passkey || user.passkey.credential_id !== credentialId) throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: 'Passkey not found' });
+    if (!user?.passkey || user.passkey.credential_id !== credentialId)
+      throw createKnownError('PASSKEY_AUTHENTICATION_FAILED', { message: 'Passkey not found' });
     user.passkey.counter = verification.authenticationInfo.newCounter;
     requireSecondFactor(p, user, req.now, false);
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'passkey' });
-    return json({ refresh_token: tokens.refresh_token, access_token: tokens.access_token, is_new_user: false, user_id: user.id });
+    return json({
+      refresh_token: tokens.refresh_token,
+      access_token: tokens.access_token,
+      is_new_user: false,
+      user_id: user.id,
+    });
   });
 }

@@ -29,11 +29,29 @@ function requireLongEnough(password: string): void {
 }
 
 /** E-mails a verification link for the user's primary e-mail, when the callback URL is trusted. */
-export function sendVerificationEmail(req: ApiRequest, p: ProjectRecord, userId: string, channelId: string, value: string, callbackUrl: string): void {
-  const code = createCode(p, 'contact_channel_verification', { user_id: userId, channel_id: channelId, email: value }, req.now);
+export function sendVerificationEmail(
+  req: ApiRequest,
+  p: ProjectRecord,
+  userId: string,
+  channelId: string,
+  value: string,
+  callbackUrl: string,
+): void {
+  const code = createCode(
+    p,
+    'contact_channel_verification',
+    { user_id: userId, channel_id: channelId, email: value },
+    req.now,
+  );
   const link = linkWithCode(callbackUrl, code.code);
   const user = findUser(p, userId);
-  req.env.mailbox.sendTemplate(p, 'email_verification', value, { emailVerificationLink: link, userDisplayName: user?.display_name ?? '' }, link);
+  req.env.mailbox.sendTemplate(
+    p,
+    'email_verification',
+    value,
+    { emailVerificationLink: link, userDisplayName: user?.display_name ?? '' },
+    link,
+  );
   req.env.stats.email();
 }
 
@@ -42,18 +60,39 @@ export function registerPasswordRoutes(router: Router): void {
   router.add('POST', '/auth/password/sign-up', async (req) => {
     const auth = requireAccess(req);
     const { body } = validate(req, {
-      body: obj({ email: strictEmail().defined(), password: yup.string().max(MAX_PASSWORD).defined(), verification_callback_url: url().defined() }).defined(),
+      body: obj({
+        email: strictEmail().defined(),
+        password: yup.string().max(MAX_PASSWORD).defined(),
+        verification_callback_url: url().defined(),
+      }).defined(),
     });
     const p = auth.project;
     requirePasswordAuth(p);
     requireLongEnough(body.password);
     if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
-    // The service refuses an untrusted verification link before it makes the user (v2.7 made the user and sent no e-mail).
-    if (!isTrustedRedirectUrl(body.verification_callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    // The service refuses an untrusted verification link before it makes the user (v2.7 made the user and sent no
+    // e-mail).
+    if (!isTrustedRedirectUrl(body.verification_callback_url, trustPolicy(p)))
+      throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     const hash = await hashPassword(body.password);
-    if (authChannelByEmail(p, body.email)) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: body.email, would_work_if_email_was_verified: false });
+    if (authChannelByEmail(p, body.email))
+      throw createKnownError('USER_EMAIL_ALREADY_EXISTS', {
+        email: body.email,
+        would_work_if_email_was_verified: false,
+      });
     // Made with an anonymous user's token, the sign-up upgrades that user (same id) instead.
-    const user = signUpOrUpgrade(p, auth.user, { primary_email: body.email, primary_email_verified: false, primary_email_auth_enabled: true, password_hash: hash, login_method: 'password' }, req.now);
+    const user = signUpOrUpgrade(
+      p,
+      auth.user,
+      {
+        primary_email: body.email,
+        primary_email_verified: false,
+        primary_email_auth_enabled: true,
+        password_hash: hash,
+        login_method: 'password',
+      },
+      req.now,
+    );
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'password' });
     // Sent after the fact, like the service's asynchronous e-mail.
     const channel = primaryChannel(p, user.id);
@@ -65,7 +104,9 @@ export function registerPasswordRoutes(router: Router): void {
 
   router.add('POST', '/auth/password/sign-in', async (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ email: email().defined(), password: yup.string().max(MAX_PASSWORD).defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ email: email().defined(), password: yup.string().max(MAX_PASSWORD).defined() }).defined(),
+    });
     const p = auth.project;
     requirePasswordAuth(p);
     const channel = authChannelByEmail(p, body.email);
@@ -81,7 +122,9 @@ export function registerPasswordRoutes(router: Router): void {
 
   router.add('POST', '/auth/password/send-reset-code', async (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ email: email().defined(), callback_url: url().defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ email: email().defined(), callback_url: url().defined() }).defined(),
+    });
     const p = auth.project;
     requirePasswordAuth(p);
     const channel = authChannelByEmail(p, body.email);
@@ -90,24 +133,38 @@ export function registerPasswordRoutes(router: Router): void {
       await new Promise((resolve) => setTimeout(resolve, req.env.unknownEmailDelayMillis()));
       return json({ success: 'maybe, only if user with e-mail exists' });
     }
-    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p))) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p)))
+      throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     const code = createCode(p, 'password_reset', { user_id: channel.user_id, email: channel.value }, req.now);
     const link = linkWithCode(body.callback_url, code.code);
-    req.env.mailbox.sendTemplate(p, 'password_reset', channel.value, { passwordResetLink: link, userDisplayName: findUser(p, channel.user_id)?.display_name ?? '' }, link);
+    req.env.mailbox.sendTemplate(
+      p,
+      'password_reset',
+      channel.value,
+      { passwordResetLink: link, userDisplayName: findUser(p, channel.user_id)?.display_name ?? '' },
+      link,
+    );
     req.env.stats.email();
     return json({ success: 'maybe, only if user with e-mail exists' });
   });
 
-  router.add('POST', '/auth/password/reset/check-code', (req) => {
-    const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ code: code45().defined() }).defined() });
-    redeemCode(auth.project, 'password_reset', body.code, req.now, 'check');
-    return json({ is_code_valid: true });
-  }, { write: true });
+  router.add(
+    'POST',
+    '/auth/password/reset/check-code',
+    (req) => {
+      const auth = requireAccess(req);
+      const { body } = validate(req, { body: obj({ code: code45().defined() }).defined() });
+      redeemCode(auth.project, 'password_reset', body.code, req.now, 'check');
+      return json({ is_code_valid: true });
+    },
+    { write: true },
+  );
 
   router.add('POST', '/auth/password/reset', async (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ code: code45().defined(), password: yup.string().max(MAX_PASSWORD).defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({ code: code45().defined(), password: yup.string().max(MAX_PASSWORD).defined() }).defined(),
+    });
     const p = auth.project;
     // Hash first (the only await); then redeem and apply in one synchronous block.
     const hash = await hashPassword(body.password);
@@ -124,17 +181,28 @@ export function registerPasswordRoutes(router: Router): void {
 
   router.add('POST', '/auth/password/update', async (req) => {
     const auth = requireAccess(req);
-    const { body } = validate(req, { body: obj({ old_password: yup.string().max(MAX_PASSWORD).defined(), new_password: yup.string().max(MAX_PASSWORD).defined() }).defined() });
+    const { body } = validate(req, {
+      body: obj({
+        old_password: yup.string().max(MAX_PASSWORD).defined(),
+        new_password: yup.string().max(MAX_PASSWORD).defined(),
+      }).defined(),
+    });
     const user = requireUserBySchema(req, auth);
     const p = auth.project;
     requirePasswordAuth(p);
     requireLongEnough(body.new_password);
     if (user.password_hash === null) throw createKnownError('USER_DOES_NOT_HAVE_PASSWORD');
-    const [ok, hash] = await Promise.all([verifyPassword(body.old_password, user.password_hash), hashPassword(body.new_password)]);
+    const [ok, hash] = await Promise.all([
+      verifyPassword(body.old_password, user.password_hash),
+      hashPassword(body.new_password),
+    ]);
     if (!ok) throw createKnownError('PASSWORD_CONFIRMATION_MISMATCH');
     user.password_hash = hash;
     const refresh = req.headers['x-stack-refresh-token'];
-    const keep = refresh === undefined ? undefined : Object.values(p.sessions).find((s) => s.user_id === user.id && s.refresh_token_hash === sha(refresh))?.id;
+    const keep =
+      refresh === undefined
+        ? undefined
+        : Object.values(p.sessions).find((s) => s.user_id === user.id && s.refresh_token_hash === sha(refresh))?.id;
     revokeSessionsOfUser(p, user.id, keep);
     return success();
   });
@@ -152,4 +220,3 @@ export function registerPasswordRoutes(router: Router): void {
     return success();
   });
 }
-

@@ -10,25 +10,33 @@ import type { ProjectRecord } from '../state/model.js';
  * schema validation. Shared by `PATCH /projects/current` and `POST /internal/projects`.
  */
 
-const nonEmpty = <S extends yup.StringSchema<string | undefined>>(s: S) => s.test('non-empty', '${path} must not be empty', (v) => v === undefined || v !== '');
+const nonEmpty = <S extends yup.StringSchema<string | undefined>>(s: S) =>
+  s.test('non-empty', '${path} must not be empty', (v) => v === undefined || v !== '');
 
 /** A string that must be present and non-empty when the sibling fields equal `when`. */
 function requiredWhen(when: Record<string, unknown>) {
   const keys = Object.keys(when);
-  return yup.string().when(keys, (values: unknown[], schema: yup.StringSchema<string | undefined>) =>
-    keys.every((k, i) => values[i] === when[k]) ? nonEmpty(schema.defined()) : schema,
-  );
+  return yup
+    .string()
+    .when(keys, (values: unknown[], schema: yup.StringSchema<string | undefined>) =>
+      keys.every((k, i) => values[i] === when[k]) ? nonEmpty(schema.defined()) : schema,
+    );
 }
 
 const emailConfigSchema = obj({
-  type: yup.string().oneOf(['shared', 'standard'] as const).defined(),
+  type: yup
+    .string()
+    .oneOf(['shared', 'standard'] as const)
+    .defined(),
   host: requiredWhen({ type: 'standard' }),
   port: yup
     .number()
     .integer()
     .min(0)
     .max(65535)
-    .when('type', (values: unknown[], schema: yup.NumberSchema<number | undefined>) => (values[0] === 'standard' ? schema.defined() : schema)),
+    .when('type', (values: unknown[], schema: yup.NumberSchema<number | undefined>) =>
+      values[0] === 'standard' ? schema.defined() : schema,
+    ),
   username: requiredWhen({ type: 'standard' }),
   password: requiredWhen({ type: 'standard' }),
   sender_name: requiredWhen({ type: 'standard' }),
@@ -37,8 +45,14 @@ const emailConfigSchema = obj({
 
 /** The service dropped v2.7's `enabled`: every listed provider is on, and sending the flag is a SCHEMA_ERROR. */
 const oauthProviderSchema = obj({
-  id: yup.string().oneOf([...oauthProviderIds]).defined(),
-  type: yup.string().oneOf(['shared', 'standard'] as const).defined(),
+  id: yup
+    .string()
+    .oneOf([...oauthProviderIds])
+    .defined(),
+  type: yup
+    .string()
+    .oneOf(['shared', 'standard'] as const)
+    .defined(),
   client_id: requiredWhen({ type: 'standard' }),
   client_secret: requiredWhen({ type: 'standard' }),
   facebook_config_id: yup.string(),
@@ -126,15 +140,26 @@ function toProvider(input: NonNullable<ConfigInput['oauth_providers']>[number]):
 /** The validated body's config as the update `applyConfigUpdate` takes. */
 export function toConfigUpdate(input: ConfigInput | undefined): ProjectConfigUpdate {
   if (input === undefined) return {};
-  const { email_config, oauth_providers, domains, team_creator_default_permissions, team_member_default_permissions, user_default_permissions, ...flags } = input;
+  const {
+    email_config,
+    oauth_providers,
+    domains,
+    team_creator_default_permissions,
+    team_member_default_permissions,
+    user_default_permissions,
+    ...flags
+  } = input;
   const update: ProjectConfigUpdate = {};
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) Object.assign(update, { [key]: value });
   if (email_config !== undefined) update.email_config = toEmailConfig(email_config);
   if (oauth_providers !== undefined) update.oauth_providers = oauth_providers.map(toProvider);
   if (domains !== undefined) update.domains = domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path }));
-  if (team_creator_default_permissions !== undefined) update.team_creator_default_permissions = team_creator_default_permissions.map((p) => ({ id: p.id }));
-  if (team_member_default_permissions !== undefined) update.team_member_default_permissions = team_member_default_permissions.map((p) => ({ id: p.id }));
-  if (user_default_permissions !== undefined) update.user_default_permissions = user_default_permissions.map((p) => ({ id: p.id }));
+  if (team_creator_default_permissions !== undefined)
+    update.team_creator_default_permissions = team_creator_default_permissions.map((p) => ({ id: p.id }));
+  if (team_member_default_permissions !== undefined)
+    update.team_member_default_permissions = team_member_default_permissions.map((p) => ({ id: p.id }));
+  if (user_default_permissions !== undefined)
+    update.user_default_permissions = user_default_permissions.map((p) => ({ id: p.id }));
   return update;
 }
 
@@ -145,9 +170,13 @@ export function toConfigUpdate(input: ConfigInput | undefined): ProjectConfigUpd
  * definitions are the defaults `team_member` and `team_admin`.
  */
 export function checkConfigUpdate(existing: ProjectRecord | null, update: ProjectConfigUpdate): void {
-  const definitionIds = new Set<string>([...(existing === null ? ['team_admin', 'team_member'] : Object.keys(existing.permission_definitions)), ...systemPermissionIds]);
+  const definitionIds = new Set<string>([
+    ...(existing === null ? ['team_admin', 'team_member'] : Object.keys(existing.permission_definitions)),
+    ...systemPermissionIds,
+  ]);
   for (const list of [update.team_creator_default_permissions, update.team_member_default_permissions]) {
-    if (list !== undefined && !list.every((p) => definitionIds.has(p.id))) throw new StatusError(400, 'Invalid team default permission ids');
+    if (list !== undefined && !list.every((p) => definitionIds.has(p.id)))
+      throw new StatusError(400, 'Invalid team default permission ids');
   }
 
   if (existing !== null && update.email_config?.type === 'shared' && Object.keys(existing.email_templates).length > 0) {

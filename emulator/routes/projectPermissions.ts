@@ -16,13 +16,27 @@ import { own } from '../state/store.js';
 import { findUser } from '../state/users.js';
 
 /** The team system permissions: the only ids that may start with `$` (none is a project permission). */
-const TEAM_SYSTEM_IDS = new Set(['$delete_team', '$invite_members', '$read_members', '$remove_members', '$update_team', '$manage_api_keys']);
+const TEAM_SYSTEM_IDS = new Set([
+  '$delete_team',
+  '$invite_members',
+  '$read_members',
+  '$remove_members',
+  '$update_team',
+  '$manage_api_keys',
+]);
 
 const permissionId = () =>
   yup
     .string()
-    .matches(/^\$?[a-z0-9_:]+$/, 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed')
-    .test('is-system-permission', 'System permissions must start with a dollar sign', (v) => !v || !v.startsWith('$') || TEAM_SYSTEM_IDS.has(v));
+    .matches(
+      /^\$?[a-z0-9_:]+$/,
+      'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed',
+    )
+    .test(
+      'is-system-permission',
+      'System permissions must start with a dollar sign',
+      (v) => !v || !v.startsWith('$') || TEAM_SYSTEM_IDS.has(v),
+    );
 const customId = () => yup.string().matches(/^[a-z0-9_:]+$/, 'Only lowercase letters, numbers, ":", "_" are allowed');
 const definitionBody = { description: yup.string(), contained_permission_ids: yup.array(permissionId().defined()) };
 const grantParams = obj({ user_id: userIdOrMe().defined(), permission_id: permissionId().defined() }).defined();
@@ -53,14 +67,22 @@ function requireUser(p: ProjectRecord, userId: string): void {
 }
 
 function definitionView(d: PermissionDefinitionRecord): ProjectPermissionDefinition {
-  return { id: d.id, ...(d.description === '' ? {} : { description: d.description }), contained_permission_ids: [...d.contained_permission_ids] };
+  return {
+    id: d.id,
+    ...(d.description === '' ? {} : { description: d.description }),
+    contained_permission_ids: [...d.contained_permission_ids],
+  };
 }
 
 /** A rename or deletion reaches every grant and every definition that contains the id. */
 function replaceId(p: ProjectRecord, oldId: string, newId: string | null): void {
-  p.project_permission_grants = projectPermissionGrants(p).flatMap((g) => (g.permission_id !== oldId ? [g] : newId === null ? [] : [{ ...g, permission_id: newId }]));
+  p.project_permission_grants = projectPermissionGrants(p).flatMap((g) =>
+    g.permission_id !== oldId ? [g] : newId === null ? [] : [{ ...g, permission_id: newId }],
+  );
   for (const d of Object.values(projectPermissionDefinitions(p))) {
-    d.contained_permission_ids = [...new Set(d.contained_permission_ids.flatMap((id) => (id !== oldId ? [id] : newId === null ? [] : [newId])))];
+    d.contained_permission_ids = [
+      ...new Set(d.contained_permission_ids.flatMap((id) => (id !== oldId ? [id] : newId === null ? [] : [newId]))),
+    ];
   }
 }
 
@@ -68,18 +90,31 @@ function replaceId(p: ProjectRecord, oldId: string, newId: string | null): void 
 export function registerProjectPermissionRoutes(router: Router): void {
   router.add('GET', '/project-permissions', (req) => {
     const auth = requireAccess(req);
-    const { query } = validate(req, { query: obj({ user_id: userIdOrMe(), permission_id: permissionId(), recursive: yup.string().oneOf(['true', 'false']) }).defined() });
+    const { query } = validate(req, {
+      query: obj({
+        user_id: userIdOrMe(),
+        permission_id: permissionId(),
+        recursive: yup.string().oneOf(['true', 'false']),
+      }).defined(),
+    });
     const p = auth.project;
     const userId = query.user_id === undefined ? undefined : resolveUserId(auth, query.user_id);
     if (auth.type === 'client') {
       if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
-      if (userId !== auth.user.id) throw new StatusError(403, 'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user');
+      if (userId !== auth.user.id)
+        throw new StatusError(
+          403,
+          'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user',
+        );
     }
-    const userIds = userId !== undefined ? [userId] : [...new Set(projectPermissionGrants(p).map((g) => g.user_id))].sort(compare);
+    const userIds =
+      userId !== undefined ? [userId] : [...new Set(projectPermissionGrants(p).map((g) => g.user_id))].sort(compare);
     const items: ProjectPermission[] = [];
     for (const id of userIds) {
       const ids = query.recursive === 'true' ? effectiveProjectPermissionIds(p, id) : directProjectPermissionIds(p, id);
-      for (const permission of ids) if (query.permission_id === undefined || permission === query.permission_id) items.push({ id: permission, user_id: id });
+      for (const permission of ids)
+        if (query.permission_id === undefined || permission === query.permission_id)
+          items.push({ id: permission, user_id: id });
     }
     return json({ items, is_paginated: false });
   });
@@ -93,7 +128,8 @@ export function registerProjectPermissionRoutes(router: Router): void {
     requireDefinition(p, params.permission_id);
     const grants = projectPermissionGrants(p);
     // Granting again is no error and changes nothing.
-    if (!grants.some((g) => g.user_id === userId && g.permission_id === params.permission_id)) grants.push({ user_id: userId, permission_id: params.permission_id });
+    if (!grants.some((g) => g.user_id === userId && g.permission_id === params.permission_id))
+      grants.push({ user_id: userId, permission_id: params.permission_id });
     return json({ id: params.permission_id, user_id: userId }, 201);
   });
 
@@ -104,8 +140,11 @@ export function registerProjectPermissionRoutes(router: Router): void {
     const userId = resolveUserId(auth, params.user_id);
     requireUser(p, userId);
     // Only a direct grant can be revoked; one reached through a containing permission is "not found".
-    if (!directProjectPermissionIds(p, userId).includes(params.permission_id)) throw createKnownError('PERMISSION_NOT_FOUND', { permission_id: params.permission_id });
-    p.project_permission_grants = projectPermissionGrants(p).filter((g) => !(g.user_id === userId && g.permission_id === params.permission_id));
+    if (!directProjectPermissionIds(p, userId).includes(params.permission_id))
+      throw createKnownError('PERMISSION_NOT_FOUND', { permission_id: params.permission_id });
+    p.project_permission_grants = projectPermissionGrants(p).filter(
+      (g) => !(g.user_id === userId && g.permission_id === params.permission_id),
+    );
     return success();
   });
 
@@ -122,14 +161,21 @@ export function registerProjectPermissionRoutes(router: Router): void {
     const p = auth.project;
     requireFreeId(p, body.id);
     requireContained(p, body.contained_permission_ids);
-    const definition: PermissionDefinitionRecord = { id: body.id, description: body.description ?? '', contained_permission_ids: [...new Set(body.contained_permission_ids ?? [])] };
+    const definition: PermissionDefinitionRecord = {
+      id: body.id,
+      description: body.description ?? '',
+      contained_permission_ids: [...new Set(body.contained_permission_ids ?? [])],
+    };
     projectPermissionDefinitions(p)[body.id] = definition;
     return json(definitionView(definition), 201);
   });
 
   router.add('PATCH', '/project-permission-definitions/:permission_id', (req) => {
     const auth = requireAccess(req, ADMIN);
-    const { params, body } = validate(req, { params: definitionParams, body: obj({ id: customId(), ...definitionBody }).defined() });
+    const { params, body } = validate(req, {
+      params: definitionParams,
+      body: obj({ id: customId(), ...definitionBody }).defined(),
+    });
     const p = auth.project;
     const definition = requireDefinition(p, params.permission_id);
     const newId = body.id ?? definition.id;
@@ -141,7 +187,11 @@ export function registerProjectPermissionRoutes(router: Router): void {
       replaceId(p, definition.id, newId);
     }
     // The service writes the whole definition: a field left out goes back to its default (quirk).
-    const updated: PermissionDefinitionRecord = { id: newId, description: body.description ?? '', contained_permission_ids: [...new Set(body.contained_permission_ids ?? [])] };
+    const updated: PermissionDefinitionRecord = {
+      id: newId,
+      description: body.description ?? '',
+      contained_permission_ids: [...new Set(body.contained_permission_ids ?? [])],
+    };
     definitions[newId] = updated;
     return json(definitionView(updated));
   });

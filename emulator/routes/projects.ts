@@ -10,7 +10,13 @@ import type { ProjectRecord, UserRecord } from '../state/model.js';
 import { applyConfigUpdate, createProjectRecord } from '../state/projects.js';
 import { own } from '../state/store.js';
 import { adminProjectView, clientProjectView } from '../views.js';
-import { checkConfigUpdate, managedProjectIds, projectCreateSchema, projectUpdateSchema, toConfigUpdate } from './projectConfig.js';
+import {
+  checkConfigUpdate,
+  managedProjectIds,
+  projectCreateSchema,
+  projectUpdateSchema,
+  toConfigUpdate,
+} from './projectConfig.js';
 
 /** The caller of `/internal/projects`: a signed-in user of `internal` (user checked first, as upstream). */
 function requireInternalUser(auth: AuthContext): UserRecord {
@@ -20,7 +26,10 @@ function requireInternalUser(auth: AuthContext): UserRecord {
 }
 
 function withManagedIds(serverMetadata: Json, ids: string[]): Json {
-  const base = typeof serverMetadata === 'object' && serverMetadata !== null && !Array.isArray(serverMetadata) ? serverMetadata : {};
+  const base =
+    typeof serverMetadata === 'object' && serverMetadata !== null && !Array.isArray(serverMetadata)
+      ? serverMetadata
+      : {};
   return { ...base, managedProjectIds: ids };
 }
 
@@ -68,7 +77,11 @@ export function registerProjectRoutes(router: Router): void {
     const internal = store.project('internal');
     for (const user of Object.values(internal?.users ?? {})) {
       const ids = managedProjectIds(user.server_metadata);
-      if (ids.includes(p.id)) user.server_metadata = withManagedIds(user.server_metadata, ids.filter((id) => id !== p.id));
+      if (ids.includes(p.id))
+        user.server_metadata = withManagedIds(
+          user.server_metadata,
+          ids.filter((id) => id !== p.id),
+        );
     }
     return success();
   });
@@ -95,7 +108,12 @@ export function registerProjectRoutes(router: Router): void {
     checkConfigUpdate(null, update);
     // Key generation is the only await; the state changes afterwards in one synchronous block.
     const project = await createProjectRecord(
-      { display_name: body.display_name, description: body.description, is_production_mode: body.is_production_mode, config: update },
+      {
+        display_name: body.display_name,
+        description: body.description,
+        is_production_mode: body.is_production_mode,
+        config: update,
+      },
       req.now,
     );
     const internal = req.env.store.project('internal');
@@ -103,7 +121,10 @@ export function registerProjectRoutes(router: Router): void {
     if (!owner) throw createKnownError('USER_AUTHENTICATION_REQUIRED');
     project.owner_team_id = body.owner_team_id ?? owner.selected_team_id;
     req.env.store.state.projects[project.id] = project;
-    owner.server_metadata = withManagedIds(owner.server_metadata, [...managedProjectIds(owner.server_metadata), project.id]);
+    owner.server_metadata = withManagedIds(owner.server_metadata, [
+      ...managedProjectIds(owner.server_metadata),
+      project.id,
+    ]);
     return json(adminProjectView(project), 201);
   });
 }

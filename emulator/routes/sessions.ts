@@ -38,9 +38,12 @@ export function registerSessionRoutes(router: Router): void {
     const auth = requireAccess(req);
     const { query } = validate(req, { query: obj({ user_id: userIdOrMe().defined() }).defined() });
     const userId = resolveUserId(auth, query.user_id);
-    if (auth.type === 'client' && userId !== auth.user?.id) throw new StatusError(403, 'Client can only list sessions for their own user.');
+    if (auth.type === 'client' && userId !== auth.user?.id)
+      throw new StatusError(403, 'Client can only list sessions for their own user.');
     const items = Object.values(auth.project.sessions)
-      .filter((s) => s.user_id === userId && s.expires_at_millis > req.now && (!s.is_impersonation || auth.type === 'admin'))
+      .filter(
+        (s) => s.user_id === userId && s.expires_at_millis > req.now && (!s.is_impersonation || auth.type === 'admin'),
+      )
       .sort((a, b) => b.created_at_millis - a.created_at_millis)
       .map((s) => sessionView(s, auth.sessionId));
     return json({ items, is_paginated: false });
@@ -48,9 +51,13 @@ export function registerSessionRoutes(router: Router): void {
 
   router.add('DELETE', '/auth/sessions/:id', (req) => {
     const auth = requireAccess(req);
-    const { params } = validate(req, { params: obj({ id: uuid().defined() }).defined(), query: obj({ user_id: userIdOrMe().defined() }).defined() });
+    const { params } = validate(req, {
+      params: obj({ id: uuid().defined() }).defined(),
+      query: obj({ user_id: userIdOrMe().defined() }).defined(),
+    });
     const session = own(auth.project.sessions, params.id);
-    if (!session || (auth.type === 'client' && session.user_id !== auth.user?.id)) throw new StatusError(404, 'Session not found.');
+    if (!session || (auth.type === 'client' && session.user_id !== auth.user?.id))
+      throw new StatusError(404, 'Session not found.');
     if (session.id === auth.sessionId) throw createKnownError('CANNOT_DELETE_CURRENT_SESSION');
     delete auth.project.sessions[session.id];
     return success();
@@ -59,7 +66,11 @@ export function registerSessionRoutes(router: Router): void {
   router.add('POST', '/auth/sessions', async (req) => {
     const auth = requireAccess(req, SERVER);
     const { body } = validate(req, {
-      body: obj({ user_id: userIdOrMe().defined(), expires_in_millis: yup.number().max(MAX_SESSION_MILLIS), is_impersonation: yup.boolean() }).defined(),
+      body: obj({
+        user_id: userIdOrMe().defined(),
+        expires_in_millis: yup.number().max(MAX_SESSION_MILLIS),
+        is_impersonation: yup.boolean(),
+      }).defined(),
     });
     const userId = resolveUserId(auth, body.user_id);
     const user = findUser(auth.project, userId);

@@ -22,14 +22,19 @@ export function requireTeam(p: ProjectRecord, teamId: string): TeamRecord {
 /** The service's "ensure membership": USER_NOT_FOUND, then TEAM_MEMBERSHIP_NOT_FOUND. */
 export function requireMember(p: ProjectRecord, teamId: string, userId: string): void {
   if (!findUser(p, userId)) throw createKnownError('USER_NOT_FOUND');
-  if (!findMembership(p, teamId, userId)) throw createKnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamId, user_id: userId });
+  if (!findMembership(p, teamId, userId))
+    throw createKnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: teamId, user_id: userId });
 }
 
 /** A member holding `permissionId`, directly or through contained permissions (§5.4). */
 export function requireTeamPermission(p: ProjectRecord, teamId: string, userId: string, permissionId: string): void {
   requireMember(p, teamId, userId);
   if (!hasPermission(p, teamId, userId, permissionId)) {
-    throw createKnownError('TEAM_PERMISSION_REQUIRED', { team_id: teamId, user_id: userId, permission_id: permissionId });
+    throw createKnownError('TEAM_PERMISSION_REQUIRED', {
+      team_id: teamId,
+      user_id: userId,
+      permission_id: permissionId,
+    });
   }
 }
 
@@ -61,7 +66,8 @@ function applyTeamWrite(team: TeamRecord, body: TeamWrite): void {
   if (body.display_name !== undefined) team.display_name = body.display_name;
   if (body.profile_image_url !== undefined) team.profile_image_url = body.profile_image_url;
   if (body.client_metadata !== undefined) team.client_metadata = body.client_metadata as Json;
-  if (body.client_read_only_metadata !== undefined) team.client_read_only_metadata = body.client_read_only_metadata as Json;
+  if (body.client_read_only_metadata !== undefined)
+    team.client_read_only_metadata = body.client_read_only_metadata as Json;
   if (body.server_metadata !== undefined) team.server_metadata = body.server_metadata as Json;
 }
 
@@ -74,7 +80,10 @@ export function registerTeamRoutes(router: Router): void {
     if (auth.type === 'client') {
       if (auth.user === null) throw createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER');
       if (userId !== auth.user.id) {
-        throw new StatusError(403, 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user');
+        throw new StatusError(
+          403,
+          'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user',
+        );
       }
     }
     const p = auth.project;
@@ -94,19 +103,27 @@ export function registerTeamRoutes(router: Router): void {
     const p = auth.project;
     let creatorId = body.creator_user_id === undefined ? undefined : resolveUserId(auth, body.creator_user_id);
     if (creatorId !== undefined && query.add_current_user !== undefined) {
-      throw new StatusError(400, 'Cannot use both creator_user_id and add_current_user. add_current_user is deprecated, please only use creator_user_id in the body.');
+      throw new StatusError(
+        400,
+        'Cannot use both creator_user_id and add_current_user. add_current_user is deprecated, please only use creator_user_id in the body.',
+      );
     }
     if (auth.type === 'client') {
       const user = requireUser(auth);
-      if (!p.config.client_team_creation_enabled) throw new StatusError(403, 'Client team creation is disabled for this project');
+      if (!p.config.client_team_creation_enabled)
+        throw new StatusError(403, 'Client team creation is disabled for this project');
       requireClientImage(auth, body.profile_image_url);
       if (creatorId !== undefined && creatorId !== user.id) {
-        throw new StatusError(403, "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.");
+        throw new StatusError(
+          403,
+          "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.",
+        );
       }
       creatorId = user.id;
     }
     if (query.add_current_user === 'true') {
-      if (auth.user === null) throw new StatusError(401, 'You must be logged in to create a team with the current user as a member.');
+      if (auth.user === null)
+        throw new StatusError(401, 'You must be logged in to create a team with the current user as a member.');
       creatorId = auth.user.id;
     }
     if (creatorId !== undefined && !findUser(p, creatorId)) throw createKnownError('USER_NOT_FOUND');
@@ -125,9 +142,13 @@ export function registerTeamRoutes(router: Router): void {
 
   router.add('PATCH', '/teams/:team_id', (req) => {
     const auth = requireAccess(req);
-    const { params, body } = validate(req, { params: teamParams, body: auth.type === 'client' ? updateSchemas.client : updateSchemas.server });
+    const { params, body } = validate(req, {
+      params: teamParams,
+      body: auth.type === 'client' ? updateSchemas.client : updateSchemas.server,
+    });
     requireClientImage(auth, body.profile_image_url);
-    if (auth.type === 'client') requireTeamPermission(auth.project, params.team_id, requireUser(auth).id, '$update_team');
+    if (auth.type === 'client')
+      requireTeamPermission(auth.project, params.team_id, requireUser(auth).id, '$update_team');
     const team = requireTeam(auth.project, params.team_id);
     applyTeamWrite(team, body as TeamWrite);
     return json(teamView(team, auth.type));
@@ -136,7 +157,8 @@ export function registerTeamRoutes(router: Router): void {
   router.add('DELETE', '/teams/:team_id', (req) => {
     const auth = requireAccess(req);
     const { params } = validate(req, { params: teamParams });
-    if (auth.type === 'client') requireTeamPermission(auth.project, params.team_id, requireUser(auth).id, '$delete_team');
+    if (auth.type === 'client')
+      requireTeamPermission(auth.project, params.team_id, requireUser(auth).id, '$delete_team');
     requireTeam(auth.project, params.team_id);
     deleteInvitationsOf(auth.project, params.team_id);
     deleteTeam(auth.project, params.team_id);

@@ -31,8 +31,13 @@ export function requireClientImage(auth: AuthContext, value: string | null | und
 /** A profile image URL or null: the service's URL rules and a length cap. */
 export const imageUrl = () => url().nullable().max(MAX_IMAGE_URL_LENGTH);
 
-const base64 = () => yup.string().nullable().test('base64', '${path} is not valid base64', (v) => v === undefined || v === null || STANDARD_BASE64.test(v));
-const nonEmpty = (schema: yup.StringSchema<string | undefined>) => schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
+const base64 = () =>
+  yup
+    .string()
+    .nullable()
+    .test('base64', '${path} is not valid base64', (v) => v === undefined || v === null || STANDARD_BASE64.test(v));
+const nonEmpty = (schema: yup.StringSchema<string | undefined>) =>
+  schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
 
 const clientFields = {
   display_name: yup.string().nullable(),
@@ -57,7 +62,9 @@ export const clientUpdateSchema = obj({ ...clientFields, selected_team_id: uuid(
 export const serverUpdateSchema = obj({ ...serverFields, selected_team_id: uuid().nullable() }).defined();
 export const serverCreateSchema = obj({
   ...serverFields,
-  oauth_providers: yup.array(obj({ id: yup.string().defined(), account_id: yup.string().defined(), email: email().nullable() }).defined()),
+  oauth_providers: yup.array(
+    obj({ id: yup.string().defined(), account_id: yup.string().defined(), email: email().nullable() }).defined(),
+  ),
 }).defined();
 
 export type ServerUserWrite = yup.InferType<typeof serverUpdateSchema>;
@@ -200,13 +207,18 @@ function isBcryptHash(hash: string): boolean {
 }
 
 /** undefined: unchanged; null: remove the password. */
-async function passwordHashFrom(body: { password?: string | null | undefined; password_hash?: string | undefined }): Promise<string | null | undefined> {
+async function passwordHashFrom(body: {
+  password?: string | null | undefined;
+  password_hash?: string | undefined;
+}): Promise<string | null | undefined> {
   if (body.password !== undefined) {
-    if (body.password_hash !== undefined) throw new StatusError(400, 'Cannot set both password and password_hash at the same time.');
+    if (body.password_hash !== undefined)
+      throw new StatusError(400, 'Cannot set both password and password_hash at the same time.');
     return body.password === null ? null : await hashPassword(body.password);
   }
   if (body.password_hash === undefined) return undefined;
-  if (!isBcryptHash(body.password_hash)) throw new StatusError(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+  if (!isBcryptHash(body.password_hash))
+    throw new StatusError(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
   return body.password_hash;
 }
 
@@ -217,29 +229,47 @@ function requirePasswordAllowed(p: ProjectRecord, hasPrimaryEmail: boolean): voi
 }
 
 function requireEmailFlags(primaryEmail: string | null, authEnabled: boolean, verified: boolean): void {
-  if (primaryEmail === null && authEnabled) throw new StatusError(400, 'primary_email_auth_enabled cannot be true without primary_email');
-  if (primaryEmail === null && verified) throw new StatusError(400, 'primary_email_verified cannot be true without primary_email');
+  if (primaryEmail === null && authEnabled)
+    throw new StatusError(400, 'primary_email_auth_enabled cannot be true without primary_email');
+  if (primaryEmail === null && verified)
+    throw new StatusError(400, 'primary_email_verified cannot be true without primary_email');
 }
 
 /** Only one channel in the project may sign in with an e-mail. */
 function requireEmailFreeForAuth(p: ProjectRecord, value: string, exceptChannelId?: string): void {
-  const taken = Object.values(p.contact_channels).some((c) => c.used_for_auth && c.type === 'email' && sameEmail(c.value, value) && c.id !== exceptChannelId);
-  if (taken) throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: value, would_work_if_email_was_verified: false });
+  const taken = Object.values(p.contact_channels).some(
+    (c) => c.used_for_auth && c.type === 'email' && sameEmail(c.value, value) && c.id !== exceptChannelId,
+  );
+  if (taken)
+    throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: value, would_work_if_email_was_verified: false });
 }
 
-export async function createUserFromBody(req: ApiRequest, p: ProjectRecord, body: ServerUserCreateBody): Promise<UserRecord> {
+export async function createUserFromBody(
+  req: ApiRequest,
+  p: ProjectRecord,
+  body: ServerUserCreateBody,
+): Promise<UserRecord> {
   const passwordHash = await passwordHashFrom(body);
   const primaryEmail = body.primary_email ?? null;
   requireEmailFlags(primaryEmail, body.primary_email_auth_enabled === true, body.primary_email_verified === true);
   if (primaryEmail !== null && body.primary_email_auth_enabled === true) requireEmailFreeForAuth(p, primaryEmail);
-  const accounts = (body.oauth_providers ?? []).map((a) => ({ provider_id: a.id, account_id: a.account_id, email: a.email ?? null, tokens: [] }));
+  const accounts = (body.oauth_providers ?? []).map((a) => ({
+    provider_id: a.id,
+    account_id: a.account_id,
+    email: a.email ?? null,
+    tokens: [],
+  }));
   for (const account of accounts) {
-    if (!p.config.oauth_providers.some((o) => o.id === account.provider_id)) throw new StatusError(400, `OAuth provider ${account.provider_id} not found`);
-    const linked = Object.values(p.users).some((u) => u.oauth_accounts.some((a) => a.provider_id === account.provider_id && a.account_id === account.account_id));
+    if (!p.config.oauth_providers.some((o) => o.id === account.provider_id))
+      throw new StatusError(400, `OAuth provider ${account.provider_id} not found`);
+    const linked = Object.values(p.users).some((u) =>
+      u.oauth_accounts.some((a) => a.provider_id === account.provider_id && a.account_id === account.account_id),
+    );
     if (linked) throw createKnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
   }
   if (passwordHash) requirePasswordAllowed(p, primaryEmail !== null);
-  if (body.otp_auth_enabled === true && !p.config.magic_link_enabled) throw new StatusError(400, 'OTP auth not enabled in the project');
+  if (body.otp_auth_enabled === true && !p.config.magic_link_enabled)
+    throw new StatusError(400, 'OTP auth not enabled in the project');
   return createUser(
     p,
     {
@@ -260,7 +290,12 @@ export async function createUserFromBody(req: ApiRequest, p: ProjectRecord, body
   );
 }
 
-export async function updateUserRecord(req: ApiRequest, p: ProjectRecord, userId: string, body: ServerUserWrite): Promise<UserRecord> {
+export async function updateUserRecord(
+  req: ApiRequest,
+  p: ProjectRecord,
+  userId: string,
+  body: ServerUserWrite,
+): Promise<UserRecord> {
   const passwordHash = await passwordHashFrom(body);
   const user = readUser(p, userId);
   if (body.selected_team_id != null && !findMembership(p, body.selected_team_id, user.id)) {
@@ -273,12 +308,18 @@ export async function updateUserRecord(req: ApiRequest, p: ProjectRecord, userId
   const authEnabled = body.primary_email_auth_enabled === true || old?.used_for_auth === true;
   requireEmailFlags(effectiveEmail, authEnabled, body.primary_email_verified === true || old?.is_verified === true);
   const enablesAuthNow = typeof newEmail === 'string' && authEnabled && old?.used_for_auth !== true;
-  if (effectiveEmail !== null && authEnabled && (old?.value !== effectiveEmail || enablesAuthNow)) requireEmailFreeForAuth(p, effectiveEmail, old?.id);
-  if (typeof newEmail === 'string' && channelsOf(p, user.id).some((c) => c.id !== old?.id && c.type === 'email' && sameEmail(c.value, newEmail))) {
+  if (effectiveEmail !== null && authEnabled && (old?.value !== effectiveEmail || enablesAuthNow))
+    requireEmailFreeForAuth(p, effectiveEmail, old?.id);
+  if (
+    typeof newEmail === 'string' &&
+    channelsOf(p, user.id).some((c) => c.id !== old?.id && c.type === 'email' && sameEmail(c.value, newEmail))
+  ) {
     throw new StatusError(400, 'Contact channel already exists');
   }
-  if (body.passkey_auth_enabled === true) throw new StatusError(400, 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
-  if (passwordHash && user.password_hash === null) requirePasswordAllowed(p, newEmail === undefined ? old !== undefined : newEmail !== null);
+  if (body.passkey_auth_enabled === true)
+    throw new StatusError(400, 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
+  if (passwordHash && user.password_hash === null)
+    requirePasswordAllowed(p, newEmail === undefined ? old !== undefined : newEmail !== null);
 
   if (newEmail === null && old) delete p.contact_channels[old.id];
   if (typeof newEmail === 'string') {
@@ -288,13 +329,23 @@ export async function updateUserRecord(req: ApiRequest, p: ProjectRecord, userId
       old.used_for_auth = authEnabled;
     } else {
       const id = crypto.randomUUID();
-      p.contact_channels[id] = { id, user_id: user.id, type: 'email', value: newEmail, is_primary: true, is_verified: false, used_for_auth: authEnabled, created_at_millis: req.now };
+      p.contact_channels[id] = {
+        id,
+        user_id: user.id,
+        type: 'email',
+        value: newEmail,
+        is_primary: true,
+        is_verified: false,
+        used_for_auth: authEnabled,
+        created_at_millis: req.now,
+      };
     }
   }
   const primary = primaryChannel(p, user.id);
   if (body.primary_email_verified !== undefined && primary) primary.is_verified = body.primary_email_verified;
   // Enabling OTP in a project without magic links is silently ignored on update.
-  if (body.otp_auth_enabled !== undefined && (!body.otp_auth_enabled || p.config.magic_link_enabled)) user.otp_auth_enabled = body.otp_auth_enabled;
+  if (body.otp_auth_enabled !== undefined && (!body.otp_auth_enabled || p.config.magic_link_enabled))
+    user.otp_auth_enabled = body.otp_auth_enabled;
   if (body.passkey_auth_enabled === false) user.passkey = null;
   if (passwordHash !== undefined) {
     user.password_hash = passwordHash;
@@ -305,7 +356,8 @@ export async function updateUserRecord(req: ApiRequest, p: ProjectRecord, userId
   if (body.display_name !== undefined) user.display_name = body.display_name || null;
   if (body.profile_image_url !== undefined) user.profile_image_url = body.profile_image_url;
   if (body.client_metadata !== undefined) user.client_metadata = body.client_metadata as Json;
-  if (body.client_read_only_metadata !== undefined) user.client_read_only_metadata = body.client_read_only_metadata as Json;
+  if (body.client_read_only_metadata !== undefined)
+    user.client_read_only_metadata = body.client_read_only_metadata as Json;
   if (body.server_metadata !== undefined) user.server_metadata = body.server_metadata as Json;
   return user;
 }

@@ -19,12 +19,15 @@ export function signUpOrUpgrade(p: ProjectRecord, current: UserRecord | null, in
   // The service dates a user's sign-up from the upgrade, not from its anonymous start.
   user.signed_up_at_millis = now;
   if (input.display_name) user.display_name = input.display_name;
-  if (input.profile_image_url !== undefined && input.profile_image_url !== null) user.profile_image_url = input.profile_image_url;
+  if (input.profile_image_url !== undefined && input.profile_image_url !== null)
+    user.profile_image_url = input.profile_image_url;
   if (input.otp_auth_enabled === true) user.otp_auth_enabled = true;
   if (input.oauth_accounts) user.oauth_accounts.push(...input.oauth_accounts);
-  if (input.login_method !== undefined && !user.login_methods.includes(input.login_method)) user.login_methods.push(input.login_method);
+  if (input.login_method !== undefined && !user.login_methods.includes(input.login_method))
+    user.login_methods.push(input.login_method);
   if (input.primary_email) {
-    for (const channel of Object.values(p.contact_channels)) if (channel.user_id === user.id && channel.is_primary) channel.is_primary = false;
+    for (const channel of Object.values(p.contact_channels))
+      if (channel.user_id === user.id && channel.is_primary) channel.is_primary = false;
     addPrimaryEmail(p, user.id, { ...input, primary_email: input.primary_email }, now);
   }
   if (input.password_hash) {
@@ -35,7 +38,8 @@ export function signUpOrUpgrade(p: ProjectRecord, current: UserRecord | null, in
   // The personal team made at the anonymous sign-up gets the name it would have had.
   for (const m of p.memberships) {
     const team = m.user_id === user.id ? own(p.teams, m.team_id) : undefined;
-    if (team?.display_name === UNNAMED_PERSONAL_TEAM) team.display_name = personalTeamName(user.display_name, input.primary_email ?? null);
+    if (team?.display_name === UNNAMED_PERSONAL_TEAM)
+      team.display_name = personalTeamName(user.display_name, input.primary_email ?? null);
   }
   return user;
 }

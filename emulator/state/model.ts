@@ -45,7 +45,14 @@ export interface ApiKeyRecord {
  */
 export type ProjectConfigRecord = Omit<
   AdminProjectConfig,
-  'oauth_providers' | 'enabled_oauth_providers' | 'team_creator_default_permissions' | 'team_member_default_permissions' | 'user_default_permissions' | 'email_theme' | 'allow_user_api_keys' | 'allow_team_api_keys'
+  | 'oauth_providers'
+  | 'enabled_oauth_providers'
+  | 'team_creator_default_permissions'
+  | 'team_member_default_permissions'
+  | 'user_default_permissions'
+  | 'email_theme'
+  | 'allow_user_api_keys'
+  | 'allow_team_api_keys'
 > & {
   oauth_providers: OAuthProviderRecord[];
   team_creator_default_permissions: string[];
@@ -53,7 +60,10 @@ export type ProjectConfigRecord = Omit<
   user_default_permissions?: string[];
   allow_user_api_keys?: boolean;
   allow_team_api_keys?: boolean;
-  /** Client access needs a publishable key (PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT); off by default, as on the service. */
+  /**
+   * Client access needs a publishable key (PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT); off by default, as on the
+   * service.
+   */
   require_publishable_client_key?: boolean;
 };
 
@@ -198,7 +208,14 @@ export interface SentEmailRecord {
   to: string[];
   error: Json | null;
   /** The sending configuration without its password (absent in records made before it existed). */
-  sender_config?: { type: string; host?: string; port?: number; username?: string; sender_name?: string; sender_email?: string };
+  sender_config?: {
+    type: string;
+    host?: string;
+    port?: number;
+    username?: string;
+    sender_name?: string;
+    sender_email?: string;
+  };
 }
 
 /** One outer OAuth flow: what the client asked at authorize time, until the provider calls back. */
@@ -211,7 +228,10 @@ export interface OAuthFlowRecord {
   code_challenge: string;
   code_challenge_method: 'S256' | 'plain';
   type: 'authenticate' | 'link';
-  /** For `link`: the user to link to; for `authenticate`: the user whose token came along (an anonymous one is upgraded by a sign-up). */
+  /**
+   * For `link`: the user to link to; for `authenticate`: the user whose token came along (an anonymous one is upgraded
+   * by a sign-up).
+   */
   link_user_id: string | null;
   provider_scope: string | null;
   error_redirect_url: string | null;

@@ -1,4 +1,9 @@
-import type { NotificationPreferenceRecord, PermissionDefinitionRecord, ProjectPermissionGrantRecord, ProjectRecord } from './model.js';
+import type {
+  NotificationPreferenceRecord,
+  PermissionDefinitionRecord,
+  ProjectPermissionGrantRecord,
+  ProjectRecord,
+} from './model.js';
 import { own } from './store.js';
 
 /**
@@ -41,6 +46,8 @@ export function effectiveProjectPermissionIds(p: ProjectRecord, userId: string):
 
 /** Everything of these parts that names the user goes with the user. */
 export function forgetUserInProjectFeatures(p: ProjectRecord, userId: string): void {
-  if (p.project_permission_grants) p.project_permission_grants = p.project_permission_grants.filter((g) => g.user_id !== userId);
-  if (p.notification_preferences) p.notification_preferences = p.notification_preferences.filter((n) => n.user_id !== userId);
+  if (p.project_permission_grants)
+    p.project_permission_grants = p.project_permission_grants.filter((g) => g.user_id !== userId);
+  if (p.notification_preferences)
+    p.notification_preferences = p.notification_preferences.filter((n) => n.user_id !== userId);
 }

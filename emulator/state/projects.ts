@@ -1,7 +1,14 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import type { ProjectConfigUpdate } from '../../protocol/resources/project.js';
 import { randomToken, sha256Hex } from '../crypto.js';
-import type { ApiKeyRecord, AudienceKeysRecord, OAuthProviderRecord, ProjectConfigRecord, ProjectRecord, SigningKeyRecord } from './model.js';
+import type {
+  ApiKeyRecord,
+  AudienceKeysRecord,
+  OAuthProviderRecord,
+  ProjectConfigRecord,
+  ProjectRecord,
+  SigningKeyRecord,
+} from './model.js';
 
 /** One ES256 key per project, as the service has; tokens stay valid across restarts with --data. */
 export async function createSigningKey(): Promise<SigningKeyRecord> {
@@ -17,7 +24,9 @@ export async function createAudienceKeys(): Promise<AudienceKeysRecord> {
 }
 
 /** Gives every project that lacks them (a data file written before they existed) its audience keys; whether any did. */
-export async function completeAudienceKeys(projects: Iterable<Omit<ProjectRecord, 'audience_keys'> & { audience_keys?: AudienceKeysRecord }>): Promise<boolean> {
+export async function completeAudienceKeys(
+  projects: Iterable<Omit<ProjectRecord, 'audience_keys'> & { audience_keys?: AudienceKeysRecord }>,
+): Promise<boolean> {
   let added = false;
   for (const project of projects) {
     if (project.audience_keys !== undefined) continue;
@@ -89,9 +98,20 @@ export async function createProjectRecord(input: NewProject, now: number): Promi
           team_admin: {
             id: 'team_admin',
             description: 'Default permission for team admins',
-            contained_permission_ids: ['$delete_team', '$invite_members', '$manage_api_keys', '$read_members', '$remove_members', '$update_team'],
+            contained_permission_ids: [
+              '$delete_team',
+              '$invite_members',
+              '$manage_api_keys',
+              '$read_members',
+              '$remove_members',
+              '$update_team',
+            ],
           },
-          team_member: { id: 'team_member', description: 'Default permission for team members', contained_permission_ids: ['$invite_members', '$read_members'] },
+          team_member: {
+            id: 'team_member',
+            description: 'Default permission for team members',
+            contained_permission_ids: ['$invite_members', '$read_members'],
+          },
         }
       : {},
     permission_grants: [],
@@ -131,9 +151,11 @@ export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectCo
     const value = update[key];
     if (value !== undefined) config[key] = value;
   }
-  if (update.oauth_account_merge_strategy !== undefined) config.oauth_account_merge_strategy = update.oauth_account_merge_strategy;
+  if (update.oauth_account_merge_strategy !== undefined)
+    config.oauth_account_merge_strategy = update.oauth_account_merge_strategy;
   if (update.email_config !== undefined) config.email_config = update.email_config;
-  if (update.domains !== undefined) config.domains = update.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path }));
+  if (update.domains !== undefined)
+    config.domains = update.domains.map((d) => ({ domain: d.domain, handler_path: d.handler_path }));
   if (update.oauth_providers !== undefined) {
     // Keyed by id, as the service's configuration is: of two entries with one id, the later wins.
     const byId = new Map(update.oauth_providers.map((o) => [o.id, { ...o }] as const));
@@ -151,7 +173,11 @@ export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectCo
 }
 
 export type KeyKind = 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key';
-export const keyPrefixes: Record<KeyKind, string> = { publishable_client_key: 'pck_', secret_server_key: 'ssk_', super_secret_admin_key: 'sak_' };
+export const keyPrefixes: Record<KeyKind, string> = {
+  publishable_client_key: 'pck_',
+  secret_server_key: 'ssk_',
+  super_secret_admin_key: 'sak_',
+};
 
 export function newKeySecret(kind: KeyKind): string {
   return `${keyPrefixes[kind]}${randomToken()}`;
@@ -162,7 +188,8 @@ export function createApiKeyRecord(
   input: { description: string; expires_at_millis: number; secrets: Partial<Record<KeyKind, string>> },
   now: number,
 ): ApiKeyRecord {
-  const hashed = (secret: string | undefined) => (secret === undefined ? null : { hash: sha256Hex(secret), last_four: secret.slice(-4) });
+  const hashed = (secret: string | undefined) =>
+    secret === undefined ? null : { hash: sha256Hex(secret), last_four: secret.slice(-4) };
   return {
     id: crypto.randomUUID(),
     description: input.description,

@@ -32,9 +32,17 @@ export const DEFAULT_INTERNAL_PROJECT: ProjectKeys = {
   superSecretAdminKey: 'sak_deragn72p8ybdvq5wmsajp9padymxpbzjzwg817v8fqz2',
 };
 
-export const DEFAULT_DEMO_USER: SeedUser = { email: 'demo@authbroker.dev', password: 'demo-password', displayName: 'Demo User' };
+export const DEFAULT_DEMO_USER: SeedUser = {
+  email: 'demo@authbroker.dev',
+  password: 'demo-password',
+  displayName: 'Demo User',
+};
 /** Owns the demo project in the `internal` project, so the demo's admin area can sign in as them. */
-export const DEFAULT_ADMIN_USER: SeedUser = { email: 'admin@authbroker.dev', password: 'admin-password', displayName: 'Project Owner' };
+export const DEFAULT_ADMIN_USER: SeedUser = {
+  email: 'admin@authbroker.dev',
+  password: 'admin-password',
+  displayName: 'Project Owner',
+};
 
 /** Mock providers of the demo project: `standard` so connected-account tokens work. */
 export const DEMO_OAUTH_PROVIDERS = ['github', 'google'] as const;
@@ -98,7 +106,12 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
           passkey_enabled: true,
           client_team_creation_enabled: true,
           client_user_deletion_enabled: true,
-          oauth_providers: DEMO_OAUTH_PROVIDERS.map((id) => ({ id, type: 'standard' as const, client_id: `emulator-${id}-client`, client_secret: `emulator-${id}-secret` })),
+          oauth_providers: DEMO_OAUTH_PROVIDERS.map((id) => ({
+            id,
+            type: 'standard' as const,
+            client_id: `emulator-${id}-client`,
+            client_secret: `emulator-${id}-secret`,
+          })),
           email_config: {
             type: 'standard',
             host: 'mailbox.emulator.invalid',
@@ -124,7 +137,11 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
         {
           description: 'Seeded by the emulator',
           expires_at_millis: KEYS_EXPIRE,
-          secrets: { publishable_client_key: keys.publishableClientKey, secret_server_key: keys.secretServerKey, super_secret_admin_key: keys.superSecretAdminKey },
+          secrets: {
+            publishable_client_key: keys.publishableClientKey,
+            secret_server_key: keys.secretServerKey,
+            super_secret_admin_key: keys.superSecretAdminKey,
+          },
         },
         now,
       ),

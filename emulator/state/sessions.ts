@@ -25,7 +25,11 @@ export function createSession(
 }
 
 /** The live session of a refresh token. Lookup by hash: comparing hashes leaks nothing useful. */
-export function findSessionByRefreshToken(p: ProjectRecord, refreshToken: string, now: number): SessionRecord | undefined {
+export function findSessionByRefreshToken(
+  p: ProjectRecord,
+  refreshToken: string,
+  now: number,
+): SessionRecord | undefined {
   const hash = sha256Hex(refreshToken);
   return Object.values(p.sessions).find((s) => s.refresh_token_hash === hash && s.expires_at_millis > now);
 }

@@ -19,10 +19,18 @@ export function loadSnapshot(file: string): EmulatorState | null {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new SnapshotError(`The data file ${file} is not valid JSON (corrupt or not an emulator snapshot). It was left untouched; move it away or pass another --data file.`);
+    throw new SnapshotError(
+      `The data file ${file} is not valid JSON (corrupt or not an emulator snapshot). It was left untouched; move it away or pass another --data file.`,
+    );
   }
   const record = parsed as Partial<EmulatorState> | null;
-  if (typeof record !== 'object' || record === null || record.format !== 'authbroker-emulator' || typeof record.projects !== 'object' || record.projects === null) {
+  if (
+    typeof record !== 'object' ||
+    record === null ||
+    record.format !== 'authbroker-emulator' ||
+    typeof record.projects !== 'object' ||
+    record.projects === null
+  ) {
     throw new SnapshotError(`The data file ${file} is not an authbroker emulator snapshot. It was left untouched.`);
   }
   if (typeof record.version !== 'number' || record.version > STATE_VERSION) {
@@ -31,7 +39,9 @@ export function loadSnapshot(file: string): EmulatorState | null {
     );
   }
   if (record.version < STATE_VERSION) {
-    throw new SnapshotError(`The data file ${file} has format version ${record.version}, which this emulator cannot upgrade. It was left untouched.`);
+    throw new SnapshotError(
+      `The data file ${file} has format version ${record.version}, which this emulator cannot upgrade. It was left untouched.`,
+    );
   }
   return record as EmulatorState;
 }

@@ -8,7 +8,13 @@ export function findTeam(p: ProjectRecord, teamId: string): TeamRecord | undefin
 
 export function createTeamRecord(
   p: ProjectRecord,
-  input: { display_name: string; profile_image_url?: string | null; client_metadata?: Json; client_read_only_metadata?: Json; server_metadata?: Json },
+  input: {
+    display_name: string;
+    profile_image_url?: string | null;
+    client_metadata?: Json;
+    client_read_only_metadata?: Json;
+    server_metadata?: Json;
+  },
   now: number,
 ): TeamRecord {
   const team: TeamRecord = {
@@ -29,12 +35,25 @@ export function findMembership(p: ProjectRecord, teamId: string, userId: string)
 }
 
 /** Adds a member with the project's creator or member default permissions. No-op when already a member. */
-export function addMember(p: ProjectRecord, teamId: string, userId: string, role: 'creator' | 'member', now: number): MembershipRecord {
+export function addMember(
+  p: ProjectRecord,
+  teamId: string,
+  userId: string,
+  role: 'creator' | 'member',
+  now: number,
+): MembershipRecord {
   const existing = findMembership(p, teamId, userId);
   if (existing) return existing;
-  const membership: MembershipRecord = { team_id: teamId, user_id: userId, display_name: null, profile_image_url: null, created_at_millis: now };
+  const membership: MembershipRecord = {
+    team_id: teamId,
+    user_id: userId,
+    display_name: null,
+    profile_image_url: null,
+    created_at_millis: now,
+  };
   p.memberships.push(membership);
-  const defaults = role === 'creator' ? p.config.team_creator_default_permissions : p.config.team_member_default_permissions;
+  const defaults =
+    role === 'creator' ? p.config.team_creator_default_permissions : p.config.team_member_default_permissions;
   for (const permission_id of defaults) grantPermission(p, teamId, userId, permission_id);
   return membership;
 }
@@ -52,7 +71,9 @@ export function deleteTeam(p: ProjectRecord, teamId: string): void {
 }
 
 export function grantPermission(p: ProjectRecord, teamId: string, userId: string, permissionId: string): void {
-  if (!p.permission_grants.some((g) => g.team_id === teamId && g.user_id === userId && g.permission_id === permissionId)) {
+  if (
+    !p.permission_grants.some((g) => g.team_id === teamId && g.user_id === userId && g.permission_id === permissionId)
+  ) {
     p.permission_grants.push({ team_id: teamId, user_id: userId, permission_id: permissionId });
   }
 }

@@ -25,7 +25,9 @@ export function primaryChannel(p: ProjectRecord, userId: string): ContactChannel
 
 /** The channel that lets someone sign in with this e-mail, if any (used_for_auth is unique per value). */
 export function authChannelByEmail(p: ProjectRecord, email: string): ContactChannelRecord | undefined {
-  return Object.values(p.contact_channels).find((c) => c.used_for_auth && c.type === 'email' && sameEmail(c.value, email));
+  return Object.values(p.contact_channels).find(
+    (c) => c.used_for_auth && c.type === 'email' && sameEmail(c.value, email),
+  );
 }
 
 export interface NewUser {
@@ -55,7 +57,14 @@ export function personalTeamName(displayName: string | null, primaryEmail: strin
 }
 
 /** Adds the user's primary e-mail channel, as a sign-up gives it (the user has none yet). */
-export function addPrimaryEmail(p: ProjectRecord, userId: string, input: Pick<NewUser, 'primary_email' | 'primary_email_verified' | 'primary_email_auth_enabled'> & { primary_email: string }, now: number): void {
+export function addPrimaryEmail(
+  p: ProjectRecord,
+  userId: string,
+  input: Pick<NewUser, 'primary_email' | 'primary_email_verified' | 'primary_email_auth_enabled'> & {
+    primary_email: string;
+  },
+  now: number,
+): void {
   const channel: ContactChannelRecord = {
     id: crypto.randomUUID(),
     user_id: userId,
@@ -92,7 +101,11 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
   p.users[user.id] = user;
   if (input.primary_email) addPrimaryEmail(p, user.id, { ...input, primary_email: input.primary_email }, now);
   if (p.config.create_team_on_sign_up) {
-    const team = createTeamRecord(p, { display_name: personalTeamName(user.display_name, input.primary_email ?? null) }, now);
+    const team = createTeamRecord(
+      p,
+      { display_name: personalTeamName(user.display_name, input.primary_email ?? null) },
+      now,
+    );
     addMember(p, team.id, user.id, 'creator', now);
     // The service selects the new team, so the user starts with one (its dashboard relies on it).
     user.selected_team_id = team.id;
@@ -103,7 +116,8 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
 /** Removes the user with its sessions, memberships, grants and channels. */
 export function deleteUser(p: ProjectRecord, userId: string): void {
   delete p.users[userId];
-  for (const [id, channel] of Object.entries(p.contact_channels)) if (channel.user_id === userId) delete p.contact_channels[id];
+  for (const [id, channel] of Object.entries(p.contact_channels))
+    if (channel.user_id === userId) delete p.contact_channels[id];
   for (const [id, session] of Object.entries(p.sessions)) if (session.user_id === userId) delete p.sessions[id];
   p.memberships = p.memberships.filter((m) => m.user_id !== userId);
   p.permission_grants = p.permission_grants.filter((g) => g.user_id !== userId);

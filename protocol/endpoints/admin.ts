@@ -28,7 +28,8 @@ export async function listApiKeys(t: Admin): Promise<ApiKeySet[]> {
 /** The only time the secrets are shown. */
 export function createApiKey(t: Admin, input: ApiKeySetCreate): Promise<ApiKeySetWithSecrets> {
   const body = requireObject(input, 'input');
-  if (typeof body.expires_at_millis !== 'number') throw new InvalidArgumentError('expires_at_millis', 'expires_at_millis must be a number of milliseconds.');
+  if (typeof body.expires_at_millis !== 'number')
+    throw new InvalidArgumentError('expires_at_millis', 'expires_at_millis must be a number of milliseconds.');
   return t.request({ method: 'POST', path: '/internal/api-keys', body });
 }
 
@@ -39,7 +40,11 @@ export function getApiKey(t: Admin, apiKeyId: string): Promise<ApiKeySet> {
 
 /** Changes an API key set's description. */
 export function updateApiKey(t: Admin, apiKeyId: string, update: ApiKeySetUpdate): Promise<ApiKeySet> {
-  return t.request({ method: 'PATCH', path: `/internal/api-keys/${requireUuid(apiKeyId, 'apiKeyId')}`, body: requireObject(update, 'update') });
+  return t.request({
+    method: 'PATCH',
+    path: `/internal/api-keys/${requireUuid(apiKeyId, 'apiKeyId')}`,
+    body: requireObject(update, 'update'),
+  });
 }
 
 /** Revoked keys stop authenticating at once. There is no way to undo it. */
@@ -65,8 +70,16 @@ export function getEmailTemplate(t: Admin, type: EmailTemplateType): Promise<Ema
 }
 
 /** Needs a non-shared e-mail configuration. */
-export function updateEmailTemplate(t: Admin, type: EmailTemplateType, update: EmailTemplateUpdate): Promise<EmailTemplate> {
-  return t.request({ method: 'PATCH', path: `/email-templates/${requireTemplateType(type)}`, body: requireObject(update, 'update') });
+export function updateEmailTemplate(
+  t: Admin,
+  type: EmailTemplateType,
+  update: EmailTemplateUpdate,
+): Promise<EmailTemplate> {
+  return t.request({
+    method: 'PATCH',
+    path: `/email-templates/${requireTemplateType(type)}`,
+    body: requireObject(update, 'update'),
+  });
 }
 
 /** Back to the default template. */
@@ -96,4 +109,3 @@ export function sendTestEmail(t: Admin, input: SendTestEmailRequest): Promise<Se
 export async function listSentEmails(t: Admin): Promise<SentEmail[]> {
   return (await t.request<ListResponse<SentEmail>>({ method: 'GET', path: '/internal/emails' })).items;
 }
-

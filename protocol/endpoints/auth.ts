@@ -1,6 +1,10 @@
 import { requireNonEmptyString, requireObject, requireString, requireUrl } from '../args.js';
 import type { Json, SuccessResponse, CodeCheckResponse } from '../resources/common.js';
-import type { PasskeyAuthenticationOptions, PasskeyRegistered, PasskeyRegistrationOptions } from '../resources/passkey.js';
+import type {
+  PasskeyAuthenticationOptions,
+  PasskeyRegistered,
+  PasskeyRegistrationOptions,
+} from '../resources/passkey.js';
 import type { OtpSent, PasswordAuthResponse, SignInResponse } from '../resources/session.js';
 import type { Transport } from '../transport.js';
 import { assertValidPassword } from '../validation.js';
@@ -19,7 +23,10 @@ export interface SignUpOptions {
   user?: 'none' | 'optional';
 }
 
-/** `POST /auth/password/sign-up`: creates the user (or upgrades the anonymous one, see SignUpOptions) and signs in; the verification e-mail goes out on its own. */
+/**
+ * `POST /auth/password/sign-up`: creates the user (or upgrades the anonymous one, see SignUpOptions) and signs in; the
+ * verification e-mail goes out on its own.
+ */
 export function signUpWithPassword(
   t: Transport,
   input: { email: string; password: string; verification_callback_url: string },
@@ -29,7 +36,12 @@ export function signUpWithPassword(
   const email = requireNonEmptyString(input.email, 'email');
   assertValidPassword(input.password);
   const verification_callback_url = requireUrl(input.verification_callback_url, 'verification_callback_url');
-  return t.request({ method: 'POST', path: '/auth/password/sign-up', body: { email, password: input.password, verification_callback_url }, user: options.user ?? 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/password/sign-up',
+    body: { email, password: input.password, verification_callback_url },
+    user: options.user ?? 'none',
+  });
 }
 
 /**
@@ -42,7 +54,10 @@ export function signUpAnonymously(t: Transport): Promise<PasswordAuthResponse> {
 }
 
 /** `POST /auth/password/sign-in`; MULTI_FACTOR_AUTHENTICATION_REQUIRED carries the attempt code. */
-export function signInWithPassword(t: Transport, input: { email: string; password: string }): Promise<PasswordAuthResponse> {
+export function signInWithPassword(
+  t: Transport,
+  input: { email: string; password: string },
+): Promise<PasswordAuthResponse> {
   requireObject(input, 'input');
   const email = requireNonEmptyString(input.email, 'email');
   const password = requireString(input.password, 'password');
@@ -50,11 +65,19 @@ export function signInWithPassword(t: Transport, input: { email: string; passwor
 }
 
 /** Always answers the same string, whether or not the e-mail exists (so it leaks nothing). */
-export function sendPasswordResetCode(t: Transport, input: { email: string; callback_url: string }): Promise<{ success: string }> {
+export function sendPasswordResetCode(
+  t: Transport,
+  input: { email: string; callback_url: string },
+): Promise<{ success: string }> {
   requireObject(input, 'input');
   const email = requireNonEmptyString(input.email, 'email');
   const callback_url = requireUrl(input.callback_url, 'callback_url');
-  return t.request({ method: 'POST', path: '/auth/password/send-reset-code', body: { email, callback_url }, user: 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/password/send-reset-code',
+    body: { email, callback_url },
+    user: 'none',
+  });
 }
 
 /** Sets the new password and revokes every session of the user. A rejected password still burns the code. */
@@ -62,20 +85,38 @@ export function resetPassword(t: Transport, input: { code: string; password: str
   requireObject(input, 'input');
   const code = requireCode(input.code);
   assertValidPassword(input.password);
-  return t.request({ method: 'POST', path: '/auth/password/reset', body: { code, password: input.password }, user: 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/password/reset',
+    body: { code, password: input.password },
+    user: 'none',
+  });
 }
 
 /** Whether a password-reset code may still be used (without using it). */
 export function checkPasswordResetCode(t: Transport, code: string): Promise<CodeCheckResponse> {
-  return t.request({ method: 'POST', path: '/auth/password/reset/check-code', body: { code: requireCode(code) }, user: 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/password/reset/check-code',
+    body: { code: requireCode(code) },
+    user: 'none',
+  });
 }
 
 /** Needs a signed-in user; every other session of the user is revoked (the current one is kept). */
-export function updatePassword(t: Transport, input: { old_password: string; new_password: string }): Promise<SuccessResponse> {
+export function updatePassword(
+  t: Transport,
+  input: { old_password: string; new_password: string },
+): Promise<SuccessResponse> {
   requireObject(input, 'input');
   const old_password = requireString(input.old_password, 'old_password');
   assertValidPassword(input.new_password, 'new_password');
-  return t.request({ method: 'POST', path: '/auth/password/update', body: { old_password, new_password: input.new_password }, sendRefreshToken: true });
+  return t.request({
+    method: 'POST',
+    path: '/auth/password/update',
+    body: { old_password, new_password: input.new_password },
+    sendRefreshToken: true,
+  });
 }
 
 /** For a signed-in user without a password (e.g. signed up by magic link). */
@@ -90,7 +131,12 @@ export function sendOtpSignInCode(t: Transport, input: { email: string; callback
   requireObject(input, 'input');
   const email = requireNonEmptyString(input.email, 'email');
   const callback_url = requireUrl(input.callback_url, 'callback_url');
-  return t.request({ method: 'POST', path: '/auth/otp/send-sign-in-code', body: { email, callback_url }, user: 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/otp/send-sign-in-code',
+    body: { email, callback_url },
+    user: 'none',
+  });
 }
 
 /**
@@ -98,12 +144,22 @@ export function sendOtpSignInCode(t: Transport, input: { email: string; callback
  * A code for an e-mail no user has signs up (upgrading the anonymous user with `user: 'optional'`).
  */
 export function signInWithOtp(t: Transport, code: string, options: SignUpOptions = {}): Promise<SignInResponse> {
-  return t.request({ method: 'POST', path: '/auth/otp/sign-in', body: { code: requireCode(code) }, user: options.user ?? 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/otp/sign-in',
+    body: { code: requireCode(code) },
+    user: options.user ?? 'none',
+  });
 }
 
 /** Whether a magic-link or one-time code may still be used (without using it). */
 export function checkOtpCode(t: Transport, code: string): Promise<CodeCheckResponse> {
-  return t.request({ method: 'POST', path: '/auth/otp/sign-in/check-code', body: { code: requireCode(code) }, user: 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/otp/sign-in/check-code',
+    body: { code: requireCode(code) },
+    user: 'none',
+  });
 }
 
 /** The 45-character code for a typed 6-character OTP: the OTP followed by the nonce, lower-cased. */
@@ -129,7 +185,11 @@ export function initiatePasskeyRegistration(t: Transport): Promise<PasskeyRegist
 export function registerPasskey(t: Transport, input: { credential: Json; code: string }): Promise<PasskeyRegistered> {
   requireObject(input, 'input');
   requireObject(input.credential, 'credential');
-  return t.request({ method: 'POST', path: '/auth/passkey/register', body: { credential: input.credential, code: requireString(input.code, 'code') } });
+  return t.request({
+    method: 'POST',
+    path: '/auth/passkey/register',
+    body: { credential: input.credential, code: requireString(input.code, 'code') },
+  });
 }
 
 /** Starts a passkey sign-in: the WebAuthn options and the code that finishes it. */
@@ -138,7 +198,10 @@ export function initiatePasskeyAuthentication(t: Transport): Promise<PasskeyAuth
 }
 
 /** `authentication_response` is the browser's AuthenticationResponseJSON. */
-export function signInWithPasskey(t: Transport, input: { authentication_response: Json; code: string }): Promise<SignInResponse> {
+export function signInWithPasskey(
+  t: Transport,
+  input: { authentication_response: Json; code: string },
+): Promise<SignInResponse> {
   requireObject(input, 'input');
   requireObject(input.authentication_response, 'authentication_response');
   return t.request({

@@ -23,5 +23,10 @@ export function getConnectedAccountAccessToken(
 
 /** The user's linked provider accounts that allow connected-account use (clients: only `me`). */
 export async function listConnectedAccounts(t: Transport, userId: string): Promise<ConnectedAccount[]> {
-  return (await t.request<ListResponse<ConnectedAccount>>({ method: 'GET', path: `/connected-accounts/${seg(requireUserId(userId))}` })).items;
+  return (
+    await t.request<ListResponse<ConnectedAccount>>({
+      method: 'GET',
+      path: `/connected-accounts/${seg(requireUserId(userId))}`,
+    })
+  ).items;
 }

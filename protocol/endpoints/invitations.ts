@@ -4,7 +4,10 @@ import type { TeamInvitation, TeamInvitationDetails, TeamInvitationSent } from '
 import type { Transport } from '../transport.js';
 
 /** E-mails a 7-day link (`callback_url?code=…`). Clients need `$invite_members`. */
-export function sendTeamInvitation(t: Transport, input: { team_id: string; email: string; callback_url: string }): Promise<TeamInvitationSent> {
+export function sendTeamInvitation(
+  t: Transport,
+  input: { team_id: string; email: string; callback_url: string },
+): Promise<TeamInvitationSent> {
   requireObject(input, 'input');
   const team_id = requireUuid(input.team_id, 'team_id');
   const email = requireNonEmptyString(input.email, 'email');
@@ -15,14 +18,23 @@ export function sendTeamInvitation(t: Transport, input: { team_id: string; email
 /** Unused, unexpired invitations. Clients need `$read_members` and `$invite_members`. */
 export async function listTeamInvitations(t: Transport, teamId: string): Promise<TeamInvitation[]> {
   const team_id = requireUuid(teamId, 'teamId');
-  return (await t.request<ListResponse<TeamInvitation>>({ method: 'GET', path: '/team-invitations', query: { team_id } })).items;
+  return (
+    await t.request<ListResponse<TeamInvitation>>({ method: 'GET', path: '/team-invitations', query: { team_id } })
+  ).items;
 }
 
 /** Clients need `$remove_members`. */
-export function revokeTeamInvitation(t: Transport, input: { teamId: string; invitationId: string }): Promise<SuccessResponse> {
+export function revokeTeamInvitation(
+  t: Transport,
+  input: { teamId: string; invitationId: string },
+): Promise<SuccessResponse> {
   const { teamId, invitationId } = requireObject(input, 'input');
   const team_id = requireUuid(teamId, 'teamId');
-  return t.request({ method: 'DELETE', path: `/team-invitations/${requireUuid(invitationId, 'invitationId')}`, query: { team_id } });
+  return t.request({
+    method: 'DELETE',
+    path: `/team-invitations/${requireUuid(invitationId, 'invitationId')}`,
+    query: { team_id },
+  });
 }
 
 /**
@@ -30,15 +42,27 @@ export function revokeTeamInvitation(t: Transport, input: { teamId: string; invi
  * even when the caller turns out to be signed out.
  */
 export function acceptTeamInvitation(t: Transport, code: string): Promise<Record<string, never>> {
-  return t.request({ method: 'POST', path: '/team-invitations/accept', body: { code: requireNonEmptyString(code, 'code') } });
+  return t.request({
+    method: 'POST',
+    path: '/team-invitations/accept',
+    body: { code: requireNonEmptyString(code, 'code') },
+  });
 }
 
 /** Whether an invitation code may still be used (without using it). */
 export function checkTeamInvitationCode(t: Transport, code: string): Promise<CodeCheckResponse> {
-  return t.request({ method: 'POST', path: '/team-invitations/accept/check-code', body: { code: requireNonEmptyString(code, 'code') } });
+  return t.request({
+    method: 'POST',
+    path: '/team-invitations/accept/check-code',
+    body: { code: requireNonEmptyString(code, 'code') },
+  });
 }
 
 /** Which team a code invites to, without using it (needs a signed-in user). */
 export function getTeamInvitationDetails(t: Transport, code: string): Promise<TeamInvitationDetails> {
-  return t.request({ method: 'POST', path: '/team-invitations/accept/details', body: { code: requireNonEmptyString(code, 'code') } });
+  return t.request({
+    method: 'POST',
+    path: '/team-invitations/accept/details',
+    body: { code: requireNonEmptyString(code, 'code') },
+  });
 }

@@ -16,24 +16,39 @@ export interface JsonWebKeySet {
   keys: Array<{ kty: string; alg: string; crv: string; kid: string; x: string; y: string }>;
 }
 
-/** Which users' keys a key set holds besides the project's own: restricted users' (audience `<project>:restricted`), anonymous users' (`<project>:anon`, with restricted users'). */
+/**
+ * Which users' keys a key set holds besides the project's own: restricted users' (audience `<project>:restricted`),
+ * anonymous users' (`<project>:anon`, with restricted users').
+ */
 export interface JwksAudiences {
   restricted?: boolean;
   anonymous?: boolean;
 }
 
-/** The URL of a project's key set, with the other audiences' keys when asked for (`include_restricted`, `include_anonymous`). */
+/**
+ * The URL of a project's key set, with the other audiences' keys when asked for (`include_restricted`,
+ * `include_anonymous`).
+ */
 export function projectJwksUrl(baseUrl: string, projectId: string, include: JwksAudiences = {}): string {
   requireSwitches(include, 'include', ['restricted', 'anonymous']);
   const url = `${trimBaseUrl(baseUrl)}/api/v1/projects/${encodeURIComponent(requireNonEmptyString(projectId, 'projectId'))}/.well-known/jwks.json`;
-  return include.anonymous === true ? `${url}?include_anonymous=true` : include.restricted === true ? `${url}?include_restricted=true` : url;
+  return include.anonymous === true
+    ? `${url}?include_anonymous=true`
+    : include.restricted === true
+      ? `${url}?include_restricted=true`
+      : url;
 }
 
 /**
  * The project's public signing keys, for verifying access tokens on your own server. Anonymous and
  * restricted users' tokens are signed with keys of their own, in the set only when `include` asks.
  */
-export async function getProjectJwks(baseUrl: string, projectId: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis), include: JwksAudiences = {}): Promise<JsonWebKeySet> {
+export async function getProjectJwks(
+  baseUrl: string,
+  projectId: string,
+  fetchFn: typeof fetch = globalThis.fetch.bind(globalThis),
+  include: JwksAudiences = {},
+): Promise<JsonWebKeySet> {
   const url = projectJwksUrl(baseUrl, projectId, include);
   const response = await fetchFn(url, { credentials: 'omit', cache: 'no-store' });
   const text = await response.text();
@@ -46,7 +61,10 @@ export async function getProjectJwks(baseUrl: string, projectId: string, fetchFn
 }
 
 /** `GET {baseUrl}/health` (outside the API). True when the service answers 200. */
-export async function checkHealth(baseUrl: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<boolean> {
+export async function checkHealth(
+  baseUrl: string,
+  fetchFn: typeof fetch = globalThis.fetch.bind(globalThis),
+): Promise<boolean> {
   try {
     const response = await fetchFn(`${trimBaseUrl(baseUrl)}/health`, { credentials: 'omit', cache: 'no-store' });
     await response.arrayBuffer();
@@ -57,13 +75,24 @@ export async function checkHealth(baseUrl: string, fetchFn: typeof fetch = globa
 }
 
 /** Reports an unsupported feature to the service (fire-and-forget upstream). */
-export function checkFeatureSupport(t: Transport, input: { feature_name?: string; [key: string]: unknown }): Promise<string> {
+export function checkFeatureSupport(
+  t: Transport,
+  input: { feature_name?: string; [key: string]: unknown },
+): Promise<string> {
   return t.request({ method: 'POST', path: '/check-feature-support', body: requireObject(input, 'input') });
 }
 
 /** Asks the service whether this client version is supported. */
-export function checkVersion(t: Transport, clientVersion: string): Promise<{ upToDate: boolean; error?: string; severe?: boolean }> {
-  return t.request({ method: 'POST', path: '/check-version', body: { clientVersion: requireNonEmptyString(clientVersion, 'clientVersion') }, user: 'none' });
+export function checkVersion(
+  t: Transport,
+  clientVersion: string,
+): Promise<{ upToDate: boolean; error?: string; severe?: boolean }> {
+  return t.request({
+    method: 'POST',
+    path: '/check-version',
+    body: { clientVersion: requireNonEmptyString(clientVersion, 'clientVersion') },
+    user: 'none',
+  });
 }
 
 /** CLI login, step 1 (the CLI): a polling code to keep and a login code for the browser. */
@@ -72,16 +101,27 @@ export function startCliLogin(t: Transport, options: { expires_in_millis?: numbe
 }
 
 /** CLI login, step 2 (a signed-in browser): hands its refresh token to the waiting CLI. */
-export function completeCliLogin(t: Transport, input: { login_code: string; refresh_token: string }): Promise<SuccessResponse> {
+export function completeCliLogin(
+  t: Transport,
+  input: { login_code: string; refresh_token: string },
+): Promise<SuccessResponse> {
   requireObject(input, 'input');
   return t.request({
     method: 'POST',
     path: '/auth/cli/complete',
-    body: { login_code: requireNonEmptyString(input.login_code, 'login_code'), refresh_token: requireNonEmptyString(input.refresh_token, 'refresh_token') },
+    body: {
+      login_code: requireNonEmptyString(input.login_code, 'login_code'),
+      refresh_token: requireNonEmptyString(input.refresh_token, 'refresh_token'),
+    },
   });
 }
 
 /** CLI login, step 3 (the CLI): `success` once, with the refresh token. */
 export function pollCliLogin(t: Transport, pollingCode: string): Promise<CliPollResult> {
-  return t.request({ method: 'POST', path: '/auth/cli/poll', body: { polling_code: requireNonEmptyString(pollingCode, 'pollingCode') }, user: 'none' });
+  return t.request({
+    method: 'POST',
+    path: '/auth/cli/poll',
+    body: { polling_code: requireNonEmptyString(pollingCode, 'pollingCode') },
+    user: 'none',
+  });
 }

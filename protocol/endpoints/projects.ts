@@ -9,7 +9,10 @@ import type { Transport } from '../transport.js';
  * serves at `/internal/projects/current` (`/projects/current` gives every access type the client view).
  */
 export function getCurrentProject<A extends AccessType>(t: Transport<A>): Promise<ProjectFor<A>> {
-  return t.request({ method: 'GET', path: t.accessType === 'admin' ? '/internal/projects/current' : '/projects/current' });
+  return t.request({
+    method: 'GET',
+    path: t.accessType === 'admin' ? '/internal/projects/current' : '/projects/current',
+  });
 }
 
 /**

@@ -24,7 +24,11 @@ export async function listSessions(t: Transport, userId: string): Promise<Sessio
 export function deleteSession(t: Transport, sessionId: string, userId: string): Promise<SuccessResponse> {
   // The service requires user_id although it does not use it (PROTOCOL.md §11.6).
   const user_id = requireUserId(userId);
-  return t.request({ method: 'DELETE', path: `/auth/sessions/${requireUuid(sessionId, 'sessionId')}`, query: { user_id } });
+  return t.request({
+    method: 'DELETE',
+    path: `/auth/sessions/${requireUuid(sessionId, 'sessionId')}`,
+    query: { user_id },
+  });
 }
 
 /** Signs a user in from the server (no MFA check), e.g. for impersonation. */

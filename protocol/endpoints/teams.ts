@@ -6,13 +6,19 @@ import type { ServerAccess, TeamFor, TeamMemberProfileFor } from '../resources/v
 import type { Transport } from '../transport.js';
 
 /** Teams of a user (clients: only `me`); a server without `userId` lists every team. */
-export async function listTeams<A extends AccessType>(t: Transport<A>, options: { userId?: string } = {}): Promise<TeamFor<A>[]> {
+export async function listTeams<A extends AccessType>(
+  t: Transport<A>,
+  options: { userId?: string } = {},
+): Promise<TeamFor<A>[]> {
   const user_id = options.userId === undefined ? undefined : requireUserId(options.userId);
   return (await t.request<ListResponse<TeamFor<A>>>({ method: 'GET', path: '/teams', query: { user_id } })).items;
 }
 
 /** Clients create teams as themselves and need client_team_creation_enabled. */
-export function createTeam<A extends AccessType>(t: Transport<A>, input: A extends 'client' ? ClientTeamCreate : ServerTeamCreate): Promise<TeamFor<A>> {
+export function createTeam<A extends AccessType>(
+  t: Transport<A>,
+  input: A extends 'client' ? ClientTeamCreate : ServerTeamCreate,
+): Promise<TeamFor<A>> {
   const body = requireObject(input, 'input');
   requireNonEmptyString(body.display_name, 'display_name');
   if (body.creator_user_id !== undefined) requireUserId(body.creator_user_id, 'creator_user_id');
@@ -25,8 +31,16 @@ export function getTeam<A extends AccessType>(t: Transport<A>, teamId: string): 
 }
 
 /** Clients need `$update_team`. */
-export function updateTeam<A extends AccessType>(t: Transport<A>, teamId: string, update: A extends 'client' ? ClientTeamUpdate : ServerTeamUpdate): Promise<TeamFor<A>> {
-  return t.request({ method: 'PATCH', path: `/teams/${requireUuid(teamId, 'teamId')}`, body: requireObject(update, 'update') });
+export function updateTeam<A extends AccessType>(
+  t: Transport<A>,
+  teamId: string,
+  update: A extends 'client' ? ClientTeamUpdate : ServerTeamUpdate,
+): Promise<TeamFor<A>> {
+  return t.request({
+    method: 'PATCH',
+    path: `/teams/${requireUuid(teamId, 'teamId')}`,
+    body: requireObject(update, 'update'),
+  });
 }
 
 /** Clients need `$delete_team`. */
@@ -36,12 +50,20 @@ export function deleteTeam(t: Transport, teamId: string): Promise<SuccessRespons
 
 /** Adds a member with the project's member default permissions. */
 export function addTeamMember(t: Transport<ServerAccess>, teamId: string, userId: string): Promise<TeamMembership> {
-  return t.request({ method: 'POST', path: `/team-memberships/${requireUuid(teamId, 'teamId')}/${seg(requireUserId(userId))}`, body: {} });
+  return t.request({
+    method: 'POST',
+    path: `/team-memberships/${requireUuid(teamId, 'teamId')}/${seg(requireUserId(userId))}`,
+    body: {},
+  });
 }
 
 /** Anyone may remove themselves (`me`: leaving the team); removing others needs `$remove_members`. */
 export function removeTeamMember(t: Transport, teamId: string, userId: string): Promise<SuccessResponse> {
-  return t.request({ method: 'DELETE', path: `/team-memberships/${requireUuid(teamId, 'teamId')}/${seg(requireUserId(userId))}`, body: {} });
+  return t.request({
+    method: 'DELETE',
+    path: `/team-memberships/${requireUuid(teamId, 'teamId')}/${seg(requireUserId(userId))}`,
+    body: {},
+  });
 }
 
 /** Clients must give `teamId` and need `$read_members` to see anyone but themselves. */
@@ -51,12 +73,25 @@ export async function listTeamMemberProfiles<A extends AccessType>(
 ): Promise<TeamMemberProfileFor<A>[]> {
   const team_id = options.teamId === undefined ? undefined : requireUuid(options.teamId, 'teamId');
   const user_id = options.userId === undefined ? undefined : requireUserId(options.userId);
-  return (await t.request<ListResponse<TeamMemberProfileFor<A>>>({ method: 'GET', path: '/team-member-profiles', query: { team_id, user_id } })).items;
+  return (
+    await t.request<ListResponse<TeamMemberProfileFor<A>>>({
+      method: 'GET',
+      path: '/team-member-profiles',
+      query: { team_id, user_id },
+    })
+  ).items;
 }
 
 /** How one member appears in one team. */
-export function getTeamMemberProfile<A extends AccessType>(t: Transport<A>, teamId: string, userId: string): Promise<TeamMemberProfileFor<A>> {
-  return t.request({ method: 'GET', path: `/team-member-profiles/${requireUuid(teamId, 'teamId')}/${seg(requireUserId(userId))}` });
+export function getTeamMemberProfile<A extends AccessType>(
+  t: Transport<A>,
+  teamId: string,
+  userId: string,
+): Promise<TeamMemberProfileFor<A>> {
+  return t.request({
+    method: 'GET',
+    path: `/team-member-profiles/${requireUuid(teamId, 'teamId')}/${seg(requireUserId(userId))}`,
+  });
 }
 
 /** Clients may only update their own profile. */

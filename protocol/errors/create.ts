@@ -29,11 +29,21 @@ export function createKnownError<C extends KnownErrorCode>(code: C, ...args: Cre
  * The same with the message template given, for code that raises only a few known errors itself
  * (the broker's checks): bundles then carry those templates, not all of them.
  */
-export function knownErrorWithTemplate<C extends KnownErrorCode>(code: C, template: MessageTemplate<C>, ...args: CreateArgs<C>): KnownError<C> {
+export function knownErrorWithTemplate<C extends KnownErrorCode>(
+  code: C,
+  template: MessageTemplate<C>,
+  ...args: CreateArgs<C>
+): KnownError<C> {
   const shape = detailsShapeOf(code);
   const input = (args[0] ?? {}) as KnownErrorInput<C>;
   const details = shape === null ? undefined : pickShape(shape, input as Record<string, unknown>);
-  return new KnownError(code, details as KnownErrorDetails<C>, renderTemplate(template, input), statusOf(code), lineageOf(code));
+  return new KnownError(
+    code,
+    details as KnownErrorDetails<C>,
+    renderTemplate(template, input),
+    statusOf(code),
+    lineageOf(code),
+  );
 }
 
 function describe(value: unknown): string {
@@ -52,20 +62,28 @@ export function knownErrorFromBody(body: unknown, status?: number): AnyKnownErro
   }
   const record = body as Record<string, unknown>;
   const { code, error } = record;
-  if (typeof code !== 'string' || code === '') throw new ProtocolError(`Known-error body has no code: ${describe(body)}.`);
+  if (typeof code !== 'string' || code === '')
+    throw new ProtocolError(`Known-error body has no code: ${describe(body)}.`);
   const message = typeof error === 'string' ? error : typeof record.message === 'string' ? record.message : code;
   if (!isKnownErrorCode(code)) {
-    return new KnownError('UNSUPPORTED_ERROR', { originalErrorCode: code }, message, status ?? 500, lineageOf('UNSUPPORTED_ERROR')) as AnyKnownError;
+    return new KnownError(
+      'UNSUPPORTED_ERROR',
+      { originalErrorCode: code },
+      message,
+      status ?? 500,
+      lineageOf('UNSUPPORTED_ERROR'),
+    ) as AnyKnownError;
   }
   const shape = detailsShapeOf(code);
   let details: Record<string, unknown> | undefined;
   if (shape !== null) {
     const missing = shapeMismatches(shape, record.details);
     if (missing.length > 0) {
-      throw new ProtocolError(`Known error ${code} has unexpected details (${missing.join(', ')}): ${describe(record.details)}.`);
+      throw new ProtocolError(
+        `Known error ${code} has unexpected details (${missing.join(', ')}): ${describe(record.details)}.`,
+      );
     }
     details = pickShape(shape, record.details as Record<string, unknown>);
   }
   return new KnownError(code, details as never, message, status ?? statusOf(code), lineageOf(code)) as AnyKnownError;
 }
-

@@ -31,7 +31,13 @@ export type SerializedError =
   | { kind: 'known'; code: string; message: string; status: number; details?: unknown; lineage?: string[] }
   | { kind: 'http-status'; code: 'HTTP_STATUS_ERROR'; message: string; status: number; body: string }
   | { kind: 'protocol'; code: 'PROTOCOL_ERROR'; message: string }
-  | { kind: 'network'; code: NetworkErrorCode; message: string; diagnostics: NetworkDiagnostics | null; attempts: number }
+  | {
+      kind: 'network';
+      code: NetworkErrorCode;
+      message: string;
+      diagnostics: NetworkDiagnostics | null;
+      attempts: number;
+    }
   | { kind: 'invalid-argument'; code: 'INVALID_ARGUMENT'; message: string; argument: string }
   | { kind: 'client'; code: ClientErrorCode; message: string };
 
@@ -63,7 +69,9 @@ export class HttpStatusError extends AuthBrokerError {
   /** The Retry-After header, when the response had one the runtime could read. */
   declare readonly retryAfter: string | null;
   constructor(status: number, body: string, message?: string, retryAfter: string | null = null) {
-    super(message ?? (body.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${body.trim()}`));
+    super(
+      message ?? (body.trim() === '' ? `The service answered with HTTP ${status}.` : `HTTP ${status}: ${body.trim()}`),
+    );
     this.status = status;
     this.body = body;
     this.retryAfter = retryAfter;
@@ -98,7 +106,13 @@ export class NetworkError extends AuthBrokerError {
   declare readonly diagnostics: NetworkDiagnostics | null;
   /** How many attempts were made. */
   declare readonly attempts: number;
-  constructor(code: NetworkErrorCode, message: string, diagnostics: NetworkDiagnostics | null, attempts: number, options?: { cause?: unknown }) {
+  constructor(
+    code: NetworkErrorCode,
+    message: string,
+    diagnostics: NetworkDiagnostics | null,
+    attempts: number,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.code = code;
     this.diagnostics = diagnostics;
@@ -106,7 +120,13 @@ export class NetworkError extends AuthBrokerError {
   }
   /** Its plain-data form. */
   toJSON(): SerializedError {
-    return { kind: 'network', code: this.code, message: this.message, diagnostics: this.diagnostics, attempts: this.attempts };
+    return {
+      kind: 'network',
+      code: this.code,
+      message: this.message,
+      diagnostics: this.diagnostics,
+      attempts: this.attempts,
+    };
   }
 }
 
@@ -126,7 +146,10 @@ export class InvalidArgumentError extends AuthBrokerError {
   }
 }
 
-/** The codes of {@link ClientError}: failures on our side of the wire (see the troubleshooting page of the docs for each). */
+/**
+ * The codes of {@link ClientError}: failures on our side of the wire (see the troubleshooting page of the docs for
+ * each).
+ */
 export type ClientErrorCode =
   | 'BROKER_UNAVAILABLE'
   | 'BROKER_CLOSED'
@@ -145,7 +168,10 @@ export type ClientErrorCode =
   | 'PASSKEYS_UNAVAILABLE'
   /** A browser extension's sign-in window was closed (or failed) before the provider sent the person back. */
   | 'OAUTH_CANCELLED'
-  /** A browser-extension context the extension's background does not serve (a content script it did not allow, a method it did not open to them). */
+  /**
+   * A browser-extension context the extension's background does not serve (a content script it did not allow, a method
+   * it did not open to them).
+   */
   | 'EXTENSION_CONTEXT_REFUSED';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */

@@ -17,7 +17,13 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends AuthB
   declare readonly status: number;
   /** The code followed by its families, most specific first (see `lineageOf`). */
   declare readonly lineage: readonly string[];
-  constructor(code: C, details: KnownErrorDetails<C>, message: string, status: number, lineage: readonly string[] = [code]) {
+  constructor(
+    code: C,
+    details: KnownErrorDetails<C>,
+    message: string,
+    status: number,
+    lineage: readonly string[] = [code],
+  ) {
     super(message);
     this.code = code;
     this.details = details;
@@ -34,7 +40,13 @@ export class KnownError<C extends KnownErrorCode = KnownErrorCode> extends AuthB
 
   /** Its plain-data form, lineage included. */
   toJSON(): SerializedError {
-    const base = { kind: 'known' as const, code: this.code, message: this.message, status: this.status, lineage: [...this.lineage] };
+    const base = {
+      kind: 'known' as const,
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      lineage: [...this.lineage],
+    };
     return this.details === undefined ? base : { ...base, details: this.details };
   }
 }
@@ -62,7 +74,10 @@ export function isKnownError(value: unknown): value is AnyKnownError;
  * Whether `value` is a known error of this code, or of a code in this family (`isKnownError(e,
  * 'INVALID_ACCESS_TOKEN')` matches `ACCESS_TOKEN_EXPIRED` too); narrows its type.
  */
-export function isKnownError<F extends KnownErrorCode | KnownErrorFamily>(value: unknown, codeOrFamily: F): value is AnyKnownError<CodesIn<F>>;
+export function isKnownError<F extends KnownErrorCode | KnownErrorFamily>(
+  value: unknown,
+  codeOrFamily: F,
+): value is AnyKnownError<CodesIn<F>>;
 export function isKnownError(value: unknown, codeOrFamily?: KnownErrorCode | KnownErrorFamily): boolean {
   if (!(value instanceof KnownError)) return false;
   return codeOrFamily === undefined || value.lineage.includes(codeOrFamily);

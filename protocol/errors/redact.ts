@@ -35,7 +35,17 @@ export function redactBody(text: string, max = BODY_EXCERPT_LENGTH): string {
  * and cut (`redactBody`), and its message, unless given, an excerpt of that. Apart from the class,
  * so that a tab, which only rebuilds errors the broker made, never loads the redaction.
  */
-export function responseStatusError(status: number, body: string, message?: string, retryAfter: string | null = null): HttpStatusError {
+export function responseStatusError(
+  status: number,
+  body: string,
+  message?: string,
+  retryAfter: string | null = null,
+): HttpStatusError {
   const safe = redactBody(body);
-  return new HttpStatusError(status, safe, message ?? (safe.trim() === '' ? undefined : `HTTP ${status}: ${redactBody(safe.trim(), 300)}`), retryAfter);
+  return new HttpStatusError(
+    status,
+    safe,
+    message ?? (safe.trim() === '' ? undefined : `HTTP ${status}: ${redactBody(safe.trim(), 300)}`),
+    retryAfter,
+  );
 }

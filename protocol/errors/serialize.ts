@@ -31,10 +31,22 @@ export function deserializeError(value: unknown): AuthBrokerError {
     case 'known':
       // The lineage travels with the error, so the receiving side needs no catalogue to match
       // families. Without one the data did not come from serializeError: its code is not trusted.
-      if (!Array.isArray(value.lineage) || value.lineage[0] !== value.code || !value.lineage.every((item) => typeof item === 'string')) {
-        return new KnownError('UNSUPPORTED_ERROR', { originalErrorCode: value.code }, value.message, value.status, ['UNSUPPORTED_ERROR']);
+      if (
+        !Array.isArray(value.lineage) ||
+        value.lineage[0] !== value.code ||
+        !value.lineage.every((item) => typeof item === 'string')
+      ) {
+        return new KnownError('UNSUPPORTED_ERROR', { originalErrorCode: value.code }, value.message, value.status, [
+          'UNSUPPORTED_ERROR',
+        ]);
       }
-      return new KnownError(value.code as KnownErrorCode, value.details as never, value.message, value.status, value.lineage);
+      return new KnownError(
+        value.code as KnownErrorCode,
+        value.details as never,
+        value.message,
+        value.status,
+        value.lineage,
+      );
     case 'http-status':
       return new HttpStatusError(value.status, value.body, value.message);
     case 'protocol':

@@ -3,7 +3,8 @@
  * The error catalogue uses it so that every code's `details` is declared once and is both
  * checked at run time (when parsing a response) and typed at compile time.
  */
-export type FieldKind = 'string' | 'string|null' | 'number' | 'number|null' | 'boolean' | 'object' | 'string[]' | 'unknown[]';
+export type FieldKind =
+  'string' | 'string|null' | 'number' | 'number|null' | 'boolean' | 'object' | 'string[]' | 'unknown[]';
 
 export type Shape = { readonly [key: string]: FieldKind };
 

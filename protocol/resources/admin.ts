@@ -14,7 +14,10 @@ export interface ApiKeySet {
 }
 
 /** `POST /internal/api-keys` answers 200 with the full secrets, shown this once. */
-export interface ApiKeySetWithSecrets extends Omit<ApiKeySet, 'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key'> {
+export interface ApiKeySetWithSecrets extends Omit<
+  ApiKeySet,
+  'publishable_client_key' | 'secret_server_key' | 'super_secret_admin_key'
+> {
   publishable_client_key?: string;
   secret_server_key?: string;
   super_secret_admin_key?: string;
@@ -52,7 +55,10 @@ export interface EmailTemplate {
 /** What may change in an e-mail template. */
 export interface EmailTemplateUpdate {
   subject?: string;
-  /** A template document like `EmailTemplate.content`; anything else is refused (plain 400 `Invalid email template content`). */
+  /**
+   * A template document like `EmailTemplate.content`; anything else is refused (plain 400 `Invalid email template
+   * content`).
+   */
   content?: Json;
 }
 
@@ -62,14 +68,28 @@ export interface SentEmail {
   subject: string;
   sent_at_millis: Millis;
   to: string[];
-  sender_config: { type: string; host?: string; port?: number; username?: string; sender_name?: string; sender_email?: string };
+  sender_config: {
+    type: string;
+    host?: string;
+    port?: number;
+    username?: string;
+    sender_name?: string;
+    sender_email?: string;
+  };
   error?: Json;
 }
 
 /** A test e-mail and the SMTP configuration to send it through. */
 export interface SendTestEmailRequest {
   recipient_email: string;
-  email_config: { host: string; port: number; username: string; password: string; sender_name: string; sender_email: string };
+  email_config: {
+    host: string;
+    port: number;
+    username: string;
+    password: string;
+    sender_name: string;
+    sender_email: string;
+  };
 }
 
 /** Whether the test e-mail went, and the SMTP server's error if not. */

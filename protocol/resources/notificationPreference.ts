@@ -16,4 +16,3 @@ export interface NotificationPreference {
 export interface NotificationPreferenceUpdate {
   enabled: boolean;
 }
-

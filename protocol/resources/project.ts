@@ -1,13 +1,29 @@
 import type { Millis } from './common.js';
 
 /** The OAuth providers the service knows. */
-export const oauthProviderIds = ['google', 'github', 'microsoft', 'spotify', 'facebook', 'discord', 'gitlab', 'bitbucket', 'linkedin', 'apple', 'x', 'twitch'] as const;
+export const oauthProviderIds = [
+  'google',
+  'github',
+  'microsoft',
+  'spotify',
+  'facebook',
+  'discord',
+  'gitlab',
+  'bitbucket',
+  'linkedin',
+  'apple',
+  'x',
+  'twitch',
+] as const;
 /** One of {@link oauthProviderIds}. */
 export type OAuthProviderId = (typeof oauthProviderIds)[number];
 /** Providers for which the service has shared development keys. */
 export const sharedOAuthProviderIds = ['google', 'github', 'microsoft', 'spotify'] as const;
 
-/** What a client sees of the project (`GET /projects/current`, every access type since the service moved the admin view). */
+/**
+ * What a client sees of the project (`GET /projects/current`, every access type since the service moved the admin
+ * view).
+ */
 export interface ClientProject {
   id: string;
   display_name: string;
@@ -49,7 +65,15 @@ export type OAuthProviderConfigInput = Omit<OAuthProviderConfig, 'provider_confi
 /** How a project sends e-mail: the service's shared sender, or its own SMTP server. */
 export type EmailConfig =
   | { type: 'shared' }
-  | { type: 'standard'; host: string; port: number; username: string; password: string; sender_name: string; sender_email: string };
+  | {
+      type: 'standard';
+      host: string;
+      port: number;
+      username: string;
+      password: string;
+      sender_name: string;
+      sender_email: string;
+    };
 
 /** A trusted domain: a URL starting with http:// or https://, and the app's handler path. */
 export interface TrustedDomain {

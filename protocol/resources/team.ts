@@ -103,6 +103,12 @@ export interface TeamPermissionDefinitionUpdate {
 }
 
 /** The five permissions every project has; custom ids match `^[a-z0-9_:]+$`. */
-export const systemPermissionIds = ['$delete_team', '$invite_members', '$read_members', '$remove_members', '$update_team'] as const;
+export const systemPermissionIds = [
+  '$delete_team',
+  '$invite_members',
+  '$read_members',
+  '$remove_members',
+  '$update_team',
+] as const;
 /** The permissions every project has (`$update_team`, `$invite_members`…). */
 export type SystemPermissionId = (typeof systemPermissionIds)[number];

@@ -12,6 +12,8 @@ export type UserFor<A extends AccessType> = A extends 'client' ? ClientUser : Se
 /** The team type an access type sees. */
 export type TeamFor<A extends AccessType> = A extends 'client' ? ClientTeam : ServerTeam;
 /** The team-profile type an access type sees. */
-export type TeamMemberProfileFor<A extends AccessType> = A extends 'client' ? ClientTeamMemberProfile : ServerTeamMemberProfile;
+export type TeamMemberProfileFor<A extends AccessType> = A extends 'client'
+  ? ClientTeamMemberProfile
+  : ServerTeamMemberProfile;
 /** The project type an access type sees. */
 export type ProjectFor<A extends AccessType> = A extends 'admin' ? AdminProject : ClientProject;

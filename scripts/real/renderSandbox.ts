@@ -20,7 +20,12 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** What the backend's e-mail rendering asks for (its js-execution call), installed before the first e-mail. */
-export const EMAIL_RENDERING_MODULES: Readonly<Record<string, string>> = { arktype: '2.1.20', react: '19.1.1', 'react-dom': '19.1.1', '@react-email/components': '1.0.6' };
+export const EMAIL_RENDERING_MODULES: Readonly<Record<string, string>> = {
+  arktype: '2.1.20',
+  react: '19.1.1',
+  'react-dom': '19.1.1',
+  '@react-email/components': '1.0.6',
+};
 
 export interface RenderSandbox {
   url: string;
@@ -29,7 +34,12 @@ export interface RenderSandbox {
   stop(): Promise<void>;
 }
 
-export async function startRenderSandbox(options: { dir: string; port?: number; host?: string; log?: (line: string) => void }): Promise<RenderSandbox> {
+export async function startRenderSandbox(options: {
+  dir: string;
+  port?: number;
+  host?: string;
+  log?: (line: string) => void;
+}): Promise<RenderSandbox> {
   const log = options.log ?? (() => undefined);
   const installs = new Map<string, Promise<string>>();
 
@@ -42,9 +52,19 @@ export async function startRenderSandbox(options: { dir: string; port?: number; 
       install = (async () => {
         if (existsSync(join(dir, 'node_modules', '.installed'))) return dir;
         await mkdir(dir, { recursive: true });
-        await writeFile(join(dir, 'package.json'), JSON.stringify({ private: true, type: 'module', dependencies: sorted }, null, 2));
-        log(`render sandbox: installing ${Object.entries(sorted).map(([n, v]) => `${n}@${v}`).join(' ')}`);
-        await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 });
+        await writeFile(
+          join(dir, 'package.json'),
+          JSON.stringify({ private: true, type: 'module', dependencies: sorted }, null, 2),
+        );
+        log(
+          `render sandbox: installing ${Object.entries(sorted)
+            .map(([n, v]) => `${n}@${v}`)
+            .join(' ')}`,
+        );
+        await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--omit=dev'], {
+          cwd: dir,
+          maxBuffer: 16 * 1024 * 1024,
+        });
         await writeFile(join(dir, 'node_modules', '.installed'), '');
         return dir;
       })();
@@ -54,7 +74,10 @@ export async function startRenderSandbox(options: { dir: string; port?: number; 
     return install;
   }
 
-  async function execute(script: string, config: { nodeModules?: Record<string, string>; envVars?: Record<string, string> }): Promise<unknown> {
+  async function execute(
+    script: string,
+    config: { nodeModules?: Record<string, string>; envVars?: Record<string, string> },
+  ): Promise<unknown> {
     const dir = await modulesDir(config.nodeModules ?? {});
     // Inside the folder whose node_modules holds the packages, so that the script's imports resolve there.
     const file = join(dir, `script-${randomUUID()}.mjs`);
@@ -79,11 +102,18 @@ export async function startRenderSandbox(options: { dir: string; port?: number; 
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' || !/^\/execute\/v[123]\/script$/.test(new URL(req.url ?? '/', 'http://sandbox').pathname)) return send(404, { error: 'not found' });
+    if (
+      req.method !== 'POST' ||
+      !/^\/execute\/v[123]\/script$/.test(new URL(req.url ?? '/', 'http://sandbox').pathname)
+    )
+      return send(404, { error: 'not found' });
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      let body: { script?: unknown; config?: { nodeModules?: Record<string, string>; envVars?: Record<string, string> } };
+      let body: {
+        script?: unknown;
+        config?: { nodeModules?: Record<string, string>; envVars?: Record<string, string> };
+      };
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
       } catch {

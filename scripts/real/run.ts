@@ -38,13 +38,23 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /** Runs a command in the repository; `onLine` sees each line of its standard output (which is shown as it comes). */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, onLine?: (line: string) => void): Promise<number> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  onLine?: (line: string) => void,
+): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['inherit', onLine === undefined ? 'inherit' : 'pipe', 'inherit'], env, cwd: ROOT.pathname });
-    if (onLine !== undefined) createInterface({ input: child.stdout! }).on('line', (line) => {
-      console.log(line);
-      onLine(line);
+    const child = spawn(command, args, {
+      stdio: ['inherit', onLine === undefined ? 'inherit' : 'pipe', 'inherit'],
+      env,
+      cwd: ROOT.pathname,
     });
+    if (onLine !== undefined)
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        console.log(line);
+        onLine(line);
+      });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
@@ -68,7 +78,9 @@ async function startBackend(timings: LaneTimings): Promise<void> {
 async function mailSink(): Promise<{ url: string; sink: RunningMailSink | null }> {
   const url = `http://127.0.0.1:${MAIL_HTTP_PORT}`;
   try {
-    const health = (await (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })).json()) as { mailSink?: boolean };
+    const health = (await (await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) })).json()) as {
+      mailSink?: boolean;
+    };
     if (health.mailSink) {
       log(`a mail sink already answers at ${url}; using it`);
       return { url, sink: null };
@@ -110,7 +122,10 @@ function pumpEmailQueue(): { stop(): Promise<void> } {
     while (running) {
       try {
         await fetch(`${BASE_URL}/api/latest/internal/email-queue-step?only_one_step=true`, {
-          headers: { authorization: `Bearer ${process.env.STACK_CRON_SECRET ?? 'mock_cron_secret'}`, 'x-stack-disable-artificial-development-delay': 'yes' },
+          headers: {
+            authorization: `Bearer ${process.env.STACK_CRON_SECRET ?? 'mock_cron_secret'}`,
+            'x-stack-disable-artificial-development-delay': 'yes',
+          },
           signal: AbortSignal.timeout(600_000),
         });
       } catch {
@@ -132,7 +147,9 @@ function measureCost(timings: LaneTimings): void {
   const work = process.env.R ?? '/work/real-backend';
   try {
     const pid = readFileSync(`${work}/backend.pid`, 'utf8').trim();
-    const rss = spawnSync('ps', ['-o', 'rss=', '-s', pid], { encoding: 'utf8' }).stdout.split('\n').reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
+    const rss = spawnSync('ps', ['-o', 'rss=', '-s', pid], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .reduce((sum, line) => sum + (Number(line.trim()) || 0), 0);
     if (rss > 0) timings.backendRssMb = Math.round(rss / 1024);
   } catch {
     // started elsewhere, without a pid file here
@@ -146,11 +163,22 @@ function measureCost(timings: LaneTimings): void {
 async function createProject(mailboxUrl: string): Promise<RealTargetFile> {
   const backend = { baseUrl: BASE_URL, internalPublishableClientKey: INTERNAL_PUBLISHABLE_KEY };
   const project = await createDemoProject(backend, 'authbroker real-service lane');
-  return { ...project, ...backend, mailboxUrl, accessTokenSeconds: Number(process.env.STACK_ACCESS_TOKEN_EXPIRATION_TIME?.replace(/s$/, '') || 60) };
+  return {
+    ...project,
+    ...backend,
+    mailboxUrl,
+    accessTokenSeconds: Number(process.env.STACK_ACCESS_TOKEN_EXPIRATION_TIME?.replace(/s$/, '') || 60),
+  };
 }
 
 async function main(): Promise<void> {
-  const timings: LaneTimings = { startSeconds: 0, projectSeconds: 0, testSeconds: 0, backendWasRunning: false, startedAt: new Date().toISOString() };
+  const timings: LaneTimings = {
+    startSeconds: 0,
+    projectSeconds: 0,
+    testSeconds: 0,
+    backendWasRunning: false,
+    startedAt: new Date().toISOString(),
+  };
   mkdirSync(ARTIFACTS, { recursive: true });
   log('starting the backend (or finding it running)');
   await startBackend(timings);
@@ -168,14 +196,32 @@ async function main(): Promise<void> {
     const testsStarted = performance.now();
     const resultsFile = new URL('vitest.json', ARTIFACTS).pathname;
     const files = (process.env.REAL_LANE_FILES ?? '').split(/\s+/).filter(Boolean);
-    await run('npx', ['vitest', 'run', '--config', 'test/real/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${resultsFile}`, ...files], {
-      ...process.env,
-      AUTHBROKER_SERVICE_TARGET: `real:${targetFile}`,
-    });
+    await run(
+      'npx',
+      [
+        'vitest',
+        'run',
+        '--config',
+        'test/real/vitest.config.ts',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${resultsFile}`,
+        ...files,
+      ],
+      {
+        ...process.env,
+        AUTHBROKER_SERVICE_TARGET: `real:${targetFile}`,
+      },
+    );
     timings.testSeconds = seconds(testsStarted);
     measureCost(timings);
     writeFileSync(new URL('timings.json', ARTIFACTS), `${JSON.stringify(timings, null, 2)}\n`);
-    const { passed, failed } = writeLaneReport({ resultsFile, differentialFile: new URL('differential.json', ARTIFACTS).pathname, timings, target });
+    const { passed, failed } = writeLaneReport({
+      resultsFile,
+      differentialFile: new URL('differential.json', ARTIFACTS).pathname,
+      timings,
+      target,
+    });
     console.log(`${passed} passed, ${failed} failed`);
     process.exitCode = failed === 0 ? 0 : 1;
   } finally {
@@ -185,17 +231,26 @@ async function main(): Promise<void> {
   }
 }
 
-/** `--report-only`: writes test/real/REPORT.md again from the last run's artifacts (after a change to the report's form). */
+/**
+ * `--report-only`: writes test/real/REPORT.md again from the last run's artifacts (after a change to the report's
+ * form).
+ */
 function reportOnly(): void {
   const read = <T>(name: string) => JSON.parse(readFileSync(new URL(name, ARTIFACTS), 'utf8')) as T;
   const timings = { ...read<LaneTimings>('timings.json') };
-  const { passed, failed } = writeLaneReport({ resultsFile: new URL('vitest.json', ARTIFACTS).pathname, differentialFile: new URL('differential.json', ARTIFACTS).pathname, timings, target: read<RealTargetFile>('target.json') });
+  const { passed, failed } = writeLaneReport({
+    resultsFile: new URL('vitest.json', ARTIFACTS).pathname,
+    differentialFile: new URL('differential.json', ARTIFACTS).pathname,
+    timings,
+    target: read<RealTargetFile>('target.json'),
+  });
   console.log(`${passed} passed, ${failed} failed`);
 }
 
 if (process.argv.includes('--report-only')) reportOnly();
-else main().catch((error: unknown) => {
-  console.error(error);
-  console.log('0 passed, 1 failed');
-  process.exitCode = 1;
-});
+else
+  main().catch((error: unknown) => {
+    console.error(error);
+    console.log('0 passed, 1 failed');
+    process.exitCode = 1;
+  });

@@ -9,7 +9,9 @@ const read = (path: string) => readFileSync(resolve(root, path), 'utf8');
 describe('what the documentation shows is what the code takes', () => {
   it("the sharedWorker option's doc comment shows the README's factory, which takes the worker name", () => {
     const factory = /sharedWorker: (\(name\) => new SharedWorker\(.+?\)),$/m.exec(read('README.md'))?.[1];
-    expect(factory).toBe("(name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })");
+    expect(factory).toBe(
+      "(name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })",
+    );
     const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*sharedWorker\?:/.exec(read('client/options.ts'))?.[1];
     expect(comment?.replace(/\s*\n\s*\*\s*/g, ' ')).toContain(`\`${factory}\``);
   });
@@ -27,9 +29,24 @@ describe("the docs' tables for people coming from the official SDK", () => {
       import('../../protocol/server.js'),
       import('../../contract/actions.js'),
     ]);
-    const browser = client.createBrokerClient({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_x' });
-    const app = server.createServerApp({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', secretServerKey: 'ssk_x' });
-    const known = new Set([...Object.keys(client), ...Object.keys(react), ...Object.keys(server), ...actionNames, ...Object.keys(browser), ...Object.keys(app)]);
+    const browser = client.createBrokerClient({
+      baseUrl: 'http://127.0.0.1:1',
+      projectId: '00000000-0000-4000-8000-000000000001',
+      publishableClientKey: 'pck_x',
+    });
+    const app = server.createServerApp({
+      baseUrl: 'http://127.0.0.1:1',
+      projectId: '00000000-0000-4000-8000-000000000001',
+      secretServerKey: 'ssk_x',
+    });
+    const known = new Set([
+      ...Object.keys(client),
+      ...Object.keys(react),
+      ...Object.keys(server),
+      ...actionNames,
+      ...Object.keys(browser),
+      ...Object.keys(app),
+    ]);
     expect(rows.filter((name) => !known.has(name))).toEqual([]);
   });
 });
@@ -49,12 +66,23 @@ describe("the getting-started guide's app runs against the emulator as it is wri
     // No placeholder is left for a newcomer to keep by mistake.
     for (const code of Object.values(files())) expect(code).not.toMatch(/'…'|'pck_…'/);
     const client = await import('../../client/index.js');
-    expect(() => client.createBrokerClient({ baseUrl: 'http://127.0.0.1:8102', projectId: DEFAULT_DEMO_PROJECT.id, publishableClientKey: DEFAULT_DEMO_PROJECT.publishableClientKey, mode: 'in-process' })).not.toThrow();
+    expect(() =>
+      client.createBrokerClient({
+        baseUrl: 'http://127.0.0.1:8102',
+        projectId: DEFAULT_DEMO_PROJECT.id,
+        publishableClientKey: DEFAULT_DEMO_PROJECT.publishableClientKey,
+        mode: 'in-process',
+      }),
+    ).not.toThrow();
   });
 
   it('says how to get the emulator before it is on the registry, with the tarball this repository packs', () => {
     const readme = guide();
-    const emulatorPackage = JSON.parse(read('emulator/package.json')) as { name: string; version: string; scripts: Record<string, string> };
+    const emulatorPackage = JSON.parse(read('emulator/package.json')) as {
+      name: string;
+      version: string;
+      scripts: Record<string, string>;
+    };
     expect(readme).toContain('`npm install --save-dev authbroker-emulator` and `npx authbroker-emulator` answer 404');
     expect(readme).toContain('`npm pack --workspace emulator`');
     expect(readme).toContain(`${emulatorPackage.name}-${emulatorPackage.version}.tgz`);
@@ -64,7 +92,9 @@ describe("the getting-started guide's app runs against the emulator as it is wri
 
   it('names the hook that gives isStale and updatedAt, and shows it in the example', () => {
     const readme = guide();
-    expect(readme).toContain("`useUser` returns the plain user; whether it is that kept copy, not yet confirmed by the broker, is `isStale` from `useQuery({ kind: 'currentUser' })`, with `updatedAt`");
+    expect(readme).toContain(
+      "`useUser` returns the plain user; whether it is that kept copy, not yet confirmed by the broker, is `isStale` from `useQuery({ kind: 'currentUser' })`, with `updatedAt`",
+    );
     expect(files()['src/main.tsx']).toContain("const { isStale, updatedAt } = useQuery({ kind: 'currentUser' });");
   });
 
@@ -79,6 +109,8 @@ describe("the getting-started guide's app runs against the emulator as it is wri
   it('its sign-in page leaves once someone is signed in, in this tab or another', () => {
     const main = files()['src/main.tsx']!;
     const signIn = main.slice(main.indexOf('function SignIn()'));
-    expect(signIn).toMatch(/const \{ status \} = useUserState\(\);\s*useEffect\(\(\) => \{[\s\S]*if \(status === 'signed-in'\) location\.assign\(readReturnTo/);
+    expect(signIn).toMatch(
+      /const \{ status \} = useUserState\(\);\s*useEffect\(\(\) => \{[\s\S]*if \(status === 'signed-in'\) location\.assign\(readReturnTo/,
+    );
   });
 });

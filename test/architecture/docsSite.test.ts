@@ -24,14 +24,31 @@ function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   for (const [, heading] of markdown.matchAll(/^#{1,6} (.+)$/gm)) {
     const explicit = /\{#([\w-]+)\}\s*$/.exec(heading!);
-    anchors.add(explicit ? explicit[1]! : heading!.toLowerCase().replace(/[`'"()?,.:!]/g, '').trim().replace(/[\s_]+/g, '-'));
+    anchors.add(
+      explicit
+        ? explicit[1]!
+        : heading!
+            .toLowerCase()
+            .replace(/[`'"()?,.:!]/g, '')
+            .trim()
+            .replace(/[\s_]+/g, '-'),
+    );
   }
   return anchors;
 }
 
 describe('the troubleshooting page', () => {
   const page = troubleshootingPage();
-  const own = ['INVALID_ARGUMENT', 'HTTP_STATUS_ERROR', 'PROTOCOL_ERROR', 'NETWORK_OFFLINE', 'NETWORK_UNREACHABLE', 'BROKER_UNAVAILABLE', 'UNSAFE_CREDENTIALS', 'PASSKEYS_UNAVAILABLE'];
+  const own = [
+    'INVALID_ARGUMENT',
+    'HTTP_STATUS_ERROR',
+    'PROTOCOL_ERROR',
+    'NETWORK_OFFLINE',
+    'NETWORK_UNREACHABLE',
+    'BROKER_UNAVAILABLE',
+    'UNSAFE_CREDENTIALS',
+    'PASSKEYS_UNAVAILABLE',
+  ];
 
   it('has a section, with advice, for every known error, every family and our own codes', () => {
     const expected = [...knownErrorCodes, ...Object.keys(knownErrorFamilies), ...own];
@@ -45,7 +62,9 @@ describe('the troubleshooting page', () => {
   });
 
   it("gives a known error's status and family from the catalogue, and a family's members", () => {
-    expect(page).toMatch(/### `ACCESS_TOKEN_EXPIRED` \{#access-token-expired\}\n\nThe service sends it; authbroker throws it as `KnownError` \(HTTP 401, family \[`INVALID_ACCESS_TOKEN`\]\(#invalid-access-token\)\)/);
+    expect(page).toMatch(
+      /### `ACCESS_TOKEN_EXPIRED` \{#access-token-expired\}\n\nThe service sends it; authbroker throws it as `KnownError` \(HTTP 401, family \[`INVALID_ACCESS_TOKEN`\]\(#invalid-access-token\)\)/,
+    );
     expect(page).toMatch(/`isKnownError\(error, 'INVALID_ACCESS_TOKEN'\)` matches .*\[`ACCESS_TOKEN_EXPIRED`\]/);
     expect(page).toContain('authbroker throws it, as `ClientError`.');
   });
@@ -55,12 +74,37 @@ describe('the docs site', () => {
   const all = pages();
 
   it('has the pages the issue asks for', () => {
-    for (const page of ['index.md', 'guide/getting-started.md', 'concepts/broker.md', 'concepts/sessions.md', 'concepts/kept-copy.md', 'concepts/connectivity.md', 'concepts/threat-model.md', 'sign-in/password.md', 'sign-in/one-time-code.md', 'sign-in/magic-link.md', 'sign-in/passkeys.md', 'sign-in/oauth.md', 'sign-in/mfa.md', 'guide/teams.md', 'guide/permissions.md', 'guide/contact-channels.md', 'guide/api-keys.md', 'guide/server.md', 'guide/administration.md', 'guide/testing.md', 'guide/devtools.md', 'guide/browser-support.md', 'guide/official-sdk.md', 'guide/releases.md']) {
+    for (const page of [
+      'index.md',
+      'guide/getting-started.md',
+      'concepts/broker.md',
+      'concepts/sessions.md',
+      'concepts/kept-copy.md',
+      'concepts/connectivity.md',
+      'concepts/threat-model.md',
+      'sign-in/password.md',
+      'sign-in/one-time-code.md',
+      'sign-in/magic-link.md',
+      'sign-in/passkeys.md',
+      'sign-in/oauth.md',
+      'sign-in/mfa.md',
+      'guide/teams.md',
+      'guide/permissions.md',
+      'guide/contact-channels.md',
+      'guide/api-keys.md',
+      'guide/server.md',
+      'guide/administration.md',
+      'guide/testing.md',
+      'guide/devtools.md',
+      'guide/browser-support.md',
+      'guide/official-sdk.md',
+      'guide/releases.md',
+    ]) {
       expect(all, page).toContain(page);
     }
   });
 
-  it("every internal link of a hand-written page leads to a page and, with a #, to a heading of it", () => {
+  it('every internal link of a hand-written page leads to a page and, with a #, to a heading of it', () => {
     const troubleshooting = new Set(Object.keys(advice).map(anchorOf));
     const broken: string[] = [];
     for (const page of all) {
@@ -68,13 +112,16 @@ describe('the docs site', () => {
       for (const [, target] of text.matchAll(/\]\((\/[^)\s]*)\)/g)) {
         const [path, anchor] = target!.split('#') as [string, string | undefined];
         if (path.startsWith('/reference/')) continue; // generated; VitePress and TypeDoc check those links at build
-        const file = path === '/' ? 'index.md' : path.endsWith('/') ? `${path.slice(1)}index.md` : `${path.slice(1)}.md`;
+        const file =
+          path === '/' ? 'index.md' : path.endsWith('/') ? `${path.slice(1)}index.md` : `${path.slice(1)}.md`;
         if (file === 'guide/troubleshooting.md') {
           if (anchor !== undefined && !troubleshooting.has(anchor)) broken.push(`${page} → ${target}`);
           continue;
         }
-        if (!existsSync(join(docs, file)) && !existsSync(join(docs, 'public', path.slice(1)))) broken.push(`${page} → ${target}`);
-        else if (anchor !== undefined && !anchorsOf(readFileSync(join(docs, file), 'utf8')).has(anchor)) broken.push(`${page} → ${target}`);
+        if (!existsSync(join(docs, file)) && !existsSync(join(docs, 'public', path.slice(1))))
+          broken.push(`${page} → ${target}`);
+        else if (anchor !== undefined && !anchorsOf(readFileSync(join(docs, file), 'utf8')).has(anchor))
+          broken.push(`${page} → ${target}`);
       }
     }
     expect(broken).toEqual([]);
@@ -90,12 +137,24 @@ describe('the docs site', () => {
       "Which hook replaces the official SDK's `useUser`?",
       'How do I start a new app against the emulator, then my own project?',
     ]);
-    expect(questions.map(([, link]) => link)).toEqual(['/sign-in/oauth', '/guide/troubleshooting#broker-unavailable', '/guide/testing#the-clock', '/guide/official-sdk#hooks', '/guide/getting-started']);
+    expect(questions.map(([, link]) => link)).toEqual([
+      '/sign-in/oauth',
+      '/guide/troubleshooting#broker-unavailable',
+      '/guide/testing#the-clock',
+      '/guide/official-sdk#hooks',
+      '/guide/getting-started',
+    ]);
   });
 
   it('the sidebar leaves room for the pages other changes add, listing each once its file exists', () => {
     const config = readFileSync(join(docs, '.vitepress/config.ts'), 'utf8');
-    for (const slot of ['/guide/browser-extension', '/guide/anonymous-users', '/guide/project-permissions', '/guide/notification-preferences', '/guide/connected-accounts']) {
+    for (const slot of [
+      '/guide/browser-extension',
+      '/guide/anonymous-users',
+      '/guide/project-permissions',
+      '/guide/notification-preferences',
+      '/guide/connected-accounts',
+    ]) {
       expect(config).toMatch(new RegExp(`whenWritten\\('[^']+', '${slot}'\\)`));
     }
   });

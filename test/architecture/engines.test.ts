@@ -5,14 +5,21 @@ import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const root = resolve(import.meta.dirname, '../..');
-const lock = JSON.parse(readFileSync(resolve(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string; engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(readFileSync(resolve(root, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+};
 
-/** Every package `npm ci` installs whose engines range leaves out `nodeVersion` (what npm warns about as EBADENGINE). */
+/**
+ * Every package `npm ci` installs whose engines range leaves out `nodeVersion` (what npm warns about as EBADENGINE).
+ */
 function packagesRefusing(nodeVersion: string): string[] {
   return Object.entries(lock.packages)
     .filter(([path, entry]) => path !== '' && !Array.isArray(entry.engines) && typeof entry.engines?.node === 'string')
     .filter(([, entry]) => !semver.satisfies(nodeVersion, (entry.engines as { node: string }).node))
-    .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version ?? '?'} needs node ${(entry.engines as { node: string }).node}`);
+    .map(
+      ([path, entry]) =>
+        `${path.replace(/^.*node_modules\//, '')}@${entry.version ?? '?'} needs node ${(entry.engines as { node: string }).node}`,
+    );
 }
 
 describe('the Node floor in package.json', () => {

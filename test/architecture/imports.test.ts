@@ -34,10 +34,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** Every relative module a source text names: static, side-effect and type imports, re-exports, dynamic imports, worker URLs. */
+/**
+ * Every relative module a source text names: static, side-effect and type imports, re-exports, dynamic imports, worker
+ * URLs.
+ */
 export function relativeImports(text: string): string[] {
   const specifiers = [
-    ...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+\.(?:ts|tsx|js|mjs))['"]|^\s*import\s+['"]([^'"]+)['"]/gm),
+    ...text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|new URL\(\s*['"]([^'"]+\.(?:ts|tsx|js|mjs))['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+    ),
   ].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]!);
   return specifiers.filter((s) => s.startsWith('.'));
 }
@@ -64,12 +69,25 @@ export function violations(files: Map<string, string>): string[] {
     for (const specifier of relativeImports(text)) {
       const target = targetOf(file, specifier);
       const targetLayer = layerOf(target) as Layer;
-      const excepted = [...(exceptions[layer] ?? []), ...Object.entries(folderExceptions).flatMap(([folder, targets]) => (file.startsWith(folder) ? targets : []))];
-      if (!allowed[layer]?.includes(targetLayer) && !excepted.some((t) => target === t || target === t.replace(/\.ts$/, '.tsx'))) {
+      const excepted = [
+        ...(exceptions[layer] ?? []),
+        ...Object.entries(folderExceptions).flatMap(([folder, targets]) => (file.startsWith(folder) ? targets : [])),
+      ];
+      if (
+        !allowed[layer]?.includes(targetLayer) &&
+        !excepted.some((t) => target === t || target === t.replace(/\.ts$/, '.tsx'))
+      ) {
         found.push(`${file} → ${specifier} (${layer} may not import ${targetLayer})`);
       }
       const depth = (path: string) => path.split('/').length;
-      if (layer === 'worker' && targetLayer === 'worker' && depth(file) > 2 && depth(target) === 2 && !file.startsWith('worker/hosts/')) found.push(`${file} → ${specifier} (runs back up to worker/)`);
+      if (
+        layer === 'worker' &&
+        targetLayer === 'worker' &&
+        depth(file) > 2 &&
+        depth(target) === 2 &&
+        !file.startsWith('worker/hosts/')
+      )
+        found.push(`${file} → ${specifier} (runs back up to worker/)`);
     }
   }
   return found;
@@ -77,12 +95,16 @@ export function violations(files: Map<string, string>): string[] {
 
 /** The relative modules a source text loads when it runs: static imports and re-exports that are not type-only. */
 export function runtimeImports(text: string): string[] {
-  const statements = [...text.matchAll(/^\s*(?:import|export)\s+([^'"]*?)\s*from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm)];
+  const statements = [
+    ...text.matchAll(/^\s*(?:import|export)\s+([^'"]*?)\s*from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm),
+  ];
   return statements.flatMap((m) => {
     const clause = (m[1] ?? '').trim();
     const specifier = m[2] ?? m[3]!;
     const named = /^\{([\s\S]*)\}$/.exec(clause)?.[1];
-    const typeOnly = /^type\s/.test(clause) || (named !== undefined && named.split(',').every((item) => item.trim() === '' || /^type\s/.test(item.trim())));
+    const typeOnly =
+      /^type\s/.test(clause) ||
+      (named !== undefined && named.split(',').every((item) => item.trim() === '' || /^type\s/.test(item.trim())));
     return typeOnly || !specifier.startsWith('.') ? [] : [specifier];
   });
 }
@@ -98,14 +120,24 @@ export function runtimeImports(text: string): string[] {
  */
 export function lazyPartViolations(files: Map<string, string>): string[] {
   const inRecorder = (path: string) => path.startsWith('worker/diagnostics/') || path === 'contract/diagnostics.ts';
-  const mayImportStatically = (file: string, target: string) => file === 'worker/hosts/staticParts.ts' || (file === 'worker/hosts/inProcess.ts' && target.startsWith('worker/api/')) || file.startsWith('test/');
+  const mayImportStatically = (file: string, target: string) =>
+    file === 'worker/hosts/staticParts.ts' ||
+    (file === 'worker/hosts/inProcess.ts' && target.startsWith('worker/api/')) ||
+    file.startsWith('test/');
   const found: string[] = [];
   for (const [file, text] of files) {
     for (const specifier of runtimeImports(text)) {
       const target = targetOf(file, specifier);
-      if (file.startsWith('worker/diagnostics/') && !inRecorder(target)) found.push(`${file} → ${specifier} (the recorder gets the broker's modules from its kit)`);
-      if (!file.startsWith('worker/diagnostics/') && target.startsWith('worker/diagnostics/') && !mayImportStatically(file, target)) found.push(`${file} → ${specifier} (the recorder loads with import())`);
-      if (!file.startsWith('worker/api/') && target.startsWith('worker/api/') && !mayImportStatically(file, target)) found.push(`${file} → ${specifier} (the service methods load with import())`);
+      if (file.startsWith('worker/diagnostics/') && !inRecorder(target))
+        found.push(`${file} → ${specifier} (the recorder gets the broker's modules from its kit)`);
+      if (
+        !file.startsWith('worker/diagnostics/') &&
+        target.startsWith('worker/diagnostics/') &&
+        !mayImportStatically(file, target)
+      )
+        found.push(`${file} → ${specifier} (the recorder loads with import())`);
+      if (!file.startsWith('worker/api/') && target.startsWith('worker/api/') && !mayImportStatically(file, target))
+        found.push(`${file} → ${specifier} (the service methods load with import())`);
     }
   }
   return found;
@@ -117,10 +149,24 @@ export function lazyPartViolations(files: Map<string, string>): string[] {
  * chunk would otherwise share with it comes in a `BrokerTarget`), and the rest of the tab loads
  * them only with import(). A module both loaded would become a chunk every page loads up front.
  */
-export const CONNECTION_CHUNK = ['client/connection.ts', 'client/channels.ts', 'client/askAgain.ts', 'client/rpc.ts', 'client/callWindow.ts', 'client/lifetime.ts', 'client/keptCopy.ts', 'client/deliveries.ts'];
+export const CONNECTION_CHUNK = [
+  'client/connection.ts',
+  'client/channels.ts',
+  'client/askAgain.ts',
+  'client/rpc.ts',
+  'client/callWindow.ts',
+  'client/lifetime.ts',
+  'client/keptCopy.ts',
+  'client/deliveries.ts',
+];
 // Besides its own files: the wire constants, the version, and the background-page check (given the
 // extension API the main chunk found), none of which the main chunk loads.
-const CONNECTION_MAY_LOAD = [...CONNECTION_CHUNK, 'contract/wire.ts', 'protocol/version.ts', 'contract/extensionBackground.ts'];
+const CONNECTION_MAY_LOAD = [
+  ...CONNECTION_CHUNK,
+  'contract/wire.ts',
+  'protocol/version.ts',
+  'contract/extensionBackground.ts',
+];
 
 export function lazyConnectionViolations(files: Map<string, string>): string[] {
   const found: string[] = [];
@@ -128,9 +174,16 @@ export function lazyConnectionViolations(files: Map<string, string>): string[] {
     if (!file.startsWith('client/')) continue;
     for (const specifier of runtimeImports(text)) {
       const target = targetOf(file, specifier);
-      if (CONNECTION_CHUNK.includes(file) && !CONNECTION_MAY_LOAD.includes(target)) found.push(`${file} → ${specifier} (the connection gets the main chunk's modules from its BrokerTarget)`);
-      // The extension's connection is not lazy (an MV3 background may not import()): its entries load what it needs of the chunk.
-      if (!CONNECTION_CHUNK.includes(file) && !file.startsWith('client/extension/') && CONNECTION_CHUNK.includes(target)) found.push(`${file} → ${specifier} (the connection loads with import())`);
+      if (CONNECTION_CHUNK.includes(file) && !CONNECTION_MAY_LOAD.includes(target))
+        found.push(`${file} → ${specifier} (the connection gets the main chunk's modules from its BrokerTarget)`);
+      // The extension's connection is not lazy (an MV3 background may not import()): its entries load what it needs of
+      // the chunk.
+      if (
+        !CONNECTION_CHUNK.includes(file) &&
+        !file.startsWith('client/extension/') &&
+        CONNECTION_CHUNK.includes(target)
+      )
+        found.push(`${file} → ${specifier} (the connection loads with import())`);
     }
   }
   return found;
@@ -146,7 +199,12 @@ export function importCycles(files: Map<string, string>): string[] {
     const target = targetOf(file, specifier);
     return [target, target.replace(/\.ts$/, '.tsx')].find((candidate) => files.has(candidate));
   };
-  const edges = new Map([...files].map(([file, text]) => [file, [...new Set(relativeImports(text).flatMap((s) => resolveTarget(file, s) ?? []))]]));
+  const edges = new Map(
+    [...files].map(([file, text]) => [
+      file,
+      [...new Set(relativeImports(text).flatMap((s) => resolveTarget(file, s) ?? []))],
+    ]),
+  );
   const order = new Map<string, number>();
   const lowest = new Map<string, number>();
   const stack: string[] = [];
@@ -177,7 +235,8 @@ function pathThrough(component: string[], edges: Map<string, string[]>): string[
     for (const next of edges.get(file)!) {
       if (next === start) {
         const path = [start!];
-        for (let at: string | undefined = file; at !== start && at !== undefined; at = cameFrom.get(at)) path.splice(1, 0, at);
+        for (let at: string | undefined = file; at !== start && at !== undefined; at = cameFrom.get(at))
+          path.splice(1, 0, at);
         return [...path, start!];
       }
       if (component.includes(next) && !cameFrom.has(next)) {
@@ -198,25 +257,41 @@ describe('imports point one way', () => {
   }
 
   it('no file imports itself, directly or through others (type-only imports count)', () => {
-    const everything = ['protocol', 'contract', 'worker', 'client', 'emulator', 'tooling', 'demo', 'test', 'bench'].flatMap((dir) => sourceFiles(dir));
+    const everything = [
+      'protocol',
+      'contract',
+      'worker',
+      'client',
+      'emulator',
+      'tooling',
+      'demo',
+      'test',
+      'bench',
+    ].flatMap((dir) => sourceFiles(dir));
     expect(importCycles(new Map(everything.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
   });
 
   it("the broker's lazy parts (the diagnostics recorder, the service methods) stay chunks of their own", () => {
     const files = ['worker', 'contract', 'client', 'demo'].flatMap((dir) => sourceFiles(dir));
-    expect(lazyPartViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
+    expect(lazyPartViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual(
+      [],
+    );
   });
 
   it("the tab's connection stays a chunk of its own, loaded after the first render", () => {
     const files = sourceFiles('client');
     expect(files).toEqual(expect.arrayContaining(CONNECTION_CHUNK));
-    expect(lazyConnectionViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')])))).toEqual([]);
+    expect(
+      lazyConnectionViolations(new Map(files.map((file) => [file, readFileSync(join(root, file), 'utf8')]))),
+    ).toEqual([]);
   });
 
   it('nothing outside the demo imports demo/', () => {
     const offenders = ['protocol', 'contract', 'worker', 'client', 'emulator', 'tooling', 'test', 'bench']
       .flatMap((dir) => sourceFiles(dir))
-      .filter((file) => relativeImports(readFileSync(join(root, file), 'utf8')).some((s) => layerOf(targetOf(file, s)) === 'demo'));
+      .filter((file) =>
+        relativeImports(readFileSync(join(root, file), 'utf8')).some((s) => layerOf(targetOf(file, s)) === 'demo'),
+      );
     expect(offenders).toEqual([]);
   });
 });
@@ -241,7 +316,8 @@ describe('the import checker', () => {
   it('allows what the rules allow, and only the named exception', () => {
     expect(
       check({
-        'worker/broker.ts': "import { a } from './cache/query.js';\nimport type { B } from '../contract/api.js';\nimport { c } from '../protocol/clock.js';",
+        'worker/broker.ts':
+          "import { a } from './cache/query.js';\nimport type { B } from '../contract/api.js';\nimport { c } from '../protocol/clock.js';",
         'client/channels.ts': "const { openInPageBroker } = await import('../worker/hosts/inPage.js');",
         'contract/q.ts': "import * as endpoints from '../protocol/endpoints/index.js';",
       }),
@@ -250,7 +326,9 @@ describe('the import checker', () => {
   });
 
   it('flags an import from a worker subfolder back up to worker/ itself, not between subfolders', () => {
-    expect(check({ 'worker/api/auth.ts': "import type { Session } from '../session.js';" })).toEqual(['worker/api/auth.ts → ../session.js (runs back up to worker/)']);
+    expect(check({ 'worker/api/auth.ts': "import type { Session } from '../session.js';" })).toEqual([
+      'worker/api/auth.ts → ../session.js (runs back up to worker/)',
+    ]);
     expect(check({ 'worker/api/auth.ts': "import type { QueryFilter } from '../cache/queryClient.js';" })).toEqual([]);
     expect(check({ 'worker/hosts/sharedWorker.ts': "import { createBroker } from '../broker.js';" })).toEqual([]);
   });
@@ -276,13 +354,18 @@ describe('the lazy parts checker', () => {
   it("allows types, the parts' own files, import(), the service worker's static copy and the in-page host's service methods", () => {
     expect(
       check({
-        'worker/diagnostics/a.ts': "import type { Emitter } from '../../contract/events.js';\nimport { type X, type Z } from '../cache/entry.js';\nimport { Ring } from './ring.js';\nimport { REQUEST_LOG_SIZE } from '../../contract/diagnostics.js';",
+        'worker/diagnostics/a.ts':
+          "import type { Emitter } from '../../contract/events.js';\nimport { type X, type Z } from '../cache/entry.js';\nimport { Ring } from './ring.js';\nimport { REQUEST_LOG_SIZE } from '../../contract/diagnostics.js';",
         'worker/recording.ts': "import type { Recorder } from './diagnostics/recorder.js';",
-        'worker/lazyParts.ts': "const parts = { recorder: () => import('./diagnostics/recorder.js'), services: () => import('./api/services.js') };",
+        'worker/lazyParts.ts':
+          "const parts = { recorder: () => import('./diagnostics/recorder.js'), services: () => import('./api/services.js') };",
         'worker/services.ts': "import type { ApiContext } from './api/context.js';",
-        'worker/api/auth.ts': "import * as endpoints from '../../protocol/endpoints/index.js';\nimport type { ApiContext } from './context.js';",
-        'worker/hosts/staticParts.ts': "import * as services from '../api/services.js';\nimport * as recorder from '../diagnostics/recorder.js';",
-        'worker/hosts/inProcess.ts': "import * as services from '../api/services.js';\nconst recorder = () => import('../diagnostics/recorder.js');",
+        'worker/api/auth.ts':
+          "import * as endpoints from '../../protocol/endpoints/index.js';\nimport type { ApiContext } from './context.js';",
+        'worker/hosts/staticParts.ts':
+          "import * as services from '../api/services.js';\nimport * as recorder from '../diagnostics/recorder.js';",
+        'worker/hosts/inProcess.ts':
+          "import * as services from '../api/services.js';\nconst recorder = () => import('../diagnostics/recorder.js');",
       }),
     ).toEqual([]);
   });
@@ -305,9 +388,12 @@ describe('the lazy connection checker', () => {
   it('allows types, its own files, the wire constants, the version and import()', () => {
     expect(
       check({
-        'client/connection.ts': "import type { BrokerTarget } from './brokerChannel.js';\nimport { openBroker } from './channels.js';\nimport { AUTHBROKER_VERSION } from '../protocol/version.js';",
-        'client/channels.ts': "import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';\nimport { connectOverPort } from './rpc.js';\nimport 'comlink';",
-        'client/client.ts': "import type { Connection } from './connection.js';\nconst load = () => import('./connection.js');",
+        'client/connection.ts':
+          "import type { BrokerTarget } from './brokerChannel.js';\nimport { openBroker } from './channels.js';\nimport { AUTHBROKER_VERSION } from '../protocol/version.js';",
+        'client/channels.ts':
+          "import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';\nimport { connectOverPort } from './rpc.js';\nimport 'comlink';",
+        'client/client.ts':
+          "import type { Connection } from './connection.js';\nconst load = () => import('./connection.js');",
       }),
     ).toEqual([]);
   });
@@ -317,8 +403,12 @@ describe('the cycle checker', () => {
   const cycles = (files: Record<string, string>) => importCycles(new Map(Object.entries(files)));
 
   it('finds files that import each other, whatever the kind of import', () => {
-    expect(cycles({ 'client/a.ts': "import type { B } from './b.js';", 'client/b.ts': "const a = await import('./a.js');" })).toEqual(['client/a.ts → client/b.ts → client/a.ts']);
-    expect(cycles({ 'worker/a.ts': "export { b } from './sub/b.js';", 'worker/sub/b.ts': "import '../a.js';" })).toEqual(['worker/a.ts → worker/sub/b.ts → worker/a.ts']);
+    expect(
+      cycles({ 'client/a.ts': "import type { B } from './b.js';", 'client/b.ts': "const a = await import('./a.js');" }),
+    ).toEqual(['client/a.ts → client/b.ts → client/a.ts']);
+    expect(
+      cycles({ 'worker/a.ts': "export { b } from './sub/b.js';", 'worker/sub/b.ts': "import '../a.js';" }),
+    ).toEqual(['worker/a.ts → worker/sub/b.ts → worker/a.ts']);
   });
 
   it('finds a longer circle once, as the way round it, and a file that imports itself', () => {
@@ -326,17 +416,23 @@ describe('the cycle checker', () => {
       cycles({
         'protocol/credentials.ts': "import { ClientError } from './errors/errors.js';",
         'protocol/errors/errors.ts': "import type { NetworkDiagnostics } from '../diagnostics.js';",
-        'protocol/diagnostics.ts': "import { normalizeBaseUrl } from './credentials.js';\nimport { NetworkError } from './errors/errors.js';",
+        'protocol/diagnostics.ts':
+          "import { normalizeBaseUrl } from './credentials.js';\nimport { NetworkError } from './errors/errors.js';",
         'protocol/other.ts': "import { normalizeBaseUrl } from './credentials.js';",
       }),
-    ).toEqual(['protocol/credentials.ts → protocol/errors/errors.ts → protocol/diagnostics.ts → protocol/credentials.ts']);
-    expect(cycles({ 'client/self.tsx': "import type { X } from './self.js';" })).toEqual(['client/self.tsx → client/self.tsx']);
+    ).toEqual([
+      'protocol/credentials.ts → protocol/errors/errors.ts → protocol/diagnostics.ts → protocol/credentials.ts',
+    ]);
+    expect(cycles({ 'client/self.tsx': "import type { X } from './self.js';" })).toEqual([
+      'client/self.tsx → client/self.tsx',
+    ]);
   });
 
   it('finds nothing in imports that only point one way', () => {
     expect(
       cycles({
-        'contract/queries.ts': "import type { BrokerFacts } from './diagnostics.js';\nimport type { QueryScope } from './scope.js';",
+        'contract/queries.ts':
+          "import type { BrokerFacts } from './diagnostics.js';\nimport type { QueryScope } from './scope.js';",
         'contract/diagnostics.ts': "import type { QueryScope } from './scope.js';",
         'contract/scope.ts': 'export type QueryScope = string;',
         'worker/x.ts': "import { y } from 'some-package';\nimport type { Q } from '../contract/queries.js';",
@@ -347,13 +443,18 @@ describe('the cycle checker', () => {
 
 describe('package entries', () => {
   it('every export points at a built file of an existing source', () => {
-    for (const [entry, target] of Object.entries(packageJson.exports as Record<string, string | { default: string; types: string }>)) {
+    for (const [entry, target] of Object.entries(
+      packageJson.exports as Record<string, string | { default: string; types: string }>,
+    )) {
       if (entry === './package.json') continue;
       const file = typeof target === 'string' ? target : target.default;
       const match = /^\.\/dist\/(.+)\.js$/.exec(file);
       expect(match, entry).not.toBeNull();
       const base = match![1]!;
-      const bundles: Record<string, string> = { 'authbroker-shared-worker': 'worker/hosts/sharedWorker', 'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry' };
+      const bundles: Record<string, string> = {
+        'authbroker-shared-worker': 'worker/hosts/sharedWorker',
+        'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry',
+      };
       const source = bundles[base] ?? base;
       const exists = ['.ts', '.tsx'].some((ext) => {
         try {
@@ -370,7 +471,11 @@ describe('package entries', () => {
     expect((packageJson as { bin?: unknown }).bin).toBeUndefined();
     // The root is a workspace too, so that changesets versions it beside the emulator (docs/guide/releases.md).
     expect(packageJson.workspaces).toEqual(['.', 'emulator']);
-    const emulator = JSON.parse(readFileSync(join(root, 'emulator/package.json'), 'utf8')) as { name: string; bin: Record<string, string>; version: string };
+    const emulator = JSON.parse(readFileSync(join(root, 'emulator/package.json'), 'utf8')) as {
+      name: string;
+      bin: Record<string, string>;
+      version: string;
+    };
     expect(emulator.name).toBe('authbroker-emulator');
     expect(emulator.bin).toEqual({ 'authbroker-emulator': './dist/cli.js' });
     expect(packageJson.peerDependencies['authbroker-emulator']).toBe(`^${emulator.version}`);

@@ -15,7 +15,8 @@ async function sourceFiles(directory: string): Promise<string[]> {
   const nested = await Promise.all(
     entries.map((entry) => {
       const path = join(directory, entry.name);
-      if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === '.tmp' ? Promise.resolve([]) : sourceFiles(path);
+      if (entry.isDirectory())
+        return entry.name === 'node_modules' || entry.name === '.tmp' ? Promise.resolve([]) : sourceFiles(path);
       return Promise.resolve(/\.tsx?$/.test(entry.name) ? [path] : []);
     }),
   );
@@ -29,7 +30,8 @@ describe('waits in browser tests', () => {
     for (const file of files) {
       const text = await readFile(file, 'utf8');
       if (!text.includes('playwright-core') && !text.includes('__authbroker')) continue;
-      for (const match of text.matchAll(/waitForFunction\(\s*async\b/g)) offenders.push(`${file}:${text.slice(0, match.index).split('\n').length}`);
+      for (const match of text.matchAll(/waitForFunction\(\s*async\b/g))
+        offenders.push(`${file}:${text.slice(0, match.index).split('\n').length}`);
     }
     expect(offenders).toEqual([]);
   });

@@ -14,7 +14,11 @@ import { serializeError } from '../../protocol/errors/serialize.js';
  */
 const EXTENSION_ID = 'nkfhlofegonjdoefllidhjigbpeabaen';
 const ORIGIN = `chrome-extension://${EXTENSION_ID}`;
-const options = { baseUrl: 'http://127.0.0.1:9', projectId: '27581ab5-090d-4de0-a603-9893113cd548', publishableClientKey: 'pck_xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb' };
+const options = {
+  baseUrl: 'http://127.0.0.1:9',
+  projectId: '27581ab5-090d-4de0-a603-9893113cd548',
+  publishableClientKey: 'pck_xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb',
+};
 const g = globalThis as { chrome?: unknown };
 const pageLocation = Object.getOwnPropertyDescriptor(globalThis, 'location')!;
 
@@ -23,19 +27,31 @@ afterEach(() => {
   delete g.chrome;
 });
 
-/** What one start of the background does with a call: answer it, fail it, stop before answering, or keep it unanswered. */
+/**
+ * What one start of the background does with a call: answer it, fail it, stop before answering, or keep it unanswered.
+ */
 type Behaviour = (method: string, args: unknown[]) => { answer: unknown } | { fail: Error } | 'stop' | 'hold';
 
 function event<L extends (...args: never[]) => void>() {
   const listeners = new Set<L>();
-  return { listeners, addListener: (l: L) => void listeners.add(l), removeListener: (l: L) => void listeners.delete(l) };
+  return {
+    listeners,
+    addListener: (l: L) => void listeners.add(l),
+    removeListener: (l: L) => void listeners.delete(l),
+  };
 }
 
-/** An extension page whose background starts anew for each port, as `starts` scripts it (the last one for any later start). */
+/**
+ * An extension page whose background starts anew for each port, as `starts` scripts it (the last one for any later
+ * start).
+ */
 function extensionPage(starts: Behaviour[]) {
   const calls: Array<{ start: number; method: string; args: unknown[] }> = [];
   let opened = 0;
-  Object.defineProperty(globalThis, 'location', { configurable: true, value: { href: `${ORIGIN}/popup.html`, origin: ORIGIN, protocol: 'chrome-extension:', pathname: '/popup.html' } });
+  Object.defineProperty(globalThis, 'location', {
+    configurable: true,
+    value: { href: `${ORIGIN}/popup.html`, origin: ORIGIN, protocol: 'chrome-extension:', pathname: '/popup.html' },
+  });
   g.chrome = {
     runtime: {
       id: EXTENSION_ID,
@@ -52,7 +68,12 @@ function extensionPage(starts: Behaviour[]) {
           connected = false;
           onDisconnect.listeners.forEach((listener) => listener());
         };
-        const reply = (message: unknown) => queueMicrotask(() => connected && onMessage.listeners.forEach((listener) => listener(JSON.parse(JSON.stringify(encodeForJson(message))))));
+        const reply = (message: unknown) =>
+          queueMicrotask(
+            () =>
+              connected &&
+              onMessage.listeners.forEach((listener) => listener(JSON.parse(JSON.stringify(encodeForJson(message))))),
+          );
         return {
           name: 'authbroker',
           onMessage,
@@ -63,13 +84,28 @@ function extensionPage(starts: Behaviour[]) {
             const call = decodeFromJson(JSON.parse(JSON.stringify(raw))) as CallMessage & { type: 'APPLY' };
             const method = call.path[0];
             const args = call.argumentList.map((wire) => (wire as { value: unknown }).value);
-            if (method === 'connect') return reply({ id: call.id, type: 'RAW', value: { methods: ['read', 'refetch', 'signOut', 'status', 'goodbye', 'subscribe', 'unsubscribe'] } });
+            if (method === 'connect')
+              return reply({
+                id: call.id,
+                type: 'RAW',
+                value: { methods: ['read', 'refetch', 'signOut', 'status', 'goodbye', 'subscribe', 'unsubscribe'] },
+              });
             calls.push({ start, method, args });
             const outcome = behave(method, args);
             // Stopped by the browser with the call received and unanswered.
             if (outcome === 'stop') return queueMicrotask(stop);
             if (outcome === 'hold') return;
-            if ('fail' in outcome) return reply({ id: call.id, type: 'HANDLER', name: 'throw', value: { isError: true, value: { message: outcome.fail.message }, authbroker: serializeError(outcome.fail) } });
+            if ('fail' in outcome)
+              return reply({
+                id: call.id,
+                type: 'HANDLER',
+                name: 'throw',
+                value: {
+                  isError: true,
+                  value: { message: outcome.fail.message },
+                  authbroker: serializeError(outcome.fail),
+                },
+              });
             reply({ id: call.id, type: 'RAW', value: outcome.answer });
           },
         };
@@ -79,7 +115,9 @@ function extensionPage(starts: Behaviour[]) {
   return { calls, opened: () => opened };
 }
 
-const answers = (value: unknown): Behaviour => () => ({ answer: value });
+const answers =
+  (value: unknown): Behaviour =>
+  () => ({ answer: value });
 const stops: Behaviour = () => 'stop';
 
 describe('a call the broker never answered because its host stopped', () => {
@@ -95,19 +133,32 @@ describe('a call the broker never answered because its host stopped', () => {
   });
 
   it('a refetch and the status likewise', async () => {
-    const page = extensionPage([stops, (method) => (method === 'refetch' ? { answer: undefined } : 'stop'), answers({ mode: 'extension' })]);
+    const page = extensionPage([
+      stops,
+      (method) => (method === 'refetch' ? { answer: undefined } : 'stop'),
+      answers({ mode: 'extension' }),
+    ]);
     const client = createExtensionClient(options);
     await expect(client.refetch!({ kind: 'currentUser' })).resolves.toBeUndefined();
     await expect(client.status()).resolves.toEqual({ mode: 'extension' });
-    expect(page.calls.map((call) => `${call.start}:${call.method}`)).toEqual(['0:refetch', '1:refetch', '1:status', '2:status']);
+    expect(page.calls.map((call) => `${call.start}:${call.method}`)).toEqual([
+      '0:refetch',
+      '1:refetch',
+      '1:status',
+      '2:status',
+    ]);
     client.close();
   });
 
   it('a call that changes something is not asked again: it fails with BROKER_UNAVAILABLE, and the next background never sees it', async () => {
     const page = extensionPage([stops, answers(undefined)]);
     const client = createExtensionClient(options);
-    await expect(client.signOut()).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE', message: expect.stringMatching(/stopped before it answered/) });
-    // The client has connected again by itself (what is on screen subscribes there), and the sign-out went to the first start only.
+    await expect(client.signOut()).rejects.toMatchObject({
+      code: 'BROKER_UNAVAILABLE',
+      message: expect.stringMatching(/stopped before it answered/),
+    });
+    // The client has connected again by itself (what is on screen subscribes there), and the sign-out went to the first
+    // start only.
     await expect(client.read({ kind: 'session' })).resolves.toBeUndefined();
     expect(page.calls.map((call) => `${call.start}:${call.method}`)).toEqual(['0:signOut', '1:read']);
     client.close();
@@ -126,7 +177,10 @@ describe('a call the broker never answered because its host stopped', () => {
   it("the broker's own BROKER_UNAVAILABLE is its answer, not a lost call: not asked again", async () => {
     const page = extensionPage([() => ({ fail: new ClientError('BROKER_UNAVAILABLE', 'the broker says no') })]);
     const client = createExtensionClient(options);
-    await expect(client.read({ kind: 'session' })).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE', message: 'the broker says no' });
+    await expect(client.read({ kind: 'session' })).rejects.toMatchObject({
+      code: 'BROKER_UNAVAILABLE',
+      message: 'the broker says no',
+    });
     expect(page.calls).toHaveLength(1);
     expect(page.opened()).toBe(1);
     client.close();

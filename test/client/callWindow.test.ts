@@ -23,19 +23,35 @@ afterEach(() => {
 
 /** Every answer, or a failure naming what never came (a closed port answers nothing). */
 function allWithin<T>(calls: Array<Promise<T>>, millis = 5000): Promise<T[]> {
-  return Promise.race([Promise.all(calls), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not every call was answered within ${millis} ms`)), millis))]);
+  return Promise.race([
+    Promise.all(calls),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`not every call was answered within ${millis} ms`)), millis),
+    ),
+  ]);
 }
 
 async function connectTo(methods: Record<string, (...args: never[]) => unknown>) {
   let released = false;
   const broker: ConnectableBroker = {
-    connectWithConfig: (_config, _hello, _listener, onRelease) => ({ ...methods, goodbye: async () => ((released = true), onRelease?.()) }) as unknown as BrokerApi,
+    connectWithConfig: (_config, _hello, _listener, onRelease) =>
+      ({ ...methods, goodbye: async () => ((released = true), onRelease?.()) }) as unknown as BrokerApi,
   };
   const { port1, port2 } = new MessageChannel();
   opened.push(port1, port2);
   exposeBrokerEntry(async () => broker, port2);
-  const connection = await connectOverPort(port1, { projectId: 'p' }, { tabId: 'tab', version: 'test' }, () => undefined, (promise) => promise, tabErrors);
-  return { api: connection.api as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>, released: () => released };
+  const connection = await connectOverPort(
+    port1,
+    { projectId: 'p' },
+    { tabId: 'tab', version: 'test' },
+    () => undefined,
+    (promise) => promise,
+    tabErrors,
+  );
+  return {
+    api: connection.api as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>,
+    released: () => released,
+  };
 }
 
 describe("a tab's calls in flight", () => {
@@ -77,13 +93,18 @@ describe("a tab's calls in flight", () => {
   });
 
   it('a call whose arguments do not clone fails with that error, whether it went at once or waited its turn; the others are answered', async () => {
-    const { api } = await connectTo({ status: async (n: unknown) => new Promise((resolve) => setTimeout(() => resolve(n), 1)) });
-    const outcome = (n: number, arg: unknown) => api.status!(arg).then(
-      (value) => value,
-      (error: Error) => `${n}: ${error.name}`,
-    );
+    const { api } = await connectTo({
+      status: async (n: unknown) => new Promise((resolve) => setTimeout(() => resolve(n), 1)),
+    });
+    const outcome = (n: number, arg: unknown) =>
+      api.status!(arg).then(
+        (value) => value,
+        (error: Error) => `${n}: ${error.name}`,
+      );
     // The first goes at once (Comlink gets the error as it posts); the second waits behind a full window.
-    const calls = Array.from({ length: MAX_CALLS_IN_FLIGHT + 50 }, (_, n) => outcome(n, n === 0 || n === MAX_CALLS_IN_FLIGHT + 10 ? () => n : n));
+    const calls = Array.from({ length: MAX_CALLS_IN_FLIGHT + 50 }, (_, n) =>
+      outcome(n, n === 0 || n === MAX_CALLS_IN_FLIGHT + 10 ? () => n : n),
+    );
     const results = await allWithin(calls);
     expect(results[0]).toBe('0: DataCloneError');
     expect(results[MAX_CALLS_IN_FLIGHT + 10]).toBe(`${MAX_CALLS_IN_FLIGHT + 10}: DataCloneError`);
@@ -116,20 +137,33 @@ describe("an extension context's calls in flight", () => {
       name: 'authbroker:page',
       postMessage: (message: { id: string }) => void posted.push(message),
       disconnect: () => undefined,
-      onMessage: { addListener: (listener: (message: unknown) => void) => void onMessage.push(listener), removeListener: () => undefined },
+      onMessage: {
+        addListener: (listener: (message: unknown) => void) => void onMessage.push(listener),
+        removeListener: () => undefined,
+      },
       onDisconnect: { addListener: () => undefined, removeListener: () => undefined },
     };
-    const extension = { runtime: { id: 'x', getURL: (path: string) => path, connect: () => port, onConnect: { addListener: () => undefined, removeListener: () => undefined } } };
+    const extension = {
+      runtime: {
+        id: 'x',
+        getURL: (path: string) => path,
+        connect: () => port,
+        onConnect: { addListener: () => undefined, removeListener: () => undefined },
+      },
+    };
     const calls = openPort(extension as unknown as ExtensionApi, 'authbroker:page', () => undefined, tabErrors);
     const answers = Array.from({ length: 1000 }, () => calls.call('status', []));
     expect(posted).toHaveLength(MAX_CALLS_IN_FLIGHT);
-    for (const { id } of posted.slice(0, 10)) for (const listener of onMessage) listener({ id, type: 'RAW', value: id });
+    for (const { id } of posted.slice(0, 10))
+      for (const listener of onMessage) listener({ id, type: 'RAW', value: id });
     expect(posted).toHaveLength(MAX_CALLS_IN_FLIGHT + 10);
     expect(await Promise.all(answers.slice(0, 10))).toEqual(posted.slice(0, 10).map(({ id }) => id));
     // Gone: those sent and those still waiting their turn fail alike, and nothing more goes out.
     const rest = Promise.allSettled(answers.slice(10));
     calls.close();
-    expect((await rest).map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code)).toEqual(Array(990).fill('BROKER_UNAVAILABLE'));
+    expect(
+      (await rest).map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code),
+    ).toEqual(Array(990).fill('BROKER_UNAVAILABLE'));
     expect(posted).toHaveLength(MAX_CALLS_IN_FLIGHT + 10);
   });
 });

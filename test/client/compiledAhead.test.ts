@@ -18,7 +18,23 @@ const dir = mkdtempSync(join(tmpdir(), 'authbroker-compiled-ahead-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What took most of the compilation before (a trace of the bench's client-only page): 0.05–0.4 ms each. */
-const COMPILED_AHEAD = ['createClientOn', 'checkConnectOptions', 'refuseSecretsInBrowserOptions', 'checkProjectId', 'checkPublishableClientKey', 'persistedSnapshots', 'load', 'read', 'isRecord', 'fitsShape', 'hashQueryKey', 'createQueryStore', 'subscribe', 'seed', 'open'];
+const COMPILED_AHEAD = [
+  'createClientOn',
+  'checkConnectOptions',
+  'refuseSecretsInBrowserOptions',
+  'checkProjectId',
+  'checkPublishableClientKey',
+  'persistedSnapshots',
+  'load',
+  'read',
+  'isRecord',
+  'fitsShape',
+  'hashQueryKey',
+  'createQueryStore',
+  'subscribe',
+  'seed',
+  'open',
+];
 
 /**
  * What is left to compile at its first call, on purpose: the public functions, which stay function
@@ -46,13 +62,29 @@ interface FunctionEvent {
 
 async function runProbe(): Promise<{ events: FunctionEvent[]; source: string; output: string }> {
   const bundle = join(dir, 'boot.mjs');
-  // Not minified, as an app's development build: esbuild keeps a `// path` line before each module, which says whose a function is.
-  await build({ entryPoints: ['test/client/support/bootProbe.ts'], bundle: true, format: 'esm', platform: 'node', target: 'es2022', outfile: bundle, logLevel: 'error', plugins: [compiledAheadPlugin] });
+  // Not minified, as an app's development build: esbuild keeps a `// path` line before each module, which says whose a
+  // function is.
+  await build({
+    entryPoints: ['test/client/support/bootProbe.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    outfile: bundle,
+    logLevel: 'error',
+    plugins: [compiledAheadPlugin],
+  });
   const log = join(dir, 'v8.log');
-  const run = spawnSync(process.execPath, ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', bundle], { encoding: 'utf8' });
+  const run = spawnSync(
+    process.execPath,
+    ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', bundle],
+    { encoding: 'utf8' },
+  );
   if (run.status !== 0) throw new Error(`The probe failed: ${run.stderr}`);
   const lines = readFileSync(log, 'latin1').split('\n');
-  const scriptId = lines.map((line) => line.split(',')).find((fields) => fields[0] === 'script-details' && fields[2]?.endsWith('boot.mjs'))?.[1];
+  const scriptId = lines
+    .map((line) => line.split(','))
+    .find((fields) => fields[0] === 'script-details' && fields[2]?.endsWith('boot.mjs'))?.[1];
   if (scriptId === undefined) throw new Error('V8 logged nothing of the probe script.');
   const events = lines
     .map((line) => line.split(','))
@@ -64,11 +96,13 @@ async function runProbe(): Promise<{ events: FunctionEvent[]; source: string; ou
 
 /** The module a position of the bundle belongs to, from esbuild's `// path` lines. */
 function moduleAt(source: string, position: number): string {
-  const marks = [...source.slice(0, position).matchAll(/^\/\/ ((?:client|contract|protocol|worker|test)\/[^\n]+\.tsx?)$/gm)];
+  const marks = [
+    ...source.slice(0, position).matchAll(/^\/\/ ((?:client|contract|protocol|worker|test)\/[^\n]+\.tsx?)$/gm),
+  ];
   return marks.at(-1)?.[1] ?? '(unknown)';
 }
 
-describe('compiled ahead: the first frame compiles the library\'s larger functions with the script', () => {
+describe("compiled ahead: the first frame compiles the library's larger functions with the script", () => {
   it('creating the client, subscribing and reading the kept user compile none of them at their first call', async () => {
     const { events, source, output } = await runProbe();
     expect(JSON.parse(output.trim())).toEqual({ keptUserId: 'kept-user' });
@@ -82,8 +116,14 @@ describe('compiled ahead: the first frame compiles the library\'s larger functio
     // Each of them does run in that window (else the check below would pass on nothing).
     const ranNames = new Set(during.filter(ran).map((event) => event.name));
     expect(COMPILED_AHEAD.filter((name) => !ranNames.has(name)).map((name) => `${name} did not run`)).toEqual([]);
-    const lazy = during.filter((event) => event.kind === 'parse-function' && library(event)).map((event) => `${event.name || '(anonymous)'} in ${moduleAt(source, event.start)}`);
-    expect(COMPILED_AHEAD.filter((name) => lazy.some((entry) => entry.startsWith(`${name} in `))).map((name) => `${name} compiled at its first call`)).toEqual([]);
+    const lazy = during
+      .filter((event) => event.kind === 'parse-function' && library(event))
+      .map((event) => `${event.name || '(anonymous)'} in ${moduleAt(source, event.start)}`);
+    expect(
+      COMPILED_AHEAD.filter((name) => lazy.some((entry) => entry.startsWith(`${name} in `))).map(
+        (name) => `${name} compiled at its first call`,
+      ),
+    ).toEqual([]);
     // And nothing else: a function added to the path is compiled ahead, or listed here with why.
     expect([...new Set(lazy)].sort()).toEqual([...LEFT_LAZY].sort());
   });

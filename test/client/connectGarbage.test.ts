@@ -52,7 +52,8 @@ function slowBroker() {
   let start!: () => void;
   const started = new Promise<void>((resolve) => (start = resolve));
   const broker: ConnectableBroker = {
-    connectWithConfig: () => ({ status: async () => ({ mode: 'shared-worker' }), goodbye: async () => undefined }) as unknown as BrokerApi,
+    connectWithConfig: () =>
+      ({ status: async () => ({ mode: 'shared-worker' }), goodbye: async () => undefined }) as unknown as BrokerApi,
   };
   return { getBroker: async () => (await started, broker), start };
 }
@@ -65,7 +66,14 @@ function connect(getBroker: () => Promise<ConnectableBroker>, tabId: string) {
   const { port1, port2 } = new MessageChannel();
   opened.push(port1, port2);
   exposeBrokerEntry(getBroker, port2);
-  return connectOverPort(port1, { projectId: 'p' }, { tabId, version: 'test' }, () => undefined, (promise) => promise, tabErrors);
+  return connectOverPort(
+    port1,
+    { projectId: 'p' },
+    { tabId, version: 'test' },
+    () => undefined,
+    (promise) => promise,
+    tabErrors,
+  );
 }
 
 describe('a tab connecting while the page collects garbage', () => {

@@ -18,7 +18,9 @@ afterEach(async () => {
 });
 
 function connectedMarks(): ConnectedMark[] {
-  return performance.getEntriesByName(CONNECTED_MARK).map((entry) => (entry as PerformanceMark).detail as ConnectedMark);
+  return performance
+    .getEntriesByName(CONNECTED_MARK)
+    .map((entry) => (entry as PerformanceMark).detail as ConnectedMark);
 }
 
 describe('attemptDeadlines: a short first wait, then longer ones, within the connect timeout', () => {
@@ -63,7 +65,10 @@ describe('a SharedWorker that does not answer the first attempt', () => {
     const em = emulator();
     const name = workerName(demoOptions(em));
     const created = sharedWorkers(new Set([name]));
-    const [first, second] = [newClient(em, { mode: 'auto', sharedWorker: '/s.js' }), newClient(em, { mode: 'auto', sharedWorker: '/s.js' })];
+    const [first, second] = [
+      newClient(em, { mode: 'auto', sharedWorker: '/s.js' }),
+      newClient(em, { mode: 'auto', sharedWorker: '/s.js' }),
+    ];
     await Promise.all([first.connect(), second.connect()]);
     expect(new Set(created.slice(-2).map((worker) => worker.name))).toEqual(new Set([sharedWorkerName(name, 1)]));
     const [a, b] = await Promise.all([first.status(), second.status()]);
@@ -75,7 +80,14 @@ describe('a SharedWorker that does not answer the first attempt', () => {
     const em = emulator();
     const name = workerName(demoOptions(em));
     const second = sharedWorkerName(name, 1);
-    const created = sharedWorkers(new Set(), new Set(), new Map([[name, 1400], [second, 1000]]));
+    const created = sharedWorkers(
+      new Set(),
+      new Set(),
+      new Map([
+        [name, 1400],
+        [second, 1000],
+      ]),
+    );
     const first = newClient(em, { mode: 'auto', sharedWorker: '/s.js' });
     await first.connect();
     // The second attempt started (at 1 s) but the first instance answered first (at 1.4 s).
@@ -108,7 +120,9 @@ describe('a SharedWorker that does not answer the first attempt', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(1590);
     expect(created.map((worker) => worker.name)).toEqual([name]);
     expect(client.mode).toBe('in-process');
-    expect((await client.status()).warnings.join(' ')).toMatch(/shared-worker: The broker did not answer within 1600 ms\./);
+    expect((await client.status()).warnings.join(' ')).toMatch(
+      /shared-worker: The broker did not answer within 1600 ms\./,
+    );
     expect(connectedMarks()).toEqual([{ mode: 'in-process', attempts: 1, fallbacks: 1 }]);
   });
 

@@ -14,17 +14,53 @@ const NOW = Date.now();
 /** What a broker with two tabs might say; the watching panel is in tab 2. */
 function diagnostics(panel: string, change: Partial<BrokerDiagnostics> = {}): BrokerDiagnostics {
   return {
-    host: { mode: 'shared-worker', brokerId: '0123456789abcdef', version: '0.1.0', startedAtMillis: NOW - 60_000, storage: 'indexeddb' },
+    host: {
+      mode: 'shared-worker',
+      brokerId: '0123456789abcdef',
+      version: '0.1.0',
+      startedAtMillis: NOW - 60_000,
+      storage: 'indexeddb',
+    },
     recordingSinceMillis: NOW - 50_000,
     tabs: [
       { tab: 1, subscriptions: 3, panels: ['another-panel'] },
       { tab: 2, subscriptions: 4, panels: [panel] },
     ],
-    session: { status: 'signed-in', userId: 'a-user-id', accessTokenExpiresAtMillis: NOW + 5 * 60_000, renewals: 3, lastEnd: null },
+    session: {
+      status: 'signed-in',
+      userId: 'a-user-id',
+      accessTokenExpiresAtMillis: NOW + 5 * 60_000,
+      renewals: 3,
+      lastEnd: null,
+    },
     adminSession: null,
     cache: [
-      { key: '["currentUser",{}]', query: { kind: 'currentUser' }, scope: 'user', current: true, tabs: [1, 2], subscribers: 2, status: 'success', isFetching: false, updatedAtMillis: NOW - 2000, invalidated: false, lastError: null },
-      { key: '["teams",{}]', query: { kind: 'teams' }, scope: 'user', current: false, tabs: [1], subscribers: 1, status: 'error', isFetching: false, updatedAtMillis: NOW - 9000, invalidated: false, lastError: { code: 'NETWORK_UNREACHABLE', status: null, atMillis: NOW - 9000 } },
+      {
+        key: '["currentUser",{}]',
+        query: { kind: 'currentUser' },
+        scope: 'user',
+        current: true,
+        tabs: [1, 2],
+        subscribers: 2,
+        status: 'success',
+        isFetching: false,
+        updatedAtMillis: NOW - 2000,
+        invalidated: false,
+        lastError: null,
+      },
+      {
+        key: '["teams",{}]',
+        query: { kind: 'teams' },
+        scope: 'user',
+        current: false,
+        tabs: [1],
+        subscribers: 1,
+        status: 'error',
+        isFetching: false,
+        updatedAtMillis: NOW - 9000,
+        invalidated: false,
+        lastError: { code: 'NETWORK_UNREACHABLE', status: null, atMillis: NOW - 9000 },
+      },
     ],
     requests: [
       {
@@ -58,10 +94,32 @@ function diagnostics(panel: string, change: Partial<BrokerDiagnostics> = {}): Br
       },
     ],
     requestsDropped: 0,
-    connectivity: { state: 'online', sinceMillis: NOW - 40_000, browserOnline: true, consecutiveFailures: 0, lastError: null, lastSuccessAtMillis: NOW - 1000, diagnostics: null },
+    connectivity: {
+      state: 'online',
+      sinceMillis: NOW - 40_000,
+      browserOnline: true,
+      consecutiveFailures: 0,
+      lastError: null,
+      lastSuccessAtMillis: NOW - 1000,
+      diagnostics: null,
+    },
     connectivityHistory: [
-      { atMillis: NOW - 50_000, state: 'offline', browserOnline: false, consecutiveFailures: 1, lastError: { code: 'NETWORK_UNREACHABLE', status: null }, diagnostics: null },
-      { atMillis: NOW - 40_000, state: 'online', browserOnline: true, consecutiveFailures: 0, lastError: null, diagnostics: null },
+      {
+        atMillis: NOW - 50_000,
+        state: 'offline',
+        browserOnline: false,
+        consecutiveFailures: 1,
+        lastError: { code: 'NETWORK_UNREACHABLE', status: null },
+        diagnostics: null,
+      },
+      {
+        atMillis: NOW - 40_000,
+        state: 'online',
+        browserOnline: true,
+        consecutiveFailures: 0,
+        lastError: null,
+        diagnostics: null,
+      },
     ],
     warnings: [],
     ...change,
@@ -77,7 +135,13 @@ function stubClient() {
     subscribe: vi.fn((query: QuerySpec, listener: () => void) => {
       expect(query.kind).toBe('diagnostics');
       panel = (query as { panel: string }).panel;
-      snapshot ??= { status: 'success', data: diagnostics(panel), error: null, updatedAtMillis: NOW, isFetching: false };
+      snapshot ??= {
+        status: 'success',
+        data: diagnostics(panel),
+        error: null,
+        updatedAtMillis: NOW,
+        isFetching: false,
+      };
       listeners.add(listener);
       return () => listeners.delete(listener);
     }),
@@ -87,7 +151,13 @@ function stubClient() {
   return {
     client: client as unknown as BrokerClient & typeof client,
     push(change: Partial<BrokerDiagnostics>) {
-      snapshot = { status: 'success', data: diagnostics(panel, change), error: null, updatedAtMillis: Date.now(), isFetching: false };
+      snapshot = {
+        status: 'success',
+        data: diagnostics(panel, change),
+        error: null,
+        updatedAtMillis: Date.now(),
+        isFetching: false,
+      };
       for (const listener of listeners) listener();
     },
     get panel() {
@@ -110,7 +180,10 @@ describe('<AuthbrokerDevtools />', () => {
     expect(screen.getByTestId(ids.renewals).textContent).toBe('3');
     expect(screen.getByTestId(ids.toggle).getAttribute('aria-expanded')).toBe('false');
     expect(screen.queryByTestId(ids.panel)).toBeNull();
-    expect(client.subscribe).toHaveBeenCalledWith({ kind: 'diagnostics', panel: expect.stringMatching(/^panel-/) }, expect.any(Function));
+    expect(client.subscribe).toHaveBeenCalledWith(
+      { kind: 'diagnostics', panel: expect.stringMatching(/^panel-/) },
+      expect.any(Function),
+    );
   });
 
   it('open, it shows the host, this tab, the cache and the request log with causes and callers', async () => {
@@ -138,17 +211,43 @@ describe('<AuthbrokerDevtools />', () => {
 
     // Newest first.
     const [fetched, signIn] = within(panel).getAllByTestId(ids.requestRow);
-    expect(fetched!.dataset).toMatchObject({ method: 'GET', path: '/users/me', callers: '2', tab: '1', via: 'session', outcome: 'success' });
+    expect(fetched!.dataset).toMatchObject({
+      method: 'GET',
+      path: '/users/me',
+      callers: '2',
+      tab: '1',
+      via: 'session',
+      outcome: 'success',
+    });
     expect(fetched!.textContent).toContain('429 → rate-limited, 1.0 s; 200');
     expect(signIn!.textContent).toContain('this tab · action signInWithPassword');
-    expect(within(panel).getAllByTestId(ids.connectivityChange).map((row) => row.dataset.state)).toEqual(['online', 'offline']);
+    expect(
+      within(panel)
+        .getAllByTestId(ids.connectivityChange)
+        .map((row) => row.dataset.state),
+    ).toEqual(['online', 'offline']);
   });
 
   it('follows what the broker pushes, and remembers whether it was open', async () => {
     const stub = stubClient();
     const { unmount } = render(<AuthbrokerDevtools client={stub.client} />);
     const panel = await openPanel();
-    act(() => stub.push({ session: { status: 'signed-out', userId: null, accessTokenExpiresAtMillis: null, renewals: 3, lastEnd: { reason: 'session-revoked', atMillis: NOW, message: 'Your session was revoked or has expired. Please sign in again.', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } } }));
+    act(() =>
+      stub.push({
+        session: {
+          status: 'signed-out',
+          userId: null,
+          accessTokenExpiresAtMillis: null,
+          renewals: 3,
+          lastEnd: {
+            reason: 'session-revoked',
+            atMillis: NOW,
+            message: 'Your session was revoked or has expired. Please sign in again.',
+            code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+          },
+        },
+      }),
+    );
     await waitFor(() => expect(within(panel).getByTestId(ids.endReason).textContent).toBe('session-revoked'));
     expect(within(panel).getByTestId(ids.session).textContent).toBe('signed-out');
     unmount();
@@ -165,7 +264,9 @@ describe('<AuthbrokerDevtools />', () => {
     render(<AuthbrokerDevtools client={stub.client} initialIsOpen />);
     const panel = await screen.findByTestId(ids.panel);
     const note = () => within(panel).getByTestId(ids.recordingNote).textContent;
-    expect(note()).toMatch(/^Recording since \d\d:\d\d:\d\d, when a devtools panel first opened under this broker \(started \d\d:\d\d:\d\d\); requests made before then are not listed\.$/);
+    expect(note()).toMatch(
+      /^Recording since \d\d:\d\d:\d\d, when a devtools panel first opened under this broker \(started \d\d:\d\d:\d\d\); requests made before then are not listed\.$/,
+    );
     // A navigation restarted the broker; the user on the page was fetched before this panel mounted.
     act(() => stub.push({ requests: [], recordingSinceMillis: NOW - 100 }));
     await waitFor(() => expect(note()).toMatch(/None since: what tabs show was fetched before recording began/));
@@ -178,7 +279,12 @@ describe('<AuthbrokerDevtools />', () => {
     const stub = stubClient();
     render(<AuthbrokerDevtools client={stub.client} initialIsOpen />);
     const fallback = 'The broker runs in in-process mode because a better host did not start: shared-worker: blocked.';
-    act(() => stub.push({ host: { mode: 'in-process', brokerId: 'x', version: '0.1.0', startedAtMillis: NOW, storage: 'memory' }, warnings: [fallback] }));
+    act(() =>
+      stub.push({
+        host: { mode: 'in-process', brokerId: 'x', version: '0.1.0', startedAtMillis: NOW, storage: 'memory' },
+        warnings: [fallback],
+      }),
+    );
     await waitFor(() => expect(screen.getByTestId(ids.modeReason).textContent).toBe(fallback));
     expect(screen.getByTestId(ids.storage).textContent).toBe('memory');
     expect(screen.getByTestId(ids.warnings).textContent).toContain(fallback);

@@ -8,16 +8,30 @@ import { noWindowProblem } from '../../client/pageClient.js';
 import { inContentScript as isContentScript } from '../../contract/webExtension.js';
 
 /** The emulator's demo project, as an extension's shared options name it (nothing is sent in these tests). */
-const demoOptions = () => ({ baseUrl: 'http://127.0.0.1:8102', projectId: '27581ab5-090d-4de0-a603-9893113cd548', publishableClientKey: 'pck_xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb' });
+const demoOptions = () => ({
+  baseUrl: 'http://127.0.0.1:8102',
+  projectId: '27581ab5-090d-4de0-a603-9893113cd548',
+  publishableClientKey: 'pck_xv3w9hr05qc74yhz1es3ne3shtfd2qf25wc752sz007bb',
+});
 
-/** jsdom is a web page at http://localhost:3000; an extension's `chrome.runtime` (with an id) turns it into a content script. */
+/**
+ * jsdom is a web page at http://localhost:3000; an extension's `chrome.runtime` (with an id) turns it into a content
+ * script.
+ */
 const g = globalThis as { chrome?: unknown };
 afterEach(() => {
   delete g.chrome;
 });
 
 function inContentScript(): void {
-  g.chrome = { runtime: { id: 'nkfhlofegonjdoefllidhjigbpeabaen', getURL: (p: string) => `chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/${p}`, connect: () => ({}), onConnect: {} } };
+  g.chrome = {
+    runtime: {
+      id: 'nkfhlofegonjdoefllidhjigbpeabaen',
+      getURL: (p: string) => `chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/${p}`,
+      connect: () => ({}),
+      onConnect: {},
+    },
+  };
 }
 
 describe('where a client may run', () => {
@@ -25,7 +39,9 @@ describe('where a client may run', () => {
     inContentScript();
     localStorage.clear();
     expect(isContentScript()).toBe(true);
-    expect(() => createBrokerClient(demoOptions())).toThrow(/createContentScriptClient from 'authbroker\/extension\/content'/);
+    expect(() => createBrokerClient(demoOptions())).toThrow(
+      /createContentScriptClient from 'authbroker\/extension\/content'/,
+    );
     expect(localStorage.length).toBe(0);
   });
 
@@ -40,12 +56,16 @@ describe('where a client may run', () => {
     expect(() => createExtensionClient(demoOptions())).toThrow(/createContentScriptClient/);
     delete g.chrome;
     expect(() => createExtensionClient(demoOptions())).toThrow(/runs in a browser extension/);
-    expect(() => createContentScriptClient(demoOptions())).toThrow(/runs in a browser extension.*MAIN world has none: run it in the ISOLATED world/);
+    expect(() => createContentScriptClient(demoOptions())).toThrow(
+      /runs in a browser extension.*MAIN world has none: run it in the ISOLATED world/,
+    );
   });
 
   it("'memory' is refused in an extension, pointing to 'session'", () => {
     inContentScript();
-    expect(() => createContentScriptClient({ ...demoOptions(), tokenStore: 'memory' as never })).toThrow(/'session' keeps it/);
+    expect(() => createContentScriptClient({ ...demoOptions(), tokenStore: 'memory' as never })).toThrow(
+      /'session' keeps it/,
+    );
   });
 
   it('names the way out where no page-based host can start: a worker, an extension background, server rendering', () => {
@@ -55,7 +75,9 @@ describe('where a client may run', () => {
     vi.stubGlobal('window', undefined);
     vi.stubGlobal('document', undefined);
     try {
-      expect(noWindowProblem(undefined)).toMatch(/not in server rendering; in a worker, pass mode: 'in-process' \(in an extension's background, use startExtensionBroker\)/);
+      expect(noWindowProblem(undefined)).toMatch(
+        /not in server rendering; in a worker, pass mode: 'in-process' \(in an extension's background, use startExtensionBroker\)/,
+      );
       expect(noWindowProblem('shared-worker')).not.toBeNull();
       expect(noWindowProblem('in-process')).toBeNull();
     } finally {
@@ -67,12 +89,23 @@ describe('where a client may run', () => {
 describe("an extension's own origin", () => {
   const rules = { origin: 'chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen' };
   it('its pages may redirect to its other pages; other extensions and schemes are refused', () => {
-    expect(checkRedirectTarget('/options.html', rules)).toBe('chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/options.html');
-    expect(checkRedirectTarget('chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/popup.html#x', rules)).toMatch(/popup\.html#x$/);
-    expect(() => checkRedirectTarget('chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/popup.html', rules)).toThrow(/UNSAFE|not this app/);
+    expect(checkRedirectTarget('/options.html', rules)).toBe(
+      'chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/options.html',
+    );
+    expect(checkRedirectTarget('chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/popup.html#x', rules)).toMatch(
+      /popup\.html#x$/,
+    );
+    expect(() => checkRedirectTarget('chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/popup.html', rules)).toThrow(
+      /UNSAFE|not this app/,
+    );
     expect(() => checkRedirectTarget('javascript:alert(1)', rules)).toThrow(/never followed/);
     expect(() => checkRedirectTarget('https://evil.example/', rules)).toThrow(/not this app/);
-    expect(readReturnTo('chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/popup.html?after_auth_return_to=%2Foptions.html', rules)).toBe('/options.html');
+    expect(
+      readReturnTo(
+        'chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/popup.html?after_auth_return_to=%2Foptions.html',
+        rules,
+      ),
+    ).toBe('/options.html');
   });
 
   it('handler pages for e-mail links go to the https base the extension names; the others stay its own', () => {

@@ -103,6 +103,8 @@ describe('without a kept copy (a first visit)', () => {
     subscribed(client);
     await vi.waitFor(() => expect(started.brokers).toBe(1), { timeout: 2000 });
     expect(frames).toEqual([]);
-    await vi.waitFor(() => expect(client.getSnapshot(currentUser)).toMatchObject({ status: 'success', data: null }), { timeout: 5000 });
+    await vi.waitFor(() => expect(client.getSnapshot(currentUser)).toMatchObject({ status: 'success', data: null }), {
+      timeout: 5000,
+    });
   });
 });

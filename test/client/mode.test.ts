@@ -15,7 +15,9 @@ vi.mock('../../worker/hosts/inProcess.js', async (importOriginal) => {
   return {
     ...original,
     createInProcessBroker: (...args: Parameters<typeof original.createInProcessBroker>) =>
-      inProcess.fail ? Promise.reject(new Error('the page cannot host a broker either')) : original.createInProcessBroker(...args),
+      inProcess.fail
+        ? Promise.reject(new Error('the page cannot host a broker either'))
+        : original.createInProcessBroker(...args),
   };
 });
 
@@ -28,7 +30,13 @@ afterEach(async () => {
   await resetBrowser();
 });
 
-const everything: Capabilities = { sharedWorker: true, serviceWorker: true, secureContext: true, sharedWorkerScript: true, serviceWorkerScript: true };
+const everything: Capabilities = {
+  sharedWorker: true,
+  serviceWorker: true,
+  secureContext: true,
+  sharedWorkerScript: true,
+  serviceWorkerScript: true,
+};
 
 describe('candidateModes: the hosts to try, best first, the page always last', () => {
   it.each([
@@ -47,7 +55,13 @@ describe('candidateModes: the hosts to try, best first, the page always last', (
   });
 
   it('a forced host is the only one tried, whatever the page has (no silent fallback)', () => {
-    const nothing: Capabilities = { sharedWorker: false, serviceWorker: false, secureContext: false, sharedWorkerScript: false, serviceWorkerScript: false };
+    const nothing: Capabilities = {
+      sharedWorker: false,
+      serviceWorker: false,
+      secureContext: false,
+      sharedWorkerScript: false,
+      serviceWorkerScript: false,
+    };
     for (const capabilities of [everything, nothing]) {
       expect(candidateModes(capabilities, 'shared-worker')).toEqual(['shared-worker']);
       expect(candidateModes(capabilities, 'service-worker')).toEqual(['service-worker']);
@@ -58,7 +72,13 @@ describe('candidateModes: the hosts to try, best first, the page always last', (
 
 describe('detectCapabilities', () => {
   it('jsdom has neither worker, and is not a secure context', () => {
-    expect(detectCapabilities({})).toEqual({ sharedWorker: false, serviceWorker: false, secureContext: false, sharedWorkerScript: false, serviceWorkerScript: false });
+    expect(detectCapabilities({})).toEqual({
+      sharedWorker: false,
+      serviceWorker: false,
+      secureContext: false,
+      sharedWorkerScript: false,
+      serviceWorkerScript: false,
+    });
   });
 
   it('sees SharedWorker, navigator.serviceWorker, isSecureContext and the configured scripts', () => {
@@ -66,7 +86,10 @@ describe('detectCapabilities', () => {
     vi.stubGlobal('isSecureContext', true);
     Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: {} });
     expect(detectCapabilities({ sharedWorker: '/sw.js', serviceWorker: '/service-worker.js' })).toEqual(everything);
-    expect(detectCapabilities({ sharedWorker: () => ({}) as SharedWorker })).toEqual({ ...everything, serviceWorkerScript: false });
+    expect(detectCapabilities({ sharedWorker: () => ({}) as SharedWorker })).toEqual({
+      ...everything,
+      serviceWorkerScript: false,
+    });
   });
 });
 
@@ -89,7 +112,12 @@ function silentSharedWorker() {
 /** A secure page with a service worker container whose registration fails or never activates. */
 function serviceWorkerContainer(register: (url: string) => Promise<unknown>) {
   vi.stubGlobal('isSecureContext', true);
-  const container = { controller: null, register: vi.fn(register), addEventListener: () => undefined, removeEventListener: () => undefined };
+  const container = {
+    controller: null,
+    register: vi.fn(register),
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  };
   Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: container });
   return container;
 }
@@ -137,7 +165,10 @@ async function expectWorkingInProcess(client: ReturnType<typeof createBrokerClie
   const project = await client.read({ kind: 'project' });
   expect(project.displayName).toBe('Authbroker Demo');
   const account = await createUser(emulator());
-  await expect(client.signInWithPassword({ email: account.email, password: account.password })).resolves.toMatchObject({ status: 'signed-in', userId: account.id });
+  await expect(client.signInWithPassword({ email: account.email, password: account.password })).resolves.toMatchObject({
+    status: 'signed-in',
+    userId: account.id,
+  });
   expect((await client.read({ kind: 'currentUser' }))?.primaryEmail).toBe(account.email);
 }
 
@@ -145,7 +176,11 @@ describe('createBrokerClient falls back for real', () => {
   it('a SharedWorker that never answers: waits connectTimeoutMillis, closes its port, then hosts the broker in the page', async () => {
     const created = silentSharedWorker();
     const em = emulator();
-    const client = newClient(em, { mode: 'auto', sharedWorker: '/authbroker-shared-worker.js', connectTimeoutMillis: TIMEOUT });
+    const client = newClient(em, {
+      mode: 'auto',
+      sharedWorker: '/authbroker-shared-worker.js',
+      connectTimeoutMillis: TIMEOUT,
+    });
     const started = performance.now();
     await client.connect();
     expect(performance.now() - started).toBeGreaterThanOrEqual(TIMEOUT - 5);
@@ -172,8 +207,15 @@ describe('createBrokerClient falls back for real', () => {
   });
 
   it('no SharedWorker, a service worker whose registration fails: the page hosts the broker', async () => {
-    const container = serviceWorkerContainer(() => Promise.reject(new DOMException('Registration failed', 'SecurityError')));
-    const client = newClient(emulator(), { mode: 'auto', sharedWorker: '/shared.js', serviceWorker: '/service-worker.js', connectTimeoutMillis: TIMEOUT });
+    const container = serviceWorkerContainer(() =>
+      Promise.reject(new DOMException('Registration failed', 'SecurityError')),
+    );
+    const client = newClient(emulator(), {
+      mode: 'auto',
+      sharedWorker: '/shared.js',
+      serviceWorker: '/service-worker.js',
+      connectTimeoutMillis: TIMEOUT,
+    });
     await client.connect();
     expect(container.register).toHaveBeenCalledTimes(1);
     expect(String(container.register.mock.calls[0]![0])).toBe('/service-worker.js');
@@ -182,9 +224,19 @@ describe('createBrokerClient falls back for real', () => {
 
   it('a service worker that registers but never becomes active: falls back after the timeout', async () => {
     const stuck = { state: 'installing', scriptURL: '/service-worker.js', addEventListener: () => undefined };
-    const registration = { installing: stuck, waiting: null, active: null, addEventListener: () => undefined, update: () => Promise.resolve() };
+    const registration = {
+      installing: stuck,
+      waiting: null,
+      active: null,
+      addEventListener: () => undefined,
+      update: () => Promise.resolve(),
+    };
     const container = serviceWorkerContainer(async () => registration);
-    const client = newClient(emulator(), { mode: 'auto', serviceWorker: '/service-worker.js', connectTimeoutMillis: TIMEOUT });
+    const client = newClient(emulator(), {
+      mode: 'auto',
+      serviceWorker: '/service-worker.js',
+      connectTimeoutMillis: TIMEOUT,
+    });
     const started = performance.now();
     await client.connect();
     expect(performance.now() - started).toBeGreaterThanOrEqual(TIMEOUT - 5);
@@ -193,9 +245,19 @@ describe('createBrokerClient falls back for real', () => {
   });
 
   it('a registration left with no worker (its install failed): falls back at once, without waiting for the timeout', async () => {
-    const registration = { installing: null, waiting: null, active: null, addEventListener: () => undefined, update: () => Promise.resolve() };
+    const registration = {
+      installing: null,
+      waiting: null,
+      active: null,
+      addEventListener: () => undefined,
+      update: () => Promise.resolve(),
+    };
     serviceWorkerContainer(async () => registration);
-    const client = newClient(emulator(), { mode: 'auto', serviceWorker: '/service-worker.js', connectTimeoutMillis: 60_000 });
+    const client = newClient(emulator(), {
+      mode: 'auto',
+      serviceWorker: '/service-worker.js',
+      connectTimeoutMillis: 60_000,
+    });
     await client.connect();
     await expectWorkingInProcess(client);
   });
@@ -203,7 +265,15 @@ describe('createBrokerClient falls back for real', () => {
   it('a service worker replaced by a new deploy: the client moves to the new one, signed in and subscribed; a call in flight that changes nothing is answered there, one that changes something fails with BROKER_UNAVAILABLE', async () => {
     let active = hostingServiceWorker();
     const first = active;
-    const registration = { installing: null, waiting: null, get active() { return active; }, addEventListener: () => undefined, update: () => Promise.resolve() };
+    const registration = {
+      installing: null,
+      waiting: null,
+      get active() {
+        return active;
+      },
+      addEventListener: () => undefined,
+      update: () => Promise.resolve(),
+    };
     serviceWorkerContainer(async () => registration);
     const em = emulator();
     const client = newClient(em, { mode: 'service-worker', serviceWorker: '/service-worker.js' });
@@ -231,7 +301,11 @@ describe('createBrokerClient falls back for real', () => {
     expect((await client.status()).session).toMatchObject({ status: 'signed-in', userId: account.id });
     // What the tab watches is subscribed on the new broker.
     await client.updateUser({ displayName: 'After the deploy' });
-    await vi.waitFor(() => expect((client.getSnapshot(onScreen)?.data as { displayName?: string } | null)?.displayName).toBe('After the deploy'));
+    await vi.waitFor(() =>
+      expect((client.getSnapshot(onScreen)?.data as { displayName?: string } | null)?.displayName).toBe(
+        'After the deploy',
+      ),
+    );
     unsubscribe();
     client.close();
     active.stop();
@@ -255,11 +329,19 @@ describe('createBrokerClient falls back for real', () => {
   });
 
   it('forcing service-worker whose registration fails is an error naming why; nothing else is tried', async () => {
-    const container = serviceWorkerContainer(() => Promise.reject(new DOMException('Registration failed: the script threw', 'SecurityError')));
-    const client = newClient(emulator(), { mode: 'service-worker', serviceWorker: '/service-worker.js', connectTimeoutMillis: TIMEOUT });
+    const container = serviceWorkerContainer(() =>
+      Promise.reject(new DOMException('Registration failed: the script threw', 'SecurityError')),
+    );
+    const client = newClient(emulator(), {
+      mode: 'service-worker',
+      serviceWorker: '/service-worker.js',
+      connectTimeoutMillis: TIMEOUT,
+    });
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
-    expect((error as Error).message).toMatch(/service-worker mode you asked for.*could not be registered: .*Registration failed: the script threw/);
+    expect((error as Error).message).toMatch(
+      /service-worker mode you asked for.*could not be registered: .*Registration failed: the script threw/,
+    );
     expect(container.register).toHaveBeenCalledTimes(1);
     expect(client.mode).toBeNull();
   });
@@ -268,12 +350,20 @@ describe('createBrokerClient falls back for real', () => {
     const container = serviceWorkerContainer(() => Promise.reject(new Error('never asked')));
     const realFetch = globalThis.fetch;
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) =>
-      String(input).endsWith('/missing-service-worker.js') ? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } }) : realFetch(input, init),
+      String(input).endsWith('/missing-service-worker.js')
+        ? new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain' } })
+        : realFetch(input, init),
     );
-    const client = newClient(emulator(), { mode: 'service-worker', serviceWorker: '/missing-service-worker.js', connectTimeoutMillis: TIMEOUT });
+    const client = newClient(emulator(), {
+      mode: 'service-worker',
+      serviceWorker: '/missing-service-worker.js',
+      connectTimeoutMillis: TIMEOUT,
+    });
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
-    expect((error as Error).message).toMatch(/service-worker mode you asked for.*script http:\/\/localhost:3000\/missing-service-worker\.js answered HTTP 404/);
+    expect((error as Error).message).toMatch(
+      /service-worker mode you asked for.*script http:\/\/localhost:3000\/missing-service-worker\.js answered HTTP 404/,
+    );
     expect(container.register).not.toHaveBeenCalled();
     expect(client.mode).toBeNull();
   });
@@ -284,7 +374,9 @@ describe('createBrokerClient falls back for real', () => {
     const client = newClient(emulator(), { mode: 'auto', sharedWorker: '/shared.js', connectTimeoutMillis: TIMEOUT });
     await client.connect();
     expect(client.mode).toBe('in-process');
-    expect((await client.status()).warnings.join(' ')).toMatch(/runs in in-process mode because a better host did not start: shared-worker: .*did not answer/);
+    expect((await client.status()).warnings.join(' ')).toMatch(
+      /runs in in-process mode because a better host did not start: shared-worker: .*did not answer/,
+    );
     // One console line per fallback, however many parts of the client and broker know about it.
     expect(warn.mock.calls.filter(([line]) => String(line).includes('better host did not start'))).toHaveLength(1);
   });
@@ -298,7 +390,9 @@ describe('createBrokerClient falls back for real', () => {
       (e: unknown) => e,
     );
     expect(error).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
-    expect((error as Error).message).toMatch(/shared-worker: .*did not answer within 150 ms.*in-process: the page cannot host a broker either/);
+    expect((error as Error).message).toMatch(
+      /shared-worker: .*did not answer within 150 ms.*in-process: the page cannot host a broker either/,
+    );
     expect(client.mode).toBeNull();
     inProcess.fail = false;
     await client.connect();

@@ -1,5 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AuthBrokerError, checkRedirectTarget, ClientError, handlerPaths, handlerUrls, HttpStatusError, isKnownError, KnownError, NetworkError, ProtocolError, safeRedirectTarget, type OAuthResult } from '../../client/index.js';
+import {
+  AuthBrokerError,
+  checkRedirectTarget,
+  ClientError,
+  handlerPaths,
+  handlerUrls,
+  HttpStatusError,
+  isKnownError,
+  KnownError,
+  NetworkError,
+  ProtocolError,
+  safeRedirectTarget,
+  type OAuthResult,
+} from '../../client/index.js';
 import { describeError } from '../../client/messages.js';
 import { oauthMethods } from '../../client/oauth.js';
 import type { BrokerApi } from '../../contract/api.js';
@@ -25,9 +38,18 @@ function fakeBroker(result: OAuthResult | Error) {
       if (result instanceof Error) throw result;
       return result;
     }),
-    startOAuth: vi.fn(async (_input: Parameters<BrokerApi['startOAuth']>[0]) => ({ url: 'http://127.0.0.1:1/api/v1/auth/oauth/authorize/github?state=s' })),
+    startOAuth: vi.fn(async (_input: Parameters<BrokerApi['startOAuth']>[0]) => ({
+      url: 'http://127.0.0.1:1/api/v1/auth/oauth/authorize/github?state=s',
+    })),
   };
-  return { api, asked, methods: oauthMethods(async () => api as unknown as BrokerApi, urls, [], { checkRedirectTarget, safeRedirectTarget }) };
+  return {
+    api,
+    asked,
+    methods: oauthMethods(async () => api as unknown as BrokerApi, urls, [], {
+      checkRedirectTarget,
+      safeRedirectTarget,
+    }),
+  };
 }
 
 const signedIn = (over: Partial<Extract<OAuthResult, { status: 'signed-in' }>> = {}): OAuthResult => ({
@@ -57,7 +79,11 @@ describe('handleOAuthCallback with a fake broker', () => {
   });
 
   it.each([
-    ['the afterCallbackRedirectUrl of the flow', signedIn({ afterCallbackRedirectUrl: `${PAGE_ORIGIN}/projects/42` }), `${PAGE_ORIGIN}/projects/42`],
+    [
+      'the afterCallbackRedirectUrl of the flow',
+      signedIn({ afterCallbackRedirectUrl: `${PAGE_ORIGIN}/projects/42` }),
+      `${PAGE_ORIGIN}/projects/42`,
+    ],
     ['after-sign-up for a new user', signedIn({ isNewUser: true }), `${PAGE_ORIGIN}/welcome`],
     ['after-sign-in for a returning user', signedIn(), `${PAGE_ORIGIN}/dashboard`],
   ])('navigates (replacing the callback page) to %s', async (_, result, target) => {
@@ -74,7 +100,12 @@ describe('handleOAuthCallback with a fake broker', () => {
     history.replaceState(null, '', `${CALLBACK_PATH}?code=c&state=s`);
     await fakeBroker(signedIn()).methods.handleOAuthCallback({ navigate: false });
     history.replaceState(null, '', `${CALLBACK_PATH}?code=c&state=s`);
-    const mfa: OAuthResult = { status: 'mfa-required', attemptCode: 'attempt', type: 'authenticate', afterCallbackRedirectUrl: null };
+    const mfa: OAuthResult = {
+      status: 'mfa-required',
+      attemptCode: 'attempt',
+      type: 'authenticate',
+      afterCallbackRedirectUrl: null,
+    };
     await expect(fakeBroker(mfa).methods.handleOAuthCallback()).resolves.toEqual(mfa);
     expect(replace).not.toHaveBeenCalled();
     expect(document.location.search).toBe('');
@@ -83,7 +114,9 @@ describe('handleOAuthCallback with a fake broker', () => {
   it('cleans the address bar even when the broker refuses the callback', async () => {
     history.replaceState(null, '', `${CALLBACK_PATH}?code=c&state=s`);
     const { replace } = recordNavigations();
-    const { methods } = fakeBroker(new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in was already completed or has expired. Please start again.'));
+    const { methods } = fakeBroker(
+      new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in was already completed or has expired. Please start again.'),
+    );
     await expect(methods.handleOAuthCallback()).rejects.toMatchObject({ code: 'OAUTH_FLOW_NOT_FOUND' });
     expect(document.location.href).toBe(`${PAGE_ORIGIN}${CALLBACK_PATH}`);
     expect(replace).not.toHaveBeenCalled();
@@ -96,8 +129,21 @@ describe('handleOAuthCallback with a fake broker', () => {
     await methods.signInWithOAuth('github', { scopes: ['repo'], afterCallbackRedirectUrl: `${PAGE_ORIGIN}/after` });
     await methods.linkOAuthAccount('google', ['drive.readonly', 'calendar']);
     expect(api.startOAuth.mock.calls.map(([input]) => input)).toEqual([
-      { providerId: 'github', redirectUri: urls.oauthCallback, errorRedirectUrl: urls.error, afterCallbackRedirectUrl: `${PAGE_ORIGIN}/after`, scopes: ['repo'] },
-      { providerId: 'google', type: 'link', redirectUri: urls.oauthCallback, errorRedirectUrl: urls.error, afterCallbackRedirectUrl: `${PAGE_ORIGIN}/account?tab=connections`, scopes: ['drive.readonly', 'calendar'] },
+      {
+        providerId: 'github',
+        redirectUri: urls.oauthCallback,
+        errorRedirectUrl: urls.error,
+        afterCallbackRedirectUrl: `${PAGE_ORIGIN}/after`,
+        scopes: ['repo'],
+      },
+      {
+        providerId: 'google',
+        type: 'link',
+        redirectUri: urls.oauthCallback,
+        errorRedirectUrl: urls.error,
+        afterCallbackRedirectUrl: `${PAGE_ORIGIN}/account?tab=connections`,
+        scopes: ['drive.readonly', 'calendar'],
+      },
     ]);
     expect(assign).toHaveBeenCalledTimes(2);
   });
@@ -107,7 +153,10 @@ describe('the whole flow against the emulator, with the in-page broker', () => {
   beforeEach(async () => {
     // jsdom's ArrayBuffer and Uint8Array are not those of Node's crypto and TextEncoder, which
     // oauth4webapi's instanceof checks trip over (a browser has one realm): use Node's here.
-    vi.stubGlobal('ArrayBuffer', Object.getPrototypeOf(await crypto.subtle.digest('SHA-256', new Uint8Array(1))).constructor);
+    vi.stubGlobal(
+      'ArrayBuffer',
+      Object.getPrototypeOf(await crypto.subtle.digest('SHA-256', new Uint8Array(1))).constructor,
+    );
     vi.stubGlobal('Uint8Array', Object.getPrototypeOf(new TextEncoder().encode('')).constructor);
   });
 
@@ -148,7 +197,10 @@ describe('the whole flow against the emulator, with the in-page broker', () => {
     );
     expect(error).toBeInstanceOf(KnownError);
     expect(isKnownError(error, 'OAUTH_PROVIDER_ACCESS_DENIED')).toBe(true);
-    expect(error).toMatchObject({ code: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'The sign-in did not finish (OAUTH_PROVIDER_ACCESS_DENIED).' });
+    expect(error).toMatchObject({
+      code: 'OAUTH_PROVIDER_ACCESS_DENIED',
+      message: 'The sign-in did not finish (OAUTH_PROVIDER_ACCESS_DENIED).',
+    });
     // The flow's state came back in the error URL, which is how the broker knew it for its own.
     expect(landing.searchParams.get('state')).toMatch(/.{16,}/);
     expect(describeError(error)).toBe('Sign-in was cancelled at the provider.');
@@ -159,18 +211,41 @@ describe('the whole flow against the emulator, with the in-page broker', () => {
 
 describe('a crafted link to the callback page says nothing of its own', () => {
   const LURE = 'Your account is locked. Call +1 555 0100 now.';
-  const rejection = async (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e);
+  const rejection = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
   beforeEach(async () => {
-    vi.stubGlobal('ArrayBuffer', Object.getPrototypeOf(await crypto.subtle.digest('SHA-256', new Uint8Array(1))).constructor);
+    vi.stubGlobal(
+      'ArrayBuffer',
+      Object.getPrototypeOf(await crypto.subtle.digest('SHA-256', new Uint8Array(1))).constructor,
+    );
     vi.stubGlobal('Uint8Array', Object.getPrototypeOf(new TextEncoder().encode('')).constructor);
   });
 
   it.each([
-    ['a known code without state', `errorCode=USER_NOT_FOUND&message=${encodeURIComponent(LURE)}`, 'OAUTH_CALLBACK_INVALID'],
-    ['an unknown code without state', `errorCode=ACCOUNT_LOCKED&message=${encodeURIComponent(LURE)}`, 'OAUTH_CALLBACK_INVALID'],
+    [
+      'a known code without state',
+      `errorCode=USER_NOT_FOUND&message=${encodeURIComponent(LURE)}`,
+      'OAUTH_CALLBACK_INVALID',
+    ],
+    [
+      'an unknown code without state',
+      `errorCode=ACCOUNT_LOCKED&message=${encodeURIComponent(LURE)}`,
+      'OAUTH_CALLBACK_INVALID',
+    ],
     ['a sentence as the code', `errorCode=${encodeURIComponent(LURE)}`, 'OAUTH_CALLBACK_INVALID'],
-    ['a state no flow of this browser has', `errorCode=USER_NOT_FOUND&state=abcdefghijklmnop&message=${encodeURIComponent(LURE)}`, 'OAUTH_FLOW_NOT_FOUND'],
-    ['an OAuth error with a description', `error=access_denied&error_description=${encodeURIComponent(LURE)}&state=abcdefghijklmnop`, 'OAUTH_FLOW_NOT_FOUND'],
+    [
+      'a state no flow of this browser has',
+      `errorCode=USER_NOT_FOUND&state=abcdefghijklmnop&message=${encodeURIComponent(LURE)}`,
+      'OAUTH_FLOW_NOT_FOUND',
+    ],
+    [
+      'an OAuth error with a description',
+      `error=access_denied&error_description=${encodeURIComponent(LURE)}&state=abcdefghijklmnop`,
+      'OAUTH_FLOW_NOT_FOUND',
+    ],
   ])('%s: our sentence, none of the link’s text', async (_, query, code) => {
     const client = newClient(emulator());
     history.replaceState(null, '', `${CALLBACK_PATH}?${query}`);
@@ -186,9 +261,16 @@ describe('a crafted link to the callback page says nothing of its own', () => {
     const { assign } = recordNavigations();
     await client.signInWithOAuth('github');
     const state = new URL(assign.mock.calls[0]![0] as string).searchParams.get('state')!;
-    history.replaceState(null, '', `${CALLBACK_PATH}?error=access_denied&error_description=${encodeURIComponent(LURE)}&state=${state}`);
+    history.replaceState(
+      null,
+      '',
+      `${CALLBACK_PATH}?error=access_denied&error_description=${encodeURIComponent(LURE)}&state=${state}`,
+    );
     const error = await rejection(client.handleOAuthCallback());
-    expect(error).toMatchObject({ code: 'OAUTH_CALLBACK_INVALID', message: 'The sign-in provider refused the sign-in (access_denied).' });
+    expect(error).toMatchObject({
+      code: 'OAUTH_CALLBACK_INVALID',
+      message: 'The sign-in provider refused the sign-in (access_denied).',
+    });
     expect(describeError(error)).not.toContain('555');
   });
 });
@@ -203,8 +285,18 @@ describe('describeError: sentences for people', () => {
   });
 
   it('otherwise the error’s own message, and a fallback sentence for anything else', () => {
-    expect(describeError(new ClientError('LOCK_TIMEOUT', 'The session is busy in another tab.'))).toBe('The session is busy in another tab.');
-    for (const value of [null, undefined, 'boom', 42, {}, { code: 'SOMETHING_NEW', details: { a: 1 } }, new Error('')]) {
+    expect(describeError(new ClientError('LOCK_TIMEOUT', 'The session is busy in another tab.'))).toBe(
+      'The session is busy in another tab.',
+    );
+    for (const value of [
+      null,
+      undefined,
+      'boom',
+      42,
+      {},
+      { code: 'SOMETHING_NEW', details: { a: 1 } },
+      new Error(''),
+    ]) {
       expect(describeError(value)).toBe('Something went wrong. Please try again.');
     }
   });
@@ -221,7 +313,15 @@ describe('describeError: sentences for people', () => {
   });
 
   it('every sentence is a sentence', () => {
-    const codes = ['EMAIL_PASSWORD_MISMATCH', 'PASSKEY_WEBAUTHN_ERROR', 'TEAM_MEMBERSHIP_NOT_FOUND', 'OAUTH_FLOW_NOT_FOUND', 'BROKER_UNAVAILABLE', 'VERIFICATION_CODE_EXPIRED'];
-    for (const code of codes) expect(describeError({ code, message: 'raw' } as unknown as AuthBrokerError)).toMatch(/^[A-Z][^{}]*[.]$/);
+    const codes = [
+      'EMAIL_PASSWORD_MISMATCH',
+      'PASSKEY_WEBAUTHN_ERROR',
+      'TEAM_MEMBERSHIP_NOT_FOUND',
+      'OAUTH_FLOW_NOT_FOUND',
+      'BROKER_UNAVAILABLE',
+      'VERIFICATION_CODE_EXPIRED',
+    ];
+    for (const code of codes)
+      expect(describeError({ code, message: 'raw' } as unknown as AuthBrokerError)).toMatch(/^[A-Z][^{}]*[.]$/);
   });
 });

@@ -21,7 +21,11 @@ describe('a broker that refuses a tab', () => {
     sharedWorkers(new Set());
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     // A page of the origin started the broker first, with headers of its own.
-    const squatter = newClient(em, { mode: 'auto', sharedWorker: '/s.js', extraRequestHeaders: { 'x-app-tenant': 'other' } });
+    const squatter = newClient(em, {
+      mode: 'auto',
+      sharedWorker: '/s.js',
+      extraRequestHeaders: { 'x-app-tenant': 'other' },
+    });
     await squatter.connect();
     const app = newClient(em, { mode: 'auto', sharedWorker: '/s.js' });
     const error = await app.connect().catch((e: unknown) => e);
@@ -72,10 +76,19 @@ describe('tokens kept in memory: one session whatever instance a tab reaches fir
     const { ownerLockName } = await import('../../worker/registry.js');
     const { brokerKeyOf } = await import('../../worker/config.js');
     let release!: () => void;
-    void locks.request(ownerLockName(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id, tokenStore: 'memory' })), {}, () => new Promise<void>((resolve) => (release = resolve)));
+    void locks.request(
+      ownerLockName(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id, tokenStore: 'memory' })),
+      {},
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
     sharedWorkers(new Set([0, 1].map((attempt) => sharedWorkerName(name, attempt))));
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const client = newClient(em, { mode: 'auto', sharedWorker: '/s.js', tokenStore: 'memory', connectTimeoutMillis: 1200 });
+    const client = newClient(em, {
+      mode: 'auto',
+      sharedWorker: '/s.js',
+      tokenStore: 'memory',
+      connectTimeoutMillis: 1200,
+    });
     const error = await client.connect().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'BROKER_UNAVAILABLE' });
     expect((error as Error).message).toMatch(/in-process: A worker's broker serves this project's session/);

@@ -33,7 +33,12 @@ afterEach(resetBrowser);
 
 // A software authenticator (attestation "none", one P-256 key), so the emulator verifies for real.
 type Cbor = number | string | Uint8Array | Map<Cbor, Cbor>;
-const head = (major: number, n: number) => (n < 24 ? Buffer.from([(major << 5) | n]) : n < 256 ? Buffer.from([(major << 5) | 24, n]) : Buffer.from([(major << 5) | 25, n >> 8, n & 0xff]));
+const head = (major: number, n: number) =>
+  n < 24
+    ? Buffer.from([(major << 5) | n])
+    : n < 256
+      ? Buffer.from([(major << 5) | 24, n])
+      : Buffer.from([(major << 5) | 25, n >> 8, n & 0xff]);
 function cbor(value: Cbor): Buffer {
   if (typeof value === 'number') return value >= 0 ? head(0, value) : head(1, -1 - value);
   if (typeof value === 'string') return Buffer.concat([head(3, Buffer.byteLength(value)), Buffer.from(value)]);
@@ -53,25 +58,77 @@ class SoftAuthenticator {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     this.privateKey = privateKey;
-    this.coseKey = cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+    this.coseKey = cbor(
+      new Map<Cbor, Cbor>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    );
   }
   register(challenge: string, rpId: string): Json {
     const id = b64url(this.credentialId);
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge, origin: location.origin, crossOrigin: false });
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.create',
+      challenge,
+      origin: location.origin,
+      crossOrigin: false,
+    });
     const counter = Buffer.alloc(4);
-    const authData = Buffer.concat([sha256(rpId), Buffer.from([0x45]), counter, Buffer.alloc(16), Buffer.from([0, this.credentialId.length]), this.credentialId, this.coseKey]);
-    const attestationObject = cbor(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
-    return { id, rawId: id, type: 'public-key', response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['internal'] }, clientExtensionResults: {} };
+    const authData = Buffer.concat([
+      sha256(rpId),
+      Buffer.from([0x45]),
+      counter,
+      Buffer.alloc(16),
+      Buffer.from([0, this.credentialId.length]),
+      this.credentialId,
+      this.coseKey,
+    ]);
+    const attestationObject = cbor(
+      new Map<Cbor, Cbor>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
+    return {
+      id,
+      rawId: id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
+      clientExtensionResults: {},
+    };
   }
   authenticate(challenge: string, rpId: string): Json {
     this.counter += 1;
     const id = b64url(this.credentialId);
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.get', challenge, origin: location.origin, crossOrigin: false });
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.get',
+      challenge,
+      origin: location.origin,
+      crossOrigin: false,
+    });
     const counter = Buffer.alloc(4);
     counter.writeUInt32BE(this.counter);
     const authData = Buffer.concat([sha256(rpId), Buffer.from([0x05]), counter]);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
-    return { id, rawId: id, type: 'public-key', response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature) }, clientExtensionResults: {} };
+    return {
+      id,
+      rawId: id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+      },
+      clientExtensionResults: {},
+    };
   }
 }
 
@@ -81,7 +138,11 @@ function recordPosts(): (path: string) => unknown[] {
   const original = globalThis.fetch;
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init);
-    if (request.method === 'POST') posts.push({ path: new URL(request.url).pathname, body: JSON.parse((await request.clone().text()) || 'null') as unknown });
+    if (request.method === 'POST')
+      posts.push({
+        path: new URL(request.url).pathname,
+        body: JSON.parse((await request.clone().text()) || 'null') as unknown,
+      });
     return original(input, init);
   });
   return (path) => posts.filter((p) => p.path === `/api/v1${path}`).map((p) => p.body);
@@ -109,12 +170,15 @@ describe('passkeys', () => {
   it('registration: the placeholder RP id becomes the page’s hostname, and the credential goes back with the code', async () => {
     const { client, account, posted } = await signedIn();
     const authenticator = new SoftAuthenticator();
-    ceremonies.startRegistration.mockImplementation(async ({ optionsJSON }: { optionsJSON: { challenge: string; rp: { id: string } } }) =>
-      authenticator.register(optionsJSON.challenge, optionsJSON.rp.id),
+    ceremonies.startRegistration.mockImplementation(
+      async ({ optionsJSON }: { optionsJSON: { challenge: string; rp: { id: string } } }) =>
+        authenticator.register(optionsJSON.challenge, optionsJSON.rp.id),
     );
     await client.registerPasskey();
 
-    const { optionsJSON } = ceremonies.startRegistration.mock.calls[0]![0] as { optionsJSON: { rp: { id: string; name: string }; user: { name: string }; challenge: string } };
+    const { optionsJSON } = ceremonies.startRegistration.mock.calls[0]![0] as {
+      optionsJSON: { rp: { id: string; name: string }; user: { name: string }; challenge: string };
+    };
     expect(optionsJSON.rp.id).toBe(location.hostname);
     expect(optionsJSON.rp.id).not.toBe(PASSKEY_RP_ID_PLACEHOLDER);
     expect(optionsJSON.rp.name).toBe('Authbroker Demo');
@@ -126,11 +190,14 @@ describe('passkeys', () => {
 
     // Then sign in with it: the request options' rpId is replaced the same way.
     await client.signOut();
-    ceremonies.startAuthentication.mockImplementation(async ({ optionsJSON }: { optionsJSON: { challenge: string; rpId: string } }) =>
-      authenticator.authenticate(optionsJSON.challenge, optionsJSON.rpId),
+    ceremonies.startAuthentication.mockImplementation(
+      async ({ optionsJSON }: { optionsJSON: { challenge: string; rpId: string } }) =>
+        authenticator.authenticate(optionsJSON.challenge, optionsJSON.rpId),
     );
     await expect(client.signInWithPasskey()).resolves.toMatchObject({ status: 'signed-in', userId: account.id });
-    expect((ceremonies.startAuthentication.mock.calls[0]![0] as { optionsJSON: { rpId: string } }).optionsJSON.rpId).toBe(location.hostname);
+    expect(
+      (ceremonies.startAuthentication.mock.calls[0]![0] as { optionsJSON: { rpId: string } }).optionsJSON.rpId,
+    ).toBe(location.hostname);
     const [signIn] = posted('/auth/passkey/sign-in') as Array<{ authentication_response: Json; code: string }>;
     expect(signIn!.authentication_response).toEqual(await ceremonies.startAuthentication.mock.results[0]!.value);
     expect(signIn!.code).toMatch(/^[0-9a-z]{45}$/);
@@ -138,9 +205,12 @@ describe('passkeys', () => {
 
   it('a browser NotAllowedError (as @simplewebauthn/browser passes it on) is KnownError PASSKEY_WEBAUTHN_ERROR, and nothing is sent', async () => {
     const { client, posted } = await signedIn();
-    const { WebAuthnError } = await vi.importActual<typeof import('@simplewebauthn/browser')>('@simplewebauthn/browser');
+    const { WebAuthnError } =
+      await vi.importActual<typeof import('@simplewebauthn/browser')>('@simplewebauthn/browser');
     const cause = new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError');
-    ceremonies.startRegistration.mockRejectedValue(new WebAuthnError({ message: cause.message, code: 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY', cause }));
+    ceremonies.startRegistration.mockRejectedValue(
+      new WebAuthnError({ message: cause.message, code: 'ERROR_PASSTHROUGH_SEE_CAUSE_PROPERTY', cause }),
+    );
     const error = await client.registerPasskey().then(
       () => null,
       (e: unknown) => e,
@@ -156,10 +226,19 @@ describe('passkeys', () => {
 
   it.each([
     ['a bare DOMException', () => new DOMException('cancelled', 'NotAllowedError'), 'NotAllowedError'],
-    ['a library code that says more than the name', async () => {
-      const { WebAuthnError } = await vi.importActual<typeof import('@simplewebauthn/browser')>('@simplewebauthn/browser');
-      return new WebAuthnError({ message: 'bad rp id', code: 'ERROR_INVALID_RP_ID', cause: new DOMException('bad rp id', 'SecurityError') });
-    }, 'ERROR_INVALID_RP_ID'],
+    [
+      'a library code that says more than the name',
+      async () => {
+        const { WebAuthnError } =
+          await vi.importActual<typeof import('@simplewebauthn/browser')>('@simplewebauthn/browser');
+        return new WebAuthnError({
+          message: 'bad rp id',
+          code: 'ERROR_INVALID_RP_ID',
+          cause: new DOMException('bad rp id', 'SecurityError'),
+        });
+      },
+      'ERROR_INVALID_RP_ID',
+    ],
   ])('sign-in refused with %s: details.code is a string that names it', async (_, make, code) => {
     const client = newClient(emulator());
     ceremonies.startAuthentication.mockRejectedValue(await make());
@@ -192,7 +271,10 @@ describe('a browser without WebAuthn (WebKitGTK, some WebViews)', () => {
       expect(error).toMatchObject({ name: 'ClientError', code: 'PASSKEYS_UNAVAILABLE' });
       expect(describeError(error)).toBe('Passkeys are not available in this browser. Please sign in another way.');
     }
-    expect([...posted('/auth/passkey/initiate-passkey-authentication'), ...posted('/auth/passkey/initiate-passkey-registration')]).toEqual([]);
+    expect([
+      ...posted('/auth/passkey/initiate-passkey-authentication'),
+      ...posted('/auth/passkey/initiate-passkey-registration'),
+    ]).toEqual([]);
     expect(ceremonies.startAuthentication).not.toHaveBeenCalled();
     expect(ceremonies.startRegistration).not.toHaveBeenCalled();
   });
@@ -200,7 +282,9 @@ describe('a browser without WebAuthn (WebKitGTK, some WebViews)', () => {
   it('every other way to sign in still works: the password, here', async () => {
     const account = await createUser(emulator());
     const client = newClient(emulator());
-    await expect(client.signInWithPassword({ email: account.email, password: account.password })).resolves.toMatchObject({ status: 'signed-in', userId: account.id });
+    await expect(
+      client.signInWithPassword({ email: account.email, password: account.password }),
+    ).resolves.toMatchObject({ status: 'signed-in', userId: account.id });
   });
 });
 

@@ -28,8 +28,15 @@ async function firstVisit(options: Parameters<typeof newClient>[1] = {}) {
   await client.signInWithPassword({ email: account.email, password: account.password });
   const seen = { user: false, teams: false };
   const unsubscribe = [
-    client.subscribe({ kind: 'currentUser' }, () => void (seen.user = client.getSnapshot({ kind: 'currentUser' })?.data !== undefined)),
-    client.subscribe({ kind: 'teams' }, () => void (seen.teams = ((client.getSnapshot({ kind: 'teams' })?.data as unknown[] | undefined) ?? []).length > 0)),
+    client.subscribe(
+      { kind: 'currentUser' },
+      () => void (seen.user = client.getSnapshot({ kind: 'currentUser' })?.data !== undefined),
+    ),
+    client.subscribe(
+      { kind: 'teams' },
+      () =>
+        void (seen.teams = ((client.getSnapshot({ kind: 'teams' })?.data as unknown[] | undefined) ?? []).length > 0),
+    ),
   ];
   await waitFor(() => expect(seen).toEqual({ user: true, teams: true }));
   // The copy is written after a burst of deliveries.
@@ -112,8 +119,17 @@ describe('instant boot: a new tab renders from the kept copy', () => {
     const { client, account } = await firstVisit();
     const other = await createUser(emulator());
     await client.signInWithPassword({ email: other.email, password: other.password });
-    await waitFor(() => expect(localStorage.getItem(STORAGE_KEY())).toContain(other.email), { timeout: 3000, onTimeout: (e) => new Error(`${e.message}\nstored: ${localStorage.getItem(STORAGE_KEY())}\nsnapshot: ${JSON.stringify(client.getSnapshot({ kind: 'currentUser' }))}`) });
-    const kept = JSON.parse(localStorage.getItem(STORAGE_KEY())!) as { userId: string; entries: Record<string, { data: unknown }> };
+    await waitFor(() => expect(localStorage.getItem(STORAGE_KEY())).toContain(other.email), {
+      timeout: 3000,
+      onTimeout: (e) =>
+        new Error(
+          `${e.message}\nstored: ${localStorage.getItem(STORAGE_KEY())}\nsnapshot: ${JSON.stringify(client.getSnapshot({ kind: 'currentUser' }))}`,
+        ),
+    });
+    const kept = JSON.parse(localStorage.getItem(STORAGE_KEY())!) as {
+      userId: string;
+      entries: Record<string, { data: unknown }>;
+    };
     expect(kept.userId).toBe(other.id);
     expect(JSON.stringify(kept)).not.toContain(account.email);
     // The first user's team is not among the second user's teams.
@@ -146,10 +162,14 @@ describe('offline boot', () => {
     const { account, client: first } = await firstVisit();
     first.close();
     // Somebody renames the user while the next visit is offline.
-    await endpoints.updateUser(transportFor(emulator(), 'server'), account.id, { display_name: 'Renamed while offline' });
+    await endpoints.updateUser(transportFor(emulator(), 'server'), account.id, {
+      display_name: 'Renamed while offline',
+    });
     let online = false;
     const realFetch = globalThis.fetch;
-    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => (online ? realFetch(input, init) : Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+      online ? realFetch(input, init) : Promise.reject(new TypeError('Failed to fetch')),
+    );
     const next = newClient(emulator());
     const errors: unknown[] = [];
     function Profile() {
@@ -171,17 +191,30 @@ describe('offline boot', () => {
     // The network returns (the tab hears `online`): the fresh value arrives by itself.
     online = true;
     window.dispatchEvent(new Event('online'));
-    await waitFor(() => expect(screen.getByTestId('name').textContent).toBe(`${account.email}|Renamed while offline`), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByTestId('name').textContent).toBe(`${account.email}|Renamed while offline`), {
+      timeout: 3000,
+    });
   });
 });
 
 describe('PersistedSnapshots', () => {
   const spec = { kind: 'currentUser' } as const;
   const key = hashQueryKey(spec);
-  const user = (id: string, extra = ''): QuerySnapshot => ({ status: 'success', data: { id, primaryEmail: `${id}@example.com`, extra }, error: null, updatedAtMillis: 1, isFetching: false, userId: id });
+  const user = (id: string, extra = ''): QuerySnapshot => ({
+    status: 'success',
+    data: { id, primaryEmail: `${id}@example.com`, extra },
+    error: null,
+    updatedAtMillis: 1,
+    isFetching: false,
+    userId: id,
+  });
 
   it('drops a damaged or foreign value instead of trusting it', () => {
-    for (const bad of ['{not json', JSON.stringify({ v: 2, userId: 'u', entries: {} }), JSON.stringify({ v: 1, userId: 5 })]) {
+    for (const bad of [
+      '{not json',
+      JSON.stringify({ v: 2, userId: 'u', entries: {} }),
+      JSON.stringify({ v: 1, userId: 5 }),
+    ]) {
       localStorage.setItem('k', bad);
       expect(persistedSnapshots('k', true).read(key, spec)).toBeUndefined();
       expect(localStorage.getItem('k')).toBeNull();
@@ -192,8 +225,21 @@ describe('PersistedSnapshots', () => {
     const remember = keepSnapshots(persistedSnapshots('k', true));
     remember(key, spec, user('alice'));
     const teams = { kind: 'teams' } as const;
-    remember(hashQueryKey(teams), teams, { status: 'success', data: ['bob-team'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'bob' });
-    remember(hashQueryKey(teams), teams, { status: 'success', data: ['untagged'], error: null, updatedAtMillis: 3, isFetching: false });
+    remember(hashQueryKey(teams), teams, {
+      status: 'success',
+      data: ['bob-team'],
+      error: null,
+      updatedAtMillis: 2,
+      isFetching: false,
+      userId: 'bob',
+    });
+    remember(hashQueryKey(teams), teams, {
+      status: 'success',
+      data: ['untagged'],
+      error: null,
+      updatedAtMillis: 3,
+      isFetching: false,
+    });
     await new Promise((resolve) => setTimeout(resolve, 80));
     const stored = localStorage.getItem('k')!;
     // bob's data started bob's record (alice's is gone), the untagged one was ignored.
@@ -214,14 +260,26 @@ describe('PersistedSnapshots', () => {
     const kept = persistedSnapshots('k', true);
     expect(kept.read(key, spec)).toBeUndefined();
     const teams = { kind: 'teams' } as const;
-    keepSnapshots(kept)(hashQueryKey(teams), teams, { status: 'success', data: ['t'], error: null, updatedAtMillis: 2, isFetching: false, userId: 'alice' });
+    keepSnapshots(kept)(hashQueryKey(teams), teams, {
+      status: 'success',
+      data: ['t'],
+      error: null,
+      updatedAtMillis: 2,
+      isFetching: false,
+      userId: 'alice',
+    });
     localStorage.removeItem('k');
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(localStorage.getItem('k')).toBeNull();
   });
 
   it('another tab’s change to the copy (a sign-out there) is seen once the writer has loaded with the connection', () => {
-    const aliceRecord = { v: 1, userId: 'alice', savedAtMillis: 1, entries: { [key]: { data: { id: 'alice' }, updatedAtMillis: 1 } } };
+    const aliceRecord = {
+      v: 1,
+      userId: 'alice',
+      savedAtMillis: 1,
+      entries: { [key]: { data: { id: 'alice' }, updatedAtMillis: 1 } },
+    };
     localStorage.setItem('k', JSON.stringify(aliceRecord));
     const kept = persistedSnapshots('k', true);
     expect(kept.load()?.userId).toBe('alice');
@@ -235,11 +293,46 @@ describe('PersistedSnapshots', () => {
 
   describe('each kept entry is checked for its kind before it is shown', () => {
     const now = Date.now();
-    const aliceUser = { id: 'alice', primaryEmail: 'a@example.com', primaryEmailVerified: true, displayName: 'Alice', profileImageUrl: null, signedUpAtMillis: 1, clientMetadata: { any: ['thing'] }, clientReadOnlyMetadata: null, hasPassword: true, otpAuthEnabled: false, passkeyAuthEnabled: false, authWithEmail: true, requiresTotpMfa: false, oauthProviders: [{ id: 'github', accountId: '1', email: null }], selectedTeamId: null, selectedTeam: null, isAnonymous: false, isRestricted: false, restrictedReason: null, restrictedByAdmin: false, restrictedByAdminReason: null };
-    const aTeam = { id: 't1', displayName: 'Team', profileImageUrl: null, clientMetadata: {}, clientReadOnlyMetadata: {} };
-    const specs = { currentUser: { kind: 'currentUser' }, teams: { kind: 'teams' }, project: { kind: 'project' } } as const;
+    const aliceUser = {
+      id: 'alice',
+      primaryEmail: 'a@example.com',
+      primaryEmailVerified: true,
+      displayName: 'Alice',
+      profileImageUrl: null,
+      signedUpAtMillis: 1,
+      clientMetadata: { any: ['thing'] },
+      clientReadOnlyMetadata: null,
+      hasPassword: true,
+      otpAuthEnabled: false,
+      passkeyAuthEnabled: false,
+      authWithEmail: true,
+      requiresTotpMfa: false,
+      oauthProviders: [{ id: 'github', accountId: '1', email: null }],
+      selectedTeamId: null,
+      selectedTeam: null,
+      isAnonymous: false,
+      isRestricted: false,
+      restrictedReason: null,
+      restrictedByAdmin: false,
+      restrictedByAdminReason: null,
+    };
+    const aTeam = {
+      id: 't1',
+      displayName: 'Team',
+      profileImageUrl: null,
+      clientMetadata: {},
+      clientReadOnlyMetadata: {},
+    };
+    const specs = {
+      currentUser: { kind: 'currentUser' },
+      teams: { kind: 'teams' },
+      project: { kind: 'project' },
+    } as const;
     const store = (entries: Record<string, unknown>, over: Record<string, unknown> = {}) =>
-      localStorage.setItem('k', JSON.stringify({ v: 1, userId: 'alice', savedAtMillis: now - 10, createdAtMillis: now - 20, entries, ...over }));
+      localStorage.setItem(
+        'k',
+        JSON.stringify({ v: 1, userId: 'alice', savedAtMillis: now - 10, createdAtMillis: now - 20, entries, ...over }),
+      );
     const entry = (data: unknown, updatedAtMillis = now - 5) => ({ data, updatedAtMillis });
 
     it('an entry of the right shape is shown; of the wrong shape (a string for teams, a field of the wrong type, another user) it is not, and it leaves the copy', async () => {
@@ -273,7 +366,13 @@ describe('PersistedSnapshots', () => {
       const kept = persistedSnapshots('k', true);
       expect(kept.read(key, specs.currentUser)).toBeUndefined();
       const fresh = { ...aliceUser, displayName: 'Alice (fresh)' };
-      keepSnapshots(kept)(key, specs.currentUser, { status: 'success', data: fresh, error: null, updatedAtMillis: now, isFetching: false });
+      keepSnapshots(kept)(key, specs.currentUser, {
+        status: 'success',
+        data: fresh,
+        error: null,
+        updatedAtMillis: now,
+        isFetching: false,
+      });
       await new Promise((resolve) => setTimeout(resolve, 80));
       expect(persistedSnapshots('k', true).read(key, specs.currentUser)?.data).toEqual(fresh);
     });
@@ -312,4 +411,3 @@ describe('a damaged kept copy cannot break a later visit', () => {
     await waitFor(() => expect(screen.getByTestId('teams').textContent).toBe('Kept team'));
   });
 });
-

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { checkRedirectTarget, handlerPaths, handlerUrls, readReturnTo, safeRedirectTarget, type OAuthResult } from '../../client/index.js';
+import {
+  checkRedirectTarget,
+  handlerPaths,
+  handlerUrls,
+  readReturnTo,
+  safeRedirectTarget,
+  type OAuthResult,
+} from '../../client/index.js';
 import { oauthMethods } from '../../client/oauth.js';
 import type { BrokerApi } from '../../contract/api.js';
 import { PAGE_ORIGIN, recordNavigations } from './react/helpers.js';
@@ -25,7 +32,9 @@ const UNSAFE = [
 
 describe('redirects after sign-in stay in the app', () => {
   it.each(UNSAFE)('refuses %j with UNSAFE_REDIRECT', (target) => {
-    expect(() => checkRedirectTarget(target, rules)).toThrow(expect.objectContaining({ name: 'ClientError', code: 'UNSAFE_REDIRECT' }));
+    expect(() => checkRedirectTarget(target, rules)).toThrow(
+      expect.objectContaining({ name: 'ClientError', code: 'UNSAFE_REDIRECT' }),
+    );
     const refused = vi.fn();
     expect(safeRedirectTarget(target, rules, '/home', refused)).toBe('/home');
     expect(refused).toHaveBeenCalledWith(expect.objectContaining({ code: 'UNSAFE_REDIRECT' }));
@@ -43,14 +52,22 @@ describe('redirects after sign-in stay in the app', () => {
   it('follows an origin the app allowed, and only that one', () => {
     const allowing = { origin: PAGE_ORIGIN, allowedOrigins: ['https://app.example.com'] };
     expect(checkRedirectTarget('https://app.example.com/after', allowing)).toBe('https://app.example.com/after');
-    expect(() => checkRedirectTarget('https://app.example.com.evil.example/after', allowing)).toThrow(expect.objectContaining({ code: 'UNSAFE_REDIRECT' }));
+    expect(() => checkRedirectTarget('https://app.example.com.evil.example/after', allowing)).toThrow(
+      expect.objectContaining({ code: 'UNSAFE_REDIRECT' }),
+    );
   });
 
   it('a page whose origin is not http(s) (a WebView app’s, an extension’s) follows its own origin and refuses every other', () => {
     const app = { origin: 'capacitor://localhost' };
     expect(checkRedirectTarget('/home?x=1', app)).toBe('capacitor://localhost/home?x=1');
     expect(checkRedirectTarget('capacitor://localhost/settings', app)).toBe('capacitor://localhost/settings');
-    for (const target of ['capacitor://evil.example/home', 'https://localhost/home', 'javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+    for (const target of [
+      'capacitor://evil.example/home',
+      'https://localhost/home',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'file:///etc/passwd',
+    ]) {
       expect(() => checkRedirectTarget(target, app)).toThrow(expect.objectContaining({ code: 'UNSAFE_REDIRECT' }));
     }
     expect(readReturnTo('capacitor://localhost/handler/sign-in?after_auth_return_to=%2Fhome', app)).toBe('/home');
@@ -121,21 +138,32 @@ describe('readReturnTo gives only paths that cannot leave the origin', () => {
       expect(new URL(path, PAGE_ORIGIN).origin, target).toBe(PAGE_ORIGIN);
       anchor.href = path;
       expect(new URL(anchor.href).origin, target).toBe(PAGE_ORIGIN);
-      expect(new URL(decodeURIComponent(path).replace(/[\u0000-\u0020]/g, ''), PAGE_ORIGIN).origin, target).toBe(PAGE_ORIGIN);
+      expect(new URL(decodeURIComponent(path).replace(/[\u0000-\u0020]/g, ''), PAGE_ORIGIN).origin, target).toBe(
+        PAGE_ORIGIN,
+      );
     }
   });
 });
 
 describe('the OAuth steps in the tab', () => {
   const urls = handlerUrls(handlerPaths({ afterSignIn: '/dashboard' }), PAGE_ORIGIN);
-  const signedIn = (afterCallbackRedirectUrl: string | null): OAuthResult => ({ status: 'signed-in', userId: 'u', isNewUser: false, type: 'authenticate', afterCallbackRedirectUrl });
+  const signedIn = (afterCallbackRedirectUrl: string | null): OAuthResult => ({
+    status: 'signed-in',
+    userId: 'u',
+    isNewUser: false,
+    type: 'authenticate',
+    afterCallbackRedirectUrl,
+  });
 
   it('a callback whose target is another site goes to the app’s own page instead, and says why', async () => {
     history.replaceState(null, '', '/handler/oauth-callback?code=c&state=s');
     const { replace } = recordNavigations();
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const api = { completeOAuth: async () => signedIn('https://evil.example/steal') };
-    await oauthMethods(async () => api as unknown as BrokerApi, urls, [], { checkRedirectTarget, safeRedirectTarget }).handleOAuthCallback();
+    await oauthMethods(async () => api as unknown as BrokerApi, urls, [], {
+      checkRedirectTarget,
+      safeRedirectTarget,
+    }).handleOAuthCallback();
     expect(replace.mock.calls).toEqual([[urls.afterSignIn]]);
     expect(warn.mock.calls[0]![0]).toMatch(/Refused to redirect/);
   });
@@ -143,9 +171,14 @@ describe('the OAuth steps in the tab', () => {
   it('signInWithOAuth refuses an unsafe after-callback URL before anything starts', async () => {
     const { assign } = recordNavigations();
     const startOAuth = vi.fn();
-    const methods = oauthMethods(async () => ({ startOAuth }) as unknown as BrokerApi, urls, [], { checkRedirectTarget, safeRedirectTarget });
+    const methods = oauthMethods(async () => ({ startOAuth }) as unknown as BrokerApi, urls, [], {
+      checkRedirectTarget,
+      safeRedirectTarget,
+    });
     for (const target of ['javascript:alert(1)', 'https://evil.example/', '/\t/evil.example']) {
-      await expect(methods.signInWithOAuth('github', { afterCallbackRedirectUrl: target })).rejects.toMatchObject({ code: 'UNSAFE_REDIRECT' });
+      await expect(methods.signInWithOAuth('github', { afterCallbackRedirectUrl: target })).rejects.toMatchObject({
+        code: 'UNSAFE_REDIRECT',
+      });
     }
     expect(startOAuth).not.toHaveBeenCalled();
     expect(assign).not.toHaveBeenCalled();

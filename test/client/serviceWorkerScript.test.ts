@@ -27,14 +27,31 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const options = (serviceWorker: string) => ({ baseUrl: 'http://127.0.0.1:1', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_x', serviceWorker, connectTimeoutMillis: 1000 });
+const options = (serviceWorker: string) => ({
+  baseUrl: 'http://127.0.0.1:1',
+  projectId: '00000000-0000-4000-8000-000000000001',
+  publishableClientKey: 'pck_x',
+  serviceWorker,
+  connectTimeoutMillis: 1000,
+});
 const hello = { tabId: 'tab', version: '0.1.0' };
 const listener = { deliver: () => undefined };
 
 async function failureOf(serviceWorker: string): Promise<Error> {
   try {
     const target = options(serviceWorker);
-    await openServiceWorker({ options: target, baseUrl: target.baseUrl, name: workerName(target), modes: ['service-worker'], errors: tabErrors, again: () => Promise.reject(new Error('not used: the connection fails')) }, hello, listener);
+    await openServiceWorker(
+      {
+        options: target,
+        baseUrl: target.baseUrl,
+        name: workerName(target),
+        modes: ['service-worker'],
+        errors: tabErrors,
+        again: () => Promise.reject(new Error('not used: the connection fails')),
+      },
+      hello,
+      listener,
+    );
   } catch (error) {
     return error as Error;
   }
@@ -46,7 +63,9 @@ describe('the service-worker fallback checks its script before registering it', 
     const error = await failureOf(`${origin}/authbroker-service-worker.js`);
     expect(error).toBeInstanceOf(ClientError);
     expect((error as ClientError).code).toBe('BROKER_UNAVAILABLE');
-    expect(error.message).toContain(`${origin}/authbroker-service-worker.js is not JavaScript (content-type: text/html)`);
+    expect(error.message).toContain(
+      `${origin}/authbroker-service-worker.js is not JavaScript (content-type: text/html)`,
+    );
     expect(error.message).toContain("authbroker() plugin from 'authbroker/vite'");
   });
 

@@ -12,7 +12,13 @@ import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
  * change at any time) serve each new connection that many ms late (a broker busy with other work).
  * `host`: what every instance's brokers are made with (one `locks` stands for the origin's).
  */
-export function sharedWorkers(silent: Set<string>, broken = new Set<string>(), slow = new Map<string, number>(), host: Omit<BrokerHostOptions, 'mode'> = {}, busy = new Map<string, number>()) {
+export function sharedWorkers(
+  silent: Set<string>,
+  broken = new Set<string>(),
+  slow = new Map<string, number>(),
+  host: Omit<BrokerHostOptions, 'mode'> = {},
+  busy = new Map<string, number>(),
+) {
   const created: Array<{ name: string; port: MessagePort }> = [];
   const instances = new Map<string, ReturnType<typeof brokerRegistry>>();
   /** When each instance has started (a cold start of `slow`'s milliseconds for the names in it). */
@@ -30,7 +36,10 @@ export function sharedWorkers(silent: Set<string>, broken = new Set<string>(), s
       if (silent.has(options.name) || broken.has(options.name)) return;
       let getBroker = instances.get(options.name);
       if (getBroker === undefined) {
-        getBroker = brokerRegistry({ create: (config) => createBroker(config, { mode: 'shared-worker', ...host }), locks: host.locks ?? null });
+        getBroker = brokerRegistry({
+          create: (config) => createBroker(config, { mode: 'shared-worker', ...host }),
+          locks: host.locks ?? null,
+        });
         instances.set(options.name, getBroker);
         started.set(options.name, new Promise((resolve) => setTimeout(resolve, slow.get(options.name) ?? 0)));
       }

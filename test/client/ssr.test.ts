@@ -9,7 +9,18 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 type ClientModule = typeof import('../../client/index.js');
 type ReactModule = typeof import('../../client/react/index.js');
 
-const BROWSER_GLOBALS = ['window', 'document', 'location', 'history', 'navigator', 'localStorage', 'sessionStorage', 'indexedDB', 'SharedWorker', 'self'];
+const BROWSER_GLOBALS = [
+  'window',
+  'document',
+  'location',
+  'history',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+  'indexedDB',
+  'SharedWorker',
+  'self',
+];
 const touchedAtImport: string[] = [];
 let client: ClientModule;
 let react: ReactModule;
@@ -40,7 +51,11 @@ beforeAll(async () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-const options = { baseUrl: 'http://127.0.0.1:9', projectId: '00000000-0000-4000-8000-000000000001', publishableClientKey: 'pck_ssr' } as const;
+const options = {
+  baseUrl: 'http://127.0.0.1:9',
+  projectId: '00000000-0000-4000-8000-000000000001',
+  publishableClientKey: 'pck_ssr',
+} as const;
 
 /** Fails the test if anything reaches for the network. */
 function forbidFetch() {
@@ -58,7 +73,11 @@ function Placeholders(): ReactNode {
   const teams = react.useTeams();
   const project = react.useProject();
   const status = react.useBrokerStatus();
-  return h('p', null, `${user.user?.primaryEmail ?? 'nobody'}|${session.status}|${teams.length}|${project?.displayName ?? 'no project'}|${status?.mode ?? 'no broker'}|${user.status}`);
+  return h(
+    'p',
+    null,
+    `${user.user?.primaryEmail ?? 'nobody'}|${session.status}|${teams.length}|${project?.displayName ?? 'no project'}|${status?.mode ?? 'no broker'}|${user.status}`,
+  );
 }
 
 describe('server rendering', () => {
@@ -78,9 +97,18 @@ describe('server rendering', () => {
     // The paths are worked out when first read, once, with the app's own.
     const own = client.createBrokerClient({ ...options, handlerPaths: { handler: '/auth', home: '/app' } });
     expect(own.paths).toBe(own.paths);
-    expect(own.paths).toMatchObject({ signIn: '/auth/sign-in', teamInvitation: '/auth/team-invitation', home: '/app', afterSignOut: '/app' });
+    expect(own.paths).toMatchObject({
+      signIn: '/auth/sign-in',
+      teamInvitation: '/auth/team-invitation',
+      home: '/app',
+      afterSignOut: '/app',
+    });
     expect(Object.keys(own.urls)).toEqual(Object.keys(own.paths));
-    await expect(c.connect()).rejects.toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE', message: expect.stringContaining('server rendering') });
+    await expect(c.connect()).rejects.toMatchObject({
+      name: 'ClientError',
+      code: 'BROKER_UNAVAILABLE',
+      message: expect.stringContaining('server rendering'),
+    });
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 

@@ -6,13 +6,25 @@ const overJson = (value: unknown) => decodeFromJson(JSON.parse(JSON.stringify(en
 
 describe('the broker wire messages over JSON (runtime ports)', () => {
   it('keeps bytes, undefined in lists and non-finite numbers, which JSON alone would lose', () => {
-    const call = { id: '1', type: 'APPLY', path: ['updateUser'], argumentList: [{ type: 'RAW', value: { totpSecret: new Uint8Array([0, 1, 2, 250, 255]) } }, { type: 'RAW', value: undefined }] };
+    const call = {
+      id: '1',
+      type: 'APPLY',
+      path: ['updateUser'],
+      argumentList: [
+        { type: 'RAW', value: { totpSecret: new Uint8Array([0, 1, 2, 250, 255]) } },
+        { type: 'RAW', value: undefined },
+      ],
+    };
     const back = overJson(call) as { argumentList: Array<{ type: string; value?: { totpSecret: Uint8Array } }> };
     expect(back.argumentList[0]!.value!.totpSecret).toBeInstanceOf(Uint8Array);
     expect([...back.argumentList[0]!.value!.totpSecret]).toEqual([0, 1, 2, 250, 255]);
     expect(back.argumentList[1]).toEqual({ type: 'RAW' });
     expect(back.argumentList[1]!.value).toBeUndefined();
-    expect(overJson([undefined, Number.NaN, Number.POSITIVE_INFINITY])).toEqual([undefined, Number.NaN, Number.POSITIVE_INFINITY]);
+    expect(overJson([undefined, Number.NaN, Number.POSITIVE_INFINITY])).toEqual([
+      undefined,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ]);
     // Without the encoding, JSON turns the bytes into an object of indexes and the undefined into null.
     expect(JSON.parse(JSON.stringify([new Uint8Array([1]), undefined]))).toEqual([{ 0: 1 }, null]);
   });

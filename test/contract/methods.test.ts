@@ -10,7 +10,8 @@ describe('the contract lists each method once, in agreement', () => {
   });
 
   it('only own names are methods: nothing inherited, nothing of Object', () => {
-    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '', 'connect']) expect(isMethodName(name), name).toBe(false);
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', '', 'connect'])
+      expect(isMethodName(name), name).toBe(false);
     expect(isMethodName('signInWithPassword')).toBe(true);
   });
 
@@ -19,8 +20,12 @@ describe('the contract lists each method once, in agreement', () => {
     const [parsed] = parseArguments('signInWithPassword', [input]);
     expect(parsed).toEqual(input);
     expect(parsed).not.toBe(input);
-    expect(() => parseArguments('signOut', [1])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'arguments' }));
-    expect(() => parseArguments('signInWithPassword', [{ ...input, admin: true }])).toThrow(expect.objectContaining({ argument: 'input.admin' }));
+    expect(() => parseArguments('signOut', [1])).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', argument: 'arguments' }),
+    );
+    expect(() => parseArguments('signInWithPassword', [{ ...input, admin: true }])).toThrow(
+      expect.objectContaining({ argument: 'input.admin' }),
+    );
   });
 
   it('error messages name the field and never echo a secret value', () => {
@@ -36,9 +41,13 @@ describe('the contract lists each method once, in agreement', () => {
 
   it('plain data only: bytes are values, class instances and cycles are refused', () => {
     expect(() => checkPlainData('updateUser', [{ totpSecret: new Uint8Array(20) }])).not.toThrow();
-    expect(() => checkPlainData('updateUser', [{ clientMetadata: new Map() }])).toThrow(expect.objectContaining({ argument: 'update.clientMetadata' }));
+    expect(() => checkPlainData('updateUser', [{ clientMetadata: new Map() }])).toThrow(
+      expect.objectContaining({ argument: 'update.clientMetadata' }),
+    );
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
-    expect(() => checkPlainData('updateUser', [{ clientMetadata: cycle }])).toThrow(expect.objectContaining({ argument: 'update.clientMetadata.self' }));
+    expect(() => checkPlainData('updateUser', [{ clientMetadata: cycle }])).toThrow(
+      expect.objectContaining({ argument: 'update.clientMetadata.self' }),
+    );
   });
 });

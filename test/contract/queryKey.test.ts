@@ -4,8 +4,12 @@ import { hashQueryKey } from '../../contract/queryKey.js';
 describe('hashQueryKey: one key per query, on both sides of the connection', () => {
   it('does not depend on the order of parameters, and an undefined parameter is an absent one', () => {
     const teamId = '6f1c1a52-3c1e-4b8e-9a3f-0c9d1f3b2a11';
-    expect(hashQueryKey({ kind: 'permissions', teamId, recursive: true } as never)).toBe(hashQueryKey({ recursive: true, teamId, kind: 'permissions' } as never));
-    expect(hashQueryKey({ kind: 'admin.project', projectId: undefined } as never)).toBe(hashQueryKey({ kind: 'admin.project' }));
+    expect(hashQueryKey({ kind: 'permissions', teamId, recursive: true } as never)).toBe(
+      hashQueryKey({ recursive: true, teamId, kind: 'permissions' } as never),
+    );
+    expect(hashQueryKey({ kind: 'admin.project', projectId: undefined } as never)).toBe(
+      hashQueryKey({ kind: 'admin.project' }),
+    );
   });
 
   it('tells different queries apart, and is structured ([kind, params]) rather than a text format someone parses', () => {

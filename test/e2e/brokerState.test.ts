@@ -37,12 +37,16 @@ function lockNames(page: import('playwright-core').Page): Promise<{ held: string
  * bench 6b reads it): objects, compiled code and V8's internals left out (code grows while functions
  * warm up, and stays).
  */
-/** From now on, the target id and URL of every SharedWorker of the demo's origin the browser has run (those running now included). */
+/**
+ * From now on, the target id and URL of every SharedWorker of the demo's origin the browser has run (those running now
+ * included).
+ */
 async function sharedWorkersStarted(stage: Stage): Promise<Set<string>> {
   const cdp = await stage.cdp();
   const started = new Set<string>();
   cdp.on('Target.targetCreated', ({ targetInfo }) => {
-    if (targetInfo.type === 'shared_worker' && targetInfo.url.startsWith(stage.demo.url)) started.add(`${targetInfo.targetId} ${targetInfo.url}`);
+    if (targetInfo.type === 'shared_worker' && targetInfo.url.startsWith(stage.demo.url))
+      started.add(`${targetInfo.targetId} ${targetInfo.url}`);
   });
   await cdp.send('Target.setDiscoverTargets', { discover: true });
   return started;
@@ -51,7 +55,8 @@ async function sharedWorkersStarted(stage: Stage): Promise<Set<string>> {
 async function workerHeap(worker: WorkerTarget): Promise<number> {
   for (let i = 0; i < 3; i++) await worker.send('HeapProfiler.collectGarbage');
   const chunks: string[] = [];
-  const listener = (method: string, params: Record<string, unknown>) => void (method === 'HeapProfiler.addHeapSnapshotChunk' && chunks.push(String(params.chunk)));
+  const listener = (method: string, params: Record<string, unknown>) =>
+    void (method === 'HeapProfiler.addHeapSnapshotChunk' && chunks.push(String(params.chunk)));
   worker.onEvent(listener);
   await worker.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false, captureNumericValue: false });
   worker.offEvent?.(listener);
@@ -59,106 +64,175 @@ async function workerHeap(worker: WorkerTarget): Promise<number> {
 }
 
 describe('what a page makes the broker keep', () => {
-  scenario(`brokers a page asks for are freed within 30 s of its leaving (locks and heap back to where they were), and at most ${MAX_BROKERS_PER_WORKER} run at once`, async (stage) => {
-    const context = await stage.newContext();
-    const app = await stage.openTab(context);
-    await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await waitForSignedIn(app, DEMO.email);
-    const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
-    await worker.send('HeapProfiler.enable');
-    // A page of the origin without the app.
-    const hostile = await context.newPage();
-    await hostile.goto(`${stage.demo.url}${BLANK_PAGE_PATH}`);
-    await installHostileKit(hostile, await workerScriptUrl(stage));
-    const baseline = { locks: await lockNames(app), heap: await workerHeap(worker) };
+  scenario(
+    `brokers a page asks for are freed within 30 s of its leaving (locks and heap back to where they were), and at most ${MAX_BROKERS_PER_WORKER} run at once`,
+    async (stage) => {
+      const context = await stage.newContext();
+      const app = await stage.openTab(context);
+      await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+      await waitForSignedIn(app, DEMO.email);
+      const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
+      await worker.send('HeapProfiler.enable');
+      // A page of the origin without the app.
+      const hostile = await context.newPage();
+      await hostile.goto(`${stage.demo.url}${BLANK_PAGE_PATH}`);
+      await installHostileKit(hostile, await workerScriptUrl(stage));
+      const baseline = { locks: await lockNames(app), heap: await workerHeap(worker) };
 
-    // One broker per project it names, in the app's worker (600 of them, before, took the worker from 1 to 17.3 MB and 601 locks, kept after the page closed).
-    const replies = await hostile.evaluate(async (count) => {
-      await new Promise<void>((held) => void navigator.locks.request('hostile-life', () => (held(), new Promise(() => undefined))));
-      const answers: Array<number | Reply> = [];
-      for (let i = 0; i < count; i++) answers.push(await window.__hostile.connectAs({ projectId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }, { lockName: 'hostile-life' }, 'app'));
-      return answers;
-    }, MAX_BROKERS_PER_WORKER + 2);
-    expect(replies.slice(0, MAX_BROKERS_PER_WORKER - 1).every((reply) => typeof reply === 'number')).toBe(true);
-    // The app's broker is one of the worker's: the page got all but one of the rest; then refusals.
-    const over = replies.slice(MAX_BROKERS_PER_WORKER - 1) as Reply[];
-    expect(over.every((reply) => reply.type === 'HANDLER' && reply.value?.authbroker?.code === 'BROKER_UNAVAILABLE'), JSON.stringify(over)).toBe(true);
-    const loaded = { locks: await lockNames(app), heap: await workerHeap(worker) };
-    expect(loaded.locks.held.filter((name) => name.startsWith('authbroker:broker:')).length).toBe(MAX_BROKERS_PER_WORKER);
+      // One broker per project it names, in the app's worker (600 of them, before, took the worker from 1 to 17.3 MB
+      // and 601 locks, kept after the page closed).
+      const replies = await hostile.evaluate(async (count) => {
+        await new Promise<void>(
+          (held) => void navigator.locks.request('hostile-life', () => (held(), new Promise(() => undefined))),
+        );
+        const answers: Array<number | Reply> = [];
+        for (let i = 0; i < count; i++)
+          answers.push(
+            await window.__hostile.connectAs(
+              { projectId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` },
+              { lockName: 'hostile-life' },
+              'app',
+            ),
+          );
+        return answers;
+      }, MAX_BROKERS_PER_WORKER + 2);
+      expect(replies.slice(0, MAX_BROKERS_PER_WORKER - 1).every((reply) => typeof reply === 'number')).toBe(true);
+      // The app's broker is one of the worker's: the page got all but one of the rest; then refusals.
+      const over = replies.slice(MAX_BROKERS_PER_WORKER - 1) as Reply[];
+      expect(
+        over.every((reply) => reply.type === 'HANDLER' && reply.value?.authbroker?.code === 'BROKER_UNAVAILABLE'),
+        JSON.stringify(over),
+      ).toBe(true);
+      const loaded = { locks: await lockNames(app), heap: await workerHeap(worker) };
+      expect(loaded.locks.held.filter((name) => name.startsWith('authbroker:broker:')).length).toBe(
+        MAX_BROKERS_PER_WORKER,
+      );
 
-    await hostile.close();
-    const leftAt = Date.now();
-    // Its connections are asked and released (5 s), their brokers freed 10 s later.
-    const back = await until('the locks to be as before the page came', () => lockNames(app), (locks) => JSON.stringify(locks) === JSON.stringify(baseline.locks), 30_000);
-    const heap = await workerHeap(worker);
-    console.log(`[broker state] worker heap (objects): ${(baseline.heap / 1e6).toFixed(2)} MB before, ${(loaded.heap / 1e6).toFixed(2)} MB with ${MAX_BROKERS_PER_WORKER - 1} more brokers, ${(heap / 1e6).toFixed(2)} MB ${((Date.now() - leftAt) / 1000).toFixed(1)} s after the page left; locks ${baseline.locks.held.length} → ${loaded.locks.held.length} → ${back.held.length}`);
-    // What the brokers took is given back.
-    expect(heap - baseline.heap).toBeLessThan((loaded.heap - baseline.heap) / 10);
-    expect((await app.evaluate(() => window.__authbroker.status())).session).toMatchObject({ status: 'signed-in' });
-  }, { timeout: 120_000 });
+      await hostile.close();
+      const leftAt = Date.now();
+      // Its connections are asked and released (5 s), their brokers freed 10 s later.
+      const back = await until(
+        'the locks to be as before the page came',
+        () => lockNames(app),
+        (locks) => JSON.stringify(locks) === JSON.stringify(baseline.locks),
+        30_000,
+      );
+      const heap = await workerHeap(worker);
+      console.log(
+        `[broker state] worker heap (objects): ${(baseline.heap / 1e6).toFixed(2)} MB before, ${(loaded.heap / 1e6).toFixed(2)} MB with ${MAX_BROKERS_PER_WORKER - 1} more brokers, ${(heap / 1e6).toFixed(2)} MB ${((Date.now() - leftAt) / 1000).toFixed(1)} s after the page left; locks ${baseline.locks.held.length} → ${loaded.locks.held.length} → ${back.held.length}`,
+      );
+      // What the brokers took is given back.
+      expect(heap - baseline.heap).toBeLessThan((loaded.heap - baseline.heap) / 10);
+      expect((await app.evaluate(() => window.__authbroker.status())).session).toMatchObject({ status: 'signed-in' });
+    },
+    { timeout: 120_000 },
+  );
 
-  scenario('tokens in memory: a tab that connects while the broker is busy ends on its session, not on a second instance without one (issue 32, item 5)', async (stage) => {
-    const context = await stage.newContext();
-    const first = await stage.openTab(context, '/?tokens=memory');
-    await first.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await waitForSignedIn(first, DEMO.email);
-    const held = await first.evaluate(() => window.__authbroker.status());
-    // The broker's thread held, as a page's big messages (a million keys each, which the browser reads
-    // before any of our code runs) or a slow device hold it: here the debugger pauses it at its next
-    // statement, so that it is held on every machine for exactly as long as the test needs.
-    const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
-    await worker.send('Debugger.enable');
-    await worker.send('Debugger.pause');
-    // A tab opening meanwhile: its first attempt goes unanswered for more than a second, and its retry
-    // starts a second instance (`…#2`), which has no session (before: the tab stayed there, signed out).
-    const started = await sharedWorkersStarted(stage);
-    // The thread stays held until the tab has heard STANDBY from each instance its retries started
-    // (its three attempts: 1 s, then at once after each STANDBY). Before the fix, the second instance
-    // served the tab with no session and no third was started.
-    const opening = stage.openTab(context, '/?tokens=memory');
-    await until('the tab to start three instances', async () => started.size, (count) => count >= 3, 15_000);
-    await worker.send('Debugger.resume');
-    const second = await opening;
-    await waitForSignedIn(second, DEMO.email, 30_000);
-    const status = await second.evaluate(() => window.__authbroker.status());
-    expect(status.brokerId).toBe(held.brokerId);
-    // One session: a sign-out in the new tab is one in the first.
-    await second.evaluate(() => window.__authbroker.signOut());
-    await until('the first tab to be signed out', () => first.evaluate(() => window.__authbroker.status()), (s) => s.session.status === 'signed-out');
-  }, { timeout: 120_000 });
+  scenario(
+    'tokens in memory: a tab that connects while the broker is busy ends on its session, not on a second instance without one (issue 32, item 5)',
+    async (stage) => {
+      const context = await stage.newContext();
+      const first = await stage.openTab(context, '/?tokens=memory');
+      await first.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+      await waitForSignedIn(first, DEMO.email);
+      const held = await first.evaluate(() => window.__authbroker.status());
+      // The broker's thread held, as a page's big messages (a million keys each, which the browser reads
+      // before any of our code runs) or a slow device hold it: here the debugger pauses it at its next
+      // statement, so that it is held on every machine for exactly as long as the test needs.
+      const worker = await WorkerTarget.attach(await stage.cdp(), stage.demo.url);
+      await worker.send('Debugger.enable');
+      await worker.send('Debugger.pause');
+      // A tab opening meanwhile: its first attempt goes unanswered for more than a second, and its retry
+      // starts a second instance (`…#2`), which has no session (before: the tab stayed there, signed out).
+      const started = await sharedWorkersStarted(stage);
+      // The thread stays held until the tab has heard STANDBY from each instance its retries started
+      // (its three attempts: 1 s, then at once after each STANDBY). Before the fix, the second instance
+      // served the tab with no session and no third was started.
+      const opening = stage.openTab(context, '/?tokens=memory');
+      await until(
+        'the tab to start three instances',
+        async () => started.size,
+        (count) => count >= 3,
+        15_000,
+      );
+      await worker.send('Debugger.resume');
+      const second = await opening;
+      await waitForSignedIn(second, DEMO.email, 30_000);
+      const status = await second.evaluate(() => window.__authbroker.status());
+      expect(status.brokerId).toBe(held.brokerId);
+      // One session: a sign-out in the new tab is one in the first.
+      await second.evaluate(() => window.__authbroker.signOut());
+      await until(
+        'the first tab to be signed out',
+        () => first.evaluate(() => window.__authbroker.status()),
+        (s) => s.session.status === 'signed-out',
+      );
+    },
+    { timeout: 120_000 },
+  );
 
-  scenario('a page that started the broker with options of its own (and the service worker too): the app is refused, naming the option, never hosted in the page; once the page is gone, the app connects', async (stage) => {
-    const context = await stage.newContext();
-    const hostile = await context.newPage();
-    await hostile.goto(`${stage.demo.url}${BLANK_PAGE_PATH}`);
-    await installHostileKit(hostile, await workerScriptUrl(stage));
-    // The app's project, service and token store, another key: the broker every tab of the app would share.
-    const squat = { publishableClientKey: 'pck_not_the_apps_key_0123456789' };
-    const taken = await hostile.evaluate(async (changes) => {
-      await new Promise<void>((held) => void navigator.locks.request('hostile-life', () => (held(), new Promise(() => undefined))));
-      return [await window.__hostile.connectAs(changes, { lockName: 'hostile-life' }), await window.__hostile.connectAs(changes, { lockName: 'hostile-life' }, 'service-worker')];
-    }, squat);
-    expect(taken).toEqual([0, 1]);
+  scenario(
+    'a page that started the broker with options of its own (and the service worker too): the app is refused, naming the option, never hosted in the page; once the page is gone, the app connects',
+    async (stage) => {
+      const context = await stage.newContext();
+      const hostile = await context.newPage();
+      await hostile.goto(`${stage.demo.url}${BLANK_PAGE_PATH}`);
+      await installHostileKit(hostile, await workerScriptUrl(stage));
+      // The app's project, service and token store, another key: the broker every tab of the app would share.
+      const squat = { publishableClientKey: 'pck_not_the_apps_key_0123456789' };
+      const taken = await hostile.evaluate(async (changes) => {
+        await new Promise<void>(
+          (held) => void navigator.locks.request('hostile-life', () => (held(), new Promise(() => undefined))),
+        );
+        return [
+          await window.__hostile.connectAs(changes, { lockName: 'hostile-life' }),
+          await window.__hostile.connectAs(changes, { lockName: 'hostile-life' }, 'service-worker'),
+        ];
+      }, squat);
+      expect(taken).toEqual([0, 1]);
 
-    const app = await context.newPage();
-    await app.goto(stage.demo.url);
-    await app.waitForFunction(() => window.__authbroker !== undefined);
-    const error = await app.evaluate(() => window.__authbroker.connect().then(() => null, (e: { code?: string; argument?: string; message?: string }) => ({ code: e.code, argument: e.argument, message: e.message })));
-    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'config.publishableClientKey' });
-    expect(error!.message).not.toContain('pck_not_the_apps_key_0123456789');
-    // Before: refused by both workers, it hosted the broker in the page (with tokens in memory, sharing the refresh token over BroadcastChannel).
-    expect(await app.evaluate(() => ({ mode: window.__authbroker.mode, connected: performance.getEntriesByName('authbroker:connected').length }))).toEqual({ mode: null, connected: 0 });
+      const app = await context.newPage();
+      await app.goto(stage.demo.url);
+      await app.waitForFunction(() => window.__authbroker !== undefined);
+      const error = await app.evaluate(() =>
+        window.__authbroker.connect().then(
+          () => null,
+          (e: { code?: string; argument?: string; message?: string }) => ({
+            code: e.code,
+            argument: e.argument,
+            message: e.message,
+          }),
+        ),
+      );
+      expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'config.publishableClientKey' });
+      expect(error!.message).not.toContain('pck_not_the_apps_key_0123456789');
+      // Before: refused by both workers, it hosted the broker in the page (with tokens in memory, sharing the refresh
+      // token over BroadcastChannel).
+      expect(
+        await app.evaluate(() => ({
+          mode: window.__authbroker.mode,
+          connected: performance.getEntriesByName('authbroker:connected').length,
+        })),
+      ).toEqual({ mode: null, connected: 0 });
 
-    await hostile.close();
-    // Its connections are released and its broker freed; the app's next try gets a broker of its own options.
-    const mode = await until(
-      'the app to connect once the page has gone',
-      () => app.evaluate(() => window.__authbroker.connect().then((client) => client.mode, () => null)),
-      (connected) => connected !== null,
-      30_000,
-    );
-    expect(mode).toBe('shared-worker');
-    await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    expect(await app.evaluate(() => window.__authbroker.getAccessToken())).toMatch(/^ey/);
-  }, { timeout: 120_000 });
+      await hostile.close();
+      // Its connections are released and its broker freed; the app's next try gets a broker of its own options.
+      const mode = await until(
+        'the app to connect once the page has gone',
+        () =>
+          app.evaluate(() =>
+            window.__authbroker.connect().then(
+              (client) => client.mode,
+              () => null,
+            ),
+          ),
+        (connected) => connected !== null,
+        30_000,
+      );
+      expect(mode).toBe('shared-worker');
+      await app.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+      expect(await app.evaluate(() => window.__authbroker.getAccessToken())).toMatch(/^ey/);
+    },
+    { timeout: 120_000 },
+  );
 });

@@ -9,13 +9,21 @@ const ELEVEN_MINUTES = 11 * 60 * 1000;
 /** The same checks in every host: sign-in propagation, one refresh, sign-out propagation. */
 async function sameBehaviour(stage: Stage, context: BrowserContext, expectedMode: string): Promise<Page[]> {
   const tabs = [await stage.openTab(context), await stage.openTab(context), await stage.openTab(context)];
-  const modes = await Promise.all(tabs.map((page) => page.evaluate(async () => (await window.__authbroker.connect()).mode)));
+  const modes = await Promise.all(
+    tabs.map((page) => page.evaluate(async () => (await window.__authbroker.connect()).mode)),
+  );
   expect(modes).toEqual([expectedMode, expectedMode, expectedMode]);
 
   await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
   for (const page of tabs.slice(1)) {
-    await until('the user read through the broker', () => userEmailOf(page), (email) => email === 'demo@authbroker.dev');
-    await page.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
+    await until(
+      'the user read through the broker',
+      () => userEmailOf(page),
+      (email) => email === 'demo@authbroker.dev',
+    );
+    await page.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, {
+      timeout: 10_000,
+    });
   }
 
   // Every tab needs a new access token at once: one token request in all.
@@ -34,7 +42,11 @@ async function sameBehaviour(stage: Stage, context: BrowserContext, expectedMode
 
   await tabs[1]!.evaluate(() => window.__authbroker.signOut());
   for (const page of tabs) {
-    await until('signed out, for that reason', () => statusOf(page), (status) => status.session.status === 'signed-out' && status.session.lastEnd?.reason === 'signed-out');
+    await until(
+      'signed out, for that reason',
+      () => statusOf(page),
+      (status) => status.session.status === 'signed-out' && status.session.lastEnd?.reason === 'signed-out',
+    );
   }
   return tabs;
 }
@@ -59,36 +71,48 @@ describe('fallback hosts behave the same', () => {
     // A hard reload bypasses the service worker: the page is not controlled although the worker is active.
     const session = await context.newCDPSession(page);
     await session.send('Page.reload', { ignoreCache: true });
-    await page.waitForFunction(() => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined, null, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined,
+      null,
+      { timeout: 15_000 },
+    );
     expect(await page.evaluate(() => navigator.serviceWorker.controller)).toBeNull();
     expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('service-worker');
   });
 
-  scenario('11d. a new service worker deployed while tabs are open: every tab moves to it, signed in, nothing hangs', async (stage) => {
-    const context = await stage.newContext();
-    await context.addInitScript(() => {
-      delete (window as { SharedWorker?: unknown }).SharedWorker;
-    });
-    const tabs = [await stage.openTab(context), await stage.openTab(context)];
-    for (const page of tabs) expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('service-worker');
-    await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, { timeout: 10_000 });
-    const before = await tabs[0]!.evaluate(async () => (await window.__authbroker.status()).brokerId);
+  scenario(
+    '11d. a new service worker deployed while tabs are open: every tab moves to it, signed in, nothing hangs',
+    async (stage) => {
+      const context = await stage.newContext();
+      await context.addInitScript(() => {
+        delete (window as { SharedWorker?: unknown }).SharedWorker;
+      });
+      const tabs = [await stage.openTab(context), await stage.openTab(context)];
+      for (const page of tabs)
+        expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('service-worker');
+      await tabs[0]!.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+      await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('demo@authbroker.dev'), null, {
+        timeout: 10_000,
+      });
+      const before = await tabs[0]!.evaluate(async () => (await window.__authbroker.status()).brokerId);
 
-    stage.demo.redeployServiceWorker();
-    await tabs[0]!.evaluate(async () => {
-      await (await navigator.serviceWorker.getRegistration())!.update();
-    });
-    // Both tabs reach the new broker, which has the session from IndexedDB.
-    for (const page of tabs) await waitForNewBroker(page, before);
-    const statuses = await Promise.all(tabs.map((page) => page.evaluate(() => window.__authbroker.status())));
-    expect(statuses[0]!.brokerId).toBe(statuses[1]!.brokerId);
-    expect(statuses[0]!.tabsConnected).toBe(2);
+      stage.demo.redeployServiceWorker();
+      await tabs[0]!.evaluate(async () => {
+        await (await navigator.serviceWorker.getRegistration())!.update();
+      });
+      // Both tabs reach the new broker, which has the session from IndexedDB.
+      for (const page of tabs) await waitForNewBroker(page, before);
+      const statuses = await Promise.all(tabs.map((page) => page.evaluate(() => window.__authbroker.status())));
+      expect(statuses[0]!.brokerId).toBe(statuses[1]!.brokerId);
+      expect(statuses[0]!.tabsConnected).toBe(2);
 
-    // What the tabs watch is subscribed on the new broker: a change in one tab shows in the other.
-    await tabs[0]!.evaluate(() => window.__authbroker.updateUser({ displayName: 'After the deploy' }));
-    await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('After the deploy'), null, { timeout: 10_000 });
-  });
+      // What the tabs watch is subscribed on the new broker: a change in one tab shows in the other.
+      await tabs[0]!.evaluate(() => window.__authbroker.updateUser({ displayName: 'After the deploy' }));
+      await tabs[1]!.waitForFunction(() => document.body.textContent?.includes('After the deploy'), null, {
+        timeout: 10_000,
+      });
+    },
+  );
 
   scenario('11b. SharedWorker and service workers unavailable: the in-page host', async (stage) => {
     const context = await stage.newContext();
@@ -99,23 +123,32 @@ describe('fallback hosts behave the same', () => {
     await sameBehaviour(stage, context, 'in-process');
   });
 
-  scenario('11e. a forced host that cannot start is an error naming the cause, never a silent fallback', async (stage) => {
-    stage.demo.breakServiceWorker();
-    const context = await stage.newContext();
-    await context.addInitScript(() => {
-      delete (window as { SharedWorker?: unknown }).SharedWorker;
-    });
-    const page = await stage.openTab(context, '/?mode=service-worker');
-    const outcome = await page.evaluate(async () => {
-      try {
-        return { mode: (await window.__authbroker.connect()).mode };
-      } catch (error) {
-        return { name: (error as Error).name, code: (error as { code?: string }).code, message: (error as Error).message };
-      }
-    });
-    expect(outcome).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
-    expect((outcome as { message: string }).message).toMatch(/service-worker mode you asked for.*not JavaScript \(content-type: text\/html/);
-  });
+  scenario(
+    '11e. a forced host that cannot start is an error naming the cause, never a silent fallback',
+    async (stage) => {
+      stage.demo.breakServiceWorker();
+      const context = await stage.newContext();
+      await context.addInitScript(() => {
+        delete (window as { SharedWorker?: unknown }).SharedWorker;
+      });
+      const page = await stage.openTab(context, '/?mode=service-worker');
+      const outcome = await page.evaluate(async () => {
+        try {
+          return { mode: (await window.__authbroker.connect()).mode };
+        } catch (error) {
+          return {
+            name: (error as Error).name,
+            code: (error as { code?: string }).code,
+            message: (error as Error).message,
+          };
+        }
+      });
+      expect(outcome).toMatchObject({ name: 'ClientError', code: 'BROKER_UNAVAILABLE' });
+      expect((outcome as { message: string }).message).toMatch(
+        /service-worker mode you asked for.*not JavaScript \(content-type: text\/html/,
+      );
+    },
+  );
 
   scenario('11f. an automatic fallback says so: a warning in the status and in the console', async (stage) => {
     stage.demo.breakServiceWorker();
@@ -130,7 +163,9 @@ describe('fallback hosts behave the same', () => {
     });
     expect(await page.evaluate(async () => (await window.__authbroker.connect()).mode)).toBe('in-process');
     const warnings = await page.evaluate(async () => (await window.__authbroker.status()).warnings);
-    expect(warnings.join(' ')).toMatch(/in-process mode because a better host did not start: service-worker: .*not JavaScript/);
+    expect(warnings.join(' ')).toMatch(
+      /in-process mode because a better host did not start: service-worker: .*not JavaScript/,
+    );
     await page.reload();
     await page.waitForFunction(() => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined);
     await page.evaluate(async () => (await window.__authbroker.connect()).mode);

@@ -1,7 +1,21 @@
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import { scenario, type Stage } from './support/scenario.js';
-import { byTestId, D, DEMO, focus, latestMail, personContext, T, uniqueEmail, until, waitForAttribute, waitForSignedIn, waitForText, waitForVisible } from './support/ui.js';
+import {
+  byTestId,
+  D,
+  DEMO,
+  focus,
+  latestMail,
+  personContext,
+  T,
+  uniqueEmail,
+  until,
+  waitForAttribute,
+  waitForSignedIn,
+  waitForText,
+  waitForVisible,
+} from './support/ui.js';
 
 /** The sign-in page's "E-mail code" method: type the address, send; the code form appears. */
 async function sendCode(stage: Stage, page: Page, email: string) {
@@ -19,7 +33,7 @@ async function sendCode(stage: Stage, page: Page, email: string) {
 }
 
 describe('e-mail sign-in: the magic link and the typed code', () => {
-  scenario('7a. magic link: the e-mail\'s link opened in the tab → signed in', async (stage) => {
+  scenario("7a. magic link: the e-mail's link opened in the tab → signed in", async (stage) => {
     const context = await personContext(stage);
     const page = await stage.openTab(context, '/handler/sign-in');
     const mail = await sendCode(stage, page, DEMO.email);
@@ -34,7 +48,11 @@ describe('e-mail sign-in: the magic link and the typed code', () => {
     await page.goto(link.href);
     await waitForSignedIn(page, DEMO.email);
     // The handler page moved on to the home page; the code is not left in the address bar.
-    await until('the home page', async () => new URL(page.url()).pathname, (path) => path === '/');
+    await until(
+      'the home page',
+      async () => new URL(page.url()).pathname,
+      (path) => path === '/',
+    );
     expect(page.url()).not.toContain(link.searchParams.get('code')!);
     await waitForText(page, D.session, 'signed-in');
 
@@ -48,31 +66,38 @@ describe('e-mail sign-in: the magic link and the typed code', () => {
     await waitForSignedIn(again, DEMO.email);
   });
 
-  scenario('7b. the 6-character code from the e-mail typed into the sign-in page → signed in (a new account)', async (stage) => {
-    const context = await personContext(stage);
-    const page = await stage.openTab(context, '/handler/sign-in');
-    const email = uniqueEmail('otp');
-    const mail = await sendCode(stage, page, email);
-    // "Sign in to …: Your code is ABC123", and the same code in the text.
-    const code = /Your code is ([0-9A-Z]{6})\b/i.exec(mail.subject)?.[1];
-    expect(code, mail.subject).toBeDefined();
-    expect(mail.text).toContain(code!);
+  scenario(
+    '7b. the 6-character code from the e-mail typed into the sign-in page → signed in (a new account)',
+    async (stage) => {
+      const context = await personContext(stage);
+      const page = await stage.openTab(context, '/handler/sign-in');
+      const email = uniqueEmail('otp');
+      const mail = await sendCode(stage, page, email);
+      // "Sign in to …: Your code is ABC123", and the same code in the text.
+      const code = /Your code is ([0-9A-Z]{6})\b/i.exec(mail.subject)?.[1];
+      expect(code, mail.subject).toBeDefined();
+      expect(mail.text).toContain(code!);
 
-    // A wrong code first: a sentence on the page, still signed out.
-    const wrong = code!.toUpperCase() === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
-    await byTestId(page, T.otpInput).fill(wrong);
-    await byTestId(page, T.otpSubmit).click();
-    await waitForVisible(page, T.formError);
-    expect((await byTestId(page, T.formError).innerText()).trim()).toMatch(/^[A-Z].*[.!?]$/);
-    expect(await byTestId(page, T.currentUserEmail).count()).toBe(0);
+      // A wrong code first: a sentence on the page, still signed out.
+      const wrong = code!.toUpperCase() === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
+      await byTestId(page, T.otpInput).fill(wrong);
+      await byTestId(page, T.otpSubmit).click();
+      await waitForVisible(page, T.formError);
+      expect((await byTestId(page, T.formError).innerText()).trim()).toMatch(/^[A-Z].*[.!?]$/);
+      expect(await byTestId(page, T.currentUserEmail).count()).toBe(0);
 
-    // Typed by hand, in lower case: the field shows it in capitals, as printed in the e-mail.
-    await byTestId(page, T.otpInput).fill('');
-    await byTestId(page, T.otpInput).pressSequentially(code!.toLowerCase());
-    expect(await byTestId(page, T.otpInput).inputValue()).toBe(code!.toUpperCase());
-    await byTestId(page, T.otpSubmit).click();
-    await waitForSignedIn(page, email);
-    await until('the home page', async () => new URL(page.url()).pathname, (path) => path === '/');
-    await waitForText(page, D.session, 'signed-in');
-  });
+      // Typed by hand, in lower case: the field shows it in capitals, as printed in the e-mail.
+      await byTestId(page, T.otpInput).fill('');
+      await byTestId(page, T.otpInput).pressSequentially(code!.toLowerCase());
+      expect(await byTestId(page, T.otpInput).inputValue()).toBe(code!.toUpperCase());
+      await byTestId(page, T.otpSubmit).click();
+      await waitForSignedIn(page, email);
+      await until(
+        'the home page',
+        async () => new URL(page.url()).pathname,
+        (path) => path === '/',
+      );
+      await waitForText(page, D.session, 'signed-in');
+    },
+  );
 });

@@ -36,8 +36,13 @@ beforeAll(async () => {
   });
   const script = bundle.outputFiles[0]!.contents;
   server = createServer((req, res) => {
-    if (req.url === '/sdk.js') return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><meta charset="utf-8"><title>official SDK</title><script type="module" src="/sdk.js"></script>');
+    if (req.url === '/sdk.js')
+      return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        '<!doctype html><meta charset="utf-8"><title>official SDK</title><script type="module" src="/sdk.js"></script>',
+      );
   });
   await new Promise<void>((resolve) => server!.listen(0, 'localhost', resolve));
   pageUrl = `http://localhost:${(server.address() as AddressInfo).port}/`;
@@ -57,7 +62,9 @@ describe.skipIf(skip).each(OFFICIAL_SDKS)('@stackframe/js $version in Chromium',
     try {
       const page = await context.newPage();
       const failed: string[] = [];
-      page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`));
+      page.on('requestfailed', (request) =>
+        failed.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`),
+      );
       await page.exposeFunction('shiftEmulatorClock', (millis: number) => em.env.clock.advance(millis));
       await page.goto(pageUrl);
       await page.waitForFunction(() => typeof window.runOfficialSdk === 'function');

@@ -7,9 +7,19 @@ async function addAuthenticator(page: Page): Promise<{ setUserVerified(verified:
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable', { enableUI: false });
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
-  return { setUserVerified: async (isUserVerified) => void (await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified })) };
+  return {
+    setUserVerified: async (isUserVerified) =>
+      void (await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified })),
+  };
 }
 
 describe('passkeys', () => {
@@ -18,7 +28,15 @@ describe('passkeys', () => {
     const page = await stage.openTab(context);
     const authenticator = await addAuthenticator(page);
     const email = `passkey-${Date.now()}@example.com`;
-    await page.evaluate((e) => window.__authbroker.signUpWithPassword({ email: e, password: 'passkey-password', verificationCallbackUrl: `${location.origin}/handler/email-verification` }), email);
+    await page.evaluate(
+      (e) =>
+        window.__authbroker.signUpWithPassword({
+          email: e,
+          password: 'passkey-password',
+          verificationCallbackUrl: `${location.origin}/handler/email-verification`,
+        }),
+      email,
+    );
     await page.evaluate(() => window.__authbroker.registerPasskey());
     const registered = await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
     expect(registered?.passkeyAuthEnabled).toBe(true);
@@ -32,7 +50,12 @@ describe('passkeys', () => {
     // A ceremony the browser refuses is a typed error, not a crash, and signs nobody in.
     await page.evaluate(() => window.__authbroker.signOut());
     await authenticator.setUserVerified(false);
-    const refused = await page.evaluate(() => window.__authbroker.signInWithPasskey().then(() => null, (error: { code?: string; name?: string }) => ({ code: error.code, name: error.name })));
+    const refused = await page.evaluate(() =>
+      window.__authbroker.signInWithPasskey().then(
+        () => null,
+        (error: { code?: string; name?: string }) => ({ code: error.code, name: error.name }),
+      ),
+    );
     expect(refused).toMatchObject({ code: 'PASSKEY_WEBAUTHN_ERROR', name: 'KnownError' });
     expect((await page.evaluate(() => window.__authbroker.status())).session.status).toBe('signed-out');
   });

@@ -46,38 +46,51 @@ describe('one session for every tab', () => {
     { emulator: { accessTokenTtlMillis: 26_000 } },
   );
 
-  scenario('9. offline: the worker taken offline through CDP → diagnostics, session kept; back online → recovers by itself', async (stage) => {
-    const context = await stage.newContext();
-    const page = await stage.openTab(context);
-    await page.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
-    await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
-    const { brokerId } = await page.evaluate(() => window.__authbroker.status());
-    const workers = await WorkerTarget.attachAll(await stage.cdp(), stage.demo.url);
-    for (const worker of workers) await worker.setOffline(true);
-    // A read while offline waits rather than failing; the broker notices and probes.
-    const pendingRead = page.evaluate(async () => {
-      await window.__authbroker.refetch({ kind: 'currentUser' });
-      return (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail;
-    });
-    // Awaited below; if a check fails first, the page closes under it, which is not a second failure.
-    pendingRead.catch(() => undefined);
-    // The status that showed "offline" is the one checked (a second read could see a later state).
-    const offline = await until('the broker to find the service offline', () => statusOf(page), (status) => status.connectivity.state === 'offline', 20_000);
-    // The same broker all along: the tab was not moved to another (which would start online, knowing nothing).
-    expect(offline.brokerId, JSON.stringify(offline.connectivity)).toBe(brokerId);
-    expect(offline.session.status).toBe('signed-in');
-    expect(offline.connectivity.diagnostics?.health.reachable, JSON.stringify(offline.connectivity)).toBe(false);
-    // Offline is known either from a failed request or from the browser itself (Chromium tells the tab).
-    expect(offline.connectivity.lastError !== null || offline.connectivity.browserOnline === false).toBe(true);
-    // The page says so in words, with what the broker found when it probed.
-    await waitForText(page, T.offlineDiagnostics, /Health check .*no answer/);
-    await waitForText(page, T.offlineBanner, /offline|cannot be reached/);
-    for (const worker of workers) await worker.setOffline(false);
-    await until('the broker back online', () => statusOf(page), (status) => status.connectivity.state === 'online', 30_000);
-    expect(await pendingRead).toBe(DEMO.email);
-    expect((await page.evaluate(() => window.__authbroker.status())).session.status).toBe('signed-in');
-    await waitForGone(page, T.offlineBanner);
-  });
+  scenario(
+    '9. offline: the worker taken offline through CDP → diagnostics, session kept; back online → recovers by itself',
+    async (stage) => {
+      const context = await stage.newContext();
+      const page = await stage.openTab(context);
+      await page.evaluate((d) => window.__authbroker.signInWithPassword(d), DEMO);
+      await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
+      const { brokerId } = await page.evaluate(() => window.__authbroker.status());
+      const workers = await WorkerTarget.attachAll(await stage.cdp(), stage.demo.url);
+      for (const worker of workers) await worker.setOffline(true);
+      // A read while offline waits rather than failing; the broker notices and probes.
+      const pendingRead = page.evaluate(async () => {
+        await window.__authbroker.refetch({ kind: 'currentUser' });
+        return (await window.__authbroker.read({ kind: 'currentUser' }))?.primaryEmail;
+      });
+      // Awaited below; if a check fails first, the page closes under it, which is not a second failure.
+      pendingRead.catch(() => undefined);
+      // The status that showed "offline" is the one checked (a second read could see a later state).
+      const offline = await until(
+        'the broker to find the service offline',
+        () => statusOf(page),
+        (status) => status.connectivity.state === 'offline',
+        20_000,
+      );
+      // The same broker all along: the tab was not moved to another (which would start online, knowing nothing).
+      expect(offline.brokerId, JSON.stringify(offline.connectivity)).toBe(brokerId);
+      expect(offline.session.status).toBe('signed-in');
+      expect(offline.connectivity.diagnostics?.health.reachable, JSON.stringify(offline.connectivity)).toBe(false);
+      // Offline is known either from a failed request or from the browser itself (Chromium tells the tab).
+      expect(offline.connectivity.lastError !== null || offline.connectivity.browserOnline === false).toBe(true);
+      // The page says so in words, with what the broker found when it probed.
+      await waitForText(page, T.offlineDiagnostics, /Health check .*no answer/);
+      await waitForText(page, T.offlineBanner, /offline|cannot be reached/);
+      for (const worker of workers) await worker.setOffline(false);
+      await until(
+        'the broker back online',
+        () => statusOf(page),
+        (status) => status.connectivity.state === 'online',
+        30_000,
+      );
+      expect(await pendingRead).toBe(DEMO.email);
+      expect((await page.evaluate(() => window.__authbroker.status())).session.status).toBe('signed-in');
+      await waitForGone(page, T.offlineBanner);
+    },
+  );
 
   scenario('10. close every tab, open a new one: the session is restored from IndexedDB', async (stage) => {
     const context = await stage.newContext();

@@ -25,7 +25,10 @@ describe('admin access tokens (§3.6, §6.11)', () => {
     const { access_token: adminToken } = await signInAdmin(em);
     expect(decodeJwt(adminToken).aud).toBe('internal');
 
-    const project = await endpoints.createProject(internalUserTransport(em, adminToken), { display_name: 'My App', config: { magic_link_enabled: true } });
+    const project = await endpoints.createProject(internalUserTransport(em, adminToken), {
+      display_name: 'My App',
+      config: { magic_link_enabled: true },
+    });
     const admin = adminTokenTransport(em, project.id, adminToken);
     expect(await endpoints.listApiKeys(admin)).toEqual([]);
 
@@ -38,26 +41,52 @@ describe('admin access tokens (§3.6, §6.11)', () => {
     });
     expect(keys.super_secret_admin_key).toBeUndefined();
 
-    const client = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.publishable_client_key! };
-    const server = { 'x-stack-project-id': project.id, 'x-stack-access-type': 'server', 'x-stack-secret-server-key': keys.secret_server_key! };
+    const client = {
+      'x-stack-project-id': project.id,
+      'x-stack-access-type': 'client',
+      'x-stack-publishable-client-key': keys.publishable_client_key!,
+    };
+    const server = {
+      'x-stack-project-id': project.id,
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': keys.secret_server_key!,
+    };
     const asClient = await raw(em, 'GET', '/api/v1/projects/current', { headers: client });
-    expect(asClient.json()).toMatchObject({ id: project.id, display_name: 'My App', config: { magic_link_enabled: true } });
-    expect((await raw(em, 'GET', '/api/v1', { headers: server })).text).toContain(`Authentication: Server\n  Project: ${project.id}`);
+    expect(asClient.json()).toMatchObject({
+      id: project.id,
+      display_name: 'My App',
+      config: { magic_link_enabled: true },
+    });
+    expect((await raw(em, 'GET', '/api/v1', { headers: server })).text).toContain(
+      `Authentication: Server\n  Project: ${project.id}`,
+    );
 
     // A user can sign up in the new project with its new key.
     const signUp = await raw(em, 'POST', '/api/v1/auth/password/sign-up', {
       headers: client,
-      json: { email: uniqueEmail('new-project'), password: 'correct horse', verification_callback_url: 'http://localhost:3000/verify' },
+      json: {
+        email: uniqueEmail('new-project'),
+        password: 'correct horse',
+        verification_callback_url: 'http://localhost:3000/verify',
+      },
     });
     expect(signUp.status).toBe(200);
 
-    const updated = await endpoints.updateCurrentProject(admin, { config: { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }], allow_localhost: false } });
+    const updated = await endpoints.updateCurrentProject(admin, {
+      config: { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }], allow_localhost: false },
+    });
     expect(updated.config.allow_localhost).toBe(false);
     expect((await endpoints.listUsers(admin)).items).toHaveLength(1);
 
     await endpoints.revokeApiKey(admin, keys.id);
-    expect((await raw(em, 'GET', '/api/v1/projects/current', { headers: client })).json()).toMatchObject({ code: 'INVALID_PUBLISHABLE_CLIENT_KEY', details: { project_id: project.id } });
-    expect((await raw(em, 'GET', '/api/v1/projects/current', { headers: server })).json()).toMatchObject({ code: 'INVALID_SECRET_SERVER_KEY', details: { project_id: project.id } });
+    expect((await raw(em, 'GET', '/api/v1/projects/current', { headers: client })).json()).toMatchObject({
+      code: 'INVALID_PUBLISHABLE_CLIENT_KEY',
+      details: { project_id: project.id },
+    });
+    expect((await raw(em, 'GET', '/api/v1/projects/current', { headers: server })).json()).toMatchObject({
+      code: 'INVALID_SECRET_SERVER_KEY',
+      details: { project_id: project.id },
+    });
   });
 
   it('replaces the key check for any access type, even with empty key headers', async () => {
@@ -65,35 +94,62 @@ describe('admin access tokens (§3.6, §6.11)', () => {
     const { access_token } = await signInAdmin(em);
     for (const accessType of ['client', 'server', 'admin']) {
       const response = await raw(em, 'GET', '/api/v1', {
-        headers: { ...adminTokenHeaders(em.projects.demo.id, access_token, accessType), 'x-stack-super-secret-admin-key': '', 'x-stack-secret-server-key': '' },
+        headers: {
+          ...adminTokenHeaders(em.projects.demo.id, access_token, accessType),
+          'x-stack-super-secret-admin-key': '',
+          'x-stack-secret-server-key': '',
+        },
       });
       expect(response.status).toBe(200);
-      expect(response.text).toContain(`Authentication: ${accessType[0]!.toUpperCase()}${accessType.slice(1)}\n  Project: ${em.projects.demo.id}`);
+      expect(response.text).toContain(
+        `Authentication: ${accessType[0]!.toUpperCase()}${accessType.slice(1)}\n  Project: ${em.projects.demo.id}`,
+      );
     }
-    const clientView = await endpoints.getCurrentProject(adminTokenTransport(em, em.projects.demo.id, access_token, 'client'));
+    const clientView = await endpoints.getCurrentProject(
+      adminTokenTransport(em, em.projects.demo.id, access_token, 'client'),
+    );
     expect(clientView).not.toHaveProperty('description');
   });
 
   it('is not admin for projects the user does not own, nor when issued by another project', async () => {
     const em = emulator();
     const internalClient = transportFor(em, 'client', { project: 'internal' });
-    const other = await endpoints.signUpWithPassword(internalClient, { email: uniqueEmail('other-owner'), password: 'correct horse', verification_callback_url: 'http://localhost:3000/verify' });
-    const notOwned = await raw(em, 'GET', '/api/v1/projects/current', { headers: adminTokenHeaders(em.projects.demo.id, other.access_token) });
+    const other = await endpoints.signUpWithPassword(internalClient, {
+      email: uniqueEmail('other-owner'),
+      password: 'correct horse',
+      verification_callback_url: 'http://localhost:3000/verify',
+    });
+    const notOwned = await raw(em, 'GET', '/api/v1/projects/current', {
+      headers: adminTokenHeaders(em.projects.demo.id, other.access_token),
+    });
     expect(notOwned.status).toBe(401);
     expect(notOwned.headers.get('x-stack-known-error')).toBe('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     // Their own new project is theirs alone.
-    const own = await endpoints.createProject(internalUserTransport(em, other.access_token), { display_name: 'Theirs' });
+    const own = await endpoints.createProject(internalUserTransport(em, other.access_token), {
+      display_name: 'Theirs',
+    });
     expect((await endpoints.getCurrentProject(adminTokenTransport(em, own.id, other.access_token))).id).toBe(own.id);
     const { access_token: ownerToken } = await signInAdmin(em);
-    await expectKnown(endpoints.getCurrentProject(adminTokenTransport(em, own.id, ownerToken)), 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    await expectKnown(
+      endpoints.getCurrentProject(adminTokenTransport(em, own.id, ownerToken)),
+      'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+    );
 
-    const demoUser = await endpoints.signInWithPassword(transportFor(em, 'client'), { email: 'demo@authbroker.dev', password: 'demo-password' });
-    await expectKnown(endpoints.getCurrentProject(adminTokenTransport(em, em.projects.demo.id, demoUser.access_token)), 'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
+    const demoUser = await endpoints.signInWithPassword(transportFor(em, 'client'), {
+      email: 'demo@authbroker.dev',
+      password: 'demo-password',
+    });
+    await expectKnown(
+      endpoints.getCurrentProject(adminTokenTransport(em, em.projects.demo.id, demoUser.access_token)),
+      'ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN',
+    );
   });
 
   it('refuses unparsable tokens, vanished users and vanished projects', async () => {
     const em = emulator();
-    const garbage = await raw(em, 'GET', '/api/v1/projects/current', { headers: adminTokenHeaders(em.projects.demo.id, 'not-a-jwt') });
+    const garbage = await raw(em, 'GET', '/api/v1/projects/current', {
+      headers: adminTokenHeaders(em.projects.demo.id, 'not-a-jwt'),
+    });
     expect(garbage.json()).toMatchObject({ code: 'UNPARSABLE_ADMIN_ACCESS_TOKEN' });
 
     const internal = em.env.store.project('internal')!;
@@ -101,11 +157,19 @@ describe('admin access tokens (§3.6, §6.11)', () => {
     const { access_token: ownerToken, user_id: ownerId } = await signInAdmin(em);
     const owner = internal.users[ownerId]!;
     const saved = owner.server_metadata;
-    owner.server_metadata = { managedProjectIds: [...(saved as { managedProjectIds: string[] }).managedProjectIds, ghostProject] };
+    owner.server_metadata = {
+      managedProjectIds: [...(saved as { managedProjectIds: string[] }).managedProjectIds, ghostProject],
+    };
     try {
-      // The service looks the project up before the token's rights (it used to answer INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN).
-      const missing = await raw(em, 'GET', '/api/v1/projects/current', { headers: adminTokenHeaders(ghostProject, ownerToken) });
-      expect(missing.json()).toMatchObject({ code: 'CURRENT_PROJECT_NOT_FOUND', details: { project_id: ghostProject } });
+      // The service looks the project up before the token's rights (it used to answer
+      // INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN).
+      const missing = await raw(em, 'GET', '/api/v1/projects/current', {
+        headers: adminTokenHeaders(ghostProject, ownerToken),
+      });
+      expect(missing.json()).toMatchObject({
+        code: 'CURRENT_PROJECT_NOT_FOUND',
+        details: { project_id: ghostProject },
+      });
     } finally {
       owner.server_metadata = saved;
     }
@@ -116,10 +180,14 @@ describe('admin access tokens (§3.6, §6.11)', () => {
       verification_callback_url: 'http://localhost:3000/verify',
     });
     deleteUser(internal, doomed.user_id);
-    const gone = await raw(em, 'GET', '/api/v1/projects/current', { headers: adminTokenHeaders(em.projects.demo.id, doomed.access_token) });
+    const gone = await raw(em, 'GET', '/api/v1/projects/current', {
+      headers: adminTokenHeaders(em.projects.demo.id, doomed.access_token),
+    });
     expect(gone.status).toBe(401);
     expect(gone.headers.get('x-stack-known-error')).toBeNull();
-    expect(gone.text).toBe('The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.');
+    expect(gone.text).toBe(
+      'The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.',
+    );
   });
 
   it('expires with the token lifetime and works again after an ordinary refresh against internal', async () => {
@@ -134,7 +202,12 @@ describe('admin access tokens (§3.6, §6.11)', () => {
     expect(expired.details).toEqual({ expired_at_millis: (decodeJwt(signedIn.access_token).exp ?? 0) * 1000 });
 
     const internalKeys = em.projects.internal;
-    const refreshed = await refreshAccessToken({ baseUrl: em.url, projectId: 'internal', publishableClientKey: internalKeys.publishableClientKey }, signedIn.refresh_token);
-    expect((await endpoints.getCurrentProject(adminTokenTransport(em, em.projects.demo.id, refreshed.access_token))).id).toBe(em.projects.demo.id);
+    const refreshed = await refreshAccessToken(
+      { baseUrl: em.url, projectId: 'internal', publishableClientKey: internalKeys.publishableClientKey },
+      signedIn.refresh_token,
+    );
+    expect(
+      (await endpoints.getCurrentProject(adminTokenTransport(em, em.projects.demo.id, refreshed.access_token))).id,
+    ).toBe(em.projects.demo.id);
   });
 });

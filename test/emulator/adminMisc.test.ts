@@ -5,7 +5,14 @@ import { keyHeaders, raw } from './httpSupport.js';
 
 const emulator = useEmulator();
 const DAY = 24 * 3600 * 1000;
-const smtp = { host: 'smtp.example.com', port: 587, username: 'user', password: 'secret-password', sender_name: 'Sender', sender_email: 'sender@example.com' };
+const smtp = {
+  host: 'smtp.example.com',
+  port: 587,
+  username: 'user',
+  password: 'secret-password',
+  sender_name: 'Sender',
+  sender_email: 'sender@example.com',
+};
 
 async function emulatorNow(url: string): Promise<number> {
   return ((await (await fetch(`${url}/emulator/time`)).json()) as { now_millis: number }).now_millis;
@@ -14,7 +21,10 @@ async function emulatorNow(url: string): Promise<number> {
 describe('POST /webhooks/svix-token', () => {
   it('answers 201 with a token for an empty object body', async () => {
     const em = emulator();
-    const response = await raw(em, 'POST', '/api/v1/webhooks/svix-token', { headers: keyHeaders(em, 'admin'), json: {} });
+    const response = await raw(em, 'POST', '/api/v1/webhooks/svix-token', {
+      headers: keyHeaders(em, 'admin'),
+      json: {},
+    });
     expect(response.status).toBe(201);
     expect(Object.keys(response.json())).toEqual(['token']);
     expect(response.json<{ token: string }>().token).toMatch(/^\S{20,}$/);
@@ -25,7 +35,10 @@ describe('POST /webhooks/svix-token', () => {
     const em = emulator();
     const noBody = await raw(em, 'POST', '/api/v1/webhooks/svix-token', { headers: keyHeaders(em, 'admin') });
     expect(noBody.json<{ error: string }>().error).toContain('body must be defined');
-    const server = await raw(em, 'POST', '/api/v1/webhooks/svix-token', { headers: keyHeaders(em, 'server'), json: {} });
+    const server = await raw(em, 'POST', '/api/v1/webhooks/svix-token', {
+      headers: keyHeaders(em, 'server'),
+      json: {},
+    });
     expect(server.json()).toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE' });
   });
 });
@@ -35,12 +48,26 @@ describe('POST /internal/send-test-email and GET /internal/emails', () => {
     const em = emulator();
     const admin = transportFor(em, 'admin');
     const to = uniqueEmail('test-mail');
-    expect(await endpoints.sendTestEmail(admin, { recipient_email: to, email_config: smtp })).toEqual({ success: true });
+    expect(await endpoints.sendTestEmail(admin, { recipient_email: to, email_config: smtp })).toEqual({
+      success: true,
+    });
     const [mail] = em.env.mailbox.list(to);
-    expect(mail).toMatchObject({ to, subject: 'Test Email from Stack Auth', template: 'test', project_id: em.projects.demo.id });
+    expect(mail).toMatchObject({
+      to,
+      subject: 'Test Email from Stack Auth',
+      template: 'test',
+      project_id: em.projects.demo.id,
+    });
     const [logged] = await endpoints.listSentEmails(admin);
     expect(logged).toMatchObject({ subject: 'Test Email from Stack Auth', to: [to], error: null });
-    expect(logged?.sender_config).toEqual({ type: 'standard', host: 'smtp.example.com', port: 587, username: 'user', sender_name: 'Sender', sender_email: 'sender@example.com' });
+    expect(logged?.sender_config).toEqual({
+      type: 'standard',
+      host: 'smtp.example.com',
+      port: 587,
+      username: 'user',
+      sender_name: 'Sender',
+      sender_email: 'sender@example.com',
+    });
     expect(JSON.stringify(logged)).not.toContain('secret-password');
   });
 
@@ -48,7 +75,10 @@ describe('POST /internal/send-test-email and GET /internal/emails', () => {
     const em = emulator();
     const admin = transportFor(em, 'admin');
     const to = uniqueEmail('unusable');
-    for (const email_config of [{ ...smtp, host: '' }, { ...smtp, port: 0 }]) {
+    for (const email_config of [
+      { ...smtp, host: '' },
+      { ...smtp, port: 0 },
+    ]) {
       const result = await endpoints.sendTestEmail(admin, { recipient_email: to, email_config });
       expect(result.success).toBe(false);
       expect(result.error_message).toEqual(expect.stringMatching(/\S/));
@@ -58,7 +88,10 @@ describe('POST /internal/send-test-email and GET /internal/emails', () => {
 
   it('validates the body', async () => {
     const em = emulator();
-    const response = await raw(em, 'POST', '/api/v1/internal/send-test-email', { headers: keyHeaders(em, 'admin'), json: { recipient_email: 'not-an-email', email_config: { host: 'h' } } });
+    const response = await raw(em, 'POST', '/api/v1/internal/send-test-email', {
+      headers: keyHeaders(em, 'admin'),
+      json: { recipient_email: 'not-an-email', email_config: { host: 'h' } },
+    });
     expect(response.status).toBe(400);
     const error = response.json<{ error: string }>().error;
     expect(error).toContain('body.recipient_email must be a valid email');
@@ -69,12 +102,20 @@ describe('POST /internal/send-test-email and GET /internal/emails', () => {
     const em = emulator();
     const admin = transportFor(em, 'admin');
     const email = uniqueEmail('logged');
-    await endpoints.signUpWithPassword(transportFor(em, 'client'), { email, password: 'correct horse', verification_callback_url: 'http://localhost:3000/verify' });
+    await endpoints.signUpWithPassword(transportFor(em, 'client'), {
+      email,
+      password: 'correct horse',
+      verification_callback_url: 'http://localhost:3000/verify',
+    });
     const [newest] = await endpoints.listSentEmails(admin);
     expect(newest).toMatchObject({ subject: 'Verify your email at Authbroker Demo', to: [email] });
     expect(newest?.sender_config).toMatchObject({ type: 'standard', host: 'mailbox.emulator.invalid' });
 
-    await Promise.all(Array.from({ length: 101 }, (_, i) => endpoints.sendTestEmail(admin, { recipient_email: `bulk-${i}@example.com`, email_config: smtp })));
+    await Promise.all(
+      Array.from({ length: 101 }, (_, i) =>
+        endpoints.sendTestEmail(admin, { recipient_email: `bulk-${i}@example.com`, email_config: smtp }),
+      ),
+    );
     const last = uniqueEmail('last');
     await endpoints.sendTestEmail(admin, { recipient_email: last, email_config: smtp });
     const listed = await endpoints.listSentEmails(admin);
@@ -94,7 +135,15 @@ describe('GET /internal/metrics', () => {
   it('has exactly the §4.14 shape with 31 days ending today', async () => {
     const em = emulator();
     const metrics = await endpoints.getProjectMetrics(transportFor(em, 'admin'));
-    expect(Object.keys(metrics).sort()).toEqual(['daily_active_users', 'daily_users', 'login_methods', 'recently_active', 'recently_registered', 'total_users', 'users_by_country']);
+    expect(Object.keys(metrics).sort()).toEqual([
+      'daily_active_users',
+      'daily_users',
+      'login_methods',
+      'recently_active',
+      'recently_registered',
+      'total_users',
+      'users_by_country',
+    ]);
     const today = new Date(await emulatorNow(em.url)).toISOString().slice(0, 10);
     for (const series of [metrics.daily_users, metrics.daily_active_users]) {
       expect(series).toHaveLength(31);
@@ -112,7 +161,11 @@ describe('GET /internal/metrics', () => {
     const before = await endpoints.getProjectMetrics(admin);
     const emails = [uniqueEmail('m1'), uniqueEmail('m2')];
     for (const email of emails) {
-      await endpoints.signUpWithPassword(transportFor(em, 'client'), { email, password: 'correct horse', verification_callback_url: 'http://localhost:3000/verify' });
+      await endpoints.signUpWithPassword(transportFor(em, 'client'), {
+        email,
+        password: 'correct horse',
+        verification_callback_url: 'http://localhost:3000/verify',
+      });
     }
     const after = await endpoints.getProjectMetrics(admin);
     expect(after.total_users).toBe(before.total_users + 2);
@@ -139,6 +192,9 @@ describe('GET /internal/metrics', () => {
   it('is admin-only', async () => {
     const em = emulator();
     const response = await raw(em, 'GET', '/api/v1/internal/metrics', { headers: keyHeaders(em, 'server') });
-    expect(response.json()).toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE', details: { allowed_access_types: ['admin'] } });
+    expect(response.json()).toMatchObject({
+      code: 'INSUFFICIENT_ACCESS_TYPE',
+      details: { allowed_access_types: ['admin'] },
+    });
   });
 });

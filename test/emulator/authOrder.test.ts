@@ -20,23 +20,47 @@ function expectKnown(response: RawResponse, status: number, code: string, detail
 }
 
 async function signUp(em: ReturnType<typeof emulator>, project: 'demo' | 'internal' = 'demo') {
-  return endpoints.signUpWithPassword(transportFor(em, 'client', { project }), { email: uniqueEmail('order'), password: 'correct horse', verification_callback_url: 'http://localhost:3000/v' });
+  return endpoints.signUpWithPassword(transportFor(em, 'client', { project }), {
+    email: uniqueEmail('order'),
+    password: 'correct horse',
+    verification_callback_url: 'http://localhost:3000/v',
+  });
 }
 
 describe('§1.4 step 1: the access token, checked first whenever a project id is present', () => {
   it('refuses an unparsable token even without an access type or with an invalid one', async () => {
     const em = emulator();
     const project = em.projects.demo.id;
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': project, 'x-stack-access-token': 'garbage' } }), 401, 'UNPARSABLE_ACCESS_TOKEN');
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': project, 'x-stack-access-token': 'a.b.c', 'x-stack-access-type': 'superuser' } }), 401, 'UNPARSABLE_ACCESS_TOKEN');
+    expectKnown(
+      await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': project, 'x-stack-access-token': 'garbage' } }),
+      401,
+      'UNPARSABLE_ACCESS_TOKEN',
+    );
+    expectKnown(
+      await raw(em, 'GET', CURRENT, {
+        headers: { 'x-stack-project-id': project, 'x-stack-access-token': 'a.b.c', 'x-stack-access-type': 'superuser' },
+      }),
+      401,
+      'UNPARSABLE_ACCESS_TOKEN',
+    );
     // Without a project id the token is not looked at.
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-access-token': 'garbage' } }), 400, 'ACCESS_TYPE_REQUIRED');
+    expectKnown(
+      await raw(em, 'GET', CURRENT, { headers: { 'x-stack-access-token': 'garbage' } }),
+      400,
+      'ACCESS_TYPE_REQUIRED',
+    );
   });
 
   it('refuses a token of another project with INVALID_PROJECT_FOR_ACCESS_TOKEN', async () => {
     const em = emulator();
     const internalUser = await signUp(em, 'internal');
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...keyHeaders(em, 'client'), 'x-stack-access-token': internalUser.access_token } }), 401, 'INVALID_PROJECT_FOR_ACCESS_TOKEN');
+    expectKnown(
+      await raw(em, 'GET', CURRENT, {
+        headers: { ...keyHeaders(em, 'client'), 'x-stack-access-token': internalUser.access_token },
+      }),
+      401,
+      'INVALID_PROJECT_FOR_ACCESS_TOKEN',
+    );
   });
 
   it('lets a valid token of a deleted user through with no user', async () => {
@@ -45,7 +69,11 @@ describe('§1.4 step 1: the access token, checked first whenever a project id is
     deleteUser(em.env.store.project(em.projects.demo.id)!, user.user_id);
     const headers = { ...keyHeaders(em, 'client'), 'x-stack-access-token': user.access_token };
     expect((await raw(em, 'GET', '/api/v1', { headers })).text.endsWith('  User: None')).toBe(true);
-    expectKnown(await raw(em, 'GET', '/api/v1/auth/sessions?user_id=me', { headers }), 400, 'CANNOT_GET_OWN_USER_WITHOUT_USER');
+    expectKnown(
+      await raw(em, 'GET', '/api/v1/auth/sessions?user_id=me', { headers }),
+      400,
+      'CANNOT_GET_OWN_USER_WITHOUT_USER',
+    );
   });
 
   it('keeps access tokens valid after sign-out until they expire', async () => {
@@ -56,7 +84,10 @@ describe('§1.4 step 1: the access token, checked first whenever a project id is
     const after = await raw(em, 'GET', '/api/v1', { headers });
     expect(after.status).toBe(200);
     expect(after.text).toMatch(/ {2}User: order-.*@example\.com$/);
-    const refresh = await raw(em, 'POST', '/api/v1/auth/sessions/current/refresh', { headers: { ...headers, 'x-stack-refresh-token': user.refresh_token }, json: {} });
+    const refresh = await raw(em, 'POST', '/api/v1/auth/sessions/current/refresh', {
+      headers: { ...headers, 'x-stack-refresh-token': user.refresh_token },
+      json: {},
+    });
     expectKnown(refresh, 401, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
   });
 });
@@ -65,37 +96,71 @@ describe('§1.4 steps 2–5: access type and project id', () => {
   it('refuses keys or an admin token without an access type', async () => {
     const em = emulator();
     const project = em.projects.demo.id;
-    for (const header of ['x-stack-publishable-client-key', 'x-stack-secret-server-key', 'x-stack-super-secret-admin-key', 'x-stack-admin-access-token']) {
-      expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': project, [header]: 'anything' } }), 400, 'PROJECT_KEY_WITHOUT_ACCESS_TYPE');
+    for (const header of [
+      'x-stack-publishable-client-key',
+      'x-stack-secret-server-key',
+      'x-stack-super-secret-admin-key',
+      'x-stack-admin-access-token',
+    ]) {
+      expectKnown(
+        await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': project, [header]: 'anything' } }),
+        400,
+        'PROJECT_KEY_WITHOUT_ACCESS_TYPE',
+      );
     }
   });
 
   it('treats no access type as unauthenticated: ACCESS_TYPE_REQUIRED where auth is needed', async () => {
     const em = emulator();
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': em.projects.demo.id } }), 400, 'ACCESS_TYPE_REQUIRED');
-    expect((await raw(em, 'GET', '/api/v1', { headers: { 'x-stack-project-id': em.projects.demo.id } })).status).toBe(200);
+    expectKnown(
+      await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': em.projects.demo.id } }),
+      400,
+      'ACCESS_TYPE_REQUIRED',
+    );
+    expect((await raw(em, 'GET', '/api/v1', { headers: { 'x-stack-project-id': em.projects.demo.id } })).status).toBe(
+      200,
+    );
   });
 
   it('refuses an unknown access type, then a missing project id', async () => {
     const em = emulator();
     const invalid = await raw(em, 'GET', CURRENT, { headers: { 'x-stack-access-type': 'superuser' } });
     expectKnown(invalid, 400, 'INVALID_ACCESS_TYPE');
-    expect(invalid.json<{ error: string }>().error).toBe("The x-stack-access-type header must be 'client', 'server', or 'admin', but was 'superuser'.");
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-access-type': 'server', 'x-stack-secret-server-key': em.projects.demo.secretServerKey } }), 400, 'ACCESS_TYPE_WITHOUT_PROJECT_ID', {
-      request_type: 'server',
-    });
+    expect(invalid.json<{ error: string }>().error).toBe(
+      "The x-stack-access-type header must be 'client', 'server', or 'admin', but was 'superuser'.",
+    );
+    expectKnown(
+      await raw(em, 'GET', CURRENT, {
+        headers: { 'x-stack-access-type': 'server', 'x-stack-secret-server-key': em.projects.demo.secretServerKey },
+      }),
+      400,
+      'ACCESS_TYPE_WITHOUT_PROJECT_ID',
+      {
+        request_type: 'server',
+      },
+    );
   });
 });
 
 describe('§1.4 steps 6–9: credentials', () => {
   it('accepts the development override key for any project and access type', async () => {
     const em = emulator();
-    const headers = { 'x-stack-project-id': em.projects.demo.id, 'x-stack-access-type': 'admin', 'x-stack-development-override-key': em.projects.internal.superSecretAdminKey };
+    const headers = {
+      'x-stack-project-id': em.projects.demo.id,
+      'x-stack-access-type': 'admin',
+      'x-stack-development-override-key': em.projects.internal.superSecretAdminKey,
+    };
     const ok = await raw(em, 'GET', ADMIN_CURRENT, { headers });
     expect(ok.status).toBe(200);
     expect(ok.json()).toHaveProperty('config.oauth_providers');
-    const wrong = await raw(em, 'GET', ADMIN_CURRENT, { headers: { ...headers, 'x-stack-development-override-key': em.projects.demo.superSecretAdminKey } });
-    expect([wrong.status, wrong.text, wrong.headers.get('x-stack-known-error')]).toEqual([401, 'Invalid development key override', null]);
+    const wrong = await raw(em, 'GET', ADMIN_CURRENT, {
+      headers: { ...headers, 'x-stack-development-override-key': em.projects.demo.superSecretAdminKey },
+    });
+    expect([wrong.status, wrong.text, wrong.headers.get('x-stack-known-error')]).toEqual([
+      401,
+      'Invalid development key override',
+      null,
+    ]);
   });
 
   it('requires the key of the access type (client access only where the project says so); an empty one counts as none; others are ignored', async () => {
@@ -108,14 +173,46 @@ describe('§1.4 steps 6–9: credentials', () => {
     const config = em.env.store.project(demo.id)!.config;
     config.require_publishable_client_key = true;
     try {
-      expectKnown(await raw(em, 'GET', CURRENT, { headers: keyless }), 401, 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: demo.id });
-      expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...keyless, 'x-stack-publishable-client-key': '' } }), 401, 'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: demo.id });
+      expectKnown(
+        await raw(em, 'GET', CURRENT, { headers: keyless }),
+        401,
+        'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT',
+        { project_id: demo.id },
+      );
+      expectKnown(
+        await raw(em, 'GET', CURRENT, { headers: { ...keyless, 'x-stack-publishable-client-key': '' } }),
+        401,
+        'PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT',
+        { project_id: demo.id },
+      );
     } finally {
       config.require_publishable_client_key = false;
     }
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...base, 'x-stack-access-type': 'server', 'x-stack-secret-server-key': '' } }), 401, 'SERVER_AUTHENTICATION_REQUIRED');
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...base, 'x-stack-access-type': 'server', 'x-stack-publishable-client-key': demo.publishableClientKey } }), 401, 'SERVER_AUTHENTICATION_REQUIRED');
-    expectKnown(await raw(em, 'GET', CURRENT, { headers: { ...base, 'x-stack-access-type': 'admin', 'x-stack-secret-server-key': demo.secretServerKey } }), 401, 'ADMIN_AUTHENTICATION_REQUIRED');
+    expectKnown(
+      await raw(em, 'GET', CURRENT, {
+        headers: { ...base, 'x-stack-access-type': 'server', 'x-stack-secret-server-key': '' },
+      }),
+      401,
+      'SERVER_AUTHENTICATION_REQUIRED',
+    );
+    expectKnown(
+      await raw(em, 'GET', CURRENT, {
+        headers: {
+          ...base,
+          'x-stack-access-type': 'server',
+          'x-stack-publishable-client-key': demo.publishableClientKey,
+        },
+      }),
+      401,
+      'SERVER_AUTHENTICATION_REQUIRED',
+    );
+    expectKnown(
+      await raw(em, 'GET', CURRENT, {
+        headers: { ...base, 'x-stack-access-type': 'admin', 'x-stack-secret-server-key': demo.secretServerKey },
+      }),
+      401,
+      'ADMIN_AUTHENTICATION_REQUIRED',
+    );
   });
 
   it('refuses wrong keys with details.project_id; an unknown project is CURRENT_PROJECT_NOT_FOUND whatever the key', async () => {
@@ -124,14 +221,33 @@ describe('§1.4 steps 6–9: credentials', () => {
     const cases = [
       ['client', 'x-stack-publishable-client-key', demo.secretServerKey, 'INVALID_PUBLISHABLE_CLIENT_KEY'],
       ['server', 'x-stack-secret-server-key', demo.publishableClientKey, 'INVALID_SECRET_SERVER_KEY'],
-      ['admin', 'x-stack-super-secret-admin-key', em.projects.internal.superSecretAdminKey, 'INVALID_SUPER_SECRET_ADMIN_KEY'],
+      [
+        'admin',
+        'x-stack-super-secret-admin-key',
+        em.projects.internal.superSecretAdminKey,
+        'INVALID_SUPER_SECRET_ADMIN_KEY',
+      ],
     ] as const;
     for (const [type, header, key, code] of cases) {
-      expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': demo.id, 'x-stack-access-type': type, [header]: key } }), 401, code, { project_id: demo.id });
+      expectKnown(
+        await raw(em, 'GET', CURRENT, {
+          headers: { 'x-stack-project-id': demo.id, 'x-stack-access-type': type, [header]: key },
+        }),
+        401,
+        code,
+        { project_id: demo.id },
+      );
     }
     const ghost = crypto.randomUUID();
     for (const [type, header, key] of cases) {
-      expectKnown(await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': ghost, 'x-stack-access-type': type, [header]: key } }), 400, 'CURRENT_PROJECT_NOT_FOUND', { project_id: ghost });
+      expectKnown(
+        await raw(em, 'GET', CURRENT, {
+          headers: { 'x-stack-project-id': ghost, 'x-stack-access-type': type, [header]: key },
+        }),
+        400,
+        'CURRENT_PROJECT_NOT_FOUND',
+        { project_id: ghost },
+      );
     }
   });
 });
@@ -139,18 +255,34 @@ describe('§1.4 steps 6–9: credentials', () => {
 describe('endpoint-level access checks', () => {
   it('answers INSUFFICIENT_ACCESS_TYPE with the allowed types and message', async () => {
     const em = emulator();
-    const sessions = await raw(em, 'POST', '/api/v1/auth/sessions', { headers: keyHeaders(em, 'client'), json: { user_id: crypto.randomUUID() } });
-    expectKnown(sessions, 401, 'INSUFFICIENT_ACCESS_TYPE', { actual_access_type: 'client', allowed_access_types: ['server', 'admin'] });
-    expect(sessions.json<{ error: string }>().error).toBe("The x-stack-access-type header must be 'server' or 'admin', but was 'client'.");
-    expectKnown(await raw(em, 'PATCH', ADMIN_CURRENT, { headers: keyHeaders(em, 'server'), json: {} }), 401, 'INSUFFICIENT_ACCESS_TYPE', {
-      actual_access_type: 'server',
-      allowed_access_types: ['admin'],
+    const sessions = await raw(em, 'POST', '/api/v1/auth/sessions', {
+      headers: keyHeaders(em, 'client'),
+      json: { user_id: crypto.randomUUID() },
     });
+    expectKnown(sessions, 401, 'INSUFFICIENT_ACCESS_TYPE', {
+      actual_access_type: 'client',
+      allowed_access_types: ['server', 'admin'],
+    });
+    expect(sessions.json<{ error: string }>().error).toBe(
+      "The x-stack-access-type header must be 'server' or 'admin', but was 'client'.",
+    );
+    expectKnown(
+      await raw(em, 'PATCH', ADMIN_CURRENT, { headers: keyHeaders(em, 'server'), json: {} }),
+      401,
+      'INSUFFICIENT_ACCESS_TYPE',
+      {
+        actual_access_type: 'server',
+        allowed_access_types: ['admin'],
+      },
+    );
   });
 
   it('checks authentication before the body', async () => {
     const em = emulator();
-    const response = await raw(em, 'PATCH', ADMIN_CURRENT, { headers: { ...keyHeaders(em, 'admin'), 'x-stack-super-secret-admin-key': 'sak_wrong' }, json: { bogus: 1 } });
+    const response = await raw(em, 'PATCH', ADMIN_CURRENT, {
+      headers: { ...keyHeaders(em, 'admin'), 'x-stack-super-secret-admin-key': 'sak_wrong' },
+      json: { bogus: 1 },
+    });
     expectKnown(response, 401, 'INVALID_SUPER_SECRET_ADMIN_KEY', { project_id: em.projects.demo.id });
   });
 });
@@ -160,8 +292,18 @@ describe('expiry (moves the clock; keep last)', () => {
     const em = emulator();
     const user = await signUp(em);
     await raw(em, 'POST', '/emulator/time', { json: { advance_millis: 61_000 } });
-    const response = await raw(em, 'GET', CURRENT, { headers: { 'x-stack-project-id': em.projects.demo.id, 'x-stack-access-token': user.access_token, 'x-stack-access-type': 'bogus' } });
-    expectKnown(response, 401, 'ACCESS_TOKEN_EXPIRED', { expired_at_millis: (decodeJwt(user.access_token).exp ?? 0) * 1000 });
-    expect(response.json<{ error: string }>().error).toContain('Access token has expired. Please refresh it and try again.');
+    const response = await raw(em, 'GET', CURRENT, {
+      headers: {
+        'x-stack-project-id': em.projects.demo.id,
+        'x-stack-access-token': user.access_token,
+        'x-stack-access-type': 'bogus',
+      },
+    });
+    expectKnown(response, 401, 'ACCESS_TOKEN_EXPIRED', {
+      expired_at_millis: (decodeJwt(user.access_token).exp ?? 0) * 1000,
+    });
+    expect(response.json<{ error: string }>().error).toContain(
+      'Access token has expired. Please refresh it and try again.',
+    );
   });
 });

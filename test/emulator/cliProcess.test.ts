@@ -13,7 +13,8 @@ const dir = mkdtempSync(join(tmpdir(), 'authbroker-cli-'));
 const children: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -39,7 +40,10 @@ function run(args: string[], cwd = dir): Run {
 /** Resolves once stdout contains `text`; fails (bounded) if the process exits or takes too long. */
 function waitForOutput(r: Run, text: string, timeoutMillis = 15_000): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`No "${text}" within ${timeoutMillis} ms. stdout: ${r.stdout()} stderr: ${r.stderr()}`)), timeoutMillis);
+    const timer = setTimeout(
+      () => reject(new Error(`No "${text}" within ${timeoutMillis} ms. stdout: ${r.stdout()} stderr: ${r.stderr()}`)),
+      timeoutMillis,
+    );
     const check = () => {
       if (r.stdout().includes(text)) {
         clearTimeout(timer);
@@ -56,7 +60,10 @@ function waitForOutput(r: Run, text: string, timeoutMillis = 15_000): Promise<st
 }
 
 function withTimeout<T>(promise: Promise<T>, millis = 15_000): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`Timed out after ${millis} ms`)), millis))]);
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`Timed out after ${millis} ms`)), millis)),
+  ]);
 }
 
 const DEMO_PROJECT = { id: DEFAULT_DEMO_PROJECT.id, pck: DEFAULT_DEMO_PROJECT.publishableClientKey };
@@ -65,7 +72,12 @@ const DEMO_PROJECT = { id: DEFAULT_DEMO_PROJECT.id, pck: DEFAULT_DEMO_PROJECT.pu
 async function signIn(baseUrl: string): Promise<{ refresh_token: string }> {
   const response = await fetch(`${baseUrl}/api/v1/auth/password/sign-in`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-stack-project-id': DEMO_PROJECT.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': DEMO_PROJECT.pck },
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-project-id': DEMO_PROJECT.id,
+      'x-stack-access-type': 'client',
+      'x-stack-publishable-client-key': DEMO_PROJECT.pck,
+    },
     body: JSON.stringify({ email: 'demo@authbroker.dev', password: 'demo-password' }),
   });
   expect(response.status).toBe(200);
@@ -76,7 +88,12 @@ async function signIn(baseUrl: string): Promise<{ refresh_token: string }> {
 async function refresh(baseUrl: string, refreshToken: string): Promise<number> {
   const response = await fetch(`${baseUrl}/api/v1/auth/sessions/current/refresh`, {
     method: 'POST',
-    headers: { 'x-stack-project-id': DEMO_PROJECT.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': DEMO_PROJECT.pck, 'x-stack-refresh-token': refreshToken },
+    headers: {
+      'x-stack-project-id': DEMO_PROJECT.id,
+      'x-stack-access-type': 'client',
+      'x-stack-publishable-client-key': DEMO_PROJECT.pck,
+      'x-stack-refresh-token': refreshToken,
+    },
   });
   return response.status;
 }
@@ -85,10 +102,28 @@ async function refresh(baseUrl: string, refreshToken: string): Promise<number> {
 describe('emulator CLI', { timeout: 45_000 }, () => {
   it('prints the URLs, keys and users, serves, and stops cleanly on SIGTERM', async () => {
     const projectId = '0d6c6f0e-3b7a-4c55-9a3e-2f1d0c9b8a71';
-    const keys = { pck: 'pck_clitestpublishablekey0000000000000000000000000', ssk: 'ssk_clitestsecretserverkey000000000000000000000000', sak: 'sak_clitestsuperadminkey0000000000000000000000000' };
+    const keys = {
+      pck: 'pck_clitestpublishablekey0000000000000000000000000',
+      ssk: 'ssk_clitestsecretserverkey000000000000000000000000',
+      sak: 'sak_clitestsuperadminkey0000000000000000000000000',
+    };
     const r = run([
-      '--port', '0', '--host', '127.0.0.1', '--access-token-ttl', '90s', '--data', join(dir, 'cli-state.json'),
-      '--project-id', projectId, '--publishable-client-key', keys.pck, '--secret-server-key', keys.ssk, '--super-secret-admin-key', keys.sak,
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--access-token-ttl',
+      '90s',
+      '--data',
+      join(dir, 'cli-state.json'),
+      '--project-id',
+      projectId,
+      '--publishable-client-key',
+      keys.pck,
+      '--secret-server-key',
+      keys.ssk,
+      '--super-secret-admin-key',
+      keys.sak,
     ]);
     const out = await waitForOutput(r, 'Press Ctrl-C');
     // The base URL is the first URL printed, labelled as what a client's baseUrl takes (issue 20.3).
@@ -100,9 +135,25 @@ describe('emulator CLI', { timeout: 45_000 }, () => {
     expect(out).toMatch(/Dev page:\s+http:\/\/127\.0\.0\.1:\d+\/emulator/);
     expect(out).toContain(`State:       ${join(dir, 'cli-state.json')}`);
     expect(r.stderr()).toBe('');
-    for (const value of [projectId, keys.pck, keys.ssk, keys.sak, 'demo@authbroker.dev', 'demo-password', 'admin@authbroker.dev', 'admin-password']) expect(out).toContain(value);
+    for (const value of [
+      projectId,
+      keys.pck,
+      keys.ssk,
+      keys.sak,
+      'demo@authbroker.dev',
+      'demo-password',
+      'admin@authbroker.dev',
+      'admin-password',
+    ])
+      expect(out).toContain(value);
 
-    const response = await fetch(`${apiUrl}/projects/current`, { headers: { 'x-stack-project-id': projectId, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': keys.pck } });
+    const response = await fetch(`${apiUrl}/projects/current`, {
+      headers: {
+        'x-stack-project-id': projectId,
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': keys.pck,
+      },
+    });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { id: string }).id).toBe(projectId);
     const page = await fetch(`${baseUrl}/emulator`);
@@ -164,7 +215,17 @@ describe('emulator CLI', { timeout: 45_000 }, () => {
   });
 
   it('warns on stderr when listening beyond this machine, and lists the allowed origins', async () => {
-    const r = run(['--port', '0', '--host', '0.0.0.0', '--ephemeral', '--allow-origin', 'http://localhost:3000', '--allow-origin', 'https://app.example.com']);
+    const r = run([
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--ephemeral',
+      '--allow-origin',
+      'http://localhost:3000',
+      '--allow-origin',
+      'https://app.example.com',
+    ]);
     const out = await waitForOutput(r, 'Press Ctrl-C');
     expect(r.stderr()).toContain('Warning: listening on 0.0.0.0, which other machines can reach.');
     expect(r.stderr()).toContain('no authentication');
@@ -172,14 +233,24 @@ describe('emulator CLI', { timeout: 45_000 }, () => {
     expect(out).toMatch(/Base URL: +http:\/\/127\.0\.0\.1:\d+\n/);
     expect(out).toContain('Pages of http://localhost:3000, https://app.example.com may use it too.');
     const baseUrl = /Base URL: +(\S+)/.exec(out)![1]!;
-    expect((await fetch(`${baseUrl}/emulator/stats`, { headers: { origin: 'https://app.example.com' } })).status).toBe(200);
-    expect((await fetch(`${baseUrl}/emulator/stats`, { headers: { origin: 'http://localhost:5173' } })).status).toBe(403);
+    expect((await fetch(`${baseUrl}/emulator/stats`, { headers: { origin: 'https://app.example.com' } })).status).toBe(
+      200,
+    );
+    expect((await fetch(`${baseUrl}/emulator/stats`, { headers: { origin: 'http://localhost:5173' } })).status).toBe(
+      403,
+    );
     r.child.kill('SIGTERM');
     expect(await withTimeout(r.exited)).toBe(0);
   });
 
   it('exits 2 with a clear message on a bad flag or value', async () => {
-    const cases = [['--bogus'], ['--access-token-ttl', '10 minutes'], ['--project-id', 'not-a-uuid'], ['--data', 'x.json', '--ephemeral'], ['--allow-origin', 'localhost:5173']];
+    const cases = [
+      ['--bogus'],
+      ['--access-token-ttl', '10 minutes'],
+      ['--project-id', 'not-a-uuid'],
+      ['--data', 'x.json', '--ephemeral'],
+      ['--allow-origin', 'localhost:5173'],
+    ];
     // In parallel: each start of tsx costs a second or two.
     const runs = cases.map((args) => run(args));
     const codes = await withTimeout(Promise.all(runs.map((r) => r.exited)));

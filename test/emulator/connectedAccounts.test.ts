@@ -21,10 +21,17 @@ describe('connected-account access tokens', () => {
     const { asUser, userId, tokens } = await githubUser();
     const { access_token } = await endpoints.getConnectedAccountAccessToken(asUser, 'me', 'github');
     expect(access_token).toMatch(/^mock_github_at_/);
-    expect(inspectProviderToken(em.env, access_token)).toMatchObject({ provider_id: 'github', kind: 'access', scopes: ['user:email'] });
+    expect(inspectProviderToken(em.env, access_token)).toMatchObject({
+      provider_id: 'github',
+      kind: 'access',
+      scopes: ['user:email'],
+    });
     const scoped = await endpoints.getConnectedAccountAccessToken(asUser, userId, 'github', { scope: 'user:email' });
     expect(scoped.access_token).toBe(access_token);
-    const raw = await api(em, 'POST', '/connected-accounts/me/github/access-token', { accessToken: tokens.access_token, body: {} });
+    const raw = await api(em, 'POST', '/connected-accounts/me/github/access-token', {
+      accessToken: tokens.access_token,
+      body: {},
+    });
     expect(raw.status).toBe(201);
     expect(raw.body).toEqual({ access_token });
   });
@@ -32,12 +39,18 @@ describe('connected-account access tokens', () => {
   it('refuses scopes never granted, until linked again with provider_scope', async () => {
     const em = emulator();
     const { tokens, asUser } = await githubUser();
-    await expect(endpoints.getConnectedAccountAccessToken(asUser, 'me', 'github', { scope: 'repo' })).rejects.toSatisfy((e) =>
-      isKnownError(e, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'),
+    await expect(endpoints.getConnectedAccountAccessToken(asUser, 'me', 'github', { scope: 'repo' })).rejects.toSatisfy(
+      (e) => isKnownError(e, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE'),
     );
     const me = await endpoints.getCurrentUser(asUser);
-    await oauthSignIn(em, { email: me!.oauth_providers[0]!.email! }, { type: 'link', token: tokens.access_token, providerScope: 'repo' });
-    const { access_token } = await endpoints.getConnectedAccountAccessToken(asUser, 'me', 'github', { scope: 'repo user:email' });
+    await oauthSignIn(
+      em,
+      { email: me!.oauth_providers[0]!.email! },
+      { type: 'link', token: tokens.access_token, providerScope: 'repo' },
+    );
+    const { access_token } = await endpoints.getConnectedAccountAccessToken(asUser, 'me', 'github', {
+      scope: 'repo user:email',
+    });
     expect(inspectProviderToken(em.env, access_token)?.scopes.sort()).toEqual(['repo', 'user:email']);
   });
 
@@ -61,16 +74,43 @@ describe('connected-account access tokens', () => {
     const em = emulator();
     const { tokens, userId } = await githubUser();
     const other = await signUp(em);
-    const post = (path: string, options: Parameters<typeof api>[3] = {}) => api(em, 'POST', path, { body: {}, ...options });
-    expectPlainError(await post(`/connected-accounts/${userId}/github/access-token`, { accessToken: other.access_token }), 403, 'Client can only access its own connected accounts');
+    const post = (path: string, options: Parameters<typeof api>[3] = {}) =>
+      api(em, 'POST', path, { body: {}, ...options });
+    expectPlainError(
+      await post(`/connected-accounts/${userId}/github/access-token`, { accessToken: other.access_token }),
+      403,
+      'Client can only access its own connected accounts',
+    );
     expect((await post(`/connected-accounts/${userId}/github/access-token`, { access: 'server' })).status).toBe(201);
-    expectKnownError(await post(`/connected-accounts/me/spotify/access-token`, { accessToken: tokens.access_token }), 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED', 400);
-    expectKnownError(await post(`/connected-accounts/me/google/access-token`, { accessToken: tokens.access_token }), 'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER', 400);
+    expectKnownError(
+      await post(`/connected-accounts/me/spotify/access-token`, { accessToken: tokens.access_token }),
+      'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED',
+      400,
+    );
+    expectKnownError(
+      await post(`/connected-accounts/me/google/access-token`, { accessToken: tokens.access_token }),
+      'OAUTH_CONNECTION_NOT_CONNECTED_TO_USER',
+      400,
+    );
     expectKnownError(await post(`/connected-accounts/me/github/access-token`), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
-    expectPlainError(await post(`/connected-accounts/00000000-0000-4000-8000-000000000000/github/access-token`, { access: 'server' }), 404, 'User not found');
-    expectKnownError(await post(`/connected-accounts/me/github/access-token`, { accessToken: tokens.access_token, body: { scope: 'x', extra: 1 } }), 'SCHEMA_ERROR', 400);
+    expectPlainError(
+      await post(`/connected-accounts/00000000-0000-4000-8000-000000000000/github/access-token`, { access: 'server' }),
+      404,
+      'User not found',
+    );
+    expectKnownError(
+      await post(`/connected-accounts/me/github/access-token`, {
+        accessToken: tokens.access_token,
+        body: { scope: 'x', extra: 1 },
+      }),
+      'SCHEMA_ERROR',
+      400,
+    );
     // The internal project's providers use shared keys, whose tokens are never handed out.
-    const shared = await post(`/connected-accounts/00000000-0000-4000-8000-000000000000/github/access-token`, { access: 'server', project: 'internal' });
+    const shared = await post(`/connected-accounts/00000000-0000-4000-8000-000000000000/github/access-token`, {
+      access: 'server',
+      project: 'internal',
+    });
     expectKnownError(shared, 'OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS', 400);
   });
 
@@ -78,9 +118,19 @@ describe('connected-account access tokens', () => {
     const em = emulator();
     const { tokens, asUser } = await githubUser();
     const expected = (await endpoints.getConnectedAccountAccessToken(asUser, 'me', 'github')).access_token;
-    const alias = await api(em, 'POST', '/auth/oauth/connected-accounts/github/access-token', { accessToken: tokens.access_token, body: {} });
+    const alias = await api(em, 'POST', '/auth/oauth/connected-accounts/github/access-token', {
+      accessToken: tokens.access_token,
+      body: {},
+    });
     expect(alias.status).toBe(201);
     expect(alias.body).toEqual({ access_token: expected });
-    expectKnownError(await api(em, 'POST', '/auth/oauth/connected-accounts/github/access-token', { body: { scope: 'repo' }, accessToken: tokens.access_token }), 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE', 400);
+    expectKnownError(
+      await api(em, 'POST', '/auth/oauth/connected-accounts/github/access-token', {
+        body: { scope: 'repo' },
+        accessToken: tokens.access_token,
+      }),
+      'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE',
+      400,
+    );
   });
 });

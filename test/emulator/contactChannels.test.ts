@@ -10,7 +10,11 @@ const plain = (status: number, body: string) => ({ code: 'HTTP_STATUS_ERROR', st
 async function newUser(em: RunningEmulator, input: { verified?: boolean } = {}) {
   const server = transportFor(em, 'server');
   const email = uniqueEmail('cc');
-  const user = await endpoints.createUser(server, { primary_email: email, primary_email_auth_enabled: true, primary_email_verified: input.verified ?? false });
+  const user = await endpoints.createUser(server, {
+    primary_email: email,
+    primary_email_auth_enabled: true,
+    primary_email_verified: input.verified ?? false,
+  });
   const { access_token } = await endpoints.createSession(server, { user_id: user.id });
   const [primary] = await endpoints.listContactChannels(server, { userId: user.id });
   return { user, email, primary: primary!, client: transportFor(em, 'client', { accessToken: access_token }) };
@@ -18,7 +22,11 @@ async function newUser(em: RunningEmulator, input: { verified?: boolean } = {}) 
 
 /** The verification code of the newest e-mail to `to`. */
 async function mailedCode(em: RunningEmulator, to: string): Promise<string> {
-  const { items } = await devRequest<{ items: Array<{ subject: string; link: string | null }> }>(em, 'GET', `/emulator/mailbox?to=${encodeURIComponent(to)}`);
+  const { items } = await devRequest<{ items: Array<{ subject: string; link: string | null }> }>(
+    em,
+    'GET',
+    `/emulator/mailbox?to=${encodeURIComponent(to)}`,
+  );
   const mail = items.at(-1)!;
   expect(mail.subject).toBe('Verify your email at Authbroker Demo');
   return new URL(mail.link!).searchParams.get('code')!;
@@ -29,15 +37,24 @@ describe('verification', () => {
     const em = emulator();
     const anonymous = transportFor(em, 'client');
     const email = uniqueEmail('signup');
-    const { access_token } = await endpoints.signUpWithPassword(anonymous, { email, password: 'long enough', verification_callback_url: CALLBACK });
+    const { access_token } = await endpoints.signUpWithPassword(anonymous, {
+      email,
+      password: 'long enough',
+      verification_callback_url: CALLBACK,
+    });
     const client = transportFor(em, 'client', { accessToken: access_token });
     expect((await endpoints.getCurrentUser(client))!.primary_email_verified).toBe(false);
     const code = await mailedCode(em, email);
     expect(await endpoints.checkContactChannelVerificationCode(anonymous, code)).toEqual({ is_code_valid: true });
     expect(await endpoints.verifyContactChannel(anonymous, code)).toEqual({ success: true });
     expect((await endpoints.getCurrentUser(client))!.primary_email_verified).toBe(true);
-    await expect(endpoints.verifyContactChannel(anonymous, code)).rejects.toMatchObject({ code: 'VERIFICATION_CODE_ALREADY_USED', status: 409 });
-    await expect(endpoints.sendPrimaryEmailVerificationCode(client, { email, callback_url: CALLBACK })).rejects.toMatchObject({ code: 'EMAIL_ALREADY_VERIFIED', status: 409 });
+    await expect(endpoints.verifyContactChannel(anonymous, code)).rejects.toMatchObject({
+      code: 'VERIFICATION_CODE_ALREADY_USED',
+      status: 409,
+    });
+    await expect(
+      endpoints.sendPrimaryEmailVerificationCode(client, { email, callback_url: CALLBACK }),
+    ).rejects.toMatchObject({ code: 'EMAIL_ALREADY_VERIFIED', status: 409 });
   });
 
   it('sends per-channel codes with the documented errors', async () => {
@@ -45,38 +62,52 @@ describe('verification', () => {
     const server = transportFor(em, 'server');
     const a = await newUser(em);
     const b = await newUser(em);
-    await expect(endpoints.sendContactChannelVerificationCode(a.client, b.user.id, b.primary.id, CALLBACK)).rejects.toMatchObject(
-      plain(400, 'Can only send verification code for your own user'),
-    );
+    await expect(
+      endpoints.sendContactChannelVerificationCode(a.client, b.user.id, b.primary.id, CALLBACK),
+    ).rejects.toMatchObject(plain(400, 'Can only send verification code for your own user'));
     const ghost = crypto.randomUUID();
-    await expect(endpoints.sendContactChannelVerificationCode(server, ghost, a.primary.id, CALLBACK)).rejects.toMatchObject({
+    await expect(
+      endpoints.sendContactChannelVerificationCode(server, ghost, a.primary.id, CALLBACK),
+    ).rejects.toMatchObject({
       code: 'USER_ID_DOES_NOT_EXIST',
       status: 400,
       details: { user_id: ghost },
     });
-    await expect(endpoints.sendContactChannelVerificationCode(a.client, 'me', b.primary.id, CALLBACK)).rejects.toMatchObject(plain(404, 'Contact channel not found'));
-    await expect(endpoints.sendContactChannelVerificationCode(a.client, 'me', a.primary.id, 'https://evil.example.com/verify')).rejects.toMatchObject({
+    await expect(
+      endpoints.sendContactChannelVerificationCode(a.client, 'me', b.primary.id, CALLBACK),
+    ).rejects.toMatchObject(plain(404, 'Contact channel not found'));
+    await expect(
+      endpoints.sendContactChannelVerificationCode(a.client, 'me', a.primary.id, 'https://evil.example.com/verify'),
+    ).rejects.toMatchObject({
       code: 'REDIRECT_URL_NOT_WHITELISTED',
     });
     await endpoints.sendContactChannelVerificationCode(a.client, 'me', a.primary.id, CALLBACK);
     await endpoints.verifyContactChannel(transportFor(em, 'server'), await mailedCode(em, a.email));
     expect((await endpoints.getContactChannel(a.client, 'me', a.primary.id)).is_verified).toBe(true);
-    await expect(endpoints.sendContactChannelVerificationCode(a.client, 'me', a.primary.id, CALLBACK)).rejects.toMatchObject({ code: 'EMAIL_ALREADY_VERIFIED' });
+    await expect(
+      endpoints.sendContactChannelVerificationCode(a.client, 'me', a.primary.id, CALLBACK),
+    ).rejects.toMatchObject({ code: 'EMAIL_ALREADY_VERIFIED' });
   });
 
   it('sends the legacy primary-e-mail code only for the primary e-mail of a signed-in user', async () => {
     const em = emulator();
     const { client, email } = await newUser(em);
-    await expect(endpoints.sendPrimaryEmailVerificationCode(transportFor(em, 'client'), { email, callback_url: CALLBACK })).rejects.toMatchObject({
+    await expect(
+      endpoints.sendPrimaryEmailVerificationCode(transportFor(em, 'client'), { email, callback_url: CALLBACK }),
+    ).rejects.toMatchObject({
       code: 'SCHEMA_ERROR',
       message: expect.stringContaining('auth.user must be defined'),
     });
     const other = uniqueEmail();
-    await expect(endpoints.sendPrimaryEmailVerificationCode(client, { email: other, callback_url: CALLBACK })).rejects.toMatchObject({
+    await expect(
+      endpoints.sendPrimaryEmailVerificationCode(client, { email: other, callback_url: CALLBACK }),
+    ).rejects.toMatchObject({
       code: 'EMAIL_IS_NOT_PRIMARY_EMAIL',
       details: { email: other, primary_email: email },
     });
-    await expect(endpoints.sendPrimaryEmailVerificationCode(client, { email, callback_url: CALLBACK })).resolves.toEqual({ success: true });
+    await expect(
+      endpoints.sendPrimaryEmailVerificationCode(client, { email, callback_url: CALLBACK }),
+    ).resolves.toEqual({ success: true });
     await endpoints.verifyContactChannel(client, await mailedCode(em, email));
     expect((await endpoints.getCurrentUser(client))!.primary_email_verified).toBe(true);
   });
@@ -89,7 +120,12 @@ describe('verification', () => {
     await endpoints.updateContactChannel(client, 'me', primary.id, { value: uniqueEmail('changed') });
     const gone = plain(400, 'Contact channel not found. Was your contact channel deleted?');
     await expect(endpoints.verifyContactChannel(client, code)).rejects.toMatchObject(gone);
-    const extra = await endpoints.createContactChannel(client, { user_id: 'me', type: 'email', value: uniqueEmail('extra'), used_for_auth: false });
+    const extra = await endpoints.createContactChannel(client, {
+      user_id: 'me',
+      type: 'email',
+      value: uniqueEmail('extra'),
+      used_for_auth: false,
+    });
     await endpoints.sendContactChannelVerificationCode(client, 'me', extra.id, CALLBACK);
     const second = await mailedCode(em, extra.value);
     await endpoints.deleteContactChannel(client, 'me', extra.id);
@@ -105,27 +141,70 @@ describe('contact channel CRUD', () => {
     const value = uniqueEmail('second');
     const response = await fetch(`${em.url}/api/v1/contact-channels`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-stack-project-id': em.projects.demo.id, 'x-stack-access-type': 'client', 'x-stack-publishable-client-key': em.projects.demo.publishableClientKey, 'x-stack-access-token': (await endpoints.createSession(transportFor(em, 'server'), { user_id: a.user.id })).access_token },
+      headers: {
+        'content-type': 'application/json',
+        'x-stack-project-id': em.projects.demo.id,
+        'x-stack-access-type': 'client',
+        'x-stack-publishable-client-key': em.projects.demo.publishableClientKey,
+        'x-stack-access-token': (await endpoints.createSession(transportFor(em, 'server'), { user_id: a.user.id }))
+          .access_token,
+      },
       body: JSON.stringify({ user_id: 'me', type: 'email', value, used_for_auth: false }),
     });
     expect(response.status).toBe(201);
-    expect(await response.json()).toEqual({ id: expect.any(String), user_id: a.user.id, type: 'email', value, is_primary: false, is_verified: false, used_for_auth: false });
-    await expect(endpoints.createContactChannel(a.client, { user_id: b.user.id, type: 'email', value: uniqueEmail(), used_for_auth: false })).rejects.toMatchObject(
-      plain(403, 'Client can only create contact channels for their own user.'),
-    );
-    await expect(endpoints.createContactChannel(a.client, { user_id: 'me', type: 'email', value, used_for_auth: false })).rejects.toMatchObject(plain(400, 'Contact channel already exists'));
-    await expect(endpoints.createContactChannel(a.client, { user_id: 'me', type: 'email', value: b.email, used_for_auth: true })).rejects.toMatchObject({
+    expect(await response.json()).toEqual({
+      id: expect.any(String),
+      user_id: a.user.id,
+      type: 'email',
+      value,
+      is_primary: false,
+      is_verified: false,
+      used_for_auth: false,
+    });
+    await expect(
+      endpoints.createContactChannel(a.client, {
+        user_id: b.user.id,
+        type: 'email',
+        value: uniqueEmail(),
+        used_for_auth: false,
+      }),
+    ).rejects.toMatchObject(plain(403, 'Client can only create contact channels for their own user.'));
+    await expect(
+      endpoints.createContactChannel(a.client, { user_id: 'me', type: 'email', value, used_for_auth: false }),
+    ).rejects.toMatchObject(plain(400, 'Contact channel already exists'));
+    await expect(
+      endpoints.createContactChannel(a.client, { user_id: 'me', type: 'email', value: b.email, used_for_auth: true }),
+    ).rejects.toMatchObject({
       code: 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
       status: 409,
       details: { type: 'email', contact_channel_value: b.email },
       message: `The email (${b.email}) is already used for authentication by another account.`,
     });
     // Not used for auth, anyone may have it.
-    await endpoints.createContactChannel(a.client, { user_id: 'me', type: 'email', value: b.email, used_for_auth: false });
-    await expect(endpoints.createContactChannel(a.client, { user_id: 'me', type: 'email', value: uniqueEmail(), used_for_auth: false, is_verified: true })).rejects.toMatchObject({
+    await endpoints.createContactChannel(a.client, {
+      user_id: 'me',
+      type: 'email',
+      value: b.email,
+      used_for_auth: false,
+    });
+    await expect(
+      endpoints.createContactChannel(a.client, {
+        user_id: 'me',
+        type: 'email',
+        value: uniqueEmail(),
+        used_for_auth: false,
+        is_verified: true,
+      }),
+    ).rejects.toMatchObject({
       code: 'SCHEMA_ERROR',
     });
-    const verified = await endpoints.createContactChannel(transportFor(em, 'server'), { user_id: a.user.id, type: 'email', value: uniqueEmail(), used_for_auth: false, is_verified: true });
+    const verified = await endpoints.createContactChannel(transportFor(em, 'server'), {
+      user_id: a.user.id,
+      type: 'email',
+      value: uniqueEmail(),
+      used_for_auth: false,
+      is_verified: true,
+    });
     expect(verified.is_verified).toBe(true);
   });
 
@@ -133,7 +212,13 @@ describe('contact channel CRUD', () => {
     const em = emulator();
     const { client, primary } = await newUser(em);
     const value = uniqueEmail('newprimary');
-    const created = await endpoints.createContactChannel(client, { user_id: 'me', type: 'email', value, used_for_auth: true, is_primary: true });
+    const created = await endpoints.createContactChannel(client, {
+      user_id: 'me',
+      type: 'email',
+      value,
+      used_for_auth: true,
+      is_primary: true,
+    });
     expect(created.is_primary).toBe(true);
     expect((await endpoints.getContactChannel(client, 'me', primary.id)).is_primary).toBe(false);
     expect((await endpoints.getCurrentUser(client))!.primary_email).toBe(value);
@@ -156,18 +241,36 @@ describe('contact channel CRUD', () => {
     expect(a.primary.is_verified).toBe(true);
     const changed = await endpoints.updateContactChannel(a.client, 'me', a.primary.id, { value: uniqueEmail('reset') });
     expect(changed.is_verified).toBe(false);
-    expect((await endpoints.updateContactChannel(server, a.user.id, a.primary.id, { value: uniqueEmail('kept'), is_verified: true })).is_verified).toBe(true);
-    const extra = await endpoints.createContactChannel(a.client, { user_id: 'me', type: 'email', value: b.email, used_for_auth: false });
-    await expect(endpoints.updateContactChannel(a.client, 'me', extra.id, { used_for_auth: true })).rejects.toMatchObject({
+    expect(
+      (
+        await endpoints.updateContactChannel(server, a.user.id, a.primary.id, {
+          value: uniqueEmail('kept'),
+          is_verified: true,
+        })
+      ).is_verified,
+    ).toBe(true);
+    const extra = await endpoints.createContactChannel(a.client, {
+      user_id: 'me',
+      type: 'email',
+      value: b.email,
+      used_for_auth: false,
+    });
+    await expect(
+      endpoints.updateContactChannel(a.client, 'me', extra.id, { used_for_auth: true }),
+    ).rejects.toMatchObject({
       code: 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
       details: { type: 'email', contact_channel_value: null },
       message: 'This email is already used for authentication by another account.',
     });
-    await expect(endpoints.updateContactChannel(a.client, 'me', a.primary.id, { is_verified: true } as never)).rejects.toMatchObject({ code: 'SCHEMA_ERROR' });
-    await expect(endpoints.updateContactChannel(a.client, b.user.id, b.primary.id, { used_for_auth: false })).rejects.toMatchObject(
-      plain(403, 'Client can only update contact channels for their own user.'),
-    );
-    await expect(endpoints.updateContactChannel(a.client, 'me', b.primary.id, { used_for_auth: false })).rejects.toMatchObject(plain(400, 'Contact channel not found'));
+    await expect(
+      endpoints.updateContactChannel(a.client, 'me', a.primary.id, { is_verified: true } as never),
+    ).rejects.toMatchObject({ code: 'SCHEMA_ERROR' });
+    await expect(
+      endpoints.updateContactChannel(a.client, b.user.id, b.primary.id, { used_for_auth: false }),
+    ).rejects.toMatchObject(plain(403, 'Client can only update contact channels for their own user.'));
+    await expect(
+      endpoints.updateContactChannel(a.client, 'me', b.primary.id, { used_for_auth: false }),
+    ).rejects.toMatchObject(plain(400, 'Contact channel not found'));
   });
 
   it('reads, lists and deletes with the documented texts and statuses', async () => {
@@ -175,13 +278,27 @@ describe('contact channel CRUD', () => {
     const server = transportFor(em, 'server');
     const a = await newUser(em);
     const b = await newUser(em);
-    await expect(endpoints.getContactChannel(a.client, b.user.id, b.primary.id)).rejects.toMatchObject(plain(403, 'Client can only read contact channels for their own user.'));
-    await expect(endpoints.getContactChannel(a.client, 'me', b.primary.id)).rejects.toMatchObject(plain(404, 'Contact channel not found.'));
-    await expect(endpoints.listContactChannels(a.client)).rejects.toMatchObject(plain(403, 'Client can only list contact channels for their own user.'));
-    await expect(endpoints.listContactChannels(transportFor(em, 'client'), { userId: 'me' })).rejects.toMatchObject({ code: 'CANNOT_GET_OWN_USER_WITHOUT_USER' });
-    expect((await endpoints.listContactChannels(server, { channelId: b.primary.id })).map((c) => c.user_id)).toEqual([b.user.id]);
-    await expect(endpoints.deleteContactChannel(a.client, b.user.id, b.primary.id)).rejects.toMatchObject(plain(403, 'Client can only delete contact channels for their own user.'));
-    await expect(endpoints.deleteContactChannel(a.client, 'me', b.primary.id)).rejects.toMatchObject(plain(400, 'Contact channel not found'));
+    await expect(endpoints.getContactChannel(a.client, b.user.id, b.primary.id)).rejects.toMatchObject(
+      plain(403, 'Client can only read contact channels for their own user.'),
+    );
+    await expect(endpoints.getContactChannel(a.client, 'me', b.primary.id)).rejects.toMatchObject(
+      plain(404, 'Contact channel not found.'),
+    );
+    await expect(endpoints.listContactChannels(a.client)).rejects.toMatchObject(
+      plain(403, 'Client can only list contact channels for their own user.'),
+    );
+    await expect(endpoints.listContactChannels(transportFor(em, 'client'), { userId: 'me' })).rejects.toMatchObject({
+      code: 'CANNOT_GET_OWN_USER_WITHOUT_USER',
+    });
+    expect((await endpoints.listContactChannels(server, { channelId: b.primary.id })).map((c) => c.user_id)).toEqual([
+      b.user.id,
+    ]);
+    await expect(endpoints.deleteContactChannel(a.client, b.user.id, b.primary.id)).rejects.toMatchObject(
+      plain(403, 'Client can only delete contact channels for their own user.'),
+    );
+    await expect(endpoints.deleteContactChannel(a.client, 'me', b.primary.id)).rejects.toMatchObject(
+      plain(400, 'Contact channel not found'),
+    );
     await expect(endpoints.deleteContactChannel(server, b.user.id, b.primary.id)).resolves.toEqual({ success: true });
     expect(await endpoints.listContactChannels(server, { userId: b.user.id })).toEqual([]);
   });

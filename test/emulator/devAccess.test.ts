@@ -34,7 +34,15 @@ function withHost(port: number, path: string, host: string): Promise<{ status: n
 describe('dev endpoints (/emulator/*) and origins', () => {
   it('refuses a foreign page before anything happens: 403, no CORS headers, no change', async () => {
     const em = emulator();
-    em.env.mailbox.deliver({ project_id: 'p', to: 'someone@example.com', subject: 'Reset your password', text: 'link', html: '', template: 'password_reset', link: 'http://localhost:5173/reset?code=secret' });
+    em.env.mailbox.deliver({
+      project_id: 'p',
+      to: 'someone@example.com',
+      subject: 'Reset your password',
+      text: 'link',
+      html: '',
+      template: 'password_reset',
+      link: 'http://localhost:5173/reset?code=secret',
+    });
     const read = await raw(em, 'GET', '/emulator/mailbox', { headers: { origin: EVIL } });
     expect(read.status).toBe(403);
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
@@ -44,7 +52,10 @@ describe('dev endpoints (/emulator/*) and origins', () => {
     const inject = await raw(em, 'POST', '/emulator/faults', { headers: { origin: EVIL }, json: RULE });
     expect(inject.status).toBe(403);
     // A "simple" request (no preflight in a browser) changes nothing either.
-    const simple = await raw(em, 'POST', '/emulator/time', { headers: { origin: EVIL, 'content-type': 'text/plain' }, body: '{"advance_millis":1000}' });
+    const simple = await raw(em, 'POST', '/emulator/time', {
+      headers: { origin: EVIL, 'content-type': 'text/plain' },
+      body: '{"advance_millis":1000}',
+    });
     expect(simple.status).toBe(403);
     const clear = await raw(em, 'DELETE', '/emulator/mailbox', { headers: { origin: 'null' } });
     expect(clear.status).toBe(403);
@@ -52,7 +63,13 @@ describe('dev endpoints (/emulator/*) and origins', () => {
     expect(em.env.clock.offset).toBe(0);
     expect(em.env.mailbox.list('someone@example.com')).toHaveLength(1);
 
-    const preflight = await raw(em, 'OPTIONS', '/emulator/faults', { headers: { origin: EVIL, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const preflight = await raw(em, 'OPTIONS', '/emulator/faults', {
+      headers: {
+        origin: EVIL,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(preflight.status).toBe(403);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     const page = await raw(em, 'GET', '/emulator', { headers: { origin: EVIL } });
@@ -61,7 +78,13 @@ describe('dev endpoints (/emulator/*) and origins', () => {
 
   it('serves the allowed origins (the demo by default) with their own CORS headers', async () => {
     const em = emulator();
-    const preflight = await raw(em, 'OPTIONS', '/emulator/faults', { headers: { origin: DEMO, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const preflight = await raw(em, 'OPTIONS', '/emulator/faults', {
+      headers: {
+        origin: DEMO,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(DEMO);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
@@ -83,15 +106,20 @@ describe('dev endpoints (/emulator/*) and origins', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('access-control-allow-origin')).toBeNull();
     // The mock OAuth provider's consent form posts to its own origin.
-    const consent = await raw(em, 'POST', '/emulator/oauth/github/authorize', { headers: { origin: em.url, 'content-type': 'application/x-www-form-urlencoded' }, body: 'state=s' });
+    const consent = await raw(em, 'POST', '/emulator/oauth/github/authorize', {
+      headers: { origin: em.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'state=s',
+    });
     expect(consent.status).toBe(400);
     expect(consent.text).toContain('redirect_uri');
   });
 
-  it('keeps the service\'s CORS on the API for every origin', async () => {
+  it("keeps the service's CORS on the API for every origin", async () => {
     const em = emulator();
     for (const origin of [EVIL, DEMO]) {
-      const response = await raw(em, 'GET', '/api/v1/projects/current', { headers: { ...keyHeaders(em, 'client'), origin } });
+      const response = await raw(em, 'GET', '/api/v1/projects/current', {
+        headers: { ...keyHeaders(em, 'client'), origin },
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
     }
@@ -100,8 +128,12 @@ describe('dev endpoints (/emulator/*) and origins', () => {
   it('takes the allowed origins as an option, checked', async () => {
     const em = await startEmulator({ port: 0, allowOrigins: ['http://localhost:3000', 'https://app.example.com/'] });
     try {
-      expect((await raw(em, 'GET', '/emulator/stats', { headers: { origin: 'http://localhost:3000' } })).status).toBe(200);
-      expect((await raw(em, 'GET', '/emulator/stats', { headers: { origin: 'https://app.example.com' } })).status).toBe(200);
+      expect((await raw(em, 'GET', '/emulator/stats', { headers: { origin: 'http://localhost:3000' } })).status).toBe(
+        200,
+      );
+      expect((await raw(em, 'GET', '/emulator/stats', { headers: { origin: 'https://app.example.com' } })).status).toBe(
+        200,
+      );
       // The option replaces the default.
       expect((await raw(em, 'GET', '/emulator/stats', { headers: { origin: DEMO } })).status).toBe(403);
     } finally {
@@ -116,7 +148,13 @@ describe('dev endpoints (/emulator/*) and origins', () => {
 describe('Host header (DNS rebinding)', () => {
   it('answers loopback names and IP addresses, and refuses other names on every path', async () => {
     const em = emulator();
-    for (const host of [`127.0.0.1:${em.port}`, `localhost:${em.port}`, `app.localhost:${em.port}`, `[::1]:${em.port}`, `192.168.1.20:${em.port}`]) {
+    for (const host of [
+      `127.0.0.1:${em.port}`,
+      `localhost:${em.port}`,
+      `app.localhost:${em.port}`,
+      `[::1]:${em.port}`,
+      `192.168.1.20:${em.port}`,
+    ]) {
       expect((await withHost(em.port, '/emulator/stats', host)).status, host).toBe(200);
     }
     for (const path of ['/emulator/mailbox', '/api/v1', '/health']) {
@@ -139,7 +177,8 @@ describe('Host header (DNS rebinding)', () => {
 
 describe('listening beyond this machine', () => {
   it('warns for any address other machines can reach, and says the dev endpoints are unauthenticated', () => {
-    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) expect(exposureWarning(host), host).toBeNull();
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'])
+      expect(exposureWarning(host), host).toBeNull();
     for (const host of ['0.0.0.0', '::', '192.168.1.20', 'devbox.lan']) {
       expect(exposureWarning(host), host).toContain(`listening on ${host}`);
       expect(exposureWarning(host)).toContain('no authentication');

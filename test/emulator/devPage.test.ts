@@ -9,9 +9,19 @@ describe('GET /emulator', () => {
   it('shows projects with the last four of their keys, users, the mailbox newest first and statistics', async () => {
     const em = emulator();
     const email = uniqueEmail('page');
-    await endpoints.signUpWithPassword(transportFor(em, 'client'), { email, password: 'correct horse', verification_callback_url: 'http://localhost:3000/verify' });
+    await endpoints.signUpWithPassword(transportFor(em, 'client'), {
+      email,
+      password: 'correct horse',
+      verification_callback_url: 'http://localhost:3000/verify',
+    });
     const demo = em.env.store.project(em.projects.demo.id)!;
-    em.env.mailbox.sendTemplate(demo, 'magic_link', 'otp-reader@example.com', { otp: 'QX7PLM', magicLink: 'http://localhost:3000/magic?code=abc' }, 'http://localhost:3000/magic?code=abc');
+    em.env.mailbox.sendTemplate(
+      demo,
+      'magic_link',
+      'otp-reader@example.com',
+      { otp: 'QX7PLM', magicLink: 'http://localhost:3000/magic?code=abc' },
+      'http://localhost:3000/magic?code=abc',
+    );
 
     const page = await raw(em, 'GET', '/emulator');
     expect(page.status).toBe(200);
@@ -41,7 +51,15 @@ describe('GET /emulator', () => {
     const user = Object.values(demo.users)[0]!;
     const saved = user.display_name;
     user.display_name = '<script>alert(1)</script>';
-    em.env.mailbox.deliver({ project_id: demo.id, to: '"><img src=x>@example.com', subject: '<b>hi</b>', text: '', html: '', template: 'test', link: 'javascript:alert(1)' });
+    em.env.mailbox.deliver({
+      project_id: demo.id,
+      to: '"><img src=x>@example.com',
+      subject: '<b>hi</b>',
+      text: '',
+      html: '',
+      template: 'test',
+      link: 'javascript:alert(1)',
+    });
     try {
       const html = (await raw(em, 'GET', '/emulator')).text;
       expect(html).not.toContain('<script>alert(1)</script>');

@@ -20,13 +20,17 @@ const get = () => raw(emulator(), 'GET', CURRENT, { headers: keyHeaders(emulator
 describe('POST /emulator/faults', () => {
   it('answers injected errors as infrastructure would: real status even with the override header', async () => {
     await addFaults([{ path: CURRENT, count: 1, effect: { type: 'status', status: 503 } }]);
-    const response = await raw(emulator(), 'GET', CURRENT, { headers: { ...keyHeaders(emulator(), 'client'), 'x-stack-override-error-status': 'true' } });
+    const response = await raw(emulator(), 'GET', CURRENT, {
+      headers: { ...keyHeaders(emulator(), 'client'), 'x-stack-override-error-status': 'true' },
+    });
     expect(response.status).toBe(503);
     expect(response.headers.get('x-stack-actual-status')).toBeNull();
   });
 
   it('adds latency and still answers', async () => {
-    await addFaults([{ path: '/api/v1/projects/current', method: 'GET', count: 1, effect: { type: 'latency', ms: 150 } }]);
+    await addFaults([
+      { path: '/api/v1/projects/current', method: 'GET', count: 1, effect: { type: 'latency', ms: 150 } },
+    ]);
     const started = performance.now();
     const response = await get();
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
@@ -60,20 +64,33 @@ describe('POST /emulator/faults', () => {
 
   it('drops the connection before the handler (nothing written) or after it (written)', async () => {
     const em = emulator();
-    const signUp = (email: string) => endpoints.signUpWithPassword(transportFor(em, 'client'), { email, password: 'correct horse', verification_callback_url: 'http://localhost:3000/v' });
+    const signUp = (email: string) =>
+      endpoints.signUpWithPassword(transportFor(em, 'client'), {
+        email,
+        password: 'correct horse',
+        verification_callback_url: 'http://localhost:3000/v',
+      });
     const send = (email: string) =>
       fetch(`${em.url}/api/v1/auth/password/sign-up`, {
         method: 'POST',
         headers: { ...keyHeaders(em, 'client'), 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: 'correct horse', verification_callback_url: 'http://localhost:3000/v' }),
+        body: JSON.stringify({
+          email,
+          password: 'correct horse',
+          verification_callback_url: 'http://localhost:3000/v',
+        }),
       });
     const before = uniqueEmail('drop-before');
-    await addFaults([{ path: '/api/v1/auth/password/sign-up', method: 'POST', count: 1, effect: { type: 'drop', phase: 'before' } }]);
+    await addFaults([
+      { path: '/api/v1/auth/password/sign-up', method: 'POST', count: 1, effect: { type: 'drop', phase: 'before' } },
+    ]);
     await expect(send(before)).rejects.toThrow(TypeError);
     expect((await signUp(before)).user_id).toEqual(expect.any(String));
 
     const after = uniqueEmail('drop-after');
-    await addFaults([{ path: '/api/v1/auth/password/sign-up', method: 'POST', count: 1, effect: { type: 'drop', phase: 'after' } }]);
+    await addFaults([
+      { path: '/api/v1/auth/password/sign-up', method: 'POST', count: 1, effect: { type: 'drop', phase: 'after' } },
+    ]);
     await expect(send(after)).rejects.toThrow(TypeError);
     const existing = await signUp(after).then(
       () => 'created',
@@ -116,9 +133,20 @@ describe('POST /emulator/faults', () => {
     ]);
     expect((await get()).status).toBe(503);
     expect((await raw(em, 'GET', '/api/v1', { headers: keyHeaders(em, 'client') })).status).toBe(200);
-    expect((await raw(em, 'PATCH', '/api/v1/internal/projects/current', { headers: keyHeaders(em, 'admin'), json: { description: 'x' } })).status).toBe(200);
-    expect((await raw(em, 'GET', '/api/v1/auth/sessions?user_id=me', { headers: keyHeaders(em, 'client') })).status).toBe(400);
-    expect((await raw(em, 'POST', '/api/v1/auth/password/sign-in', { headers: keyHeaders(em, 'client'), json: {} })).status).toBe(500);
+    expect(
+      (
+        await raw(em, 'PATCH', '/api/v1/internal/projects/current', {
+          headers: keyHeaders(em, 'admin'),
+          json: { description: 'x' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await raw(em, 'GET', '/api/v1/auth/sessions?user_id=me', { headers: keyHeaders(em, 'client') })).status,
+    ).toBe(400);
+    expect(
+      (await raw(em, 'POST', '/api/v1/auth/password/sign-in', { headers: keyHeaders(em, 'client'), json: {} })).status,
+    ).toBe(500);
   });
 
   it('clears every rule on DELETE', async () => {
@@ -145,7 +173,9 @@ describe('POST /emulator/faults', () => {
       expect(response.json()).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.any(String) });
     }
     expect(await devRequest(em, 'GET', '/emulator/faults')).toEqual({ rules: [] });
-    expect((await raw(em, 'POST', '/emulator/faults', { body: 'nope', headers: { 'content-type': 'text/plain' } })).status).toBe(400);
+    expect(
+      (await raw(em, 'POST', '/emulator/faults', { body: 'nope', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(400);
   });
 });
 
@@ -155,14 +185,30 @@ describe('/emulator/stats', () => {
     const demo = em.projects.demo;
     expect(await devRequest(em, 'DELETE', '/emulator/stats')).toEqual({ success: true });
     const zero = await devRequest<StatsSnapshot>(em, 'GET', '/emulator/stats');
-    expect(zero).toMatchObject({ requests_total: 0, token_refreshes: 0, writes: { total: 0 }, faults_injected: { total: 0 } });
+    expect(zero).toMatchObject({
+      requests_total: 0,
+      token_refreshes: 0,
+      writes: { total: 0 },
+      faults_injected: { total: 0 },
+    });
 
     await get();
     await get();
-    await raw(em, 'GET', CURRENT, { headers: { ...keyHeaders(em, 'client'), 'x-stack-publishable-client-key': 'pck_wrong' } });
-    const signedIn = await endpoints.signInWithPassword(transportFor(em, 'client'), { email: 'demo@authbroker.dev', password: 'demo-password' });
-    await refreshAccessToken({ baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey }, signedIn.refresh_token);
-    await raw(em, 'POST', '/api/v1/auth/sessions/current/refresh', { headers: { ...keyHeaders(em, 'client'), 'x-stack-refresh-token': signedIn.refresh_token }, json: {} });
+    await raw(em, 'GET', CURRENT, {
+      headers: { ...keyHeaders(em, 'client'), 'x-stack-publishable-client-key': 'pck_wrong' },
+    });
+    const signedIn = await endpoints.signInWithPassword(transportFor(em, 'client'), {
+      email: 'demo@authbroker.dev',
+      password: 'demo-password',
+    });
+    await refreshAccessToken(
+      { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey },
+      signedIn.refresh_token,
+    );
+    await raw(em, 'POST', '/api/v1/auth/sessions/current/refresh', {
+      headers: { ...keyHeaders(em, 'client'), 'x-stack-refresh-token': signedIn.refresh_token },
+      json: {},
+    });
     await addFaults([{ path: CURRENT, count: 1, effect: { type: 'status', status: 503 } }]);
     await get();
 
@@ -199,7 +245,10 @@ describe('faults on /health and lenient dev endpoints', () => {
   });
 
   it('DELETE /emulator/faults with a JSON content type and no body works', async () => {
-    const response = await fetch(`${emulator().url}/emulator/faults`, { method: 'DELETE', headers: { 'content-type': 'application/json' } });
+    const response = await fetch(`${emulator().url}/emulator/faults`, {
+      method: 'DELETE',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(200);
   });
 });

@@ -24,7 +24,12 @@ export interface RawOptions {
 }
 
 /** One request with exactly the given headers, for tests about statuses, headers and texts. */
-export async function raw(em: RunningEmulator, method: string, path: string, options: RawOptions = {}): Promise<RawResponse> {
+export async function raw(
+  em: RunningEmulator,
+  method: string,
+  path: string,
+  options: RawOptions = {},
+): Promise<RawResponse> {
   const headers: Record<string, string> = { ...options.headers };
   let body: string | Uint8Array<ArrayBuffer> | undefined = options.body;
   if (options.json !== undefined) {
@@ -37,7 +42,11 @@ export async function raw(em: RunningEmulator, method: string, path: string, opt
 }
 
 /** The key headers of a seeded project for one access type. */
-export function keyHeaders(em: RunningEmulator, access: AccessType, project: 'demo' | 'internal' = 'demo'): Record<string, string> {
+export function keyHeaders(
+  em: RunningEmulator,
+  access: AccessType,
+  project: 'demo' | 'internal' = 'demo',
+): Record<string, string> {
   const keys = em.projects[project];
   const key: Record<string, string> =
     access === 'client'
@@ -49,12 +58,22 @@ export function keyHeaders(em: RunningEmulator, access: AccessType, project: 'de
 }
 
 /** Signs the seeded owner in to `internal`; the access token is an admin access token. */
-export async function signInAdmin(em: RunningEmulator): Promise<{ access_token: string; refresh_token: string; user_id: string }> {
-  return endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: em.adminUser.email, password: em.adminUser.password });
+export async function signInAdmin(
+  em: RunningEmulator,
+): Promise<{ access_token: string; refresh_token: string; user_id: string }> {
+  return endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), {
+    email: em.adminUser.email,
+    password: em.adminUser.password,
+  });
 }
 
 /** A transport for `projectId` authenticated by an admin access token only (no keys). */
-export function adminTokenTransport<A extends AccessType = 'admin'>(em: RunningEmulator, projectId: string, adminToken: string, accessType?: A): Transport<A> {
+export function adminTokenTransport<A extends AccessType = 'admin'>(
+  em: RunningEmulator,
+  projectId: string,
+  adminToken: string,
+  accessType?: A,
+): Transport<A> {
   return createTransport({
     baseUrl: em.url,
     projectId,
@@ -70,7 +89,10 @@ export function internalUserTransport(em: RunningEmulator, accessToken: string):
 }
 
 /** A new project owned by the seeded admin, and an admin transport for it. */
-export async function freshProject(em: RunningEmulator, input: Parameters<typeof endpoints.createProject>[1] = { display_name: 'Test project' }): Promise<{
+export async function freshProject(
+  em: RunningEmulator,
+  input: Parameters<typeof endpoints.createProject>[1] = { display_name: 'Test project' },
+): Promise<{
   project: AdminProject;
   admin: Transport<'admin'>;
   adminToken: string;

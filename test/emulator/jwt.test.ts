@@ -1,4 +1,12 @@
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  UnsecuredJWT,
+} from 'jose';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
 import { refreshAccessToken } from '../../protocol/tokenGrant.js';
@@ -6,7 +14,9 @@ import { advanceClock, api, expectKnownError, expectPlainError, signUp } from '.
 import { transportFor, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
-/** Today's issuer: the service's API URL and the project (v2.7's was https://access-token.jwt-signature.stack-auth.com). */
+/**
+ * Today's issuer: the service's API URL and the project (v2.7's was https://access-token.jwt-signature.stack-auth.com).
+ */
 const issuerOf = (url: string, projectId: string) => `${url}/api/v1/projects/${projectId}`;
 
 const asClient = (accessToken: string) => api(emulator(), 'GET', '/users/me', { accessToken });
@@ -23,7 +33,12 @@ describe('access tokens', () => {
     const em = emulator();
     const user = await signUp(em);
     const jwks = createRemoteJWKSet(new URL(`${em.url}/api/v1/projects/${em.projects.demo.id}/.well-known/jwks.json`));
-    const { payload, protectedHeader } = await jwtVerify(user.access_token, jwks, { issuer: issuerOf(em.url, em.projects.demo.id), audience: em.projects.demo.id, algorithms: ['ES256'], currentDate: new Date(decodeJwt(user.access_token).iat! * 1000) });
+    const { payload, protectedHeader } = await jwtVerify(user.access_token, jwks, {
+      issuer: issuerOf(em.url, em.projects.demo.id),
+      audience: em.projects.demo.id,
+      algorithms: ['ES256'],
+      currentDate: new Date(decodeJwt(user.access_token).iat! * 1000),
+    });
     const sessionId = payload.refresh_token_id as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const record = em.env.store.project(em.projects.demo.id)!.users[user.user_id]!;
@@ -59,8 +74,15 @@ describe('access tokens', () => {
     const client = transportFor(em, 'client', { accessToken: user.access_token });
     await endpoints.updateCurrentUser(client, { display_name: 'Renamed' });
     const keys = em.projects.demo;
-    const { access_token } = await refreshAccessToken({ baseUrl: em.url, projectId: keys.id, publishableClientKey: keys.publishableClientKey }, user.refresh_token);
-    expect(decodeJwt(access_token)).toMatchObject({ name: 'Renamed', email: user.email, refresh_token_id: decodeJwt(user.access_token).refresh_token_id });
+    const { access_token } = await refreshAccessToken(
+      { baseUrl: em.url, projectId: keys.id, publishableClientKey: keys.publishableClientKey },
+      user.refresh_token,
+    );
+    expect(decodeJwt(access_token)).toMatchObject({
+      name: 'Renamed',
+      email: user.email,
+      refresh_token_id: decodeJwt(user.access_token).refresh_token_id,
+    });
   });
 
   it('the JWKS has one ES256 P-256 key; unknown projects are a plain 404', async () => {
@@ -71,7 +93,11 @@ describe('access tokens', () => {
     expect(jwks.keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256', crv: 'P-256' });
     const user = await signUp(em);
     expect(decodeProtectedHeader(user.access_token).kid).toBe(jwks.keys[0]!.kid);
-    expectPlainError(await api(em, 'GET', '/projects/00000000-0000-4000-8000-000000000000/.well-known/jwks.json', { access: null }), 404, 'Project not found');
+    expectPlainError(
+      await api(em, 'GET', '/projects/00000000-0000-4000-8000-000000000000/.well-known/jwks.json', { access: null }),
+      404,
+      'Project not found',
+    );
   });
 
   it('refuses alg none, another key, tampered claims and garbage as UNPARSABLE_ACCESS_TOKEN', async () => {
@@ -87,8 +113,16 @@ describe('access tokens', () => {
     const forged = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
     expectKnownError(await asClient(forged), 'UNPARSABLE_ACCESS_TOKEN', 401);
 
-    expectKnownError(await asClient(tamper(user.access_token, (c) => (c.sub = '00000000-0000-4000-8000-000000000000'))), 'UNPARSABLE_ACCESS_TOKEN', 401);
-    expectKnownError(await asClient(tamper(user.access_token, (c) => (c.exp = (c.exp as number) + 3600))), 'UNPARSABLE_ACCESS_TOKEN', 401);
+    expectKnownError(
+      await asClient(tamper(user.access_token, (c) => (c.sub = '00000000-0000-4000-8000-000000000000'))),
+      'UNPARSABLE_ACCESS_TOKEN',
+      401,
+    );
+    expectKnownError(
+      await asClient(tamper(user.access_token, (c) => (c.exp = (c.exp as number) + 3600))),
+      'UNPARSABLE_ACCESS_TOKEN',
+      401,
+    );
     expectKnownError(await asClient('not.a.token'), 'UNPARSABLE_ACCESS_TOKEN', 401);
     expectKnownError(await asClient(''), 'UNPARSABLE_ACCESS_TOKEN', 401);
     // The untouched token still works.
@@ -97,10 +131,17 @@ describe('access tokens', () => {
 
   it('refuses another project’s token with INVALID_PROJECT_FOR_ACCESS_TOKEN', async () => {
     const em = emulator();
-    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
+    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), {
+      email: 'admin@authbroker.dev',
+      password: 'admin-password',
+    });
     expectKnownError(await asClient(admin.access_token), 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
     // Checked even without an access type, as long as a project id is given.
-    const noType = await api(em, 'GET', '', { access: null, accessToken: admin.access_token, headers: { 'x-stack-project-id': em.projects.demo.id } });
+    const noType = await api(em, 'GET', '', {
+      access: null,
+      accessToken: admin.access_token,
+      headers: { 'x-stack-project-id': em.projects.demo.id },
+    });
     expectKnownError(noType, 'INVALID_PROJECT_FOR_ACCESS_TOKEN', 401);
     // Without a project id the token is not looked at.
     expect((await api(em, 'GET', '', { access: null, accessToken: 'garbage' })).status).toBe(200);
@@ -115,7 +156,9 @@ describe('access tokens', () => {
     expectKnownError(expired, 'ACCESS_TOKEN_EXPIRED', 401);
     const body = expired.body as { details: { expired_at_millis: number }; error: string };
     expect(body.details.expired_at_millis).toBe(exp * 1000);
-    expect(body.error).toBe(`Access token has expired. Please refresh it and try again. (The access token expired at ${new Date(exp * 1000).toISOString()}.)`);
+    expect(body.error).toBe(
+      `Access token has expired. Please refresh it and try again. (The access token expired at ${new Date(exp * 1000).toISOString()}.)`,
+    );
   });
 
   it('a token of a deleted user is valid but names no user', async () => {

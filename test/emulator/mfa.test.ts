@@ -2,7 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { endpoints, isKnownError, type AnyKnownError } from '../../protocol/index.js';
-import { advanceClock, api, APP, codeOf, emulatorNow, expectKnownError, latestMail, PASSWORD, signUp, userTransport } from '../support/authFlows.js';
+import {
+  advanceClock,
+  api,
+  APP,
+  codeOf,
+  emulatorNow,
+  expectKnownError,
+  latestMail,
+  PASSWORD,
+  signUp,
+  userTransport,
+} from '../support/authFlows.js';
 import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
@@ -10,7 +21,13 @@ const emulator = useEmulator();
 /** RFC 6238 with the service's parameters, computed independently of the emulator. */
 function totpAt(secretBase64: string, timestamp: number): string {
   const bytes = Buffer.from(secretBase64, 'base64');
-  return TOTP.generate({ secret: new Secret({ buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+  return TOTP.generate({
+    secret: new Secret({ buffer: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) }),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    timestamp,
+  });
 }
 
 /**
@@ -45,7 +62,8 @@ async function attemptCode(email: string): Promise<string> {
   return attempt;
 }
 
-const mfa = (code: string, totp: string) => api(emulator(), 'POST', '/auth/mfa/sign-in', { body: { code, type: 'totp', totp } });
+const mfa = (code: string, totp: string) =>
+  api(emulator(), 'POST', '/auth/mfa/sign-in', { body: { code, type: 'totp', totp } });
 
 describe('TOTP multi-factor sign-in', () => {
   it('password sign-in asks for the second factor, which then signs in', async () => {
@@ -53,7 +71,10 @@ describe('TOTP multi-factor sign-in', () => {
     const user = await totpUser();
     const attempt = await attemptCode(user.email);
     const now = await freshPeriod();
-    const result = await endpoints.signInWithMfa(transportFor(em, 'client'), { attempt_code: attempt, totp: totpAt(user.secret, now) });
+    const result = await endpoints.signInWithMfa(transportFor(em, 'client'), {
+      attempt_code: attempt,
+      totp: totpAt(user.secret, now),
+    });
     expect(result).toMatchObject({ user_id: user.user_id, is_new_user: false });
     expect(Object.keys(result).sort()).toEqual(['access_token', 'is_new_user', 'refresh_token', 'user_id']);
     expect((await endpoints.getCurrentUser(userTransport(em, result)))?.id).toBe(user.user_id);
@@ -102,7 +123,9 @@ describe('TOTP multi-factor sign-in', () => {
     const secret = randomBytes(20).toString('base64');
     await endpoints.updateCurrentUser(userTransport(em, first), { totp_secret_base64: secret });
     await endpoints.sendOtpSignInCode(client, { email, callback_url: `${APP}/cb` });
-    const gated = await api(em, 'POST', '/auth/otp/sign-in', { body: { code: codeOf((await latestMail(em, email)).link) } });
+    const gated = await api(em, 'POST', '/auth/otp/sign-in', {
+      body: { code: codeOf((await latestMail(em, email)).link) },
+    });
     expectKnownError(gated, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED', 400);
     const attempt = (gated.body as { details: { attempt_code: string } }).details.attempt_code;
     const now = await freshPeriod();
@@ -113,19 +136,40 @@ describe('TOTP multi-factor sign-in', () => {
   it('disabling TOTP ends the second step', async () => {
     const em = emulator();
     const user = await totpUser();
-    const signedIn = await endpoints.signInWithMfa(transportFor(em, 'client'), { attempt_code: await attemptCode(user.email), totp: totpAt(user.secret, await freshPeriod()) });
+    const signedIn = await endpoints.signInWithMfa(transportFor(em, 'client'), {
+      attempt_code: await attemptCode(user.email),
+      totp: totpAt(user.secret, await freshPeriod()),
+    });
     const updated = await endpoints.updateCurrentUser(userTransport(em, signedIn), { totp_secret_base64: null });
     expect(updated.requires_totp_mfa).toBe(false);
-    expect((await endpoints.signInWithPassword(transportFor(em, 'client'), { email: user.email, password: PASSWORD })).user_id).toBe(user.user_id);
+    expect(
+      (await endpoints.signInWithPassword(transportFor(em, 'client'), { email: user.email, password: PASSWORD }))
+        .user_id,
+    ).toBe(user.user_id);
   });
 
   it('validates the request', async () => {
     const em = emulator();
     const user = await totpUser();
     const attempt = await attemptCode(user.email);
-    expectKnownError(await api(em, 'POST', '/auth/mfa/sign-in', { body: { code: attempt, type: 'sms', totp: '123456' } }), 'SCHEMA_ERROR', 400);
-    expectKnownError(await api(em, 'POST', '/auth/mfa/sign-in', { body: { code: attempt, type: 'totp' } }), 'SCHEMA_ERROR', 400);
-    expectKnownError(await api(em, 'POST', '/auth/mfa/sign-in', { access: null, body: { code: attempt, type: 'totp', totp: '123456' } }), 'ACCESS_TYPE_REQUIRED', 400);
+    expectKnownError(
+      await api(em, 'POST', '/auth/mfa/sign-in', { body: { code: attempt, type: 'sms', totp: '123456' } }),
+      'SCHEMA_ERROR',
+      400,
+    );
+    expectKnownError(
+      await api(em, 'POST', '/auth/mfa/sign-in', { body: { code: attempt, type: 'totp' } }),
+      'SCHEMA_ERROR',
+      400,
+    );
+    expectKnownError(
+      await api(em, 'POST', '/auth/mfa/sign-in', {
+        access: null,
+        body: { code: attempt, type: 'totp', totp: '123456' },
+      }),
+      'ACCESS_TYPE_REQUIRED',
+      400,
+    );
     expectKnownError(await mfa('b'.repeat(45), '123456'), 'VERIFICATION_CODE_NOT_FOUND', 404);
     // There is no check-code for MFA.
     expect((await api(em, 'POST', '/auth/mfa/sign-in/check-code', { body: { code: attempt } })).status).toBe(404);

@@ -2,18 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { endpoints, isKnownError, refreshAccessToken } from '../../protocol/index.js';
 import { api, APP, codeOf, latestMail, signUp, userTransport, withDemoConfig } from '../support/authFlows.js';
 import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
-import { callback, consent, exchange, oauthSignIn, REDIRECT_URI, runFlow, startFlow, tokenOptions } from '../support/oauth.js';
+import {
+  callback,
+  consent,
+  exchange,
+  oauthSignIn,
+  REDIRECT_URI,
+  runFlow,
+  startFlow,
+  tokenOptions,
+} from '../support/oauth.js';
 
 const emulator = useEmulator();
 
-const rejectsWith = (promise: Promise<unknown>, code: Parameters<typeof isKnownError>[1]) => expect(promise).rejects.toSatisfy((e) => isKnownError(e, code));
+const rejectsWith = (promise: Promise<unknown>, code: Parameters<typeof isKnownError>[1]) =>
+  expect(promise).rejects.toSatisfy((e) => isKnownError(e, code));
 
 describe('OAuth sign-in through the mock provider', () => {
   it('authorize → consent → callback → token exchange with PKCE signs a new user up', async () => {
     const em = emulator();
     const email = uniqueEmail('gh');
     const flow = await startFlow(em, { afterCallbackRedirectUrl: `${APP}/after` });
-    expect(flow.setCookie).toBe(`stack-oauth-inner-${flow.consentUrl.searchParams.get('state')}=true; Path=/; Max-Age=600; HttpOnly`);
+    expect(flow.setCookie).toBe(
+      `stack-oauth-inner-${flow.consentUrl.searchParams.get('state')}=true; Path=/; Max-Age=600; HttpOnly`,
+    );
     expect(flow.consentUrl.pathname).toBe('/emulator/oauth/github/authorize');
     expect(flow.consentUrl.searchParams.get('redirect_uri')).toBe(`${em.url}/api/v1/auth/oauth/callback/github`);
     expect(flow.consentUrl.searchParams.get('code_challenge_method')).toBe('S256');
@@ -40,7 +52,12 @@ describe('OAuth sign-in through the mock provider', () => {
     const tokens = await exchange(em, { ...flow, finalUrl });
     expect(tokens).toMatchObject({ is_new_user: true, after_callback_redirect_url: `${APP}/after` });
     const me = await endpoints.getCurrentUser(userTransport(em, tokens));
-    expect(me).toMatchObject({ primary_email: email, primary_email_verified: true, display_name: 'Grace Hopper', has_password: false });
+    expect(me).toMatchObject({
+      primary_email: email,
+      primary_email_verified: true,
+      display_name: 'Grace Hopper',
+      has_password: false,
+    });
     expect(me?.oauth_providers).toEqual([{ id: 'github', account_id: expect.any(String), email }]);
     expect((await refreshAccessToken(tokenOptions(em), tokens.refresh_token)).access_token).toMatch(/^ey/);
   });
@@ -59,8 +76,26 @@ describe('OAuth sign-in through the mock provider', () => {
     const response = await fetch(`${em.url}/api/v1/auth/oauth/token`, { method: 'POST', body });
     expect(response.status).toBe(200);
     const json = (await response.json()) as Record<string, unknown>;
-    expect(Object.keys(json).sort()).toEqual(['access_token', 'afterCallbackRedirectUrl', 'after_callback_redirect_url', 'expires_in', 'is_new_user', 'newUser', 'refresh_token', 'scope', 'token_type'].sort());
-    expect(json).toMatchObject({ token_type: 'Bearer', scope: 'legacy', is_new_user: true, newUser: true, after_callback_redirect_url: null });
+    expect(Object.keys(json).sort()).toEqual(
+      [
+        'access_token',
+        'afterCallbackRedirectUrl',
+        'after_callback_redirect_url',
+        'expires_in',
+        'is_new_user',
+        'newUser',
+        'refresh_token',
+        'scope',
+        'token_type',
+      ].sort(),
+    );
+    expect(json).toMatchObject({
+      token_type: 'Bearer',
+      scope: 'legacy',
+      is_new_user: true,
+      newUser: true,
+      after_callback_redirect_url: null,
+    });
   });
 
   it('the same provider account signs the same user in again', async () => {
@@ -88,7 +123,11 @@ describe('OAuth sign-in through the mock provider', () => {
   it('authorization codes live 5 minutes', async () => {
     const em = emulator();
     const flow = await runFlow(em, { email: uniqueEmail('gh') });
-    await fetch(`${em.url}/emulator/time`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance_millis: 5 * 60 * 1000 + 1000 }) });
+    await fetch(`${em.url}/emulator/time`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance_millis: 5 * 60 * 1000 + 1000 }),
+    });
     await rejectsWith(exchange(em, flow), 'INVALID_AUTHORIZATION_CODE');
   });
 
@@ -96,7 +135,9 @@ describe('OAuth sign-in through the mock provider', () => {
     const em = emulator();
     const email = uniqueEmail('gh');
     const { tokens } = await oauthSignIn(em, { email });
-    await endpoints.updateCurrentUser(userTransport(em, tokens), { totp_secret_base64: Buffer.from('12345678901234567890').toString('base64') });
+    await endpoints.updateCurrentUser(userTransport(em, tokens), {
+      totp_secret_base64: Buffer.from('12345678901234567890').toString('base64'),
+    });
     const flow = await runFlow(em, { email });
     const error = await exchange(em, flow).then(
       () => null,
@@ -114,14 +155,22 @@ describe('account resolution', () => {
   it('link adds a provider to the signed-in user and returns a new session for them', async () => {
     const em = emulator();
     const user = await signUp(em);
-    const { tokens } = await oauthSignIn(em, { email: uniqueEmail('google') }, { providerId: 'google', type: 'link', token: user.access_token, afterCallbackRedirectUrl: `${APP}/settings` });
+    const { tokens } = await oauthSignIn(
+      em,
+      { email: uniqueEmail('google') },
+      { providerId: 'google', type: 'link', token: user.access_token, afterCallbackRedirectUrl: `${APP}/settings` },
+    );
     expect(tokens).toMatchObject({ is_new_user: false, after_callback_redirect_url: `${APP}/settings` });
     expect(tokens.refresh_token).not.toBe(user.refresh_token);
     const me = await endpoints.getCurrentUser(userTransport(em, tokens));
     expect(me?.id).toBe(user.user_id);
     expect(me?.oauth_providers.map((p) => p.id)).toEqual(['google']);
     // Linking the same account again is fine.
-    const again = await runFlow(em, { email: me!.oauth_providers[0]!.email! }, { providerId: 'google', type: 'link', token: user.access_token });
+    const again = await runFlow(
+      em,
+      { email: me!.oauth_providers[0]!.email! },
+      { providerId: 'google', type: 'link', token: user.access_token },
+    );
     expect(again.finalUrl.searchParams.has('code')).toBe(true);
   });
 
@@ -153,9 +202,14 @@ describe('account resolution', () => {
     const unverified = await signUp(em);
     const flow = await runFlow(em, { email: unverified.email });
     expect(flow.finalUrl.searchParams.get('errorCode')).toBe('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE');
-    expect(JSON.parse(flow.finalUrl.searchParams.get('details')!)).toEqual({ type: 'email', contact_channel_value: unverified.email });
+    expect(JSON.parse(flow.finalUrl.searchParams.get('details')!)).toEqual({
+      type: 'email',
+      contact_channel_value: unverified.email,
+    });
     const providerUnverified = await runFlow(em, { email: 'demo@authbroker.dev', email_verified: false });
-    expect(providerUnverified.finalUrl.searchParams.get('errorCode')).toBe('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE');
+    expect(providerUnverified.finalUrl.searchParams.get('errorCode')).toBe(
+      'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
+    );
   });
 
   it('raise_error refuses and allow_duplicates creates a user whose e-mail does not sign in', async () => {

@@ -6,7 +6,8 @@ import { authorizeUrl, callback, consent, ERROR_URL, runFlow, startFlow } from '
 
 const emulator = useEmulator();
 
-const COOKIE_MISSING = 'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again';
+const COOKIE_MISSING =
+  'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again';
 
 async function get(url: string | URL) {
   const response = await fetch(url, { redirect: 'manual' });
@@ -17,7 +18,13 @@ async function get(url: string | URL) {
   } catch {
     body = undefined;
   }
-  return { status: response.status, known: response.headers.get('x-stack-known-error'), text, body, contentType: response.headers.get('content-type') };
+  return {
+    status: response.status,
+    known: response.headers.get('x-stack-known-error'),
+    text,
+    body,
+    contentType: response.headers.get('content-type'),
+  };
 }
 
 async function authorizeWith(change: (url: URL) => void) {
@@ -29,18 +36,34 @@ async function authorizeWith(change: (url: URL) => void) {
 
 describe('authorize errors', () => {
   it('checks the client, its key, the provider and the query', async () => {
-    const unknownProject = await authorizeWith((u) => u.searchParams.set('client_id', '00000000-0000-4000-8000-000000000000'));
+    const unknownProject = await authorizeWith((u) =>
+      u.searchParams.set('client_id', '00000000-0000-4000-8000-000000000000'),
+    );
     expect(unknownProject).toMatchObject({ status: 400, known: 'INVALID_OAUTH_CLIENT_ID_OR_SECRET' });
-    expect((unknownProject.body as { details: unknown }).details).toEqual({ client_id: '00000000-0000-4000-8000-000000000000' });
-    expect(await authorizeWith((u) => u.searchParams.set('client_secret', 'pck_wrong'))).toMatchObject({ status: 401, known: 'INVALID_PUBLISHABLE_CLIENT_KEY' });
+    expect((unknownProject.body as { details: unknown }).details).toEqual({
+      client_id: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(await authorizeWith((u) => u.searchParams.set('client_secret', 'pck_wrong'))).toMatchObject({
+      status: 401,
+      known: 'INVALID_PUBLISHABLE_CLIENT_KEY',
+    });
     const spotify = await authorizeWith((u) => (u.pathname = u.pathname.replace('/github', '/spotify')));
     expect(spotify).toMatchObject({ status: 400, known: 'OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED' });
-    expect(await authorizeWith((u) => u.searchParams.set('prompt', 'login'))).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
-    expect(await authorizeWith((u) => u.searchParams.delete('code_challenge'))).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
-    expect(await authorizeWith((u) => u.searchParams.set('grant_type', 'implicit'))).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
+    expect(await authorizeWith((u) => u.searchParams.set('prompt', 'login'))).toMatchObject({
+      status: 400,
+      known: 'SCHEMA_ERROR',
+    });
+    expect(await authorizeWith((u) => u.searchParams.delete('code_challenge'))).toMatchObject({
+      status: 400,
+      known: 'SCHEMA_ERROR',
+    });
+    expect(await authorizeWith((u) => u.searchParams.set('grant_type', 'implicit'))).toMatchObject({
+      status: 400,
+      known: 'SCHEMA_ERROR',
+    });
   });
 
-  it('lists every failing rule of a field, in the service\'s order', async () => {
+  it("lists every failing rule of a field, in the service's order", async () => {
     const both = await authorizeWith((u) => u.searchParams.set('redirect_uri', 'this is an invalid URL string'));
     expect(both).toMatchObject({ status: 400, known: 'SCHEMA_ERROR' });
     const path = new URL((await authorizeUrl(emulator())).url).pathname;
@@ -63,7 +86,10 @@ describe('authorize errors', () => {
         return get(parsed);
       });
     expect(await link('')).toMatchObject({ status: 401, known: 'UNPARSABLE_ACCESS_TOKEN' });
-    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
+    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), {
+      email: 'admin@authbroker.dev',
+      password: 'admin-password',
+    });
     const foreign = await link(admin.access_token);
     expect(foreign).toMatchObject({ status: 403, known: null, text: 'The access token is not valid for this project' });
     // The internal project's providers use shared keys: no extra scopes.
@@ -88,7 +114,10 @@ describe('callback errors', () => {
     expect(wrongValue).toMatchObject({ status: 400, text: COOKIE_MISSING });
     const unknown = new URL(atCallback);
     unknown.searchParams.set('state', 'zzzz');
-    expect(await callback(unknown, 'stack-oauth-inner-zzzz=true')).toMatchObject({ status: 400, text: 'Invalid OAuth cookie. Please try signing in again.' });
+    expect(await callback(unknown, 'stack-oauth-inner-zzzz=true')).toMatchObject({
+      status: 400,
+      text: 'Invalid OAuth cookie. Please try signing in again.',
+    });
     // The flow is still intact: with its cookie it completes.
     expect((await callback(atCallback, flow.cookie)).status).toBe(307);
     // …once: the provider code is spent.
@@ -104,7 +133,11 @@ describe('callback errors', () => {
     expect(result.status).toBe(307);
     const target = new URL(result.location!);
     expect(target.origin + target.pathname).toBe(ERROR_URL);
-    expect(Object.fromEntries(target.searchParams)).toEqual({ errorCode: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'The OAuth provider denied access to the user.', details: '{}' });
+    expect(Object.fromEntries(target.searchParams)).toEqual({
+      errorCode: 'OAUTH_PROVIDER_ACCESS_DENIED',
+      message: 'The OAuth provider denied access to the user.',
+      details: '{}',
+    });
     expect(isKnownError(knownErrorFromRedirect(target), 'OAUTH_PROVIDER_ACCESS_DENIED')).toBe(true);
   });
 
@@ -118,10 +151,17 @@ describe('callback errors', () => {
 
   it('an untrusted redirect_uri is REDIRECT_URL_NOT_WHITELISTED, redirected when the error URL is trusted', async () => {
     const em = emulator();
-    const redirected = await runFlow(em, { email: uniqueEmail('gh') }, { redirectUri: 'https://evil.example.com/callback' });
+    const redirected = await runFlow(
+      em,
+      { email: uniqueEmail('gh') },
+      { redirectUri: 'https://evil.example.com/callback' },
+    );
     expect(redirected.finalUrl.origin + redirected.finalUrl.pathname).toBe(ERROR_URL);
     expect(redirected.finalUrl.searchParams.get('errorCode')).toBe('REDIRECT_URL_NOT_WHITELISTED');
-    const flow = await startFlow(em, { redirectUri: 'https://evil.example.com/callback', errorRedirectUrl: 'https://evil.example.com/error' });
+    const flow = await startFlow(em, {
+      redirectUri: 'https://evil.example.com/callback',
+      errorRedirectUrl: 'https://evil.example.com/error',
+    });
     const result = await callback(await consent(flow, { email: uniqueEmail('gh') }), flow.cookie);
     expect(result.status).toBe(400);
     expect(result.headers.get('x-stack-known-error')).toBe('REDIRECT_URL_NOT_WHITELISTED');
@@ -148,7 +188,10 @@ describe('callback errors', () => {
     const atCallback = await consent(flow, { email: uniqueEmail('gh') });
     const forged = new URL(atCallback);
     forged.searchParams.set('code', 'not-a-code');
-    expect(await callback(forged, flow.cookie)).toMatchObject({ status: 400, text: 'Inner OAuth callback failed due to invalid grant. Please try again.' });
+    expect(await callback(forged, flow.cookie)).toMatchObject({
+      status: 400,
+      text: 'Inner OAuth callback failed due to invalid grant. Please try again.',
+    });
     const posted = await fetch(`${atCallback.origin}${atCallback.pathname}`, {
       method: 'POST',
       body: new URLSearchParams(atCallback.searchParams),
@@ -161,7 +204,9 @@ describe('callback errors', () => {
 
   it('the consent page refuses a redirect_uri that is not the service callback', async () => {
     const em = emulator();
-    const page = await get(`${em.url}/emulator/oauth/github/authorize?redirect_uri=${encodeURIComponent('https://evil.example.com/cb')}&state=abc`);
+    const page = await get(
+      `${em.url}/emulator/oauth/github/authorize?redirect_uri=${encodeURIComponent('https://evil.example.com/cb')}&state=abc`,
+    );
     expect(page.status).toBe(400);
     const posted = await fetch(`${em.url}/emulator/oauth/github/authorize`, {
       method: 'POST',

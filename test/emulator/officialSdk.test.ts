@@ -59,7 +59,8 @@ describe.each(OFFICIAL_SDKS)('@stackframe/js $version', (sdk) => {
     expect(decodeJwt(flow.signedInAccessToken).exp! * 1000).toBeGreaterThan(Date.now());
     const after = stats();
     expect(after.token_grants.refresh_token - before.token_grants.refresh_token).toBeGreaterThanOrEqual(1);
-    const count = (route: string, status = '200') => (after.requests[route]?.[status] ?? 0) - (before.requests[route]?.[status] ?? 0);
+    const count = (route: string, status = '200') =>
+      (after.requests[route]?.[status] ?? 0) - (before.requests[route]?.[status] ?? 0);
     expect(count('POST /auth/password/sign-up')).toBe(1);
     expect(count('POST /auth/password/sign-in')).toBe(1);
     expect(count('DELETE /auth/sessions/current')).toBe(1);
@@ -72,8 +73,12 @@ describe.each(OFFICIAL_SDKS)('@stackframe/js $version', (sdk) => {
     const sessions = Object.values(project.sessions).filter((s) => s.user_id === flow.signedUpUser.id);
     expect(sessions.map((s) => s.id)).toEqual([decodeJwt(flow.signedInAccessToken).refresh_token_id]);
     // Nothing the SDK sent was refused by the emulator's validation.
-    expect(Object.entries(after.requests).filter(([, byStatus]) => Object.keys(byStatus).some((status) => status === '400'))).toEqual(
-      Object.entries(before.requests).filter(([, byStatus]) => Object.keys(byStatus).some((status) => status === '400')),
+    expect(
+      Object.entries(after.requests).filter(([, byStatus]) => Object.keys(byStatus).some((status) => status === '400')),
+    ).toEqual(
+      Object.entries(before.requests).filter(([, byStatus]) =>
+        Object.keys(byStatus).some((status) => status === '400'),
+      ),
     );
   });
 });

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints, isKnownError } from '../../protocol/index.js';
-import { advanceClock, api, APP, codeOf, expectKnownError, expectPlainError, latestMail, mailCount, signUp, userTransport, withDemoConfig } from '../support/authFlows.js';
+import {
+  advanceClock,
+  api,
+  APP,
+  codeOf,
+  expectKnownError,
+  expectPlainError,
+  latestMail,
+  mailCount,
+  signUp,
+  userTransport,
+  withDemoConfig,
+} from '../support/authFlows.js';
 import { transportFor, uniqueEmail, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
@@ -29,16 +41,22 @@ describe('sending a sign-in code', () => {
   it('keeps the callback URL query and refuses untrusted URLs', async () => {
     const em = emulator();
     const email = uniqueEmail();
-    await endpoints.sendOtpSignInCode(transportFor(em, 'client'), { email, callback_url: `${CALLBACK}?after=%2Fdashboard` });
+    await endpoints.sendOtpSignInCode(transportFor(em, 'client'), {
+      email,
+      callback_url: `${CALLBACK}?after=%2Fdashboard`,
+    });
     const link = new URL((await latestMail(em, email)).link!);
     expect(link.searchParams.get('after')).toBe('/dashboard');
-    const untrusted = await api(em, 'POST', '/auth/otp/send-sign-in-code', { body: { email: uniqueEmail(), callback_url: 'https://evil.example.com/cb' } });
+    const untrusted = await api(em, 'POST', '/auth/otp/send-sign-in-code', {
+      body: { email: uniqueEmail(), callback_url: 'https://evil.example.com/cb' },
+    });
     expectKnownError(untrusted, 'REDIRECT_URL_NOT_WHITELISTED', 400);
   });
 
   it('answers its documented errors', async () => {
     const em = emulator();
-    const send = (email: string) => api(em, 'POST', '/auth/otp/send-sign-in-code', { body: { email, callback_url: CALLBACK } });
+    const send = (email: string) =>
+      api(em, 'POST', '/auth/otp/send-sign-in-code', { body: { email, callback_url: CALLBACK } });
     await withDemoConfig(em, { magic_link_enabled: false }, async () => {
       expectPlainError(await send(uniqueEmail()), 403, 'Magic link is not enabled for this project');
     });
@@ -51,7 +69,14 @@ describe('sending a sign-in code', () => {
     const unverified = await signUp(em);
     expectKnownError(await send(unverified.email), 'USER_EMAIL_ALREADY_EXISTS', 409);
     expectKnownError(await send('.leading-dot@example.com'), 'SCHEMA_ERROR', 400);
-    expectKnownError(await api(em, 'POST', '/auth/otp/send-sign-in-code', { access: null, body: { email: uniqueEmail(), callback_url: CALLBACK } }), 'ACCESS_TYPE_REQUIRED', 400);
+    expectKnownError(
+      await api(em, 'POST', '/auth/otp/send-sign-in-code', {
+        access: null,
+        body: { email: uniqueEmail(), callback_url: CALLBACK },
+      }),
+      'ACCESS_TYPE_REQUIRED',
+      400,
+    );
   });
 });
 
@@ -64,7 +89,13 @@ describe('signing in with the code', () => {
     expect(result.is_new_user).toBe(true);
     expect(Object.keys(result).sort()).toEqual(['access_token', 'is_new_user', 'refresh_token', 'user_id']);
     const me = await endpoints.getCurrentUser(userTransport(em, result));
-    expect(me).toMatchObject({ id: result.user_id, primary_email: email, primary_email_verified: true, otp_auth_enabled: true, has_password: false });
+    expect(me).toMatchObject({
+      id: result.user_id,
+      primary_email: email,
+      primary_email_verified: true,
+      otp_auth_enabled: true,
+      has_password: false,
+    });
   });
 
   it('by typed code: OTP plus nonce, in any case, for an existing verified user', async () => {
@@ -85,8 +116,16 @@ describe('signing in with the code', () => {
     expect(await endpoints.checkOtpCode(client, code)).toEqual({ is_code_valid: true });
     expect(await endpoints.checkOtpCode(client, code)).toEqual({ is_code_valid: true });
     await endpoints.signInWithOtp(client, code);
-    expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { body: { code } }), 'VERIFICATION_CODE_ALREADY_USED', 409);
-    expectKnownError(await api(em, 'POST', '/auth/otp/sign-in/check-code', { body: { code } }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    expectKnownError(
+      await api(em, 'POST', '/auth/otp/sign-in', { body: { code } }),
+      'VERIFICATION_CODE_ALREADY_USED',
+      409,
+    );
+    expectKnownError(
+      await api(em, 'POST', '/auth/otp/sign-in/check-code', { body: { code } }),
+      'VERIFICATION_CODE_ALREADY_USED',
+      409,
+    );
   });
 
   it('after 20 wrong codes for a nonce, refuses even the right one', async () => {
@@ -94,17 +133,26 @@ describe('signing in with the code', () => {
     const { nonce, otp } = await sendCode(uniqueEmail());
     const wrongOtp = otp === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
     for (let i = 0; i < 20; i++) {
-      expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { body: { code: `${wrongOtp}${nonce}` } }), 'VERIFICATION_CODE_NOT_FOUND', 404);
+      expectKnownError(
+        await api(em, 'POST', '/auth/otp/sign-in', { body: { code: `${wrongOtp}${nonce}` } }),
+        'VERIFICATION_CODE_NOT_FOUND',
+        404,
+      );
     }
     const right = await api(em, 'POST', '/auth/otp/sign-in', { body: { code: `${otp}${nonce}` } });
     expectKnownError(right, 'VERIFICATION_CODE_MAX_ATTEMPTS_REACHED', 400);
-    expect((right.body as { error: string }).error).toBe('The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.');
+    expect((right.body as { error: string }).error).toBe(
+      'The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.',
+    );
   });
 
   it('19 wrong codes still leave the right one usable', async () => {
     const em = emulator();
     const { nonce, otp } = await sendCode(uniqueEmail());
-    for (let i = 0; i < 19; i++) await api(em, 'POST', '/auth/otp/sign-in/check-code', { body: { code: `${otp === 'ZZZZZZ' ? 'YYYYYY' : 'ZZZZZZ'}${nonce}` } });
+    for (let i = 0; i < 19; i++)
+      await api(em, 'POST', '/auth/otp/sign-in/check-code', {
+        body: { code: `${otp === 'ZZZZZZ' ? 'YYYYYY' : 'ZZZZZZ'}${nonce}` },
+      });
     expect((await api(em, 'POST', '/auth/otp/sign-in', { body: { code: `${otp}${nonce}` } })).status).toBe(200);
   });
 
@@ -125,7 +173,11 @@ describe('signing in with the code', () => {
     expect(second.code).not.toBe(first.code);
     const signedUp = await endpoints.signInWithOtp(transportFor(em, 'client'), first.code);
     expect(signedUp.is_new_user).toBe(true);
-    expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { body: { code: second.code } }), 'USER_EMAIL_ALREADY_EXISTS', 409);
+    expectKnownError(
+      await api(em, 'POST', '/auth/otp/sign-in', { body: { code: second.code } }),
+      'USER_EMAIL_ALREADY_EXISTS',
+      409,
+    );
   });
 
   it('refuses a code whose user was deleted', async () => {
@@ -141,9 +193,17 @@ describe('signing in with the code', () => {
     const em = emulator();
     const user = await signUp(em);
     const verification = codeOf((await latestMail(em, user.email)).link);
-    expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { body: { code: verification } }), 'VERIFICATION_CODE_NOT_FOUND', 404);
+    expectKnownError(
+      await api(em, 'POST', '/auth/otp/sign-in', { body: { code: verification } }),
+      'VERIFICATION_CODE_NOT_FOUND',
+      404,
+    );
     expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { body: { code: 'abc' } }), 'SCHEMA_ERROR', 400);
-    expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { access: null, body: { code: verification } }), 'ACCESS_TYPE_REQUIRED', 400);
+    expectKnownError(
+      await api(em, 'POST', '/auth/otp/sign-in', { access: null, body: { code: verification } }),
+      'ACCESS_TYPE_REQUIRED',
+      400,
+    );
   });
 
   it('works for a verified password user, who then has both methods', async () => {
@@ -154,6 +214,8 @@ describe('signing in with the code', () => {
     const again = await endpoints.signInWithOtp(transportFor(em, 'client'), (await sendCode(email)).code);
     expect(again).toMatchObject({ user_id: viaOtp.user_id, is_new_user: false });
     expect(await mailCount(em, email)).toBe(2);
-    await expect(endpoints.signInWithOtp(transportFor(em, 'client'), 'x'.repeat(45))).rejects.toSatisfy((e) => isKnownError(e, 'VERIFICATION_ERROR'));
+    await expect(endpoints.signInWithOtp(transportFor(em, 'client'), 'x'.repeat(45))).rejects.toSatisfy((e) =>
+      isKnownError(e, 'VERIFICATION_ERROR'),
+    );
   });
 });

@@ -2,7 +2,15 @@ import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } fr
 import { describe, expect, it } from 'vitest';
 import { endpoints, PASSKEY_RP_ID_PLACEHOLDER } from '../../protocol/index.js';
 import type { Json } from '../../protocol/resources/common.js';
-import { advanceClock, api, demoProject, expectKnownError, signUp, userTransport, withDemoConfig } from '../support/authFlows.js';
+import {
+  advanceClock,
+  api,
+  demoProject,
+  expectKnownError,
+  signUp,
+  userTransport,
+  withDemoConfig,
+} from '../support/authFlows.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 
 const emulator = useEmulator();
@@ -38,7 +46,15 @@ class SoftAuthenticator {
     this.privateKey = privateKey;
     const jwk = publicKey.export({ format: 'jwk' });
     // COSE_Key: kty EC2 (2), alg ES256 (-7), crv P-256 (1), x, y.
-    this.coseKey = cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+    this.coseKey = cbor(
+      new Map<Cbor, Cbor>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    );
   }
 
   get id(): string {
@@ -49,13 +65,31 @@ class SoftAuthenticator {
     const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge, origin, crossOrigin: false });
     const idLength = Buffer.from([this.credentialId.length >> 8, this.credentialId.length & 0xff]);
     // Flags: user present (0x01), user verified (0x04), attested credential data (0x40).
-    const authData = Buffer.concat([sha256(rpId), Buffer.from([0x45]), counterBytes(this.counter), Buffer.alloc(16), idLength, this.credentialId, this.coseKey]);
-    const attestationObject = cbor(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const authData = Buffer.concat([
+      sha256(rpId),
+      Buffer.from([0x45]),
+      counterBytes(this.counter),
+      Buffer.alloc(16),
+      idLength,
+      this.credentialId,
+      this.coseKey,
+    ]);
+    const attestationObject = cbor(
+      new Map<Cbor, Cbor>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['internal'] },
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        attestationObject: b64url(attestationObject),
+        transports: ['internal'],
+      },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',
     };
@@ -64,14 +98,23 @@ class SoftAuthenticator {
   authenticate(challenge: string, origin: string, options: { rpId?: string; corruptSignature?: boolean } = {}): Json {
     this.counter += 1;
     const clientDataJSON = JSON.stringify({ type: 'webauthn.get', challenge, origin, crossOrigin: false });
-    const authData = Buffer.concat([sha256(options.rpId ?? new URL(origin).hostname), Buffer.from([0x05]), counterBytes(this.counter)]);
+    const authData = Buffer.concat([
+      sha256(options.rpId ?? new URL(origin).hostname),
+      Buffer.from([0x05]),
+      counterBytes(this.counter),
+    ]);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), this.privateKey);
-    if (options.corruptSignature) signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0xff, signature.length - 1);
+    if (options.corruptSignature)
+      signature.writeUInt8(signature.readUInt8(signature.length - 1) ^ 0xff, signature.length - 1);
     return {
       id: this.id,
       rawId: this.id,
       type: 'public-key',
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authData), signature: b64url(signature) },
+      response: {
+        clientDataJSON: b64url(clientDataJSON),
+        authenticatorData: b64url(authData),
+        signature: b64url(signature),
+      },
       clientExtensionResults: {},
     };
   }
@@ -84,7 +127,10 @@ async function userWithPasskey(origin = LOCAL_ORIGIN) {
   const asUser = userTransport(em, user);
   const authenticator = new SoftAuthenticator();
   const { options_json, code } = await endpoints.initiatePasskeyRegistration(asUser);
-  const registered = await endpoints.registerPasskey(asUser, { credential: authenticator.register(options_json.challenge, origin), code });
+  const registered = await endpoints.registerPasskey(asUser, {
+    credential: authenticator.register(options_json.challenge, origin),
+    code,
+  });
   expect(registered).toEqual({ user_handle: authenticator.id });
   return { user, authenticator };
 }
@@ -93,7 +139,8 @@ async function signInChallenge() {
   return endpoints.initiatePasskeyAuthentication(transportFor(emulator(), 'client'));
 }
 
-const signIn = (authentication_response: Json, code: string) => api(emulator(), 'POST', '/auth/passkey/sign-in', { body: { authentication_response, code } });
+const signIn = (authentication_response: Json, code: string) =>
+  api(emulator(), 'POST', '/auth/passkey/sign-in', { body: { authentication_response, code } });
 
 describe('passkey registration', () => {
   it('offers the exact creation options, with the placeholder RP id', async () => {
@@ -130,41 +177,80 @@ describe('passkey registration', () => {
     const asUser = userTransport(em, user);
     const register = async (origin: string) => {
       const { options_json, code } = await endpoints.initiatePasskeyRegistration(asUser);
-      return api(em, 'POST', '/auth/passkey/register', { accessToken: user.access_token, body: { credential: new SoftAuthenticator().register(options_json.challenge, origin), code } });
+      return api(em, 'POST', '/auth/passkey/register', {
+        accessToken: user.access_token,
+        body: { credential: new SoftAuthenticator().register(options_json.challenge, origin), code },
+      });
     };
     const evil = await register('https://evil.example.com');
     expectKnownError(evil, 'PASSKEY_AUTHENTICATION_FAILED', 400);
-    expect((evil.body as { error: string }).error).toBe('Passkey registration failed because the origin is not allowed');
-    await withDemoConfig(em, { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] }, async () => {
-      expect((await register('https://app.example.com')).status).toBe(200);
-      expectKnownError(await register('https://app.example.com:8443'), 'PASSKEY_AUTHENTICATION_FAILED', 400);
-    });
+    expect((evil.body as { error: string }).error).toBe(
+      'Passkey registration failed because the origin is not allowed',
+    );
+    await withDemoConfig(
+      em,
+      { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] },
+      async () => {
+        expect((await register('https://app.example.com')).status).toBe(200);
+        expectKnownError(await register('https://app.example.com:8443'), 'PASSKEY_AUTHENTICATION_FAILED', 400);
+      },
+    );
     await withDemoConfig(em, { allow_localhost: false }, async () => {
       const local = await register(LOCAL_ORIGIN);
-      expect((local.body as { error: string }).error).toBe('Passkey registration failed because localhost is not allowed');
+      expect((local.body as { error: string }).error).toBe(
+        'Passkey registration failed because localhost is not allowed',
+      );
     });
   });
 
   it('answers its errors: no user, used or foreign code, failed verification, disabled', async () => {
     const em = emulator();
-    expectKnownError(await api(em, 'POST', '/auth/passkey/initiate-passkey-registration', { body: {} }), 'SCHEMA_ERROR', 400);
+    expectKnownError(
+      await api(em, 'POST', '/auth/passkey/initiate-passkey-registration', { body: {} }),
+      'SCHEMA_ERROR',
+      400,
+    );
     const user = await signUp(em);
     const asUser = userTransport(em, user);
     const { options_json, code } = await endpoints.initiatePasskeyRegistration(asUser);
     const credential = new SoftAuthenticator().register(options_json.challenge, LOCAL_ORIGIN);
     // Upstream answers a 500 without a user; the emulator names what is missing (the code is spent).
-    expectKnownError(await api(em, 'POST', '/auth/passkey/register', { body: { credential, code } }), 'USER_AUTHENTICATION_REQUIRED', 401);
-    expectKnownError(await api(em, 'POST', '/auth/passkey/register', { accessToken: user.access_token, body: { credential, code } }), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    expectKnownError(
+      await api(em, 'POST', '/auth/passkey/register', { body: { credential, code } }),
+      'USER_AUTHENTICATION_REQUIRED',
+      401,
+    );
+    expectKnownError(
+      await api(em, 'POST', '/auth/passkey/register', { accessToken: user.access_token, body: { credential, code } }),
+      'VERIFICATION_CODE_ALREADY_USED',
+      409,
+    );
     const other = await endpoints.initiatePasskeyRegistration(asUser);
-    const mismatch = await api(em, 'POST', '/auth/passkey/register', { accessToken: user.access_token, body: { credential, code: other.code } });
+    const mismatch = await api(em, 'POST', '/auth/passkey/register', {
+      accessToken: user.access_token,
+      body: { credential, code: other.code },
+    });
     expectKnownError(mismatch, 'PASSKEY_REGISTRATION_FAILED', 400);
     const late = await endpoints.initiatePasskeyRegistration(asUser);
     await advanceClock(em, 66_000);
-    const expired = await api(em, 'POST', '/auth/passkey/register', { accessToken: user.access_token, body: { credential: new SoftAuthenticator().register(late.options_json.challenge, LOCAL_ORIGIN), code: late.code } });
+    const expired = await api(em, 'POST', '/auth/passkey/register', {
+      accessToken: user.access_token,
+      body: {
+        credential: new SoftAuthenticator().register(late.options_json.challenge, LOCAL_ORIGIN),
+        code: late.code,
+      },
+    });
     expectKnownError(expired, 'VERIFICATION_CODE_EXPIRED', 400);
     const fresh = await signUp(em);
     await withDemoConfig(em, { passkey_enabled: false }, async () => {
-      expectKnownError(await api(em, 'POST', '/auth/passkey/initiate-passkey-registration', { accessToken: fresh.access_token, body: {} }), 'PASSKEY_AUTHENTICATION_NOT_ENABLED', 400);
+      expectKnownError(
+        await api(em, 'POST', '/auth/passkey/initiate-passkey-registration', {
+          accessToken: fresh.access_token,
+          body: {},
+        }),
+        'PASSKEY_AUTHENTICATION_NOT_ENABLED',
+        400,
+      );
     });
   });
 });
@@ -174,16 +260,31 @@ describe('passkey sign-in', () => {
     const em = emulator();
     const { user, authenticator } = await userWithPasskey();
     const { options_json, code } = await signInChallenge();
-    expect(options_json).toEqual({ challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), allowCredentials: [], timeout: 60000, userVerification: 'preferred', rpId: PASSKEY_RP_ID_PLACEHOLDER });
-    const result = await endpoints.signInWithPasskey(transportFor(em, 'client'), { authentication_response: authenticator.authenticate(options_json.challenge, LOCAL_ORIGIN), code });
+    expect(options_json).toEqual({
+      challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      allowCredentials: [],
+      timeout: 60000,
+      userVerification: 'preferred',
+      rpId: PASSKEY_RP_ID_PLACEHOLDER,
+    });
+    const result = await endpoints.signInWithPasskey(transportFor(em, 'client'), {
+      authentication_response: authenticator.authenticate(options_json.challenge, LOCAL_ORIGIN),
+      code,
+    });
     expect(result).toMatchObject({ user_id: user.user_id, is_new_user: false });
     expect(Object.keys(result).sort()).toEqual(['access_token', 'is_new_user', 'refresh_token', 'user_id']);
     expect(demoProject(em).users[user.user_id]!.passkey!.counter).toBe(1);
     const second = await signInChallenge();
-    expect((await signIn(authenticator.authenticate(second.options_json.challenge, LOCAL_ORIGIN), second.code)).status).toBe(200);
+    expect(
+      (await signIn(authenticator.authenticate(second.options_json.challenge, LOCAL_ORIGIN), second.code)).status,
+    ).toBe(200);
     expect(demoProject(em).users[user.user_id]!.passkey!.counter).toBe(2);
     // The challenge is single-use.
-    expectKnownError(await signIn(authenticator.authenticate(second.options_json.challenge, LOCAL_ORIGIN), second.code), 'VERIFICATION_CODE_ALREADY_USED', 409);
+    expectKnownError(
+      await signIn(authenticator.authenticate(second.options_json.challenge, LOCAL_ORIGIN), second.code),
+      'VERIFICATION_CODE_ALREADY_USED',
+      409,
+    );
   });
 
   it('an unknown credential is PASSKEY_AUTHENTICATION_FAILED "Passkey not found"', async () => {
@@ -197,31 +298,58 @@ describe('passkey sign-in', () => {
     const em = emulator();
     const { authenticator } = await userWithPasskey();
     const first = await signInChallenge();
-    const bad = await signIn(authenticator.authenticate(first.options_json.challenge, LOCAL_ORIGIN, { corruptSignature: true }), first.code);
+    const bad = await signIn(
+      authenticator.authenticate(first.options_json.challenge, LOCAL_ORIGIN, { corruptSignature: true }),
+      first.code,
+    );
     expectKnownError(bad, 'PASSKEY_AUTHENTICATION_FAILED', 400);
     const [a, b] = [await signInChallenge(), await signInChallenge()];
-    expectKnownError(await signIn(authenticator.authenticate(a.options_json.challenge, LOCAL_ORIGIN), b.code), 'PASSKEY_AUTHENTICATION_FAILED', 400);
+    expectKnownError(
+      await signIn(authenticator.authenticate(a.options_json.challenge, LOCAL_ORIGIN), b.code),
+      'PASSKEY_AUTHENTICATION_FAILED',
+      400,
+    );
     const c = await signInChallenge();
     const evil = await signIn(authenticator.authenticate(c.options_json.challenge, 'https://evil.example.com'), c.code);
-    expect((evil.body as { error: string }).error).toBe('Passkey authentication failed because the origin is not allowed');
+    expect((evil.body as { error: string }).error).toBe(
+      'Passkey authentication failed because the origin is not allowed',
+    );
     await withDemoConfig(em, { allow_localhost: false }, async () => {
       const d = await signInChallenge();
       const local = await signIn(authenticator.authenticate(d.options_json.challenge, LOCAL_ORIGIN), d.code);
-      expect((local.body as { error: string }).error).toBe('Passkey authentication failed because localhost is not allowed');
+      expect((local.body as { error: string }).error).toBe(
+        'Passkey authentication failed because localhost is not allowed',
+      );
     });
   });
 
   it('a passkey registered on a trusted domain signs in there', async () => {
     const em = emulator();
-    await withDemoConfig(em, { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] }, async () => {
-      const { user, authenticator } = await userWithPasskey('https://app.example.com');
-      const { options_json, code } = await signInChallenge();
-      const result = await signIn(authenticator.authenticate(options_json.challenge, 'https://app.example.com'), code);
-      expect(result.body).toMatchObject({ user_id: user.user_id, is_new_user: false });
-      // Signed for another RP id than the origin's hostname: refused.
-      const again = await signInChallenge();
-      expectKnownError(await signIn(authenticator.authenticate(again.options_json.challenge, 'https://app.example.com', { rpId: 'example.com' }), again.code), 'PASSKEY_AUTHENTICATION_FAILED', 400);
-    });
+    await withDemoConfig(
+      em,
+      { domains: [{ domain: 'https://app.example.com', handler_path: '/handler' }] },
+      async () => {
+        const { user, authenticator } = await userWithPasskey('https://app.example.com');
+        const { options_json, code } = await signInChallenge();
+        const result = await signIn(
+          authenticator.authenticate(options_json.challenge, 'https://app.example.com'),
+          code,
+        );
+        expect(result.body).toMatchObject({ user_id: user.user_id, is_new_user: false });
+        // Signed for another RP id than the origin's hostname: refused.
+        const again = await signInChallenge();
+        expectKnownError(
+          await signIn(
+            authenticator.authenticate(again.options_json.challenge, 'https://app.example.com', {
+              rpId: 'example.com',
+            }),
+            again.code,
+          ),
+          'PASSKEY_AUTHENTICATION_FAILED',
+          400,
+        );
+      },
+    );
   });
 
   it('re-registering replaces the passkey; TOTP users must pass the second factor', async () => {
@@ -230,9 +358,18 @@ describe('passkey sign-in', () => {
     const asUser = userTransport(em, user);
     const replacement = new SoftAuthenticator();
     const reg = await endpoints.initiatePasskeyRegistration(asUser);
-    await endpoints.registerPasskey(asUser, { credential: replacement.register(reg.options_json.challenge, LOCAL_ORIGIN), code: reg.code });
+    await endpoints.registerPasskey(asUser, {
+      credential: replacement.register(reg.options_json.challenge, LOCAL_ORIGIN),
+      code: reg.code,
+    });
     const stale = await signInChallenge();
-    expect(((await signIn(old.authenticate(stale.options_json.challenge, LOCAL_ORIGIN), stale.code)).body as { error: string }).error).toBe('Passkey not found');
+    expect(
+      (
+        (await signIn(old.authenticate(stale.options_json.challenge, LOCAL_ORIGIN), stale.code)).body as {
+          error: string;
+        }
+      ).error,
+    ).toBe('Passkey not found');
     await endpoints.updateCurrentUser(asUser, { totp_secret_base64: randomBytes(20).toString('base64') });
     const gated = await signInChallenge();
     const response = await signIn(replacement.authenticate(gated.options_json.challenge, LOCAL_ORIGIN), gated.code);
@@ -245,9 +382,17 @@ describe('passkey sign-in', () => {
     const { authenticator } = await userWithPasskey();
     const { options_json, code } = await signInChallenge();
     await advanceClock(em, 66_000);
-    expectKnownError(await signIn(authenticator.authenticate(options_json.challenge, LOCAL_ORIGIN), code), 'VERIFICATION_CODE_EXPIRED', 400);
+    expectKnownError(
+      await signIn(authenticator.authenticate(options_json.challenge, LOCAL_ORIGIN), code),
+      'VERIFICATION_CODE_EXPIRED',
+      400,
+    );
     await withDemoConfig(em, { passkey_enabled: false }, async () => {
-      expectKnownError(await api(em, 'POST', '/auth/passkey/initiate-passkey-authentication', { body: {} }), 'PASSKEY_AUTHENTICATION_NOT_ENABLED', 400);
+      expectKnownError(
+        await api(em, 'POST', '/auth/passkey/initiate-passkey-authentication', { body: {} }),
+        'PASSKEY_AUTHENTICATION_NOT_ENABLED',
+        400,
+      );
     });
   });
 });

@@ -25,20 +25,35 @@ describe('persistence with a data file', () => {
     const file = join(dir, 'state.json');
     const email = uniqueEmail('persist');
     const first = await withEmulator(file, async (em) => {
-      const signedUp = await endpoints.signUpWithPassword(transportFor(em, 'client'), { email, password: 'correct horse', verification_callback_url: 'http://localhost:3000/v' });
+      const signedUp = await endpoints.signUpWithPassword(transportFor(em, 'client'), {
+        email,
+        password: 'correct horse',
+        verification_callback_url: 'http://localhost:3000/v',
+      });
       const { access_token } = await signInAdmin(em);
-      const project = await endpoints.createProject(transportFor(em, 'client', { project: 'internal', accessToken: access_token }), { display_name: 'Persisted' });
+      const project = await endpoints.createProject(
+        transportFor(em, 'client', { project: 'internal', accessToken: access_token }),
+        { display_name: 'Persisted' },
+      );
       return { signedUp, projectId: project.id, demo: em.projects.demo };
     });
 
     await withEmulator(file, async (em) => {
       // The refresh token from before the restart still works, and so does the old access token.
-      const refreshed = await refreshAccessToken({ baseUrl: em.url, projectId: first.demo.id, publishableClientKey: first.demo.publishableClientKey }, first.signedUp.refresh_token);
+      const refreshed = await refreshAccessToken(
+        { baseUrl: em.url, projectId: first.demo.id, publishableClientKey: first.demo.publishableClientKey },
+        first.signedUp.refresh_token,
+      );
       const me = await endpoints.getCurrentUser(transportFor(em, 'client', { accessToken: refreshed.access_token }));
       expect(me?.primary_email).toBe(email);
-      const old = await raw(em, 'GET', '/api/v1', { headers: { ...keyHeaders(em, 'client'), 'x-stack-access-token': first.signedUp.access_token } });
+      const old = await raw(em, 'GET', '/api/v1', {
+        headers: { ...keyHeaders(em, 'client'), 'x-stack-access-token': first.signedUp.access_token },
+      });
       expect(old.text.endsWith(`  User: ${email}`)).toBe(true);
-      const again = await endpoints.signInWithPassword(transportFor(em, 'client'), { email, password: 'correct horse' });
+      const again = await endpoints.signInWithPassword(transportFor(em, 'client'), {
+        email,
+        password: 'correct horse',
+      });
       expect(again.user_id).toBe(first.signedUp.user_id);
       expect(em.env.store.project(first.projectId)?.display_name).toBe('Persisted');
     });
@@ -53,7 +68,11 @@ describe('persistence with a data file', () => {
       linkSync(file, before);
       const oldBytes = readFileSync(before);
       const inode = statSync(file).ino;
-      await endpoints.signUpWithPassword(transportFor(em, 'client'), { email: uniqueEmail('atomic'), password: 'correct horse', verification_callback_url: 'http://localhost:3000/v' });
+      await endpoints.signUpWithPassword(transportFor(em, 'client'), {
+        email: uniqueEmail('atomic'),
+        password: 'correct horse',
+        verification_callback_url: 'http://localhost:3000/v',
+      });
       expect(statSync(file).ino).not.toBe(inode);
       expect(readFileSync(before)).toEqual(oldBytes);
       expect(readFileSync(file)).not.toEqual(oldBytes);
@@ -66,9 +85,14 @@ describe('persistence with a data file', () => {
   it("reads a data file written before the service dropped the providers' enabled flag: a provider switched off there stays off", async () => {
     const file = join(dir, 'providers-v27.json');
     const demoId = await withEmulator(file, async (em) => em.projects.demo.id);
-    const state = JSON.parse(readFileSync(file, 'utf8')) as { projects: Record<string, { config: { oauth_providers: Array<Record<string, unknown>> } }> };
+    const state = JSON.parse(readFileSync(file, 'utf8')) as {
+      projects: Record<string, { config: { oauth_providers: Array<Record<string, unknown>> } }>;
+    };
     // As 0.1.0 wrote it: every provider with `enabled`, GitHub off.
-    state.projects[demoId]!.config.oauth_providers = state.projects[demoId]!.config.oauth_providers.map((o) => ({ ...o, enabled: o.id !== 'github' }));
+    state.projects[demoId]!.config.oauth_providers = state.projects[demoId]!.config.oauth_providers.map((o) => ({
+      ...o,
+      enabled: o.id !== 'github',
+    }));
     writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
 
     await withEmulator(file, async (em) => {
@@ -76,12 +100,22 @@ describe('persistence with a data file', () => {
       expect(client.config.enabled_oauth_providers).toEqual([{ id: 'google' }]);
       const admin = await endpoints.getCurrentProject(transportFor(em, 'admin'));
       // Listed in today's shape: no `enabled`, and the one switched off left out.
-      expect(admin.config.oauth_providers).toEqual([{ provider_config_id: 'google', id: 'google', type: 'standard', client_id: 'emulator-google-client', client_secret: 'emulator-google-secret' }]);
+      expect(admin.config.oauth_providers).toEqual([
+        {
+          provider_config_id: 'google',
+          id: 'google',
+          type: 'standard',
+          client_id: 'emulator-google-client',
+          client_secret: 'emulator-google-secret',
+        },
+      ]);
       const { url } = await authorizeUrl(em, { providerId: 'github' });
       const refused = await fetch(url, { redirect: 'manual' });
       expect(refused.headers.get('x-stack-known-error')).toBe('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
       // Written back by an update, the list is today's: what it names is on.
-      const rewritten = await endpoints.updateCurrentProject(transportFor(em, 'admin'), { config: { oauth_providers: [{ id: 'github', type: 'shared' }] } });
+      const rewritten = await endpoints.updateCurrentProject(transportFor(em, 'admin'), {
+        config: { oauth_providers: [{ id: 'github', type: 'shared' }] },
+      });
       expect(rewritten.config.enabled_oauth_providers).toEqual([{ id: 'github' }]);
     });
   });

@@ -34,8 +34,14 @@ describe('keys named like Object.prototype members', () => {
 
   it('an object where text or a boolean is expected: SCHEMA_ERROR, not a 500', async () => {
     const em = emulator();
-    for (const body of ['{"email":{"toString":1},"password":"12345678"}', '{"email":"a@b.co","password":{"toString":1,"valueOf":1}}']) {
-      const response = await raw(em, 'POST', '/api/v1/auth/password/sign-in', { headers: { ...keyHeaders(em, 'client'), 'content-type': 'application/json' }, body });
+    for (const body of [
+      '{"email":{"toString":1},"password":"12345678"}',
+      '{"email":"a@b.co","password":{"toString":1,"valueOf":1}}',
+    ]) {
+      const response = await raw(em, 'POST', '/api/v1/auth/password/sign-in', {
+        headers: { ...keyHeaders(em, 'client'), 'content-type': 'application/json' },
+        body,
+      });
       expect(response.status, body).toBe(400);
       expect(response.headers.get('x-stack-known-error'), body).toBe('SCHEMA_ERROR');
     }
@@ -48,6 +54,9 @@ describe('keys named like Object.prototype members', () => {
       body: '{"client_metadata":{"toString":1,"constructor":{"x":1}}}',
     });
     expect(response.status).toBe(201);
-    expect(response.json<{ client_metadata: unknown }>().client_metadata).toEqual({ toString: 1, constructor: { x: 1 } });
+    expect(response.json<{ client_metadata: unknown }>().client_metadata).toEqual({
+      toString: 1,
+      constructor: { x: 1 },
+    });
   });
 });

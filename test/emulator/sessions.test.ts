@@ -1,7 +1,15 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { endpoints, isKnownError, refreshAccessToken } from '../../protocol/index.js';
-import { advanceClock, api, expectKnownError, expectPlainError, PASSWORD, signUp, userTransport } from '../support/authFlows.js';
+import {
+  advanceClock,
+  api,
+  expectKnownError,
+  expectPlainError,
+  PASSWORD,
+  signUp,
+  userTransport,
+} from '../support/authFlows.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 import { tokenOptions } from '../support/oauth.js';
 
@@ -9,12 +17,16 @@ const emulator = useEmulator();
 
 const sessionIdOf = (accessToken: string) => decodeJwt(accessToken).refresh_token_id as string;
 const refresh = (refreshToken: string) => refreshAccessToken(tokenOptions(emulator()), refreshToken);
-const refreshFails = (refreshToken: string) => expect(refresh(refreshToken)).rejects.toSatisfy((e) => isKnownError(e, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'));
+const refreshFails = (refreshToken: string) =>
+  expect(refresh(refreshToken)).rejects.toSatisfy((e) => isKnownError(e, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED'));
 
 async function twoSessions() {
   const em = emulator();
   const first = await signUp(em);
-  const second = await endpoints.signInWithPassword(transportFor(em, 'client'), { email: first.email, password: PASSWORD });
+  const second = await endpoints.signInWithPassword(transportFor(em, 'client'), {
+    email: first.email,
+    password: PASSWORD,
+  });
   return { first, second };
 }
 
@@ -25,7 +37,12 @@ describe('listing and deleting sessions', () => {
     const sessions = await endpoints.listSessions(userTransport(em, first), 'me');
     expect(sessions.map((s) => s.id)).toEqual([sessionIdOf(second.access_token), sessionIdOf(first.access_token)]);
     expect(sessions.map((s) => s.is_current_session)).toEqual([false, true]);
-    expect(sessions[0]).toMatchObject({ user_id: first.user_id, is_impersonation: false, created_at: expect.any(Number), last_used_at: expect.any(Number) });
+    expect(sessions[0]).toMatchObject({
+      user_id: first.user_id,
+      is_impersonation: false,
+      created_at: expect.any(Number),
+      last_used_at: expect.any(Number),
+    });
     expect(await endpoints.listSessions(userTransport(em, first), first.user_id)).toHaveLength(2);
   });
 
@@ -35,20 +52,44 @@ describe('listing and deleting sessions', () => {
     const asFirst = userTransport(em, first);
     expect(await endpoints.deleteSession(asFirst, sessionIdOf(second.access_token), 'me')).toEqual({ success: true });
     await refreshFails(second.refresh_token);
-    const current = await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}?user_id=me`, { accessToken: first.access_token });
+    const current = await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}?user_id=me`, {
+      accessToken: first.access_token,
+    });
     expectKnownError(current, 'CANNOT_DELETE_CURRENT_SESSION', 400);
-    expectPlainError(await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(second.access_token)}?user_id=me`, { accessToken: first.access_token }), 404, 'Session not found.');
-    expectKnownError(await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}`, { accessToken: first.access_token }), 'SCHEMA_ERROR', 400);
-    expectKnownError(await api(em, 'DELETE', '/auth/sessions/not-a-uuid?user_id=me', { accessToken: first.access_token }), 'SCHEMA_ERROR', 400);
+    expectPlainError(
+      await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(second.access_token)}?user_id=me`, {
+        accessToken: first.access_token,
+      }),
+      404,
+      'Session not found.',
+    );
+    expectKnownError(
+      await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}`, { accessToken: first.access_token }),
+      'SCHEMA_ERROR',
+      400,
+    );
+    expectKnownError(
+      await api(em, 'DELETE', '/auth/sessions/not-a-uuid?user_id=me', { accessToken: first.access_token }),
+      'SCHEMA_ERROR',
+      400,
+    );
   });
 
   it('clients see and delete only their own sessions', async () => {
     const em = emulator();
     const { first } = await twoSessions();
     const stranger = await signUp(em);
-    const listOther = await api(em, 'GET', `/auth/sessions?user_id=${first.user_id}`, { accessToken: stranger.access_token });
+    const listOther = await api(em, 'GET', `/auth/sessions?user_id=${first.user_id}`, {
+      accessToken: stranger.access_token,
+    });
     expectPlainError(listOther, 403, 'Client can only list sessions for their own user.');
-    expectPlainError(await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}?user_id=me`, { accessToken: stranger.access_token }), 404, 'Session not found.');
+    expectPlainError(
+      await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}?user_id=me`, {
+        accessToken: stranger.access_token,
+      }),
+      404,
+      'Session not found.',
+    );
     const missing = await api(em, 'GET', '/auth/sessions', { accessToken: first.access_token });
     expectKnownError(missing, 'SCHEMA_ERROR', 400);
     expect((missing.body as { error: string }).error).toContain('query.user_id must be defined');
@@ -56,7 +97,13 @@ describe('listing and deleting sessions', () => {
     // Servers may list and delete anyone's.
     const server = transportFor(em, 'server');
     expect(await endpoints.listSessions(server, first.user_id)).toHaveLength(2);
-    expect((await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}?user_id=${first.user_id}`, { access: 'server' })).status).toBe(200);
+    expect(
+      (
+        await api(em, 'DELETE', `/auth/sessions/${sessionIdOf(first.access_token)}?user_id=${first.user_id}`, {
+          access: 'server',
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -68,23 +115,43 @@ describe('the current session', () => {
     expect(await endpoints.signOutCurrentSession(asUser)).toEqual({ success: true });
     await refreshFails(user.refresh_token);
     expect((await endpoints.getCurrentUser(asUser))?.id).toBe(user.user_id);
-    expectKnownError(await api(em, 'DELETE', '/auth/sessions/current', { accessToken: user.access_token, body: {} }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+    expectKnownError(
+      await api(em, 'DELETE', '/auth/sessions/current', { accessToken: user.access_token, body: {} }),
+      'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+      401,
+    );
     const anonymous = await api(em, 'DELETE', '/auth/sessions/current', { body: {} });
     expectKnownError(anonymous, 'ACCESS_TOKEN_EXPIRED', 401);
-    expect((anonymous.body as { details: { expired_at_millis: number } }).details.expired_at_millis).toEqual(expect.any(Number));
+    expect((anonymous.body as { details: { expired_at_millis: number } }).details.expired_at_millis).toEqual(
+      expect.any(Number),
+    );
   });
 
   it('refreshes through /auth/sessions/current/refresh with the refresh-token header', async () => {
     const em = emulator();
     const user = await signUp(em);
     const { access_token } = await endpoints.refreshViaSessionEndpoint(userTransport(em, user));
-    expect(decodeJwt(access_token)).toMatchObject({ sub: user.user_id, refresh_token_id: sessionIdOf(user.access_token) });
+    expect(decodeJwt(access_token)).toMatchObject({
+      sub: user.user_id,
+      refresh_token_id: sessionIdOf(user.access_token),
+    });
     const missing = await api(em, 'POST', '/auth/sessions/current/refresh', { body: {} });
     expectKnownError(missing, 'SCHEMA_ERROR', 400);
-    expectKnownError(await api(em, 'POST', '/auth/sessions/current/refresh', { refreshToken: 'x'.repeat(45), body: {} }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+    expectKnownError(
+      await api(em, 'POST', '/auth/sessions/current/refresh', { refreshToken: 'x'.repeat(45), body: {} }),
+      'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+      401,
+    );
     // Another project's refresh token is unknown here.
-    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
-    expectKnownError(await api(em, 'POST', '/auth/sessions/current/refresh', { refreshToken: admin.refresh_token, body: {} }), 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED', 401);
+    const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), {
+      email: 'admin@authbroker.dev',
+      password: 'admin-password',
+    });
+    expectKnownError(
+      await api(em, 'POST', '/auth/sessions/current/refresh', { refreshToken: admin.refresh_token, body: {} }),
+      'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+      401,
+    );
   });
 });
 
@@ -106,20 +173,45 @@ describe('creating sessions (server)', () => {
     const user = await signUp(em);
     const denied = await api(em, 'POST', '/auth/sessions', { body: { user_id: user.user_id } });
     expectKnownError(denied, 'INSUFFICIENT_ACCESS_TYPE', 401);
-    expect((denied.body as { details: unknown }).details).toEqual({ actual_access_type: 'client', allowed_access_types: ['server', 'admin'] });
-    const unknown = await api(em, 'POST', '/auth/sessions', { access: 'server', body: { user_id: '00000000-0000-4000-8000-000000000000' } });
+    expect((denied.body as { details: unknown }).details).toEqual({
+      actual_access_type: 'client',
+      allowed_access_types: ['server', 'admin'],
+    });
+    const unknown = await api(em, 'POST', '/auth/sessions', {
+      access: 'server',
+      body: { user_id: '00000000-0000-4000-8000-000000000000' },
+    });
     expectKnownError(unknown, 'USER_ID_DOES_NOT_EXIST', 400);
-    expectKnownError(await api(em, 'POST', '/auth/sessions', { access: 'server', body: { user_id: user.user_id, expires_in_millis: 31_708_800_001 } }), 'SCHEMA_ERROR', 400);
-    expectKnownError(await api(em, 'POST', '/auth/sessions', { access: 'server', body: { user_id: 'me' } }), 'CANNOT_GET_OWN_USER_WITHOUT_USER', 400);
+    expectKnownError(
+      await api(em, 'POST', '/auth/sessions', {
+        access: 'server',
+        body: { user_id: user.user_id, expires_in_millis: 31_708_800_001 },
+      }),
+      'SCHEMA_ERROR',
+      400,
+    );
+    expectKnownError(
+      await api(em, 'POST', '/auth/sessions', { access: 'server', body: { user_id: 'me' } }),
+      'CANNOT_GET_OWN_USER_WITHOUT_USER',
+      400,
+    );
   });
 
   it('impersonation sessions are listed only for admin', async () => {
     const em = emulator();
     const user = await signUp(em);
-    const impersonation = await endpoints.createSession(transportFor(em, 'server'), { user_id: user.user_id, is_impersonation: true });
+    const impersonation = await endpoints.createSession(transportFor(em, 'server'), {
+      user_id: user.user_id,
+      is_impersonation: true,
+    });
     const id = sessionIdOf(impersonation.access_token);
     const ids = async (access: 'client' | 'server' | 'admin') =>
-      (await endpoints.listSessions(access === 'client' ? userTransport(em, user) : transportFor(em, access), user.user_id)).map((s) => s.id);
+      (
+        await endpoints.listSessions(
+          access === 'client' ? userTransport(em, user) : transportFor(em, access),
+          user.user_id,
+        )
+      ).map((s) => s.id);
     expect(await ids('client')).not.toContain(id);
     expect(await ids('server')).not.toContain(id);
     expect(await ids('admin')).toContain(id);

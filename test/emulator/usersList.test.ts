@@ -16,7 +16,10 @@ beforeAll(async () => {
   for (let i = 0; i < 15; i++) {
     // A second apart, so sign-up order is unambiguous.
     await devRequest(em, 'POST', '/emulator/time', { advance_millis: 1000 });
-    const user = await endpoints.createUser(server, { display_name: `${TAG} member ${String(i).padStart(2, '0')}`, primary_email: uniqueEmail('list') });
+    const user = await endpoints.createUser(server, {
+      display_name: `${TAG} member ${String(i).padStart(2, '0')}`,
+      primary_email: uniqueEmail('list'),
+    });
     await endpoints.addTeamMember(server, teamId, user.id);
     created.push(user);
   }
@@ -45,7 +48,12 @@ describe('GET /users', () => {
       const pages: string[][] = [];
       let cursor: string | undefined;
       do {
-        const page = await endpoints.listUsers(server, { team_id: teamId, limit: 4, desc, ...(cursor === undefined ? {} : { cursor }) });
+        const page = await endpoints.listUsers(server, {
+          team_id: teamId,
+          limit: 4,
+          desc,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
         pages.push(ids(page.items));
         const next = page.pagination.next_cursor;
         if (next !== null) expect(next).toBe(expected[pages.flat().length]);
@@ -82,9 +90,16 @@ describe('GET /users', () => {
     expect(ids(byName.items)).toEqual(ids(created.slice(10, 15)));
     const target = created[3]!;
     const secondary = `${TAG.toLowerCase()}-second@Example.com`;
-    await endpoints.createContactChannel(server, { user_id: target.id, type: 'email', value: secondary, used_for_auth: false });
+    await endpoints.createContactChannel(server, {
+      user_id: target.id,
+      type: 'email',
+      value: secondary,
+      used_for_auth: false,
+    });
     expect(ids((await endpoints.listUsers(server, { query: `${TAG}-SECOND@example` })).items)).toEqual([target.id]);
-    expect(ids((await endpoints.listUsers(server, { query: target.primary_email!.toUpperCase() })).items)).toEqual([target.id]);
+    expect(ids((await endpoints.listUsers(server, { query: target.primary_email!.toUpperCase() })).items)).toEqual([
+      target.id,
+    ]);
   });
 
   it('matches an id only exactly, after dropping characters an id cannot contain', async () => {
@@ -97,15 +112,25 @@ describe('GET /users', () => {
   it('validates the query and refuses clients', async () => {
     const em = emulator();
     const base = `${em.url}/api/v1/users`;
-    const headers = { 'x-stack-project-id': em.projects.demo.id, 'x-stack-access-type': 'server', 'x-stack-secret-server-key': em.projects.demo.secretServerKey };
+    const headers = {
+      'x-stack-project-id': em.projects.demo.id,
+      'x-stack-access-type': 'server',
+      'x-stack-secret-server-key': em.projects.demo.secretServerKey,
+    };
     for (const query of ['limit=0', 'order_by=created_at', 'desc=maybe', 'cursor=abc', 'extra=1']) {
       const response = await fetch(`${base}?${query}`, { headers });
       expect(response.status).toBe(400);
       expect(response.headers.get('x-stack-known-error')).toBe('SCHEMA_ERROR');
     }
-    const ok = (await (await fetch(`${base}?limit=1&desc=true`, { headers })).json()) as { items: unknown[]; pagination: { next_cursor: string | null } };
+    const ok = (await (await fetch(`${base}?limit=1&desc=true`, { headers })).json()) as {
+      items: unknown[];
+      pagination: { next_cursor: string | null };
+    };
     expect(ok.items).toHaveLength(1);
     expect(ok.pagination.next_cursor).toEqual(expect.any(String));
-    await expect(endpoints.listUsers(transportFor(em, 'client') as never)).rejects.toMatchObject({ code: 'INSUFFICIENT_ACCESS_TYPE', status: 401 });
+    await expect(endpoints.listUsers(transportFor(em, 'client') as never)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_ACCESS_TYPE',
+      status: 401,
+    });
   });
 });

@@ -10,21 +10,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { demoProject } from '../support/authFlows.js';
 import { startCollector, type Collector, type DriverContext } from './support/collector.js';
-import { CHROMIUM_EXTENSION_ID, launchWithExtension, skipExtensionEngine, startWebSite, type ExtensionBrowser, type ExtensionEngine } from './support/browsers.js';
+import {
+  CHROMIUM_EXTENSION_ID,
+  launchWithExtension,
+  skipExtensionEngine,
+  startWebSite,
+  type ExtensionBrowser,
+  type ExtensionEngine,
+} from './support/browsers.js';
 import { pageStorageDump } from './support/pageStorage.js';
 
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
 const ELEVEN_MINUTES = 11 * 60 * 1000;
 const at = (value: unknown) => (value as { at: number }).at;
 
-/** What `identity.getRedirectURL` gives each browser: Chromium names the extension's id, Firefox a hash of its add-on id. */
+/**
+ * What `identity.getRedirectURL` gives each browser: Chromium names the extension's id, Firefox a hash of its add-on
+ * id.
+ */
 const REDIRECT_URL: Record<ExtensionEngine, RegExp> = {
   chromium: new RegExp(`^https://${CHROMIUM_EXTENSION_ID}\\.chromiumapp\\.org/authbroker-oauth$`),
   firefox: /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\/authbroker-oauth$/,
 };
 
-/** The URL the demo extension's social sign-in comes back to, as it tells it, trusted like any domain of the project's. */
-async function trustExtensionRedirect(emulator: RunningEmulator, collector: Collector, extension: ExtensionBrowser): Promise<string> {
+/**
+ * The URL the demo extension's social sign-in comes back to, as it tells it, trusted like any domain of the project's.
+ */
+async function trustExtensionRedirect(
+  emulator: RunningEmulator,
+  collector: Collector,
+  extension: ExtensionBrowser,
+): Promise<string> {
   const url = await collector.run<string>(await extension.background(), 'oauthRedirectUrl');
   demoProject(emulator).config.domains = [{ domain: new URL(url).origin, handler_path: '/handler' }];
   return url;
@@ -59,22 +75,34 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
 
     it('a sign-in in the popup reaches the options page, the background and a content script', async () => {
       const background = await extension.background();
-      for (const context of [popup, options, background, content]) expect(await collector.run(context, 'user')).toBeNull();
+      for (const context of [popup, options, background, content])
+        expect(await collector.run(context, 'user')).toBeNull();
       const sentAt = Date.now();
       const signedIn = at(await collector.run(popup, 'signIn', DEMO));
       userId = (await collector.run<{ userId: string }>(popup, 'session')).userId;
-      const seen = await Promise.all([options, background, content].map(async (context) => at(await collector.run(context, 'waitForSession', { userId }))));
-      const users = await Promise.all([options, background, content].map((context) => collector.run(context, 'waitForUser', { userId })));
+      const seen = await Promise.all(
+        [options, background, content].map(async (context) =>
+          at(await collector.run(context, 'waitForSession', { userId })),
+        ),
+      );
+      const users = await Promise.all(
+        [options, background, content].map((context) => collector.run(context, 'waitForUser', { userId })),
+      );
       expect(users).toHaveLength(3);
       const lags = seen.map((time) => Math.round(time - signedIn));
-      console.log(`[extension ${engine}] the session reached options, background, content script ${lags.join(', ')} ms after the popup's sign-in resolved`);
+      console.log(
+        `[extension ${engine}] the session reached options, background, content script ${lags.join(', ')} ms after the popup's sign-in resolved`,
+      );
       // Each context shows the session once the sign-in was asked for, never before (a stale or made-up one).
       for (const time of seen) expect(time).toBeGreaterThanOrEqual(sentAt);
     });
 
     it("the web page's scripts see no token in any storage they can read", async () => {
       const background = await extension.background();
-      const tokens = [await collector.run<string>(background, 'accessToken'), await collector.run<string>(background, 'storedRefreshToken')];
+      const tokens = [
+        await collector.run<string>(background, 'accessToken'),
+        await collector.run<string>(background, 'storedRefreshToken'),
+      ];
       expect(tokens.every((token) => typeof token === 'string' && token.length > 20)).toBe(true);
       const { page } = await extension.openWebPage(site.url);
       const dump = await pageStorageDump(page);
@@ -88,7 +116,9 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
       const background = await extension.background();
       emulator.env.stats.reset();
       emulator.env.clock.advance(ELEVEN_MINUTES);
-      const users = await Promise.all([popup, options, background].map((context) => collector.run(context, 'refetchUser')));
+      const users = await Promise.all(
+        [popup, options, background].map((context) => collector.run(context, 'refetchUser')),
+      );
       expect(users).toEqual([userId, userId, userId]);
       expect(emulator.env.stats.snapshot().token_refreshes).toBe(1);
     });
@@ -105,22 +135,32 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
       expect(await collector.run(options, 'refetchUser')).toBe(userId);
       const stats = emulator.env.stats.snapshot();
       expect(stats.token_refreshes).toBeLessThanOrEqual(1);
-      expect(Object.keys(stats.requests).filter((route) => /sign-in|password|otp|oauth\/token/.test(route) && !/oauth\/token/.test(route))).toEqual([]);
-      console.log(`[extension ${engine}] background stopped → the popup's first answer took ${Math.round(first.millis)} ms`);
+      expect(
+        Object.keys(stats.requests).filter(
+          (route) => /sign-in|password|otp|oauth\/token/.test(route) && !/oauth\/token/.test(route),
+        ),
+      ).toEqual([]);
+      console.log(
+        `[extension ${engine}] background stopped → the popup's first answer took ${Math.round(first.millis)} ms`,
+      );
     });
 
     it('sign-out in the options page reaches every context', async () => {
       const background = await extension.background();
       await collector.run(options, 'signOut');
-      for (const context of [popup, background, content]) expect(at(await collector.run(context, 'waitForSession', { userId: null }))).toBeGreaterThan(0);
-      for (const context of [popup, options, background, content]) expect(await collector.run(context, 'user')).toBeNull();
+      for (const context of [popup, background, content])
+        expect(at(await collector.run(context, 'waitForSession', { userId: null }))).toBeGreaterThan(0);
+      for (const context of [popup, options, background, content])
+        expect(await collector.run(context, 'user')).toBeNull();
     });
 
     it('social sign-in through the mock provider in the browser’s web-auth window', async () => {
       expect(await trustExtensionRedirect(emulator, collector, extension)).toMatch(REDIRECT_URL[engine]);
       const browser = extension.browser();
       const flow = collector.run(popup, 'signInWithOAuth', { provider: 'github' }, 60_000);
-      const target = await browser.waitForTarget((t) => t.url().includes('/emulator/oauth/github/authorize'), { timeout: 20_000 });
+      const target = await browser.waitForTarget((t) => t.url().includes('/emulator/oauth/github/authorize'), {
+        timeout: 20_000,
+      });
       const consent = await target.asPage();
       await consent.waitForSelector('#email');
       await consent.type('#email', 'ext-social@example.com');
@@ -148,95 +188,115 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
 }
 
 for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
-  describe.skipIf(skipExtensionEngine(engine))(`${engine}: the other configurations: tokenStore 'session', content scripts with access tokens`, () => {
+  describe.skipIf(skipExtensionEngine(engine))(
+    `${engine}: the other configurations: tokenStore 'session', content scripts with access tokens`,
+    () => {
+      let emulator: RunningEmulator;
+      let collector: Collector;
+      let site: Awaited<ReturnType<typeof startWebSite>>;
+      let extension: ExtensionBrowser;
+
+      beforeAll(async () => {
+        emulator = await startEmulator({ port: 0 });
+        collector = await startCollector();
+        site = await startWebSite();
+        extension = await launchWithExtension(engine, emulator, collector, {
+          tokenStore: 'session',
+          contentScripts: { accessToken: true },
+        });
+      });
+      afterAll(async () => {
+        await extension?.close();
+        await site?.close();
+        await collector?.close();
+        await emulator?.stop();
+      });
+
+      it("a content script holding an access token leaves none in the web page's storage; the session survives a stopped background", async () => {
+        const popup = await extension.openExtensionPage('popup.html');
+        await collector.run(popup, 'signIn', DEMO);
+        const { page, content } = await extension.openWebPage(site.url);
+        const fromContent = await collector.run<string>(content, 'accessToken');
+        const background = await extension.background();
+        const tokens = [
+          fromContent,
+          await collector.run<string>(background, 'accessToken'),
+          await collector.run<string>(background, 'storedRefreshToken'),
+        ];
+        expect(tokens.every((token) => typeof token === 'string' && token.length > 20)).toBe(true);
+        const dump = await pageStorageDump(page);
+        for (const token of tokens) expect(dump.text).not.toContain(token);
+        expect(dump.databases).not.toContain('authbroker');
+
+        emulator.env.stats.reset();
+        await extension.stopBackground();
+        const first = await collector.run<{ millis: number; value: { status: string } }>(popup, 'timedSession');
+        expect(first.value.status).toBe('signed-in');
+        expect(emulator.env.stats.snapshot().token_refreshes).toBeLessThanOrEqual(1);
+      });
+
+      it("tokenStore 'session' ends with the browser: after a restart on the same profile, signed out, nothing stored", async () => {
+        expect(await collector.run(await extension.background(), 'storedRefreshToken')).toEqual(expect.any(String));
+        const restartedAt = Date.now();
+        await extension.restart();
+        const background = await extension.background(restartedAt);
+        expect(await collector.run(background, 'session')).toMatchObject({ status: 'signed-out' });
+        expect(await collector.run(background, 'storedRefreshToken')).toBeNull();
+      });
+    },
+  );
+}
+
+describe.skipIf(skipExtensionEngine('firefox'))(
+  'firefox: the browser’s own idle stop (extensions.background.idle.timeout)',
+  () => {
+    /**
+     * Short, so the test sees the browser suspend the background by itself (Firefox's default is 30 s),
+     * yet three times the broker's keep-awake period, so that a busy machine delaying its timer does not.
+     */
+    const IDLE_MILLIS = 3000;
     let emulator: RunningEmulator;
     let collector: Collector;
-    let site: Awaited<ReturnType<typeof startWebSite>>;
     let extension: ExtensionBrowser;
+    let popup: DriverContext;
+    let userId: string;
 
     beforeAll(async () => {
       emulator = await startEmulator({ port: 0 });
       collector = await startCollector();
-      site = await startWebSite();
-      extension = await launchWithExtension(engine, emulator, collector, { tokenStore: 'session', contentScripts: { accessToken: true } });
+      extension = await launchWithExtension('firefox', emulator, collector, { firefoxIdleMillis: IDLE_MILLIS });
+      popup = await extension.openExtensionPage('popup.html');
     });
     afterAll(async () => {
       await extension?.close();
-      await site?.close();
       await collector?.close();
       await emulator?.stop();
     });
 
-    it("a content script holding an access token leaves none in the web page's storage; the session survives a stopped background", async () => {
-      const popup = await extension.openExtensionPage('popup.html');
+    it('a call that takes longer than the idle timeout is answered: the background stays up while it serves one', async () => {
+      // Port messages do not count as activity for Firefox's idle timer: only extension API calls and events do.
+      emulator.env.faults.add([
+        {
+          path: '/api/v1/auth/password/sign-in',
+          method: 'POST',
+          count: 1,
+          effect: { type: 'latency', ms: 2 * IDLE_MILLIS },
+        },
+      ]);
       await collector.run(popup, 'signIn', DEMO);
-      const { page, content } = await extension.openWebPage(site.url);
-      const fromContent = await collector.run<string>(content, 'accessToken');
-      const background = await extension.background();
-      const tokens = [fromContent, await collector.run<string>(background, 'accessToken'), await collector.run<string>(background, 'storedRefreshToken')];
-      expect(tokens.every((token) => typeof token === 'string' && token.length > 20)).toBe(true);
-      const dump = await pageStorageDump(page);
-      for (const token of tokens) expect(dump.text).not.toContain(token);
-      expect(dump.databases).not.toContain('authbroker');
+      const session = await collector.run<{ status: string; userId: string }>(popup, 'session');
+      expect(session.status).toBe('signed-in');
+      userId = session.userId;
+    });
 
+    it('after the browser suspended the idle background, the first answer comes from storage: no sign-in, at most one token request', async () => {
       emulator.env.stats.reset();
       await extension.stopBackground();
-      const first = await collector.run<{ millis: number; value: { status: string } }>(popup, 'timedSession');
-      expect(first.value.status).toBe('signed-in');
-      expect(emulator.env.stats.snapshot().token_refreshes).toBeLessThanOrEqual(1);
+      const first = await collector.run<{ millis: number; value: unknown }>(popup, 'timedSession');
+      expect(first.value).toEqual({ status: 'signed-in', userId });
+      const stats = emulator.env.stats.snapshot();
+      expect(stats.token_refreshes).toBeLessThanOrEqual(1);
+      expect(Object.keys(stats.requests).filter((route) => /sign-in|password|otp/.test(route))).toEqual([]);
     });
-
-    it("tokenStore 'session' ends with the browser: after a restart on the same profile, signed out, nothing stored", async () => {
-      expect(await collector.run(await extension.background(), 'storedRefreshToken')).toEqual(expect.any(String));
-      const restartedAt = Date.now();
-      await extension.restart();
-      const background = await extension.background(restartedAt);
-      expect(await collector.run(background, 'session')).toMatchObject({ status: 'signed-out' });
-      expect(await collector.run(background, 'storedRefreshToken')).toBeNull();
-    });
-  });
-}
-
-describe.skipIf(skipExtensionEngine('firefox'))('firefox: the browser’s own idle stop (extensions.background.idle.timeout)', () => {
-  /**
-   * Short, so the test sees the browser suspend the background by itself (Firefox's default is 30 s),
-   * yet three times the broker's keep-awake period, so that a busy machine delaying its timer does not.
-   */
-  const IDLE_MILLIS = 3000;
-  let emulator: RunningEmulator;
-  let collector: Collector;
-  let extension: ExtensionBrowser;
-  let popup: DriverContext;
-  let userId: string;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    collector = await startCollector();
-    extension = await launchWithExtension('firefox', emulator, collector, { firefoxIdleMillis: IDLE_MILLIS });
-    popup = await extension.openExtensionPage('popup.html');
-  });
-  afterAll(async () => {
-    await extension?.close();
-    await collector?.close();
-    await emulator?.stop();
-  });
-
-  it('a call that takes longer than the idle timeout is answered: the background stays up while it serves one', async () => {
-    // Port messages do not count as activity for Firefox's idle timer: only extension API calls and events do.
-    emulator.env.faults.add([{ path: '/api/v1/auth/password/sign-in', method: 'POST', count: 1, effect: { type: 'latency', ms: 2 * IDLE_MILLIS } }]);
-    await collector.run(popup, 'signIn', DEMO);
-    const session = await collector.run<{ status: string; userId: string }>(popup, 'session');
-    expect(session.status).toBe('signed-in');
-    userId = session.userId;
-  });
-
-  it('after the browser suspended the idle background, the first answer comes from storage: no sign-in, at most one token request', async () => {
-    emulator.env.stats.reset();
-    await extension.stopBackground();
-    const first = await collector.run<{ millis: number; value: unknown }>(popup, 'timedSession');
-    expect(first.value).toEqual({ status: 'signed-in', userId });
-    const stats = emulator.env.stats.snapshot();
-    expect(stats.token_refreshes).toBeLessThanOrEqual(1);
-    expect(Object.keys(stats.requests).filter((route) => /sign-in|password|otp/.test(route))).toEqual([]);
-  });
-});
+  },
+);

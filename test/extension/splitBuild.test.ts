@@ -19,14 +19,21 @@ interface Module {
   text: string;
 }
 
-/** A built file's static imports (resolved to files) and how many import() expressions its code holds (comments and strings do not count). */
+/**
+ * A built file's static imports (resolved to files) and how many import() expressions its code holds (comments and
+ * strings do not count).
+ */
 function readModule(file: string): Module {
   const text = readFileSync(file, 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   const staticImports: string[] = [];
   let dynamicImports = 0;
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       staticImports.push(resolve(dirname(file), node.moduleSpecifier.text));
     }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) dynamicImports += 1;
@@ -62,7 +69,11 @@ for (const bundler of ['vite', 'esbuild'] as const) {
       const popup = withStaticImports(join(outdir, 'popup.js'));
       // Split for real: the background loads a chunk the popup loads too (else this proves nothing).
       expect(background.length).toBeGreaterThan(1);
-      expect(background.some((module) => module.file !== join(outdir, 'background.js') && popup.some((page) => page.file === module.file))).toBe(true);
+      expect(
+        background.some(
+          (module) => module.file !== join(outdir, 'background.js') && popup.some((page) => page.file === module.file),
+        ),
+      ).toBe(true);
       expect(background.filter((module) => module.dynamicImports > 0).map((module) => module.file)).toEqual([]);
       // The broker, the web-auth flow and OAuth's steps are in there, all loaded statically.
       const code = background.map((module) => module.text).join('\n');

@@ -3,7 +3,10 @@ import { defineScenarioTests } from '../support/scenarioKit.js';
 import { useServiceTarget } from '../support/serviceTarget.js';
 import * as scenarios from '../support/features/connectedAccounts.js';
 
-/** The connected accounts scenarios against the run's service: a fresh emulator in `npm test`, the real backend in the real-service lane. */
+/**
+ * The connected accounts scenarios against the run's service: a fresh emulator in `npm test`, the real backend in the
+ * real-service lane.
+ */
 const target = useServiceTarget();
 
 describe('connected accounts', () => {

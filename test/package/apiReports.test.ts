@@ -10,7 +10,10 @@ import { repoRoot, run } from './support/scratch.js';
  */
 describe('the API reports', () => {
   it('there is one per entry with types, of both packages', () => {
-    const manifests = [JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')), JSON.parse(readFileSync(join(repoRoot, 'emulator/package.json'), 'utf8'))] as Array<{ name: string; exports: Record<string, unknown> }>;
+    const manifests = [
+      JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')),
+      JSON.parse(readFileSync(join(repoRoot, 'emulator/package.json'), 'utf8')),
+    ] as Array<{ name: string; exports: Record<string, unknown> }>;
     const expected = manifests.flatMap(({ name, exports }) =>
       Object.entries(exports)
         .filter(([, target]) => typeof target === 'object')
@@ -26,7 +29,11 @@ describe('the API reports', () => {
   });
 
   it('names what each entry exports, e.g. createBrokerClient and useUser', () => {
-    expect(readFileSync(join(repoRoot, 'api-reports/authbroker.client.api.md'), 'utf8')).toContain('export function createBrokerClient(options: ConnectOptions): BrokerClient;');
-    expect(readFileSync(join(repoRoot, 'api-reports/authbroker.react.api.md'), 'utf8')).toMatch(/export function useUser\(/);
+    expect(readFileSync(join(repoRoot, 'api-reports/authbroker.client.api.md'), 'utf8')).toContain(
+      'export function createBrokerClient(options: ConnectOptions): BrokerClient;',
+    );
+    expect(readFileSync(join(repoRoot, 'api-reports/authbroker.react.api.md'), 'utf8')).toMatch(
+      /export function useUser\(/,
+    );
   });
 });

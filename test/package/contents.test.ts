@@ -32,10 +32,23 @@ interface Manifest {
 }
 const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
 
-/** The packages the shipped JavaScript imports by name (node: builtins aside), subpaths folded into their package, as esbuild parses them. */
+/**
+ * The packages the shipped JavaScript imports by name (node: builtins aside), subpaths folded into their package, as
+ * esbuild parses them.
+ */
 async function importedPackages(dir: string): Promise<Set<string>> {
   const entryPoints = filesUnder(dir).filter((f) => f.endsWith('.js'));
-  const { metafile } = await build({ entryPoints, bundle: true, packages: 'external', metafile: true, write: false, outdir: join(dir, '..', 'unused'), format: 'esm', platform: 'node', logLevel: 'silent' });
+  const { metafile } = await build({
+    entryPoints,
+    bundle: true,
+    packages: 'external',
+    metafile: true,
+    write: false,
+    outdir: join(dir, '..', 'unused'),
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'silent',
+  });
   const names = new Set<string>();
   for (const input of Object.values(metafile.inputs)) {
     for (const { path, external } of input.imports) {
@@ -51,8 +64,14 @@ function mapsWithoutTheirSources(dir: string): string[] {
   return filesUnder(dir)
     .filter((f) => f.endsWith('.map'))
     .filter((file) => {
-      const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: Array<string | null> };
-      return (map.sourcesContent?.length ?? 0) !== map.sources.length || (map.sourcesContent ?? []).some((text) => typeof text !== 'string');
+      const map = JSON.parse(readFileSync(file, 'utf8')) as {
+        sources: string[];
+        sourcesContent?: Array<string | null>;
+      };
+      return (
+        (map.sourcesContent?.length ?? 0) !== map.sources.length ||
+        (map.sourcesContent ?? []).some((text) => typeof text !== 'string')
+      );
     })
     .map((file) => relative(dir, file));
 }
@@ -68,8 +87,13 @@ function brokenMapLinks(dir: string): string[] {
 
 const emulatorManifest = JSON.parse(readFileSync(join(repoRoot, 'emulator/package.json'), 'utf8')) as Manifest;
 const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as Manifest;
-/** The emulator's dependencies that a browser app must not get (jose is shared: authbroker/server verifies tokens with it). */
-const emulatorOnly = Object.keys(emulatorManifest.dependencies ?? {}).filter((name) => !(name in (rootManifest.dependencies ?? {})));
+/**
+ * The emulator's dependencies that a browser app must not get (jose is shared: authbroker/server verifies tokens with
+ * it).
+ */
+const emulatorOnly = Object.keys(emulatorManifest.dependencies ?? {}).filter(
+  (name) => !(name in (rootManifest.dependencies ?? {})),
+);
 
 let authbroker = '';
 let emulator = '';
@@ -89,7 +113,14 @@ describe('the authbroker tarball', () => {
     const unexpected = filesUnder(authbroker)
       .map((file) => relative(authbroker, file))
       .filter((path) => !['LICENSE', 'README.md', 'package.json'].includes(path))
-      .filter((path) => !/^dist\/(protocol|contract|worker|client|tooling)\/.+\.(js|js\.map|d\.ts)$/.test(path) && !/^dist\/authbroker-(shared|service)-worker\.js(\.map)?$/.test(path) && !/^dist\/authbroker-shared-worker-(recorder|services|memoryTokens|tokenGrant|chunk)-\w+\.js(\.map)?$/.test(path));
+      .filter(
+        (path) =>
+          !/^dist\/(protocol|contract|worker|client|tooling)\/.+\.(js|js\.map|d\.ts)$/.test(path) &&
+          !/^dist\/authbroker-(shared|service)-worker\.js(\.map)?$/.test(path) &&
+          !/^dist\/authbroker-shared-worker-(recorder|services|memoryTokens|tokenGrant|chunk)-\w+\.js(\.map)?$/.test(
+            path,
+          ),
+      );
     expect(unexpected).toEqual([]);
   });
 
@@ -128,9 +159,12 @@ describe('the authbroker tarball', () => {
       const conditions = typeof target === 'string' ? { default: target } : target;
       expect(Object.keys(conditions).at(-1), entry).toBe('default');
       if (typeof target !== 'string') expect(Object.keys(conditions)[0], entry).toBe('types');
-      for (const file of Object.values(conditions)) expect(existsSync(join(authbroker, file)), `${entry} → ${file}`).toBe(true);
+      for (const file of Object.values(conditions))
+        expect(existsSync(join(authbroker, file)), `${entry} → ${file}`).toBe(true);
     }
-    expect(Object.keys(manifest.exports)).toEqual(expect.arrayContaining(['.', './server', './client', './react', './devtools', './vite', './emulator']));
+    expect(Object.keys(manifest.exports)).toEqual(
+      expect.arrayContaining(['.', './server', './client', './react', './devtools', './vite', './emulator']),
+    );
   });
 });
 
@@ -151,7 +185,10 @@ describe('the authbroker-emulator tarball', () => {
     const imported = [...(await importedPackages(join(emulator, 'dist')))].sort();
     expect(imported).not.toContain('authbroker');
     expect(Object.keys(manifestOf(emulator).dependencies ?? {}).sort()).toEqual(imported);
-    const bundled = filesUnder(join(emulator, 'dist')).filter((f) => f.endsWith('.js')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const bundled = filesUnder(join(emulator, 'dist'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
     expect(bundled).toContain('// protocol/errors/create.ts');
   });
 

@@ -62,19 +62,51 @@ describe('every code block of the docs', () => {
   beforeAll(async () => {
     app = await scratchApp('docs-code', {
       tarballs: ['authbroker', 'emulator'],
-      dependencies: [...new Set([...Object.keys(declaredDependencies(repoRoot)), ...Object.keys(declaredDependencies(join(repoRoot, 'emulator'))), 'react', 'react-dom', 'otpauth'])],
-      devDependencies: ['vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node', 'vitest', '@playwright/test', '@types/chrome'],
+      dependencies: [
+        ...new Set([
+          ...Object.keys(declaredDependencies(repoRoot)),
+          ...Object.keys(declaredDependencies(join(repoRoot, 'emulator'))),
+          'react',
+          'react-dom',
+          'otpauth',
+        ]),
+      ],
+      devDependencies: [
+        'vite',
+        '@vitejs/plugin-react',
+        'typescript',
+        '@types/react',
+        '@types/react-dom',
+        '@types/node',
+        'vitest',
+        '@playwright/test',
+        '@types/chrome',
+      ],
     });
-    const files: Record<string, string> = { 'tsconfig.json': JSON.stringify(TSCONFIG, null, 2), 'globals.d.ts': GLOBALS };
-    const sources: Array<[string, CodeBlock[]]> = [['README.md', codeBlocks('README.md')], ...markdownPages().map((page) => [page, codeBlocks(page)] as [string, CodeBlock[]])];
+    const files: Record<string, string> = {
+      'tsconfig.json': JSON.stringify(TSCONFIG, null, 2),
+      'globals.d.ts': GLOBALS,
+    };
+    const sources: Array<[string, CodeBlock[]]> = [
+      ['README.md', codeBlocks('README.md')],
+      ...markdownPages().map((page) => [page, codeBlocks(page)] as [string, CodeBlock[]]),
+    ];
     sources.push(['docs/guide/troubleshooting.md', codeBlocksIn(troubleshootingPage())]);
     for (const [page, blocks] of sources) {
       // The pages of a section build one app together (the MFA page imports the password page's
       // component); each guide is an app of its own (a web app's and an extension's both have a vite.config.ts).
       const section = dirname(page).replace(/^docs\/?/, '');
-      const folder = page === 'README.md' ? 'readme' : section === 'guide' ? page.replace(/^docs\//, '').replace(/\.md$/, '') : section || 'home';
+      const folder =
+        page === 'README.md'
+          ? 'readme'
+          : section === 'guide'
+            ? page.replace(/^docs\//, '').replace(/\.md$/, '')
+            : section || 'home';
       blocks.forEach((block, index) => {
-        const path = block.path === null ? `snippets/${page.replace(/[/.]/g, '_')}-${index}.${block.lang}` : `apps/${folder}/${block.path}`;
+        const path =
+          block.path === null
+            ? `snippets/${page.replace(/[/.]/g, '_')}-${index}.${block.lang}`
+            : `apps/${folder}/${block.path}`;
         if (path in files) throw new Error(`Two docs blocks write ${path} (${page}).`);
         files[path] = block.code;
         written.push(`${path} ← ${page}`);
@@ -87,8 +119,19 @@ describe('every code block of the docs', () => {
     expect(written.length).toBeGreaterThan(40);
     expect(written.some((line) => line.endsWith('← README.md'))).toBe(true);
     expect(written.some((line) => line.endsWith('← docs/guide/troubleshooting.md'))).toBe(true);
-    for (const page of ['docs/sign-in/password.md', 'docs/sign-in/one-time-code.md', 'docs/sign-in/magic-link.md', 'docs/sign-in/passkeys.md', 'docs/sign-in/oauth.md', 'docs/sign-in/mfa.md', 'docs/guide/testing.md']) {
-      expect(written.some((line) => line.endsWith(`← ${page}`)), page).toBe(true);
+    for (const page of [
+      'docs/sign-in/password.md',
+      'docs/sign-in/one-time-code.md',
+      'docs/sign-in/magic-link.md',
+      'docs/sign-in/passkeys.md',
+      'docs/sign-in/oauth.md',
+      'docs/sign-in/mfa.md',
+      'docs/guide/testing.md',
+    ]) {
+      expect(
+        written.some((line) => line.endsWith(`← ${page}`)),
+        page,
+      ).toBe(true);
     }
   });
 
@@ -99,11 +142,12 @@ describe('every code block of the docs', () => {
   });
 
   it('the check does fail on a block that calls what the package does not have', async () => {
-    writeFiles(app, { 'snippets/wrong.ts': "await client.signInWithCredential({ email: 'a@example.com', password: 'p' });\n" });
+    writeFiles(app, {
+      'snippets/wrong.ts': "await client.signInWithCredential({ email: 'a@example.com', password: 'p' });\n",
+    });
     const checked = await run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
     writeFiles(app, { 'snippets/wrong.ts': 'export {};\n' });
     expect(checked.code).not.toBe(0);
     expect(checked.stdout).toContain("Property 'signInWithCredential' does not exist on type 'BrokerClient'");
   });
 });
-

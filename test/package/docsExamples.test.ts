@@ -18,7 +18,11 @@ const emulator = useEmulator();
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
 const SIGN_IN_PAGES = ['password', 'one-time-code', 'magic-link', 'passkeys', 'oauth', 'mfa'];
 
-const harness = (config: { baseUrl: string; projectId: string; publishableClientKey: string }) => `import { Suspense, type ReactNode } from 'react';
+const harness = (config: {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+}) => `import { Suspense, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrokerClient } from 'authbroker/client';
 import { AuthProvider, useUserState } from 'authbroker/react';
@@ -77,13 +81,28 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
     const files: Record<string, string> = {};
     for (const name of SIGN_IN_PAGES) Object.assign(files, markdownFiles(`docs/sign-in/${name}.md`));
     expect(Object.keys(files).sort()).toEqual(
-      ['CodeSignIn', 'MagicLinkCallback', 'OAuthButtons', 'OAuthCallback', 'Passkeys', 'PasswordSignIn', 'TwoFactorSetup', 'TwoFactorSignIn'].map((name) => `src/sign-in/${name}.tsx`),
+      [
+        'CodeSignIn',
+        'MagicLinkCallback',
+        'OAuthButtons',
+        'OAuthCallback',
+        'Passkeys',
+        'PasswordSignIn',
+        'TwoFactorSetup',
+        'TwoFactorSignIn',
+      ].map((name) => `src/sign-in/${name}.tsx`),
     );
     writeFiles(app, {
       ...files,
-      'index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/harness.tsx"></script></body></html>\n',
-      'src/harness.tsx': harness({ baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey }),
-      'vite.config.ts': "import react from '@vitejs/plugin-react';\nimport { defineConfig } from 'vite';\nexport default defineConfig({ plugins: [react()], worker: { format: 'es' }, logLevel: 'warn' });\n",
+      'index.html':
+        '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/harness.tsx"></script></body></html>\n',
+      'src/harness.tsx': harness({
+        baseUrl: em.url,
+        projectId: demo.id,
+        publishableClientKey: demo.publishableClientKey,
+      }),
+      'vite.config.ts':
+        "import react from '@vitejs/plugin-react';\nimport { defineConfig } from 'vite';\nexport default defineConfig({ plugins: [react()], worker: { format: 'es' }, logLevel: 'warn' });\n",
     });
     const built = await run(join(app, 'node_modules/.bin/vite'), ['build'], app);
     if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
@@ -102,7 +121,8 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
     await preview?.close();
   });
 
-  const who = (expected: string) => page.waitForFunction((text) => document.getElementById('who')?.textContent === text, expected, { timeout: 15_000 });
+  const who = (expected: string) =>
+    page.waitForFunction((text) => document.getElementById('who')?.textContent === text, expected, { timeout: 15_000 });
   async function signOut(): Promise<void> {
     await page.evaluate(() => (window as unknown as { client: { signOut(): Promise<void> } }).client.signOut());
     await who('signed-out');
@@ -153,7 +173,14 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable', { enableUI: false });
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     const email = (await page.locator('#who').textContent())!;
     expect(email).toMatch(/^docs-link-/);
@@ -172,7 +199,9 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
     const email = uniqueEmail('docs-oauth');
     await page.goto(`${origin}/oauth`);
     await page.getByRole('button', { name: 'Sign in with github' }).click();
-    await page.waitForURL((url) => url.href.startsWith(`${em.url}/emulator/oauth/github/authorize?`), { timeout: 15_000 });
+    await page.waitForURL((url) => url.href.startsWith(`${em.url}/emulator/oauth/github/authorize?`), {
+      timeout: 15_000,
+    });
     await page.locator('input#email').fill(email);
     await page.locator('input#display_name').fill('Docs Reader');
     await page.locator('button[name="action"][value="approve"]').click();
@@ -185,7 +214,10 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
     const email = uniqueEmail('docs-mfa');
     const password = 'docs-mfa-password';
     await page.evaluate(
-      ({ email, password }) => (window as unknown as { client: { signUpWithPassword(input: object): Promise<unknown> } }).client.signUpWithPassword({ email, password }),
+      ({ email, password }) =>
+        (
+          window as unknown as { client: { signUpWithPassword(input: object): Promise<unknown> } }
+        ).client.signUpWithPassword({ email, password }),
       { email, password },
     );
     await page.goto(`${origin}/mfa-setup`);
@@ -203,7 +235,13 @@ describe.skipIf(skip)('the sign-in pages, one example each, against the emulator
     // The service takes only the current 30 s period: move the emulator's clock to the start of a fresh one.
     const { clock } = emulator().env;
     clock.advance(30_000 - (clock.now() % 30_000) + 2_000);
-    const totp = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: clock.now() });
+    const totp = TOTP.generate({
+      secret: Secret.fromBase32(secret),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+      timestamp: clock.now(),
+    });
     await page.getByPlaceholder('123456').fill(totp);
     await page.getByRole('button', { name: 'Verify' }).click();
     await who(email);

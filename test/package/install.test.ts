@@ -29,8 +29,12 @@ function installClosure(names: string[]): Set<string> {
     const key = manifest;
     if (seen.has(key)) return;
     seen.add(key);
-    const { dependencies = {}, optionalDependencies = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
-    for (const dependency of Object.keys({ ...dependencies, ...optionalDependencies })) visit(dependency, join(manifest, '..'));
+    const { dependencies = {}, optionalDependencies = {} } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    for (const dependency of Object.keys({ ...dependencies, ...optionalDependencies }))
+      visit(dependency, join(manifest, '..'));
   };
   for (const name of names) visit(name, repoRoot);
   return new Set([...seen].map((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/package\.json$/.exec(path)![1]!));
@@ -39,7 +43,11 @@ function installClosure(names: string[]): Set<string> {
 describe('a browser app that installs authbroker', () => {
   let app = '';
   beforeAll(async () => {
-    app = await scratchApp('browser-app', { tarballs: ['authbroker'], dependencies: rootDependencies, devDependencies: ['typescript', '@types/node'] });
+    app = await scratchApp('browser-app', {
+      tarballs: ['authbroker'],
+      dependencies: rootDependencies,
+      devDependencies: ['typescript', '@types/node'],
+    });
   });
 
   it("gets none of the emulator's server-side dependencies", () => {
@@ -87,7 +95,12 @@ console.log(JSON.stringify({
     });
     const result = await run(process.execPath, ['require.cjs'], app);
     expect(result.stderr).not.toMatch(/Error/);
-    expect(JSON.parse(result.stdout)).toEqual({ createServerApp: 'function', isKnownError: 'function', sameClass: true, verify: 'function' });
+    expect(JSON.parse(result.stdout)).toEqual({
+      createServerApp: 'function',
+      isKnownError: 'function',
+      sameClass: true,
+      verify: 'function',
+    });
   });
 
   it("a Node-only TypeScript project (no DOM library, skipLibCheck off) type-checks the error helpers and the docs' server code", async () => {
@@ -95,7 +108,16 @@ console.log(JSON.stringify({
     expect(server, 'docs/guide/server.md has a `// server.ts` block').toBeDefined();
     writeFiles(app, {
       'node-only/tsconfig.json': JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], types: ['node'], strict: true, skipLibCheck: false, noEmit: true },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023'],
+          types: ['node'],
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+        },
         include: ['*.ts'],
       }),
       'node-only/errors.ts': `import { InvalidArgumentError, isKnownError, KnownError, type AnyKnownError } from 'authbroker';
@@ -119,7 +141,9 @@ export const firstEmail = async (): Promise<string | null> => ((await app.listUs
     expect(checked.code).toBe(0);
 
     // The same project does see errors: a wrong field name of the camelCase models fails it.
-    writeFiles(app, { 'node-only/wrong.ts': `import { app } from './errors.js';\nexport const email = async () => (await app.getUser('u')).primary_email;\n` });
+    writeFiles(app, {
+      'node-only/wrong.ts': `import { app } from './errors.js';\nexport const email = async () => (await app.getUser('u')).primary_email;\n`,
+    });
     const wrong = await run(join(app, 'node_modules/.bin/tsc'), ['-p', 'node-only'], app);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stdout).toContain("Property 'primary_email' does not exist");
@@ -129,7 +153,10 @@ export const firstEmail = async (): Promise<string | null> => ((await app.listUs
 describe('an app that also installs authbroker-emulator', () => {
   let app = '';
   beforeAll(async () => {
-    app = await scratchApp('emulator-app', { tarballs: ['authbroker', 'emulator'], dependencies: [...new Set([...rootDependencies, ...emulatorDependencies])] });
+    app = await scratchApp('emulator-app', {
+      tarballs: ['authbroker', 'emulator'],
+      dependencies: [...new Set([...rootDependencies, ...emulatorDependencies])],
+    });
   });
 
   it('runs the authbroker-emulator bin', async () => {

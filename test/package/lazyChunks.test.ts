@@ -35,7 +35,8 @@ describe('a production build of the getting-started app', () => {
     visit(key);
     return [...seen];
   };
-  const lazyEntry = (path: string) => Object.keys(manifest).find((key) => manifest[key]!.isDynamicEntry === true && key.endsWith(path));
+  const lazyEntry = (path: string) =>
+    Object.keys(manifest).find((key) => manifest[key]!.isDynamicEntry === true && key.endsWith(path));
 
   beforeAll(async () => {
     app = await scratchApp('lazy-chunks-app', {
@@ -45,7 +46,8 @@ describe('a production build of the getting-started app', () => {
     });
     const readme = guideFiles();
     writeFiles(app, {
-      'index.html': '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n',
+      'index.html':
+        '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n',
       'vite.config.ts': readme['vite.config.ts']!,
       'src/main.tsx': readme['src/main.tsx']!,
       'vite.manifest.config.ts': `import { mergeConfig } from 'vite';
@@ -78,11 +80,16 @@ export default mergeConfig(config, { build: { manifest: true }, logLevel: 'warn'
     const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry === true)!;
     const upFront = withStaticImports(entry);
     // A sentence only the broker says (worker/config.ts).
-    expect(withStaticImports(lazyEntry('authbroker/dist/worker/hosts/inPage.js')!).map(text).join('\n')).toContain("is not the running broker's");
+    expect(withStaticImports(lazyEntry('authbroker/dist/worker/hosts/inPage.js')!).map(text).join('\n')).toContain(
+      "is not the running broker's",
+    );
     expect(upFront.map(text).join('\n')).not.toContain("is not the running broker's");
     // The entry itself is what loaded them (Vite's preload helper for their own import()s lives there); nothing else.
     for (const path of ['authbroker/dist/client/connection.js', 'authbroker/dist/worker/hosts/inPage.js']) {
-      expect(withStaticImports(lazyEntry(path)!).filter((key) => upFront.includes(key) && key !== entry), path).toEqual([]);
+      expect(
+        withStaticImports(lazyEntry(path)!).filter((key) => upFront.includes(key) && key !== entry),
+        path,
+      ).toEqual([]);
     }
   });
 });

@@ -50,7 +50,11 @@ const APP_TSCONFIG = {
 const LOOP_HTML = `<!doctype html>
 <html lang="en"><body><div id="root"></div><script type="module" src="/src/loop.tsx"></script></body></html>
 `;
-const loopPage = (config: { baseUrl: string; projectId: string; publishableClientKey: string }) => `import { Suspense } from 'react';
+const loopPage = (config: {
+  baseUrl: string;
+  projectId: string;
+  publishableClientKey: string;
+}) => `import { Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrokerClient } from 'authbroker/client';
 import { AuthbrokerDevtools } from 'authbroker/devtools';
@@ -86,7 +90,14 @@ describe.skipIf(skip)('the getting-started guide, followed by a newcomer in a fr
     app = await scratchApp('newcomer-app', {
       tarballs: ['authbroker'],
       dependencies: [...Object.keys(declaredDependencies(repoRoot)), 'react', 'react-dom'],
-      devDependencies: ['vite', '@vitejs/plugin-react', 'typescript', '@types/react', '@types/react-dom', '@types/node'],
+      devDependencies: [
+        'vite',
+        '@vitejs/plugin-react',
+        'typescript',
+        '@types/react',
+        '@types/react-dom',
+        '@types/node',
+      ],
     });
     const readme = guideFiles();
     expect(Object.keys(readme).sort()).toEqual(['server.ts', 'src/main.tsx', 'vite.config.ts']);
@@ -107,7 +118,12 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
     const built = await run(join(app, 'node_modules/.bin/vite'), ['build', '--config', 'vite.test.config.ts'], app);
     if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
     const { preview: startPreview } = await import('vite');
-    preview = await startPreview({ root: app, configFile: join(app, 'vite.test.config.ts'), preview: { host: 'localhost', port: 0 }, logLevel: 'warn' });
+    preview = await startPreview({
+      root: app,
+      configFile: join(app, 'vite.test.config.ts'),
+      preview: { host: 'localhost', port: 0 },
+      logLevel: 'warn',
+    });
     origin = preview.resolvedUrls!.local[0]!.replace(/\/$/, '');
     browser = await launchChromium();
   });
@@ -125,7 +141,13 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
 
   it('in vite dev, authbroker/vite serves the service-worker script (a missing file would be the app page)', async () => {
     const { createServer } = await import('vite');
-    const dev = await createServer({ root: app, configFile: join(app, 'vite.config.ts'), server: { host: 'localhost', port: 0 }, logLevel: 'warn', optimizeDeps: { noDiscovery: true } });
+    const dev = await createServer({
+      root: app,
+      configFile: join(app, 'vite.config.ts'),
+      server: { host: 'localhost', port: 0 },
+      logLevel: 'warn',
+      optimizeDeps: { noDiscovery: true },
+    });
     try {
       await dev.listen();
       const devOrigin = dev.resolvedUrls!.local[0]!.replace(/\/$/, '');
@@ -135,7 +157,9 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
       expect(script.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
       const text = await script.text();
       expect(text).toBe(readFileSync(join(app, 'node_modules/authbroker/dist/authbroker-service-worker.js'), 'utf8'));
-      const map = (await (await fetch(`${devOrigin}/authbroker-service-worker.js.map`)).json()) as { sourcesContent: unknown[] };
+      const map = (await (await fetch(`${devOrigin}/authbroker-service-worker.js.map`)).json()) as {
+        sourcesContent: unknown[];
+      };
       expect(map.sourcesContent.length).toBeGreaterThan(10);
       const missing = await fetch(`${devOrigin}/no-such-worker.js`);
       expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
@@ -158,7 +182,10 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
     await page.fill('input[name=password]', DEMO.password);
     await page.click('button:has-text("Sign in")');
     await page.waitForURL(`${origin}/`);
-    await page.getByText('Hello Demo User', { exact: false }).or(page.getByText(`Hello ${DEMO.email}`)).waitFor({ timeout: 15_000 });
+    await page
+      .getByText('Hello Demo User', { exact: false })
+      .or(page.getByText(`Hello ${DEMO.email}`))
+      .waitFor({ timeout: 15_000 });
   }
 
   it('signed out, the app goes once to the sign-in page, signs in there and comes back', async () => {
@@ -205,7 +232,13 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
       const reloaded = new Promise<void>((resolve) => page.on('framenavigated', () => loads.count > 1 && resolve()));
       await page.goto(`${origin}/loop.html`, { waitUntil: 'commit' });
       // Signed out on the sign-in page itself: the hook waits for a sign-in there instead of redirecting.
-      const signedOut = page.waitForFunction(() => document.getElementById('session')?.textContent === 'signed-out' && document.getElementById('state')?.textContent === 'waiting for a sign-in', null, { timeout: 15_000 });
+      const signedOut = page.waitForFunction(
+        () =>
+          document.getElementById('session')?.textContent === 'signed-out' &&
+          document.getElementById('state')?.textContent === 'waiting for a sign-in',
+        null,
+        { timeout: 15_000 },
+      );
       // A loop shows as a second page load, sooner than the signed-out state settles.
       await Promise.race([signedOut, reloaded]);
       signedOut.catch(() => undefined);
@@ -214,7 +247,11 @@ export default mergeConfig(config, { build: { rollupOptions: { input: { main: 'i
       expect(page.url()).toBe(`${origin}/loop.html`);
       expect(loads.count).toBe(1);
       // The devtools from the tarball: the toggle follows the broker, the panel (a lazy chunk) opens.
-      await page.waitForFunction(() => document.querySelector('[data-testid="authbroker-devtools-session"]')?.textContent === 'signed-out', null, { timeout: 10_000 });
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="authbroker-devtools-session"]')?.textContent === 'signed-out',
+        null,
+        { timeout: 10_000 },
+      );
       await page.locator('[data-testid="authbroker-devtools-toggle"]').click();
       await page.locator('[data-testid="authbroker-devtools-mode"]').waitFor({ timeout: 10_000 });
     } finally {
@@ -267,9 +304,16 @@ try {
 console.log(JSON.stringify({ garbage, userOfGarbage: await userIdOf(withToken('garbage')), userOfToken: await userIdOf(withToken(process.argv[2]!)), emails: await newestUserEmails() }));
 `,
     });
-    const result = await run(join(repoRoot, 'node_modules/.bin/tsx'), ['check-server.ts', access_token], app, { STACK_SECRET_SERVER_KEY: em.projects.demo.secretServerKey });
+    const result = await run(join(repoRoot, 'node_modules/.bin/tsx'), ['check-server.ts', access_token], app, {
+      STACK_SECRET_SERVER_KEY: em.projects.demo.secretServerKey,
+    });
     expect(result.stderr).toBe('');
-    const out = JSON.parse(result.stdout) as { garbage: unknown; userOfGarbage: unknown; userOfToken: unknown; emails: unknown[] };
+    const out = JSON.parse(result.stdout) as {
+      garbage: unknown;
+      userOfGarbage: unknown;
+      userOfToken: unknown;
+      emails: unknown[];
+    };
     expect(out.garbage).toEqual({ knownError: true, unparsable: true, family: true });
     expect(out.userOfGarbage).toBeNull();
     expect(out.userOfToken).toBe(user_id);
@@ -328,7 +372,11 @@ describe.skipIf(skip)("the README's quick start, as written, in a fresh Vite app
       'index.html': INDEX_HTML,
       'tsconfig.json': JSON.stringify(APP_TSCONFIG, null, 2),
       'vite.config.ts': readme['vite.config.ts']!,
-      'src/main.tsx': fillPlaceholders(readme['src/main.tsx']!, { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey }),
+      'src/main.tsx': fillPlaceholders(readme['src/main.tsx']!, {
+        baseUrl: em.url,
+        projectId: demo.id,
+        publishableClientKey: demo.publishableClientKey,
+      }),
     });
     const built = await run(join(app, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], app);
     if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
@@ -360,7 +408,8 @@ describe.skipIf(skip)("the README's quick start, as written, in a fresh Vite app
       await first.getByRole('button', { name: 'Sign in' }).click();
       for (const page of [first, second]) await page.getByText(`Hello ${DEMO.email}`).waitFor({ timeout: 15_000 });
       await second.getByRole('button', { name: 'Sign out' }).click();
-      for (const page of [first, second]) await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
+      for (const page of [first, second])
+        await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 15_000 });
     } finally {
       await context.close();
     }

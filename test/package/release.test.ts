@@ -18,7 +18,10 @@ interface AttwResolution {
   resolution?: { fileName: string; isTypeScript: boolean };
 }
 interface AttwReport {
-  analysis: { entrypoints: Record<string, { resolutions: Record<string, AttwResolution> }>; problems: Array<{ kind: string; entrypoint?: string; resolutionKind?: string }> };
+  analysis: {
+    entrypoints: Record<string, { resolutions: Record<string, AttwResolution> }>;
+    problems: Array<{ kind: string; entrypoint?: string; resolutionKind?: string }>;
+  };
 }
 
 describe.each([
@@ -36,7 +39,11 @@ describe.each([
     const report = JSON.parse(dry.stdout) as Published | Record<string, Published>;
     const published = (Array.isArray(report.files) ? report : Object.values(report)[0]) as Published;
     expect(published.name).toBe(name);
-    const packed = execFileSync('tar', ['tzf', tarball()], { encoding: 'utf8' }).trim().split('\n').map((path) => path.replace(/^package\//, '')).sort();
+    const packed = execFileSync('tar', ['tzf', tarball()], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((path) => path.replace(/^package\//, ''))
+      .sort();
     expect(published.files.map((file) => file.path).sort()).toEqual(packed);
   });
 
@@ -49,14 +56,24 @@ describe.each([
   });
 
   it('every entry resolves to its types under moduleResolution bundler and node16, with no problem attw reports', async () => {
-    const manifest = JSON.parse(execFileSync('tar', ['xzOf', tarball(), 'package/package.json'], { encoding: 'utf8' })) as { exports: Record<string, unknown> };
-    const typed = Object.entries(manifest.exports).filter(([, target]) => typeof target === 'object').map(([subpath]) => subpath);
+    const manifest = JSON.parse(
+      execFileSync('tar', ['xzOf', tarball(), 'package/package.json'], { encoding: 'utf8' }),
+    ) as { exports: Record<string, unknown> };
+    const typed = Object.entries(manifest.exports)
+      .filter(([, target]) => typeof target === 'object')
+      .map(([subpath]) => subpath);
     // The worker bundles (`./worker/shared-bundle`…) are scripts to serve, not modules to import: no types, by design.
-    const scripts = Object.entries(manifest.exports).filter(([subpath, target]) => typeof target === 'string' && subpath !== './package.json').map(([subpath]) => subpath);
+    const scripts = Object.entries(manifest.exports)
+      .filter(([subpath, target]) => typeof target === 'string' && subpath !== './package.json')
+      .map(([subpath]) => subpath);
     // Through a file: a pipe may lose the end of attw's large JSON when it exits.
     const out = join(inject('packages').scratch, `attw-${key}.json`);
     const exclude = scripts.length === 0 ? '' : ` --exclude-entrypoints ${scripts.join(' ')}`;
-    const result = await run('sh', ['-c', `"$0" "$1" --profile esm-only --format json${exclude} > "$2"`, bin('attw'), tarball(), out], repoRoot);
+    const result = await run(
+      'sh',
+      ['-c', `"$0" "$1" --profile esm-only --format json${exclude} > "$2"`, bin('attw'), tarball(), out],
+      repoRoot,
+    );
     const report = JSON.parse(readFileSync(out, 'utf8')) as AttwReport;
     expect(Object.keys(report.analysis.entrypoints).sort()).toEqual(expect.arrayContaining(typed));
     for (const subpath of typed) {
@@ -67,7 +84,11 @@ describe.each([
       }
     }
     // node10 (no `exports`) and node16-cjs (require of an ES module from TypeScript) are outside the esm-only profile.
-    expect(report.analysis.problems.filter((problem) => problem.resolutionKind === undefined || ['bundler', 'node16-esm'].includes(problem.resolutionKind))).toEqual([]);
+    expect(
+      report.analysis.problems.filter(
+        (problem) => problem.resolutionKind === undefined || ['bundler', 'node16-esm'].includes(problem.resolutionKind),
+      ),
+    ).toEqual([]);
     expect(result.code, result.stderr).toBe(0);
   });
 });

@@ -10,10 +10,15 @@ import { declaredDependencies, repoRoot, run, scratchApp, writeFiles } from './s
  */
 describe('authbroker/vite in vite build follows the app’s build.sourcemap', () => {
   let app = '';
-  const shipped = () => readFileSync(join(app, 'node_modules/authbroker/dist/authbroker-service-worker.js.map'), 'utf8');
+  const shipped = () =>
+    readFileSync(join(app, 'node_modules/authbroker/dist/authbroker-service-worker.js.map'), 'utf8');
 
   beforeAll(async () => {
-    app = await scratchApp('vite-sourcemap-app', { tarballs: ['authbroker'], dependencies: Object.keys(declaredDependencies(repoRoot)), devDependencies: ['vite'] });
+    app = await scratchApp('vite-sourcemap-app', {
+      tarballs: ['authbroker'],
+      dependencies: Object.keys(declaredDependencies(repoRoot)),
+      devDependencies: ['vite'],
+    });
     writeFiles(app, {
       'index.html': '<!doctype html><html><body><script type="module" src="/main.js"></script></body></html>\n',
       'main.js': "document.body.append('app');\n",
@@ -28,12 +33,20 @@ describe('authbroker/vite in vite build follows the app’s build.sourcemap', ()
 export default { plugins: [authbroker()], logLevel: 'warn', build: { outDir: '${outDir}', sourcemap: ${sourcemap} } };
 `,
     });
-    const built = await run(join(app, 'node_modules/.bin/vite'), ['build', '--config', `vite.${outDir}.config.js`], app);
+    const built = await run(
+      join(app, 'node_modules/.bin/vite'),
+      ['build', '--config', `vite.${outDir}.config.js`],
+      app,
+    );
     if (built.code !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
     const out = join(app, outDir);
     const mapPath = join(out, 'authbroker-service-worker.js.map');
     const files = readdirSync(join(out, 'assets'));
-    return { script: readFileSync(join(out, 'authbroker-service-worker.js'), 'utf8'), map: existsSync(mapPath) ? readFileSync(mapPath, 'utf8') : null, files };
+    return {
+      script: readFileSync(join(out, 'authbroker-service-worker.js'), 'utf8'),
+      map: existsSync(mapPath) ? readFileSync(mapPath, 'utf8') : null,
+      files,
+    };
   }
 
   it('off (the default): neither the app nor the service worker has a map, and the script names none', async () => {

@@ -151,13 +151,23 @@ describe('catalogue shape', () => {
     expect(statusOf('OUTER_OAUTH_TIMEOUT')).toBe(408);
     expect(statusOf('UNSUPPORTED_ERROR')).toBe(500);
     // No v2.7 known error used 403 (§2.2); two added since do.
-    expect(knownErrorCodes.filter((c) => statusOf(c) === 403)).toEqual(['RESTRICTED_USER_NOT_ALLOWED', 'SIGN_UP_REJECTED']);
+    expect(knownErrorCodes.filter((c) => statusOf(c) === 403)).toEqual([
+      'RESTRICTED_USER_NOT_ALLOWED',
+      'SIGN_UP_REJECTED',
+    ]);
   });
 
   it('marks the never-sent codes as not emitted', () => {
     const notEmitted = knownErrorCodes.filter((c) => !knownErrorCatalogue[c].emitted);
     expect(notEmitted).toEqual(
-      expect.arrayContaining(['UNSUPPORTED_ERROR', 'PROVIDER_REJECTED', 'EMAIL_NOT_VERIFIED', 'PASSKEY_WEBAUTHN_ERROR', 'TEAM_ALREADY_EXISTS', 'PASSWORD_TOO_LONG']),
+      expect.arrayContaining([
+        'UNSUPPORTED_ERROR',
+        'PROVIDER_REJECTED',
+        'EMAIL_NOT_VERIFIED',
+        'PASSKEY_WEBAUTHN_ERROR',
+        'TEAM_ALREADY_EXISTS',
+        'PASSWORD_TOO_LONG',
+      ]),
     );
     expect(knownErrorCatalogue.ACCESS_TOKEN_EXPIRED.emitted).toBe(true);
   });
@@ -165,72 +175,107 @@ describe('catalogue shape', () => {
 
 describe('messages', () => {
   it('INSUFFICIENT_ACCESS_TYPE lists the allowed types', () => {
-    expect(createKnownError('INSUFFICIENT_ACCESS_TYPE', { actual_access_type: 'client', allowed_access_types: ['server', 'admin'] }).message).toBe(
-      "The x-stack-access-type header must be 'server' or 'admin', but was 'client'.",
-    );
-    expect(createKnownError('INSUFFICIENT_ACCESS_TYPE', { actual_access_type: 'server', allowed_access_types: ['admin'] }).message).toBe(
-      "The x-stack-access-type header must be 'admin', but was 'server'.",
-    );
+    expect(
+      createKnownError('INSUFFICIENT_ACCESS_TYPE', {
+        actual_access_type: 'client',
+        allowed_access_types: ['server', 'admin'],
+      }).message,
+    ).toBe("The x-stack-access-type header must be 'server' or 'admin', but was 'client'.");
+    expect(
+      createKnownError('INSUFFICIENT_ACCESS_TYPE', { actual_access_type: 'server', allowed_access_types: ['admin'] })
+        .message,
+    ).toBe("The x-stack-access-type header must be 'admin', but was 'server'.");
   });
 
   it('ACCESS_TOKEN_EXPIRED and ADMIN_ACCESS_TOKEN_EXPIRED add the date when known', () => {
     expect(createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: 1738374988000 }).message).toBe(
       'Access token has expired. Please refresh it and try again. (The access token expired at 2025-02-01T01:56:28.000Z.)',
     );
-    expect(createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null }).message).toBe('Access token has expired. Please refresh it and try again.');
+    expect(createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: null }).message).toBe(
+      'Access token has expired. Please refresh it and try again.',
+    );
     expect(createKnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: 0 }).message).toBe(
       'Admin access token has expired. Please refresh it and try again. (The access token expired at 1970-01-01T00:00:00.000Z.)',
     );
   });
 
   it('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE with and without the value', () => {
-    expect(createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email', contact_channel_value: 'a@b.test' }).message).toBe(
-      'The email (a@b.test) is already used for authentication by another account.',
-    );
-    expect(createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', { type: 'email', contact_channel_value: null }).message).toBe(
-      'This email is already used for authentication by another account.',
-    );
+    expect(
+      createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', {
+        type: 'email',
+        contact_channel_value: 'a@b.test',
+      }).message,
+    ).toBe('The email (a@b.test) is already used for authentication by another account.');
+    expect(
+      createKnownError('CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE', {
+        type: 'email',
+        contact_channel_value: null,
+      }).message,
+    ).toBe('This email is already used for authentication by another account.');
   });
 
   it('password, key, team and permission messages', () => {
-    expect(createKnownError('PASSWORD_TOO_SHORT', { min_length: 8 }).message).toBe('Password too short. Minimum length is 8.');
-    expect(createKnownError('PASSWORD_TOO_LONG', { maxLength: 70 }).message).toBe('Password too long. Maximum length is 70.');
+    expect(createKnownError('PASSWORD_TOO_SHORT', { min_length: 8 }).message).toBe(
+      'Password too short. Minimum length is 8.',
+    );
+    expect(createKnownError('PASSWORD_TOO_LONG', { maxLength: 70 }).message).toBe(
+      'Password too long. Maximum length is 70.',
+    );
     expect(createKnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: 'internal' }).message).toBe(
       'The publishable key is not valid for the project "internal". Does the project and/or the key exist?',
     );
-    expect(createKnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: 't', user_id: 'u' }).message).toBe('User u is not found in team t.');
-    expect(createKnownError('TEAM_PERMISSION_REQUIRED', { team_id: 't', user_id: 'u', permission_id: '$read_members' }).message).toBe(
-      'User u does not have permission $read_members in team t.',
+    expect(createKnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: 't', user_id: 'u' }).message).toBe(
+      'User u is not found in team t.',
     );
-    expect(createKnownError('PERMISSION_NOT_FOUND', { permission_id: 'p' }).message).toBe('Permission "p" not found. Make sure you created it on the dashboard.');
-    expect(createKnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', { email: 'a@b.test', primary_email: 'c@d.test' }).message).toBe(
-      "The given e-mail (a@b.test) must equal the user's primary e-mail (c@d.test).",
+    expect(
+      createKnownError('TEAM_PERMISSION_REQUIRED', { team_id: 't', user_id: 'u', permission_id: '$read_members' })
+        .message,
+    ).toBe('User u does not have permission $read_members in team t.');
+    expect(createKnownError('PERMISSION_NOT_FOUND', { permission_id: 'p' }).message).toBe(
+      'Permission "p" not found. Make sure you created it on the dashboard.',
     );
+    expect(
+      createKnownError('EMAIL_IS_NOT_PRIMARY_EMAIL', { email: 'a@b.test', primary_email: 'c@d.test' }).message,
+    ).toBe("The given e-mail (a@b.test) must equal the user's primary e-mail (c@d.test).");
   });
 
   it('messages built from arguments and the access-type family', () => {
     expect(createKnownError('INVALID_ACCESS_TYPE', { accessType: 'root' }).message).toBe(
       "The x-stack-access-type header must be 'client', 'server', or 'admin', but was 'root'.",
     );
-    expect(createKnownError('INVALID_SCOPE', { scope: 'openid' }).message).toBe('The scope "openid" is not a valid OAuth scope for Stack.');
+    expect(createKnownError('INVALID_SCOPE', { scope: 'openid' }).message).toBe(
+      'The scope "openid" is not a valid OAuth scope for Stack.',
+    );
     expect(createKnownError('ACCESS_TYPE_WITHOUT_PROJECT_ID', { request_type: 'client' }).message).toBe(
       "The x-stack-access-type header was 'client', but the x-stack-project-id header was not provided.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication",
     );
     expect(createKnownError('UNSUPPORTED_ERROR', { originalErrorCode: 'NEW_CODE' }).message).toBe(
       'An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: NEW_CODE',
     );
-    const overloads = createKnownError('ALL_OVERLOADS_FAILED', { overload_errors: [{ code: 'A' }, { code: 'B' }] }).message;
-    expect(overloads.startsWith('This endpoint has multiple overloads, but they all failed to process the request.\n\n  Overload ')).toBe(true);
+    const overloads = createKnownError('ALL_OVERLOADS_FAILED', {
+      overload_errors: [{ code: 'A' }, { code: 'B' }],
+    }).message;
+    expect(
+      overloads.startsWith(
+        'This endpoint has multiple overloads, but they all failed to process the request.\n\n  Overload ',
+      ),
+    ).toBe(true);
     expect(overloads.match(/\n {2}Overload \d+: \{/g)).toHaveLength(2);
   });
 
   it('constant messages', () => {
-    expect(createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER').message).toBe("You have specified 'me' as a userId, but did not provide authentication for a user.");
+    expect(createKnownError('CANNOT_GET_OWN_USER_WITHOUT_USER').message).toBe(
+      "You have specified 'me' as a userId, but did not provide authentication for a user.",
+    );
     expect(createKnownError('OUTER_OAUTH_TIMEOUT').message).toBe('The OAuth flow has timed out. Please sign in again.');
-    expect(createKnownError('VERIFICATION_CODE_ALREADY_USED').message).toBe('The verification link has already been used.');
+    expect(createKnownError('VERIFICATION_CODE_ALREADY_USED').message).toBe(
+      'The verification link has already been used.',
+    );
     expect(createKnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED').message).toBe(
       'Refresh token not found for this project, or the session has expired/been revoked.',
     );
-    expect(createKnownError('MULTI_FACTOR_AUTHENTICATION_REQUIRED', { attempt_code: 'abc' }).message).toBe('Multi-factor authentication is required for this user.');
+    expect(createKnownError('MULTI_FACTOR_AUTHENTICATION_REQUIRED', { attempt_code: 'abc' }).message).toBe(
+      'Multi-factor authentication is required for this user.',
+    );
   });
 });

@@ -54,7 +54,11 @@ describe('headers per access type', () => {
       const h = buildHeaders(creds({ accessType, adminAccessToken: 'admin.jwt' }));
       expect(h.get('x-stack-admin-access-token')).toBe('admin.jwt');
       expect(h.get('x-stack-access-type')).toBe(accessType);
-      for (const key of ['x-stack-publishable-client-key', 'x-stack-secret-server-key', 'x-stack-super-secret-admin-key']) {
+      for (const key of [
+        'x-stack-publishable-client-key',
+        'x-stack-secret-server-key',
+        'x-stack-super-secret-admin-key',
+      ]) {
         expect(h.has(key)).toBe(false);
       }
     }
@@ -87,7 +91,9 @@ describe('headers per access type', () => {
   it('sends a fresh random nonce with every request', () => {
     const nonces = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const nonce = encodeRequest(BASE, { method: 'GET', path: '/users/me' }, creds()).init.headers.get('x-stack-random-nonce');
+      const nonce = encodeRequest(BASE, { method: 'GET', path: '/users/me' }, creds()).init.headers.get(
+        'x-stack-random-nonce',
+      );
       expect(nonce).toMatch(/^[0-9a-f]{16,}$/);
       nonces.add(nonce!);
     }
@@ -123,7 +129,11 @@ describe('encodeRequest', () => {
     const { init } = encodeRequest(BASE, { method: 'POST', path: '/auth/sessions/current/refresh', body: {} }, creds());
     expect(init.body).toBe('{}');
     expect(init.headers.get('content-type')).toBe('application/json');
-    const withData = encodeRequest(BASE, { method: 'PATCH', path: '/users/me', body: { display_name: 'Ä b' } }, creds());
+    const withData = encodeRequest(
+      BASE,
+      { method: 'PATCH', path: '/users/me', body: { display_name: 'Ä b' } },
+      creds(),
+    );
     expect(JSON.parse(withData.init.body as string)).toEqual({ display_name: 'Ä b' });
   });
 });
@@ -151,7 +161,8 @@ function reply(body: string, init: { status?: number; headers?: Record<string, s
   return new Response(body === '' ? null : body, { status: init.status ?? 200, headers: init.headers ?? {} });
 }
 
-const knownErrorBody = (code: string, details: unknown, error: string) => JSON.stringify({ code, ...(details === undefined ? {} : { details }), error });
+const knownErrorBody = (code: string, details: unknown, error: string) =>
+  JSON.stringify({ code, ...(details === undefined ? {} : { details }), error });
 
 describe('decodeResponse', () => {
   const expired = knownErrorBody(
@@ -162,7 +173,14 @@ describe('decodeResponse', () => {
 
   it('reads a known error sent with the override status', async () => {
     const decoded = await decodeResponse(
-      reply(expired, { status: 200, headers: { 'x-stack-actual-status': '401', 'x-stack-known-error': 'ACCESS_TOKEN_EXPIRED', 'content-type': 'application/json' } }),
+      reply(expired, {
+        status: 200,
+        headers: {
+          'x-stack-actual-status': '401',
+          'x-stack-known-error': 'ACCESS_TOKEN_EXPIRED',
+          'content-type': 'application/json',
+        },
+      }),
     );
     expect(decoded.kind).toBe('known-error');
     if (decoded.kind !== 'known-error') return;
@@ -176,14 +194,20 @@ describe('decodeResponse', () => {
 
   it('reads a known error sent with its real status', async () => {
     const decoded = await decodeResponse(
-      reply(knownErrorBody('TEAM_NOT_FOUND', { team_id: 't1' }, 'Team t1 not found.'), { status: 404, headers: { 'x-stack-known-error': 'TEAM_NOT_FOUND' } }),
+      reply(knownErrorBody('TEAM_NOT_FOUND', { team_id: 't1' }, 'Team t1 not found.'), {
+        status: 404,
+        headers: { 'x-stack-known-error': 'TEAM_NOT_FOUND' },
+      }),
     );
     expect(decoded).toMatchObject({ kind: 'known-error', status: 404 });
     if (decoded.kind === 'known-error') expect(decoded.error.details).toEqual({ team_id: 't1' });
   });
 
   it('refuses a header code that differs from the body code', async () => {
-    const response = reply(expired, { status: 200, headers: { 'x-stack-actual-status': '401', 'x-stack-known-error': 'UNPARSABLE_ACCESS_TOKEN' } });
+    const response = reply(expired, {
+      status: 200,
+      headers: { 'x-stack-actual-status': '401', 'x-stack-known-error': 'UNPARSABLE_ACCESS_TOKEN' },
+    });
     await expect(decodeResponse(response)).rejects.toBeInstanceOf(ProtocolError);
   });
 
@@ -192,14 +216,25 @@ describe('decodeResponse', () => {
     await expect(decodeResponse(response)).rejects.toBeInstanceOf(ProtocolError);
   });
 
-  it.each(['abc', '99', '099', '600', '4000', '', '40 1', '401.0'])('refuses x-stack-actual-status %j', async (value) => {
-    const response = reply('{}', { status: 200, headers: { 'x-stack-actual-status': value, 'content-type': 'application/json' } });
-    await expect(decodeResponse(response)).rejects.toBeInstanceOf(ProtocolError);
-  });
+  it.each(['abc', '99', '099', '600', '4000', '', '40 1', '401.0'])(
+    'refuses x-stack-actual-status %j',
+    async (value) => {
+      const response = reply('{}', {
+        status: 200,
+        headers: { 'x-stack-actual-status': value, 'content-type': 'application/json' },
+      });
+      await expect(decodeResponse(response)).rejects.toBeInstanceOf(ProtocolError);
+    },
+  );
 
   it('returns a plain-text error with its real status and body', async () => {
     const text = 'Client can only list teams for their own user.';
-    const decoded = await decodeResponse(reply(text, { status: 200, headers: { 'x-stack-actual-status': '403', 'content-type': 'text/plain; charset=utf-8' } }));
+    const decoded = await decodeResponse(
+      reply(text, {
+        status: 200,
+        headers: { 'x-stack-actual-status': '403', 'content-type': 'text/plain; charset=utf-8' },
+      }),
+    );
     expect(decoded).toEqual({ kind: 'http-error', status: 403, body: text, retryAfter: null });
     const rateLimited = await decodeResponse(reply('slow down', { status: 429, headers: { 'retry-after': '3' } }));
     expect(rateLimited).toEqual({ kind: 'http-error', status: 429, body: 'slow down', retryAfter: '3' });
@@ -207,39 +242,62 @@ describe('decodeResponse', () => {
 
   it('passes list envelopes through untouched', async () => {
     const list = { items: [{ id: 'a' }, { id: 'b' }], is_paginated: true, pagination: { next_cursor: null } };
-    const decoded = await decodeResponse(reply(JSON.stringify(list), { headers: { 'content-type': 'application/json; charset=utf-8' } }));
+    const decoded = await decodeResponse(
+      reply(JSON.stringify(list), { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    );
     expect(decoded).toEqual({ kind: 'ok', status: 200, body: list });
   });
 
   it('reads an empty body as undefined, and JSON by its media type (parameters and +json included)', async () => {
     expect(await decodeResponse(reply('', { status: 200 }))).toEqual({ kind: 'ok', status: 200, body: undefined });
-    expect(await decodeResponse(reply('', { status: 201, headers: { 'content-type': 'application/json' } }))).toEqual({ kind: 'ok', status: 201, body: undefined });
-    expect(await decodeResponse(reply('{"a":1}', { headers: { 'content-type': 'application/json; charset=utf-8' } }))).toEqual({ kind: 'ok', status: 200, body: { a: 1 } });
-    expect(await decodeResponse(reply('{"a":1}', { headers: { 'content-type': 'application/problem+json' } }))).toEqual({ kind: 'ok', status: 200, body: { a: 1 } });
+    expect(await decodeResponse(reply('', { status: 201, headers: { 'content-type': 'application/json' } }))).toEqual({
+      kind: 'ok',
+      status: 201,
+      body: undefined,
+    });
+    expect(
+      await decodeResponse(reply('{"a":1}', { headers: { 'content-type': 'application/json; charset=utf-8' } })),
+    ).toEqual({ kind: 'ok', status: 200, body: { a: 1 } });
+    expect(await decodeResponse(reply('{"a":1}', { headers: { 'content-type': 'application/problem+json' } }))).toEqual(
+      { kind: 'ok', status: 200, body: { a: 1 } },
+    );
   });
 
   it('refuses a success that is not JSON: someone else answered (a captive portal, a proxy)', async () => {
     for (const contentType of ['text/plain', 'text/html; charset=utf-8', 'application/jsonp']) {
-      const error = await decodeResponse(reply('Welcome', { headers: { 'content-type': contentType } })).catch((e: unknown) => e);
+      const error = await decodeResponse(reply('Welcome', { headers: { 'content-type': contentType } })).catch(
+        (e: unknown) => e,
+      );
       expect(error, contentType).toBeInstanceOf(ProtocolError);
       expect((error as Error).message).not.toContain('Welcome');
     }
   });
 
   it('refuses a JSON success body that does not parse', async () => {
-    await expect(decodeResponse(reply('{nope', { headers: { 'content-type': 'application/json' } }))).rejects.toBeInstanceOf(ProtocolError);
+    await expect(
+      decodeResponse(reply('{nope', { headers: { 'content-type': 'application/json' } })),
+    ).rejects.toBeInstanceOf(ProtocolError);
   });
 
   it('refuses details that do not match the catalogue', async () => {
     const wrongType = knownErrorBody('ACCESS_TOKEN_EXPIRED', { expired_at_millis: 'soon' }, 'x');
-    await expect(decodeResponse(reply(wrongType, { status: 401, headers: { 'x-stack-known-error': 'ACCESS_TOKEN_EXPIRED' } }))).rejects.toBeInstanceOf(ProtocolError);
+    await expect(
+      decodeResponse(reply(wrongType, { status: 401, headers: { 'x-stack-known-error': 'ACCESS_TOKEN_EXPIRED' } })),
+    ).rejects.toBeInstanceOf(ProtocolError);
     const missing = knownErrorBody('TEAM_NOT_FOUND', undefined, 'Team not found.');
-    await expect(decodeResponse(reply(missing, { status: 404, headers: { 'x-stack-known-error': 'TEAM_NOT_FOUND' } }))).rejects.toBeInstanceOf(ProtocolError);
+    await expect(
+      decodeResponse(reply(missing, { status: 404, headers: { 'x-stack-known-error': 'TEAM_NOT_FOUND' } })),
+    ).rejects.toBeInstanceOf(ProtocolError);
   });
 
   it('maps an unknown code to UNSUPPORTED_ERROR keeping the original code and message', async () => {
     const body = knownErrorBody('BRAND_NEW_ERROR', { whatever: 1 }, 'Something new.');
-    const decoded = await decodeResponse(reply(body, { status: 200, headers: { 'x-stack-actual-status': '418', 'x-stack-known-error': 'BRAND_NEW_ERROR' } }));
+    const decoded = await decodeResponse(
+      reply(body, {
+        status: 200,
+        headers: { 'x-stack-actual-status': '418', 'x-stack-known-error': 'BRAND_NEW_ERROR' },
+      }),
+    );
     expect(decoded.kind).toBe('known-error');
     if (decoded.kind !== 'known-error') return;
     expect(decoded.error.code).toBe('UNSUPPORTED_ERROR');
@@ -251,7 +309,11 @@ describe('decodeResponse', () => {
 
 describe('through a transport', () => {
   const clock: Clock = {
-    ...systemClock, now: () => 0, random: () => 0, sleep: async () => undefined };
+    ...systemClock,
+    now: () => 0,
+    random: () => 0,
+    sleep: async () => undefined,
+  };
 
   function transportWith(respond: () => Response) {
     const calls: Array<{ url: string; headers: Headers }> = [];
@@ -265,12 +327,22 @@ describe('through a transport', () => {
       invalidateAccessToken: () => undefined,
       getRefreshToken: async () => 'rt_secret',
     };
-    const t = createTransport({ baseUrl: BASE, projectId: PROJECT, accessType: 'client', publishableClientKey: 'pck_1', userTokens, fetch: fetchFn, clock });
+    const t = createTransport({
+      baseUrl: BASE,
+      projectId: PROJECT,
+      accessType: 'client',
+      publishableClientKey: 'pck_1',
+      userTokens,
+      fetch: fetchFn,
+      clock,
+    });
     return { t, calls };
   }
 
   it('sends the refresh token only when the call asks for it, and the access token unless user is none', async () => {
-    const { t, calls } = transportWith(() => reply('{"success":true}', { headers: { 'content-type': 'application/json' } }));
+    const { t, calls } = transportWith(() =>
+      reply('{"success":true}', { headers: { 'content-type': 'application/json' } }),
+    );
     await t.request({ method: 'GET', path: '/users/me' });
     await t.request({ method: 'POST', path: '/auth/password/update', body: {}, sendRefreshToken: true });
     await t.request({ method: 'POST', path: '/auth/otp/sign-in', body: {}, user: 'none', sendRefreshToken: true });
@@ -280,7 +352,9 @@ describe('through a transport', () => {
   });
 
   it('throws a plain error as HttpStatusError with its body', async () => {
-    const { t, calls } = transportWith(() => reply('Forbidden thing', { status: 200, headers: { 'x-stack-actual-status': '403' } }));
+    const { t, calls } = transportWith(() =>
+      reply('Forbidden thing', { status: 200, headers: { 'x-stack-actual-status': '403' } }),
+    );
     const error = await t.request({ method: 'GET', path: '/teams' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpStatusError);
     expect(error).toMatchObject({ status: 403, body: 'Forbidden thing', code: 'HTTP_STATUS_ERROR' });

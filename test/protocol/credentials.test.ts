@@ -15,10 +15,16 @@ describe('normalizeBaseUrl', () => {
   });
 
   it('is the three steps it stands for (slashes, then /api/v1, then slashes), on every mix of those pieces', () => {
-    const stepwise = (url: string) => url.replace(/\/+$/, '').replace(/\/api\/v1$/i, '').replace(/\/+$/, '');
+    const stepwise = (url: string) =>
+      url
+        .replace(/\/+$/, '')
+        .replace(/\/api\/v1$/i, '')
+        .replace(/\/+$/, '');
     const pieces = ['/', 'api', '/api', '/v1', 'v1', '/API/V1', 'x'];
-    const mixes = (length: number): string[] => (length === 0 ? [''] : mixes(length - 1).flatMap((head) => pieces.map((piece) => head + piece)));
-    for (const tail of mixes(4)) expect(normalizeBaseUrl(`https://example.com${tail}`), tail).toBe(stepwise(`https://example.com${tail}`));
+    const mixes = (length: number): string[] =>
+      length === 0 ? [''] : mixes(length - 1).flatMap((head) => pieces.map((piece) => head + piece));
+    for (const tail of mixes(4))
+      expect(normalizeBaseUrl(`https://example.com${tail}`), tail).toBe(stepwise(`https://example.com${tail}`));
   });
 });
 
@@ -26,7 +32,10 @@ describe('refuseSecretsInBrowserOptions', () => {
   it('refuses a secret key whatever white space comes before it', () => {
     for (const space of ['', ' ', '\t', '\n', '\u00a0', '\u2003', '\ufeff', ' \r\n ']) {
       for (const prefix of ['ssk_', 'sak_']) {
-        expect(() => refuseSecretsInBrowserOptions({ publishableClientKey: `${space}${prefix}abc` }, 'options.'), JSON.stringify(space + prefix)).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
+        expect(
+          () => refuseSecretsInBrowserOptions({ publishableClientKey: `${space}${prefix}abc` }, 'options.'),
+          JSON.stringify(space + prefix),
+        ).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
       }
     }
   });
@@ -37,4 +46,3 @@ describe('refuseSecretsInBrowserOptions', () => {
     }
   });
 });
-

@@ -10,7 +10,11 @@ const BASE = 'https://api.example.test';
 const PROJECT = '6b1c2f0e-3a7d-4e55-9a41-0c2d5e8f9b10';
 const USER = '0f8e2d7c-1b3a-4c5d-8e9f-a0b1c2d3e4f5';
 const clock: Clock = {
-    ...systemClock, now: () => 0, random: () => 0, sleep: async () => undefined };
+  ...systemClock,
+  now: () => 0,
+  random: () => 0,
+  sleep: async () => undefined,
+};
 
 interface Sent {
   url: string;
@@ -35,7 +39,17 @@ function recordingFetch(reply: unknown = { ok: true }) {
 
 function serverTransport(reply?: unknown): { t: Transport<'server'>; sent: Sent[] } {
   const { fn, sent } = recordingFetch(reply);
-  return { t: createTransport({ baseUrl: BASE, projectId: PROJECT, accessType: 'server', secretServerKey: 'ssk_1', fetch: fn, clock }), sent };
+  return {
+    t: createTransport({
+      baseUrl: BASE,
+      projectId: PROJECT,
+      accessType: 'server',
+      secretServerKey: 'ssk_1',
+      fetch: fn,
+      clock,
+    }),
+    sent,
+  };
 }
 
 /** Runs `call` and returns what it threw, whether synchronously or as a rejection. */
@@ -60,9 +74,22 @@ describe('arguments are checked before anything is sent', () => {
     ['deleteSession with a bad session id', (t) => endpoints.deleteSession(t, 'abc', 'me'), 'sessionId'],
     ['createSession with a bad user', (t) => endpoints.createSession(t, { user_id: 'x' }), 'user_id'],
     ['listSessions with a bad user', (t) => endpoints.listSessions(t, 'you'), 'userId'],
-    ['signUpWithPassword with a relative callback', (t) => endpoints.signUpWithPassword(t, { email: 'a@b.test', password: 'long enough', verification_callback_url: '/verify' }), 'verification_callback_url'],
+    [
+      'signUpWithPassword with a relative callback',
+      (t) =>
+        endpoints.signUpWithPassword(t, {
+          email: 'a@b.test',
+          password: 'long enough',
+          verification_callback_url: '/verify',
+        }),
+      'verification_callback_url',
+    ],
     ['signUpWithPassword without input', (t) => endpoints.signUpWithPassword(t, undefined as never), 'input'],
-    ['signInWithPassword with an empty email', (t) => endpoints.signInWithPassword(t, { email: ' ', password: 'x' }), 'email'],
+    [
+      'signInWithPassword with an empty email',
+      (t) => endpoints.signInWithPassword(t, { email: ' ', password: 'x' }),
+      'email',
+    ],
   ];
 
   it.each(cases)('%s → InvalidArgumentError', async (_name, call, argument) => {
@@ -75,7 +102,13 @@ describe('arguments are checked before anything is sent', () => {
 
   it('signUpWithPassword with a short password → PASSWORD_TOO_SHORT', async () => {
     const { t, sent } = serverTransport();
-    const error = await failureOf(() => endpoints.signUpWithPassword(t, { email: 'a@b.test', password: 'short', verification_callback_url: 'https://app.test/verify' }));
+    const error = await failureOf(() =>
+      endpoints.signUpWithPassword(t, {
+        email: 'a@b.test',
+        password: 'short',
+        verification_callback_url: 'https://app.test/verify',
+      }),
+    );
     expect(isKnownError(error, 'PASSWORD_TOO_SHORT')).toBe(true);
     expect((error as Error).message).toBe('Password too short. Minimum length is 8.');
     expect(sent).toHaveLength(0);
@@ -83,8 +116,18 @@ describe('arguments are checked before anything is sent', () => {
 
   it('resetPassword and updatePassword with a long password → PASSWORD_TOO_LONG', async () => {
     const { t, sent } = serverTransport();
-    expect(isKnownError(await failureOf(() => endpoints.resetPassword(t, { code: 'c'.repeat(45), password: 'x'.repeat(71) })), 'PASSWORD_TOO_LONG')).toBe(true);
-    expect(isKnownError(await failureOf(() => endpoints.updatePassword(t, { old_password: 'old', new_password: 'x'.repeat(71) })), 'PASSWORD_TOO_LONG')).toBe(true);
+    expect(
+      isKnownError(
+        await failureOf(() => endpoints.resetPassword(t, { code: 'c'.repeat(45), password: 'x'.repeat(71) })),
+        'PASSWORD_TOO_LONG',
+      ),
+    ).toBe(true);
+    expect(
+      isKnownError(
+        await failureOf(() => endpoints.updatePassword(t, { old_password: 'old', new_password: 'x'.repeat(71) })),
+        'PASSWORD_TOO_LONG',
+      ),
+    ).toBe(true);
     expect(sent).toHaveLength(0);
   });
 });
@@ -94,7 +137,10 @@ describe('valid calls go out as specified', () => {
     const { t, sent } = serverTransport({ id: USER });
     await expect(endpoints.getUser(t, USER)).resolves.toEqual({ id: USER });
     await endpoints.getUser(t, 'me');
-    expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual([`GET ${BASE}/api/v1/users/${USER}`, `GET ${BASE}/api/v1/users/me`]);
+    expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual([
+      `GET ${BASE}/api/v1/users/${USER}`,
+      `GET ${BASE}/api/v1/users/me`,
+    ]);
     expect(sent[0]!.headers.get('x-stack-access-type')).toBe('server');
     expect(sent[0]!.headers.get('x-stack-secret-server-key')).toBe('ssk_1');
   });

@@ -15,8 +15,17 @@ import {
 
 const NOW = Date.UTC(2025, 1, 1, 12, 0, 0); // a whole second, so HTTP-dates are exact
 const network: AttemptOutcome = { kind: 'network-error' };
-const http = (status: number, body = '', retryAfter: string | null = null): AttemptOutcome => ({ kind: 'http-error', status, body, retryAfter });
-const known = (code: KnownErrorCode, tokenRenewable: boolean): AttemptOutcome => ({ kind: 'known-error', code, tokenRenewable });
+const http = (status: number, body = '', retryAfter: string | null = null): AttemptOutcome => ({
+  kind: 'http-error',
+  status,
+  body,
+  retryAfter,
+});
+const known = (code: KnownErrorCode, tokenRenewable: boolean): AttemptOutcome => ({
+  kind: 'known-error',
+  code,
+  tokenRenewable,
+});
 const decide = (outcome: AttemptOutcome, extra: Partial<RetryContext> = {}) =>
   decideRetry({ attempt: 0, outcome, method: 'GET', now: NOW, random: 0.5, ...extra });
 
@@ -30,28 +39,44 @@ describe('constants', () => {
 });
 
 describe('network errors', () => {
-  it.each(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'PATCH', 'DELETE', 'get', 'delete', 'patch'])('%s is retried', (method) => {
-    expect(decide(network, { method })).toEqual({ retry: true, delayMillis: 1000, reason: 'network' });
-  });
+  it.each(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'PATCH', 'DELETE', 'get', 'delete', 'patch'])(
+    '%s is retried',
+    (method) => {
+      expect(decide(network, { method })).toEqual({ retry: true, delayMillis: 1000, reason: 'network' });
+    },
+  );
 
   it.each(['POST', 'CONNECT', 'post'])('%s is not retried', (method) => {
     expect(decide(network, { method })).toEqual({ retry: false });
   });
 
   it('the idempotent flag overrides the method', () => {
-    expect(decide(network, { method: 'POST', idempotent: true })).toEqual({ retry: true, delayMillis: 1000, reason: 'network' });
+    expect(decide(network, { method: 'POST', idempotent: true })).toEqual({
+      retry: true,
+      delayMillis: 1000,
+      reason: 'network',
+    });
     expect(decide(network, { method: 'GET', idempotent: false })).toEqual({ retry: false });
   });
 });
 
 describe('attempt cap', () => {
-  const retryable: AttemptOutcome[] = [network, http(429, '', '1'), http(429), http(508, 'INFINITE_LOOP_DETECTED'), known('ACCESS_TOKEN_EXPIRED', true)];
+  const retryable: AttemptOutcome[] = [
+    network,
+    http(429, '', '1'),
+    http(429),
+    http(508, 'INFINITE_LOOP_DETECTED'),
+    known('ACCESS_TOKEN_EXPIRED', true),
+  ];
 
-  it.each(retryable.map((o) => [o.kind === 'http-error' ? `${o.kind} ${o.status}` : o.kind, o] as const))('%s: attempt 3 retries, attempt 4 gives up', (_name, outcome) => {
-    expect(decide(outcome, { attempt: 3 }).retry).toBe(true);
-    expect(decide(outcome, { attempt: 4 })).toEqual({ retry: false });
-    expect(decide(outcome, { attempt: 7 })).toEqual({ retry: false });
-  });
+  it.each(retryable.map((o) => [o.kind === 'http-error' ? `${o.kind} ${o.status}` : o.kind, o] as const))(
+    '%s: attempt 3 retries, attempt 4 gives up',
+    (_name, outcome) => {
+      expect(decide(outcome, { attempt: 3 }).retry).toBe(true);
+      expect(decide(outcome, { attempt: 4 })).toEqual({ retry: false });
+      expect(decide(outcome, { attempt: 7 })).toEqual({ retry: false });
+    },
+  );
 
   it('honours maxAttempts', () => {
     expect(decide(network, { attempt: 0, maxAttempts: 2 }).retry).toBe(true);
@@ -102,19 +127,35 @@ describe('429', () => {
   it('waits until an HTTP-date, relative to now', () => {
     const date = new Date(NOW + 10_000).toUTCString();
     expect(decide(http(429, '', date))).toEqual({ retry: true, delayMillis: 10_000, reason: 'rate-limited' });
-    expect(decide(http(429, '', date), { now: NOW + 4_000 })).toEqual({ retry: true, delayMillis: 6_000, reason: 'rate-limited' });
+    expect(decide(http(429, '', date), { now: NOW + 4_000 })).toEqual({
+      retry: true,
+      delayMillis: 6_000,
+      reason: 'rate-limited',
+    });
   });
 
   it('does not wait for a date in the past', () => {
-    expect(decide(http(429, '', new Date(NOW - 60_000).toUTCString()))).toEqual({ retry: true, delayMillis: 0, reason: 'rate-limited' });
+    expect(decide(http(429, '', new Date(NOW - 60_000).toUTCString()))).toEqual({
+      retry: true,
+      delayMillis: 0,
+      reason: 'rate-limited',
+    });
   });
 
   it.each(['soon', 'tomorrow-ish', '1.5', '-5', '', '3s'])('falls back to the backoff for garbage %j', (value) => {
-    expect(decide(http(429, '', value), { attempt: 2, random: 0.25 })).toEqual({ retry: true, delayMillis: 3000, reason: 'rate-limited' });
+    expect(decide(http(429, '', value), { attempt: 2, random: 0.25 })).toEqual({
+      retry: true,
+      delayMillis: 3000,
+      reason: 'rate-limited',
+    });
   });
 
   it('falls back to the backoff when missing', () => {
-    expect(decide(http(429), { attempt: 1, random: 0 })).toEqual({ retry: true, delayMillis: 1000, reason: 'rate-limited' });
+    expect(decide(http(429), { attempt: 1, random: 0 })).toEqual({
+      retry: true,
+      delayMillis: 1000,
+      reason: 'rate-limited',
+    });
   });
 
   it('gives up when asked to wait longer than MAX_RETRY_AFTER_MILLIS', () => {
@@ -125,7 +166,11 @@ describe('429', () => {
   });
 
   it('is retried whatever the method', () => {
-    expect(decide(http(429, '', '1'), { method: 'POST' })).toEqual({ retry: true, delayMillis: 1000, reason: 'rate-limited' });
+    expect(decide(http(429, '', '1'), { method: 'POST' })).toEqual({
+      retry: true,
+      delayMillis: 1000,
+      reason: 'rate-limited',
+    });
   });
 });
 
@@ -165,7 +210,11 @@ describe('508 and other statuses', () => {
 describe('transient server errors', () => {
   it.each([500, 502, 503, 504])('retries %i of an idempotent call with the backoff', (status) => {
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
-      expect(decide(http(status), { method, attempt: 1, random: 0 })).toEqual({ retry: true, delayMillis: 1000, reason: 'server-error' });
+      expect(decide(http(status), { method, attempt: 1, random: 0 })).toEqual({
+        retry: true,
+        delayMillis: 1000,
+        reason: 'server-error',
+      });
     }
     expect(decide(http(status), { method: 'POST', idempotent: true }).retry).toBe(true);
   });
@@ -190,13 +239,21 @@ describe('known errors', () => {
   it.each(['UNPARSABLE_ACCESS_TOKEN', 'ACCESS_TOKEN_EXPIRED', 'INVALID_PROJECT_FOR_ACCESS_TOKEN'] as const)(
     '%s is retried at once only when the token can be renewed',
     (code) => {
-      expect(decide(known(code, true), { attempt: 2, method: 'POST' })).toEqual({ retry: true, delayMillis: 0, reason: 'token-renewed' });
+      expect(decide(known(code, true), { attempt: 2, method: 'POST' })).toEqual({
+        retry: true,
+        delayMillis: 0,
+        reason: 'token-renewed',
+      });
       expect(decide(known(code, false))).toEqual({ retry: false });
     },
   );
 
   it('the admin-token family is renewed too', () => {
-    expect(decide(known('ADMIN_ACCESS_TOKEN_EXPIRED', true))).toEqual({ retry: true, delayMillis: 0, reason: 'token-renewed' });
+    expect(decide(known('ADMIN_ACCESS_TOKEN_EXPIRED', true))).toEqual({
+      retry: true,
+      delayMillis: 0,
+      reason: 'token-renewed',
+    });
     expect(decide(known('UNPARSABLE_ADMIN_ACCESS_TOKEN', false))).toEqual({ retry: false });
   });
 

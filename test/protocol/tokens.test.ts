@@ -4,9 +4,21 @@ import { ClientError, HttpStatusError, NetworkError, ProtocolError } from '../..
 import { isKnownError, type AnyKnownError } from '../../protocol/errors/knownError.js';
 import { createKnownError } from '../../protocol/errors/create.js';
 import { systemClock, type Clock } from '../../protocol/retry.js';
-import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/authorizationCode.js';
+import {
+  buildAuthorizeUrl,
+  createOAuthState,
+  createPkcePair,
+  exchangeAuthorizationCode,
+  knownErrorFromRedirect,
+} from '../../protocol/authorizationCode.js';
 import { refreshAccessToken } from '../../protocol/tokenGrant.js';
-import { accessTokenExpiry, isAccessTokenExpiring, judgeArrivedAccessToken, UNREADABLE_TOKEN_RENEWAL_MILLIS, type TokenEndpointOptions } from '../../protocol/tokens.js';
+import {
+  accessTokenExpiry,
+  isAccessTokenExpiring,
+  judgeArrivedAccessToken,
+  UNREADABLE_TOKEN_RENEWAL_MILLIS,
+  type TokenEndpointOptions,
+} from '../../protocol/tokens.js';
 
 const BASE = 'https://api.example.test';
 const PROJECT = '6b1c2f0e-3a7d-4e55-9a41-0c2d5e8f9b10';
@@ -24,7 +36,11 @@ function tokenEndpoint(replies: Reply[]) {
   const sent: Sent[] = [];
   const sleeps: number[] = [];
   const fetchFn = (async (input: string | URL | Request, init: RequestInit = {}) => {
-    sent.push({ url: String(input), headers: new Headers(init.headers), form: new URLSearchParams(init.body as URLSearchParams) });
+    sent.push({
+      url: String(input),
+      headers: new Headers(init.headers),
+      form: new URLSearchParams(init.body as URLSearchParams),
+    });
     const reply = replies.shift();
     if (reply === undefined) throw new Error('unexpected token request');
     if (reply === 'network') throw new TypeError('fetch failed');
@@ -32,13 +48,29 @@ function tokenEndpoint(replies: Reply[]) {
     return reply();
   }) as typeof fetch;
   const clock: Clock = {
-    ...systemClock, now: () => NOW, random: () => 0.25, sleep: async (ms) => void sleeps.push(ms) };
-  const options: TokenEndpointOptions = { baseUrl: BASE, projectId: PROJECT, publishableClientKey: 'pck_abc', fetch: fetchFn, clock, navigatorOnline: () => true };
+    ...systemClock,
+    now: () => NOW,
+    random: () => 0.25,
+    sleep: async (ms) => void sleeps.push(ms),
+  };
+  const options: TokenEndpointOptions = {
+    baseUrl: BASE,
+    projectId: PROJECT,
+    publishableClientKey: 'pck_abc',
+    fetch: fetchFn,
+    clock,
+    navigatorOnline: () => true,
+  };
   return { options, sent, sleeps };
 }
 
-const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+const json =
+  (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+    });
 const knownErrorReply = (error: AnyKnownError, withHeader = true) =>
   json(error.toWire(), error.status, withHeader ? { 'x-stack-known-error': error.code } : {});
 const refreshed = json({ access_token: 'new.access.jwt', token_type: 'Bearer', expires_in: 3599, scope: 'legacy' });
@@ -56,7 +88,10 @@ describe('access token expiry', () => {
   const exp = Math.floor(NOW / 1000) + 600;
 
   it('reads exp from signed and unsecured JWTs, null without exp, 0 for garbage', async () => {
-    const signed = await new SignJWT({ sub: 'u' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(exp).sign(new TextEncoder().encode('k'.repeat(32)));
+    const signed = await new SignJWT({ sub: 'u' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode('k'.repeat(32)));
     expect(accessTokenExpiry(signed)).toBe(exp * 1000);
     expect(accessTokenExpiry(new UnsecuredJWT({ sub: 'u' }).setExpirationTime(exp).encode())).toBe(exp * 1000);
     expect(accessTokenExpiry(new UnsecuredJWT({ sub: 'u' }).encode())).toBeNull();
@@ -122,7 +157,15 @@ describe('PKCE and authorize URL', () => {
     const url = new URL(
       buildAuthorizeUrl(
         { baseUrl: BASE, projectId: PROJECT, publishableClientKey: 'pck_abc' },
-        { providerId: 'google', redirectUri: 'https://app.test/cb', state: 's', codeChallenge: 'c', type: 'link', token: 'user.jwt', providerScope: 'repo read:user' },
+        {
+          providerId: 'google',
+          redirectUri: 'https://app.test/cb',
+          state: 's',
+          codeChallenge: 'c',
+          type: 'link',
+          token: 'user.jwt',
+          providerScope: 'repo read:user',
+        },
       ),
     );
     expect(url.searchParams.get('type')).toBe('link');
@@ -141,7 +184,12 @@ describe('refreshAccessToken', () => {
     const [request] = sent;
     expect(request!.url).toBe(TOKEN_URL);
     expect(request!.headers.get('content-type')).toMatch(/^application\/x-www-form-urlencoded/);
-    expect(Object.fromEntries(request!.form)).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt_123', client_id: PROJECT, client_secret: 'pck_abc' });
+    expect(Object.fromEntries(request!.form)).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'rt_123',
+      client_id: PROJECT,
+      client_secret: 'pck_abc',
+    });
     expect([...request!.headers.keys()].filter((name) => name.startsWith('x-stack-'))).toEqual([]);
     expect(request!.headers.has('authorization')).toBe(false);
     expect(sleeps).toEqual([]);
@@ -154,7 +202,10 @@ describe('refreshAccessToken', () => {
   });
 
   it('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED is thrown as that known error, at once', async () => {
-    const { options, sent } = tokenEndpoint([knownErrorReply(createKnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')), refreshed]);
+    const { options, sent } = tokenEndpoint([
+      knownErrorReply(createKnownError('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')),
+      refreshed,
+    ]);
     const error = await rejection(refreshAccessToken(options, 'rt_gone'));
     expect(isKnownError(error, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).toBe(true);
     expect(isKnownError(error, 'REFRESH_TOKEN_ERROR')).toBe(true);
@@ -173,8 +224,15 @@ describe('refreshAccessToken', () => {
   });
 
   it('retries a plain 429, a 508 INFINITE_LOOP_DETECTED and a transient 5xx (the grant is safe to repeat); other statuses are HTTP errors', async () => {
-    const plain = (body: string, status: number) => () => new Response(body, { status, headers: { 'content-type': 'text/plain' } });
-    const busy = tokenEndpoint([plain('Too many requests', 429), plain('INFINITE_LOOP_DETECTED', 508), plain('Internal Server Error', 500), plain('Bad Gateway', 502), refreshed]);
+    const plain = (body: string, status: number) => () =>
+      new Response(body, { status, headers: { 'content-type': 'text/plain' } });
+    const busy = tokenEndpoint([
+      plain('Too many requests', 429),
+      plain('INFINITE_LOOP_DETECTED', 508),
+      plain('Internal Server Error', 500),
+      plain('Bad Gateway', 502),
+      refreshed,
+    ]);
     await expect(refreshAccessToken(busy.options, 'rt')).resolves.toEqual({ access_token: 'new.access.jwt' });
     expect(busy.sent).toHaveLength(5);
     expect(busy.sleeps).toEqual([750, 1500, 3000, 6000]);
@@ -186,7 +244,10 @@ describe('refreshAccessToken', () => {
   });
 
   it('an RFC 6749 error body is an HTTP error, not retried', async () => {
-    const { options, sent } = tokenEndpoint([json({ error: 'invalid_request', error_description: 'refresh_token missing' }, 400), refreshed]);
+    const { options, sent } = tokenEndpoint([
+      json({ error: 'invalid_request', error_description: 'refresh_token missing' }, 400),
+      refreshed,
+    ]);
     const error = await rejection(refreshAccessToken(options, 'rt'));
     expect(error).toBeInstanceOf(HttpStatusError);
     expect(error).toMatchObject({ status: 400 });
@@ -203,11 +264,23 @@ describe('exchangeAuthorizationCode', () => {
     codeVerifier: 'v'.repeat(43),
   };
   const granted = (extra: Record<string, unknown>) =>
-    json({ access_token: 'at', token_type: 'Bearer', expires_in: 3599, scope: 'legacy', refresh_token: 'rt', ...extra });
+    json({
+      access_token: 'at',
+      token_type: 'Bearer',
+      expires_in: 3599,
+      scope: 'legacy',
+      refresh_token: 'rt',
+      ...extra,
+    });
 
   it('sends the code grant with PKCE and maps the result', async () => {
     const { options, sent } = tokenEndpoint([
-      granted({ is_new_user: true, newUser: true, after_callback_redirect_url: 'https://app.test/welcome', afterCallbackRedirectUrl: 'https://app.test/welcome' }),
+      granted({
+        is_new_user: true,
+        newUser: true,
+        after_callback_redirect_url: 'https://app.test/welcome',
+        afterCallbackRedirectUrl: 'https://app.test/welcome',
+      }),
     ]);
     await expect(exchangeAuthorizationCode(options, exchange)).resolves.toEqual({
       access_token: 'at',
@@ -228,9 +301,15 @@ describe('exchangeAuthorizationCode', () => {
 
   it('reads the deprecated camelCase fields and defaults', async () => {
     const camel = tokenEndpoint([granted({ newUser: true, afterCallbackRedirectUrl: 'https://app.test/x' })]);
-    await expect(exchangeAuthorizationCode(camel.options, exchange)).resolves.toMatchObject({ is_new_user: true, after_callback_redirect_url: 'https://app.test/x' });
+    await expect(exchangeAuthorizationCode(camel.options, exchange)).resolves.toMatchObject({
+      is_new_user: true,
+      after_callback_redirect_url: 'https://app.test/x',
+    });
     const bare = tokenEndpoint([granted({ is_new_user: false, after_callback_redirect_url: null })]);
-    await expect(exchangeAuthorizationCode(bare.options, exchange)).resolves.toMatchObject({ is_new_user: false, after_callback_redirect_url: null });
+    await expect(exchangeAuthorizationCode(bare.options, exchange)).resolves.toMatchObject({
+      is_new_user: false,
+      after_callback_redirect_url: null,
+    });
   });
 
   it('refuses an answer without a refresh token', async () => {
@@ -251,24 +330,32 @@ describe('exchangeAuthorizationCode', () => {
 
   it('reports a provider error in the callback', async () => {
     const { options, sent } = tokenEndpoint([]);
-    const callbackUrl = 'https://app.test/oauth/callback?error=access_denied&error_description=nope&state=expected-state';
-    expect(await rejection(exchangeAuthorizationCode(options, { ...exchange, callbackUrl }))).toMatchObject({ code: 'OAUTH_CALLBACK_INVALID' });
+    const callbackUrl =
+      'https://app.test/oauth/callback?error=access_denied&error_description=nope&state=expected-state';
+    expect(await rejection(exchangeAuthorizationCode(options, { ...exchange, callbackUrl }))).toMatchObject({
+      code: 'OAUTH_CALLBACK_INVALID',
+    });
     expect(sent).toHaveLength(0);
   });
 
-  it.each([true, false])('surfaces MULTI_FACTOR_AUTHENTICATION_REQUIRED with its attempt code (header: %s)', async (withHeader) => {
-    const mfa = createKnownError('MULTI_FACTOR_AUTHENTICATION_REQUIRED', { attempt_code: 'attempt-123' });
-    const { options, sent } = tokenEndpoint([knownErrorReply(mfa, withHeader), granted({})]);
-    const error = await rejection(exchangeAuthorizationCode(options, exchange));
-    expect(isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')).toBe(true);
-    if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')) expect(error.details.attempt_code).toBe('attempt-123');
-    expect(error).toMatchObject({ status: 400, message: 'Multi-factor authentication is required for this user.' });
-    expect(sent).toHaveLength(1);
-  });
+  it.each([true, false])(
+    'surfaces MULTI_FACTOR_AUTHENTICATION_REQUIRED with its attempt code (header: %s)',
+    async (withHeader) => {
+      const mfa = createKnownError('MULTI_FACTOR_AUTHENTICATION_REQUIRED', { attempt_code: 'attempt-123' });
+      const { options, sent } = tokenEndpoint([knownErrorReply(mfa, withHeader), granted({})]);
+      const error = await rejection(exchangeAuthorizationCode(options, exchange));
+      expect(isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')).toBe(true);
+      if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED'))
+        expect(error.details.attempt_code).toBe('attempt-123');
+      expect(error).toMatchObject({ status: 400, message: 'Multi-factor authentication is required for this user.' });
+      expect(sent).toHaveLength(1);
+    },
+  );
 
   it('throws an error the service redirected to, without a request', async () => {
     const { options, sent } = tokenEndpoint([]);
-    const callbackUrl = 'https://app.test/oauth/callback?errorCode=OUTER_OAUTH_TIMEOUT&message=The%20OAuth%20flow%20has%20timed%20out.%20Please%20sign%20in%20again.';
+    const callbackUrl =
+      'https://app.test/oauth/callback?errorCode=OUTER_OAUTH_TIMEOUT&message=The%20OAuth%20flow%20has%20timed%20out.%20Please%20sign%20in%20again.';
     const error = await rejection(exchangeAuthorizationCode(options, { ...exchange, callbackUrl }));
     expect(isKnownError(error, 'OUTER_OAUTH_TIMEOUT')).toBe(true);
     expect(sent).toHaveLength(0);
@@ -276,7 +363,7 @@ describe('exchangeAuthorizationCode', () => {
 });
 
 describe('knownErrorFromRedirect', () => {
-  it('reads errorCode and details; the message is ours, never the address\'s', () => {
+  it("reads errorCode and details; the message is ours, never the address's", () => {
     const url = new URL('https://app.test/oauth/error');
     url.searchParams.set('errorCode', 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE');
     url.searchParams.set('message', 'This email is already used for authentication by another account.');
@@ -291,18 +378,28 @@ describe('knownErrorFromRedirect', () => {
   it('null without errorCode; unknown codes unsupported; nothing of the address but a code-shaped code is repeated', () => {
     expect(knownErrorFromRedirect('https://app.test/cb?code=x&state=y')).toBeNull();
     const bare = knownErrorFromRedirect('https://app.test/e?errorCode=OAUTH_PROVIDER_ACCESS_DENIED');
-    expect(bare).toMatchObject({ code: 'OAUTH_PROVIDER_ACCESS_DENIED', message: 'The sign-in did not finish (OAUTH_PROVIDER_ACCESS_DENIED).', status: 400 });
-    expect(knownErrorFromRedirect('https://app.test/e?errorCode=INVALID_TOTP_CODE&details=%7Bbroken')?.code).toBe('INVALID_TOTP_CODE');
+    expect(bare).toMatchObject({
+      code: 'OAUTH_PROVIDER_ACCESS_DENIED',
+      message: 'The sign-in did not finish (OAUTH_PROVIDER_ACCESS_DENIED).',
+      status: 400,
+    });
+    expect(knownErrorFromRedirect('https://app.test/e?errorCode=INVALID_TOTP_CODE&details=%7Bbroken')?.code).toBe(
+      'INVALID_TOTP_CODE',
+    );
     const future = knownErrorFromRedirect('https://app.test/e?errorCode=SOMETHING_NEW&message=New');
     expect(future?.code).toBe('UNSUPPORTED_ERROR');
     expect(future?.details).toEqual({ originalErrorCode: 'SOMETHING_NEW' });
     expect(future?.message).not.toContain('New');
     const sentence = encodeURIComponent('Your account is locked. Call +1 555 0100 now.');
-    expect(() => knownErrorFromRedirect(`https://app.test/e?errorCode=${sentence}`)).toThrow(new ProtocolError('The error page was given an error code that is not one.'));
+    expect(() => knownErrorFromRedirect(`https://app.test/e?errorCode=${sentence}`)).toThrow(
+      new ProtocolError('The error page was given an error code that is not one.'),
+    );
   });
 
   it('refuses details that do not match the catalogue, without repeating them', () => {
-    expect(() => knownErrorFromRedirect('https://app.test/e?errorCode=TEAM_NOT_FOUND&message=x')).toThrow(ProtocolError);
+    expect(() => knownErrorFromRedirect('https://app.test/e?errorCode=TEAM_NOT_FOUND&message=x')).toThrow(
+      ProtocolError,
+    );
     const crafted = `https://app.test/e?errorCode=TEAM_NOT_FOUND&details=${encodeURIComponent(JSON.stringify({ team_id: 5, note: 'Call +1 555 0100 now' }))}`;
     const error = (() => {
       try {
@@ -319,25 +416,37 @@ describe('knownErrorFromRedirect', () => {
 describe('the token endpoint never holds its callers', () => {
   it('an attempt without an answer times out and is retried; after five, a NetworkError', async () => {
     const { options, sent, sleeps } = tokenEndpoint(['hang', 'hang', refreshed]);
-    await expect(refreshAccessToken({ ...options, attemptTimeoutMillis: 5 }, 'rt')).resolves.toEqual({ access_token: 'new.access.jwt' });
+    await expect(refreshAccessToken({ ...options, attemptTimeoutMillis: 5 }, 'rt')).resolves.toEqual({
+      access_token: 'new.access.jwt',
+    });
     expect(sent).toHaveLength(3);
     expect(sleeps).toEqual([750, 1500]);
     const stuck = tokenEndpoint(['hang', 'hang', 'hang', 'hang', 'hang']);
-    const error = await rejection(refreshAccessToken({ ...stuck.options, attemptTimeoutMillis: 5, fetch: stuck.options.fetch }, 'rt'));
+    const error = await rejection(
+      refreshAccessToken({ ...stuck.options, attemptTimeoutMillis: 5, fetch: stuck.options.fetch }, 'rt'),
+    );
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).attempts).toBe(5);
   }, 5000);
 
   it('a body that stalls after the headers times out too', async () => {
     const stalled = () =>
-      new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"access_token":')) }), { status: 200, headers: { 'content-type': 'application/json' } });
+      new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode('{"access_token":')) }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     const { options, sent } = tokenEndpoint([stalled, refreshed]);
-    await expect(refreshAccessToken({ ...options, attemptTimeoutMillis: 5 }, 'rt')).resolves.toEqual({ access_token: 'new.access.jwt' });
+    await expect(refreshAccessToken({ ...options, attemptTimeoutMillis: 5 }, 'rt')).resolves.toEqual({
+      access_token: 'new.access.jwt',
+    });
     expect(sent).toHaveLength(2);
   }, 5000);
 
   it('a redirect is refused, never followed, and not retried', async () => {
-    const { options, sent } = tokenEndpoint([() => new Response(null, { status: 307, headers: { location: 'https://evil.example/token' } }), refreshed]);
+    const { options, sent } = tokenEndpoint([
+      () => new Response(null, { status: 307, headers: { location: 'https://evil.example/token' } }),
+      refreshed,
+    ]);
     expect(await rejection(refreshAccessToken(options, 'rt'))).toBeInstanceOf(ProtocolError);
     expect(sent).toHaveLength(1);
   });
@@ -354,20 +463,32 @@ describe('judgeArrivedAccessToken', () => {
   const seconds = Math.floor(NOW / 1000);
 
   it('a token valid by this clock is renewed `margin` before its exp', () => {
-    expect(judgeArrivedAccessToken(token({ iat: seconds, exp: seconds + 600 }), NOW, margin)).toEqual({ renewAtMillis: (seconds + 600) * 1000 - margin, problem: null });
+    expect(judgeArrivedAccessToken(token({ iat: seconds, exp: seconds + 600 }), NOW, margin)).toEqual({
+      renewAtMillis: (seconds + 600) * 1000 - margin,
+      problem: null,
+    });
     expect(judgeArrivedAccessToken(token({}), NOW, margin)).toEqual({ renewAtMillis: null, problem: null });
   });
 
   it('a token expired on arrival (this clock runs ahead) is used for its stated lifetime, counted from arrival', () => {
     const issuedLongAgo = token({ iat: seconds - 3600, exp: seconds - 3000 });
-    expect(judgeArrivedAccessToken(issuedLongAgo, NOW, margin)).toEqual({ renewAtMillis: NOW + 600_000 - margin, problem: 'expired-on-arrival' });
+    expect(judgeArrivedAccessToken(issuedLongAgo, NOW, margin)).toEqual({
+      renewAtMillis: NOW + 600_000 - margin,
+      problem: 'expired-on-arrival',
+    });
     // No iat: no stated lifetime; at most one renewal a minute.
-    expect(judgeArrivedAccessToken(token({ exp: seconds - 10 }), NOW, margin)).toEqual({ renewAtMillis: NOW + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'expired-on-arrival' });
+    expect(judgeArrivedAccessToken(token({ exp: seconds - 10 }), NOW, margin)).toEqual({
+      renewAtMillis: NOW + UNREADABLE_TOKEN_RENEWAL_MILLIS,
+      problem: 'expired-on-arrival',
+    });
   });
 
   it('a token that is not a readable JWT is renewed at most once a minute', () => {
     for (const garbage of ['opaque-token-value', 'a.b.c']) {
-      expect(judgeArrivedAccessToken(garbage, NOW, margin)).toEqual({ renewAtMillis: NOW + UNREADABLE_TOKEN_RENEWAL_MILLIS, problem: 'unreadable' });
+      expect(judgeArrivedAccessToken(garbage, NOW, margin)).toEqual({
+        renewAtMillis: NOW + UNREADABLE_TOKEN_RENEWAL_MILLIS,
+        problem: 'unreadable',
+      });
     }
   });
 });

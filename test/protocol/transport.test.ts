@@ -6,19 +6,30 @@ import { BASE, failure, json, knownError, PROBES, setup, text } from './transpor
 
 describe('network failures', () => {
   it('retries a GET four times with the exact backoff, then succeeds', async () => {
-    const { t, calls, sleeps, retries, probes } = setup(['network', 'network', 'network', 'network', json({ id: 'me' })]);
+    const { t, calls, sleeps, retries, probes } = setup([
+      'network',
+      'network',
+      'network',
+      'network',
+      json({ id: 'me' }),
+    ]);
     await expect(t.request({ method: 'GET', path: '/users/me' })).resolves.toEqual({ id: 'me' });
     expect(calls).toHaveLength(5);
     expect(new Set(calls.map((c) => c.url))).toEqual(new Set([`${BASE}/api/v1/users/me`]));
     expect(sleeps).toEqual([750, 1500, 3000, 6000]);
-    expect(retries).toEqual([0, 1, 2, 3].map((attempt) => ({ attempt, delayMillis: [750, 1500, 3000, 6000][attempt], reason: 'network' })));
+    expect(retries).toEqual(
+      [0, 1, 2, 3].map((attempt) => ({ attempt, delayMillis: [750, 1500, 3000, 6000][attempt], reason: 'network' })),
+    );
     expect(probes).toEqual([]);
     // Every attempt is a fresh request.
     expect(new Set(calls.map((c) => c.headers.get('x-stack-random-nonce'))).size).toBe(5);
   });
 
   it('gives up after five attempts with diagnostics of the service origin only', async () => {
-    const { t, calls, sleeps, probes, all } = setup(['network', 'network', 'network', 'network', 'network', 'network'], { baseUrl: `${BASE}/` });
+    const { t, calls, sleeps, probes, all } = setup(
+      ['network', 'network', 'network', 'network', 'network', 'network'],
+      { baseUrl: `${BASE}/` },
+    );
     const error = await failure(t.request({ method: 'GET', path: '/teams' }));
     expect(error).toBeInstanceOf(NetworkError);
     const e = error as NetworkError;
@@ -38,14 +49,20 @@ describe('network failures', () => {
   });
 
   it('says so when the health check answers', async () => {
-    const { t } = setup(['network', 'network', 'network', 'network', 'network'], {}, () => new Response('{"status":"ok"}', { status: 200 }));
+    const { t } = setup(
+      ['network', 'network', 'network', 'network', 'network'],
+      {},
+      () => new Response('{"status":"ok"}', { status: 200 }),
+    );
     const e = (await failure(t.request({ method: 'GET', path: '/teams' }))) as NetworkError;
     expect(e.diagnostics?.health).toMatchObject({ reachable: true, status: 200, error: null });
     expect(e.message).toContain('answers its health check');
   });
 
   it('reports NETWORK_OFFLINE without probing when the runtime is offline', async () => {
-    const { t, calls, probes } = setup(['network', 'network', 'network', 'network', 'network'], { navigatorOnline: () => false });
+    const { t, calls, probes } = setup(['network', 'network', 'network', 'network', 'network'], {
+      navigatorOnline: () => false,
+    });
     const e = (await failure(t.request({ method: 'GET', path: '/teams' }))) as NetworkError;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.code).toBe('NETWORK_OFFLINE');
@@ -57,7 +74,9 @@ describe('network failures', () => {
 
   it('a PATCH is retried: every PATCH of API v1 sets fields, so a second application changes nothing', async () => {
     const { t, calls, sleeps } = setup(['network', json({ id: 'me' })]);
-    await expect(t.request({ method: 'PATCH', path: '/users/me', body: { display_name: 'A' } })).resolves.toEqual({ id: 'me' });
+    await expect(t.request({ method: 'PATCH', path: '/users/me', body: { display_name: 'A' } })).resolves.toEqual({
+      id: 'me',
+    });
     expect(calls).toHaveLength(2);
     expect(sleeps).toEqual([750]);
   });
@@ -76,7 +95,11 @@ describe('network failures', () => {
   });
 
   it('an attempt that gets no answer in time is a network failure', async () => {
-    const { t, calls, sleeps } = setup(['hang', 'hang', 'hang', 'hang', 'hang'], { attemptTimeoutMillis: 5 }, () => new Response('ok'));
+    const { t, calls, sleeps } = setup(
+      ['hang', 'hang', 'hang', 'hang', 'hang'],
+      { attemptTimeoutMillis: 5 },
+      () => new Response('ok'),
+    );
     const e = (await failure(t.request({ method: 'GET', path: '/users/me' }))) as NetworkError;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.attempts).toBe(5);
@@ -102,7 +125,10 @@ describe('network failures', () => {
 
   it('the deadline covers the body: headers followed by a stalled body time out, and the attempt is retried', async () => {
     const stalledBody = () =>
-      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"id":')) }), { status: 200, headers: { 'content-type': 'application/json' } });
+      new Response(
+        new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"id":')) }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
     const { t, calls, sleeps } = setup([stalledBody, json({ id: 'me' })], { attemptTimeoutMillis: 5 });
     await expect(t.request({ method: 'GET', path: '/users/me' })).resolves.toEqual({ id: 'me' });
     expect(calls).toHaveLength(2);
@@ -115,7 +141,9 @@ describe('network failures', () => {
     await expect(get.t.request({ method: 'GET', path: '/users/me' })).resolves.toEqual({ ok: 1 });
     expect(get.sleeps).toEqual([750]);
     const post = setup(['hang', json({ ok: 1 })], { attemptTimeoutMillis: 5, diagnoseFailures: false });
-    expect(await failure(post.t.request({ method: 'POST', path: '/auth/otp/sign-in', body: {} }))).toBeInstanceOf(NetworkError);
+    expect(await failure(post.t.request({ method: 'POST', path: '/auth/otp/sign-in', body: {} }))).toBeInstanceOf(
+      NetworkError,
+    );
     expect(post.calls).toHaveLength(1);
   });
 });
@@ -123,7 +151,9 @@ describe('network failures', () => {
 describe('status retries', () => {
   it('waits out a 429 Retry-After, then succeeds', async () => {
     const { t, calls, sleeps, retries } = setup([text('slow down', 429, { 'retry-after': '2' }), json({ ok: true })]);
-    await expect(t.request({ method: 'POST', path: '/auth/password/sign-in', body: {} })).resolves.toEqual({ ok: true });
+    await expect(t.request({ method: 'POST', path: '/auth/password/sign-in', body: {} })).resolves.toEqual({
+      ok: true,
+    });
     expect(calls).toHaveLength(2);
     expect(sleeps).toEqual([2000]);
     expect(retries).toEqual([{ attempt: 0, delayMillis: 2000, reason: 'rate-limited' }]);
@@ -150,13 +180,22 @@ describe('status retries', () => {
   });
 
   it('retries a transient 5xx of an idempotent call, honouring Retry-After, within five attempts', async () => {
-    const { t, calls, sleeps, retries } = setup([text('Bad Gateway', 502), text('busy', 503, { 'retry-after': '2' }), text('oops', 500), text('gateway timeout', 504), json({ ok: 1 })]);
+    const { t, calls, sleeps, retries } = setup([
+      text('Bad Gateway', 502),
+      text('busy', 503, { 'retry-after': '2' }),
+      text('oops', 500),
+      text('gateway timeout', 504),
+      json({ ok: 1 }),
+    ]);
     await expect(t.request({ method: 'GET', path: '/teams' })).resolves.toEqual({ ok: 1 });
     expect(calls).toHaveLength(5);
     expect(sleeps).toEqual([750, 2000, 3000, 6000]);
     expect(retries.map((r) => r.reason)).toEqual(['server-error', 'server-error', 'server-error', 'server-error']);
     const exhausted = setup([text('a', 503), text('b', 503), text('c', 503), text('d', 503), text('e', 503), json({})]);
-    expect(await failure(exhausted.t.request({ method: 'DELETE', path: '/teams/1' }))).toMatchObject({ status: 503, body: 'e' });
+    expect(await failure(exhausted.t.request({ method: 'DELETE', path: '/teams/1' }))).toMatchObject({
+      status: 503,
+      body: 'e',
+    });
     expect(exhausted.calls).toHaveLength(5);
   });
 

@@ -34,22 +34,40 @@ describe('token renewal', () => {
 
   it('counts renewals in a row: after a wait for another failure, a token that expired meanwhile is renewed again', async () => {
     const tokens = renewable(['tok-1', 'tok-2', 'tok-3', 'tok-4', 'tok-5']);
-    const { t, calls, sleeps } = setup([expired(), expired(), text('slow down', 429, { 'retry-after': '1' }), expired(), json({ ok: true })], { userTokens: tokens.source });
+    const { t, calls, sleeps } = setup(
+      [expired(), expired(), text('slow down', 429, { 'retry-after': '1' }), expired(), json({ ok: true })],
+      { userTokens: tokens.source },
+    );
     await expect(t.request({ method: 'DELETE', path: '/contact-channels/me/c1' })).resolves.toEqual({ ok: true });
-    expect(calls.map((c) => c.headers.get('x-stack-access-token'))).toEqual(['tok-1', 'tok-2', 'tok-3', 'tok-3', 'tok-4']);
+    expect(calls.map((c) => c.headers.get('x-stack-access-token'))).toEqual([
+      'tok-1',
+      'tok-2',
+      'tok-3',
+      'tok-3',
+      'tok-4',
+    ]);
     expect(tokens.invalidated).toEqual(['tok-1', 'tok-2', 'tok-3']);
     expect(sleeps).toEqual([1000]);
   });
 
   it('does not renew the same token twice: a source that hands it out again gets the error', async () => {
-    const stuck: TokenSource = { renewable: true, getAccessToken: async () => 'same', invalidateAccessToken: () => undefined };
+    const stuck: TokenSource = {
+      renewable: true,
+      getAccessToken: async () => 'same',
+      invalidateAccessToken: () => undefined,
+    };
     const { t, calls } = setup([expired(), expired(), json({})], { userTokens: stuck });
-    expect(isKnownError(await failure(t.request({ method: 'GET', path: '/users/me' })), 'ACCESS_TOKEN_EXPIRED')).toBe(true);
+    expect(isKnownError(await failure(t.request({ method: 'GET', path: '/users/me' })), 'ACCESS_TOKEN_EXPIRED')).toBe(
+      true,
+    );
     expect(calls).toHaveLength(2);
   });
 
   it('renews on every INVALID_ACCESS_TOKEN code', async () => {
-    for (const error of [createKnownError('UNPARSABLE_ACCESS_TOKEN'), createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN')]) {
+    for (const error of [
+      createKnownError('UNPARSABLE_ACCESS_TOKEN'),
+      createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN'),
+    ]) {
       const tokens = renewable(['a', 'b']);
       const { t } = setup([knownError(error), json(1)], { userTokens: tokens.source });
       await expect(t.request({ method: 'GET', path: '/users/me' })).resolves.toBe(1);
@@ -68,16 +86,24 @@ describe('token renewal', () => {
   it('does not renew a token that was not sent', async () => {
     const tokens = renewable(['tok-1', 'tok-2']);
     const { t, calls } = setup([expired(), json({})], { userTokens: tokens.source });
-    expect(isKnownError(await failure(t.request({ method: 'POST', path: '/auth/otp/sign-in', body: {}, user: 'none' })), 'ACCESS_TOKEN_EXPIRED')).toBe(true);
+    expect(
+      isKnownError(
+        await failure(t.request({ method: 'POST', path: '/auth/otp/sign-in', body: {}, user: 'none' })),
+        'ACCESS_TOKEN_EXPIRED',
+      ),
+    ).toBe(true);
     expect(calls[0]!.headers.has('x-stack-access-token')).toBe(false);
     expect(tokens.invalidated).toEqual([]);
   });
 
   it('renews an admin access token on the admin family', async () => {
     const admin = renewable(['adm-1', 'adm-2']);
-    const { t, calls } = setup([knownError(createKnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: null })), json({ id: 'p' })], {
-      adminTokens: admin.source,
-    });
+    const { t, calls } = setup(
+      [knownError(createKnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: null })), json({ id: 'p' })],
+      {
+        adminTokens: admin.source,
+      },
+    );
     await expect(t.request({ method: 'GET', path: '/projects/current' })).resolves.toEqual({ id: 'p' });
     expect(calls.map((c) => c.headers.get('x-stack-admin-access-token'))).toEqual(['adm-1', 'adm-2']);
     expect(calls.every((c) => !c.headers.has('x-stack-publishable-client-key'))).toBe(true);
@@ -86,8 +112,12 @@ describe('token renewal', () => {
 
 describe('answers that are not the service', () => {
   it('never follows a redirect: a 3xx is a ProtocolError, sent once, with nothing re-sent elsewhere', async () => {
-    const { t, calls, all } = setup([text('', 302, { location: 'https://evil.example/steal' }), json({})], { userTokens: staticTokenSource('user-token') });
-    const e = await failure(t.request({ method: 'POST', path: '/auth/password/sign-in', body: { email: 'a@b.c', password: 'secret' } }));
+    const { t, calls, all } = setup([text('', 302, { location: 'https://evil.example/steal' }), json({})], {
+      userTokens: staticTokenSource('user-token'),
+    });
+    const e = await failure(
+      t.request({ method: 'POST', path: '/auth/password/sign-in', body: { email: 'a@b.c', password: 'secret' } }),
+    );
     expect(e).toBeInstanceOf(ProtocolError);
     expect((e as Error).message).toContain('redirect');
     expect(calls).toHaveLength(1);
@@ -111,14 +141,17 @@ describe('answers that are not the service', () => {
   });
 
   it('an opaque redirect (what a browser gives for redirect: manual) is a ProtocolError too', async () => {
-    const opaque = () => Object.defineProperty(new Response(null, { status: 200 }), 'type', { value: 'opaqueredirect' }) as Response;
+    const opaque = () =>
+      Object.defineProperty(new Response(null, { status: 200 }), 'type', { value: 'opaqueredirect' }) as Response;
     const { t, calls } = setup([opaque, json({})]);
     expect(await failure(t.request({ method: 'GET', path: '/users/me' }))).toBeInstanceOf(ProtocolError);
     expect(calls).toHaveLength(1);
   });
 
   it('a 200 that is not JSON (a captive portal) is a ProtocolError, never the data', async () => {
-    const { t } = setup([text('<html><body>Log in to the hotel Wi-Fi</body></html>', 200, { 'content-type': 'text/html' })]);
+    const { t } = setup([
+      text('<html><body>Log in to the hotel Wi-Fi</body></html>', 200, { 'content-type': 'text/html' }),
+    ]);
     const e = await failure(t.request({ method: 'GET', path: '/users/me' }));
     expect(e).toBeInstanceOf(ProtocolError);
     expect((e as Error).message).toContain('text/html');
@@ -139,7 +172,9 @@ describe('answers that are not the service', () => {
       expect(text).toContain('REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED');
     }
     const broken = setup([text(`{"access_token":"${jwt}"`, 200, { 'content-type': 'application/json' })]);
-    const p = (await failure(broken.t.request({ method: 'POST', path: '/auth/password/sign-in', body: {} }))) as ProtocolError;
+    const p = (await failure(
+      broken.t.request({ method: 'POST', path: '/auth/password/sign-in', body: {} }),
+    )) as ProtocolError;
     expect(p).toBeInstanceOf(ProtocolError);
     expect(p.message).not.toContain('eyJ');
   });

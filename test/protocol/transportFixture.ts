@@ -17,7 +17,10 @@ export interface Call {
 }
 
 /** A scripted fetch: API calls take the next step; the two diagnostic probes go to `probe`. */
-export function fakeFetch(steps: Step[], probe: () => Response | Promise<Response> = () => Promise.reject(new TypeError('probe failed'))) {
+export function fakeFetch(
+  steps: Step[],
+  probe: () => Response | Promise<Response> = () => Promise.reject(new TypeError('probe failed')),
+) {
   const calls: Call[] = [];
   const probes: string[] = [];
   const all: string[] = [];
@@ -34,7 +37,9 @@ export function fakeFetch(steps: Step[], probe: () => Response | Promise<Respons
     if (step === 'network') throw new TypeError('fetch failed');
     if (step === 'hang') {
       // Like a real fetch that never answers: settles only when aborted.
-      return new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }));
+      return new Promise<Response>((_, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true }),
+      );
     }
     // A fetch that ignores its signal and never settles at all.
     if (step === 'stall') return new Promise<Response>(() => undefined);
@@ -61,13 +66,22 @@ export function fakeClock(random = 0.25) {
   return { clock, sleeps, signals };
 }
 
-export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-export const text = (body: string, status: number, headers: Record<string, string> = {}) => () => new Response(body, { status, headers });
+export const json =
+  (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+export const text =
+  (body: string, status: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(body, { status, headers });
 export const knownError = (error: KnownError) => () =>
   new Response(JSON.stringify(error.toWire()), {
     status: 200,
-    headers: { 'content-type': 'application/json', 'x-stack-known-error': error.code, 'x-stack-actual-status': String(error.status) },
+    headers: {
+      'content-type': 'application/json',
+      'x-stack-known-error': error.code,
+      'x-stack-actual-status': String(error.status),
+    },
   });
 export const expired = () => knownError(createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: NOW - 1 }));
 
@@ -85,7 +99,11 @@ export function renewable(tokens: string[]) {
   return { source, invalidated };
 }
 
-export function setup(steps: Step[], options: Partial<TransportOptions<'client'>> = {}, probe?: () => Response | Promise<Response>) {
+export function setup(
+  steps: Step[],
+  options: Partial<TransportOptions<'client'>> = {},
+  probe?: () => Response | Promise<Response>,
+) {
   const fetch = fakeFetch(steps, probe);
   const time = fakeClock();
   const retries: Array<{ attempt: number; delayMillis: number; reason: RetryReason }> = [];
@@ -103,9 +121,10 @@ export function setup(steps: Step[], options: Partial<TransportOptions<'client'>
   return { t, ...fetch, ...time, retries };
 }
 
-export const failure = (promise: Promise<unknown>) => promise.then(
-  (value) => {
-    throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
-  },
-  (error: unknown) => error,
-);
+export const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    (value) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
+    },
+    (error: unknown) => error,
+  );

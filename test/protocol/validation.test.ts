@@ -59,7 +59,10 @@ describe('passwords', () => {
     const error = thrown(() => assertValidPassword(12345678, 'new_password'));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect((error as InvalidArgumentError).argument).toBe('new_password');
-    expect(thrown(() => assertValidPassword(undefined))).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'password' });
+    expect(thrown(() => assertValidPassword(undefined))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      argument: 'password',
+    });
   });
 
   it('a confirmation that differs is PASSWORD_CONFIRMATION_MISMATCH', () => {
@@ -88,15 +91,27 @@ describe('access tokens and margins', () => {
     expect(DEFAULT_TOKEN_MARGIN_MILLIS).toBe(20_000);
     for (const margin of [0, 20_000, 59_999]) expect(() => assertTokenMargin(margin)).not.toThrow();
     for (const margin of [60_000, 60_001, 1e9, -1, Number.NaN, Number.POSITIVE_INFINITY, '1000']) {
-      expect(thrown(() => assertTokenMargin(margin, 'marginMillis'))).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'marginMillis' });
+      expect(thrown(() => assertTokenMargin(margin, 'marginMillis'))).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        argument: 'marginMillis',
+      });
     }
   });
 
   it('the refreshing token source checks its margin and tokens', () => {
-    const base = { baseUrl: 'https://api.example.test', projectId: 'p', publishableClientKey: 'pck', refreshToken: 'rt' };
-    expect(thrown(() => createRefreshingTokenSource({ ...base, marginMillis: 60_000 }))).toMatchObject({ argument: 'marginMillis' });
+    const base = {
+      baseUrl: 'https://api.example.test',
+      projectId: 'p',
+      publishableClientKey: 'pck',
+      refreshToken: 'rt',
+    };
+    expect(thrown(() => createRefreshingTokenSource({ ...base, marginMillis: 60_000 }))).toMatchObject({
+      argument: 'marginMillis',
+    });
     expect(() => createRefreshingTokenSource({ ...base, marginMillis: 59_999 })).not.toThrow();
-    expect(thrown(() => createRefreshingTokenSource({ ...base, refreshToken: 'undefined' }))).toBeInstanceOf(InvalidArgumentError);
+    expect(thrown(() => createRefreshingTokenSource({ ...base, refreshToken: 'undefined' }))).toBeInstanceOf(
+      InvalidArgumentError,
+    );
   });
 });
 
@@ -124,12 +139,16 @@ describe('isTrustedRedirectUrl (PROTOCOL.md §10)', () => {
     expect(isTrustedRedirectUrl(url, { allowLocalhost: false, domains: [] })).toBe(false);
   });
 
-  it.each(['http://[::1]:3000/', 'http://localhost.evil.com/', 'http://mylocalhost/', 'http://128.0.0.1/', 'http://127.0.0.1.nip.io/', 'http://0.0.0.0/'])(
-    'does not treat %s as local',
-    (url) => {
-      expect(isTrustedRedirectUrl(url, localOnly)).toBe(false);
-    },
-  );
+  it.each([
+    'http://[::1]:3000/',
+    'http://localhost.evil.com/',
+    'http://mylocalhost/',
+    'http://128.0.0.1/',
+    'http://127.0.0.1.nip.io/',
+    'http://0.0.0.0/',
+  ])('does not treat %s as local', (url) => {
+    expect(isTrustedRedirectUrl(url, localOnly)).toBe(false);
+  });
 
   it('matches protocol and hostname, ignores the port, and prefixes the path as a string', () => {
     expect(isTrustedRedirectUrl('https://example.com/app', domains)).toBe(true);
@@ -173,9 +192,13 @@ describe('assertTrustedRedirectUrl', () => {
 
 describe('stripOAuthCallbackParams', () => {
   it('removes code, state and the fragment, keeping other parameters in order', () => {
-    expect(stripOAuthCallbackParams('https://app.test/cb?a=1&code=xyz&b=2&state=s&c=3#frag')).toBe('https://app.test/cb?a=1&b=2&c=3');
+    expect(stripOAuthCallbackParams('https://app.test/cb?a=1&code=xyz&b=2&state=s&c=3#frag')).toBe(
+      'https://app.test/cb?a=1&b=2&c=3',
+    );
     expect(stripOAuthCallbackParams('https://app.test/cb?code=xyz&state=s')).toBe('https://app.test/cb');
-    expect(stripOAuthCallbackParams(new URL('http://localhost:3000/oauth?keep=yes'))).toBe('http://localhost:3000/oauth?keep=yes');
+    expect(stripOAuthCallbackParams(new URL('http://localhost:3000/oauth?keep=yes'))).toBe(
+      'http://localhost:3000/oauth?keep=yes',
+    );
     expect(stripOAuthCallbackParams('https://app.test/cb?code=1&code=2&codes=3')).toBe('https://app.test/cb?codes=3');
   });
 });
@@ -190,14 +213,32 @@ describe('isTrustedRedirectUrl: browser extensions’ web-auth redirect URLs (is
   };
 
   it('trusts the https redirect URL of a trusted extension id, in Chromium and Firefox, with any path and query', () => {
-    expect(isTrustedRedirectUrl('https://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org/authbroker-oauth?code=x&state=y', extensions)).toBe(true);
-    expect(isTrustedRedirectUrl('https://0b5f1e3c6d2a4f7e9c8b1a2d3e4f5a6b7c8d9e0f.extensions.allizom.org/authbroker-oauth', extensions)).toBe(true);
+    expect(
+      isTrustedRedirectUrl(
+        'https://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org/authbroker-oauth?code=x&state=y',
+        extensions,
+      ),
+    ).toBe(true);
+    expect(
+      isTrustedRedirectUrl(
+        'https://0b5f1e3c6d2a4f7e9c8b1a2d3e4f5a6b7c8d9e0f.extensions.allizom.org/authbroker-oauth',
+        extensions,
+      ),
+    ).toBe(true);
   });
 
   it('not another extension’s, nor the extension’s own pages, nor http', () => {
-    expect(isTrustedRedirectUrl('https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.chromiumapp.org/authbroker-oauth', extensions)).toBe(false);
-    expect(isTrustedRedirectUrl('http://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org/authbroker-oauth', extensions)).toBe(false);
-    expect(isTrustedRedirectUrl('chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/handler/oauth-callback', extensions)).toBe(false);
-    expect(isTrustedRedirectUrl('moz-extension://6a1f3a52-27d4-4a49-9d43-3c7e2b7a1e01/handler/oauth-callback', extensions)).toBe(false);
+    expect(
+      isTrustedRedirectUrl('https://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.chromiumapp.org/authbroker-oauth', extensions),
+    ).toBe(false);
+    expect(
+      isTrustedRedirectUrl('http://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org/authbroker-oauth', extensions),
+    ).toBe(false);
+    expect(
+      isTrustedRedirectUrl('chrome-extension://nkfhlofegonjdoefllidhjigbpeabaen/handler/oauth-callback', extensions),
+    ).toBe(false);
+    expect(
+      isTrustedRedirectUrl('moz-extension://6a1f3a52-27d4-4a49-9d43-3c7e2b7a1e01/handler/oauth-callback', extensions),
+    ).toBe(false);
   });
 });

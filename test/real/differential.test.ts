@@ -13,11 +13,22 @@ import { clientRoutes, routeMatches, runFlow, type FlowResult } from './differen
  */
 const file = realTargetFile();
 const OUT = new URL('../../.artifacts/real/', import.meta.url);
-/** `DIFFERENTIAL_REAL_FROM=<differential.json>`: compare with the real backend's answers of that run instead of asking it again. */
-const recorded = process.env.DIFFERENTIAL_REAL_FROM ? (JSON.parse(readFileSync(process.env.DIFFERENTIAL_REAL_FROM, 'utf8')) as FlowResult[]) : null;
+/**
+ * `DIFFERENTIAL_REAL_FROM=<differential.json>`: compare with the real backend's answers of that run instead of asking
+ * it again.
+ */
+const recorded = process.env.DIFFERENTIAL_REAL_FROM
+  ? (JSON.parse(readFileSync(process.env.DIFFERENTIAL_REAL_FROM, 'utf8')) as FlowResult[])
+  : null;
 
 function sideOf(target: ServiceTarget): FlowSide {
-  return { name: target.kind, baseUrl: target.baseUrl, internalPublishableClientKey: target.internalPublishableClientKey, extraRequestHeaders: target.extraRequestHeaders, mail: (to) => target.mail(to) };
+  return {
+    name: target.kind,
+    baseUrl: target.baseUrl,
+    internalPublishableClientKey: target.internalPublishableClientKey,
+    extraRequestHeaders: target.extraRequestHeaders,
+    mail: (to) => target.mail(to),
+  };
 }
 
 describe.skipIf(file === null)('differential check: the emulator against the real backend', () => {
@@ -36,22 +47,30 @@ describe.skipIf(file === null)('differential check: the emulator against the rea
   });
 
   for (const flow of FLOWS) {
-    it(
-      `${flow.name}: ${flow.covers}`,
-      async () => {
-        const result = await runFlow(flow, sideOf(emulator), sideOf(real), EXPLANATIONS, recorded?.find((r) => r.flow === flow.name)?.real);
-        results.push(result);
-        const unexplained = result.differences.filter((d) => d.explanation === null);
-        expect(result.real.length, 'the real backend answered nothing').toBeGreaterThan(0);
-        expect(unexplained.map((d) => `${d.label} (${d.method} ${d.route}) ${d.kind} ${d.subject}: emulator ${d.emulator}, real ${d.real}`)).toEqual([]);
-      },
-      1_800_000,
-    );
+    it(`${flow.name}: ${flow.covers}`, async () => {
+      const result = await runFlow(
+        flow,
+        sideOf(emulator),
+        sideOf(real),
+        EXPLANATIONS,
+        recorded?.find((r) => r.flow === flow.name)?.real,
+      );
+      results.push(result);
+      const unexplained = result.differences.filter((d) => d.explanation === null);
+      expect(result.real.length, 'the real backend answered nothing').toBeGreaterThan(0);
+      expect(
+        unexplained.map(
+          (d) => `${d.label} (${d.method} ${d.route}) ${d.kind} ${d.subject}: emulator ${d.emulator}, real ${d.real}`,
+        ),
+      ).toEqual([]);
+    }, 1_800_000);
   }
 
   it('covers every request our client makes', () => {
     const exchanged = new Set(results.flatMap((r) => [...r.emulator, ...r.real].map((e) => `${e.method} ${e.route}`)));
-    const missing = clientRoutes(new URL('../../protocol/endpoints/', import.meta.url)).filter((route) => ![...exchanged].some((e) => routeMatches(route, e)));
+    const missing = clientRoutes(new URL('../../protocol/endpoints/', import.meta.url)).filter(
+      (route) => ![...exchanged].some((e) => routeMatches(route, e)),
+    );
     expect(missing).toEqual([]);
   });
 });

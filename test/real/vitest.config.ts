@@ -48,8 +48,12 @@ export default defineConfig({
         plugins: [e2eScenariosOnTheRealBackend()],
         test: {
           name: 'real-e2e',
-          // The lane's own Chromium flows, and the suites of test/e2e that can run here (test/real/suites.ts says why the others do not).
-          include: ['test/real/e2e/**/*.test.ts', ...E2E_SUITES.filter((s) => s.notRunning === undefined).map((s) => `test/e2e/${s.file}`)],
+          // The lane's own Chromium flows, and the suites of test/e2e that can run here (test/real/suites.ts says why
+          // the others do not).
+          include: [
+            'test/real/e2e/**/*.test.ts',
+            ...E2E_SUITES.filter((s) => s.notRunning === undefined).map((s) => `test/e2e/${s.file}`),
+          ],
           globalSetup: ['test/e2e/support/globalSetup.ts'],
           environment: 'node',
           testTimeout: 600_000,

@@ -19,7 +19,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function leaks(text: string, secret: string): string[] {
   const found: string[] = [];
   if (text.includes(secret) || text.includes(JSON.stringify(secret).slice(1, -1))) found.push(secret);
-  for (let i = 0; i + 16 <= secret.length; i++) if (text.includes(secret.slice(i, i + 16))) found.push(`…${secret.slice(i, i + 16)}…`);
+  for (let i = 0; i + 16 <= secret.length; i++)
+    if (text.includes(secret.slice(i, i + 16))) found.push(`…${secret.slice(i, i + 16)}…`);
   return found;
 }
 
@@ -36,7 +37,11 @@ describe('the state file at rest', () => {
       const users = [];
       for (const [i, password] of passwords.entries()) {
         const email = uniqueEmail(`rest${i}`);
-        const signedUp = await endpoints.signUpWithPassword(client, { email, password, verification_callback_url: 'http://localhost:5173/v' });
+        const signedUp = await endpoints.signUpWithPassword(client, {
+          email,
+          password,
+          verification_callback_url: 'http://localhost:5173/v',
+        });
         secrets[`password ${i}`] = password;
         secrets[`sign-up refresh token ${i}`] = signedUp.refresh_token;
         const signedIn = await endpoints.signInWithPassword(client, { email, password });
@@ -46,22 +51,41 @@ describe('the state file at rest', () => {
       // The seeded users' passwords were given at start; the owner signs in to the internal project.
       secrets['demo user password'] = em.demoUser!.password;
       secrets['admin user password'] = em.adminUser.password;
-      const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: em.adminUser.email, password: em.adminUser.password });
+      const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), {
+        email: em.adminUser.email,
+        password: em.adminUser.password,
+      });
       secrets['admin refresh token'] = admin.refresh_token;
 
       // A password change, a refresh grant, a server-made session.
       const first = users[0]!;
-      await endpoints.updatePassword(userTransport(em, first), { old_password: passwords[0]!, new_password: 'changed-password-at-rest' });
+      await endpoints.updatePassword(userTransport(em, first), {
+        old_password: passwords[0]!,
+        new_password: 'changed-password-at-rest',
+      });
       secrets['changed password'] = 'changed-password-at-rest';
-      const again = await endpoints.signInWithPassword(client, { email: first.email, password: 'changed-password-at-rest' });
+      const again = await endpoints.signInWithPassword(client, {
+        email: first.email,
+        password: 'changed-password-at-rest',
+      });
       secrets['refresh token after the change'] = again.refresh_token;
-      await refreshAccessToken({ baseUrl: em.url, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey }, again.refresh_token);
+      await refreshAccessToken(
+        {
+          baseUrl: em.url,
+          projectId: em.projects.demo.id,
+          publishableClientKey: em.projects.demo.publishableClientKey,
+        },
+        again.refresh_token,
+      );
       const made = await endpoints.createSession(server, { user_id: users[1]!.user_id });
       secrets['server-made refresh token'] = made.refresh_token;
 
       // A CLI login handed a refresh token over; once polled, the file need not keep it.
       const cli = await endpoints.startCliLogin(client);
-      await endpoints.completeCliLogin(userTransport(em, users[2]!), { login_code: cli.login_code, refresh_token: users[2]!.refresh_token });
+      await endpoints.completeCliLogin(userTransport(em, users[2]!), {
+        login_code: cli.login_code,
+        refresh_token: users[2]!.refresh_token,
+      });
       const polled = await endpoints.pollCliLogin(client, cli.polling_code);
       expect(polled).toMatchObject({ status: 'success', refresh_token: users[2]!.refresh_token });
 
@@ -79,8 +103,10 @@ describe('the state file at rest', () => {
         secrets[`new ${name}`] = value!;
       }
       // The seeded keys were given as options at start; they are kept hashed as well.
-      for (const [name, value] of Object.entries(em.projects.demo)) if (name !== 'id') secrets[`seeded demo ${name}`] = value;
-      for (const [name, value] of Object.entries(em.projects.internal)) if (name !== 'id') secrets[`seeded internal ${name}`] = value;
+      for (const [name, value] of Object.entries(em.projects.demo))
+        if (name !== 'id') secrets[`seeded demo ${name}`] = value;
+      for (const [name, value] of Object.entries(em.projects.internal))
+        if (name !== 'id') secrets[`seeded internal ${name}`] = value;
       // The new key works, so what we look for is what the service accepted.
       const withNewKey = await endpoints.getCurrentProject(transportFor(em, 'client', {}));
       expect(withNewKey.id).toBe(em.projects.demo.id);
@@ -89,7 +115,9 @@ describe('the state file at rest', () => {
     }
 
     const text = readFileSync(file, 'utf8');
-    const state = JSON.parse(text) as { projects: Record<string, { users: object; sessions: object; api_keys: unknown[] }> };
+    const state = JSON.parse(text) as {
+      projects: Record<string, { users: object; sessions: object; api_keys: unknown[] }>;
+    };
     // The scan looks at a file that does hold the records: users, sessions and keys are there.
     const demo = state.projects[em.projects.demo.id]!;
     expect(Object.keys(demo.users).length).toBeGreaterThanOrEqual(4);
@@ -97,7 +125,9 @@ describe('the state file at rest', () => {
     expect(Object.keys(demo.sessions).length).toBe(7);
     expect(demo.api_keys.length).toBeGreaterThanOrEqual(2);
     expect(Object.keys(secrets).length).toBeGreaterThanOrEqual(20);
-    const found = Object.entries(secrets).flatMap(([name, secret]) => leaks(text, secret).map((piece) => `${name}: ${piece}`));
+    const found = Object.entries(secrets).flatMap(([name, secret]) =>
+      leaks(text, secret).map((piece) => `${name}: ${piece}`),
+    );
     expect(found).toEqual([]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     // No temporary copy left beside it (it would hold the same data, perhaps with looser rights).

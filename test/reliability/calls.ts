@@ -3,7 +3,12 @@ import { HttpStatusError, NetworkError } from '../../protocol/errors/errors.js';
 import { isKnownErrorCode } from '../../protocol/errors/catalogue.js';
 import { KnownError } from '../../protocol/errors/knownError.js';
 import { codeBelongsTo } from '../../protocol/errors/lineage.js';
-import { IDEMPOTENT_METHODS, MAX_RETRY_AFTER_MILLIS, parseRetryAfter, TRANSIENT_SERVER_STATUSES } from '../../protocol/retry.js';
+import {
+  IDEMPOTENT_METHODS,
+  MAX_RETRY_AFTER_MILLIS,
+  parseRetryAfter,
+  TRANSIENT_SERVER_STATUSES,
+} from '../../protocol/retry.js';
 import { MAX_TOKEN_RENEWALS_PER_CALL } from '../../protocol/transport.js';
 
 /** One attempt the broker's `fetch` made at an API call. */
@@ -59,7 +64,13 @@ export function taggingFetch(): { fetch: typeof fetch; attempts: Attempt[] } {
     const method = (init?.method ?? 'GET').toUpperCase();
     const raw = init?.body;
     const body = typeof raw === 'string' ? raw : raw instanceof URLSearchParams ? raw.toString() : '';
-    const base = { call, method, path: `${url.pathname.replace(/^\/api\/v1/, '')}${url.search}`, body, startedAt: performance.now() };
+    const base = {
+      call,
+      method,
+      path: `${url.pathname.replace(/^\/api\/v1/, '')}${url.search}`,
+      body,
+      startedAt: performance.now(),
+    };
     try {
       const response = await fetch(input, init);
       const actual = response.headers.get('x-stack-actual-status');
@@ -91,7 +102,11 @@ export function retriable(attempt: Attempt, renewalsInARow: number): boolean {
   const idempotent = IDEMPOTENT_METHODS.has(attempt.method) || attempt.path.startsWith(TOKEN_PATH);
   if (attempt.outcome === 'network') return idempotent;
   if (attempt.knownError !== null) {
-    return renewalsInARow < MAX_TOKEN_RENEWALS_PER_CALL && isKnownErrorCode(attempt.knownError) && codeBelongsTo(attempt.knownError, 'INVALID_ACCESS_TOKEN');
+    return (
+      renewalsInARow < MAX_TOKEN_RENEWALS_PER_CALL &&
+      isKnownErrorCode(attempt.knownError) &&
+      codeBelongsTo(attempt.knownError, 'INVALID_ACCESS_TOKEN')
+    );
   }
   if (attempt.outcome === 429 || (idempotent && TRANSIENT_SERVER_STATUSES.has(attempt.outcome))) {
     return (parseRetryAfter(attempt.retryAfter, Date.now()) ?? 0) <= MAX_RETRY_AFTER_MILLIS;
@@ -114,7 +129,10 @@ export function chains(attempts: Attempt[]): Chain[] {
     const key = `${token ? 'token' : attempt.call}|${attempt.method} ${attempt.path}|${attempt.body}`;
     let entry = open.get(key);
     if (!entry) {
-      entry = { chain: { key, method: attempt.method, path: attempt.path, body: attempt.body, attempts: [] }, renewals: 0 };
+      entry = {
+        chain: { key, method: attempt.method, path: attempt.path, body: attempt.body, attempts: [] },
+        renewals: 0,
+      };
       all.push(entry.chain);
       open.set(key, entry);
     }

@@ -5,7 +5,17 @@ import type { QuerySnapshot, QuerySpec, SessionInfo, Team, User } from '../../wo
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { devRequest, uniqueEmail, useEmulator } from '../support/emulator.js';
 import { connectTab, type SimulatedTab } from '../support/tabs.js';
-import { chains, chainSignature, endedByPolicy, errorSignature, lastOf, taggingFetch, TOKEN_PATH, type Attempt, type Chain } from './calls.js';
+import {
+  chains,
+  chainSignature,
+  endedByPolicy,
+  errorSignature,
+  lastOf,
+  taggingFetch,
+  TOKEN_PATH,
+  type Attempt,
+  type Chain,
+} from './calls.js';
 import { tally, writeReport } from './report.js';
 
 /**
@@ -42,7 +52,8 @@ const GIVE_UP = ['http-500', 'http-503', 'http-429', 'http-508', 'network-5'];
  */
 const GIVE_UP_WRITE = [...GIVE_UP, 'network-1', 'network-2', 'network-3', 'network-4'];
 
-type OpKind = 'read' | 'refetch' | 'getAccessToken' | 'updateUser' | 'createTeam' | 'createContactChannel' | 'deleteContactChannel';
+type OpKind =
+  'read' | 'refetch' | 'getAccessToken' | 'updateUser' | 'createTeam' | 'createContactChannel' | 'deleteContactChannel';
 
 interface Op {
   tab: number;
@@ -113,11 +124,18 @@ describe('chaos: faults on the API while ten tabs work', () => {
     const started = await startTestBroker(em, { fetch: net.fetch });
     broker = started.broker;
     tabs = await Promise.all(Array.from({ length: TABS }, () => connectTab(started.broker, started.locks)));
-    const signUp = await tabs[0]!.api.signUpWithPassword({ email: uniqueEmail('chaos'), password: 'chaos-password', verificationCallbackUrl: `${APP}/x` });
+    const signUp = await tabs[0]!.api.signUpWithPassword({
+      email: uniqueEmail('chaos'),
+      password: 'chaos-password',
+      verificationCallbackUrl: `${APP}/x`,
+    });
     if (signUp.status !== 'signed-in') throw new Error('sign-up did not sign in');
     const userId = signUp.userId;
     const sessionKey = broker.parts.session.sessionKey;
-    const teamIds = [(await tabs[0]!.api.createTeam({ displayName: 'chaos base A' })).id, (await tabs[0]!.api.createTeam({ displayName: 'chaos base B' })).id];
+    const teamIds = [
+      (await tabs[0]!.api.createTeam({ displayName: 'chaos base A' })).id,
+      (await tabs[0]!.api.createTeam({ displayName: 'chaos base B' })).id,
+    ];
     for (const tab of tabs) {
       await tab.subscribe('session', { kind: 'session' });
       await tab.subscribe('user', { kind: 'currentUser' });
@@ -126,7 +144,10 @@ describe('chaos: faults on the API while ten tabs work', () => {
     }
 
     em.env.stats.reset();
-    await devRequest(em, 'POST', '/emulator/faults', { seed: SEED, rules: FAULTS.map(([probability, effect]) => ({ path: '/api/v1/*', probability, effect })) });
+    await devRequest(em, 'POST', '/emulator/faults', {
+      seed: SEED,
+      rules: FAULTS.map(([probability, effect]) => ({ path: '/api/v1/*', probability, effect })),
+    });
     net.attempts.length = 0;
     const ops: Op[] = [];
     let expiries = 0;
@@ -153,35 +174,90 @@ describe('chaos: faults on the API while ten tabs work', () => {
         let call: () => Promise<unknown>;
         const teamQuery = (): QuerySpec => {
           const teamId = pick(teamIds);
-          return pick<QuerySpec>([{ kind: 'team', teamId }, { kind: 'teamMembers', teamId }, { kind: 'teamInvitations', teamId }, { kind: 'permissions', teamId }]);
+          return pick<QuerySpec>([
+            { kind: 'team', teamId },
+            { kind: 'teamMembers', teamId },
+            { kind: 'teamInvitations', teamId },
+            { kind: 'permissions', teamId },
+          ]);
         };
-        const anyQuery = (): QuerySpec => (random() < 0.4 ? teamQuery() : pick<QuerySpec>([{ kind: 'currentUser' }, { kind: 'teams' }, { kind: 'contactChannels' }, { kind: 'sessions' }, { kind: 'project' }]));
+        const anyQuery = (): QuerySpec =>
+          random() < 0.4
+            ? teamQuery()
+            : pick<QuerySpec>([
+                { kind: 'currentUser' },
+                { kind: 'teams' },
+                { kind: 'contactChannels' },
+                { kind: 'sessions' },
+                { kind: 'project' },
+              ]);
         if (r < 0.4) {
           const query = anyQuery();
           const refetch = r >= 0.3;
-          op = { tab: tabIndex, kind: refetch ? 'refetch' : 'read', label: `${refetch ? 'refetch' : 'read'}:${query.kind}`, idempotent: true, matches: queryMatcher(query) };
+          op = {
+            tab: tabIndex,
+            kind: refetch ? 'refetch' : 'read',
+            label: `${refetch ? 'refetch' : 'read'}:${query.kind}`,
+            idempotent: true,
+            matches: queryMatcher(query),
+          };
           call = () => (refetch ? tab.api.refetch(query) : tab.api.read(query));
         } else if (r < 0.52) {
           // Setting fields is idempotent: a PATCH that met a dropped connection or a 5xx goes again.
-          op = { tab: tabIndex, kind: 'updateUser', label: 'updateUser', idempotent: true, marker, matches: (a) => a.method === 'PATCH' && a.path === '/users/me' && a.body.includes(marker) };
+          op = {
+            tab: tabIndex,
+            kind: 'updateUser',
+            label: 'updateUser',
+            idempotent: true,
+            marker,
+            matches: (a) => a.method === 'PATCH' && a.path === '/users/me' && a.body.includes(marker),
+          };
           call = () => tab.api.updateUser({ displayName: marker, clientMetadata: { tab: tabIndex, op: i } });
         } else if (r < 0.62) {
-          op = { tab: tabIndex, kind: 'createTeam', label: 'createTeam', idempotent: false, marker, matches: (a) => a.method === 'POST' && a.path === '/teams' && a.body.includes(marker) };
+          op = {
+            tab: tabIndex,
+            kind: 'createTeam',
+            label: 'createTeam',
+            idempotent: false,
+            marker,
+            matches: (a) => a.method === 'POST' && a.path === '/teams' && a.body.includes(marker),
+          };
           call = async () => teamIds.push((await tab.api.createTeam({ displayName: marker })).id);
         } else if (r < 0.72) {
           const email = `${marker}@example.com`;
-          op = { tab: tabIndex, kind: 'createContactChannel', label: 'createContactChannel', idempotent: false, marker: email, matches: (a) => a.method === 'POST' && a.path === '/contact-channels' && a.body.includes(email) };
+          op = {
+            tab: tabIndex,
+            kind: 'createContactChannel',
+            label: 'createContactChannel',
+            idempotent: false,
+            marker: email,
+            matches: (a) => a.method === 'POST' && a.path === '/contact-channels' && a.body.includes(email),
+          };
           call = async () => channels.push(await tab.api.createContactChannel({ email, usedForAuth: false }));
         } else if (r < 0.8 && channels.length > 0) {
           const { id } = channels.splice(Math.floor(random() * channels.length), 1)[0]!;
-          op = { tab: tabIndex, kind: 'deleteContactChannel', label: 'deleteContactChannel', idempotent: true, marker: id, matches: (a) => a.method === 'DELETE' && a.path.includes(id) };
+          op = {
+            tab: tabIndex,
+            kind: 'deleteContactChannel',
+            label: 'deleteContactChannel',
+            idempotent: true,
+            marker: id,
+            matches: (a) => a.method === 'DELETE' && a.path.includes(id),
+          };
           call = () => tab.api.deleteContactChannel(id);
         } else {
-          op = { tab: tabIndex, kind: 'getAccessToken', label: 'getAccessToken', idempotent: true, matches: () => false };
+          op = {
+            tab: tabIndex,
+            kind: 'getAccessToken',
+            label: 'getAccessToken',
+            idempotent: true,
+            matches: () => false,
+          };
           call = async () => {
             const token = await tab.api.getAccessToken();
             // A null token here would be a lost session, not a failed call.
-            if (typeof token !== 'string' || !token.startsWith('ey')) throw new Error(`getAccessToken gave ${String(token)}`);
+            if (typeof token !== 'string' || !token.startsWith('ey'))
+              throw new Error(`getAccessToken gave ${String(token)}`);
           };
         }
         const record: Op = { ...op, start: performance.now(), end: 0, failed: false };
@@ -204,15 +280,25 @@ describe('chaos: faults on the API while ten tabs work', () => {
     await devRequest(em, 'DELETE', '/emulator/faults');
     const project = em.env.store.project(em.projects.demo.id)!;
     const serverUser = project.users[userId]!;
-    const serverTeams = project.memberships.filter((m) => m.user_id === userId).map((m) => m.team_id).sort();
+    const serverTeams = project.memberships
+      .filter((m) => m.user_id === userId)
+      .map((m) => m.team_id)
+      .sort();
     const settledAt = performance.now();
     await tabs[0]!.api.refetch({ kind: 'currentUser' });
     await tabs[0]!.api.refetch({ kind: 'teams' });
     const userMatches = (s: QuerySnapshot) => {
       const u = s.data as User | null | undefined;
-      return s.status === 'success' && u?.id === userId && u.displayName === serverUser.display_name && JSON.stringify(u.clientMetadata) === JSON.stringify(serverUser.client_metadata);
+      return (
+        s.status === 'success' &&
+        u?.id === userId &&
+        u.displayName === serverUser.display_name &&
+        JSON.stringify(u.clientMetadata) === JSON.stringify(serverUser.client_metadata)
+      );
     };
-    const teamsMatch = (s: QuerySnapshot) => s.status === 'success' && JSON.stringify((s.data as Team[]).map((t) => t.id).sort()) === JSON.stringify(serverTeams);
+    const teamsMatch = (s: QuerySnapshot) =>
+      s.status === 'success' &&
+      JSON.stringify((s.data as Team[]).map((t) => t.id).sort()) === JSON.stringify(serverTeams);
     const remaining = () => Math.max(1, 5000 - (performance.now() - settledAt));
     for (const tab of tabs) {
       await tab.waitFor('user', userMatches, remaining());
@@ -229,19 +315,28 @@ describe('chaos: faults on the API while ten tabs work', () => {
     const calls = chains(net.attempts);
     const maxAttempts = Math.max(...calls.map((c) => c.attempts.length));
     expect(calls.filter((c) => c.attempts.length > 5).map((c) => c.key)).toEqual([]);
-    expect(calls.filter((c) => !endedByPolicy(c)).map((c) => `${c.key} → ${c.attempts.map((a) => a.knownError ?? a.outcome).join(',')}`)).toEqual([]);
+    expect(
+      calls
+        .filter((c) => !endedByPolicy(c))
+        .map((c) => `${c.key} → ${c.attempts.map((a) => a.knownError ?? a.outcome).join(',')}`),
+    ).toEqual([]);
 
     // ── which operations failed, and whether the policy explains each
     const failuresByKind: Record<string, Record<string, number>> = {};
     const unexplained: string[] = [];
     const explains = (op: Op, signature: string, chain: Chain) =>
-      chainSignature(chain) === signature && lastOf(chain).endedAt >= op.start && lastOf(chain).endedAt <= op.end && (chain.path.startsWith(TOKEN_PATH) || op.matches(chain));
+      chainSignature(chain) === signature &&
+      lastOf(chain).endedAt >= op.start &&
+      lastOf(chain).endedAt <= op.end &&
+      (chain.path.startsWith(TOKEN_PATH) || op.matches(chain));
     for (const op of ops.filter((o) => o.failed)) {
       const signature = errorSignature(op.error);
       tally((failuresByKind[op.label] ??= {}), signature);
       const allowed = op.idempotent ? GIVE_UP : GIVE_UP_WRITE;
       if (!allowed.includes(signature) || !calls.some((chain) => explains(op, signature, chain))) {
-        unexplained.push(`tab ${op.tab} ${op.label}: ${signature} ${String((op.error as Error)?.message).slice(0, 160)}`);
+        unexplained.push(
+          `tab ${op.tab} ${op.label}: ${signature} ${String((op.error as Error)?.message).slice(0, 160)}`,
+        );
       }
     }
     expect(unexplained).toEqual([]);
@@ -251,13 +346,16 @@ describe('chaos: faults on the API while ten tabs work', () => {
     for (const op of writes) {
       const own = calls.filter((c) => op.matches(c));
       expect(own.length, op.marker).toBeLessThanOrEqual(1);
-      if (own.length === 1) expect(op.failed ? errorSignature(op.error) : 'ok', op.marker).toBe(chainSignature(own[0]!));
+      if (own.length === 1)
+        expect(op.failed ? errorSignature(op.error) : 'ok', op.marker).toBe(chainSignature(own[0]!));
       else expect(op.failed, `${op.marker} sent nothing yet succeeded`).toBe(true);
     }
 
     // ── nothing applied twice, nothing applied that failed: the emulator's state
     const teamNames = Object.values(project.teams).map((t) => t.display_name);
-    const channelValues = Object.values(project.contact_channels).filter((c) => c.user_id === userId).map((c) => c.value);
+    const channelValues = Object.values(project.contact_channels)
+      .filter((c) => c.user_id === userId)
+      .map((c) => c.value);
     const deleted = new Set(ops.filter((o) => o.kind === 'deleteContactChannel' && !o.failed).map((o) => o.marker));
     const channelIdOf = new Map(Object.values(project.contact_channels).map((c) => [c.value, c.id]));
     let duplicateWrites = 0;
@@ -271,14 +369,17 @@ describe('chaos: faults on the API while ten tabs work', () => {
       duplicateWrites += Math.max(0, count - 1);
       expect(count, op.marker).toBeLessThanOrEqual(1);
       if (op.failed) expect(count, op.marker).toBe(0);
-      if (count === 1) expect(deleted.has(channelIdOf.get(op.marker!)), `${op.marker} was deleted yet remains`).toBe(false);
+      if (count === 1)
+        expect(deleted.has(channelIdOf.get(op.marker!)), `${op.marker} was deleted yet remains`).toBe(false);
     }
     const succeeded = (kind: OpKind) => ops.filter((o) => o.kind === kind && !o.failed).length;
     expect(stats.writes.by_route['POST /teams'] ?? 0).toBe(succeeded('createTeam'));
     expect(stats.writes.by_route['POST /contact-channels'] ?? 0).toBe(succeeded('createContactChannel'));
     expect(duplicateWrites).toBe(0);
     // The user's final name is one that a successful update wrote.
-    expect(writes.filter((o) => o.kind === 'updateUser' && !o.failed).map((o) => o.marker)).toContain(serverUser.display_name);
+    expect(writes.filter((o) => o.kind === 'updateUser' && !o.failed).map((o) => o.marker)).toContain(
+      serverUser.display_name,
+    );
 
     // ── no session lost to a transient fault
     let sessionsLost = 0;
@@ -291,7 +392,8 @@ describe('chaos: faults on the API while ten tabs work', () => {
 
     // ── the faults were real: every kind, at the intended rate
     const faultRate = stats.faults_injected.total / net.attempts.length;
-    for (const effect of ['status-429', 'status-500', 'status-503', 'loop-detected', 'drop-before', 'latency']) expect(stats.faults_injected.by_effect[effect], effect).toBeGreaterThan(0);
+    for (const effect of ['status-429', 'status-500', 'status-503', 'loop-detected', 'drop-before', 'latency'])
+      expect(stats.faults_injected.by_effect[effect], effect).toBeGreaterThan(0);
     expect(faultRate).toBeGreaterThan(0.05);
     expect(faultRate).toBeLessThan(0.3);
     expect(expiries).toBeGreaterThan(0);
@@ -303,7 +405,9 @@ describe('chaos: faults on the API while ten tabs work', () => {
       seed: SEED,
       tabs: TABS,
       operationsRun: ops.length,
-      operationsByKind: Object.fromEntries([...new Set(ops.map((o) => o.kind))].map((k) => [k, ops.filter((o) => o.kind === k).length])),
+      operationsByKind: Object.fromEntries(
+        [...new Set(ops.map((o) => o.kind))].map((k) => [k, ops.filter((o) => o.kind === k).length]),
+      ),
       accessTokenExpiries: expiries,
       tokenRefreshes: stats.token_refreshes,
       faultsInjected: stats.faults_injected,

@@ -3,18 +3,72 @@ import { request } from 'node:http';
 
 /** Strings that break naive code: lone surrogates, bidi and zero-width marks, emoji sequences, NUL, markup. */
 export const NASTY_PIECES = [
-  '\uD800', '\uDFFF', '\uDBFF\uD800', '\u202E', '\u200F', '\u200B', '\u2060', '\uFEFF', '\u0000', '\u0007',
-  '👩‍👩‍👧‍👦', '🏳️‍🌈', 'e\u0301', '𝕏', 'ﷺ', 'İ', 'ß', 'Ω≈ç√', '\n', '\r\n', '\t', '"', '\\', "'", '<script>', '%00', '%ZZ',
-  '../', '${x}', '{{x}}', '__proto__', 'constructor', 'a', '@', '.', 'x@example.com', 'http://localhost:5173/cb', '0', '-1', 'null', 'true',
+  '\uD800',
+  '\uDFFF',
+  '\uDBFF\uD800',
+  '\u202E',
+  '\u200F',
+  '\u200B',
+  '\u2060',
+  '\uFEFF',
+  '\u0000',
+  '\u0007',
+  '👩‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  'e\u0301',
+  '𝕏',
+  'ﷺ',
+  'İ',
+  'ß',
+  'Ω≈ç√',
+  '\n',
+  '\r\n',
+  '\t',
+  '"',
+  '\\',
+  "'",
+  '<script>',
+  '%00',
+  '%ZZ',
+  '../',
+  '${x}',
+  '{{x}}',
+  '__proto__',
+  'constructor',
+  'a',
+  '@',
+  '.',
+  'x@example.com',
+  'http://localhost:5173/cb',
+  '0',
+  '-1',
+  'null',
+  'true',
 ];
 /** Keys aimed at prototype pollution and property shadowing. */
-export const DANGEROUS_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+export const DANGEROUS_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+];
 
 export const nastyString = fc.oneof(
-  { weight: 30, arbitrary: fc.array(fc.constantFrom(...NASTY_PIECES), { maxLength: 12 }).map((parts) => parts.join('')) },
+  {
+    weight: 30,
+    arbitrary: fc.array(fc.constantFrom(...NASTY_PIECES), { maxLength: 12 }).map((parts) => parts.join('')),
+  },
   { weight: 20, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   // Huge: past every field limit, and past Node's 16 KB for a request line when it lands in a query.
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...NASTY_PIECES), fc.integer({ min: 2000, max: 20_000 })).map(([piece, n]) => piece.repeat(n)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...NASTY_PIECES), fc.integer({ min: 2000, max: 20_000 }))
+      .map(([piece, n]) => piece.repeat(n)),
+  },
 );
 
 /** A JSON document as a tree, so that `__proto__` and duplicate keys survive into the text. */
@@ -32,13 +86,18 @@ export function jsonText(node: JNode): string {
   return JSON.stringify(node.v) ?? 'null';
 }
 
-const primitive = fc.oneof(
-  nastyString,
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(true, false, null, 0, -0, 1e308, Number.MAX_SAFE_INTEGER + 2, ''),
-).map((v): JNode => ({ v: typeof v === 'number' && !Number.isFinite(v) ? 0 : v }));
-const key = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...DANGEROUS_KEYS) }, { weight: 3, arbitrary: nastyString.filter((s) => s.length < 200) });
+const primitive = fc
+  .oneof(
+    nastyString,
+    fc.integer(),
+    fc.double(),
+    fc.constantFrom(true, false, null, 0, -0, 1e308, Number.MAX_SAFE_INTEGER + 2, ''),
+  )
+  .map((v): JNode => ({ v: typeof v === 'number' && !Number.isFinite(v) ? 0 : v }));
+const key = fc.oneof(
+  { weight: 2, arbitrary: fc.constantFrom(...DANGEROUS_KEYS) },
+  { weight: 3, arbitrary: nastyString.filter((s) => s.length < 200) },
+);
 
 /** Any JSON value, with dangerous keys and nasty strings at every depth. */
 export const junkTree: fc.Arbitrary<JNode> = fc.letrec<{ node: JNode }>((tie) => ({
@@ -52,7 +111,19 @@ export const junkTree: fc.Arbitrary<JNode> = fc.letrec<{ node: JNode }>((tie) =>
 
 /** A pollution attempt: `{"__proto__":{"polluted":…}}` or `{"constructor":{"prototype":{"polluted":…}}}`. */
 export const pollution: fc.Arbitrary<JNode> = fc.constantFrom<JNode>(
-  { o: [['__proto__', { o: [['polluted', { v: 'yes' }], ['isAdmin', { v: true }]] }]] },
+  {
+    o: [
+      [
+        '__proto__',
+        {
+          o: [
+            ['polluted', { v: 'yes' }],
+            ['isAdmin', { v: true }],
+          ],
+        },
+      ],
+    ],
+  },
   { o: [['constructor', { o: [['prototype', { o: [['polluted', { v: 'yes' }]] }]] }]] },
   { o: [['prototype', { o: [['polluted', { v: 'yes' }]] }]] },
 );
@@ -112,13 +183,35 @@ export type BodyPlan =
   | { kind: 'none' };
 
 export const bodyPlan: fc.Arbitrary<BodyPlan> = fc.oneof(
-  { weight: 24, arbitrary: fc.array(mutation, { minLength: 1, maxLength: 3 }).map((mutations): BodyPlan => ({ kind: 'json', mutations })) },
-  { weight: 4, arbitrary: fc.record({ mutations: fc.array(mutation, { maxLength: 2 }), cut: fc.nat(), garbage: fc.constantFrom('', '}', ',', '{', '"', '\\u12', 'NaN', '/*', '\u0000') }).map((r): BodyPlan => ({ kind: 'malformed', ...r })) },
+  {
+    weight: 24,
+    arbitrary: fc
+      .array(mutation, { minLength: 1, maxLength: 3 })
+      .map((mutations): BodyPlan => ({ kind: 'json', mutations })),
+  },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({
+        mutations: fc.array(mutation, { maxLength: 2 }),
+        cut: fc.nat(),
+        garbage: fc.constantFrom('', '}', ',', '{', '"', '\\u12', 'NaN', '/*', '\u0000'),
+      })
+      .map((r): BodyPlan => ({ kind: 'malformed', ...r })),
+  },
   { weight: 4, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes): BodyPlan => ({ kind: 'bytes', bytes })) },
-  { weight: 4, arbitrary: fc.array(fc.tuple(key, nastyString), { maxLength: 5 }).map((pairs): BodyPlan => ({ kind: 'form', pairs })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .array(fc.tuple(key, nastyString), { maxLength: 5 })
+      .map((pairs): BodyPlan => ({ kind: 'form', pairs })),
+  },
   { weight: 2, arbitrary: fc.constant<BodyPlan>({ kind: 'none' }) },
   // Rare (about 1 run in 40): a little over the 1 MB limit.
-  { weight: 1, arbitrary: fc.integer({ min: 1_048_577, max: 1_100_000 }).map((size): BodyPlan => ({ kind: 'oversized', size })) },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 1_048_577, max: 1_100_000 }).map((size): BodyPlan => ({ kind: 'oversized', size })),
+  },
 );
 
 /** Percent-encodes text as UTF-8 (lone surrogates become U+FFFD, as a browser would send them). */
@@ -147,8 +240,19 @@ export function bodyBytes(plan: BodyPlan, base: JNode): Buffer | null {
 }
 
 export const contentType = fc.constantFrom<string | null>(
-  'application/json', 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain',
-  'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/ld+json', '', ';', 'json', null,
+  'application/json',
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  'application/ld+json',
+  '',
+  ';',
+  'json',
+  null,
 );
 
 /** Header changes: drop one, send one twice with another value, or garble its value. */
@@ -161,7 +265,10 @@ export const headerPlan: fc.Arbitrary<HeaderPlan[]> = fc.array(
   fc.record({
     op: fc.constantFrom<HeaderPlan['op']>('keep', 'drop', 'duplicate', 'garble'),
     at: fc.nat(),
-    value: fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 60 }), fc.constantFrom('client', 'server', 'admin', 'CLIENT', '', 'null', 'internal')),
+    value: fc.oneof(
+      fc.string({ unit: 'grapheme-ascii', maxLength: 60 }),
+      fc.constantFrom('client', 'server', 'admin', 'CLIENT', '', 'null', 'internal'),
+    ),
   }),
   { maxLength: 2 },
 );
@@ -188,16 +295,28 @@ export interface RawResponse {
 }
 
 /** One request over loopback with exactly these header lines (duplicates included). */
-export function send(baseUrl: string, method: string, path: string, headers: Array<[string, string]>, body: Buffer | null): Promise<RawResponse> {
+export function send(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Array<[string, string]>,
+  body: Buffer | null,
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
-  const raw = [['host', url.host], ...headers, ...(body === null ? [] : [['content-length', String(body.length)]])].flat();
+  const raw = [
+    ['host', url.host],
+    ...headers,
+    ...(body === null ? [] : [['content-length', String(body.length)]]),
+  ].flat();
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = request({ host: url.hostname, port: url.port, method, path, headers: raw }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     // The service may answer (413) and close before an oversized body is fully sent.

@@ -1,4 +1,12 @@
-import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
+import {
+  createRemoteJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  UnsecuredJWT,
+} from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../protocol/index.js';
 import type { Clock } from '../../protocol/retry.js';
@@ -61,19 +69,33 @@ async function start(clock?: Clock): Promise<{ attempts: Attempt[] }> {
   return net;
 }
 
-const trail = (attempts: Attempt[]) => attempts.map((a) => `${a.method} ${a.path.split('?')[0]} ${a.knownError ?? a.outcome}`);
+const trail = (attempts: Attempt[]) =>
+  attempts.map((a) => `${a.method} ${a.path.split('?')[0]} ${a.knownError ?? a.outcome}`);
 
 /** The call went through on a fresh, genuine token after exactly one renewal. */
-async function expectRenewedOnce(attempts: Attempt[], refused: string | null, stale: string, user: SignedUp): Promise<void> {
+async function expectRenewedOnce(
+  attempts: Attempt[],
+  refused: string | null,
+  stale: string,
+  user: SignedUp,
+): Promise<void> {
   const em = emulator();
   expect((await tab!.api.read({ kind: 'currentUser' }))?.id).toBe(user.user_id);
-  expect(trail(attempts)).toEqual([...(refused === null ? [] : [`GET /users/me ${refused}`]), 'POST /auth/oauth/token 200', 'GET /users/me 200']);
+  expect(trail(attempts)).toEqual([
+    ...(refused === null ? [] : [`GET /users/me ${refused}`]),
+    'POST /auth/oauth/token 200',
+    'GET /users/me 200',
+  ]);
   expect(em.env.stats.snapshot().token_refreshes).toBe(1);
   expect(broker!.status().tokenRefreshes).toBe(1);
   const fresh = (await tab!.api.getAccessToken())!;
   expect(fresh).not.toBe(stale);
   const jwks = createRemoteJWKSet(new URL(`${em.url}/api/v1/projects/${em.projects.demo.id}/.well-known/jwks.json`));
-  const { payload } = await jwtVerify(fresh, jwks, { audience: em.projects.demo.id, algorithms: ['ES256'], currentDate: new Date(decodeJwt(fresh).iat! * 1000) });
+  const { payload } = await jwtVerify(fresh, jwks, {
+    audience: em.projects.demo.id,
+    algorithms: ['ES256'],
+    currentDate: new Date(decodeJwt(fresh).iat! * 1000),
+  });
   expect(payload.sub).toBe(user.user_id);
   expect(broker!.status().session).toEqual({ status: 'signed-in', userId: user.user_id });
   expect(tab!.deliveries.get('session')!.every((s) => (s.data as SessionInfo).status === 'signed-in')).toBe(true);
@@ -92,7 +114,9 @@ describe('a tampered access token in the store', () => {
   it('signed with another key under the project’s kid: UNPARSABLE_ACCESS_TOKEN, renewed once', async () => {
     const user = await signUp(emulator());
     const { privateKey } = await generateKeyPair('ES256');
-    const forged = await new SignJWT({ ...decodeJwt(user.access_token) }).setProtectedHeader({ alg: 'ES256', kid: decodeProtectedHeader(user.access_token).kid! }).sign(privateKey);
+    const forged = await new SignJWT({ ...decodeJwt(user.access_token) })
+      .setProtectedHeader({ alg: 'ES256', kid: decodeProtectedHeader(user.access_token).kid! })
+      .sign(privateKey);
     await seed(user, { accessToken: forged });
     const { attempts } = await start();
     await expectRenewedOnce(attempts, 'UNPARSABLE_ACCESS_TOKEN', forged, user);
@@ -101,7 +125,10 @@ describe('a tampered access token in the store', () => {
   it('another project’s token (the internal project’s, so another user’s): never sent, renewed once', async () => {
     const em = emulator();
     const user = await signUp(em);
-    const other = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), { email: 'admin@authbroker.dev', password: 'admin-password' });
+    const other = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), {
+      email: 'admin@authbroker.dev',
+      password: 'admin-password',
+    });
     await seed(user, { accessToken: other.access_token });
     const { attempts } = await start();
     // Its `sub` is not the record's user: the broker knows it is not this session's without asking the service.
@@ -134,14 +161,21 @@ describe('a tampered refresh token in the store', () => {
 
   async function expectRevoked(sessionKey: string): Promise<void> {
     const session = await tab!.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-out');
-    expect(session.data).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } });
+    expect(session.data).toMatchObject({
+      status: 'signed-out',
+      lastEnd: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' },
+    });
     expect(broker!.status().session).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'session-revoked' } });
     expect(await tab!.api.getAccessToken()).toBeNull();
     // The end is stored as a tombstone, so a broker started later reports the same reason.
     const storage = await createIndexedDbStorage();
     const stored = await storage.loadSession(demoSessionSlot(emulator()));
     storage.close();
-    expect(stored).toMatchObject({ status: 'ended', sessionKey, end: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } });
+    expect(stored).toMatchObject({
+      status: 'ended',
+      sessionKey,
+      end: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' },
+    });
     expect(emulator().env.stats.snapshot().token_refreshes).toBe(0);
   }
 
@@ -161,7 +195,10 @@ describe('a tampered refresh token in the store', () => {
     const { attempts } = await start();
     // As §9.1.1 says: the call continues without user tokens, and a signed-out user is null.
     expect(await tab!.api.read({ kind: 'currentUser' })).toBeNull();
-    expect(trail(attempts).slice(0, 2)).toEqual(['GET /users/me UNPARSABLE_ACCESS_TOKEN', 'POST /auth/oauth/token REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED']);
+    expect(trail(attempts).slice(0, 2)).toEqual([
+      'GET /users/me UNPARSABLE_ACCESS_TOKEN',
+      'POST /auth/oauth/token REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED',
+    ]);
     expect(trail(attempts).filter((t) => t.startsWith('POST /auth/oauth/token'))).toHaveLength(1);
     await expectRevoked(sessionKey);
   });

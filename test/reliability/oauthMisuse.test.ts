@@ -10,7 +10,17 @@ import { createMemoryStorage } from '../../worker/storage/memory.js';
 import type { StoredOAuthFlow } from '../../worker/storage/types.js';
 import { useBrokerScope } from '../support/brokerScope.js';
 import { uniqueEmail, useEmulator } from '../support/emulator.js';
-import { callback, consent, ERROR_URL, exchange, REDIRECT_URI, runFlow, startFlow, tokenOptions, type StartedFlow } from '../support/oauth.js';
+import {
+  callback,
+  consent,
+  ERROR_URL,
+  exchange,
+  REDIRECT_URI,
+  runFlow,
+  startFlow,
+  tokenOptions,
+  type StartedFlow,
+} from '../support/oauth.js';
 import type { SimulatedTab } from '../support/tabs.js';
 
 /**
@@ -35,14 +45,22 @@ async function browser(memory = false): Promise<{ broker: Broker; tab: Simulated
 /** What the emulator holds for the demo project: sessions, users and issued authorization codes. */
 function census() {
   const p = emulator().env.store.project(emulator().projects.demo.id)!;
-  return { sessions: Object.keys(p.sessions).length, users: Object.keys(p.users).length, codes: Object.keys(p.authorization_codes).length, grants: emulator().env.stats.snapshot().token_grants.authorization_code };
+  return {
+    sessions: Object.keys(p.sessions).length,
+    users: Object.keys(p.users).length,
+    codes: Object.keys(p.authorization_codes).length,
+    grants: emulator().env.stats.snapshot().token_grants.authorization_code,
+  };
 }
 
 /** The person's part: authorize → consent page → the service's callback. Returns the callback's answer. */
 async function follow(authorizeUrl: string, account: { email?: string; action?: 'approve' | 'deny' }) {
   const response = await fetch(authorizeUrl, { redirect: 'manual' });
   expect(response.status, await response.clone().text()).toBe(307);
-  const flow = { consentUrl: new URL(response.headers.get('location')!), cookie: (response.headers.get('set-cookie') ?? '').split(';')[0]! } as StartedFlow;
+  const flow = {
+    consentUrl: new URL(response.headers.get('location')!),
+    cookie: (response.headers.get('set-cookie') ?? '').split(';')[0]!,
+  } as StartedFlow;
   const atCallback = await consent(flow, account);
   return { ...(await callback(atCallback, flow.cookie)), atCallback, cookie: flow.cookie };
 }
@@ -59,7 +77,8 @@ async function refused(promise: Promise<unknown>): Promise<unknown> {
 function expectSignedOut(broker: Broker, tab: SimulatedTab): void {
   expect(broker.status().session.status).toBe('signed-out');
   expect(broker.parts.session.sessionKey).toBeNull();
-  for (const snapshot of tab.deliveries.get('session') ?? []) expect((snapshot.data as SessionInfo).status).not.toBe('signed-in');
+  for (const snapshot of tab.deliveries.get('session') ?? [])
+    expect((snapshot.data as SessionInfo).status).not.toBe('signed-in');
 }
 
 /** The flow's secrets as the broker stored them (what an attacker with the verifier would hold). */
@@ -84,10 +103,16 @@ describe('state: unknown or replayed', () => {
 
     const unknown = new URL(callbackUrl);
     unknown.searchParams.set('state', 'a-state-this-broker-never-made');
-    expect(await refused(tab.api.completeOAuth({ callbackUrl: unknown.toString() }))).toMatchObject({ name: 'ClientError', code: 'OAUTH_FLOW_NOT_FOUND' });
+    expect(await refused(tab.api.completeOAuth({ callbackUrl: unknown.toString() }))).toMatchObject({
+      name: 'ClientError',
+      code: 'OAUTH_FLOW_NOT_FOUND',
+    });
     const stateless = new URL(callbackUrl);
     stateless.searchParams.delete('state');
-    expect(await refused(tab.api.completeOAuth({ callbackUrl: stateless.toString() }))).toMatchObject({ name: 'ClientError', code: 'OAUTH_CALLBACK_INVALID' });
+    expect(await refused(tab.api.completeOAuth({ callbackUrl: stateless.toString() }))).toMatchObject({
+      name: 'ClientError',
+      code: 'OAUTH_CALLBACK_INVALID',
+    });
     // The same, real callback opened in a browser that did not start the flow.
     const elsewhere = await refused(other.tab.api.completeOAuth({ callbackUrl: callbackUrl.toString() }));
     expect(elsewhere).toBeInstanceOf(ClientError);
@@ -97,7 +122,10 @@ describe('state: unknown or replayed', () => {
     expectSignedOut(other.broker, other.tab);
     expect(census()).toEqual(before);
     // The refusals consumed nothing: the real callback still completes, here, once.
-    expect(await tab.api.completeOAuth({ callbackUrl: callbackUrl.toString() })).toMatchObject({ status: 'signed-in', isNewUser: true });
+    expect(await tab.api.completeOAuth({ callbackUrl: callbackUrl.toString() })).toMatchObject({
+      status: 'signed-in',
+      isNewUser: true,
+    });
     expect(census()).toMatchObject({ sessions: before.sessions + 1, grants: 1 });
   });
 
@@ -108,7 +136,11 @@ describe('state: unknown or replayed', () => {
     const first = (await tab.api.completeOAuth({ callbackUrl })) as Extract<OAuthResult, { status: 'signed-in' }>;
     const sessionKey = broker.parts.session.sessionKey;
     const before = census();
-    for (let i = 0; i < 3; i++) expect(await refused(tab.api.completeOAuth({ callbackUrl }))).toMatchObject({ name: 'ClientError', code: 'OAUTH_FLOW_NOT_FOUND' });
+    for (let i = 0; i < 3; i++)
+      expect(await refused(tab.api.completeOAuth({ callbackUrl }))).toMatchObject({
+        name: 'ClientError',
+        code: 'OAUTH_FLOW_NOT_FOUND',
+      });
     expect(census()).toEqual(before);
     expect(broker.parts.session.sessionKey).toBe(sessionKey);
     expect(broker.status().session).toEqual({ status: 'signed-in', userId: first.userId });
@@ -121,14 +153,22 @@ describe('state: unknown or replayed', () => {
     const before = census();
     const unknown = new URL(atCallback);
     unknown.searchParams.set('state', 'zzzz');
-    expect(await callback(unknown, 'stack-oauth-inner-zzzz=true')).toMatchObject({ status: 400, location: null, text: 'Invalid OAuth cookie. Please try signing in again.' });
+    expect(await callback(unknown, 'stack-oauth-inner-zzzz=true')).toMatchObject({
+      status: 400,
+      location: null,
+      text: 'Invalid OAuth cookie. Please try signing in again.',
+    });
     expect(census()).toEqual(before);
 
     expect((await callback(atCallback, flow.cookie)).status).toBe(307);
     const issued = census();
     expect(issued.codes).toBe(before.codes + 1);
     const replay = await callback(atCallback, flow.cookie);
-    expect(replay).toMatchObject({ status: 400, location: null, text: 'Invalid OAuth cookie. Please try signing in again.' });
+    expect(replay).toMatchObject({
+      status: 400,
+      location: null,
+      text: 'Invalid OAuth cookie. Please try signing in again.',
+    });
     expect(replay.headers.get('x-stack-known-error')).toBeNull();
     expect(census()).toEqual(issued);
   });
@@ -162,7 +202,14 @@ describe('codes and verifiers', () => {
     const sessionKey = broker.parts.session.sessionKey;
     const before = census();
     for (const codeVerifier of [secrets.codeVerifier, 'x'.repeat(43)]) {
-      const replay = await refused(exchangeAuthorizationCode(tokenOptions(em), { callbackUrl, expectedState: secrets.state, redirectUri: secrets.redirectUri, codeVerifier }));
+      const replay = await refused(
+        exchangeAuthorizationCode(tokenOptions(em), {
+          callbackUrl,
+          expectedState: secrets.state,
+          redirectUri: secrets.redirectUri,
+          codeVerifier,
+        }),
+      );
       expect(isKnownError(replay, 'INVALID_AUTHORIZATION_CODE'), String(replay)).toBe(true);
     }
     expect(census()).toEqual(before);
@@ -173,8 +220,15 @@ describe('codes and verifiers', () => {
     const em = emulator();
     const flow = await runFlow(em, { email: uniqueEmail('verifier') });
     const before = census();
-    expect(isKnownError(await refused(exchange(em, flow, { codeVerifier: 'y'.repeat(43) })), 'INVALID_AUTHORIZATION_CODE')).toBe(true);
-    expect(isKnownError(await refused(exchange(em, flow, { redirectUri: `${EVIL}/handler/oauth-callback` })), 'REDIRECT_URL_NOT_WHITELISTED')).toBe(true);
+    expect(
+      isKnownError(await refused(exchange(em, flow, { codeVerifier: 'y'.repeat(43) })), 'INVALID_AUTHORIZATION_CODE'),
+    ).toBe(true);
+    expect(
+      isKnownError(
+        await refused(exchange(em, flow, { redirectUri: `${EVIL}/handler/oauth-callback` })),
+        'REDIRECT_URL_NOT_WHITELISTED',
+      ),
+    ).toBe(true);
     expect(census()).toEqual(before);
   });
 });
@@ -183,7 +237,11 @@ describe('redirect and error URLs off the trusted list', () => {
   it('an untrusted redirect_uri from the broker: REDIRECT_URL_NOT_WHITELISTED at the trusted error URL, thrown by completeOAuth; no user, code or session', async () => {
     const { broker, tab } = await browser();
     const before = census();
-    const { url } = await tab.api.startOAuth({ providerId: 'github', redirectUri: `${EVIL}/callback`, errorRedirectUrl: ERROR_URL });
+    const { url } = await tab.api.startOAuth({
+      providerId: 'github',
+      redirectUri: `${EVIL}/callback`,
+      errorRedirectUrl: ERROR_URL,
+    });
     const back = await follow(url, { email: uniqueEmail('evil') });
     expect(back.status).toBe(307);
     const errorUrl = new URL(back.location!);
@@ -204,18 +262,34 @@ describe('redirect and error URLs off the trusted list', () => {
       // A denied consent with an untrusted error URL.
       { redirectUri: REDIRECT_URI, account: { action: 'deny' as const }, code: 'OAUTH_PROVIDER_ACCESS_DENIED' },
       // An untrusted redirect URI and an untrusted error URL.
-      { redirectUri: `${EVIL}/callback`, account: { email: uniqueEmail('evil') }, code: 'REDIRECT_URL_NOT_WHITELISTED' },
+      {
+        redirectUri: `${EVIL}/callback`,
+        account: { email: uniqueEmail('evil') },
+        code: 'REDIRECT_URL_NOT_WHITELISTED',
+      },
     ];
     for (const { redirectUri, account, code } of cases) {
-      const { url } = await tab.api.startOAuth({ providerId: 'github', redirectUri, errorRedirectUrl: `${EVIL}/error` });
+      const { url } = await tab.api.startOAuth({
+        providerId: 'github',
+        redirectUri,
+        errorRedirectUrl: `${EVIL}/error`,
+      });
       const back = await follow(url, account);
-      expect({ status: back.status, location: back.location, known: back.headers.get('x-stack-known-error') }).toEqual({ status: 400, location: null, known: code });
+      expect({ status: back.status, location: back.location, known: back.headers.get('x-stack-known-error') }).toEqual({
+        status: 400,
+        location: null,
+        known: code,
+      });
       expect(JSON.parse(back.text)).toMatchObject({ code });
     }
     // Through the protocol helper too (no broker): the same answer.
     const flow = await startFlow(em, { redirectUri: `${EVIL}/callback`, errorRedirectUrl: `${EVIL}/error` });
     const direct = await callback(await consent(flow, { email: uniqueEmail('evil') }), flow.cookie);
-    expect({ status: direct.status, location: direct.location, known: direct.headers.get('x-stack-known-error') }).toEqual({ status: 400, location: null, known: 'REDIRECT_URL_NOT_WHITELISTED' });
+    expect({
+      status: direct.status,
+      location: direct.location,
+      known: direct.headers.get('x-stack-known-error'),
+    }).toEqual({ status: 400, location: null, known: 'REDIRECT_URL_NOT_WHITELISTED' });
     expectSignedOut(broker, tab);
     expect(census()).toEqual(before);
   });

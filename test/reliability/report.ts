@@ -9,13 +9,19 @@ const HERE = dirname(fileURLToPath(import.meta.url));
  * (so `npm test` never dirties the tree); `npm run reliability` writes the committed
  * `test/reliability/report/*.json`.
  */
-export const REPORT_DIR = process.env.AUTHBROKER_RELIABILITY_REPORT === 'commit' ? join(HERE, 'report') : join(HERE, '..', '..', '.artifacts', 'reliability');
+export const REPORT_DIR =
+  process.env.AUTHBROKER_RELIABILITY_REPORT === 'commit'
+    ? join(HERE, 'report')
+    : join(HERE, '..', '..', '.artifacts', 'reliability');
 
 /** Writes one suite's figures as pretty JSON and returns the file path. */
 export function writeReport(name: string, figures: Record<string, unknown>): string {
   mkdirSync(REPORT_DIR, { recursive: true });
   const file = join(REPORT_DIR, `${name}.json`);
-  writeFileSync(file, `${JSON.stringify({ suite: name, generatedAt: new Date().toISOString(), ...figures }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ suite: name, generatedAt: new Date().toISOString(), ...figures }, null, 2)}\n`,
+  );
   return file;
 }
 

@@ -13,7 +13,10 @@ const CODE = 'x'.repeat(45);
  * session or end the tab by design whatever their arguments (signOut, deleteUser, goodbye,
  * signUpAnonymously, which takes none).
  */
-export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteUser' | 'goodbye' | 'signUpAnonymously'>, unknown[]> = {
+export const RPC_TEMPLATES: Record<
+  Exclude<keyof BrokerApi, 'signOut' | 'deleteUser' | 'goodbye' | 'signUpAnonymously'>,
+  unknown[]
+> = {
   status: [],
   subscribe: ['fuzz-sub', { kind: 'team', teamId: UUID }],
   unsubscribe: ['fuzz-sub'],
@@ -22,7 +25,9 @@ export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteU
   reportBrowserState: [{ online: true, visible: true }],
   watchLifetime: ['authbroker:tab:fuzz'],
   getAccessToken: [],
-  signUpWithPassword: [{ email: 'demo@authbroker.dev', password: 'long-enough-password', verificationCallbackUrl: `${APP}/v` }],
+  signUpWithPassword: [
+    { email: 'demo@authbroker.dev', password: 'long-enough-password', verificationCallbackUrl: `${APP}/v` },
+  ],
   signInWithPassword: [{ email: 'demo@authbroker.dev', password: 'not-the-password' }],
   sendMagicLink: [{ email: 'nobody@example.com', callbackUrl: `${APP}/magic` }],
   signInWithMagicLink: [CODE],
@@ -32,7 +37,15 @@ export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteU
   finishPasskeyRegistration: [{ credential: { id: 'x', response: {} }, code: CODE }],
   beginPasskeySignIn: [],
   finishPasskeySignIn: [{ response: { id: 'x', response: {} }, code: CODE }],
-  startOAuth: [{ providerId: 'github', redirectUri: `${APP}/cb`, type: 'authenticate', errorRedirectUrl: `${APP}/error`, afterCallbackRedirectUrl: `${APP}/after` }],
+  startOAuth: [
+    {
+      providerId: 'github',
+      redirectUri: `${APP}/cb`,
+      type: 'authenticate',
+      errorRedirectUrl: `${APP}/error`,
+      afterCallbackRedirectUrl: `${APP}/after`,
+    },
+  ],
   completeOAuth: [{ callbackUrl: `${APP}/cb?code=abc&state=unknown-state` }],
   sendPasswordResetEmail: [{ email: 'nobody@example.com', callbackUrl: `${APP}/reset` }],
   checkPasswordResetCode: [CODE],
@@ -66,7 +79,16 @@ export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteU
   adminSignOut: [],
   adminCreateProject: [{ displayName: 'Fuzz project', description: 'd', config: {} }],
   adminUpdateProject: [{ displayName: 'x' }, { projectId: UUID }],
-  adminCreateApiKey: [{ description: 'k', expiresAtMillis: 1e13, hasPublishableClientKey: true, hasSecretServerKey: false, hasSuperSecretAdminKey: false }, {}],
+  adminCreateApiKey: [
+    {
+      description: 'k',
+      expiresAtMillis: 1e13,
+      hasPublishableClientKey: true,
+      hasSecretServerKey: false,
+      hasSuperSecretAdminKey: false,
+    },
+    {},
+  ],
   adminRevokeApiKey: [UUID, {}],
   adminUpdateApiKey: [UUID, { description: 'fuzzed key' }, {}],
   adminDeleteProject: [{ projectId: 'fuzz-project-that-does-not-exist' }],
@@ -75,19 +97,60 @@ export const RPC_TEMPLATES: Record<Exclude<keyof BrokerApi, 'signOut' | 'deleteU
   adminCreatePermissionDefinition: [{ id: 'fuzz_permission', description: 'd', containedPermissionIds: [] }, {}],
   adminUpdatePermissionDefinition: ['fuzz_permission', { description: 'x' }, {}],
   adminDeletePermissionDefinition: ['fuzz_permission', {}],
-  adminSendTestEmail: [{ recipientEmail: 'a@example.com', emailConfig: { host: 'h', port: 25, username: 'u', password: 'p', senderName: 'n', senderEmail: 's@example.com' } }, {}],
+  adminSendTestEmail: [
+    {
+      recipientEmail: 'a@example.com',
+      emailConfig: { host: 'h', port: 25, username: 'u', password: 'p', senderName: 'n', senderEmail: 's@example.com' },
+    },
+    {},
+  ],
   adminCreateSvixToken: [{}],
 };
 
-const leaves = fc.oneof(nastyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.date(), fc.bigInt());
+const leaves = fc.oneof(
+  nastyString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+  fc.date(),
+  fc.bigInt(),
+);
 
 /** Values a tab could post: structured-clone types, own `__proto__` keys, nasty strings, oversized and too deep. */
 export function junkValue(): fc.Arbitrary<unknown> {
   return fc.oneof(
-    { weight: 6, arbitrary: fc.anything({ key: fc.oneof(fc.constantFrom(...DANGEROUS_KEYS), fc.string()), values: [leaves], maxDepth: 3, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true }) },
+    {
+      weight: 6,
+      arbitrary: fc.anything({
+        key: fc.oneof(fc.constantFrom(...DANGEROUS_KEYS), fc.string()),
+        values: [leaves],
+        maxDepth: 3,
+        withMap: true,
+        withSet: true,
+        withTypedArray: true,
+        withNullPrototype: true,
+        withSparseArray: true,
+        withBoxedValues: true,
+      }),
+    },
     // Parsed JSON keeps `__proto__` as an own key, as a structured clone of parsed JSON would.
     { weight: 3, arbitrary: junkTree.map((tree) => JSON.parse(jsonText(tree)) as unknown) },
-    { weight: 1, arbitrary: fc.constantFrom('x'.repeat(1_048_577), deep(70), [], {}, '', ' ', -1, Number.NaN, Number.POSITIVE_INFINITY) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'x'.repeat(1_048_577),
+        deep(70),
+        [],
+        {},
+        '',
+        ' ',
+        -1,
+        Number.NaN,
+        Number.POSITIVE_INFINITY,
+      ),
+    },
   );
 }
 
@@ -108,7 +171,10 @@ function define(target: object, key: string, value: unknown): void {
 }
 
 /** Every (container, key) slot in the arguments, outermost first. */
-function slots(value: unknown, out: Array<[Record<string, unknown>, string]> = []): Array<[Record<string, unknown>, string]> {
+function slots(
+  value: unknown,
+  out: Array<[Record<string, unknown>, string]> = [],
+): Array<[Record<string, unknown>, string]> {
   if (typeof value !== 'object' || value === null) return out;
   // Into arrays and plain records only (a typed array's or a Date's insides are not arguments).
   const proto = Object.getPrototypeOf(value) as unknown;
@@ -142,8 +208,19 @@ function applyArgs(template: unknown[], mutations: ArgMutation[]): unknown[] {
 const argMutation = (junk: fc.Arbitrary<unknown>): fc.Arbitrary<ArgMutation> =>
   fc.record({
     at: fc.nat(),
-    op: fc.constantFrom<ArgMutation['op']>('replace', 'replace', 'delete', 'extra', 'proto', 'drop-argument', 'add-argument'),
-    key: fc.oneof(fc.constantFrom(...DANGEROUS_KEYS), nastyString.filter((s) => s.length < 100)),
+    op: fc.constantFrom<ArgMutation['op']>(
+      'replace',
+      'replace',
+      'delete',
+      'extra',
+      'proto',
+      'drop-argument',
+      'add-argument',
+    ),
+    key: fc.oneof(
+      fc.constantFrom(...DANGEROUS_KEYS),
+      nastyString.filter((s) => s.length < 100),
+    ),
     junk,
   });
 
@@ -151,7 +228,12 @@ const argMutation = (junk: fc.Arbitrary<unknown>): fc.Arbitrary<ArgMutation> =>
 export function rpcArguments(method: string, template: unknown[]): fc.Arbitrary<unknown[]> {
   const junk = junkValue();
   return fc.oneof(
-    { weight: 4, arbitrary: fc.array(argMutation(junk), { minLength: 1, maxLength: 3 }).map((mutations) => applyArgs(template, mutations)) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .array(argMutation(junk), { minLength: 1, maxLength: 3 })
+        .map((mutations) => applyArgs(template, mutations)),
+    },
     { weight: 1, arbitrary: fc.array(junk, { maxLength: 4 }) },
   );
 }

@@ -11,7 +11,12 @@ describe('authbroker/server speaks the same camelCase models as the browser side
   it('takes camelCase input and returns camelCase users, leaving metadata as the app wrote it', async () => {
     const app = serverApp();
     const email = uniqueEmail('models');
-    const created = await app.createUser({ primaryEmail: email, primaryEmailAuthEnabled: true, displayName: 'Ada', clientMetadata: { favourite_colour: 'green' } });
+    const created = await app.createUser({
+      primaryEmail: email,
+      primaryEmailAuthEnabled: true,
+      displayName: 'Ada',
+      clientMetadata: { favourite_colour: 'green' },
+    });
     expect(created.primaryEmail).toBe(email);
     expect(created.displayName).toBe('Ada');
     expect(created.clientMetadata).toEqual({ favourite_colour: 'green' });
@@ -42,14 +47,21 @@ describe('authbroker/server speaks the same camelCase models as the browser side
 
   it("acting as a user (forUser) gives the user's own model", async () => {
     const em = emulator();
-    const { access_token } = await signInWithPassword(transportFor(em, 'client'), { email: em.demoUser!.email, password: em.demoUser!.password });
+    const { access_token } = await signInWithPassword(transportFor(em, 'client'), {
+      email: em.demoUser!.email,
+      password: em.demoUser!.password,
+    });
     const me = await serverApp().forUser(access_token).getCurrentUser();
     expect(me?.primaryEmail).toBe(em.demoUser!.email);
   });
 
   it('the admin app returns models too', async () => {
     const { demo } = emulator().projects;
-    const admin = createAdminApp({ baseUrl: emulator().url, projectId: demo.id, superSecretAdminKey: demo.superSecretAdminKey });
+    const admin = createAdminApp({
+      baseUrl: emulator().url,
+      projectId: demo.id,
+      superSecretAdminKey: demo.superSecretAdminKey,
+    });
     const project = await admin.updateCurrentProject({ description: 'Renamed by a test' });
     expect(project.description).toBe('Renamed by a test');
     expect(project.config).toHaveProperty('allowLocalhost');
@@ -62,9 +74,17 @@ describe('server app misconfiguration', () => {
     const { createServerApp, createAdminApp } = await import('../../protocol/server.js');
     const em = emulator();
     const base = { baseUrl: em.url, projectId: em.projects.demo.id };
-    expect(() => createServerApp({ ...base, secretServerKey: em.projects.demo.publishableClientKey })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
-    expect(() => createAdminApp({ ...base, superSecretAdminKey: 'pck_not_an_admin_key' })).toThrow(expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }));
-    const app = createServerApp({ ...base, baseUrl: `${em.url}/api/v1/`, secretServerKey: em.projects.demo.secretServerKey });
+    expect(() => createServerApp({ ...base, secretServerKey: em.projects.demo.publishableClientKey })).toThrow(
+      expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }),
+    );
+    expect(() => createAdminApp({ ...base, superSecretAdminKey: 'pck_not_an_admin_key' })).toThrow(
+      expect.objectContaining({ code: 'UNSAFE_CREDENTIALS' }),
+    );
+    const app = createServerApp({
+      ...base,
+      baseUrl: `${em.url}/api/v1/`,
+      secretServerKey: em.projects.demo.secretServerKey,
+    });
     const page = await app.listUsers({ limit: 1 });
     expect(page.items.length).toBe(1);
   });

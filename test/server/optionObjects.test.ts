@@ -23,25 +23,41 @@ describe('authbroker/server: options objects reach the service', () => {
   it('revokeTeamInvitation takes one object, as in the browser', async () => {
     const app = serverApp();
     const team = await app.createTeam({ displayName: 'Inviting' });
-    const sent = await app.sendTeamInvitation({ teamId: team.id, email: uniqueEmail('invitee'), callbackUrl: 'http://localhost:5173/handler/team-invitation' });
+    const sent = await app.sendTeamInvitation({
+      teamId: team.id,
+      email: uniqueEmail('invitee'),
+      callbackUrl: 'http://localhost:5173/handler/team-invitation',
+    });
     expect((await app.listTeamInvitations(team.id)).map((i) => i.id)).toEqual([sent.id]);
-    await expect(app.revokeTeamInvitation({ teamId: team.id, invitationId: sent.id })).resolves.toEqual({ success: true });
+    await expect(app.revokeTeamInvitation({ teamId: team.id, invitationId: sent.id })).resolves.toEqual({
+      success: true,
+    });
     expect(await app.listTeamInvitations(team.id)).toEqual([]);
   });
 
   it('listTeamMemberProfiles({ teamId }) and ({ userId }) filter as asked', async () => {
     const app = serverApp();
-    const [a, b] = [await app.createUser({ primaryEmail: uniqueEmail('a') }), await app.createUser({ primaryEmail: uniqueEmail('b') })];
+    const [a, b] = [
+      await app.createUser({ primaryEmail: uniqueEmail('a') }),
+      await app.createUser({ primaryEmail: uniqueEmail('b') }),
+    ];
     const team = await app.createTeam({ displayName: 'Profiles', creatorUserId: a.id });
     await app.addTeamMember(team.id, b.id);
     const other = await app.createTeam({ displayName: 'Other', creatorUserId: b.id });
-    expect((await app.listTeamMemberProfiles({ teamId: team.id })).map((p) => p.userId).sort()).toEqual([a.id, b.id].sort());
-    expect((await app.listTeamMemberProfiles({ userId: b.id })).map((p) => p.teamId).sort()).toEqual([team.id, other.id].sort());
+    expect((await app.listTeamMemberProfiles({ teamId: team.id })).map((p) => p.userId).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
+    expect((await app.listTeamMemberProfiles({ userId: b.id })).map((p) => p.teamId).sort()).toEqual(
+      [team.id, other.id].sort(),
+    );
   });
 
   it('listContactChannels({ userId }) and ({ channelId }) filter as asked', async () => {
     const app = serverApp();
-    const [a, b] = [await app.createUser({ primaryEmail: uniqueEmail('a') }), await app.createUser({ primaryEmail: uniqueEmail('b') })];
+    const [a, b] = [
+      await app.createUser({ primaryEmail: uniqueEmail('a') }),
+      await app.createUser({ primaryEmail: uniqueEmail('b') }),
+    ];
     const [channel] = await app.listContactChannels({ userId: b.id });
     expect(channel).toMatchObject({ userId: b.id, value: b.primaryEmail });
     expect((await app.listContactChannels({ channelId: channel!.id })).map((c) => c.userId)).toEqual([b.id]);
@@ -63,9 +79,16 @@ describe('authbroker/server: options objects reach the service', () => {
     const em = emulator();
     const app = serverApp();
     const email = uniqueEmail('me');
-    const user = await app.createUser({ primaryEmail: email, primaryEmailAuthEnabled: true, password: 'a-long-password' });
+    const user = await app.createUser({
+      primaryEmail: email,
+      primaryEmailAuthEnabled: true,
+      password: 'a-long-password',
+    });
     const team = await app.createTeam({ displayName: 'My own', creatorUserId: user.id });
-    const { access_token } = await signInWithPassword(transportFor(em, 'client'), { email, password: 'a-long-password' });
+    const { access_token } = await signInWithPassword(transportFor(em, 'client'), {
+      email,
+      password: 'a-long-password',
+    });
     const me = app.forUser(access_token);
     expect((await me.listTeams({ userId: 'me' })).map((t) => t.id)).toEqual([team.id]);
     await expect(me.signOut({ maxAttempts: 1 })).resolves.toEqual({ success: true });

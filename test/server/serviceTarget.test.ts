@@ -18,7 +18,11 @@ function email(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 }
 
-function client(t: ServiceTarget, tokens?: { access_token: string }, keys: { projectId?: string; publishableClientKey?: string } = {}): Transport<'client'> {
+function client(
+  t: ServiceTarget,
+  tokens?: { access_token: string },
+  keys: { projectId?: string; publishableClientKey?: string } = {},
+): Transport<'client'> {
   return createTransport({
     baseUrl: t.baseUrl,
     projectId: keys.projectId ?? t.projectId,
@@ -32,7 +36,12 @@ function client(t: ServiceTarget, tokens?: { access_token: string }, keys: { pro
 }
 
 function serverApp(t: ServiceTarget) {
-  return createServerApp({ baseUrl: t.baseUrl, projectId: t.projectId, secretServerKey: t.secretServerKey, extraRequestHeaders: { ...t.extraRequestHeaders } });
+  return createServerApp({
+    baseUrl: t.baseUrl,
+    projectId: t.projectId,
+    secretServerKey: t.secretServerKey,
+    extraRequestHeaders: { ...t.extraRequestHeaders },
+  });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -48,13 +57,25 @@ describe(`the service target (${process.env.AUTHBROKER_SERVICE_TARGET?.startsWit
   it("signs up with a password; the server app verifies the token against the project's keys and reads today's user fields", async () => {
     const t = target();
     const address = email('target');
-    const signedUp = await api.signUpWithPassword(client(t), { email: address, password: PASSWORD, verification_callback_url: CALLBACK });
+    const signedUp = await api.signUpWithPassword(client(t), {
+      email: address,
+      password: PASSWORD,
+      verification_callback_url: CALLBACK,
+    });
     const app = serverApp(t);
     const verified = await app.verifyAccessToken(signedUp.access_token);
     expect(verified).toMatchObject({ userId: signedUp.user_id, projectId: t.projectId });
     expect(verified.expiresAtMillis).toBeGreaterThan(Date.now());
     const user = await app.getUser(signedUp.user_id);
-    expect(user).toMatchObject({ id: signedUp.user_id, primaryEmail: address, hasPassword: true, isAnonymous: false, isRestricted: false, restrictedReason: null, restrictedByAdmin: false });
+    expect(user).toMatchObject({
+      id: signedUp.user_id,
+      primaryEmail: address,
+      hasPassword: true,
+      isAnonymous: false,
+      isRestricted: false,
+      restrictedReason: null,
+      restrictedByAdmin: false,
+    });
     expect(user.riskScores.signUp).toEqual({ bot: expect.any(Number), freeTrialAbuse: expect.any(Number) });
     const me = await api.getCurrentUser(client(t, signedUp));
     expect(me).toMatchObject({ id: signedUp.user_id, is_anonymous: false, restricted_reason: null });
@@ -63,7 +84,11 @@ describe(`the service target (${process.env.AUTHBROKER_SERVICE_TARGET?.startsWit
 
   it('renews the access token at the token endpoint, and a signed-out session no longer renews', async () => {
     const t = target();
-    const signedUp = await api.signUpWithPassword(client(t), { email: email('renew'), password: PASSWORD, verification_callback_url: CALLBACK });
+    const signedUp = await api.signUpWithPassword(client(t), {
+      email: email('renew'),
+      password: PASSWORD,
+      verification_callback_url: CALLBACK,
+    });
     const ended: unknown[] = [];
     const source = createRefreshingTokenSource({
       baseUrl: t.baseUrl,
@@ -85,7 +110,12 @@ describe(`the service target (${process.env.AUTHBROKER_SERVICE_TARGET?.startsWit
   it('users, teams and memberships through the server app', async () => {
     const t = target();
     const app = serverApp(t);
-    const user = await app.createUser({ primaryEmail: email('made'), primaryEmailAuthEnabled: true, password: PASSWORD, displayName: 'Made' });
+    const user = await app.createUser({
+      primaryEmail: email('made'),
+      primaryEmailAuthEnabled: true,
+      password: PASSWORD,
+      displayName: 'Made',
+    });
     const team = await app.createTeam({ displayName: 'Target team' });
     await app.addTeamMember(team.id, user.id);
     expect((await app.listTeams({ userId: user.id })).map((x) => x.id)).toContain(team.id);
@@ -94,7 +124,10 @@ describe(`the service target (${process.env.AUTHBROKER_SERVICE_TARGET?.startsWit
     const renamed = await app.updateUser(user.id, { displayName: 'Renamed', clientReadOnlyMetadata: { plan: 'pro' } });
     expect(renamed).toMatchObject({ displayName: 'Renamed', clientReadOnlyMetadata: { plan: 'pro' } });
     const taken = await rejection(app.createUser({ primaryEmail: user.primaryEmail!, primaryEmailAuthEnabled: true }));
-    expect(taken).toMatchObject({ code: 'USER_EMAIL_ALREADY_EXISTS', details: { email: user.primaryEmail, would_work_if_email_was_verified: false } });
+    expect(taken).toMatchObject({
+      code: 'USER_EMAIL_ALREADY_EXISTS',
+      details: { email: user.primaryEmail, would_work_if_email_was_verified: false },
+    });
     await app.deleteTeam(team.id);
     await app.deleteUser(user.id);
     expect(await rejection(app.getUser(user.id))).toMatchObject({ code: 'USER_NOT_FOUND' });
@@ -103,29 +136,60 @@ describe(`the service target (${process.env.AUTHBROKER_SERVICE_TARGET?.startsWit
   it('an unknown project id is CURRENT_PROJECT_NOT_FOUND whatever the key; a wrong key is INVALID_PUBLISHABLE_CLIENT_KEY; no key is allowed', async () => {
     const t = target();
     const ghost = '00000000-0000-4000-8000-000000000000';
-    expect(await rejection(api.getCurrentProject(client(t, undefined, { projectId: ghost })))).toMatchObject({ code: 'CURRENT_PROJECT_NOT_FOUND', status: 400, details: { project_id: ghost } });
-    expect(await rejection(api.getCurrentProject(client(t, undefined, { publishableClientKey: 'pck_wrong' })))).toMatchObject({ code: 'INVALID_PUBLISHABLE_CLIENT_KEY', status: 401 });
-    const keyless = createTransport({ baseUrl: t.baseUrl, projectId: t.projectId, accessType: 'client', extraRequestHeaders: t.extraRequestHeaders, diagnoseFailures: false });
+    expect(await rejection(api.getCurrentProject(client(t, undefined, { projectId: ghost })))).toMatchObject({
+      code: 'CURRENT_PROJECT_NOT_FOUND',
+      status: 400,
+      details: { project_id: ghost },
+    });
+    expect(
+      await rejection(api.getCurrentProject(client(t, undefined, { publishableClientKey: 'pck_wrong' }))),
+    ).toMatchObject({ code: 'INVALID_PUBLISHABLE_CLIENT_KEY', status: 401 });
+    const keyless = createTransport({
+      baseUrl: t.baseUrl,
+      projectId: t.projectId,
+      accessType: 'client',
+      extraRequestHeaders: t.extraRequestHeaders,
+      diagnoseFailures: false,
+    });
     expect((await api.getCurrentProject(keyless)).id).toBe(t.projectId);
   });
 
   it('the admin app reads and updates the project where the service keeps it now', async () => {
     const t = target();
-    const admin = createAdminApp({ baseUrl: t.baseUrl, projectId: t.projectId, superSecretAdminKey: t.superSecretAdminKey, extraRequestHeaders: { ...t.extraRequestHeaders } });
+    const admin = createAdminApp({
+      baseUrl: t.baseUrl,
+      projectId: t.projectId,
+      superSecretAdminKey: t.superSecretAdminKey,
+      extraRequestHeaders: { ...t.extraRequestHeaders },
+    });
     const before = await admin.getCurrentProject();
-    expect(before).toMatchObject({ id: t.projectId, config: { allowLocalhost: true, teamMemberDefaultPermissions: [{ id: 'team_member' }] } });
+    expect(before).toMatchObject({
+      id: t.projectId,
+      config: { allowLocalhost: true, teamMemberDefaultPermissions: [{ id: 'team_member' }] },
+    });
     expect(before).not.toHaveProperty('userCount');
     const updated = await admin.updateCurrentProject({ description: 'Set by the target suite' });
     expect(updated.description).toBe('Set by the target suite');
     // An update without a description keeps it.
-    expect((await admin.updateCurrentProject({ displayName: before.displayName })).description).toBe('Set by the target suite');
+    expect((await admin.updateCurrentProject({ displayName: before.displayName })).description).toBe(
+      'Set by the target suite',
+    );
   });
 
   it('a contact channel is verified with the code from its e-mail', async () => {
     const t = target();
-    const signedUp = await api.signUpWithPassword(client(t), { email: email('channel'), password: PASSWORD, verification_callback_url: CALLBACK });
+    const signedUp = await api.signUpWithPassword(client(t), {
+      email: email('channel'),
+      password: PASSWORD,
+      verification_callback_url: CALLBACK,
+    });
     const second = email('second');
-    const channel = await api.createContactChannel(client(t, signedUp), { user_id: 'me', type: 'email', value: second, used_for_auth: false });
+    const channel = await api.createContactChannel(client(t, signedUp), {
+      user_id: 'me',
+      type: 'email',
+      value: second,
+      used_for_auth: false,
+    });
     await api.sendContactChannelVerificationCode(client(t, signedUp), 'me', channel.id, CALLBACK);
     const mail = await t.waitForMail(second, /verif/i);
     const code = /[?&]code=([A-Za-z0-9_-]+)/.exec(`${mail.text}\n${mail.html ?? ''}`.replace(/&amp;/g, '&'))?.[1];

@@ -52,24 +52,42 @@ export function userTransport<A extends AccessType = 'client'>(
 
 export async function signUp(em: RunningEmulator, email = uniqueEmail(), password = PASSWORD): Promise<SignedUp> {
   const client = anonymousClient(em);
-  const result = await endpoints.signUpWithPassword(client, { email, password, verification_callback_url: `${APP}/handler/email-verification` });
+  const result = await endpoints.signUpWithPassword(client, {
+    email,
+    password,
+    verification_callback_url: `${APP}/handler/email-verification`,
+  });
   return { email, password, ...result };
 }
 
 export function anonymousClient(em: RunningEmulator): Transport<'client'> {
   const keys = em.projects.demo;
-  return createTransport({ baseUrl: em.url, projectId: keys.id, accessType: 'client', publishableClientKey: keys.publishableClientKey, diagnoseFailures: false });
+  return createTransport({
+    baseUrl: em.url,
+    projectId: keys.id,
+    accessType: 'client',
+    publishableClientKey: keys.publishableClientKey,
+    diagnoseFailures: false,
+  });
 }
 
 /** The newest e-mail to `to`, read through the emulator's mailbox endpoint. */
 export async function latestMail(em: RunningEmulator, to: string): Promise<MailboxItem> {
-  const { items } = await devRequest<{ items: MailboxItem[] }>(em, 'GET', `/emulator/mailbox?to=${encodeURIComponent(to)}`);
+  const { items } = await devRequest<{ items: MailboxItem[] }>(
+    em,
+    'GET',
+    `/emulator/mailbox?to=${encodeURIComponent(to)}`,
+  );
   expect(items.length).toBeGreaterThan(0);
   return items[items.length - 1]!;
 }
 
 export async function mailCount(em: RunningEmulator, to: string): Promise<number> {
-  const { items } = await devRequest<{ items: MailboxItem[] }>(em, 'GET', `/emulator/mailbox?to=${encodeURIComponent(to)}`);
+  const { items } = await devRequest<{ items: MailboxItem[] }>(
+    em,
+    'GET',
+    `/emulator/mailbox?to=${encodeURIComponent(to)}`,
+  );
   return items.length;
 }
 
@@ -80,7 +98,8 @@ export function codeOf(link: string | null): string {
 }
 
 export async function advanceClock(em: RunningEmulator, millis: number): Promise<number> {
-  return (await devRequest<{ now_millis: number }>(em, 'POST', '/emulator/time', { advance_millis: millis })).now_millis;
+  return (await devRequest<{ now_millis: number }>(em, 'POST', '/emulator/time', { advance_millis: millis }))
+    .now_millis;
 }
 
 export async function emulatorNow(em: RunningEmulator): Promise<number> {
@@ -103,7 +122,14 @@ export async function api(
   em: RunningEmulator,
   method: string,
   path: string,
-  options: { access?: AccessType | null; project?: 'demo' | 'internal'; accessToken?: string; refreshToken?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: {
+    access?: AccessType | null;
+    project?: 'demo' | 'internal';
+    accessToken?: string;
+    refreshToken?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<RawResponse> {
   const keys = em.projects[options.project ?? 'demo'];
   const access = options.access === undefined ? 'client' : options.access;
@@ -136,12 +162,20 @@ export async function api(
 
 /** Asserts a known-error response: status, header and body code. */
 export function expectKnownError(response: RawResponse, code: string, status: number): void {
-  expect({ status: response.status, header: response.headers.get('x-stack-known-error'), code: (response.body as { code?: unknown } | undefined)?.code }).toEqual({ status, header: code, code });
+  expect({
+    status: response.status,
+    header: response.headers.get('x-stack-known-error'),
+    code: (response.body as { code?: unknown } | undefined)?.code,
+  }).toEqual({ status, header: code, code });
 }
 
 /** Asserts a plain (non-known) error with exactly this text. */
 export function expectPlainError(response: RawResponse, status: number, text: string): void {
-  expect({ status: response.status, known: response.headers.get('x-stack-known-error'), text: response.text }).toEqual({ status, known: null, text });
+  expect({ status: response.status, known: response.headers.get('x-stack-known-error'), text: response.text }).toEqual({
+    status,
+    known: null,
+    text,
+  });
 }
 
 /** The demo project's stored record, for config toggles the admin API would make. */
@@ -150,7 +184,11 @@ export function demoProject(em: RunningEmulator): ProjectRecord {
 }
 
 /** Runs `fn` with some demo config changed, then puts it back. */
-export async function withDemoConfig(em: RunningEmulator, change: Partial<ProjectRecord['config']>, fn: () => Promise<void>): Promise<void> {
+export async function withDemoConfig(
+  em: RunningEmulator,
+  change: Partial<ProjectRecord['config']>,
+  fn: () => Promise<void>,
+): Promise<void> {
   const config = demoProject(em).config;
   const saved = { ...config };
   Object.assign(config, change);
@@ -161,7 +199,12 @@ export async function withDemoConfig(em: RunningEmulator, change: Partial<Projec
   }
 }
 
-/** Claims signed with one of an emulator project's keys, as the service signs its tokens: for tests of what each key may sign. */
+/**
+ * Claims signed with one of an emulator project's keys, as the service signs its tokens: for tests of what each key may
+ * sign.
+ */
 export async function signWithKey(claims: JWTPayload, key: SigningKeyRecord): Promise<string> {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(await importJWK({ ...key.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'ES256', kid: key.kid })
+    .sign(await importJWK({ ...key.privateJwk, alg: 'ES256' } as JWK, 'ES256'));
 }

@@ -29,7 +29,14 @@ export interface TestBroker {
 /** A SharedWorker-mode broker for the emulator's demo project, on fake IndexedDB and local locks. */
 export async function startTestBroker(
   emulator: RunningEmulator,
-  options: Partial<BrokerHostOptions> & { locks?: LocalLockManager; projectKeys?: 'demo'; tokenMarginMillis?: number; refetchOnReturn?: boolean; extraRequestHeaders?: Record<string, string>; tokenStore?: 'indexeddb' | 'memory' } = {},
+  options: Partial<BrokerHostOptions> & {
+    locks?: LocalLockManager;
+    projectKeys?: 'demo';
+    tokenMarginMillis?: number;
+    refetchOnReturn?: boolean;
+    extraRequestHeaders?: Record<string, string>;
+    tokenStore?: 'indexeddb' | 'memory';
+  } = {},
 ): Promise<TestBroker> {
   const locks = options.locks ?? new LocalLockManager();
   const { demo, internal } = emulator.projects;

@@ -52,7 +52,12 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 /** Emulator dev endpoints. */
-export async function devRequest<T>(emulator: RunningEmulator, method: string, path: string, body?: unknown): Promise<T> {
+export async function devRequest<T>(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${emulator.url}${path}`, {
     method,
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
@@ -71,7 +76,15 @@ export async function setServiceReachable(emulator: RunningEmulator, reachable: 
     await fetch(url, { method: 'DELETE' });
     return;
   }
-  const rules = ['/api/v1*', '/health'].map((path) => ({ path, probability: 1, effect: { type: 'drop', phase: 'before' } }));
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
+  const rules = ['/api/v1*', '/health'].map((path) => ({
+    path,
+    probability: 1,
+    effect: { type: 'drop', phase: 'before' },
+  }));
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rules }),
+  });
   if (!response.ok) throw new Error(`faults: ${response.status} ${await response.text()}`);
 }

@@ -4,15 +4,22 @@
  */
 export function objectBytesByType(snapshotText: string): Map<string, number> {
   const { byType } = heapBreakdown(snapshotText);
-  return new Map(Object.entries(byType).filter(([type]) => type !== 'code' && type !== 'hidden' && type !== 'object shape'));
+  return new Map(
+    Object.entries(byType).filter(([type]) => type !== 'code' && type !== 'hidden' && type !== 'object shape'),
+  );
 }
 
 /** What grew from one snapshot to the next, per type (growth only). */
 export function growthByType(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
-  return Object.fromEntries([...after].map(([type, bytes]) => [type, bytes - (before.get(type) ?? 0)] as const).filter(([, bytes]) => bytes > 0));
+  return Object.fromEntries(
+    [...after]
+      .map(([type, bytes]) => [type, bytes - (before.get(type) ?? 0)] as const)
+      .filter(([, bytes]) => bytes > 0),
+  );
 }
 
-export const totalBytes = (growth: Record<string, number>): number => Object.values(growth).reduce((sum, bytes) => sum + bytes, 0);
+export const totalBytes = (growth: Record<string, number>): number =>
+  Object.values(growth).reduce((sum, bytes) => sum + bytes, 0);
 
 /** What a heap holds: bytes per node type, compiled code and the page's native objects included. */
 export interface HeapBreakdown {
@@ -21,7 +28,10 @@ export interface HeapBreakdown {
 }
 
 export function heapBreakdown(snapshotText: string): HeapBreakdown {
-  const snapshot = JSON.parse(snapshotText) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[] };
+  const snapshot = JSON.parse(snapshotText) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+  };
   const fields = snapshot.snapshot.meta.node_fields;
   const typeIndex = fields.indexOf('type');
   const sizeIndex = fields.indexOf('self_size');

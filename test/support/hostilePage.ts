@@ -23,7 +23,11 @@ export function useHandMadeConnections() {
       exposeBrokerEntry(async () => broker, entryPorts.port2);
       const listener = new MessageChannel();
       const entry = Comlink.wrap<BrokerEntry>(entryPorts.port1);
-      const apiPort = await entry.connect(broker.config, { version: '', tabId: crypto.randomUUID(), ...hello } as never, Comlink.transfer(listener.port2, [listener.port2]));
+      const apiPort = await entry.connect(
+        broker.config,
+        { version: '', tabId: crypto.randomUUID(), ...hello } as never,
+        Comlink.transfer(listener.port2, [listener.port2]),
+      );
       if (!(apiPort instanceof MessagePort)) throw new Error(`connect answered ${String(apiPort)}`);
       closers.push(() => {
         entryPorts.port1.close();

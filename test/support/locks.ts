@@ -11,7 +11,11 @@ export class LocalLockManager implements LockManagerLike {
   /** Who holds each lock now: a steal makes that holder's request reject, as in browsers. */
   private holders = new Map<string, { stolen(): void }>();
 
-  async request<T>(name: string, options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T> {
+  async request<T>(
+    name: string,
+    options: { ifAvailable?: boolean; steal?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<T> | T,
+  ): Promise<T> {
     if (options.steal) {
       this.holders.get(name)?.stolen();
       return this.run(name, callback);
@@ -28,7 +32,10 @@ export class LocalLockManager implements LockManagerLike {
           resolve();
         };
         const onAbort = () => {
-          this.queues.set(name, (this.queues.get(name) ?? []).filter((g) => g !== grant));
+          this.queues.set(
+            name,
+            (this.queues.get(name) ?? []).filter((g) => g !== grant),
+          );
           reject(new DOMException('The lock request was aborted.', 'AbortError'));
         };
         if (options.signal?.aborted) return onAbort();
@@ -46,7 +53,9 @@ export class LocalLockManager implements LockManagerLike {
     this.held.add(name);
     let stolen!: (error: unknown) => void;
     const whenStolen = new Promise<never>((_, reject) => (stolen = reject));
-    const holder = { stolen: () => stolen(new DOMException('The lock was taken by another request (steal).', 'AbortError')) };
+    const holder = {
+      stolen: () => stolen(new DOMException('The lock was taken by another request (steal).', 'AbortError')),
+    };
     this.holders.set(name, holder);
     try {
       return await Promise.race([callback({ name }), whenStolen]);

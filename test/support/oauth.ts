@@ -1,6 +1,12 @@
 import { expect } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index.js';
-import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, type AuthorizeUrlParams } from '../../protocol/authorizationCode.js';
+import {
+  buildAuthorizeUrl,
+  createOAuthState,
+  createPkcePair,
+  exchangeAuthorizationCode,
+  type AuthorizeUrlParams,
+} from '../../protocol/authorizationCode.js';
 import type { AuthorizationCodeTokens } from '../../protocol/resources/session.js';
 import { APP } from './authFlows.js';
 
@@ -18,7 +24,9 @@ export interface StartedFlow {
   setCookie: string;
 }
 
-export type StartOptions = Partial<Omit<AuthorizeUrlParams, 'state' | 'codeChallenge'>> & { project?: 'demo' | 'internal' };
+export type StartOptions = Partial<Omit<AuthorizeUrlParams, 'state' | 'codeChallenge'>> & {
+  project?: 'demo' | 'internal';
+};
 
 export function tokenOptions(em: RunningEmulator, project: 'demo' | 'internal' = 'demo') {
   const keys = em.projects[project];
@@ -39,7 +47,9 @@ export async function authorizeUrl(em: RunningEmulator, options: StartOptions = 
     ...(options.token === undefined ? {} : { token: options.token }),
     ...(options.providerScope === undefined ? {} : { providerScope: options.providerScope }),
     errorRedirectUrl: options.errorRedirectUrl ?? ERROR_URL,
-    ...(options.afterCallbackRedirectUrl === undefined ? {} : { afterCallbackRedirectUrl: options.afterCallbackRedirectUrl }),
+    ...(options.afterCallbackRedirectUrl === undefined
+      ? {}
+      : { afterCallbackRedirectUrl: options.afterCallbackRedirectUrl }),
   });
   return { url, state, codeVerifier: pkce.codeVerifier, redirectUri };
 }
@@ -54,23 +64,40 @@ export async function startFlow(em: RunningEmulator, options: StartOptions = {})
   return { state, codeVerifier, redirectUri, consentUrl, cookie: setCookie.split(';')[0]!, setCookie };
 }
 
-/** Follows an authorize URL an app navigated to (one the test did not build), up to the mock provider's consent page. */
+/**
+ * Follows an authorize URL an app navigated to (one the test did not build), up to the mock provider's consent page.
+ */
 export async function providerPage(authorizeUrl: string): Promise<StartedFlow> {
   const response = await fetch(authorizeUrl, { redirect: 'manual' });
   expect(response.status, await response.clone().text()).toBe(307);
   const setCookie = response.headers.get('set-cookie') ?? '';
-  return { state: '', codeVerifier: '', redirectUri: '', consentUrl: new URL(response.headers.get('location')!), cookie: setCookie.split(';')[0]!, setCookie };
+  return {
+    state: '',
+    codeVerifier: '',
+    redirectUri: '',
+    consentUrl: new URL(response.headers.get('location')!),
+    cookie: setCookie.split(';')[0]!,
+    setCookie,
+  };
 }
 
 /** Submits the consent form as a person would (plain form POST); returns where the provider sends the browser. */
-export async function consent(flow: StartedFlow, input: { email?: string; display_name?: string; email_verified?: boolean; action?: 'approve' | 'deny' }): Promise<URL> {
+export async function consent(
+  flow: StartedFlow,
+  input: { email?: string; display_name?: string; email_verified?: boolean; action?: 'approve' | 'deny' },
+): Promise<URL> {
   const form = new URLSearchParams();
-  for (const key of ['client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method']) form.set(key, flow.consentUrl.searchParams.get(key) ?? '');
+  for (const key of ['client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method'])
+    form.set(key, flow.consentUrl.searchParams.get(key) ?? '');
   if (input.email !== undefined) form.set('email', input.email);
   if (input.display_name !== undefined) form.set('display_name', input.display_name);
   if (input.email_verified === false) form.set('email_verified', 'false');
   form.set('action', input.action ?? 'approve');
-  const response = await fetch(flow.consentUrl.origin + flow.consentUrl.pathname, { method: 'POST', body: form, redirect: 'manual' });
+  const response = await fetch(flow.consentUrl.origin + flow.consentUrl.pathname, {
+    method: 'POST',
+    body: form,
+    redirect: 'manual',
+  });
   expect(response.status, await response.clone().text()).toBe(303);
   return new URL(response.headers.get('location')!);
 }
@@ -88,7 +115,11 @@ export interface CompletedFlow extends StartedFlow {
 }
 
 /** authorize → consent → callback; expects the 307 back to the client. */
-export async function runFlow(em: RunningEmulator, account: { email: string; display_name?: string; email_verified?: boolean }, options: StartOptions = {}): Promise<CompletedFlow> {
+export async function runFlow(
+  em: RunningEmulator,
+  account: { email: string; display_name?: string; email_verified?: boolean },
+  options: StartOptions = {},
+): Promise<CompletedFlow> {
   const flow = await startFlow(em, options);
   const atCallback = await consent(flow, account);
   const result = await callback(atCallback, flow.cookie);
@@ -96,7 +127,11 @@ export async function runFlow(em: RunningEmulator, account: { email: string; dis
   return { ...flow, finalUrl: new URL(result.location!) };
 }
 
-export function exchange(em: RunningEmulator, flow: CompletedFlow, override: { codeVerifier?: string; redirectUri?: string; project?: 'demo' | 'internal' } = {}): Promise<AuthorizationCodeTokens> {
+export function exchange(
+  em: RunningEmulator,
+  flow: CompletedFlow,
+  override: { codeVerifier?: string; redirectUri?: string; project?: 'demo' | 'internal' } = {},
+): Promise<AuthorizationCodeTokens> {
   return exchangeAuthorizationCode(tokenOptions(em, override.project), {
     callbackUrl: flow.finalUrl,
     expectedState: flow.state,
@@ -106,7 +141,11 @@ export function exchange(em: RunningEmulator, flow: CompletedFlow, override: { c
 }
 
 /** Signs in with the mock provider end to end. */
-export async function oauthSignIn(em: RunningEmulator, account: { email: string; display_name?: string; email_verified?: boolean }, options: StartOptions = {}) {
+export async function oauthSignIn(
+  em: RunningEmulator,
+  account: { email: string; display_name?: string; email_verified?: boolean },
+  options: StartOptions = {},
+) {
   const flow = await runFlow(em, account, options);
   return { flow, tokens: await exchange(em, flow, options.project === undefined ? {} : { project: options.project }) };
 }

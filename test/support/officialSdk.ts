@@ -2,7 +2,11 @@ import { readFileSync } from 'node:fs';
 
 /** The installed release behind an npm alias of the root's devDependencies. */
 function installedVersion(alias: string): string {
-  return (JSON.parse(readFileSync(new URL(`../../node_modules/${alias}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(new URL(`../../node_modules/${alias}/package.json`, import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 }
 
 export interface OfficialSdkRelease {

@@ -20,7 +20,12 @@ type SdkResult = { status: 'ok' } | { status: 'error'; error: unknown };
 
 /** What the flow uses of `StackClientApp`. */
 export interface SdkApp {
-  signUpWithCredential(options: { email: string; password: string; noRedirect: true; verificationCallbackUrl: string }): Promise<SdkResult>;
+  signUpWithCredential(options: {
+    email: string;
+    password: string;
+    noRedirect: true;
+    verificationCallbackUrl: string;
+  }): Promise<SdkResult>;
   signInWithCredential(options: { email: string; password: string; noRedirect: true }): Promise<SdkResult>;
   getUser(): Promise<SdkUser | null>;
 }
@@ -41,7 +46,10 @@ export interface SdkFlowOptions extends Omit<SdkAppOptions, 'redirectMethod'> {
   verificationCallbackUrl: string;
   /** Moves the emulator's clock by this many milliseconds (negative: back). */
   shiftEmulatorClock(millis: number): Promise<void>;
-  /** How far back the clock goes while signing in, so the token issued is already expired: the access-token lifetime and a minute. */
+  /**
+   * How far back the clock goes while signing in, so the token issued is already expired: the access-token lifetime and
+   * a minute.
+   */
   expiredByMillis: number;
 }
 
@@ -69,13 +77,28 @@ async function requireUser(app: SdkApp, step: string): Promise<SdkUser> {
 }
 
 /**
- * Sign up, read the user, update it and read it again, create a team and list the user's teams, sign out, sign in with a
+ * Sign up, read the user, update it and read it again, create a team and list the user's teams, sign out, sign in with
+ * a
  * token that has already expired, then read the user (the SDK refreshes first) and take its access token.
  */
 export async function runSdkFlow(StackClientApp: SdkAppClass, options: SdkFlowOptions): Promise<SdkFlowResult> {
-  const app = new StackClientApp({ baseUrl: options.baseUrl, projectId: options.projectId, publishableClientKey: options.publishableClientKey, tokenStore: options.tokenStore, redirectMethod: 'none' });
+  const app = new StackClientApp({
+    baseUrl: options.baseUrl,
+    projectId: options.projectId,
+    publishableClientKey: options.publishableClientKey,
+    tokenStore: options.tokenStore,
+    redirectMethod: 'none',
+  });
   const { email, password } = options;
-  ok(await app.signUpWithCredential({ email, password, noRedirect: true, verificationCallbackUrl: options.verificationCallbackUrl }), 'sign-up');
+  ok(
+    await app.signUpWithCredential({
+      email,
+      password,
+      noRedirect: true,
+      verificationCallbackUrl: options.verificationCallbackUrl,
+    }),
+    'sign-up',
+  );
   const signedUp = await requireUser(app, 'after sign-up');
   const signedUpUser = { id: signedUp.id, primaryEmail: signedUp.primaryEmail };
   await signedUp.update({ displayName: `Renamed ${email}` });
@@ -95,5 +118,13 @@ export async function runSdkFlow(StackClientApp: SdkAppClass, options: SdkFlowOp
   const signedIn = await requireUser(app, 'after sign-in');
   const { accessToken } = await signedIn.getAuthJson();
   if (accessToken === null) throw new Error('after sign-in: the SDK has no access token.');
-  return { signedUpUser, updatedDisplayName, createdTeamId, teamIds, signedOutUser, signedInUser: { id: signedIn.id, primaryEmail: signedIn.primaryEmail }, signedInAccessToken: accessToken };
+  return {
+    signedUpUser,
+    updatedDisplayName,
+    createdTeamId,
+    teamIds,
+    signedOutUser,
+    signedInUser: { id: signedIn.id, primaryEmail: signedIn.primaryEmail },
+    signedInAccessToken: accessToken,
+  };
 }

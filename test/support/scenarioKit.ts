@@ -43,14 +43,29 @@ export function clientTransport(target: ServiceTarget, accessToken?: string): Tr
 }
 
 export function serverApp(target: ServiceTarget): ServerApp {
-  return createServerApp({ baseUrl: target.baseUrl, projectId: target.projectId, secretServerKey: target.secretServerKey, extraRequestHeaders: target.extraRequestHeaders, clock: compressedClock });
+  return createServerApp({
+    baseUrl: target.baseUrl,
+    projectId: target.projectId,
+    secretServerKey: target.secretServerKey,
+    extraRequestHeaders: target.extraRequestHeaders,
+    clock: compressedClock,
+  });
 }
 
 export function adminApp(target: ServiceTarget): AdminApp {
-  return createAdminApp({ baseUrl: target.baseUrl, projectId: target.projectId, superSecretAdminKey: target.superSecretAdminKey, extraRequestHeaders: target.extraRequestHeaders, clock: compressedClock });
+  return createAdminApp({
+    baseUrl: target.baseUrl,
+    projectId: target.projectId,
+    superSecretAdminKey: target.superSecretAdminKey,
+    extraRequestHeaders: target.extraRequestHeaders,
+    clock: compressedClock,
+  });
 }
 
-/** What the service answered to a hand-made call: for what our transport would never send (a missing header, another user's id). */
+/**
+ * What the service answered to a hand-made call: for what our transport would never send (a missing header, another
+ * user's id).
+ */
 export interface RawAnswer {
   status: number;
   /** `x-stack-known-error`, or null. */
@@ -63,17 +78,32 @@ export async function rawCall(
   target: ServiceTarget,
   method: string,
   path: string,
-  options: { access?: AccessType; accessToken?: string; refreshToken?: string; body?: unknown; headers?: Record<string, string> } = {},
+  options: {
+    access?: AccessType;
+    accessToken?: string;
+    refreshToken?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<RawAnswer> {
   const access = options.access ?? 'client';
-  const headers: Record<string, string> = { 'x-stack-project-id': target.projectId, 'x-stack-access-type': access, ...target.extraRequestHeaders, ...options.headers };
+  const headers: Record<string, string> = {
+    'x-stack-project-id': target.projectId,
+    'x-stack-access-type': access,
+    ...target.extraRequestHeaders,
+    ...options.headers,
+  };
   if (access === 'client') headers['x-stack-publishable-client-key'] = target.publishableClientKey;
   if (access === 'server') headers['x-stack-secret-server-key'] = target.secretServerKey;
   if (access === 'admin') headers['x-stack-super-secret-admin-key'] = target.superSecretAdminKey;
   if (options.accessToken !== undefined) headers['x-stack-access-token'] = options.accessToken;
   if (options.refreshToken !== undefined) headers['x-stack-refresh-token'] = options.refreshToken;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${target.baseUrl}/api/v1${path}`, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+  const response = await fetch(`${target.baseUrl}/api/v1${path}`, {
+    method,
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -148,7 +178,9 @@ export async function brokerFor(target: ServiceTarget, count = 1): Promise<Targe
     },
     { mode: 'shared-worker', clock: compressedClock, locks },
   );
-  const tabs = await Promise.all(Array.from({ length: count }, () => connectTab(broker, locks, { handlerUrls: HANDLER_URLS })));
+  const tabs = await Promise.all(
+    Array.from({ length: count }, () => connectTab(broker, locks, { handlerUrls: HANDLER_URLS })),
+  );
   return {
     broker,
     tabs,
@@ -164,7 +196,8 @@ const SETTINGS = '/internal/projects/current';
 /** The project's admin settings (today's service, and the emulator, serve them at `/internal/projects/current`). */
 async function projectSettings(target: ServiceTarget): Promise<Record<string, unknown>> {
   const read = await rawCall(target, 'GET', SETTINGS, { access: 'admin' });
-  if (read.status !== 200) throw new Error(`Reading the project's settings answered ${read.status}: ${JSON.stringify(read.body)}`);
+  if (read.status !== 200)
+    throw new Error(`Reading the project's settings answered ${read.status}: ${JSON.stringify(read.body)}`);
   return (read.body as { config: Record<string, unknown> }).config;
 }
 
@@ -174,7 +207,8 @@ export async function ensureProjectSettings(target: ServiceTarget, wanted: Recor
   const missing = Object.fromEntries(Object.entries(wanted).filter(([key, value]) => config[key] !== value));
   if (Object.keys(missing).length === 0) return;
   const written = await rawCall(target, 'PATCH', SETTINGS, { access: 'admin', body: { config: missing } });
-  if (written.status !== 200) throw new Error(`Changing the project's settings answered ${written.status}: ${JSON.stringify(written.body)}`);
+  if (written.status !== 200)
+    throw new Error(`Changing the project's settings answered ${written.status}: ${JSON.stringify(written.body)}`);
 }
 
 /** Makes sure the project offers an OAuth provider (for linked accounts). */
@@ -184,13 +218,27 @@ export async function ensureOAuthProvider(target: ServiceTarget, providerId: str
   const listed = (config.oauth_providers as Provider[] | undefined) ?? [];
   if (listed.some((p) => p.id === providerId)) return;
   // Written back as they were given (the read adds fields of its own, which a write refuses).
-  const providers = listed.map(({ id, type, client_id, client_secret }) => ({ id, type, ...(client_id === undefined ? {} : { client_id, client_secret }) }));
-  const written = await rawCall(target, 'PATCH', SETTINGS, { access: 'admin', body: { config: { oauth_providers: [...providers, { id: providerId, type: 'shared' }] } } });
-  if (written.status !== 200) throw new Error(`Adding the OAuth provider ${providerId} answered ${written.status}: ${JSON.stringify(written.body)}`);
+  const providers = listed.map(({ id, type, client_id, client_secret }) => ({
+    id,
+    type,
+    ...(client_id === undefined ? {} : { client_id, client_secret }),
+  }));
+  const written = await rawCall(target, 'PATCH', SETTINGS, {
+    access: 'admin',
+    body: { config: { oauth_providers: [...providers, { id: providerId, type: 'shared' }] } },
+  });
+  if (written.status !== 200)
+    throw new Error(
+      `Adding the OAuth provider ${providerId} answered ${written.status}: ${JSON.stringify(written.body)}`,
+    );
 }
 
 /** Registers every exported function of a feature module as a test against the target `target()` gives when it runs. */
-export function defineScenarioTests(module: Record<string, unknown>, target: () => ServiceTarget, timeoutMillis?: number): void {
+export function defineScenarioTests(
+  module: Record<string, unknown>,
+  target: () => ServiceTarget,
+  timeoutMillis?: number,
+): void {
   for (const [name, run] of Object.entries(module)) {
     if (typeof run === 'function') it(name, () => (run as Scenario)(target()), timeoutMillis);
   }

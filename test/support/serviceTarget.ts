@@ -23,7 +23,10 @@ export interface ServiceTarget extends ProjectTarget {
   internalPublishableClientKey: string;
   /** The e-mails the service sent to `to`, oldest first. */
   mail(to: string): Promise<MailMessage[]>;
-  /** Waits (polling, at most `timeoutMillis`, 2 minutes unless given) for an e-mail to `to` whose subject or text matches. */
+  /**
+   * Waits (polling, at most `timeoutMillis`, 2 minutes unless given) for an e-mail to `to` whose subject or text
+   * matches.
+   */
   waitForMail(to: string, match?: RegExp, timeoutMillis?: number): Promise<MailMessage>;
   /** Headers every request to this target should carry (the real backend's development rate limit off). */
   extraRequestHeaders: Readonly<Record<string, string>>;
@@ -48,7 +51,9 @@ export interface RealTargetFile extends ProjectTarget {
 }
 
 /** Any value turns off the development backend's artificial rate limit and delays. */
-export const REAL_BACKEND_HEADERS: Readonly<Record<string, string>> = { 'x-stack-disable-artificial-development-delay': 'yes' };
+export const REAL_BACKEND_HEADERS: Readonly<Record<string, string>> = {
+  'x-stack-disable-artificial-development-delay': 'yes',
+};
 
 const TARGET_ENV = 'AUTHBROKER_SERVICE_TARGET';
 
@@ -56,24 +61,36 @@ const TARGET_ENV = 'AUTHBROKER_SERVICE_TARGET';
 export function realTargetFile(): RealTargetFile | null {
   const value = process.env[TARGET_ENV];
   if (value === undefined || value === '' || value === 'emulator') return null;
-  if (!value.startsWith('real:')) throw new Error(`${TARGET_ENV} must be "emulator" or "real:<file>", not ${JSON.stringify(value)}.`);
+  if (!value.startsWith('real:'))
+    throw new Error(`${TARGET_ENV} must be "emulator" or "real:<file>", not ${JSON.stringify(value)}.`);
   return JSON.parse(readFileSync(value.slice('real:'.length), 'utf8')) as RealTargetFile;
 }
 
 export const targetKind: 'emulator' | 'real' = realTargetFile() === null ? 'emulator' : 'real';
 
-async function pollMail(read: () => Promise<MailMessage[]>, to: string, match: RegExp | undefined, timeoutMillis: number): Promise<MailMessage> {
+async function pollMail(
+  read: () => Promise<MailMessage[]>,
+  to: string,
+  match: RegExp | undefined,
+  timeoutMillis: number,
+): Promise<MailMessage> {
   const deadline = Date.now() + timeoutMillis;
   for (;;) {
-    const found = (await read()).filter((m) => match === undefined || match.test(m.subject) || match.test(m.text)).at(-1);
+    const found = (await read())
+      .filter((m) => match === undefined || match.test(m.subject) || match.test(m.text))
+      .at(-1);
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`No e-mail to ${to}${match ? ` matching ${match}` : ''} within ${timeoutMillis} ms.`);
+    if (Date.now() > deadline)
+      throw new Error(`No e-mail to ${to}${match ? ` matching ${match}` : ''} within ${timeoutMillis} ms.`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
 function targetOf(base: Omit<ServiceTarget, 'waitForMail'>): ServiceTarget {
-  return { ...base, waitForMail: (to, match, timeoutMillis = 120_000) => pollMail(() => base.mail(to), to, match, timeoutMillis) };
+  return {
+    ...base,
+    waitForMail: (to, match, timeoutMillis = 120_000) => pollMail(() => base.mail(to), to, match, timeoutMillis),
+  };
 }
 
 /** The real backend from the lane's file. */
@@ -91,7 +108,12 @@ export function realTarget(file: RealTargetFile): ServiceTarget {
     async mail(to) {
       const response = await fetch(`${file.mailboxUrl}/messages?to=${encodeURIComponent(to)}`);
       if (!response.ok) throw new Error(`mail sink: ${response.status}`);
-      return ((await response.json()) as Array<{ subject: string; text: string; html: string | null }>).map((m) => ({ to, subject: m.subject, text: m.text, html: m.html }));
+      return ((await response.json()) as Array<{ subject: string; text: string; html: string | null }>).map((m) => ({
+        to,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+      }));
     },
     stop: async () => undefined,
   });
@@ -114,7 +136,9 @@ export async function emulatorTarget(options: EmulatorOptions = {}): Promise<Ser
     async mail(to) {
       const response = await fetch(`${emulator.mailboxUrl}/mailbox?to=${encodeURIComponent(to)}`);
       if (!response.ok) throw new Error(`emulator mailbox: ${response.status}`);
-      return ((await response.json()) as { items: Array<{ subject: string; text: string; html: string }> }).items.map((m) => ({ to, subject: m.subject, text: m.text, html: m.html }));
+      return ((await response.json()) as { items: Array<{ subject: string; text: string; html: string }> }).items.map(
+        (m) => ({ to, subject: m.subject, text: m.text, html: m.html }),
+      );
     },
     stop: () => emulator.stop(),
   });

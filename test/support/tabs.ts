@@ -13,7 +13,11 @@ export interface SimulatedTab {
   latest(subscriptionId: string): QuerySnapshot | undefined;
   subscribe(subscriptionId: string, query: QuerySpec): Promise<QuerySnapshot>;
   /** Waits until a subscription's latest snapshot satisfies `predicate`. */
-  waitFor(subscriptionId: string, predicate: (snapshot: QuerySnapshot) => boolean, timeoutMillis?: number): Promise<QuerySnapshot>;
+  waitFor(
+    subscriptionId: string,
+    predicate: (snapshot: QuerySnapshot) => boolean,
+    timeoutMillis?: number,
+  ): Promise<QuerySnapshot>;
   /** The tab disappears without a word: its port closes and its lifetime lock is released. */
   vanish(): void;
   close(): void;
@@ -21,7 +25,10 @@ export interface SimulatedTab {
 
 let tabCounter = 0;
 
-/** A tab talking to `broker` through the client's own connection code over real MessageChannels, as a SharedWorker port would. */
+/**
+ * A tab talking to `broker` through the client's own connection code over real MessageChannels, as a SharedWorker port
+ * would.
+ */
 export async function connectTab(
   broker: Broker,
   locks: LocalLockManager,
@@ -54,7 +61,14 @@ export async function connectTab(
     // As authbroker/client sends them: the tab's handler pages, for callback URLs the app leaves out.
     ...(options.handlerUrls === undefined ? {} : { handlerUrls: options.handlerUrls }),
   };
-  const connection = await connectOverPort(port1 as unknown as MessagePort, broker.config, hello, deliver, (promise) => promise, tabErrors);
+  const connection = await connectOverPort(
+    port1 as unknown as MessagePort,
+    broker.config,
+    hello,
+    deliver,
+    (promise) => promise,
+    tabErrors,
+  );
   const api = connection.api;
   // As the real client does: the lock is named to the broker once the tab holds it.
   if (options.lifetimeLock === 'after-connect') await lifetime.ready.then(() => api.watchLifetime(lockName));

@@ -47,12 +47,17 @@ async function signUp(tab: SimulatedTab, prefix = 'person'): Promise<{ email: st
 
 /** The newest e-mail of a template to an address. */
 function latestMail(to: string, template: MailboxItem['template']): MailboxItem {
-  const mail = emulator().env.mailbox.list(to).filter((m) => m.template === template).at(-1);
+  const mail = emulator()
+    .env.mailbox.list(to)
+    .filter((m) => m.template === template)
+    .at(-1);
   if (mail === undefined) throw new Error(`no ${template} e-mail to ${to}`);
   return mail;
 }
 
-/** A contact-channel snapshot's list; empty while pending (a sign-in moves subscriptions to the new session's entries). */
+/**
+ * A contact-channel snapshot's list; empty while pending (a sign-in moves subscriptions to the new session's entries).
+ */
 const channelsIn = (s: { data: unknown }) => (s.data as ContactChannelModel[] | undefined) ?? [];
 const codeOf = (mail: MailboxItem) => new URL(mail.link!).searchParams.get('code')!;
 const success = (s: { status: string }) => s.status === 'success';
@@ -61,7 +66,9 @@ describe('callback URLs default to the calling tab’s handler pages; an explici
   it('sign-up verification, magic link, password reset, contact-channel verification and team invitation', async () => {
     const [a] = await start(1);
     const { email } = await signUp(a!, 'callbacks');
-    expect(latestMail(email, 'email_verification').link).toMatch(new RegExp(`^${APP}/handler/email-verification\\?code=`));
+    expect(latestMail(email, 'email_verification').link).toMatch(
+      new RegExp(`^${APP}/handler/email-verification\\?code=`),
+    );
 
     // (A magic link to an address not yet verified is refused, as the service does: a new one.)
     const newcomer = uniqueEmail('magic');
@@ -78,7 +85,9 @@ describe('callback URLs default to the calling tab’s handler pages; an explici
     const extra = uniqueEmail('second-address');
     const channel = await a!.api.createContactChannel({ email: extra, usedForAuth: false });
     await a!.api.sendContactChannelVerification(channel.id);
-    expect(latestMail(extra, 'email_verification').link).toMatch(new RegExp(`^${APP}/handler/email-verification\\?code=`));
+    expect(latestMail(extra, 'email_verification').link).toMatch(
+      new RegExp(`^${APP}/handler/email-verification\\?code=`),
+    );
     await a!.api.sendContactChannelVerification(channel.id, `${OTHER_APP}/verify`);
     expect(latestMail(extra, 'email_verification').link).toMatch(new RegExp(`^${OTHER_APP}/verify\\?code=`));
 
@@ -91,7 +100,11 @@ describe('callback URLs default to the calling tab’s handler pages; an explici
 
     const explicit = uniqueEmail('explicit');
     await a!.api.signOut();
-    await a!.api.signUpWithPassword({ email: explicit, password: PASSWORD, verificationCallbackUrl: `${OTHER_APP}/verify-sign-up` });
+    await a!.api.signUpWithPassword({
+      email: explicit,
+      password: PASSWORD,
+      verificationCallbackUrl: `${OTHER_APP}/verify-sign-up`,
+    });
     expect(latestMail(explicit, 'email_verification').link).toMatch(new RegExp(`^${OTHER_APP}/verify-sign-up\\?code=`));
   });
 
@@ -120,15 +133,24 @@ describe('password reset by e-mail', () => {
     await a!.api.sendPasswordResetEmail({ email });
     const code = codeOf(latestMail(email, 'password_reset'));
 
-    await expect(a!.api.checkPasswordResetCode('x'.repeat(45))).rejects.toMatchObject({ name: 'KnownError', code: 'VERIFICATION_CODE_NOT_FOUND' });
+    await expect(a!.api.checkPasswordResetCode('x'.repeat(45))).rejects.toMatchObject({
+      name: 'KnownError',
+      code: 'VERIFICATION_CODE_NOT_FOUND',
+    });
     await expect(a!.api.checkPasswordResetCode(code)).resolves.toBeUndefined();
     // Checking does not use the code up.
     await a!.api.resetPassword({ code, password: 'the-new-password' });
-    await expect(a!.api.resetPassword({ code, password: 'yet-another-password' })).rejects.toMatchObject({ code: 'VERIFICATION_CODE_ALREADY_USED' });
+    await expect(a!.api.resetPassword({ code, password: 'yet-another-password' })).rejects.toMatchObject({
+      code: 'VERIFICATION_CODE_ALREADY_USED',
+    });
     await expect(a!.api.checkPasswordResetCode(code)).rejects.toMatchObject({ code: 'VERIFICATION_CODE_ALREADY_USED' });
 
-    await expect(a!.api.signInWithPassword({ email, password: 'the-old-password' })).rejects.toMatchObject({ code: 'EMAIL_PASSWORD_MISMATCH' });
-    expect(await a!.api.signInWithPassword({ email, password: 'the-new-password' })).toMatchObject({ status: 'signed-in' });
+    await expect(a!.api.signInWithPassword({ email, password: 'the-old-password' })).rejects.toMatchObject({
+      code: 'EMAIL_PASSWORD_MISMATCH',
+    });
+    expect(await a!.api.signInWithPassword({ email, password: 'the-new-password' })).toMatchObject({
+      status: 'signed-in',
+    });
   });
 
   it('a password too short is refused with its known error, and the code stays usable', async () => {
@@ -137,7 +159,9 @@ describe('password reset by e-mail', () => {
     await server().createUser({ primaryEmail: email, primaryEmailAuthEnabled: true, password: PASSWORD });
     await a!.api.sendPasswordResetEmail({ email });
     const code = codeOf(latestMail(email, 'password_reset'));
-    await expect(a!.api.resetPassword({ code, password: 'short' })).rejects.toMatchObject({ code: 'PASSWORD_TOO_SHORT' });
+    await expect(a!.api.resetPassword({ code, password: 'short' })).rejects.toMatchObject({
+      code: 'PASSWORD_TOO_SHORT',
+    });
     await expect(a!.api.checkPasswordResetCode(code)).resolves.toBeUndefined();
   });
 });
@@ -166,19 +190,29 @@ describe('contact channels', () => {
     const primary = await a!.api.updateContactChannel(channel.id, { isPrimary: true });
     expect(primary.isPrimary).toBe(true);
     await b!.waitFor('user', (s) => (s.data as User | null)?.primaryEmail === extra);
-    const channels = (await b!.waitFor('channels', (s) => channelsIn(s).find((c) => c.value === email)?.isPrimary === false)).data as ContactChannelModel[];
+    const channels = (
+      await b!.waitFor('channels', (s) => channelsIn(s).find((c) => c.value === email)?.isPrimary === false)
+    ).data as ContactChannelModel[];
     expect(channels.filter((c) => c.isPrimary).map((c) => c.value)).toEqual([extra]);
 
     // The address now signs in; no longer used for sign-in, it does not.
-    expect(await a!.api.signInWithPassword({ email: extra, password: PASSWORD })).toMatchObject({ status: 'signed-in' });
+    expect(await a!.api.signInWithPassword({ email: extra, password: PASSWORD })).toMatchObject({
+      status: 'signed-in',
+    });
     const notForAuth = await a!.api.updateContactChannel(channel.id, { usedForAuth: false });
     expect(notForAuth.usedForAuth).toBe(false);
     await b!.waitFor('channels', (s) => channelsIn(s).find((c) => c.id === channel.id)?.usedForAuth === false);
-    await expect(a!.api.signInWithPassword({ email: extra, password: PASSWORD })).rejects.toMatchObject({ name: 'KnownError', code: 'EMAIL_PASSWORD_MISMATCH' });
+    await expect(a!.api.signInWithPassword({ email: extra, password: PASSWORD })).rejects.toMatchObject({
+      name: 'KnownError',
+      code: 'EMAIL_PASSWORD_MISMATCH',
+    });
 
     // A changed address is unverified again.
     const renamed = uniqueEmail('renamed');
-    expect(await a!.api.updateContactChannel(channel.id, { email: renamed })).toMatchObject({ value: renamed, isVerified: false });
+    expect(await a!.api.updateContactChannel(channel.id, { email: renamed })).toMatchObject({
+      value: renamed,
+      isVerified: false,
+    });
 
     await a!.api.deleteContactChannel(channel.id);
     await b!.waitFor('channels', (s) => success(s) && !channelsIn(s).some((c) => c.id === channel.id));
@@ -194,11 +228,15 @@ describe('the account itself', () => {
     await b!.waitFor('user', (s) => (s.data as User | null)?.id === userId);
 
     await a!.api.deleteUser();
-    const ended = (await b!.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-out')).data as SessionInfo;
+    const ended = (await b!.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-out'))
+      .data as SessionInfo;
     expect(ended).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'user-deleted' } });
     await b!.waitFor('user', (s) => s.data === null);
     expect(await b!.api.getAccessToken()).toBeNull();
-    await expect(a!.api.signInWithPassword({ email, password: PASSWORD })).rejects.toMatchObject({ name: 'KnownError', code: 'EMAIL_PASSWORD_MISMATCH' });
+    await expect(a!.api.signInWithPassword({ email, password: PASSWORD })).rejects.toMatchObject({
+      name: 'KnownError',
+      code: 'EMAIL_PASSWORD_MISMATCH',
+    });
     await expect(server().getUser(userId)).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
   });
 
@@ -208,7 +246,11 @@ describe('the account itself', () => {
     const team = await a!.api.createTeam({ displayName: 'Chosen' });
     await b!.subscribe('user', { kind: 'currentUser' });
     const chosen = await a!.api.setSelectedTeam(team.id);
-    expect(chosen).toMatchObject({ id: userId, selectedTeamId: team.id, selectedTeam: { id: team.id, displayName: 'Chosen' } });
+    expect(chosen).toMatchObject({
+      id: userId,
+      selectedTeamId: team.id,
+      selectedTeam: { id: team.id, displayName: 'Chosen' },
+    });
     await b!.waitFor('user', (s) => (s.data as User | null)?.selectedTeamId === team.id);
     expect((await a!.api.setSelectedTeam(null)).selectedTeamId).toBeNull();
     await b!.waitFor('user', (s) => (s.data as User | null)?.selectedTeamId === null);
@@ -227,13 +269,21 @@ describe('the account itself', () => {
 
     const first = await a!.api.signInWithPassword({ email, password: PASSWORD });
     if (first.status !== 'mfa-required') throw new Error(`expected an MFA challenge, got ${first.status}`);
-    const totp = TOTP.generate({ secret: new Secret({ buffer: secret.buffer }), algorithm: 'SHA1', digits: 6, period: 30, timestamp: em.env.clock.now() });
+    const totp = TOTP.generate({
+      secret: new Secret({ buffer: secret.buffer }),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+      timestamp: em.env.clock.now(),
+    });
     expect(await a!.api.signInWithMfa({ attemptCode: first.attemptCode, totp })).toMatchObject({ status: 'signed-in' });
 
     await a!.api.updateUser({ totpSecret: null });
     await a!.api.signOut();
     expect(await a!.api.signInWithPassword({ email, password: PASSWORD })).toMatchObject({ status: 'signed-in' });
-    await expect(a!.api.updateUser({ totpSecret: 'SECRETBASE32' as unknown as Uint8Array })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(a!.api.updateUser({ totpSecret: 'SECRETBASE32' as unknown as Uint8Array })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
   });
 
   it('setPassword for an account without one, then updatePassword with the old one', async () => {
@@ -244,10 +294,14 @@ describe('the account itself', () => {
     await a!.api.signInWithMagicLink(codeOf(latestMail(email, 'magic_link')));
     await a!.api.setPassword({ password: 'first-password' });
     expect((await a!.api.read({ kind: 'currentUser' }))?.hasPassword).toBe(true);
-    await expect(a!.api.updatePassword({ oldPassword: 'wrong-password', newPassword: 'second-password' })).rejects.toMatchObject({ code: 'PASSWORD_CONFIRMATION_MISMATCH' });
+    await expect(
+      a!.api.updatePassword({ oldPassword: 'wrong-password', newPassword: 'second-password' }),
+    ).rejects.toMatchObject({ code: 'PASSWORD_CONFIRMATION_MISMATCH' });
     await a!.api.updatePassword({ oldPassword: 'first-password', newPassword: 'second-password' });
     await a!.api.signOut();
-    expect(await a!.api.signInWithPassword({ email, password: 'second-password' })).toMatchObject({ status: 'signed-in' });
+    expect(await a!.api.signInWithPassword({ email, password: 'second-password' })).toMatchObject({
+      status: 'signed-in',
+    });
   });
 });
 
@@ -262,7 +316,9 @@ describe('teams', () => {
 
     await a!.api.leaveTeam(team.id);
     await b!.waitFor('teams', (s) => success(s) && !(s.data as Team[]).some((t) => t.id === team.id));
-    await expect(b!.api.read({ kind: 'team', teamId: team.id })).rejects.toMatchObject({ code: 'TEAM_MEMBERSHIP_NOT_FOUND' });
+    await expect(b!.api.read({ kind: 'team', teamId: team.id })).rejects.toMatchObject({
+      code: 'TEAM_MEMBERSHIP_NOT_FOUND',
+    });
     expect((await server().listTeamMemberProfiles({ teamId: team.id })).map((p) => p.userId)).not.toContain(userId);
   });
 

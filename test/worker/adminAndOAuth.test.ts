@@ -48,7 +48,9 @@ describe("a project owner's admin session", () => {
   it('signs in with the seeded owner; project, API keys and owned projects resolve in every tab; a new key and a project update show everywhere', async () => {
     const em = emulator();
     const demoId = em.projects.demo.id;
-    const { tabs: [a, b] } = await start(2);
+    const {
+      tabs: [a, b],
+    } = await start(2);
     for (const tab of [a!, b!]) {
       await tab.subscribe('admin', { kind: 'adminSession' });
       await tab.subscribe('user', { kind: 'session' });
@@ -79,18 +81,24 @@ describe("a project owner's admin session", () => {
     });
     expect(created.publishableClientKey).toMatch(/^pck_/);
     for (const tab of [a!, b!]) {
-      const keys = (await tab.waitFor('keys', (s) => (s.data as ApiKey[]).some((k) => k.id === created.id))).data as ApiKey[];
+      const keys = (await tab.waitFor('keys', (s) => (s.data as ApiKey[]).some((k) => k.id === created.id)))
+        .data as ApiKey[];
       expect(keys).toHaveLength(keysBefore + 1);
       // The list shows the key, never its secret.
       expect(JSON.stringify(keys)).not.toContain(created.publishableClientKey!);
     }
 
     const original = b!.latest('project')!.data as AdminProjectModel;
-    const updated = await b!.api.adminUpdateProject({ displayName: 'Renamed by its owner', description: 'via the broker' });
+    const updated = await b!.api.adminUpdateProject({
+      displayName: 'Renamed by its owner',
+      description: 'via the broker',
+    });
     expect(updated.displayName).toBe('Renamed by its owner');
     for (const tab of [a!, b!]) {
       await tab.waitFor('project', (s) => (s.data as AdminProjectModel).displayName === 'Renamed by its owner');
-      await tab.waitFor('owned', (s) => (s.data as AdminProjectModel[]).some((p) => p.id === demoId && p.displayName === 'Renamed by its owner'));
+      await tab.waitFor('owned', (s) =>
+        (s.data as AdminProjectModel[]).some((p) => p.id === demoId && p.displayName === 'Renamed by its owner'),
+      );
       await tab.waitFor('public', (s) => (s.data as Project).displayName === 'Renamed by its owner');
     }
     await a!.api.adminUpdateProject({ displayName: original.displayName, description: original.description ?? null });
@@ -98,7 +106,10 @@ describe("a project owner's admin session", () => {
 
   it('the admin access token is renewed by the broker when it expires: one token request, for the internal project', async () => {
     const em = emulator();
-    const { net, tabs: [a, b, c] } = await start(3);
+    const {
+      net,
+      tabs: [a, b, c],
+    } = await start(3);
     await adminSignIn(a!);
     expect((await b!.api.read({ kind: 'admin.project' })).id).toBe(em.projects.demo.id);
     const before = await tokenRequests(em);
@@ -127,7 +138,10 @@ describe("a project owner's admin session", () => {
 
   it('admin sign-out: the service session is deleted; with an expired token and no network it still happens at once', async () => {
     const em = emulator();
-    const { net, tabs: [a, b] } = await start(2);
+    const {
+      net,
+      tabs: [a, b],
+    } = await start(2);
     await b!.subscribe('admin', { kind: 'adminSession' });
     await adminSignIn(a!);
     await a!.api.adminSignOut();
@@ -139,7 +153,10 @@ describe("a project owner's admin session", () => {
     await b!.waitFor('admin', (s) => (s.data as SessionInfo).status === 'signed-in');
     em.env.clock.advance(TEN_MINUTES + 1000);
     net.offline = true;
-    const outcome = await Promise.race([a!.api.adminSignOut().then(() => 'signed out'), settle(1000).then(() => 'still waiting')]);
+    const outcome = await Promise.race([
+      a!.api.adminSignOut().then(() => 'signed out'),
+      settle(1000).then(() => 'still waiting'),
+    ]);
     expect(outcome).toBe('signed out');
     await b!.waitFor('admin', (s) => (s.data as SessionInfo).status === 'signed-out');
     net.offline = false;
@@ -161,10 +178,16 @@ async function browserFollows(authorizeUrl: string, email: string): Promise<stri
 describe('OAuth through the broker', () => {
   it('startOAuth returns the authorize URL; the callback completed in another tab signs every tab in; a second completion is refused', async () => {
     const em = emulator();
-    const { tabs: [a, b, c] } = await start(3);
+    const {
+      tabs: [a, b, c],
+    } = await start(3);
     await c!.subscribe('session', { kind: 'session' });
     await c!.subscribe('user', { kind: 'currentUser' });
-    const { url } = await a!.api.startOAuth({ providerId: 'GitHub', redirectUri: `${REDIRECT}?code=old&state=old`, afterCallbackRedirectUrl: `${APP}/after` });
+    const { url } = await a!.api.startOAuth({
+      providerId: 'GitHub',
+      redirectUri: `${REDIRECT}?code=old&state=old`,
+      afterCallbackRedirectUrl: `${APP}/after`,
+    });
     const authorize = new URL(url);
     expect(authorize.origin + authorize.pathname).toBe(`${em.url}/api/v1/auth/oauth/authorize/github`);
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
@@ -184,7 +207,12 @@ describe('OAuth through the broker', () => {
     expect(new URL(callbackUrl).searchParams.get('state')).toBe(authorize.searchParams.get('state'));
 
     const result = await b!.api.completeOAuth({ callbackUrl });
-    expect(result).toMatchObject({ status: 'signed-in', isNewUser: true, type: 'authenticate', afterCallbackRedirectUrl: `${APP}/after` });
+    expect(result).toMatchObject({
+      status: 'signed-in',
+      isNewUser: true,
+      type: 'authenticate',
+      afterCallbackRedirectUrl: `${APP}/after`,
+    });
     const userId = (result as { userId: string }).userId;
     await c!.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-in');
     expect(c!.latest('session')!.data).toEqual({ status: 'signed-in', userId });
@@ -201,7 +229,9 @@ describe('OAuth through the broker', () => {
 
   it('a tampered state finds no flow and consumes nothing; a state swapped with another flow cannot redeem its code', async () => {
     const em = emulator();
-    const { tabs: [a, b] } = await start(2);
+    const {
+      tabs: [a, b],
+    } = await start(2);
     await b!.subscribe('session', { kind: 'session' });
     const first = await a!.api.startOAuth({ providerId: 'github', redirectUri: REDIRECT });
     const second = await a!.api.startOAuth({ providerId: 'github', redirectUri: REDIRECT });

@@ -51,7 +51,13 @@ describe('an anonymous user signed in by the broker', () => {
     const result = await tab.api.signInWithMagicLink(code);
     expect(result).toEqual({ status: 'signed-in', userId, isNewUser: true });
     await tab.waitFor('user', (s) => (s.data as User | null)?.primaryEmail === email);
-    expect(userIn(tab)).toMatchObject({ id: userId, isAnonymous: false, otpAuthEnabled: true, primaryEmailVerified: true, clientMetadata: { draft: 'kept' } });
+    expect(userIn(tab)).toMatchObject({
+      id: userId,
+      isAnonymous: false,
+      otpAuthEnabled: true,
+      primaryEmailVerified: true,
+      clientMetadata: { draft: 'kept' },
+    });
     // No password was set, so the anonymous session lives on (the service revokes sessions only with a new password).
     const sessions = await demoServerApp(emulator()).listSessions(userId);
     expect(sessions).toHaveLength(2);
@@ -68,19 +74,31 @@ describe('an anonymous user signed in by the broker', () => {
     const response = await fetch(url, { redirect: 'manual' });
     expect(response.status, await response.clone().text()).toBe(307);
     const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const atCallback = await consent({ consentUrl: new URL(response.headers.get('location')!), cookie } as StartedFlow, { email, display_name: 'Ada Upgraded' });
+    const atCallback = await consent(
+      { consentUrl: new URL(response.headers.get('location')!), cookie } as StartedFlow,
+      { email, display_name: 'Ada Upgraded' },
+    );
     const back = await callback(atCallback, cookie);
     expect(back.status, back.text).toBe(307);
     const result = await tab.api.completeOAuth({ callbackUrl: back.location! });
     expect(result).toMatchObject({ status: 'signed-in', userId, isNewUser: true, type: 'authenticate' });
     await tab.waitFor('user', (s) => (s.data as User | null)?.primaryEmail === email);
-    expect(userIn(tab)).toMatchObject({ id: userId, isAnonymous: false, displayName: 'Ada Upgraded', oauthProviders: [{ id: 'github', email }] });
+    expect(userIn(tab)).toMatchObject({
+      id: userId,
+      isAnonymous: false,
+      displayName: 'Ada Upgraded',
+      oauthProviders: [{ id: 'github', email }],
+    });
   });
 
   it('is left as it was by a sign-in to another account, which replaces it in the broker', async () => {
     const { tab, userId } = await anonymousTab();
     const email = uniqueEmail('existing');
-    const existing = await demoServerApp(emulator()).createUser({ primaryEmail: email, password: PASSWORD, primaryEmailAuthEnabled: true });
+    const existing = await demoServerApp(emulator()).createUser({
+      primaryEmail: email,
+      password: PASSWORD,
+      primaryEmailAuthEnabled: true,
+    });
     const result = await tab.api.signInWithPassword({ email, password: PASSWORD });
     expect(result).toMatchObject({ status: 'signed-in', userId: existing.id, isNewUser: false });
     await tab.waitFor('user', (s) => (s.data as User | null)?.id === existing.id);
@@ -101,6 +119,10 @@ describe('without an anonymous user', () => {
     const second = await tab.api.signUpWithPassword({ email: uniqueEmail('second'), password: PASSWORD });
     expect(second.status === 'signed-in' && first.status === 'signed-in' && second.userId !== first.userId).toBe(true);
     // Someone signed in: signUpAnonymously answers with that user and makes none.
-    expect(await tab.api.signUpAnonymously()).toEqual({ status: 'signed-in', userId: (second as { userId: string }).userId, isNewUser: false });
+    expect(await tab.api.signUpAnonymously()).toEqual({
+      status: 'signed-in',
+      userId: (second as { userId: string }).userId,
+      isNewUser: false,
+    });
   });
 });

@@ -30,7 +30,11 @@ async function open(options: Parameters<typeof scope.start>[0] = {}) {
 }
 
 async function signUp(tab: SimulatedTab): Promise<string> {
-  const result = await tab.api.signUpWithPassword({ email: uniqueEmail('storage'), password: 'storage-password', verificationCallbackUrl: `${APP}/x` });
+  const result = await tab.api.signUpWithPassword({
+    email: uniqueEmail('storage'),
+    password: 'storage-password',
+    verificationCallbackUrl: `${APP}/x`,
+  });
   if (result.status !== 'signed-in') throw new Error('not signed in');
   return result.userId;
 }
@@ -42,7 +46,9 @@ async function putRawRecord(record: unknown): Promise<void> {
     upgrade(database) {
       database.createObjectStore('sessions', { keyPath: 'slot' });
       database.createObjectStore('oauthFlows', { keyPath: 'state' }).createIndex('createdAtMillis', 'createdAtMillis');
-      database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true }).createIndex('projectId', 'projectId');
+      database
+        .createObjectStore('outbox', { keyPath: 'id', autoIncrement: true })
+        .createIndex('projectId', 'projectId');
     },
   });
   await db.put('sessions', record as never);
@@ -59,8 +65,10 @@ async function refusingStorage(what: { endings: boolean; outbox: boolean }) {
   };
   const storage: BrokerStorage = {
     ...real,
-    replaceSession: (record, expected) => (control.refusing && what.endings && record.status === 'ended' ? quota() : real.replaceSession(record, expected)),
-    removeSession: (slot, expected) => (control.refusing && what.endings ? quota() : real.removeSession(slot, expected)),
+    replaceSession: (record, expected) =>
+      control.refusing && what.endings && record.status === 'ended' ? quota() : real.replaceSession(record, expected),
+    removeSession: (slot, expected) =>
+      control.refusing && what.endings ? quota() : real.removeSession(slot, expected),
     addOutbox: (item) => (control.refusing && what.outbox ? quota() : real.addOutbox(item)),
   };
   return { storage, control };
@@ -70,22 +78,48 @@ describe('a stored record this version cannot use', () => {
   const slot = () => demoSessionSlot(emulator());
   const bad: Array<[string, () => unknown]> = [
     ['a newer status', () => ({ slot: slot(), status: 'active-v2', sessionKey: 'k', updatedAtMillis: 1 })],
-    ['an active record without its refresh token', () => ({ slot: slot(), status: 'active', sessionKey: 'k', accessToken: null, userId: null, updatedAtMillis: 1 })],
-    ['a number where the record should be', () => ({ slot: slot(), status: 'active', sessionKey: 42, refreshToken: 7, accessToken: {}, userId: [], updatedAtMillis: 'x' })],
-    ['an ended record with an unknown reason', () => ({ slot: slot(), status: 'ended', sessionKey: 'k', end: { reason: 'abducted', atMillis: 1, message: '' }, updatedAtMillis: 1 })],
+    [
+      'an active record without its refresh token',
+      () => ({ slot: slot(), status: 'active', sessionKey: 'k', accessToken: null, userId: null, updatedAtMillis: 1 }),
+    ],
+    [
+      'a number where the record should be',
+      () => ({
+        slot: slot(),
+        status: 'active',
+        sessionKey: 42,
+        refreshToken: 7,
+        accessToken: {},
+        userId: [],
+        updatedAtMillis: 'x',
+      }),
+    ],
+    [
+      'an ended record with an unknown reason',
+      () => ({
+        slot: slot(),
+        status: 'ended',
+        sessionKey: 'k',
+        end: { reason: 'abducted', atMillis: 1, message: '' },
+        updatedAtMillis: 1,
+      }),
+    ],
   ];
 
-  it.each(bad)('%s: the broker starts signed out with a warning, and a sign-in replaces it and is kept', async (_name, record) => {
-    await putRawRecord(record());
-    const first = await open();
-    expect(sessionOf(first.tab)).toMatchObject({ status: 'signed-out' });
-    expect(first.broker.status().warnings.some((w) => w.includes('could not be read'))).toBe(true);
-    const userId = await signUp(first.tab);
-    // A later broker (the next page load) restores the new session from storage.
-    const next = await open({ locks: new LocalLockManager() });
-    await next.tab.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-in');
-    expect(sessionOf(next.tab)).toEqual({ status: 'signed-in', userId });
-  });
+  it.each(bad)(
+    '%s: the broker starts signed out with a warning, and a sign-in replaces it and is kept',
+    async (_name, record) => {
+      await putRawRecord(record());
+      const first = await open();
+      expect(sessionOf(first.tab)).toMatchObject({ status: 'signed-out' });
+      expect(first.broker.status().warnings.some((w) => w.includes('could not be read'))).toBe(true);
+      const userId = await signUp(first.tab);
+      // A later broker (the next page load) restores the new session from storage.
+      const next = await open({ locks: new LocalLockManager() });
+      await next.tab.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-in');
+      expect(sessionOf(next.tab)).toEqual({ status: 'signed-in', userId });
+    },
+  );
 });
 
 describe('a sign-out storage refuses to record', () => {
@@ -147,8 +181,13 @@ describe('an offline sign-out storage refuses to keep', () => {
 
     net.offline = false;
     await tab.api.reportBrowserState({ online: true });
-    await expect.poll(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] ?? 0, { timeout: 5000 }).toBe(1);
-    const refused = await refreshAccessToken({ baseUrl: em.url, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey }, refreshToken).catch((e: unknown) => e);
+    await expect
+      .poll(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] ?? 0, { timeout: 5000 })
+      .toBe(1);
+    const refused = await refreshAccessToken(
+      { baseUrl: em.url, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey },
+      refreshToken,
+    ).catch((e: unknown) => e);
     expect(isKnownError(refused, 'REFRESH_TOKEN_ERROR')).toBe(true);
   });
 });
@@ -160,7 +199,11 @@ describe('a token endpoint that never answers', () => {
     const locks = new LocalLockManager();
     let hang = false;
     const fetchFn: typeof fetch = (input, init) =>
-      hang && String(input).includes('/auth/oauth/token') ? new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason))) : fetch(input, init);
+      hang && String(input).includes('/auth/oauth/token')
+        ? new Promise<Response>((_, reject) =>
+            init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+          )
+        : fetch(input, init);
     const { tab, broker } = await open({ fetch: fetchFn, clock, locks });
     await signUp(tab);
     hang = true;
@@ -170,13 +213,18 @@ describe('a token endpoint that never answers', () => {
       (error: unknown) => error,
     );
     // Five attempts of 30 s, and the waits between them.
-    for (let i = 0; i < 12 && (await Promise.race([token, settle(5).then(() => 'pending')])) === 'pending'; i++) await clock.advance(30_000);
+    for (let i = 0; i < 12 && (await Promise.race([token, settle(5).then(() => 'pending')])) === 'pending'; i++)
+      await clock.advance(30_000);
     const error = await token;
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).attempts).toBe(5);
     expect(broker.status().session).toMatchObject({ status: 'signed-in' });
     // Nobody holds the refresh lock any more: the next refresh can start at once.
-    const free = await locks.request(`authbroker:refresh:${demoSessionSlot(em)}`, { ifAvailable: true }, (lock) => lock !== null);
+    const free = await locks.request(
+      `authbroker:refresh:${demoSessionSlot(em)}`,
+      { ifAvailable: true },
+      (lock) => lock !== null,
+    );
     expect(free).toBe(true);
     hang = false;
     expect(await tab.api.getAccessToken()).toMatch(/^ey/);

@@ -13,7 +13,10 @@ function network(answers: (url: string) => boolean): typeof fetch {
 }
 
 /** Waits until the state is `wanted` and a probe has reported (diagnostics present). */
-async function settledState(connectivity: Connectivity, wanted: ConnectivitySnapshot['state']): Promise<ConnectivitySnapshot> {
+async function settledState(
+  connectivity: Connectivity,
+  wanted: ConnectivitySnapshot['state'],
+): Promise<ConnectivitySnapshot> {
   const done = () => connectivity.snapshot().state === wanted && connectivity.snapshot().diagnostics !== null;
   for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   return connectivity.snapshot();
@@ -21,7 +24,11 @@ async function settledState(connectivity: Connectivity, wanted: ConnectivitySnap
 
 describe('connectivity from probes', () => {
   it('the API unreachable while /health answers is degraded, not online', async () => {
-    const connectivity = new Connectivity({ baseUrl: 'http://api.test', fetch: network((url) => url.endsWith('/health')), clock: compressedClock });
+    const connectivity = new Connectivity({
+      baseUrl: 'http://api.test',
+      fetch: network((url) => url.endsWith('/health')),
+      clock: compressedClock,
+    });
     connectivity.recordNetworkFailure(new TypeError('fetch failed'));
     const snapshot = await settledState(connectivity, 'degraded');
     expect(snapshot.state).toBe('degraded');
@@ -31,7 +38,11 @@ describe('connectivity from probes', () => {
 
   it('nothing reachable is offline; everything reachable again is online', async () => {
     let up = false;
-    const connectivity = new Connectivity({ baseUrl: 'http://api.test', fetch: network(() => up), clock: compressedClock });
+    const connectivity = new Connectivity({
+      baseUrl: 'http://api.test',
+      fetch: network(() => up),
+      clock: compressedClock,
+    });
     connectivity.recordNetworkFailure(new TypeError('fetch failed'));
     expect((await settledState(connectivity, 'offline')).state).toBe('offline');
     up = true;
@@ -72,12 +83,21 @@ describe('after an outage', () => {
     const connectivity = new Connectivity({ baseUrl: 'http://api.test', fetch: network(() => true), clock });
     connectivity.recordResponse(503);
     connectivity.recordResponse(500);
-    expect(connectivity.snapshot()).toMatchObject({ state: 'degraded', consecutiveFailures: 2, lastError: { kind: 'http-status', status: 500 } });
+    expect(connectivity.snapshot()).toMatchObject({
+      state: 'degraded',
+      consecutiveFailures: 2,
+      lastError: { kind: 'http-status', status: 500 },
+    });
     const failedAt = connectivity.snapshot().lastErrorAtMillis!;
     advance(1_000);
     connectivity.recordResponse(200);
     const back = connectivity.snapshot();
-    expect(back).toMatchObject({ state: 'online', consecutiveFailures: 0, sinceMillis: failedAt + 1_000, lastSuccessAtMillis: failedAt + 1_000 });
+    expect(back).toMatchObject({
+      state: 'online',
+      consecutiveFailures: 0,
+      sinceMillis: failedAt + 1_000,
+      lastSuccessAtMillis: failedAt + 1_000,
+    });
     expect(back.lastErrorAtMillis).toBeLessThan(back.sinceMillis);
     connectivity.close();
   });

@@ -15,7 +15,11 @@ import { connectTab, type SimulatedTab } from '../support/tabs.js';
 import { recordingFetch } from './network.js';
 
 const TABS = 6;
-const opened: { emulators: RunningEmulator[]; brokers: Broker[]; tabs: SimulatedTab[] } = { emulators: [], brokers: [], tabs: [] };
+const opened: { emulators: RunningEmulator[]; brokers: Broker[]; tabs: SimulatedTab[] } = {
+  emulators: [],
+  brokers: [],
+  tabs: [],
+};
 
 afterEach(async () => {
   for (const tab of opened.tabs.splice(0)) tab.close();
@@ -59,7 +63,9 @@ describe('tabs arriving while a broker runs', () => {
     // Every tab but the first reloads: each connects and says it is visible.
     const reloaded = await Promise.all(Array.from({ length: TABS }, () => open()));
     await Promise.all(reloaded.map((tab) => tab.api.reportBrowserState({ online: true, visible: true })));
-    await Promise.all(reloaded.map((tab) => tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline')));
+    await Promise.all(
+      reloaded.map((tab) => tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline')),
+    );
     expect(checks() - before).toBe(1);
     expect(stateOf(first)).toBe('offline');
 
@@ -81,7 +87,9 @@ describe('tabs arriving while a broker runs', () => {
     const beforeReturn = checks();
     await Promise.all(reloaded.map((tab) => tab.api.reportBrowserState({ visible: false })));
     await Promise.all(reloaded.map((tab) => tab.api.reportBrowserState({ visible: true })));
-    await Promise.all(reloaded.map((tab) => tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'online')));
+    await Promise.all(
+      reloaded.map((tab) => tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'online')),
+    );
     expect(checks() - beforeReturn).toBe(1);
   });
 });

@@ -97,7 +97,8 @@ describe('one transport pipeline', () => {
     const { tab } = await world({ fetch: net.fetch, extraRequestHeaders: { 'x-app-tenant': 'acme' } });
     const a = await tab();
     await a.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
-    // Offline (the browser says so, the broker's check confirms it): the sign-out happens here at once and is kept for later.
+    // Offline (the browser says so, the broker's check confirms it): the sign-out happens here at once and is kept for
+    // later.
     net.setOffline(true);
     await a.api.reportBrowserState({ online: false });
     await expect.poll(async () => (await a.api.status()).connectivity.state).toBe('offline');
@@ -105,15 +106,21 @@ describe('one transport pipeline', () => {
     expect((await a.api.status()).session).toMatchObject({ status: 'signed-out' });
     net.setOffline(false);
     await a.api.reportBrowserState({ online: true });
-    const sentLater = async () => net.requests.find((r) => r.method === 'DELETE' && r.url.endsWith('/auth/sessions/current'));
+    const sentLater = async () =>
+      net.requests.find((r) => r.method === 'DELETE' && r.url.endsWith('/auth/sessions/current'));
     for (let i = 0; i < 100 && !(await sentLater()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     const signOut = await sentLater();
     expect(signOut, 'the kept sign-out was sent').toBeDefined();
     expect(signOut!.headers.get('x-app-tenant')).toBe('acme');
 
-    const ownerSignIn = await a.api.adminSignInWithPassword({ email: 'admin@authbroker.dev', password: 'admin-password' });
+    const ownerSignIn = await a.api.adminSignInWithPassword({
+      email: 'admin@authbroker.dev',
+      password: 'admin-password',
+    });
     expect(ownerSignIn.status).toBe('signed-in');
-    const internal = net.requests.find((r) => r.url.endsWith('/auth/password/sign-in') && r.headers.get('x-stack-project-id') === 'internal');
+    const internal = net.requests.find(
+      (r) => r.url.endsWith('/auth/password/sign-in') && r.headers.get('x-stack-project-id') === 'internal',
+    );
     expect(internal!.headers.get('x-app-tenant')).toBe('acme');
   });
 
@@ -125,7 +132,9 @@ describe('one transport pipeline', () => {
     await a.api.reportBrowserState({ online: false });
     await expect.poll(async () => (await a.api.status()).connectivity.state).toBe('offline');
     const sent = net.requests.length;
-    const error = await a.api.adminSignInWithPassword({ email: 'admin@authbroker.dev', password: 'admin-password' }).catch((e: unknown) => e);
+    const error = await a.api
+      .adminSignInWithPassword({ email: 'admin@authbroker.dev', password: 'admin-password' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'NETWORK_OFFLINE' });
     expect(net.requests.slice(sent).filter((r) => r.url.includes('/auth/password/sign-in'))).toEqual([]);
   });
@@ -153,7 +162,11 @@ describe('a session belongs to one API URL and one project', () => {
     expect(await b.api.read({ kind: 'currentUser' })).toBeNull();
     expect(await b.api.getAccessToken()).toBeNull();
     // Nothing went to the other service with the first one's credentials.
-    expect(net.requests.filter((r) => r.headers.get('x-stack-access-token') !== null || r.headers.get('x-stack-refresh-token') !== null)).toEqual([]);
+    expect(
+      net.requests.filter(
+        (r) => r.headers.get('x-stack-access-token') !== null || r.headers.get('x-stack-refresh-token') !== null,
+      ),
+    ).toEqual([]);
     // And the first session is untouched.
     expect(await a.api.getAccessToken()).toBe(tokenA);
     expect((await a.api.status()).session).toMatchObject({ status: 'signed-in' });
@@ -161,7 +174,7 @@ describe('a session belongs to one API URL and one project', () => {
 });
 
 describe('a query kind added in one place: teamProfile', () => {
-  it("a member reads their own profile in a team without $read_members; an update shows in every tab", async () => {
+  it('a member reads their own profile in a team without $read_members; an update shows in every tab', async () => {
     const em = emulator();
     const { demo } = em.projects;
     const server = createServerApp({ baseUrl: em.url, projectId: demo.id, secretServerKey: demo.secretServerKey });
@@ -169,7 +182,11 @@ describe('a query kind added in one place: teamProfile', () => {
     const { tab } = await world();
     const a = await tab();
     const b = await tab();
-    const signUp = await a.api.signUpWithPassword({ email, password: 'profile-password', verificationCallbackUrl: `${APP}/x` });
+    const signUp = await a.api.signUpWithPassword({
+      email,
+      password: 'profile-password',
+      verificationCallbackUrl: `${APP}/x`,
+    });
     if (signUp.status !== 'signed-in') throw new Error('not signed in');
     // A team the user is only a plain member of (created by the server, no permissions given).
     const team = await server.createTeam({ displayName: 'Plain members' });
@@ -183,7 +200,10 @@ describe('a query kind added in one place: teamProfile', () => {
     expect(loaded.data).toMatchObject({ teamId: team.id, userId: signUp.userId });
 
     await a.api.updateTeamProfile(team.id, { displayName: 'Captain' });
-    const updated = await b.waitFor('profile', (s) => (s.data as { displayName?: string } | undefined)?.displayName === 'Captain');
+    const updated = await b.waitFor(
+      'profile',
+      (s) => (s.data as { displayName?: string } | undefined)?.displayName === 'Captain',
+    );
     expect(updated.status).toBe('success');
   });
 });
@@ -193,12 +213,18 @@ describe('the API URL as the emulator prints it', () => {
     const em = emulator();
     const { createBroker } = await import('../../worker/index.js');
     const broker = await createBroker(
-      { baseUrl: `${em.url}/api/v1`, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey },
+      {
+        baseUrl: `${em.url}/api/v1`,
+        projectId: em.projects.demo.id,
+        publishableClientKey: em.projects.demo.publishableClientKey,
+      },
       { mode: 'in-process', locks: null, clock: emulatorClock(em) },
     );
     brokers.push(broker);
     const api = broker.connect({ tabId: 'api-v1', version: 'test' }, { deliver: () => undefined });
-    expect((await api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' })).status).toBe('signed-in');
+    expect((await api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' })).status).toBe(
+      'signed-in',
+    );
     expect(await api.read({ kind: 'currentUser' })).toMatchObject({ primaryEmail: 'demo@authbroker.dev' });
   });
 });

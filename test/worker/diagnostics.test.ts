@@ -21,10 +21,10 @@ const scope = useBrokerScope(emulator);
 beforeEach(() => clearFaults(emulator()));
 afterEach(() => clearFaults(emulator()));
 
-
 /** Waits until the tab's devtools subscription shows what `ok` wants. */
 async function until(tab: SimulatedTab, ok: (diagnostics: BrokerDiagnostics) => boolean): Promise<BrokerDiagnostics> {
-  return (await tab.waitFor('devtools', (snapshot) => ok(snapshot.data as BrokerDiagnostics))).data as BrokerDiagnostics;
+  return (await tab.waitFor('devtools', (snapshot) => ok(snapshot.data as BrokerDiagnostics)))
+    .data as BrokerDiagnostics;
 }
 
 const requestsTo = (diagnostics: BrokerDiagnostics, method: string, path: string): RequestRecord[] =>
@@ -47,9 +47,11 @@ describe('the diagnostics stream', () => {
     await one.subscribe('user', { kind: 'currentUser' });
     await two.subscribe('user', { kind: 'currentUser' });
     await one.api.signInWithPassword(DEMO);
-    for (const tab of [one, two]) await tab.waitFor('user', (s) => (s.data as { primaryEmail?: string } | null)?.primaryEmail === DEMO.email);
+    for (const tab of [one, two])
+      await tab.waitFor('user', (s) => (s.data as { primaryEmail?: string } | null)?.primaryEmail === DEMO.email);
 
-    const done = (d: BrokerDiagnostics) => requestsTo(d, 'GET', '/users/me').length === 1 && settled(d) && d.cache.every((e) => !e.isFetching);
+    const done = (d: BrokerDiagnostics) =>
+      requestsTo(d, 'GET', '/users/me').length === 1 && settled(d) && d.cache.every((e) => !e.isFetching);
     const [seenByOne, seenByTwo] = [await until(one, done), await until(two, done)];
     expect(seenByTwo.requests).toEqual(seenByOne.requests);
     expect(seenByTwo.cache).toEqual(seenByOne.cache);
@@ -59,16 +61,35 @@ describe('the diagnostics stream', () => {
       { tab: 2, subscriptions: 2, panels: ['panel-two'] },
     ]);
     const [signIn] = requestsTo(seenByOne, 'POST', '/auth/password/sign-in');
-    expect(signIn).toMatchObject({ status: 200, outcome: 'success', code: null, callers: 1, cause: { tab: 1, via: 'action', name: 'signInWithPassword' } });
+    expect(signIn).toMatchObject({
+      status: 200,
+      outcome: 'success',
+      code: null,
+      callers: 1,
+      cause: { tab: 1, via: 'action', name: 'signInWithPassword' },
+    });
     expect(signIn!.attempts).toEqual([expect.objectContaining({ status: 200, retry: null })]);
     expect(signIn!.durationMillis).toBeGreaterThanOrEqual(0);
     // Both tabs' subscriptions moved to the new session's entry: one fetch, two callers.
     const [user] = requestsTo(seenByOne, 'GET', '/users/me');
-    expect(user).toMatchObject({ status: 200, outcome: 'success', callers: 2, cause: { via: 'session', name: 'currentUser' } });
+    expect(user).toMatchObject({
+      status: 200,
+      outcome: 'success',
+      callers: 2,
+      cause: { via: 'session', name: 'currentUser' },
+    });
     expect(requestsTo(seenByOne, 'POST', '/auth/oauth/token')).toEqual([]);
 
     const entry = seenByOne.cache.find((e) => e.query.kind === 'currentUser' && e.current);
-    expect(entry).toMatchObject({ scope: 'user', tabs: [1, 2], subscribers: 2, status: 'success', isFetching: false, invalidated: false, lastError: null });
+    expect(entry).toMatchObject({
+      scope: 'user',
+      tabs: [1, 2],
+      subscribers: 2,
+      status: 'success',
+      isFetching: false,
+      invalidated: false,
+      lastError: null,
+    });
     expect(seenByOne.cache.some((e) => e.query.kind === 'diagnostics')).toBe(false);
     expect(seenByOne.session).toMatchObject({ status: 'signed-in', renewals: 0, lastEnd: null });
     expect(seenByOne.session.accessTokenExpiresAtMillis).toBeGreaterThan(emulator().env.clock.now());
@@ -83,7 +104,10 @@ describe('the diagnostics stream', () => {
 
     await Promise.all([one.api.getAccessToken(), two.api.getAccessToken(), two.api.read({ kind: 'teams' })]);
     expect(await tokenRequests(emulator())).toBe(1);
-    const diagnostics = await until(one, (d) => d.session.renewals === 1 && requestsTo(d, 'GET', '/teams').length === 1 && settled(d));
+    const diagnostics = await until(
+      one,
+      (d) => d.session.renewals === 1 && requestsTo(d, 'GET', '/teams').length === 1 && settled(d),
+    );
     const tokens = requestsTo(diagnostics, 'POST', '/auth/oauth/token');
     expect(tokens).toHaveLength(1);
     expect(tokens[0]).toMatchObject({ status: 200, outcome: 'success', callers: 3 });
@@ -98,9 +122,13 @@ describe('the diagnostics stream', () => {
     await one.subscribe('teams', { kind: 'teams' });
     await one.waitFor('teams', (s) => s.status === 'success');
 
-    await addFaults(emulator(), [{ path: '/api/v1/teams', method: 'GET', count: 1, effect: { type: 'status', status: 429 } }]);
+    await addFaults(emulator(), [
+      { path: '/api/v1/teams', method: 'GET', count: 1, effect: { type: 'status', status: 429 } },
+    ]);
     await two.api.refetch({ kind: 'teams' });
-    let diagnostics = await until(one, (d) => requestsTo(d, 'GET', '/teams').some((r) => r.attempts.length === 2 && r.outcome === 'success'));
+    let diagnostics = await until(one, (d) =>
+      requestsTo(d, 'GET', '/teams').some((r) => r.attempts.length === 2 && r.outcome === 'success'),
+    );
     const retried = requestsTo(diagnostics, 'GET', '/teams').find((r) => r.attempts.length === 2)!;
     expect(retried.cause).toEqual({ tab: 2, via: 'refetch', name: 'teams' });
     expect(retried.attempts.map((a) => [a.status, a.retry?.reason ?? null])).toEqual([
@@ -108,13 +136,27 @@ describe('the diagnostics stream', () => {
       [200, null],
     ]);
 
-    await expect(two.api.signInWithPassword({ email: DEMO.email, password: 'not-the-password' })).rejects.toMatchObject({ code: 'EMAIL_PASSWORD_MISMATCH' });
+    await expect(two.api.signInWithPassword({ email: DEMO.email, password: 'not-the-password' })).rejects.toMatchObject(
+      { code: 'EMAIL_PASSWORD_MISMATCH' },
+    );
     diagnostics = await until(one, (d) => requestsTo(d, 'POST', '/auth/password/sign-in').length === 2 && settled(d));
-    expect(requestsTo(diagnostics, 'POST', '/auth/password/sign-in')[1]).toMatchObject({ outcome: 'error', status: 400, code: 'EMAIL_PASSWORD_MISMATCH', cause: { tab: 2, via: 'action' } });
+    expect(requestsTo(diagnostics, 'POST', '/auth/password/sign-in')[1]).toMatchObject({
+      outcome: 'error',
+      status: 400,
+      code: 'EMAIL_PASSWORD_MISMATCH',
+      cause: { tab: 2, via: 'action' },
+    });
 
     await one.api.createTeam({ displayName: `Diagnosed ${Date.now()}` });
-    diagnostics = await until(one, (d) => d.requests.some((r) => r.cause.via === 'invalidate' && r.path === '/teams') && settled(d));
-    expect(diagnostics.requests.find((r) => r.cause.via === 'invalidate' && r.path === '/teams')!.cause).toEqual({ tab: 1, via: 'invalidate', name: 'createTeam' });
+    diagnostics = await until(
+      one,
+      (d) => d.requests.some((r) => r.cause.via === 'invalidate' && r.path === '/teams') && settled(d),
+    );
+    expect(diagnostics.requests.find((r) => r.cause.via === 'invalidate' && r.path === '/teams')!.cause).toEqual({
+      tab: 1,
+      via: 'invalidate',
+      name: 'createTeam',
+    });
   });
 
   it('carries no token, refresh token, password, key, e-mail or response body, in any delivery to any tab', async () => {
@@ -123,8 +165,14 @@ describe('the diagnostics stream', () => {
     const email = uniqueEmail('devtools');
     const password = 'devtools-secret-password';
     await one.subscribe('user', { kind: 'currentUser' });
-    await one.api.signUpWithPassword({ email, password, verificationCallbackUrl: 'http://localhost:5173/handler/email-verification' });
-    const refused = await two.api.signInWithPassword({ email, password: 'a-wrong-password' }).catch((error: unknown) => error as Error & { code: string });
+    await one.api.signUpWithPassword({
+      email,
+      password,
+      verificationCallbackUrl: 'http://localhost:5173/handler/email-verification',
+    });
+    const refused = await two.api
+      .signInWithPassword({ email, password: 'a-wrong-password' })
+      .catch((error: unknown) => error as Error & { code: string });
     expect(refused).toMatchObject({ code: 'EMAIL_PASSWORD_MISMATCH' });
     emulator().env.clock.advance(TEN_MINUTES + 1000);
     const accessToken = await two.api.getAccessToken();
@@ -132,7 +180,15 @@ describe('the diagnostics stream', () => {
     await until(one, (d) => d.session.renewals === 1 && settled(d));
 
     // The service's message for the refused sign-in too: errors travel as code and status only.
-    const secrets = new Set<string>([password, 'a-wrong-password', email, 'Devtools Person', accessToken!, broker.config.publishableClientKey, (refused as Error).message]);
+    const secrets = new Set<string>([
+      password,
+      'a-wrong-password',
+      email,
+      'Devtools Person',
+      accessToken!,
+      broker.config.publishableClientKey,
+      (refused as Error).message,
+    ]);
     for (const body of await Promise.all(net.bodies)) {
       for (const key of ['access_token', 'refresh_token']) {
         const value = (body as Record<string, unknown> | null)?.[key];
@@ -143,16 +199,25 @@ describe('the diagnostics stream', () => {
     if (stored?.status === 'active') secrets.add(stored.refreshToken);
     expect([...secrets].filter((s) => s.length > 40).length).toBeGreaterThanOrEqual(2);
 
-    const everything = [one, two].flatMap((tab) => tab.deliveries.get('devtools')!.map((snapshot) => JSON.stringify(snapshot)));
+    const everything = [one, two].flatMap((tab) =>
+      tab.deliveries.get('devtools')!.map((snapshot) => JSON.stringify(snapshot)),
+    );
     expect(everything.length).toBeGreaterThan(5);
-    for (const secret of secrets) expect(everything.filter((text) => text.includes(secret)), `a delivery carries ${secret.slice(0, 12)}…`).toEqual([]);
+    for (const secret of secrets)
+      expect(
+        everything.filter((text) => text.includes(secret)),
+        `a delivery carries ${secret.slice(0, 12)}…`,
+      ).toEqual([]);
     expect(everything.some((text) => text.includes('EMAIL_PASSWORD_MISMATCH'))).toBe(true);
   });
 
   it('loads and records nothing until a devtools panel asks; reading loads the recorder, watching records everything, connectivity changes included', async () => {
     const net = recordingFetch();
     let loads = 0;
-    const started = await scope.start({ fetch: net.fetch, recorder: () => ((loads += 1), import('../../worker/diagnostics/recorder.js')) });
+    const started = await scope.start({
+      fetch: net.fetch,
+      recorder: () => ((loads += 1), import('../../worker/diagnostics/recorder.js')),
+    });
     const { broker } = started;
     const tab = await scope.tab(started);
     await tab.api.signInWithPassword(DEMO);
@@ -187,7 +252,8 @@ describe('the diagnostics stream', () => {
 });
 
 describe('the recorder, a module of its own', () => {
-  const recorderLoader = (options: { failFirst?: string } = {}) => heldLoader(() => import('../../worker/diagnostics/recorder.js'), options);
+  const recorderLoader = (options: { failFirst?: string } = {}) =>
+    heldLoader(() => import('../../worker/diagnostics/recorder.js'), options);
 
   it('a panel that goes away while the recorder loads leaves no subscription behind; the calls of every tab keep their order', async () => {
     const loader = recorderLoader();
@@ -200,7 +266,11 @@ describe('the recorder, a module of its own', () => {
     await settle();
     loader.release();
     await Promise.all([subscribed, unsubscribed, user]);
-    expect(started.broker.parts.tabs.describe().map(({ tab: label, entries }) => [label, entries.map((entry) => entry.spec.kind)])).toEqual([
+    expect(
+      started.broker.parts.tabs
+        .describe()
+        .map(({ tab: label, entries }) => [label, entries.map((entry) => entry.spec.kind)]),
+    ).toEqual([
       [1, []],
       [2, ['currentUser']],
     ]);
@@ -212,7 +282,10 @@ describe('the recorder, a module of its own', () => {
     const started = await scope.start({ recorder: loader.load });
     const tab = await scope.tab(started);
     loader.release();
-    await expect(tab.api.subscribe('devtools', { kind: 'diagnostics' })).rejects.toMatchObject({ code: 'BROKER_UNAVAILABLE', message: expect.stringContaining('chunk-123.js: 404') });
+    await expect(tab.api.subscribe('devtools', { kind: 'diagnostics' })).rejects.toMatchObject({
+      code: 'BROKER_UNAVAILABLE',
+      message: expect.stringContaining('chunk-123.js: 404'),
+    });
     await tab.api.signInWithPassword(DEMO);
     expect((await tab.api.read({ kind: 'currentUser' }))?.primaryEmail).toBe(DEMO.email);
     const first = (await tab.subscribe('devtools', { kind: 'diagnostics' })).data as BrokerDiagnostics;

@@ -72,7 +72,9 @@ describe('an access token that expires while calls are in flight', () => {
     em.env.clock.advance(TEN_MINUTES + 1000);
     // Call B starts while that refresh is under way and joins it.
     const askedForToken = new Promise<void>((resolve) => {
-      const spy = vi.spyOn(b.parts.session, 'getAccessToken').mockImplementation(async function (this: typeof b.parts.session) {
+      const spy = vi.spyOn(b.parts.session, 'getAccessToken').mockImplementation(async function (
+        this: typeof b.parts.session,
+      ) {
         spy.mockRestore();
         resolve();
         return b.parts.session.getAccessToken();
@@ -105,7 +107,9 @@ describe('an access token that expires while calls are in flight', () => {
     em.env.clock.advance(TEN_MINUTES + 1000);
     endpoint.release();
     const outcomes = await Promise.allSettled(calls);
-    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    expect(
+      outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason)),
+    ).toEqual([]);
     expect(await tokenRequests(em)).toBeLessThanOrEqual(2);
   });
 });

@@ -53,7 +53,11 @@ describe('keepAwake', () => {
 
   it('a runtime without getPlatformInfo, or one that throws (the extension reloading), only loses the keeping up', async () => {
     await expect(keepAwake({})(() => 1)).resolves.toBe(1);
-    const throwing = { getPlatformInfo: () => { throw new Error('Extension context invalidated.'); } };
+    const throwing = {
+      getPlatformInfo: () => {
+        throw new Error('Extension context invalidated.');
+      },
+    };
     await expect(keepAwake(throwing)(async () => 2)).resolves.toBe(2);
   });
 

@@ -10,18 +10,37 @@ import { serveMethods, type ServedPort } from '../../worker/rpc/server.js';
  */
 
 /** What a status call answers: a few hundred bytes, as the broker's status is. */
-const status = () => ({ mode: 'shared-worker', tabsConnected: 2, subscriptions: 5, cacheEntries: 4, warnings: [], connectivity: { state: 'online', sinceMillis: Date.now(), browserOnline: true, lastError: null }, session: { status: 'signed-in', userId: crypto.randomUUID() } });
+const status = () => ({
+  mode: 'shared-worker',
+  tabsConnected: 2,
+  subscriptions: 5,
+  cacheEntries: 4,
+  warnings: [],
+  connectivity: { state: 'online', sinceMillis: Date.now(), browserOnline: true, lastError: null },
+  session: { status: 'signed-in', userId: crypto.randomUUID() },
+});
 
 /** A port the broker serves and the page's end of it, whose answers are counted in order. */
-function servedPair(scheduler: ReturnType<typeof createFairScheduler>, methods: Record<string, (...args: never[]) => unknown>) {
+function servedPair(
+  scheduler: ReturnType<typeof createFairScheduler>,
+  methods: Record<string, (...args: never[]) => unknown>,
+) {
   const { port1, port2 } = new MessageChannel();
-  serveMethods(port2 as unknown as ServedPort, methods as Record<string, (...args: unknown[]) => unknown>, { scheduler });
+  serveMethods(port2 as unknown as ServedPort, methods as Record<string, (...args: unknown[]) => unknown>, {
+    scheduler,
+  });
   const answers: string[] = [];
   port1.on('message', (reply: { id: string }) => answers.push(reply.id));
   return { page: port1, answers };
 }
 
-const call = (port: MessagePort, id: string, args: unknown[] = []) => port.postMessage({ id, type: 'APPLY', path: ['status'], argumentList: args.map((value) => ({ type: 'RAW', value })) });
+const call = (port: MessagePort, id: string, args: unknown[] = []) =>
+  port.postMessage({
+    id,
+    type: 'APPLY',
+    path: ['status'],
+    argumentList: args.map((value) => ({ type: 'RAW', value })),
+  });
 
 async function until(done: () => boolean, timeoutMillis = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMillis;
@@ -65,7 +84,13 @@ describe('one port flooding the broker with valid calls', () => {
     let served = 0;
     const { port1, port2 } = new MessageChannel();
     const closed = new Promise<void>((resolve) => port2.once('close', () => resolve()));
-    const released = new Promise<void>((resolve) => serveMethods(port2 as unknown as ServedPort, { status: () => (served += 1, (clock += 1), status()) }, { scheduler, onRelease: resolve }));
+    const released = new Promise<void>((resolve) =>
+      serveMethods(
+        port2 as unknown as ServedPort,
+        { status: () => ((served += 1), (clock += 1), status()) },
+        { scheduler, onRelease: resolve },
+      ),
+    );
     for (let i = 0; i < MAX_WAITING_PER_LANE * 3; i++) call(port1, `flood-${i}`);
     await Promise.all([released, closed]);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -46,7 +46,11 @@ async function signedIn(tabCount: number, clock?: Clock): Promise<World> {
   const started = await startTestBroker(emulator(), { fetch: net.fetch, ...(clock === undefined ? {} : { clock }) });
   broker = started.broker;
   tabs = await Promise.all(Array.from({ length: tabCount }, () => connectTab(started.broker, started.locks)));
-  const result = await tabs[0]!.api.signUpWithPassword({ email: uniqueEmail('chaos'), password: 'chaos-password', verificationCallbackUrl: `${APP}/x` });
+  const result = await tabs[0]!.api.signUpWithPassword({
+    email: uniqueEmail('chaos'),
+    password: 'chaos-password',
+    verificationCallbackUrl: `${APP}/x`,
+  });
   if (result.status !== 'signed-in') throw new Error('sign-up did not sign in');
   for (const tab of tabs) await tab.subscribe('session', { kind: 'session' });
   return { net, tabs, userId: result.userId, sessionKey: started.broker.parts.session.sessionKey! };
@@ -78,8 +82,10 @@ function retriable(attempt: Attempt): boolean {
 /** At most five attempts; each retry follows a retriable outcome; no giving up while one is allowed. */
 function expectPolicy(key: string, attempts: Attempt[]): void {
   expect(attempts.length, key).toBeLessThanOrEqual(5);
-  for (const attempt of attempts.slice(0, -1)) expect(retriable(attempt), `${key} was retried after ${attempt.outcome}`).toBe(true);
-  if (attempts.length < 5) expect(retriable(attempts.at(-1)!), `${key} stopped after ${attempts.at(-1)!.outcome}`).toBe(false);
+  for (const attempt of attempts.slice(0, -1))
+    expect(retriable(attempt), `${key} was retried after ${attempt.outcome}`).toBe(true);
+  if (attempts.length < 5)
+    expect(retriable(attempts.at(-1)!), `${key} stopped after ${attempts.at(-1)!.outcome}`).toBe(false);
 }
 
 /** The same effects spread over `paths`, each rule firing with `probability` (the first that fires wins). */
@@ -106,7 +112,8 @@ async function resources(world: World, teams: number, sessions: number, channels
   // The broker's own session (the one it signed up with) is not among those to revoke.
   const own = (await tab.api.read({ kind: 'sessions' })).find((s) => s.isCurrentSession)!.id;
   const channelIds: string[] = [];
-  for (let i = 0; i < channels; i++) channelIds.push((await tab.api.createContactChannel({ email: uniqueEmail(`ch${i}`), usedForAuth: false })).id);
+  for (let i = 0; i < channels; i++)
+    channelIds.push((await tab.api.createContactChannel({ email: uniqueEmail(`ch${i}`), usedForAuth: false })).id);
   return { teamIds, sessionIds: sessionIds.filter((id) => id !== own), channelIds, own };
 }
 
@@ -134,7 +141,8 @@ describe('a signed-in broker under injected faults', () => {
     ];
     expect(calls.length).toBeGreaterThanOrEqual(250);
     const failures: unknown[] = [];
-    for (const [i, call] of calls.entries()) await call(world.tabs[i % world.tabs.length]!).catch((error: unknown) => failures.push(error));
+    for (const [i, call] of calls.entries())
+      await call(world.tabs[i % world.tabs.length]!).catch((error: unknown) => failures.push(error));
     expect(failures).toEqual([]);
 
     const byCall = world.net.byCall();
@@ -145,7 +153,8 @@ describe('a signed-in broker under injected faults', () => {
     }
     // The faults really happened, every kind of them, at about the intended rate.
     const { faults_injected } = em.env.stats.snapshot();
-    for (const effect of ['status-429', 'loop-detected', 'drop-before', 'latency']) expect(faults_injected.by_effect[effect], effect).toBeGreaterThan(5);
+    for (const effect of ['status-429', 'loop-detected', 'drop-before', 'latency'])
+      expect(faults_injected.by_effect[effect], effect).toBeGreaterThan(5);
     const rate = faults_injected.total / world.net.attempts.length;
     expect(rate).toBeGreaterThan(0.2);
     expect(rate).toBeLessThan(0.4);
@@ -161,19 +170,36 @@ describe('a signed-in broker under injected faults', () => {
     const world = await signedIn(5);
     const { teamIds } = await resources(world, 30, 0, 0);
     // Faults on the data calls; the refresh gets its own, counted, faults.
-    await addFaults(em, [
-      { path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'status', status: 429 } },
-      { path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'drop', phase: 'before' } },
-      { path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'loop-detected' } },
-      ...chaos(['/api/v1/teams/*', '/api/v1/team-*'], 0.05, [...RETRIABLE_EFFECTS, { type: 'status', status: 500 }, { type: 'status', status: 503 }]),
-    ], 7);
+    await addFaults(
+      em,
+      [
+        { path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'status', status: 429 } },
+        { path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'drop', phase: 'before' } },
+        { path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'loop-detected' } },
+        ...chaos(['/api/v1/teams/*', '/api/v1/team-*'], 0.05, [
+          ...RETRIABLE_EFFECTS,
+          { type: 'status', status: 500 },
+          { type: 'status', status: 503 },
+        ]),
+      ],
+      7,
+    );
     em.env.clock.advance(TEN_MINUTES + 1000);
     world.net.attempts.length = 0;
 
-    const paths = { team: '/teams/', teamMembers: '/team-member-profiles?', permissions: '/team-permissions?', teamInvitations: '/team-invitations?' } as const;
+    const paths = {
+      team: '/teams/',
+      teamMembers: '/team-member-profiles?',
+      permissions: '/team-permissions?',
+      teamInvitations: '/team-invitations?',
+    } as const;
     const calls = teamIds.flatMap((teamId, i) => {
       const tab = world.tabs[i % world.tabs.length]!;
-      return (Object.keys(paths) as Array<keyof typeof paths>).map((kind) => ({ kind, teamId, promise: tab.api.read({ kind, teamId }) as Promise<unknown> }));
+      return (Object.keys(paths) as Array<keyof typeof paths>).map((kind) => ({
+        kind,
+        teamId,
+        promise: tab.api.read({ kind, teamId }) as Promise<unknown>,
+      }));
     });
     const outcomes = await Promise.allSettled(calls.map((c) => c.promise));
     const byCall = world.net.byCall();
@@ -223,12 +249,19 @@ describe('what is not retried', () => {
     expect(await b.api.read({ kind: 'teamMembers', teamId: teamIds[1]! })).toHaveLength(1);
     const byCall = world.net.byCall();
     expect(byCall.get(`GET /teams/${teamIds[0]}`)!.map((x) => x.outcome)).toEqual([500, 200]);
-    expect([...byCall.entries()].find(([key]) => key.startsWith('GET /team-member-profiles'))![1].map((x) => x.outcome)).toEqual([503, 503, 200]);
+    expect(
+      [...byCall.entries()].find(([key]) => key.startsWith('GET /team-member-profiles'))![1].map((x) => x.outcome),
+    ).toEqual([503, 503, 200]);
     // A create that met a server error may have been applied: it is not sent again.
     const e500 = await a.api.createTeam({ displayName: 'Maybe created' }).catch((e: unknown) => e);
     expect(e500).toBeInstanceOf(HttpStatusError);
     expect(e500).toMatchObject({ status: 500, code: 'HTTP_STATUS_ERROR' });
-    expect(world.net.byCall().get('POST /teams')!.map((x) => x.outcome)).toEqual([500]);
+    expect(
+      world.net
+        .byCall()
+        .get('POST /teams')!
+        .map((x) => x.outcome),
+    ).toEqual([500]);
     // The service answers again: online, with the old error gone.
     expect((await a.api.read({ kind: 'team', teamId: teamIds[1]! })).id).toBe(teamIds[1]);
     expect((await b.api.status()).connectivity).toMatchObject({ state: 'online', consecutiveFailures: 0 });
@@ -252,7 +285,11 @@ describe('what is not retried', () => {
     const current = await world.tabs[1]!.api.revokeSession(own).catch((e: unknown) => e);
     expect(isKnownError(current, 'CANNOT_DELETE_CURRENT_SESSION')).toBe(true);
     const byCall = world.net.byCall();
-    expect(byCall.get(`GET /teams/${stranger}`)!.map((x) => [x.outcome, x.knownError !== null])).toEqual([[429, false], [429, false], [(notMember as { status: number }).status, true]]);
+    expect(byCall.get(`GET /teams/${stranger}`)!.map((x) => [x.outcome, x.knownError !== null])).toEqual([
+      [429, false],
+      [429, false],
+      [(notMember as { status: number }).status, true],
+    ]);
     expect(byCall.get(`DELETE /auth/sessions/${own}?user_id=me`)!.map((x) => x.outcome)).toEqual(['network', 400]);
     expectSessionSurvived(world);
   });
@@ -279,7 +316,9 @@ describe('what is not retried', () => {
     // The diagnostics found the service itself answering.
     expect((dropped as NetworkError).diagnostics?.health.reachable).toBe(true);
     // Setting a field twice is setting it once: a PATCH that met a dropped connection goes again.
-    expect((await tab.api.updateUser({ displayName: 'Sent twice, applied once' })).displayName).toBe('Sent twice, applied once');
+    expect((await tab.api.updateUser({ displayName: 'Sent twice, applied once' })).displayName).toBe(
+      'Sent twice, applied once',
+    );
     const byCall = world.net.byCall();
     expect(byCall.get('GET /projects/current')!.map((x) => x.outcome)).toEqual([429]);
     expect(byCall.get('POST /teams')!.map((x) => x.outcome)).toEqual([429, 201]);
@@ -300,7 +339,9 @@ describe('what is not retried', () => {
     const failed = await a.api.getAccessToken().catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(HttpStatusError);
     expect(failed).toMatchObject({ status: 500 });
-    expect(world.net.attempts.map((x) => [x.call, x.outcome])).toEqual(Array.from({ length: 5 }, () => ['/auth/oauth/token', 500]));
+    expect(world.net.attempts.map((x) => [x.call, x.outcome])).toEqual(
+      Array.from({ length: 5 }, () => ['/auth/oauth/token', 500]),
+    );
     expect(await b.api.getAccessToken()).toMatch(/^ey/);
     expect(em.env.stats.snapshot().token_grants.refresh_token).toBe(1);
     expectSessionSurvived(world);
@@ -324,7 +365,11 @@ describe('how long the broker waits before a retry', () => {
     const { teamIds } = await resources(world, 3, 0, 0);
     await addFaults(em, [
       { path: `/api/v1/teams/${teamIds[0]}`, count: 1, effect: { type: 'status', status: 429, retry_after: '3' } },
-      { path: `/api/v1/teams/${teamIds[1]}`, count: 1, effect: { type: 'status', status: 429, retry_after: new Date(em.env.clock.now() + 6000).toUTCString() } },
+      {
+        path: `/api/v1/teams/${teamIds[1]}`,
+        count: 1,
+        effect: { type: 'status', status: 429, retry_after: new Date(em.env.clock.now() + 6000).toUTCString() },
+      },
       { path: `/api/v1/teams/${teamIds[2]}`, count: 2, effect: { type: 'status', status: 429 } },
       { path: `/api/v1/teams/${teamIds[2]}`, count: 1, effect: { type: 'loop-detected' } },
     ]);
@@ -343,14 +388,21 @@ describe('how long the broker waits before a retry', () => {
     expect(second).toBeLessThanOrEqual(3000);
     expect(third).toBeGreaterThanOrEqual(2000);
     expect(third).toBeLessThanOrEqual(6000);
-    expect(world.net.byCall().get(`GET /teams/${teamIds[2]}`)!.map((x) => x.outcome)).toEqual([429, 429, 508, 200]);
+    expect(
+      world.net
+        .byCall()
+        .get(`GET /teams/${teamIds[2]}`)!
+        .map((x) => x.outcome),
+    ).toEqual([429, 429, 508, 200]);
   });
 
   it('a 429 from the token endpoint waits its Retry-After too', async () => {
     const em = emulator();
     const { clock, sleeps } = sleepRecorder();
     const world = await signedIn(1, clock);
-    await addFaults(em, [{ path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'status', status: 429, retry_after: '3' } }]);
+    await addFaults(em, [
+      { path: '/api/v1/auth/oauth/token', count: 1, effect: { type: 'status', status: 429, retry_after: '3' } },
+    ]);
     em.env.clock.advance(TEN_MINUTES + 1000);
     sleeps.length = 0;
     expect(await world.tabs[0]!.api.getAccessToken()).toMatch(/^ey/);

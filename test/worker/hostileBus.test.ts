@@ -40,19 +40,37 @@ describe("the brokers' channel takes hints, not facts", () => {
   it('data posted on the channel never reaches a tab: the entry it names is refetched from the service', async () => {
     const { tab, owner } = await signedIn();
     const served = emulator().env.stats.snapshot().requests['GET /users/me']?.['200'] ?? 0;
-    channelOf().postMessage({ type: 'cache-set', owner, spec: { kind: 'currentUser' }, value: { id: 'x', displayName: 'Forged name', primaryEmail: 'forged@example.com' } });
-    await expect.poll(() => emulator().env.stats.snapshot().requests['GET /users/me']?.['200'] ?? 0).toBeGreaterThan(served);
+    channelOf().postMessage({
+      type: 'cache-set',
+      owner,
+      spec: { kind: 'currentUser' },
+      value: { id: 'x', displayName: 'Forged name', primaryEmail: 'forged@example.com' },
+    });
+    await expect
+      .poll(() => emulator().env.stats.snapshot().requests['GET /users/me']?.['200'] ?? 0)
+      .toBeGreaterThan(served);
     await settle();
     expect(tab.deliveries.get('user')!.every((s) => (s.data as User | null)?.displayName !== 'Forged name')).toBe(true);
     expect((tab.latest('user')!.data as User).primaryEmail).toBe('demo@authbroker.dev');
   });
 
-  it("a session end posted by a page signs nobody out when the service says the session lives; its sentence is never shown", async () => {
+  it('a session end posted by a page signs nobody out when the service says the session lives; its sentence is never shown', async () => {
     const { broker, tab, sessionKey } = await signedIn();
     const before = await tokenRequests(emulator());
     const channel = channelOf();
-    const end = { reason: 'session-revoked', atMillis: Date.now(), message: 'Call +1 555 0100 to restore your account.' };
-    for (let i = 0; i < 50; i++) channel.postMessage({ type: 'session', slot: demoSessionSlot(emulator()), sessionKey: null, end, endedSessionKey: sessionKey });
+    const end = {
+      reason: 'session-revoked',
+      atMillis: Date.now(),
+      message: 'Call +1 555 0100 to restore your account.',
+    };
+    for (let i = 0; i < 50; i++)
+      channel.postMessage({
+        type: 'session',
+        slot: demoSessionSlot(emulator()),
+        sessionKey: null,
+        end,
+        endedSessionKey: sessionKey,
+      });
     // One question to the service, whatever the number of messages; it says the session lives.
     await expect.poll(() => tokenRequests(emulator())).toBe(before + 1);
     await settle();
@@ -67,11 +85,26 @@ describe("the brokers' channel takes hints, not facts", () => {
     const { tab, sessionKey } = await signedIn();
     const slot = demoSessionSlot(emulator());
     const db = await openDB(DATABASE_NAME);
-    await db.put('sessions', { slot, status: 'ended', sessionKey, end: { reason: 'user-deleted', atMillis: Date.now(), message: 'Your account was deleted. Call +1 555 0100.', code: 'no such code' }, updatedAtMillis: Date.now() });
+    await db.put('sessions', {
+      slot,
+      status: 'ended',
+      sessionKey,
+      end: {
+        reason: 'user-deleted',
+        atMillis: Date.now(),
+        message: 'Your account was deleted. Call +1 555 0100.',
+        code: 'no such code',
+      },
+      updatedAtMillis: Date.now(),
+    });
     db.close();
     channelOf().postMessage({ type: 'session', slot, sessionKey: null, end: null });
     const ended = await tab.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-out');
-    expect((ended.data as Extract<SessionInfo, { status: 'signed-out' }>).lastEnd).toEqual({ reason: 'user-deleted', atMillis: expect.any(Number), message: 'The account was deleted.' });
+    expect((ended.data as Extract<SessionInfo, { status: 'signed-out' }>).lastEnd).toEqual({
+      reason: 'user-deleted',
+      atMillis: expect.any(Number),
+      message: 'The account was deleted.',
+    });
   });
 
   it('messages that are not ours are dropped, whatever their shape', () => {
@@ -92,7 +125,17 @@ describe("the brokers' channel takes hints, not facts", () => {
     ];
     for (const message of junk) expect(readBusMessage(message), JSON.stringify(message)).toBeNull();
     // What older deploys send for a mutation is read as "refetch this entry".
-    expect(readBusMessage({ type: 'cache-set', owner, spec: { kind: 'currentUser' }, value: { displayName: 'x' } })).toEqual({ type: 'cache-invalidate', owner, kind: 'currentUser', params: {} });
-    expect(readBusMessage({ type: 'session', slot: 's', sessionKey: null, end: { reason: 'signed-out', atMillis: 1, message: 'You signed out.' }, endedSessionKey: 'k' })).not.toBeNull();
+    expect(
+      readBusMessage({ type: 'cache-set', owner, spec: { kind: 'currentUser' }, value: { displayName: 'x' } }),
+    ).toEqual({ type: 'cache-invalidate', owner, kind: 'currentUser', params: {} });
+    expect(
+      readBusMessage({
+        type: 'session',
+        slot: 's',
+        sessionKey: null,
+        end: { reason: 'signed-out', atMillis: 1, message: 'You signed out.' },
+        endedSessionKey: 'k',
+      }),
+    ).not.toBeNull();
   });
 });

@@ -31,7 +31,8 @@ function manyKeys(count: number): Record<string, number> {
 const untyped = (method: (...args: never[]) => Promise<unknown>) => method as (...args: unknown[]) => Promise<unknown>;
 
 /** An argument path at or under `path`. */
-const within = (path: string) => expect.stringMatching(new RegExp(`^${path.replace(/\./g, '\\.')}(\\.|\\[|$)`)) as unknown as string;
+const within = (path: string) =>
+  expect.stringMatching(new RegExp(`^${path.replace(/\./g, '\\.')}(\\.|\\[|$)`)) as unknown as string;
 
 async function refused(call: Promise<unknown>): Promise<InvalidArgumentError> {
   const outcome = await call.then(
@@ -67,14 +68,24 @@ describe('one call cannot hold the broker every tab shares', () => {
     // 2^60 paths through 61 objects: refused after MAX_ARGUMENT_VALUES steps, not 2^60.
     expect(() => checkPlainData('updateUser', [{ clientMetadata: sharedTwice(60) }])).toThrow(/too much data/);
     // A method without arguments never looks at what it was sent.
-    expect(() => checkPlainData('status', [sharedTwice(60)])).toThrow(expect.objectContaining({ argument: 'arguments' }));
-    expect(() => checkPlainData('updateUser', [{ clientMetadata: new Array(5_000_000).fill(0) }])).toThrow(expect.objectContaining({ argument: 'update.clientMetadata' }));
-    expect(() => checkPlainData('updateUser', [{ clientMetadata: manyKeys(1_000_000) }])).toThrow(expect.objectContaining({ argument: 'update.clientMetadata' }));
+    expect(() => checkPlainData('status', [sharedTwice(60)])).toThrow(
+      expect.objectContaining({ argument: 'arguments' }),
+    );
+    expect(() => checkPlainData('updateUser', [{ clientMetadata: new Array(5_000_000).fill(0) }])).toThrow(
+      expect.objectContaining({ argument: 'update.clientMetadata' }),
+    );
+    expect(() => checkPlainData('updateUser', [{ clientMetadata: manyKeys(1_000_000) }])).toThrow(
+      expect.objectContaining({ argument: 'update.clientMetadata' }),
+    );
     // A thousand strings of a megabyte each: within the per-string limit, far over the per-call one.
     const megabyte = 'x'.repeat(1_000_000);
-    expect(() => checkPlainData('updateUser', [{ clientMetadata: Array.from({ length: 1000 }, () => megabyte) }])).toThrow(/characters in all/);
+    expect(() =>
+      checkPlainData('updateUser', [{ clientMetadata: Array.from({ length: 1000 }, () => megabyte) }]),
+    ).toThrow(/characters in all/);
     // Keys count too.
-    expect(() => checkPlainData('updateUser', [{ clientMetadata: { [megabyte]: 1, [`${megabyte}y`]: 2, [`${megabyte}z`]: 3 } }])).toThrow(/characters in all/);
+    expect(() =>
+      checkPlainData('updateUser', [{ clientMetadata: { [megabyte]: 1, [`${megabyte}y`]: 2, [`${megabyte}z`]: 3 } }]),
+    ).toThrow(/characters in all/);
     // What real calls send stays well inside: a large metadata document passes.
     const document = Array.from({ length: MAX_ARGUMENT_VALUES / 4 }, (_, i) => ({ id: i, label: `item ${i}` }));
     expect(() => checkPlainData('updateUser', [{ clientMetadata: { document } }])).not.toThrow();

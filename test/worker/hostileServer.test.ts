@@ -38,18 +38,27 @@ function signInAnsweredBy(answer: () => Response): typeof fetch {
   return async (input, init) => (String(input).endsWith('/auth/password/sign-in') ? answer() : fetch(input, init));
 }
 
-const json = (body: unknown) => () => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown) => () =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 describe('a sign-in answered 200 without a usable session', () => {
   it.each([
     ['an empty object', json({})],
-    ['an error body on a success status', json({ code: 'EMAIL_PASSWORD_MISMATCH', error: 'Wrong e-mail or password.' })],
+    [
+      'an error body on a success status',
+      json({ code: 'EMAIL_PASSWORD_MISMATCH', error: 'Wrong e-mail or password.' }),
+    ],
     ['tokens that are not strings', json({ access_token: 1, refresh_token: { value: 'x' }, user_id: 'u' })],
     ['the string "undefined" for a token', json({ access_token: 'undefined', refresh_token: 'r', user_id: 'u' })],
-    ['a captive portal page', () => new Response('<html>Log in to the Wi-Fi</html>', { status: 200, headers: { 'content-type': 'text/html' } })],
+    [
+      'a captive portal page',
+      () => new Response('<html>Log in to the Wi-Fi</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    ],
   ])('%s: a typed PROTOCOL_ERROR, and nobody is signed in', async (_name, answer) => {
     const t = await openTab(signInAnsweredBy(answer));
-    const error = await t.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' }).catch((e: unknown) => e);
+    const error = await t.api
+      .signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error).toMatchObject({ code: 'PROTOCOL_ERROR' });
     expect((error as Error).message).not.toContain('Wi-Fi');
@@ -110,13 +119,20 @@ describe('an API URL that redirects', () => {
     const locks = new LocalLockManager();
     broker = scope.track(
       await createBroker(
-        { baseUrl: elsewhere.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, internalPublishableClientKey: internal.publishableClientKey },
+        {
+          baseUrl: elsewhere.url,
+          projectId: demo.id,
+          publishableClientKey: demo.publishableClientKey,
+          internalPublishableClientKey: internal.publishableClientKey,
+        },
         { mode: 'shared-worker', clock: compressedClock, locks },
       ),
     );
     const tab = await scope.tab({ broker, locks });
     em.env.stats.reset();
-    const error = await tab.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' }).catch((e: unknown) => e);
+    const error = await tab.api
+      .signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as Error).message).toContain('redirect');
     expect(elsewhere.seen).toHaveLength(1);
@@ -128,7 +144,11 @@ describe('an API URL that redirects', () => {
   it('authbroker/server: the secret key is never re-sent to where a redirect points', async () => {
     const em = emulator();
     const elsewhere = await redirectingServer(em.url);
-    const app = createServerApp({ baseUrl: elsewhere.url, projectId: em.projects.demo.id, secretServerKey: em.projects.demo.secretServerKey });
+    const app = createServerApp({
+      baseUrl: elsewhere.url,
+      projectId: em.projects.demo.id,
+      secretServerKey: em.projects.demo.secretServerKey,
+    });
     em.env.stats.reset();
     expect(await app.listUsers({ limit: 1 }).catch((e: unknown) => e)).toBeInstanceOf(ProtocolError);
     expect(elsewhere.seen).toHaveLength(1);

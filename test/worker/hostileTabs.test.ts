@@ -29,7 +29,7 @@ describe("no page can disconnect another page's tab", () => {
     await victim.waitFor('session', (s) => (s.data as { status: string }).status === 'signed-in');
   });
 
-  it("a tab whose lifetime lock another page takes and lets go stays connected; it is released when it really goes", async () => {
+  it('a tab whose lifetime lock another page takes and lets go stays connected; it is released when it really goes', async () => {
     const clock = new EmulatorClock(emulator().env.clock);
     const started = await scope.start({ clock });
     const [victim, other] = [await scope.tab(started), await scope.tab(started)];
@@ -52,7 +52,7 @@ describe("no page can disconnect another page's tab", () => {
     expect(await answered(other.api.status())).toMatchObject({ tabsConnected: 1, subscriptions: 0 });
   });
 
-  it("a broker whose lifetime lock another page takes holds a fresh one, and names it to its tabs", async () => {
+  it('a broker whose lifetime lock another page takes holds a fresh one, and names it to its tabs', async () => {
     const started = await scope.start();
     const tab = await scope.tab(started);
     const first = await tab.api.watchLifetime(`authbroker:tab:${tab.tabId}`);
@@ -66,14 +66,22 @@ describe("no page can disconnect another page's tab", () => {
 });
 
 describe('what tabs report, and tabs that are gone, are bounded', () => {
-  it("warnings from tabs are cut short, shown once, at most a few in all, and leave with their tab", async () => {
+  it('warnings from tabs are cut short, shown once, at most a few in all, and leave with their tab', async () => {
     const started = await scope.start();
     const app = await scope.tab(started);
     const long = (i: number) => `${i}:${'w'.repeat(1999 - String(i).length)}`;
     const tabs: BrokerApi[] = [];
-    for (let i = 0; i < 30; i++) tabs.push(await byHand.connect(started.broker, { warnings: Array.from({ length: 10 }, (_, j) => long(i * 10 + j)) }));
+    for (let i = 0; i < 30; i++)
+      tabs.push(
+        await byHand.connect(started.broker, { warnings: Array.from({ length: 10 }, (_, j) => long(i * 10 + j)) }),
+      );
     // The same sentence from every tab is one warning.
-    for (let i = 0; i < 5; i++) tabs.push(await byHand.connect(started.broker, { warnings: ['The broker runs in service-worker mode because a better host did not start.'] }));
+    for (let i = 0; i < 5; i++)
+      tabs.push(
+        await byHand.connect(started.broker, {
+          warnings: ['The broker runs in service-worker mode because a better host did not start.'],
+        }),
+      );
     const { warnings } = await app.api.status();
     expect(warnings.length).toBeLessThanOrEqual(MAX_TAB_WARNINGS);
     expect(warnings.every((w) => w.length <= MAX_TAB_WARNING_LENGTH)).toBe(true);

@@ -8,7 +8,8 @@ const emulator = useEmulator();
 const scope = useBrokerScope(emulator);
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
 
-const servicesLoader = (options: { failFirst?: string } = {}) => heldLoader(() => import('../../worker/api/services.js'), options);
+const servicesLoader = (options: { failFirst?: string } = {}) =>
+  heldLoader(() => import('../../worker/api/services.js'), options);
 
 describe('the service methods, a module of their own', () => {
   it('a broker whose tabs only read never loads them; the first call loads them once for every tab, and calls made meanwhile wait for them', async () => {
@@ -22,7 +23,8 @@ describe('the service methods, a module of their own', () => {
     await one.api.status();
     expect(loader.calls()).toBe(0);
 
-    const sent = () => net.urls.map((url) => new URL(url).pathname).filter((path) => path.startsWith('/api/v1/auth/password/'));
+    const sent = () =>
+      net.urls.map((url) => new URL(url).pathname).filter((path) => path.startsWith('/api/v1/auth/password/'));
     const signedIn = one.api.signInWithPassword(DEMO);
     const resetSent = two.api.sendPasswordResetEmail({ email: DEMO.email, callbackUrl: 'http://localhost:3000/reset' });
     const checked = one.api.checkPasswordResetCode('a'.repeat(45)).catch((error: unknown) => error);
@@ -33,7 +35,11 @@ describe('the service methods, a module of their own', () => {
     await expect(signedIn).resolves.toMatchObject({ status: 'signed-in' });
     await resetSent;
     expect(await checked).toMatchObject({ code: 'VERIFICATION_CODE_NOT_FOUND' });
-    expect(sent().sort()).toEqual(['/api/v1/auth/password/reset/check-code', '/api/v1/auth/password/send-reset-code', '/api/v1/auth/password/sign-in']);
+    expect(sent().sort()).toEqual([
+      '/api/v1/auth/password/reset/check-code',
+      '/api/v1/auth/password/send-reset-code',
+      '/api/v1/auth/password/sign-in',
+    ]);
     await two.api.updateUser({ displayName: 'Lazy Person' });
     expect((await one.api.read({ kind: 'currentUser' }))?.displayName).toBe('Lazy Person');
     expect(loader.calls()).toBe(1);
@@ -58,8 +64,12 @@ describe('the service methods, a module of their own', () => {
     const loader = servicesLoader();
     const started = await scope.start({ services: loader.load });
     const tab = await scope.tab(started);
-    await expect(tab.api.signInWithPassword({ email: 'demo@authbroker.dev' } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect((tab.api.updateUser as (...args: unknown[]) => Promise<unknown>)({}, {})).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(tab.api.signInWithPassword({ email: 'demo@authbroker.dev' } as never)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect((tab.api.updateUser as (...args: unknown[]) => Promise<unknown>)({}, {})).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     expect(loader.calls()).toBe(0);
   });
 });

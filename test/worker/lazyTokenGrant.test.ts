@@ -27,7 +27,10 @@ async function brokerWith(load: () => ReturnType<typeof grantModule>) {
 describe('the token grants, a module of their own', () => {
   it('not loaded at the start nor by a signed-out broker; fetched once in the background after a sign-in; every renewal uses that one load', async () => {
     const loader = heldLoader(grantModule);
-    const { clock, tabs: [one, two] } = await brokerWith(loader.load);
+    const {
+      clock,
+      tabs: [one, two],
+    } = await brokerWith(loader.load);
     await two.api.read({ kind: 'project' });
     await clock.advance(GRANT_PREFETCH_MILLIS * 2);
     expect(loader.calls()).toBe(0);
@@ -59,7 +62,10 @@ describe('the token grants, a module of their own', () => {
       if (calls <= 2) throw new Error('authbroker-shared-worker-tokenGrant-123.js: 404');
       return grantModule();
     };
-    const { clock, tabs: [tab] } = await brokerWith(load);
+    const {
+      clock,
+      tabs: [tab],
+    } = await brokerWith(load);
     await tab.subscribe('session', { kind: 'session' });
     await tab.api.signInWithPassword(DEMO);
     await clock.advance(GRANT_PREFETCH_MILLIS);

@@ -69,7 +69,10 @@ describe('tokenStore: memory in a worker host', () => {
 
     net.offline = false;
     await tab.api.reportBrowserState({ online: true });
-    await until(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] === 1, 'the sign-out to be sent');
+    await until(
+      () => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] === 1,
+      'the sign-out to be sent',
+    );
   });
 
   it('a session an earlier deploy stored is deleted when the app switches to memory; the next start is signed out', async () => {
@@ -98,7 +101,14 @@ describe('tokenStore: memory in a worker host', () => {
 
     const { port1, port2 } = new MessageChannel();
     exposeBrokerEntry(async () => storing.broker, port2);
-    const asked = await connectOverPort(port1 as unknown as MessagePort, memory.broker.config, { tabId: 'x', version: 'test' }, () => undefined, (p) => p, tabErrors).then(
+    const asked = await connectOverPort(
+      port1 as unknown as MessagePort,
+      memory.broker.config,
+      { tabId: 'x', version: 'test' },
+      () => undefined,
+      (p) => p,
+      tabErrors,
+    ).then(
       () => null,
       (error: unknown) => error,
     );
@@ -126,7 +136,10 @@ describe('tokenStore: memory with in-page brokers (one per tab)', () => {
     em.env.stats.reset();
     em.env.clock.advance(ELEVEN_MINUTES);
     await firstTab.api.refetch({ kind: 'currentUser' });
-    await until(async () => (await second.broker.parts.session.currentAccessToken()) !== null, 'the renewed token to reach the other broker');
+    await until(
+      async () => (await second.broker.parts.session.currentAccessToken()) !== null,
+      'the renewed token to reach the other broker',
+    );
     await secondTab.api.refetch({ kind: 'currentUser' });
     expect(await tokenRequests(em)).toBe(1);
 
@@ -156,8 +169,17 @@ describe('tokenStore: memory with in-page brokers (one per tab)', () => {
     await tab.api.signInWithPassword(DEMO);
     const held = broker.broker.parts.session.sessionKey;
     const slot = broker.broker.parts.session.slot;
-    const page = new BroadcastChannel(`authbroker:memory-tokens:${broker.broker.config.projectId}@${broker.broker.config.baseUrl};tokens=memory`);
-    const base = { slot, status: 'active', sessionKey: 'forged', refreshToken: 'r'.repeat(40), accessToken: null, userId: null };
+    const page = new BroadcastChannel(
+      `authbroker:memory-tokens:${broker.broker.config.projectId}@${broker.broker.config.baseUrl};tokens=memory`,
+    );
+    const base = {
+      slot,
+      status: 'active',
+      sessionKey: 'forged',
+      refreshToken: 'r'.repeat(40),
+      accessToken: null,
+      userId: null,
+    };
     page.postMessage({ type: 'record', record: { ...base, updatedAtMillis: Date.now() + 365 * 24 * 3600_000 } });
     page.postMessage({ type: 'record', record: { ...base, refreshToken: 5, updatedAtMillis: Date.now() + 1 } });
     page.postMessage({ type: 'record', record: '<script>' });
@@ -175,25 +197,38 @@ function tokenFor(sub: string): string {
 }
 
 /** The user an access token names. */
-const subOf = (token: string | null) => (token === null ? null : (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
+const subOf = (token: string | null) =>
+  token === null
+    ? null
+    : (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
 
 describe('what other pages may post to in-page brokers keeping tokens in memory (issue 32, item 4)', () => {
   const inPage = (locks: LocalLockManager) => scope.start({ locks, tokenStore: 'memory', mode: 'in-process' });
-  const channelOf = (broker: { config: { projectId: string; baseUrl: string } }) => new BroadcastChannel(`authbroker:memory-tokens:${broker.config.projectId}@${broker.config.baseUrl};tokens=memory`);
+  const channelOf = (broker: { config: { projectId: string; baseUrl: string } }) =>
+    new BroadcastChannel(`authbroker:memory-tokens:${broker.config.projectId}@${broker.config.baseUrl};tokens=memory`);
 
   it('records of slots that are not the broker’s own, or with tokens longer than any the service issues, are not kept, and take no lock', async () => {
     const locks = new LocalLockManager();
     const broker = await inPage(locks);
     const page = channelOf(broker.broker);
     const megabyte = 'x'.repeat(1_000_000);
-    const record = (slot: string, token: string) => ({ slot, status: 'active', sessionKey: crypto.randomUUID(), refreshToken: token, accessToken: null, userId: null, updatedAtMillis: broker.broker.parts.clock.now() });
+    const record = (slot: string, token: string) => ({
+      slot,
+      status: 'active',
+      sessionKey: crypto.randomUUID(),
+      refreshToken: token,
+      accessToken: null,
+      userId: null,
+      updatedAtMillis: broker.broker.parts.clock.now(),
+    });
     // Before: every record was adopted, whatever its slot or size, with a Web Lock queued per slot.
     for (let i = 0; i < 20; i++) page.postMessage({ type: 'record', record: record(`foreign-${i}`, megabyte) });
     page.postMessage({ type: 'record', record: record(broker.broker.parts.session.slot, megabyte) });
     page.postMessage({ type: 'record', record: record('foreign-small', 'r'.repeat(40)) });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const storage = broker.broker.parts.storage;
-    for (const slot of ['foreign-0', 'foreign-19', 'foreign-small', broker.broker.parts.session.slot]) expect(await storage.loadSession(slot), slot).toBeNull();
+    for (const slot of ['foreign-0', 'foreign-19', 'foreign-small', broker.broker.parts.session.slot])
+      expect(await storage.loadSession(slot), slot).toBeNull();
     expect(locks.query().held.filter((name) => name.startsWith('authbroker:memory-tokens:'))).toEqual([]);
     expect(broker.broker.status().session).toMatchObject({ status: 'signed-out' });
     page.close();
@@ -208,7 +243,18 @@ describe('what other pages may post to in-page brokers keeping tokens in memory 
     const user = subOf(await session.getAccessToken());
     const page = channelOf(broker.broker);
     // The victim's session key and user id, another user's tokens, dated later than the session's.
-    page.postMessage({ type: 'record', record: { slot: session.slot, status: 'active', sessionKey: session.sessionKey, refreshToken: 'other-user-refresh-token-0123456789', accessToken: tokenFor('another-user'), userId: user, updatedAtMillis: broker.broker.parts.clock.now() + 1000 } });
+    page.postMessage({
+      type: 'record',
+      record: {
+        slot: session.slot,
+        status: 'active',
+        sessionKey: session.sessionKey,
+        refreshToken: 'other-user-refresh-token-0123456789',
+        accessToken: tokenFor('another-user'),
+        userId: user,
+        updatedAtMillis: broker.broker.parts.clock.now() + 1000,
+      },
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(subOf(await tab.api.getAccessToken())).toBe(user);
     expect(await session.getRefreshToken()).not.toBe('other-user-refresh-token-0123456789');
@@ -246,7 +292,16 @@ describe('tokens of another user for the held session, in the default store (iss
     // Another page of the origin: the database is the origin's, the channel's name no secret.
     const { createIndexedDbStorage } = await import('../../worker/storage/indexedDb.js');
     const pageStorage = await createIndexedDbStorage();
-    await pageStorage.saveSession({ ...stored, status: 'active', sessionKey: session.sessionKey!, refreshToken: 'other-user-refresh-token-0123456789', accessToken: tokenFor('another-user'), accessTokenRenewAtMillis: Date.now() + 600_000, userId: user, updatedAtMillis: Date.now() + 1000 } as never);
+    await pageStorage.saveSession({
+      ...stored,
+      status: 'active',
+      sessionKey: session.sessionKey!,
+      refreshToken: 'other-user-refresh-token-0123456789',
+      accessToken: tokenFor('another-user'),
+      accessTokenRenewAtMillis: Date.now() + 600_000,
+      userId: user,
+      updatedAtMillis: Date.now() + 1000,
+    } as never);
     const bus = new BroadcastChannel(`authbroker:${session.slot}`);
     bus.postMessage({ type: 'tokens', slot: session.slot, sessionKey: session.sessionKey });
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -261,7 +316,11 @@ describe('tokens of another user for the held session, in the default store (iss
 describe('a renewal that answers another user’s token', () => {
   it('ends the session, saying so, rather than going on as the user it was', async () => {
     const em = emulator();
-    const started = await scope.start({ tokenGrant: async () => ({ refreshAccessToken: async () => ({ access_token: tokenFor('another-user') }) as never }) });
+    const started = await scope.start({
+      tokenGrant: async () => ({
+        refreshAccessToken: async () => ({ access_token: tokenFor('another-user') }) as never,
+      }),
+    });
     const tab = await scope.tab(started);
     await tab.api.signInWithPassword(DEMO);
     em.env.clock.advance(ELEVEN_MINUTES);

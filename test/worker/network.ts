@@ -58,7 +58,13 @@ export function recordingFetch(): RecordingFetch {
       }
       if (api) {
         const actual = response.headers.get('x-stack-actual-status');
-        recorder.attempts.push({ method, call, outcome: actual === null ? response.status : Number(actual), knownError: response.headers.get('x-stack-known-error'), requestBody });
+        recorder.attempts.push({
+          method,
+          call,
+          outcome: actual === null ? response.status : Number(actual),
+          knownError: response.headers.get('x-stack-known-error'),
+          requestBody,
+        });
         recorder.bodies.push(
           response
             .clone()

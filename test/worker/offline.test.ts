@@ -27,14 +27,19 @@ interface World {
 
 async function signedIn(tabCount: number, net = recordingFetch()): Promise<World> {
   const { tabs: opened, ...started } = await scope.startWithTabs(tabCount, { fetch: net.fetch });
-  await opened[0]!.api.signUpWithPassword({ email: uniqueEmail('offline'), password: 'offline-password', verificationCallbackUrl: `${APP}/x` });
+  await opened[0]!.api.signUpWithPassword({
+    email: uniqueEmail('offline'),
+    password: 'offline-password',
+    verificationCallbackUrl: `${APP}/x`,
+  });
   const bodies = (await Promise.all(net.bodies)) as Array<{ refresh_token?: string } | null>;
   const refreshToken = bodies.map((b) => b?.refresh_token).find((t) => typeof t === 'string')!;
   return { broker: started.broker, locks: started.locks, net, tabs: opened, refreshToken };
 }
 
 const state = (tab: SimulatedTab) => (tab.latest('connectivity')?.data as ConnectivitySnapshot | undefined)?.state;
-const apiAttempts = (net: RecordingFetch, prefix: string) => net.attempts.filter((a) => a.call.startsWith(prefix)).map((a) => a.outcome);
+const apiAttempts = (net: RecordingFetch, prefix: string) =>
+  net.attempts.filter((a) => a.call.startsWith(prefix)).map((a) => a.outcome);
 
 /** Settles a promise into a flag, so a test can see that it is still waiting. */
 function track<T>(promise: Promise<T>) {
@@ -53,17 +58,24 @@ function deliveredStates(tab: SimulatedTab): string[] {
 
 describe('connectivity', () => {
   it('a failed request takes the broker offline (with diagnostics and the error); reads wait without spending attempts; the /health probes bring it back with no tab reporting online', async () => {
-    const { net, tabs: [a, b] } = await signedIn(2);
+    const {
+      net,
+      tabs: [a, b],
+    } = await signedIn(2);
     await b!.subscribe('connectivity', { kind: 'connectivity' });
     expect(state(b!)).toBe('online');
 
     net.offline = true;
     const first = track(a!.api.read({ kind: 'teams' }));
-    const offline = (await b!.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline')).data as ConnectivitySnapshot;
+    const offline = (await b!.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline'))
+      .data as ConnectivitySnapshot;
     expect(offline.lastError).toMatchObject({ kind: 'network', code: 'NETWORK_UNREACHABLE' });
     expect(offline.lastErrorAtMillis).not.toBeNull();
     expect(offline.consecutiveFailures).toBeGreaterThanOrEqual(1);
-    expect(offline.diagnostics).toMatchObject({ health: { reachable: false, status: null }, apiRoot: { reachable: false } });
+    expect(offline.diagnostics).toMatchObject({
+      health: { reachable: false, status: null },
+      apiRoot: { reachable: false },
+    });
     expect(offline.diagnostics!.health.url).toBe(`${emulator().url}/health`);
 
     // Issued while offline: it waits, sends nothing, fails nothing.
@@ -82,7 +94,8 @@ describe('connectivity', () => {
     expect(await second.promise).toHaveLength(1);
     expect(apiAttempts(net, '/teams')).toEqual(['network', 200]);
     expect(apiAttempts(net, '/contact-channels')).toEqual([200]);
-    const back = (await b!.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'online')).data as ConnectivitySnapshot;
+    const back = (await b!.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'online'))
+      .data as ConnectivitySnapshot;
     expect(back).toMatchObject({ browserOnline: null, consecutiveFailures: 0 });
     expect(back.lastSuccessAtMillis).toBeGreaterThanOrEqual(offline.lastErrorAtMillis!);
     const seen = deliveredStates(b!);
@@ -93,11 +106,19 @@ describe('connectivity', () => {
   });
 
   it('the browser saying offline, the service unreachable: reads wait, a mutation fails at once with NETWORK_OFFLINE and sends nothing; the service back: both go', async () => {
-    const { net, tabs: [a, b] } = await signedIn(2);
+    const {
+      net,
+      tabs: [a, b],
+    } = await signedIn(2);
     await b!.subscribe('connectivity', { kind: 'connectivity' });
     net.offline = true;
     await a!.api.reportBrowserState({ online: false });
-    await b!.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline' && (s.data as ConnectivitySnapshot).browserOnline === false);
+    await b!.waitFor(
+      'connectivity',
+      (s) =>
+        (s.data as ConnectivitySnapshot).state === 'offline' &&
+        (s.data as ConnectivitySnapshot).browserOnline === false,
+    );
 
     const read = track(b!.api.read({ kind: 'sessions' }));
     // It settles while the network is still down: it did not wait for it.
@@ -129,34 +150,41 @@ async function onStandingClock() {
   const net = recordingFetch();
   const started = await scope.start({ fetch: net.fetch, clock });
   const tab = await scope.tab(started);
-  await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
+  await tab.api.signUpWithPassword({
+    email: uniqueEmail('backoff'),
+    password: 'backoff-password',
+    verificationCallbackUrl: `${APP}/x`,
+  });
   await tab.subscribe('connectivity', { kind: 'connectivity' });
   return { clock, net, tab };
 }
 
 describe('the network returning', () => {
   it.each([
-    { who: 'the tab that said offline (the browser\'s `offline` event)', saidOffline: true },
+    { who: "the tab that said offline (the browser's `offline` event)", saidOffline: true },
     { who: 'a tab that never said offline (the service unreachable with the browser online)', saidOffline: false },
-  ])('$who hearing `online`: a read sleeping its backoff after an outage goes at once, not when the backoff or the next probe ends', async ({ saidOffline }) => {
-    const { net, tab } = await onStandingClock();
-    if (!saidOffline) await tab.api.reportBrowserState({ online: true });
-    net.offline = true;
-    // The first attempt fails, the probes find the service unreachable, the retry sleeps its backoff
-    // (on a clock that only moves when the test says so: neither it nor the next probe ever ends).
-    const read = track(tab.api.refetch({ kind: 'sessions' }));
-    if (saidOffline) await tab.api.reportBrowserState({ online: false });
-    await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
-    await settle(50);
-    expect(read.done).toBe(false);
-    net.offline = false;
-    // The browser's `online` event, forwarded by the tab.
-    await tab.api.reportBrowserState({ online: true });
-    await read.promise;
-    expect(read.error).toBeUndefined();
-    expect(apiAttempts(net, '/auth/sessions')).toEqual(['network', 200]);
-    expect(state(tab)).toBe('online');
-  });
+  ])(
+    '$who hearing `online`: a read sleeping its backoff after an outage goes at once, not when the backoff or the next probe ends',
+    async ({ saidOffline }) => {
+      const { net, tab } = await onStandingClock();
+      if (!saidOffline) await tab.api.reportBrowserState({ online: true });
+      net.offline = true;
+      // The first attempt fails, the probes find the service unreachable, the retry sleeps its backoff
+      // (on a clock that only moves when the test says so: neither it nor the next probe ever ends).
+      const read = track(tab.api.refetch({ kind: 'sessions' }));
+      if (saidOffline) await tab.api.reportBrowserState({ online: false });
+      await tab.waitFor('connectivity', (s) => (s.data as ConnectivitySnapshot).state === 'offline');
+      await settle(50);
+      expect(read.done).toBe(false);
+      net.offline = false;
+      // The browser's `online` event, forwarded by the tab.
+      await tab.api.reportBrowserState({ online: true });
+      await read.promise;
+      expect(read.error).toBeUndefined();
+      expect(apiAttempts(net, '/auth/sessions')).toEqual(['network', 200]);
+      expect(state(tab)).toBe('online');
+    },
+  );
 
   it('a page repeating `online` while the service stays unreachable gets at most one check a second', async () => {
     const { clock, net, tab } = await onStandingClock();
@@ -180,10 +208,17 @@ describe('the network returning', () => {
     const em = emulator();
     const clock = new EmulatorClock(em.env.clock);
     let drop = true;
-    const fetchFn: typeof fetch = (input, init) => (drop && String(input).includes('/auth/sessions') ? ((drop = false), Promise.reject(new TypeError('connection reset'))) : fetch(input, init));
+    const fetchFn: typeof fetch = (input, init) =>
+      drop && String(input).includes('/auth/sessions')
+        ? ((drop = false), Promise.reject(new TypeError('connection reset')))
+        : fetch(input, init);
     const started = await scope.start({ fetch: fetchFn, clock });
     const tab = await scope.tab(started);
-    await tab.api.signUpWithPassword({ email: uniqueEmail('backoff'), password: 'backoff-password', verificationCallbackUrl: `${APP}/x` });
+    await tab.api.signUpWithPassword({
+      email: uniqueEmail('backoff'),
+      password: 'backoff-password',
+      verificationCallbackUrl: `${APP}/x`,
+    });
     const read = track(tab.api.refetch({ kind: 'sessions' }));
     await settle(100);
     expect(read.done).toBe(false);
@@ -208,7 +243,10 @@ describe('signing out offline', () => {
     expect(net.offline).toBe(true);
     for (const tab of all) {
       const s = await tab.waitFor('session', (x) => (x.data as SessionInfo).status === 'signed-out');
-      expect(s.data).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'signed-out', message: 'You signed out.' } });
+      expect(s.data).toMatchObject({
+        status: 'signed-out',
+        lastEnd: { reason: 'signed-out', message: 'You signed out.' },
+      });
     }
     expect(await all[1]!.api.getAccessToken()).toBeNull();
     expect(em.env.stats.snapshot().requests['DELETE /auth/sessions/current']).toBeUndefined();
@@ -219,13 +257,19 @@ describe('signing out offline', () => {
     await until(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] === 1);
     await expectRefreshTokenDead(refreshToken);
     // Nothing left to send; the tabs stay signed out.
-    expect(await world.broker.parts.storage.listOutbox(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id }))).toEqual([]);
+    expect(
+      await world.broker.parts.storage.listOutbox(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id })),
+    ).toEqual([]);
     for (const tab of all) expect((tab.latest('session')!.data as SessionInfo).status).toBe('signed-out');
   });
 
   it('with an expired access token and a network the broker has not yet found down: still at once, and sent later', async () => {
     const em = emulator();
-    const { net, refreshToken, tabs: [a, b] } = await signedIn(2);
+    const {
+      net,
+      refreshToken,
+      tabs: [a, b],
+    } = await signedIn(2);
     await b!.subscribe('session', { kind: 'session' });
     em.env.clock.advance(10 * 60 * 1000 + 1000);
     net.offline = true;
@@ -243,7 +287,11 @@ describe('signing out offline', () => {
 
   it('online with an expired access token: signed out at once, and the DELETE follows with a renewed token', async () => {
     const em = emulator();
-    const { net, refreshToken, tabs: [a] } = await signedIn(1);
+    const {
+      net,
+      refreshToken,
+      tabs: [a],
+    } = await signedIn(1);
     em.env.clock.advance(10 * 60 * 1000 + 1000);
     net.attempts.length = 0;
     await a!.api.signOut();
@@ -276,14 +324,22 @@ describe('signing out offline', () => {
     await until(() => em.env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200'] === 1);
     expect(second.broker.status().session).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'signed-out' } });
     await expectRefreshTokenDead(first.refreshToken);
-    await until(async () => (await second.broker.parts.storage.listOutbox(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id }))).length === 0);
+    await until(
+      async () =>
+        (await second.broker.parts.storage.listOutbox(brokerKeyOf({ baseUrl: em.url, projectId: em.projects.demo.id })))
+          .length === 0,
+    );
   });
 });
 
 /** The service no longer knows the session: its refresh token is refused at the token endpoint. */
 async function expectRefreshTokenDead(refreshToken: string): Promise<void> {
   const em = emulator();
-  const options = { baseUrl: em.url, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey };
+  const options = {
+    baseUrl: em.url,
+    projectId: em.projects.demo.id,
+    publishableClientKey: em.projects.demo.publishableClientKey,
+  };
   const refused = await refreshAccessToken(options, refreshToken).catch((e: unknown) => e);
   expect(isKnownError(refused, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED')).toBe(true);
 }

@@ -6,9 +6,17 @@ import { QueryCache } from '../../worker/cache/queryCache.js';
 import { flush, ManualScheduler } from '../support/scheduler.js';
 
 /** An entry of fetched data named `name` (as a team query), built the way the broker builds them. */
-function ensure<T>(cache: QueryCache, clock: ManualScheduler, name: string, fetcher: () => Promise<T>): FetchedQuery<T> {
+function ensure<T>(
+  cache: QueryCache,
+  clock: ManualScheduler,
+  name: string,
+  fetcher: () => Promise<T>,
+): FetchedQuery<T> {
   const spec = { kind: 'team', teamId: name } as QuerySpec;
-  return cache.ensure({ spec, scope: 'user', owner: 'user:test' }, (key, onGarbage) => new FetchedQuery(key, spec, 'user', 'user:test', fetcher, clock, onGarbage)) as FetchedQuery<T>;
+  return cache.ensure(
+    { spec, scope: 'user', owner: 'user:test' },
+    (key, onGarbage) => new FetchedQuery(key, spec, 'user', 'user:test', fetcher, clock, onGarbage),
+  ) as FetchedQuery<T>;
 }
 
 function counter() {

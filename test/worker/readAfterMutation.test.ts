@@ -21,7 +21,11 @@ afterEach(() => broker.close());
 it('a read right after a mutation that invalidated a watched query sees the mutation (the service answers in 300 ms)', async () => {
   const a = await connectTab(broker, locks);
   const b = await connectTab(broker, locks);
-  await a.api.signUpWithPassword({ email: uniqueEmail('stale'), password: 'stale-password', verificationCallbackUrl: 'http://localhost:5173/x' });
+  await a.api.signUpWithPassword({
+    email: uniqueEmail('stale'),
+    password: 'stale-password',
+    verificationCallbackUrl: 'http://localhost:5173/x',
+  });
   await b.subscribe('teams', { kind: 'teams' });
   await b.waitFor('teams', (s) => s.status === 'success');
   emulator().env.clock.advance(10_000);
@@ -30,5 +34,8 @@ it('a read right after a mutation that invalidated a watched query sees the muta
   const teams = (await a.api.read({ kind: 'teams' })) as Array<{ displayName: string }>;
   expect(teams.map((t) => t.displayName)).toContain('Fresh team');
   // The watching tab gets it too.
-  await b.waitFor('teams', (s) => (s.data as Array<{ displayName: string }> | undefined)?.some((t) => t.displayName === 'Fresh team') === true);
+  await b.waitFor(
+    'teams',
+    (s) => (s.data as Array<{ displayName: string }> | undefined)?.some((t) => t.displayName === 'Fresh team') === true,
+  );
 });

@@ -43,7 +43,11 @@ const usersMeReads = () => net.attempts.filter((a) => a.method === 'GET' && a.ca
 /** Somebody else (an admin, a server job) renames the user: no tab hears of it. */
 async function renameElsewhere(userId: string, displayName: string) {
   const { demo } = emulator().projects;
-  const server = createServerApp({ baseUrl: emulator().url, projectId: demo.id, secretServerKey: demo.secretServerKey });
+  const server = createServerApp({
+    baseUrl: emulator().url,
+    projectId: demo.id,
+    secretServerKey: demo.secretServerKey,
+  });
   await server.updateUser(userId, { displayName });
 }
 
@@ -130,6 +134,9 @@ describe('refetch on return', () => {
 
   it('a visible that is not a boolean is a typed error', async () => {
     const [a] = await start();
-    await expect(a.api.reportBrowserState({ visible: 'yes' as unknown as boolean })).rejects.toMatchObject({ name: 'InvalidArgumentError', argument: 'state.visible' });
+    await expect(a.api.reportBrowserState({ visible: 'yes' as unknown as boolean })).rejects.toMatchObject({
+      name: 'InvalidArgumentError',
+      argument: 'state.visible',
+    });
   });
 });

@@ -31,12 +31,20 @@ describe('one refresh, however many tabs', () => {
     const { broker, locks } = await signedInBroker();
     const tabs = await Promise.all(Array.from({ length: 10 }, () => connectTab(broker, locks)));
     const email = uniqueEmail('storm');
-    expect(await tabs[0]!.api.signUpWithPassword({ email, password: 'storm-password', verificationCallbackUrl: 'http://localhost:5173/handler/email-verification' })).toMatchObject({ status: 'signed-in' });
+    expect(
+      await tabs[0]!.api.signUpWithPassword({
+        email,
+        password: 'storm-password',
+        verificationCallbackUrl: 'http://localhost:5173/handler/email-verification',
+      }),
+    ).toMatchObject({ status: 'signed-in' });
     em.env.stats.reset();
     em.env.clock.advance(TEN_MINUTES + 1000);
 
     const calls = tabs.flatMap((tab) =>
-      Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? tab.api.getAccessToken() : tab.api.read({ kind: 'currentUser' }))),
+      Array.from({ length: 50 }, (_, i) =>
+        i % 2 === 0 ? tab.api.getAccessToken() : tab.api.read({ kind: 'currentUser' }),
+      ),
     );
     const results = await Promise.all(calls);
     expect(results.every((r) => r !== null)).toBe(true);
@@ -54,7 +62,11 @@ describe('one refresh, however many tabs', () => {
     em.env.stats.reset();
     // Only the emulator's time moves: the broker still believes its token is fresh and sends it.
     em.env.clock.advance(TEN_MINUTES + 1000);
-    const users = await Promise.all(Array.from({ length: 30 }, () => tab.api.refetch({ kind: 'currentUser' }).then(() => tab.api.read({ kind: 'currentUser' }))));
+    const users = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        tab.api.refetch({ kind: 'currentUser' }).then(() => tab.api.read({ kind: 'currentUser' })),
+      ),
+    );
     expect(users.every((u) => u?.primaryEmail === 'demo@authbroker.dev')).toBe(true);
     expect(await tokenRequests(em)).toBe(1);
     tab.close();
@@ -73,7 +85,10 @@ describe('one refresh, however many tabs', () => {
     await b.waitFor('session', (s) => (s.data as { status: string }).status === 'signed-in');
     em.env.stats.reset();
     em.env.clock.advance(TEN_MINUTES + 1000);
-    const tokens = await Promise.all([...Array.from({ length: 20 }, () => a.api.getAccessToken()), ...Array.from({ length: 20 }, () => b.api.getAccessToken())]);
+    const tokens = await Promise.all([
+      ...Array.from({ length: 20 }, () => a.api.getAccessToken()),
+      ...Array.from({ length: 20 }, () => b.api.getAccessToken()),
+    ]);
     expect(new Set(tokens).size).toBe(1);
     expect(await tokenRequests(em)).toBe(1);
     a.close();
@@ -85,7 +100,11 @@ describe('one refresh, however many tabs', () => {
     const { broker, locks } = await signedInBroker();
     const [a, b] = [await connectTab(broker, locks), await connectTab(broker, locks)];
     const email = uniqueEmail('revoked');
-    await a.api.signUpWithPassword({ email, password: 'revoked-password', verificationCallbackUrl: 'http://localhost:5173/x' });
+    await a.api.signUpWithPassword({
+      email,
+      password: 'revoked-password',
+      verificationCallbackUrl: 'http://localhost:5173/x',
+    });
     await b.subscribe('session', { kind: 'session' });
     await b.subscribe('user', { kind: 'currentUser' });
     await b.waitFor('user', (s) => s.status === 'success' && s.data !== null);
@@ -96,7 +115,10 @@ describe('one refresh, however many tabs', () => {
     em.env.clock.advance(TEN_MINUTES + 1000);
     expect(await a.api.getAccessToken()).toBeNull();
     const session = await b.waitFor('session', (s) => (s.data as { status: string }).status === 'signed-out');
-    expect(session.data).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } });
+    expect(session.data).toMatchObject({
+      status: 'signed-out',
+      lastEnd: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' },
+    });
     await b.waitFor('user', (s) => s.status === 'success' && s.data === null);
     a.close();
     b.close();
@@ -105,7 +127,8 @@ describe('one refresh, however many tabs', () => {
   it('a refresh that fails for network reasons keeps the session', async () => {
     const em = emulator();
     let down = false;
-    const flakyFetch: typeof fetch = (input, init) => (down ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init));
+    const flakyFetch: typeof fetch = (input, init) =>
+      down ? Promise.reject(new TypeError('fetch failed')) : fetch(input, init);
     const { broker, locks } = await startTestBroker(em, { fetch: flakyFetch });
     brokers.push(broker);
     const tab = await connectTab(broker, locks);
@@ -132,7 +155,9 @@ describe('errors cross the boundary typed', () => {
   it('a known error thrown in the broker arrives as a KnownError with its code and family', async () => {
     const { broker, locks } = await signedInBroker();
     const tab = await connectTab(broker, locks);
-    const error = await tab.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'wrong-password' }).catch((e: unknown) => e);
+    const error = await tab.api
+      .signInWithPassword({ email: 'demo@authbroker.dev', password: 'wrong-password' })
+      .catch((e: unknown) => e);
     expect(isKnownError(error, 'EMAIL_PASSWORD_MISMATCH')).toBe(true);
     tab.close();
   });

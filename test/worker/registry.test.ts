@@ -45,7 +45,11 @@ function workerInstance(locks: LocalLockManager, clock: EmulatorClock) {
   return { getBroker, made };
 }
 
-async function tabOn(getBroker: (config: unknown) => Promise<Broker | typeof STANDBY>, locks: LocalLockManager, config: unknown): Promise<SimulatedTab & { broker: Broker }> {
+async function tabOn(
+  getBroker: (config: unknown) => Promise<Broker | typeof STANDBY>,
+  locks: LocalLockManager,
+  config: unknown,
+): Promise<SimulatedTab & { broker: Broker }> {
   const broker = await getBroker(config);
   if (broker === STANDBY) throw new Error('standby');
   const tab = await connectTab(broker, locks);
@@ -72,7 +76,8 @@ describe('a broker whose last tab left', () => {
     await clock.advance(BROKER_IDLE_MILLIS * 2);
     expect(locks.isHeld(brokerLock)).toBe(true);
 
-    // The last tab goes (closed: its lock freed, its port gone): the broker is closed once the grace is over, and holds nothing.
+    // The last tab goes (closed: its lock freed, its port gone): the broker is closed once the grace is over, and holds
+    // nothing.
     reloaded.close();
     // The broker learns of it by asking the tab once its lock is free, some macrotasks later; and the
     // emulator's clock also moves with real time meanwhile, hence the margin of 100 ms.
@@ -89,7 +94,9 @@ describe('a broker whose last tab left', () => {
     expect(later.broker).not.toBe(first.broker);
     await later.api.signOut().catch(() => undefined);
     expect(later.broker.status().session).toMatchObject({ status: 'signed-out' });
-    expect(await later.broker.parts.storage.loadSession(demoSessionSlot(emulator()))).toMatchObject({ status: 'ended' });
+    expect(await later.broker.parts.storage.loadSession(demoSessionSlot(emulator()))).toMatchObject({
+      status: 'ended',
+    });
   });
 
   it('a broker nobody connected to (its one tab refused) is freed too', async () => {
@@ -97,7 +104,9 @@ describe('a broker whose last tab left', () => {
     const clock = new EmulatorClock(emulator().env.clock);
     const { getBroker, made } = workerInstance(locks, clock);
     const broker = (await getBroker(demoConfig())) as Broker;
-    expect(() => broker.connectWithConfig(demoConfig({ tokenMarginMillis: 1000 }), { version: '' }, { deliver: () => undefined })).toThrow(/tokenMarginMillis/);
+    expect(() =>
+      broker.connectWithConfig(demoConfig({ tokenMarginMillis: 1000 }), { version: '' }, { deliver: () => undefined }),
+    ).toThrow(/tokenMarginMillis/);
     await clock.advance(BROKER_IDLE_MILLIS);
     expect(locks.query()).toEqual({ held: [], pending: [] });
     expect(made).toHaveLength(1);
@@ -110,15 +119,21 @@ describe(`one worker serves at most ${MAX_BROKERS_PER_WORKER} configs`, () => {
     const clock = new EmulatorClock(emulator().env.clock);
     const { getBroker, made } = workerInstance(locks, clock);
     // A page asking with a new project id each time (as the issue's 600 connects did).
-    const configs = Array.from({ length: MAX_BROKERS_PER_WORKER + 1 }, (_, i) => demoConfig({ projectId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }));
+    const configs = Array.from({ length: MAX_BROKERS_PER_WORKER + 1 }, (_, i) =>
+      demoConfig({ projectId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` }),
+    );
     const tabs = [];
     for (const config of configs.slice(0, -1)) tabs.push(await tabOn(getBroker, locks, config));
     const refused = await getBroker(configs.at(-1)).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ClientError);
     expect(refused).toMatchObject({ code: 'BROKER_UNAVAILABLE' });
-    expect((refused as Error).message).toMatch(new RegExp(`already serves ${MAX_BROKERS_PER_WORKER} projects or services`));
+    expect((refused as Error).message).toMatch(
+      new RegExp(`already serves ${MAX_BROKERS_PER_WORKER} projects or services`),
+    );
     expect(made).toHaveLength(MAX_BROKERS_PER_WORKER);
-    expect(locks.query().held.filter((name) => name.startsWith('authbroker:broker:'))).toHaveLength(MAX_BROKERS_PER_WORKER);
+    expect(locks.query().held.filter((name) => name.startsWith('authbroker:broker:'))).toHaveLength(
+      MAX_BROKERS_PER_WORKER,
+    );
 
     // The page closes: its brokers go, and the worker serves others again.
     for (const tab of tabs) tab.close();
@@ -141,7 +156,11 @@ describe('a config whose tokens are kept in memory: one instance of a worker hos
     expect(await second.getBroker(memory)).toBe(STANDBY);
     expect(second.made).toHaveLength(0);
     // A stolen owner lock comes back to its broker: a second instance never gets it meanwhile for good.
-    await locks.request(ownerLockName(brokerKeyOf({ ...memory, tokenStore: 'memory' })), { steal: true }, () => undefined);
+    await locks.request(
+      ownerLockName(brokerKeyOf({ ...memory, tokenStore: 'memory' })),
+      { steal: true },
+      () => undefined,
+    );
     await flush();
     expect(await second.getBroker(memory)).toBe(STANDBY);
     // Stores of the other kind are not concerned: they share the session through storage.

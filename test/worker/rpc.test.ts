@@ -68,7 +68,15 @@ async function signedInWorld() {
 /** Everything a refused message must leave as it was. */
 function fingerprint(b: Broker, tab: SimulatedTab, sent: number) {
   const { session, subscriptions, cacheEntries, tokenRefreshes, tabsConnected } = b.status();
-  return { session, subscriptions, cacheEntries, tokenRefreshes, tabsConnected, sent, deliveries: [...tab.deliveries.values()].flat().length };
+  return {
+    session,
+    subscriptions,
+    cacheEntries,
+    tokenRefreshes,
+    tabsConnected,
+    sent,
+    deliveries: [...tab.deliveries.values()].flat().length,
+  };
 }
 
 const HOSTILE: Array<[string, Record<string, unknown>]> = [
@@ -76,7 +84,14 @@ const HOSTILE: Array<[string, Record<string, unknown>]> = [
   ['GET of a method itself', { type: 'GET', path: ['getAccessToken'] }],
   ['SET of a method', { type: 'SET', path: ['signInWithPassword'], value: { type: 'RAW', value: 'x' } }],
   ['SET on the prototype chain', { type: 'SET', path: ['__proto__', 'polluted'], value: { type: 'RAW', value: true } }],
-  ['APPLY of Function through constructor.constructor', { type: 'APPLY', path: ['constructor', 'constructor'], argumentList: [{ type: 'RAW', value: 'return globalThis' }] }],
+  [
+    'APPLY of Function through constructor.constructor',
+    {
+      type: 'APPLY',
+      path: ['constructor', 'constructor'],
+      argumentList: [{ type: 'RAW', value: 'return globalThis' }],
+    },
+  ],
   ['CONSTRUCT', { type: 'CONSTRUCT', path: ['constructor'], argumentList: [] }],
   ['ENDPOINT (a second port onto the same object)', { type: 'ENDPOINT' }],
   ['APPLY of an inherited name', { type: 'APPLY', path: ['toString'], argumentList: [] }],
@@ -84,7 +99,10 @@ const HOSTILE: Array<[string, Record<string, unknown>]> = [
   ['APPLY of a nested path under a method', { type: 'APPLY', path: ['signOut', 'call'], argumentList: [] }],
   ['APPLY of an unknown name', { type: 'APPLY', path: ['dumpRefreshToken'], argumentList: [] }],
   ['APPLY with no path', { type: 'APPLY', argumentList: [] }],
-  ['APPLY with a proxy argument (a callable into the caller)', { type: 'APPLY', path: ['status'], argumentList: [{ type: 'HANDLER', name: 'proxy', value: null }] }],
+  [
+    'APPLY with a proxy argument (a callable into the caller)',
+    { type: 'APPLY', path: ['status'], argumentList: [{ type: 'HANDLER', name: 'proxy', value: null }] },
+  ],
   ['APPLY without an argument list', { type: 'APPLY', path: ['status'] }],
   ['an unknown message type', { type: 'EVAL', path: ['status'] }],
 ];
@@ -99,7 +117,15 @@ describe('the broker serves only its own methods', () => {
     const listener = new MessageChannel();
     closers.push(() => listener.port1.close());
     const connected = await entry.send(
-      { type: 'APPLY', path: ['connect'], argumentList: [{ type: 'RAW', value: b.config }, { type: 'RAW', value: { tabId: 'hostile', version: 'x' } }, { type: 'RAW', value: listener.port2 }] },
+      {
+        type: 'APPLY',
+        path: ['connect'],
+        argumentList: [
+          { type: 'RAW', value: b.config },
+          { type: 'RAW', value: { tabId: 'hostile', version: 'x' } },
+          { type: 'RAW', value: listener.port2 },
+        ],
+      },
       [listener.port2 as unknown as Transferable],
     );
     expect(connected.type).toBe('RAW');
@@ -126,18 +152,31 @@ describe('the broker serves only its own methods', () => {
     exposeBrokerEntry(async () => b, port2);
     const entry = rawPort(port1 as unknown as MessagePort);
     const before = fingerprint(b, tab, net.attempts.length);
-    for (const [label, message] of [...HOSTILE, ['APPLY of a broker method on the entry', { type: 'APPLY', path: ['getAccessToken'], argumentList: [] }] as const]) {
+    for (const [label, message] of [
+      ...HOSTILE,
+      ['APPLY of a broker method on the entry', { type: 'APPLY', path: ['getAccessToken'], argumentList: [] }] as const,
+    ]) {
       const reply = await entry.send(message);
       expect(refusal(reply), label).toMatchObject({ code: 'INVALID_ARGUMENT' });
     }
-    const noPort = await entry.send({ type: 'APPLY', path: ['connect'], argumentList: [{ type: 'RAW', value: b.config }, { type: 'RAW', value: { tabId: 'x', version: 'x' } }, { type: 'RAW', value: {} }] });
+    const noPort = await entry.send({
+      type: 'APPLY',
+      path: ['connect'],
+      argumentList: [
+        { type: 'RAW', value: b.config },
+        { type: 'RAW', value: { tabId: 'x', version: 'x' } },
+        { type: 'RAW', value: {} },
+      ],
+    });
     expect(refusal(noPort)).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'listenerPort' });
     expect(fingerprint(b, tab, net.attempts.length)).toEqual(before);
   });
 
   it('arguments are plain data: prototype keys never reach the broker, class instances are refused', async () => {
     const { broker: b, tab } = await signedInWorld();
-    const refused = await tab.api.updateUser(JSON.parse('{"clientMetadata":{"x":{"__proto__":{"isAdmin":true}}}}') as never).catch((e: unknown) => e);
+    const refused = await tab.api
+      .updateUser(JSON.parse('{"clientMetadata":{"x":{"__proto__":{"isAdmin":true}}}}') as never)
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'update.clientMetadata.x.__proto__' });
     const date = await tab.api.updateUser({ clientMetadata: new Date(0) as never }).catch((e: unknown) => e);
     expect(date).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'update.clientMetadata' });

@@ -66,8 +66,19 @@ async function refreshTokensFrom(bodies: Promise<unknown>[]): Promise<string[]> 
   return [...tokens];
 }
 
-const USER_QUERIES: QuerySpec[] = [{ kind: 'currentUser' }, { kind: 'teams' }, { kind: 'contactChannels' }, { kind: 'sessions' }, { kind: 'project' }];
-const LIVE_QUERIES: QuerySpec[] = [{ kind: 'session' }, { kind: 'adminSession' }, { kind: 'connectivity' }, { kind: 'status' }];
+const USER_QUERIES: QuerySpec[] = [
+  { kind: 'currentUser' },
+  { kind: 'teams' },
+  { kind: 'contactChannels' },
+  { kind: 'sessions' },
+  { kind: 'project' },
+];
+const LIVE_QUERIES: QuerySpec[] = [
+  { kind: 'session' },
+  { kind: 'adminSession' },
+  { kind: 'connectivity' },
+  { kind: 'status' },
+];
 const teamQueries = (teamId: string): QuerySpec[] => [
   { kind: 'team', teamId },
   { kind: 'teamMembers', teamId },
@@ -82,7 +93,11 @@ describe('the refresh token never leaves the broker', () => {
     const started = await startTestBroker(em, { fetch: net.fetch });
     broker = started.broker;
     const slot = demoSessionSlot(emulator());
-    tabs = [await connectTab(broker, started.locks), await connectTab(broker, started.locks), await connectTab(broker, started.locks)];
+    tabs = [
+      await connectTab(broker, started.locks),
+      await connectTab(broker, started.locks),
+      await connectTab(broker, started.locks),
+    ];
     const [a, b, c] = tabs as [SimulatedTab, SimulatedTab, SimulatedTab];
     const returned: unknown[] = [];
     const keep = <T>(value: T): T => {
@@ -112,7 +127,10 @@ describe('the refresh token never leaves the broker', () => {
     keep(await a.api.createContactChannel({ email: uniqueEmail('second'), usedForAuth: false }));
     keep(await c.api.updatePassword({ oldPassword: 'secret-password', newPassword: 'another-secret-password' }));
     await c.waitFor('currentUser', (s) => (s.data as User | null)?.displayName === 'Keeper');
-    await b.waitFor('team', (s) => (s.data as { displayName?: string } | undefined)?.displayName === 'Secret keepers, renamed');
+    await b.waitFor(
+      'team',
+      (s) => (s.data as { displayName?: string } | undefined)?.displayName === 'Secret keepers, renamed',
+    );
     for (const query of [...USER_QUERIES, ...teamQueries(team.id), ...LIVE_QUERIES]) keep(await a.api.read(query));
 
     // The access token expires: a refresh, then a token for the app's own backend.
@@ -143,13 +161,17 @@ describe('the refresh token never leaves the broker', () => {
     expect(grants.map((x) => new URLSearchParams(x.requestBody ?? '').get('refresh_token'))).toEqual([issued[1]]);
 
     const outbound = crossed();
-    const received = [...returned, ...tabs.flatMap((tab) => [...tab.deliveries.values()])].map((value) => JSON.stringify(value) ?? '');
+    const received = [...returned, ...tabs.flatMap((tab) => [...tab.deliveries.values()])].map(
+      (value) => JSON.stringify(value) ?? '',
+    );
     expect(outbound.length).toBeGreaterThan(100);
     for (const token of issued) {
       expect(outbound.filter((text) => text.includes(token))).toEqual([]);
       expect(received.filter((text) => text.includes(token))).toEqual([]);
       // Not even a large piece of it (e.g. a truncated token in a message).
-      expect(outbound.filter((text) => text.includes(token.slice(0, 20)) || text.includes(token.slice(-20)))).toEqual([]);
+      expect(outbound.filter((text) => text.includes(token.slice(0, 20)) || text.includes(token.slice(-20)))).toEqual(
+        [],
+      );
     }
     // The scan does find what is there: the access token crossed, as the answer to getAccessToken.
     expect(outbound.filter((text) => text.includes(accessToken!)).length).toBeGreaterThan(0);
@@ -157,7 +179,14 @@ describe('the refresh token never leaves the broker', () => {
     // And the session the tabs saw is described without tokens.
     const sessions = c.deliveries.get('session')!.map((s) => s.data as SessionInfo);
     expect(sessions.some((s) => s.status === 'signed-in')).toBe(true);
-    for (const s of sessions) expect(Object.keys(s).sort()).toEqual(s.status === 'signed-in' ? ['status', 'userId'] : s.status === 'signed-out' ? ['lastEnd', 'status'] : ['status']);
+    for (const s of sessions)
+      expect(Object.keys(s).sort()).toEqual(
+        s.status === 'signed-in'
+          ? ['status', 'userId']
+          : s.status === 'signed-out'
+            ? ['lastEnd', 'status']
+            : ['status'],
+      );
   }, 30_000);
 
   it('a refresh without a network, then one the service refuses: what the tabs see carries no token either', async () => {
@@ -169,7 +198,11 @@ describe('the refresh token never leaves the broker', () => {
     const [a, b] = tabs as [SimulatedTab, SimulatedTab];
     await b.subscribe('session', { kind: 'session' });
     const email = uniqueEmail('refused');
-    const signedUp = await a.api.signUpWithPassword({ email, password: 'refused-password', verificationCallbackUrl: `${APP}/x` });
+    const signedUp = await a.api.signUpWithPassword({
+      email,
+      password: 'refused-password',
+      verificationCallbackUrl: `${APP}/x`,
+    });
     if (signedUp.status !== 'signed-in') throw new Error('not signed in');
     const [token] = await refreshTokensFrom(net.bodies);
     expect(token).toMatch(REFRESH_TOKEN);
@@ -188,7 +221,9 @@ describe('the refresh token never leaves the broker', () => {
     em.env.clock.advance(TEN_MINUTES + 1000);
     expect(await a.api.getAccessToken()).toBeNull();
     await b.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-out');
-    expect(b.latest('session')!.data).toMatchObject({ lastEnd: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' } });
+    expect(b.latest('session')!.data).toMatchObject({
+      lastEnd: { reason: 'session-revoked', code: 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED' },
+    });
 
     const outbound = crossed();
     expect(outbound.some((text) => text.includes('NETWORK_'))).toBe(true);

@@ -41,7 +41,11 @@ async function tab(started: { broker: Broker; locks: LocalLockManager }) {
 }
 
 async function signUp(t: SimulatedTab): Promise<string> {
-  const result = await t.api.signUpWithPassword({ email: uniqueEmail('stored'), password: 'stored-password', verificationCallbackUrl: `${APP}/x` });
+  const result = await t.api.signUpWithPassword({
+    email: uniqueEmail('stored'),
+    password: 'stored-password',
+    verificationCallbackUrl: `${APP}/x`,
+  });
   if (result.status !== 'signed-in') throw new Error('not signed in');
   return result.userId;
 }
@@ -149,7 +153,11 @@ describe('the IndexedDB schema', () => {
 
 describe('without IndexedDB', () => {
   it('storage that refuses to open: a memory session and a warning the app can show', async () => {
-    const started = await broker({ storage: async () => { throw new Error('denied'); } });
+    const started = await broker({
+      storage: async () => {
+        throw new Error('denied');
+      },
+    });
     const t = await tab(started);
     const status = await t.api.status();
     expect(status.storage).toBe('memory');
@@ -211,7 +219,10 @@ describe('site data cleared', () => {
     expect(await deleteDatabaseElsewhere()).toBe('deleted');
     for (const t of [b, c]) {
       await t.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-out');
-      expect(sessionOf(t)).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'storage-cleared', message: 'Site data was cleared, which signed you out.' } });
+      expect(sessionOf(t)).toMatchObject({
+        status: 'signed-out',
+        lastEnd: { reason: 'storage-cleared', message: 'Site data was cleared, which signed you out.' },
+      });
       await t.waitFor('user', (s) => s.status === 'success' && s.data === null);
     }
     expect(await a.api.getAccessToken()).toBeNull();

@@ -36,17 +36,25 @@ describe('subscriptions in every tab', () => {
     for (const t of [b, c]) await t.subscribe('user', { kind: 'currentUser' });
     await b.waitFor('user', (s) => s.status === 'success' && s.data === null);
     await a.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'demo-password' });
-    for (const t of [b, c]) await t.waitFor('user', (s) => (s.data as User | null)?.primaryEmail === 'demo@authbroker.dev');
+    for (const t of [b, c])
+      await t.waitFor('user', (s) => (s.data as User | null)?.primaryEmail === 'demo@authbroker.dev');
     expect(user(b)).toEqual(user(c));
   });
 
   it('PATCH /users/me in one tab shows in every tab at once, from the answer (no refetch)', async () => {
     const [a, b] = [await tab(), await tab()];
-    await a.api.signUpWithPassword({ email: uniqueEmail('patch'), password: 'patch-password', verificationCallbackUrl: 'http://localhost:5173/x' });
+    await a.api.signUpWithPassword({
+      email: uniqueEmail('patch'),
+      password: 'patch-password',
+      verificationCallbackUrl: 'http://localhost:5173/x',
+    });
     await b.subscribe('user', { kind: 'currentUser' });
     await b.waitFor('user', (s) => s.status === 'success' && s.data !== null);
     const before = emulator().env.stats.snapshot().requests['GET /users/me']?.['200'] ?? 0;
-    const updated = await a.api.updateUser({ displayName: 'Renamed', clientMetadata: { theme: 'dark', nested: { snake_case: 1 } } });
+    const updated = await a.api.updateUser({
+      displayName: 'Renamed',
+      clientMetadata: { theme: 'dark', nested: { snake_case: 1 } },
+    });
     const seen = await b.waitFor('user', (s) => (s.data as User | null)?.displayName === 'Renamed');
     expect(seen.data).toEqual(updated);
     // Metadata is the app's own JSON: its keys are not camelCased.
@@ -63,9 +71,14 @@ describe('subscriptions in every tab', () => {
     await a.api.signOut();
     await b.waitFor('user', (s) => s.status === 'success' && s.data === null);
     await b.waitFor('session', (s) => (s.data as SessionInfo).status === 'signed-out');
-    expect(session(b)).toMatchObject({ status: 'signed-out', lastEnd: { reason: 'signed-out', message: 'You signed out.' } });
+    expect(session(b)).toMatchObject({
+      status: 'signed-out',
+      lastEnd: { reason: 'signed-out', message: 'You signed out.' },
+    });
     // The service no longer knows the session.
-    expect(emulator().env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200']).toBeGreaterThanOrEqual(1);
+    expect(emulator().env.stats.snapshot().requests['DELETE /auth/sessions/current']?.['200']).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 
   it('a tab that vanishes without unsubscribing has its subscriptions released', async () => {
@@ -142,11 +155,19 @@ describe('subscriptions in every tab', () => {
 
   it('bad queries and arguments are typed errors and change nothing', async () => {
     const a = await tab();
-    for (const query of [null, { kind: 'nope' }, { kind: 'team' }, { kind: 'team', teamId: 'x' }, { kind: 'teams', extra: 1 }]) {
+    for (const query of [
+      null,
+      { kind: 'nope' },
+      { kind: 'team' },
+      { kind: 'team', teamId: 'x' },
+      { kind: 'teams', extra: 1 },
+    ]) {
       const error = await a.api.subscribe('s', query as never).catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'InvalidArgumentError', code: 'INVALID_ARGUMENT' });
     }
-    const error = await a.api.signInWithPassword({ email: 'demo@authbroker.dev', password: 'x', extra: true } as never).catch((e: unknown) => e);
+    const error = await a.api
+      .signInWithPassword({ email: 'demo@authbroker.dev', password: 'x', extra: true } as never)
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', argument: 'input.extra' });
     expect((await a.api.status()).subscriptions).toBe(0);
     expect((await a.api.status()).session.status).toBe('signed-out');

@@ -28,7 +28,12 @@ type AccountMethods =
   | 'updateNotificationPreference';
 
 /** The signed-in user's own account. */
-export function accountMethods({ transports, queries, session, clock }: Pick<ApiContext, 'transports' | 'queries' | 'session' | 'clock'>): Pick<BrokerApi, AccountMethods> {
+export function accountMethods({
+  transports,
+  queries,
+  session,
+  clock,
+}: Pick<ApiContext, 'transports' | 'queries' | 'session' | 'clock'>): Pick<BrokerApi, AccountMethods> {
   const t = transports.client;
   /** Channel changes can change the user's primary e-mail too. */
   const channelsChanged = () => {
@@ -37,7 +42,10 @@ export function accountMethods({ transports, queries, session, clock }: Pick<Api
   };
   return {
     async updateUser({ totpSecret, ...update }) {
-      const wire = snakeize({ ...update, ...(totpSecret === undefined ? {} : { totpSecretBase64: totpSecret === null ? null : base64(totpSecret) }) }) as ClientUserUpdate;
+      const wire = snakeize({
+        ...update,
+        ...(totpSecret === undefined ? {} : { totpSecretBase64: totpSecret === null ? null : base64(totpSecret) }),
+      }) as ClientUserUpdate;
       const user = camelize(await endpoints.updateCurrentUser(t, wire));
       // Every tab sees the new user at once, from this answer (no refetch).
       queries.setQueryData({ kind: 'currentUser' }, user);
@@ -93,7 +101,12 @@ export function accountMethods({ transports, queries, session, clock }: Pick<Api
     },
     async getConnectedAccountAccessToken(providerId, options = {}) {
       const scope = options.scopes === undefined || options.scopes.length === 0 ? undefined : options.scopes.join(' ');
-      const { access_token } = await endpoints.getConnectedAccountAccessToken(t, 'me', providerId, scope === undefined ? {} : { scope });
+      const { access_token } = await endpoints.getConnectedAccountAccessToken(
+        t,
+        'me',
+        providerId,
+        scope === undefined ? {} : { scope },
+      );
       return { accessToken: access_token };
     },
     async updateNotificationPreference(categoryId, { enabled }) {

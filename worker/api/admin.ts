@@ -30,17 +30,33 @@ type AdminMethods =
  * Project administration by a project owner: they sign in to the `internal` project, and its
  * access token (the admin access token) is renewed by the broker like any session's.
  */
-export function adminMethods({ adminSession, transports, queries, connectivity, clock }: Pick<ApiContext, 'adminSession' | 'transports' | 'queries' | 'connectivity' | 'clock'>): Pick<BrokerApi, AdminMethods> {
+export function adminMethods({
+  adminSession,
+  transports,
+  queries,
+  connectivity,
+  clock,
+}: Pick<ApiContext, 'adminSession' | 'transports' | 'queries' | 'connectivity' | 'clock'>): Pick<
+  BrokerApi,
+  AdminMethods
+> {
   const owner = (): ApiSession => {
     if (adminSession === null) {
-      throw new ClientError('NOT_SIGNED_IN', 'Admin calls need internalPublishableClientKey in the broker config (project owners sign in to the internal project).');
+      throw new ClientError(
+        'NOT_SIGNED_IN',
+        'Admin calls need internalPublishableClientKey in the broker config (project owners sign in to the internal project).',
+      );
     }
     return adminSession;
   };
   const admin = (options: AdminOptions | undefined) => transports.admin(options?.projectId);
   return {
-    adminSignInWithPassword: async ({ email, password }) => signInWith(owner(), () => endpoints.signInWithPassword(transports.internalSignIn(), { email, password })),
-    adminSignInWithMfa: async ({ attemptCode, totp }) => signInWith(owner(), () => endpoints.signInWithMfa(transports.internalSignIn(), { attempt_code: attemptCode, totp })),
+    adminSignInWithPassword: async ({ email, password }) =>
+      signInWith(owner(), () => endpoints.signInWithPassword(transports.internalSignIn(), { email, password })),
+    adminSignInWithMfa: async ({ attemptCode, totp }) =>
+      signInWith(owner(), () =>
+        endpoints.signInWithMfa(transports.internalSignIn(), { attempt_code: attemptCode, totp }),
+      ),
     async adminSignOut() {
       const session = owner();
       const key = session.sessionKey;
@@ -48,7 +64,9 @@ export function adminMethods({ adminSession, transports, queries, connectivity, 
       // As for the user's sign-out: never renew the token (that waits for the network) just to sign out.
       const token = await session.currentAccessToken();
       if (token !== null && !connectivity.isOffline) {
-        await endpoints.signOutCurrentSession(transports.internal().withUserTokens(staticTokenSource(token)), { maxAttempts: 1 }).catch(() => undefined);
+        await endpoints
+          .signOutCurrentSession(transports.internal().withUserTokens(staticTokenSource(token)), { maxAttempts: 1 })
+          .catch(() => undefined);
       }
       await session.end(sessionEnd('signed-out', clock.now()), key);
     },
@@ -62,8 +80,13 @@ export function adminMethods({ adminSession, transports, queries, connectivity, 
       return camelize(project);
     },
     async adminUpdateProject(update, options) {
-      const project = camelize(await endpoints.updateCurrentProject(admin(options), snakeize({ ...update }) as ProjectUpdate));
-      queries.setQueryData({ kind: 'admin.project', ...(options?.projectId === undefined ? {} : { projectId: options.projectId }) }, project);
+      const project = camelize(
+        await endpoints.updateCurrentProject(admin(options), snakeize({ ...update }) as ProjectUpdate),
+      );
+      queries.setQueryData(
+        { kind: 'admin.project', ...(options?.projectId === undefined ? {} : { projectId: options.projectId }) },
+        project,
+      );
       queries.invalidate({ kind: 'admin.ownedProjects' });
       queries.invalidate({ kind: 'project' });
       return project;
@@ -86,7 +109,14 @@ export function adminMethods({ adminSession, transports, queries, connectivity, 
     },
     async adminUpdateApiKey(apiKeyId, { description }, options) {
       const key = camelize(await endpoints.updateApiKey(admin(options), apiKeyId, { description }));
-      queries.setQueryData({ kind: 'admin.apiKey', apiKeyId, ...(options?.projectId === undefined ? {} : { projectId: options.projectId }) }, key);
+      queries.setQueryData(
+        {
+          kind: 'admin.apiKey',
+          apiKeyId,
+          ...(options?.projectId === undefined ? {} : { projectId: options.projectId }),
+        },
+        key,
+      );
       queries.invalidate({ kind: 'admin.apiKeys' });
       return key;
     },
@@ -130,10 +160,20 @@ export function adminMethods({ adminSession, transports, queries, connectivity, 
     async adminSendTestEmail({ recipientEmail, emailConfig: c }, options) {
       const result = await endpoints.sendTestEmail(admin(options), {
         recipient_email: recipientEmail,
-        email_config: { host: c.host, port: c.port, username: c.username, password: c.password, sender_name: c.senderName, sender_email: c.senderEmail },
+        email_config: {
+          host: c.host,
+          port: c.port,
+          username: c.username,
+          password: c.password,
+          sender_name: c.senderName,
+          sender_email: c.senderEmail,
+        },
       });
       queries.invalidate({ kind: 'admin.sentEmails' });
-      return { success: result.success, ...(result.error_message === undefined ? {} : { errorMessage: result.error_message }) };
+      return {
+        success: result.success,
+        ...(result.error_message === undefined ? {} : { errorMessage: result.error_message }),
+      };
     },
     adminCreateSvixToken: async (options) => endpoints.createSvixToken(admin(options)),
   };

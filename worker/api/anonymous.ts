@@ -33,10 +33,16 @@ export async function signUpUser(session: ApiSession): Promise<'optional' | 'non
   return (await anonymousAccessToken(session)) === null ? 'none' : 'optional';
 }
 
-/** One anonymous sign-up at a time per broker (keyed by its config, which every per-call copy of the context shares). */
+/**
+ * One anonymous sign-up at a time per broker (keyed by its config, which every per-call copy of the context shares).
+ */
 const inFlight = new WeakMap<object, Promise<SignedInResult>>();
 
-export function anonymousMethods({ config, transports, session }: Pick<ApiContext, 'config' | 'transports' | 'session'>): Pick<BrokerApi, 'signUpAnonymously'> {
+export function anonymousMethods({
+  config,
+  transports,
+  session,
+}: Pick<ApiContext, 'config' | 'transports' | 'session'>): Pick<BrokerApi, 'signUpAnonymously'> {
   async function signUp(): Promise<SignedInResult> {
     await session.start();
     const state = session.state();
@@ -46,7 +52,11 @@ export function anonymousMethods({ config, transports, session }: Pick<ApiContex
     const tokens = readSignInTokens(await endpoints.signUpAnonymously(transports.client), 'The anonymous sign-up');
     await session.signIn(tokens, tokens.user_id);
     const now = session.state();
-    return { status: 'signed-in', userId: tokens.user_id ?? (now.status === 'signed-in' ? (now.userId ?? '') : ''), isNewUser: true };
+    return {
+      status: 'signed-in',
+      userId: tokens.user_id ?? (now.status === 'signed-in' ? (now.userId ?? '') : ''),
+      isNewUser: true,
+    };
   }
   return {
     signUpAnonymously() {

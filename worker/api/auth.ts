@@ -8,10 +8,16 @@ import { readSignInTokens, type SignInTokens } from '../../protocol/signInRespon
 import { signUpUser } from './anonymous.js';
 import type { ApiContext, ApiSession } from './context.js';
 
-
-/** Callback URLs the tab left out are filled in per tab before a method runs (worker/tabApi.ts); here they are always given. */
+/**
+ * Callback URLs the tab left out are filled in per tab before a method runs (worker/tabApi.ts); here they are always
+ * given.
+ */
 export function required(callbackUrl: string | undefined): string {
-  if (callbackUrl === undefined) throw new InvalidArgumentError('callbackUrl', 'A callback URL is needed (authbroker/client sends its handler pages).');
+  if (callbackUrl === undefined)
+    throw new InvalidArgumentError(
+      'callbackUrl',
+      'A callback URL is needed (authbroker/client sends its handler pages).',
+    );
   return callbackUrl;
 }
 
@@ -21,12 +27,17 @@ export async function signInWith(session: ApiSession, run: () => Promise<unknown
   try {
     response = readSignInTokens(await run());
   } catch (error) {
-    if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')) return { status: 'mfa-required', attemptCode: error.details.attempt_code };
+    if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED'))
+      return { status: 'mfa-required', attemptCode: error.details.attempt_code };
     throw error;
   }
   await session.signIn(response, response.user_id);
   const state = session.state();
-  return { status: 'signed-in', userId: response.user_id ?? (state.status === 'signed-in' ? (state.userId ?? '') : ''), isNewUser: response.is_new_user ?? false };
+  return {
+    status: 'signed-in',
+    userId: response.user_id ?? (state.status === 'signed-in' ? (state.userId ?? '') : ''),
+    isNewUser: response.is_new_user ?? false,
+  };
 }
 
 type AuthMethods =
@@ -43,15 +54,32 @@ type AuthMethods =
   | 'signOut';
 
 /** Signing in and out. Arguments arrive checked (contract/arguments.ts). */
-export function authMethods({ transports, session, queries, connectivity, outbox, clock }: Pick<ApiContext, 'transports' | 'session' | 'queries' | 'connectivity' | 'outbox' | 'clock'>): Pick<BrokerApi, AuthMethods> {
+export function authMethods({
+  transports,
+  session,
+  queries,
+  connectivity,
+  outbox,
+  clock,
+}: Pick<ApiContext, 'transports' | 'session' | 'queries' | 'connectivity' | 'outbox' | 'clock'>): Pick<
+  BrokerApi,
+  AuthMethods
+> {
   const t = transports.client;
   return {
     async signUpWithPassword({ email, password, verificationCallbackUrl }) {
       const user = await signUpUser(session);
-      const result = await signInWith(session, () => endpoints.signUpWithPassword(t, { email, password, verification_callback_url: required(verificationCallbackUrl) }, { user }));
+      const result = await signInWith(session, () =>
+        endpoints.signUpWithPassword(
+          t,
+          { email, password, verification_callback_url: required(verificationCallbackUrl) },
+          { user },
+        ),
+      );
       return result.status === 'signed-in' ? { ...result, isNewUser: true } : result;
     },
-    signInWithPassword: ({ email, password }) => signInWith(session, () => endpoints.signInWithPassword(t, { email, password })),
+    signInWithPassword: ({ email, password }) =>
+      signInWith(session, () => endpoints.signInWithPassword(t, { email, password })),
     async sendMagicLink({ email, callbackUrl }) {
       const { nonce } = await endpoints.sendOtpSignInCode(t, { email, callback_url: required(callbackUrl) });
       return { nonce };
@@ -65,7 +93,8 @@ export function authMethods({ transports, session, queries, connectivity, outbox
       const user = await signUpUser(session);
       return signInWith(session, () => endpoints.signInWithOtp(t, endpoints.otpCodeFromTyped(otp, nonce), { user }));
     },
-    signInWithMfa: ({ attemptCode, totp }) => signInWith(session, () => endpoints.signInWithMfa(t, { attempt_code: attemptCode, totp })),
+    signInWithMfa: ({ attemptCode, totp }) =>
+      signInWith(session, () => endpoints.signInWithMfa(t, { attempt_code: attemptCode, totp })),
     async beginPasskeyRegistration() {
       const { options_json, code } = await endpoints.initiatePasskeyRegistration(t);
       return { optionsJson: options_json as unknown as Record<string, Json>, code };
@@ -78,7 +107,8 @@ export function authMethods({ transports, session, queries, connectivity, outbox
       const { options_json, code } = await endpoints.initiatePasskeyAuthentication(t);
       return { optionsJson: options_json as unknown as Record<string, Json>, code };
     },
-    finishPasskeySignIn: ({ response, code }) => signInWith(session, () => endpoints.signInWithPasskey(t, { authentication_response: response, code })),
+    finishPasskeySignIn: ({ response, code }) =>
+      signInWith(session, () => endpoints.signInWithPasskey(t, { authentication_response: response, code })),
 
     async signOut() {
       await session.start();

@@ -11,7 +11,8 @@ import type { Transport } from '../../protocol/transport.js';
 import type { QueryFilter } from '../cache/queryClient.js';
 import type { StoredOAuthFlow } from '../storage/types.js';
 
-export type ApiSessionState = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; userId: string | null };
+export type ApiSessionState =
+  { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; userId: string | null };
 
 /** A slot's session as the API modules use it. */
 export interface ApiSession {
@@ -59,8 +60,19 @@ export interface SignOutOutbox {
   flush(): Promise<void>;
 }
 
-/** A tab's own plumbing, served by worker/tabApi.ts; every other method of BrokerApi is a service method (this folder). */
-export type PlumbingMethod = 'status' | 'subscribe' | 'unsubscribe' | 'read' | 'refetch' | 'reportBrowserState' | 'goodbye' | 'watchLifetime' | 'getAccessToken';
+/**
+ * A tab's own plumbing, served by worker/tabApi.ts; every other method of BrokerApi is a service method (this folder).
+ */
+export type PlumbingMethod =
+  | 'status'
+  | 'subscribe'
+  | 'unsubscribe'
+  | 'read'
+  | 'refetch'
+  | 'reportBrowserState'
+  | 'goodbye'
+  | 'watchLifetime'
+  | 'getAccessToken';
 
 /** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
 export type ServiceMethods = Omit<BrokerApi, PlumbingMethod>;

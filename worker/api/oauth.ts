@@ -1,7 +1,13 @@
 import type { BrokerApi, OAuthResult } from '../../contract/api.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
-import { buildAuthorizeUrl, createOAuthState, createPkcePair, exchangeAuthorizationCode, knownErrorFromRedirect } from '../../protocol/authorizationCode.js';
+import {
+  buildAuthorizeUrl,
+  createOAuthState,
+  createPkcePair,
+  exchangeAuthorizationCode,
+  knownErrorFromRedirect,
+} from '../../protocol/authorizationCode.js';
 import { stripOAuthCallbackParams } from '../../protocol/validation.js';
 import { anonymousAccessToken } from './anonymous.js';
 import type { ApiContext } from './context.js';
@@ -13,7 +19,17 @@ const OAUTH_FLOW_LIFETIME_MILLIS = 60 * 60 * 1000;
  * The broker's half of OAuth: it keeps the flow's secrets (PKCE verifier, state) and redeems the
  * code; the tab only navigates. A flow may complete in any tab, once.
  */
-export function oauthMethods({ config, clock, session, transports, queries, oauthFlows }: Pick<ApiContext, 'config' | 'clock' | 'session' | 'transports' | 'queries' | 'oauthFlows'>): Pick<BrokerApi, 'startOAuth' | 'completeOAuth'> {
+export function oauthMethods({
+  config,
+  clock,
+  session,
+  transports,
+  queries,
+  oauthFlows,
+}: Pick<ApiContext, 'config' | 'clock' | 'session' | 'transports' | 'queries' | 'oauthFlows'>): Pick<
+  BrokerApi,
+  'startOAuth' | 'completeOAuth'
+> {
   return {
     async startOAuth(input) {
       const providerId = input.providerId.toLowerCase();
@@ -31,7 +47,16 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
       const now = clock.now();
       const after = input.afterCallbackRedirectUrl ?? null;
       await oauthFlows.pruneOAuthFlows(now - OAUTH_FLOW_LIFETIME_MILLIS).catch(() => undefined);
-      await oauthFlows.putOAuthFlow({ state, projectId: config.projectId, baseUrl: config.baseUrl, codeVerifier, redirectUri, type, afterCallbackRedirectUrl: after, createdAtMillis: now });
+      await oauthFlows.putOAuthFlow({
+        state,
+        projectId: config.projectId,
+        baseUrl: config.baseUrl,
+        codeVerifier,
+        redirectUri,
+        type,
+        afterCallbackRedirectUrl: after,
+        createdAtMillis: now,
+      });
       const url = buildAuthorizeUrl(config, {
         providerId,
         redirectUri,
@@ -40,7 +65,9 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
         type,
         ...(token === undefined ? {} : { token }),
         ...(input.scopes === undefined || input.scopes.length === 0 ? {} : { providerScope: input.scopes.join(' ') }),
-        ...(input.errorRedirectUrl === undefined ? {} : { errorRedirectUrl: withFlowState(input.errorRedirectUrl, state) }),
+        ...(input.errorRedirectUrl === undefined
+          ? {}
+          : { errorRedirectUrl: withFlowState(input.errorRedirectUrl, state) }),
         ...(after === null ? {} : { afterCallbackRedirectUrl: after }),
       });
       return { url };
@@ -55,15 +82,26 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
       // before its state names a flow this browser started. (Errors carry the state because the
       // error URL was given it when the flow started: withFlowState.)
       if (state === null || (!isError && params.get('code') === null)) {
-        throw new ClientError('OAUTH_CALLBACK_INVALID', 'This page was not opened by a sign-in started in this browser.');
+        throw new ClientError(
+          'OAUTH_CALLBACK_INVALID',
+          'This page was not opened by a sign-in started in this browser.',
+        );
       }
       // Taking the flow deletes it: a callback completes once, in whichever tab it landed.
       const flow = await oauthFlows.takeOAuthFlow(state);
       // A flow started for another project or service is not ours to complete (and not ours to send there).
-      if (flow === null || flow.projectId !== config.projectId || (flow.baseUrl !== undefined && flow.baseUrl !== config.baseUrl)) {
-        throw new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in was already completed or has expired. Please start again.');
+      if (
+        flow === null ||
+        flow.projectId !== config.projectId ||
+        (flow.baseUrl !== undefined && flow.baseUrl !== config.baseUrl)
+      ) {
+        throw new ClientError(
+          'OAUTH_FLOW_NOT_FOUND',
+          'This sign-in was already completed or has expired. Please start again.',
+        );
       }
-      if (flow.createdAtMillis < clock.now() - OAUTH_FLOW_LIFETIME_MILLIS) throw new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in took too long. Please start again.');
+      if (flow.createdAtMillis < clock.now() - OAUTH_FLOW_LIFETIME_MILLIS)
+        throw new ClientError('OAUTH_FLOW_NOT_FOUND', 'This sign-in took too long. Please start again.');
       const redirected = knownErrorFromRedirect(callbackUrl);
       if (redirected !== null) throw redirected;
       // The app chose where to go when it started the flow; that wins over what the service echoes.
@@ -86,7 +124,8 @@ export function oauthMethods({ config, clock, session, transports, queries, oaut
           afterCallbackRedirectUrl: flow.afterCallbackRedirectUrl ?? tokens.after_callback_redirect_url,
         };
       } catch (error) {
-        if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED')) return { status: 'mfa-required', attemptCode: error.details.attempt_code, ...common };
+        if (isKnownError(error, 'MULTI_FACTOR_AUTHENTICATION_REQUIRED'))
+          return { status: 'mfa-required', attemptCode: error.details.attempt_code, ...common };
         throw error;
       }
     },

@@ -3,7 +3,10 @@ import * as endpoints from '../../protocol/endpoints/index.js';
 import { required } from './auth.js';
 import type { ApiContext } from './context.js';
 
-export function passwordMethods({ transports, queries }: Pick<ApiContext, 'transports' | 'queries'>): Pick<
+export function passwordMethods({
+  transports,
+  queries,
+}: Pick<ApiContext, 'transports' | 'queries'>): Pick<
   BrokerApi,
   'sendPasswordResetEmail' | 'checkPasswordResetCode' | 'resetPassword' | 'updatePassword' | 'setPassword'
 > {

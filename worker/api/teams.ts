@@ -17,14 +17,18 @@ type TeamMethods =
   | 'checkTeamInvitationCode'
   | 'getTeamInvitationDetails';
 
-export function teamMethods({ transports, queries }: Pick<ApiContext, 'transports' | 'queries'>): Pick<BrokerApi, TeamMethods> {
+export function teamMethods({
+  transports,
+  queries,
+}: Pick<ApiContext, 'transports' | 'queries'>): Pick<BrokerApi, TeamMethods> {
   const t = transports.client;
   /** A team that appeared or disappeared changes the list and possibly the selected team. */
   const membershipChanged = (teamId?: string) => {
     queries.invalidate({ kind: 'teams' });
     queries.invalidate({ kind: 'currentUser' });
     if (teamId !== undefined) {
-      for (const kind of ['team', 'teamMembers', 'teamProfile', 'permissions'] as const) queries.invalidate({ kind, teamId });
+      for (const kind of ['team', 'teamMembers', 'teamProfile', 'permissions'] as const)
+        queries.invalidate({ kind, teamId });
     }
   };
   return {
@@ -64,7 +68,11 @@ export function teamMethods({ transports, queries }: Pick<ApiContext, 'transport
       return profile;
     },
     async inviteToTeam({ teamId, email, callbackUrl }) {
-      const { id } = await endpoints.sendTeamInvitation(t, { team_id: teamId, email, callback_url: required(callbackUrl) });
+      const { id } = await endpoints.sendTeamInvitation(t, {
+        team_id: teamId,
+        email,
+        callback_url: required(callbackUrl),
+      });
       queries.invalidate({ kind: 'teamInvitations', teamId });
       return { invitationId: id };
     },

@@ -66,7 +66,10 @@ export class LiveValue<T = unknown> implements CacheEntry<T> {
   /** The same snapshot object while the value is the same, as tabs compare by identity. */
   private snapshotOf(value: T): QuerySnapshot<T> {
     if (this.last?.value !== value) {
-      this.last = { value, snapshot: { status: 'success', data: value, error: null, updatedAtMillis: this.clock.now(), isFetching: false } };
+      this.last = {
+        value,
+        snapshot: { status: 'success', data: value, error: null, updatedAtMillis: this.clock.now(), isFetching: false },
+      };
     }
     return this.last.snapshot;
   }

@@ -144,7 +144,13 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
       this.lastErrorAtMillis = this.clock.now();
       if (generation !== this.generation) return this.set({ ...this.snap, isFetching: false });
       // The last good value stays visible next to the error.
-      this.set({ status: 'error', data: this.snap.data, error: serializeError(error), updatedAtMillis: this.clock.now(), isFetching: false });
+      this.set({
+        status: 'error',
+        data: this.snap.data,
+        error: serializeError(error),
+        updatedAtMillis: this.clock.now(),
+        isFetching: false,
+      });
       throw error;
     }
   }
@@ -153,7 +159,13 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   setData(data: T): void {
     this.generation++;
     this.freshAsOf = this.invalidations;
-    this.set({ status: 'success', data, error: null, updatedAtMillis: this.clock.now(), isFetching: this.snap.isFetching });
+    this.set({
+      status: 'success',
+      data,
+      error: null,
+      updatedAtMillis: this.clock.now(),
+      isFetching: this.snap.isFetching,
+    });
   }
 
   /** Marks the value stale: refetched at once when someone is watching, else on the next read. */

@@ -3,7 +3,9 @@ import { hashQueryKey } from '../../contract/queryKey.js';
 import type { QuerySpec } from '../../contract/queries.js';
 import type { CacheEntry, EntryIdentity, FetchCause } from './entry.js';
 
-/** Builds an entry the cache lacks; `onGarbage` removes it when the GC says so; `onUpdate` says its snapshot changed. */
+/**
+ * Builds an entry the cache lacks; `onGarbage` removes it when the GC says so; `onUpdate` says its snapshot changed.
+ */
 export type EntryFactory = (key: string, onGarbage: () => void, onUpdate: () => void) => CacheEntry;
 
 /**

@@ -1,4 +1,11 @@
-import { queryDefinition, type FetchContext, type LiveContext, type QueryKind, type QueryScope, type QuerySpec } from '../../contract/queries.js';
+import {
+  queryDefinition,
+  type FetchContext,
+  type LiveContext,
+  type QueryKind,
+  type QueryScope,
+  type QuerySpec,
+} from '../../contract/queries.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { CacheEntry, FetchCause } from './entry.js';
 import { LiveValue } from './liveValue.js';
@@ -10,7 +17,12 @@ import { QueryCache } from './queryCache.js';
  * entry of `kind` for `owner` whose parameters include `params`), never their data. Any page can
  * post on the channel, so what another broker's cache holds is only ever a reason to refetch.
  */
-export type CacheMessage = { type: 'cache-invalidate'; owner: string; kind: QueryKind; params: Record<string, unknown> };
+export type CacheMessage = {
+  type: 'cache-invalidate';
+  owner: string;
+  kind: QueryKind;
+  params: Record<string, unknown>;
+};
 
 export interface QueryClientOptions {
   clock: Clock;
@@ -50,12 +62,21 @@ export class QueryClient {
     return this.cache.ensure({ spec, scope: definition.scope, owner }, (key, onGarbage, onUpdate) => {
       if (definition.scope === 'broker') {
         if (!('watch' in definition)) throw new TypeError(`${spec.kind} is a broker value without a source.`);
-        return new LiveValue(key, spec, definition.scope, owner, definition.watch(this.options.liveContext), clock, onGarbage);
+        return new LiveValue(
+          key,
+          spec,
+          definition.scope,
+          owner,
+          definition.watch(this.options.liveContext),
+          clock,
+          onGarbage,
+        );
       }
       if (!('fetch' in definition)) throw new TypeError(`${spec.kind} has no fetch.`);
       const { fetchContext, fetchContextFor } = this.options;
       const userId = definition.scope === 'user' ? this.options.currentUserId() : undefined;
-      const fetcher = (cause: FetchCause | undefined) => definition.fetch(fetchContextFor?.(cause) ?? fetchContext, spec as never);
+      const fetcher = (cause: FetchCause | undefined) =>
+        definition.fetch(fetchContextFor?.(cause) ?? fetchContext, spec as never);
       return new FetchedQuery(key, spec, definition.scope, owner, fetcher, clock, onGarbage, userId, onUpdate);
     });
   }

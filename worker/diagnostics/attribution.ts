@@ -56,7 +56,12 @@ function tokensFor(tokens: TokenSource | undefined, trace: Trace): TokenSource |
  * `base`, with each request recorded as `trace`'s (or, without one, as the fallback cause's) while
  * the log records; otherwise `base` as it is.
  */
-function recordedTransport<A extends AccessType>(base: Transport<A>, recording: Recording, trace: Trace | undefined, fallback: RequestCause): Transport<A> {
+function recordedTransport<A extends AccessType>(
+  base: Transport<A>,
+  recording: Recording,
+  trace: Trace | undefined,
+  fallback: RequestCause,
+): Transport<A> {
   const { log } = recording;
   return {
     baseUrl: base.baseUrl,
@@ -68,12 +73,14 @@ function recordedTransport<A extends AccessType>(base: Transport<A>, recording: 
       if (own === undefined || !log.recording) return base.request<T>(request);
       // A copy per request: its observer knows which record the attempts belong to.
       return log.record(request.method, request.path, own, (observer) =>
-        recording.createTransport<A>({
-          ...base.options,
-          observer: bothObservers(base.options.observer, observer),
-          userTokens: tokensFor(base.options.userTokens, own),
-          adminTokens: tokensFor(base.options.adminTokens, own),
-        }).request<T>(request),
+        recording
+          .createTransport<A>({
+            ...base.options,
+            observer: bothObservers(base.options.observer, observer),
+            userTokens: tokensFor(base.options.userTokens, own),
+            adminTokens: tokensFor(base.options.adminTokens, own),
+          })
+          .request<T>(request),
       );
     },
     withUserTokens: (userTokens) => recordedTransport(base.withUserTokens(userTokens), recording, trace, fallback),
@@ -84,9 +91,15 @@ function recordedTransport<A extends AccessType>(base: Transport<A>, recording: 
  * Every transport of `base`, recorded as `trace`'s requests. The token endpoint's exchanges (the
  * OAuth code) open a record at their first attempt event.
  */
-export function recordedTransports(base: ApiTransports, recording: Recording, trace: Trace | undefined, fallback: RequestCause): ApiTransports {
+export function recordedTransports(
+  base: ApiTransports,
+  recording: Recording,
+  trace: Trace | undefined,
+  fallback: RequestCause,
+): ApiTransports {
   const { log } = recording;
-  const wrap = <A extends AccessType>(transport: Transport<A>) => recordedTransport(transport, recording, trace, fallback);
+  const wrap = <A extends AccessType>(transport: Transport<A>) =>
+    recordedTransport(transport, recording, trace, fallback);
   const client = wrap(base.client);
   return {
     client,
@@ -135,8 +148,14 @@ export interface AttributableCacheWriter {
   invalidate(filter: QueryFilter, cause?: FetchCause): void;
 }
 
-/** What the API modules get for one action: every request it sends, refresh it needs and refetch it starts is `trace`'s. */
-export function contextFor(context: ApiContext, parts: { transports: ApiTransports; queries: AttributableCacheWriter; recording: Recording }, trace: Trace): ApiContext {
+/**
+ * What the API modules get for one action: every request it sends, refresh it needs and refetch it starts is `trace`'s.
+ */
+export function contextFor(
+  context: ApiContext,
+  parts: { transports: ApiTransports; queries: AttributableCacheWriter; recording: Recording },
+  trace: Trace,
+): ApiContext {
   const { recording, queries } = parts;
   return {
     ...context,
@@ -151,7 +170,10 @@ export function contextFor(context: ApiContext, parts: { transports: ApiTranspor
 }
 
 /** What a cache fetch gets: its requests are the fetch's trace's (undefined for a fetch without one). */
-export function fetchContextFor(cause: FetchCause | undefined, parts: { transports: ApiTransports; recording: Recording; isSignedIn(): boolean }): FetchContext | undefined {
+export function fetchContextFor(
+  cause: FetchCause | undefined,
+  parts: { transports: ApiTransports; recording: Recording; isSignedIn(): boolean },
+): FetchContext | undefined {
   if (!(cause instanceof Trace)) return undefined;
   const transports = recordedTransports(parts.transports, parts.recording, cause, cause.cause);
   return {

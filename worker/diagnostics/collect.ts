@@ -15,7 +15,10 @@ import { Ring } from './ring.js';
 
 /** A session slot as diagnostics read it (the broker's Session). */
 export interface SessionSource {
-  state(): { status: 'loading' } | { status: 'signed-out'; lastEnd: SessionEnd | null } | { status: 'signed-in'; userId: string | null };
+  state():
+    | { status: 'loading' }
+    | { status: 'signed-out'; lastEnd: SessionEnd | null }
+    | { status: 'signed-in'; userId: string | null };
   readonly accessTokenExpiresAtMillis: number | null;
   readonly refreshCount: number;
   subscribe(listener: () => void): () => void;
@@ -29,7 +32,11 @@ export interface DiagnosticsSources {
   now(): number;
   log: RequestLog;
   tabs: { readonly changed: Emitter; describe(): Array<{ tab: number; entries: CacheEntry[] }> };
-  cache: { readonly changed: Emitter; readonly updated: Emitter; filter(predicate: (entry: CacheEntry) => boolean): CacheEntry[] };
+  cache: {
+    readonly changed: Emitter;
+    readonly updated: Emitter;
+    filter(predicate: (entry: CacheEntry) => boolean): CacheEntry[];
+  };
   ownerOf(scope: QueryScope): string;
   session: SessionSource;
   adminSession: SessionSource | null;
@@ -109,24 +116,36 @@ export function createDiagnostics(sources: DiagnosticsSources, kit: RecorderKit)
           isFetching: snapshot.isFetching,
           updatedAtMillis: snapshot.updatedAtMillis,
           invalidated: entry.invalidated,
-          lastError: failure === null ? null : { ...reduced(serializeError(failure.error)), atMillis: failure.atMillis },
+          lastError:
+            failure === null ? null : { ...reduced(serializeError(failure.error)), atMillis: failure.atMillis },
         };
       });
     const { lastError, lastErrorAtMillis, ...connectivity } = sources.connectivity.current();
     return {
-      host: { mode: sources.mode, brokerId: sources.brokerId, version: kit.version, startedAtMillis: sources.startedAtMillis, storage: sources.storageKind },
+      host: {
+        mode: sources.mode,
+        brokerId: sources.brokerId,
+        version: kit.version,
+        startedAtMillis: sources.startedAtMillis,
+        storage: sources.storageKind,
+      },
       recordingSinceMillis: sources.log.recordingSinceMillis,
       tabs: tabs.map(({ tab, entries }) => ({
         tab,
         subscriptions: entries.length,
-        panels: entries.flatMap((entry) => (entry.spec.kind === 'diagnostics' && entry.spec.panel !== undefined ? [entry.spec.panel] : [])),
+        panels: entries.flatMap((entry) =>
+          entry.spec.kind === 'diagnostics' && entry.spec.panel !== undefined ? [entry.spec.panel] : [],
+        ),
       })),
       session: sessionOf(sources.session),
       adminSession: sources.adminSession === null ? null : sessionOf(sources.adminSession),
       cache,
       requests: sources.log.records(),
       requestsDropped: sources.log.dropped,
-      connectivity: { ...connectivity, lastError: lastError === null ? null : { ...reduced(lastError), atMillis: lastErrorAtMillis ?? 0 } },
+      connectivity: {
+        ...connectivity,
+        lastError: lastError === null ? null : { ...reduced(lastError), atMillis: lastErrorAtMillis ?? 0 },
+      },
       connectivityHistory: history.toArray(),
       warnings: sources.warnings.all(),
     };

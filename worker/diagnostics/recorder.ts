@@ -51,7 +51,8 @@ export function createRecorder(sources: RecorderSources, kit: RecorderKit): Reco
     trace: (cause) => log.trace(cause),
     refreshes: { user: log.refreshes('token refresh'), admin: log.refreshes('owner token refresh') },
     brokerWork: (name) => recordedTransports(transports, recording, undefined, { tab: null, via: 'broker', name }),
-    actionContext: (context, cause) => (cause instanceof Trace ? contextFor(context, { transports, queries, recording }, cause) : undefined),
+    actionContext: (context, cause) =>
+      cause instanceof Trace ? contextFor(context, { transports, queries, recording }, cause) : undefined,
     fetchContext: (cause) => fetchContextFor(cause, { transports, recording, isSignedIn }),
   };
 }

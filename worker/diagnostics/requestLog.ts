@@ -1,4 +1,9 @@
-import { REQUEST_LOG_SIZE, type RequestAttempt, type RequestCause, type RequestRecord } from '../../contract/diagnostics.js';
+import {
+  REQUEST_LOG_SIZE,
+  type RequestAttempt,
+  type RequestCause,
+  type RequestRecord,
+} from '../../contract/diagnostics.js';
 import type { Emitter } from '../../contract/events.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { TransportObserver } from '../../protocol/transport.js';
@@ -98,7 +103,18 @@ export class RequestLog {
   }
 
   begin(method: string, path: string, trace: Trace, startedAtMillis = this.clock.now()): OpenRequest {
-    const record: OpenRequest = { id: this.nextId++, method, path, startedAtMillis, endedAtMillis: null, outcome: 'pending', status: null, code: null, attempts: [], trace };
+    const record: OpenRequest = {
+      id: this.nextId++,
+      method,
+      path,
+      startedAtMillis,
+      endedAtMillis: null,
+      outcome: 'pending',
+      status: null,
+      code: null,
+      attempts: [],
+      trace,
+    };
     this.ring.push(record);
     this.changed.emit();
     return record;
@@ -121,7 +137,8 @@ export class RequestLog {
       this.changed.emit();
     };
     return {
-      onResponse: ({ status, durationMillis, code }) => attempted({ status, durationMillis, retry: null }, status < 400 ? null : (code ?? 'HTTP_STATUS_ERROR')),
+      onResponse: ({ status, durationMillis, code }) =>
+        attempted({ status, durationMillis, retry: null }, status < 400 ? null : (code ?? 'HTTP_STATUS_ERROR')),
       onNetworkError: () => attempted({ status: null, durationMillis: null, retry: null }, 'NETWORK_UNREACHABLE'),
       onRetry: ({ delayMillis, reason }) => {
         const last = record.attempts.at(-1);
@@ -151,7 +168,12 @@ export class RequestLog {
   }
 
   /** Runs one request as a record of `trace`: `send` gets the observer for its attempts. */
-  async record<T>(method: string, path: string, trace: Trace, send: (observer: TransportObserver) => Promise<T>): Promise<T> {
+  async record<T>(
+    method: string,
+    path: string,
+    trace: Trace,
+    send: (observer: TransportObserver) => Promise<T>,
+  ): Promise<T> {
     const record = this.begin(method, path, trace);
     try {
       const result = await send(this.observe(record));
@@ -171,7 +193,12 @@ export class RequestLog {
    * what makes events and refresh line up.
    */
   refreshes(name: string): { onRefreshCall(call: RefreshCall): void; observer: TransportObserver } {
-    let current: { trace: Trace; startedAtMillis: number; record: OpenRequest | null; events: TransportObserver | null } | null = null;
+    let current: {
+      trace: Trace;
+      startedAtMillis: number;
+      record: OpenRequest | null;
+      events: TransportObserver | null;
+    } | null = null;
     const opened = (path: string) => {
       if (current === null) return null;
       current.record ??= this.begin('POST', path, current.trace, current.startedAtMillis);
@@ -182,7 +209,8 @@ export class RequestLog {
       onRefreshCall: ({ caller, joined, refresh }) => {
         if (joined) return current?.trace.join();
         if (!this.on) return;
-        const trace = caller instanceof Trace ? caller.fork() : new Trace({ tab: null, via: 'broker', name }, this.emitChanged);
+        const trace =
+          caller instanceof Trace ? caller.fork() : new Trace({ tab: null, via: 'broker', name }, this.emitChanged);
         const mine = { trace, startedAtMillis: this.clock.now(), record: null, events: null };
         current = mine;
         const done = (failure?: { error: unknown }) => {

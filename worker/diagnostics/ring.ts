@@ -7,7 +7,8 @@ export class Ring<T> {
   dropped = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`A ring holds at least one item (got ${capacity}).`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`A ring holds at least one item (got ${capacity}).`);
     this.items = new Array<T | undefined>(capacity);
   }
 

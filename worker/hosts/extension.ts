@@ -12,7 +12,12 @@
  */
 import type { BrokerApi, TabHello, TabListener } from '../../contract/api.js';
 import { DELIVER, type DeliverMessage } from '../../contract/wire.js';
-import { extensionOriginOf, type ExtensionApi, type ExtensionConnected, type RuntimePort } from '../../contract/webExtension.js';
+import {
+  extensionOriginOf,
+  type ExtensionApi,
+  type ExtensionConnected,
+  type RuntimePort,
+} from '../../contract/webExtension.js';
 import { ClientError, InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { createBroker, type Broker } from '../broker.js';
 import { brokerKeyOf, type BrokerConfig } from '../config.js';
@@ -33,7 +38,10 @@ export type ExtensionTokenStore = 'indexeddb' | 'session';
 export interface ContentScriptAccess {
   /** Sign the person out from a content script. Default true. */
   signOut?: boolean;
-  /** Hand content scripts an access token (`getAccessToken`): they run in web pages, so only if the extension needs it. Default false. */
+  /**
+   * Hand content scripts an access token (`getAccessToken`): they run in web pages, so only if the extension needs it.
+   * Default false.
+   */
   accessToken?: boolean;
 }
 
@@ -67,11 +75,18 @@ export interface ExtensionHost {
 const CONTENT_SCRIPT_QUERY_KINDS = new Set(['currentUser', 'session']);
 
 function queryAllowed(query: unknown): boolean {
-  return typeof query === 'object' && query !== null && CONTENT_SCRIPT_QUERY_KINDS.has((query as { kind?: unknown }).kind as string);
+  return (
+    typeof query === 'object' &&
+    query !== null &&
+    CONTENT_SCRIPT_QUERY_KINDS.has((query as { kind?: unknown }).kind as string)
+  );
 }
 
 function refusedQuery(): ClientError {
-  return new ClientError('EXTENSION_CONTEXT_REFUSED', 'Content scripts may only read the signed-in user (currentUser) and the session.');
+  return new ClientError(
+    'EXTENSION_CONTEXT_REFUSED',
+    'Content scripts may only read the signed-in user (currentUser) and the session.',
+  );
 }
 
 /**
@@ -81,7 +96,8 @@ function refusedQuery(): ClientError {
  */
 function contentScriptMethods(api: BrokerApi, access: ContentScriptAccess): Record<string, Method> {
   const methods: Record<string, Method> = {
-    subscribe: (id, query) => (queryAllowed(query) ? api.subscribe(id as string, query as never) : Promise.reject(refusedQuery())),
+    subscribe: (id, query) =>
+      queryAllowed(query) ? api.subscribe(id as string, query as never) : Promise.reject(refusedQuery()),
     unsubscribe: (id) => api.unsubscribe(id as string),
     read: (query) => (queryAllowed(query) ? api.read(query as never) : Promise.reject(refusedQuery())),
     goodbye: () => api.goodbye(),
@@ -92,7 +108,13 @@ function contentScriptMethods(api: BrokerApi, access: ContentScriptAccess): Reco
 }
 
 /** Methods that need a callback URL, and the error when the extension gave no https page for e-mail links. */
-const EMAIL_LINK_METHODS = new Set(['signUpWithPassword', 'sendMagicLink', 'sendPasswordResetEmail', 'sendContactChannelVerification', 'inviteToTeam']);
+const EMAIL_LINK_METHODS = new Set([
+  'signUpWithPassword',
+  'sendMagicLink',
+  'sendPasswordResetEmail',
+  'sendContactChannelVerification',
+  'inviteToTeam',
+]);
 
 /**
  * An extension's own pages are `chrome-extension://` (`moz-extension://`) URLs, which no e-mail
@@ -113,7 +135,12 @@ function withoutEmailLinkDefaults(api: BrokerApi): BrokerApi {
       ? method
       : (...args: unknown[]) => {
           const input = args[0] as Record<string, unknown> | undefined;
-          const given = name === 'sendContactChannelVerification' ? args[1] : name === 'signUpWithPassword' ? input?.verificationCallbackUrl : input?.callbackUrl;
+          const given =
+            name === 'sendContactChannelVerification'
+              ? args[1]
+              : name === 'signUpWithPassword'
+                ? input?.verificationCallbackUrl
+                : input?.callbackUrl;
           // Sign-up without a link still signs up; the verification e-mail is what cannot be sent.
           if (given === undefined && name !== 'signUpWithPassword') return Promise.reject(refuse(name));
           return method(...args);
@@ -127,21 +154,30 @@ function withoutEmailLinkDefaults(api: BrokerApi): BrokerApi {
  * for OAuth flows. Whichever is chosen, a session the other one holds for the same slots (left by
  * an earlier version of the extension that chose differently) is deleted: there is one session.
  */
-async function extensionStorage(options: ExtensionHostOptions, warn: (warning: string) => void): Promise<BrokerStorage> {
+async function extensionStorage(
+  options: ExtensionHostOptions,
+  warn: (warning: string) => void,
+): Promise<BrokerStorage> {
   const durable = await (async () => {
     const given = options.host?.storage;
     if (given !== undefined) return typeof given === 'function' ? given() : given;
     try {
       return await createIndexedDbStorage();
     } catch {
-      warn('IndexedDB is not available on the extension’s origin: OAuth flows are kept in memory until the background stops.');
+      warn(
+        'IndexedDB is not available on the extension’s origin: OAuth flows are kept in memory until the background stops.',
+      );
       return createMemoryStorage();
     }
   })();
   const area = options.extension.storage?.session;
   const slots = [brokerKeyOf(options.config), `admin:${brokerKeyOf(options.config)}`];
   if (options.tokenStore === 'session') {
-    if (area === undefined) throw new ClientError('STORAGE_UNAVAILABLE', "tokenStore: 'session' needs storage.session (Chromium 102 or later, Firefox 115 or later, and the \"storage\" permission in the manifest).");
+    if (area === undefined)
+      throw new ClientError(
+        'STORAGE_UNAVAILABLE',
+        'tokenStore: \'session\' needs storage.session (Chromium 102 or later, Firefox 115 or later, and the "storage" permission in the manifest).',
+      );
     for (const slot of slots) {
       const stored = await durable.loadSession(slot).catch(() => null);
       if (stored?.status === 'active') await durable.removeSession(slot, stored.sessionKey).catch(() => false);
@@ -166,7 +202,10 @@ function claimBackground(runtime: object): void {
   const g = globalThis as { [HOSTING]?: WeakSet<object> };
   const hosting = (g[HOSTING] ??= new WeakSet());
   if (hosting.has(runtime)) {
-    throw new ClientError('BROKER_UNAVAILABLE', 'startExtensionBroker was already called in this background: call it once, at the top level of the background script, and share the client it returns.');
+    throw new ClientError(
+      'BROKER_UNAVAILABLE',
+      'startExtensionBroker was already called in this background: call it once, at the top level of the background script, and share the client it returns.',
+    );
   }
   hosting.add(runtime);
 }
@@ -179,7 +218,11 @@ function claimBackground(runtime: object): void {
 export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHost {
   const runtime = options.extension.runtime;
   const extensionId = runtime.id;
-  if (extensionId === undefined) throw new ClientError('BROKER_UNAVAILABLE', 'The extension host runs in an extension’s background: runtime.id is missing.');
+  if (extensionId === undefined)
+    throw new ClientError(
+      'BROKER_UNAVAILABLE',
+      'The extension host runs in an extension’s background: runtime.id is missing.',
+    );
   claimBackground(runtime);
   const extensionOrigin = extensionOriginOf(runtime.getURL(''));
   const warnings: string[] = [];
@@ -210,11 +253,16 @@ export function hostExtensionBroker(options: ExtensionHostOptions): ExtensionHos
       async connect(config: unknown, hello: unknown): Promise<ExtensionConnected> {
         if ('refused' in who) throw new ClientError('EXTENSION_CONTEXT_REFUSED', who.refused);
         if (who.kind === 'content-script' && options.contentScripts === false) {
-          throw new ClientError('EXTENSION_CONTEXT_REFUSED', 'This extension does not let content scripts use its session: its background would pass contentScripts to startExtensionBroker.');
+          throw new ClientError(
+            'EXTENSION_CONTEXT_REFUSED',
+            'This extension does not let content scripts use its session: its background would pass contentScripts to startExtensionBroker.',
+          );
         }
         if (served.closed) throw new ClientError('BROKER_CLOSED', 'The port closed while it was connecting.');
         const started = await broker;
-        const listener: TabListener = { deliver: (batch) => served.postMessage({ type: DELIVER, batch } satisfies DeliverMessage, []) };
+        const listener: TabListener = {
+          deliver: (batch) => served.postMessage({ type: DELIVER, batch } satisfies DeliverMessage, []),
+        };
         // A port says when its context is gone (closed, navigated, crashed): no lifetime lock needed.
         const { lockName: _ignored, ...rest } = (typeof hello === 'object' && hello !== null ? hello : {}) as TabHello;
         const api = started.connectWithConfig(config, rest, listener, () => served.close());

@@ -17,7 +17,10 @@ export const AWAKE_EVERY_MILLIS = 1000;
 /** Runs `work` with the background kept up until it settles. */
 export type KeepAwake = <T>(work: () => T | Promise<T>) => Promise<T>;
 
-export function keepAwake(runtime: Pick<ExtensionRuntime, 'getPlatformInfo'>, everyMillis = AWAKE_EVERY_MILLIS): KeepAwake {
+export function keepAwake(
+  runtime: Pick<ExtensionRuntime, 'getPlatformInfo'>,
+  everyMillis = AWAKE_EVERY_MILLIS,
+): KeepAwake {
   let underWay = 0;
   let timer: ReturnType<typeof setInterval> | null = null;
   const touch = () => {
@@ -49,7 +52,10 @@ export function keepAwake(runtime: Pick<ExtensionRuntime, 'getPlatformInfo'>, ev
 export function heldAwake<M extends object>(methods: M, awake: KeepAwake): M {
   const held = Object.create(null) as Record<string, unknown>;
   for (const [name, method] of Object.entries(methods)) {
-    held[name] = typeof method === 'function' ? (...args: unknown[]) => awake(() => (method as (...a: unknown[]) => unknown)(...args)) : method;
+    held[name] =
+      typeof method === 'function'
+        ? (...args: unknown[]) => awake(() => (method as (...a: unknown[]) => unknown)(...args))
+        : method;
   }
   return held as M;
 }

@@ -4,7 +4,13 @@
  * contexts exactly as it serves tabs, over JSON (`contract/jsonWire.ts`).
  */
 import { decodeFromJson, encodeForJson } from '../../contract/jsonWire.js';
-import { EXTENSION_CONTENT_PORT, EXTENSION_PAGE_PORT, extensionOriginOf, isExtensionUrl, type RuntimePort } from '../../contract/webExtension.js';
+import {
+  EXTENSION_CONTENT_PORT,
+  EXTENSION_PAGE_PORT,
+  extensionOriginOf,
+  isExtensionUrl,
+  type RuntimePort,
+} from '../../contract/webExtension.js';
 import type { ServedPort } from '../rpc/server.js';
 
 /** What opened a port: one of the extension's own pages, or a content script in a web page. */
@@ -18,14 +24,22 @@ export type ExtensionContextKind = 'page' | 'content-script';
  * check holds even so. A content script may name its port as a page's: what decides is where its
  * document is (`sender.url`, `sender.origin`), which the browser sets, not the port's name.
  */
-export function classifyPort(port: RuntimePort, extensionId: string, extensionOrigin: string): { kind: ExtensionContextKind } | { refused: string } | null {
+export function classifyPort(
+  port: RuntimePort,
+  extensionId: string,
+  extensionOrigin: string,
+): { kind: ExtensionContextKind } | { refused: string } | null {
   if (port.name !== EXTENSION_PAGE_PORT && port.name !== EXTENSION_CONTENT_PORT) return null;
   const sender = port.sender;
   if (sender?.id !== extensionId) return { refused: 'The port does not come from this extension.' };
   const where = sender.origin ?? sender.url;
   const ownPage = where !== undefined && isExtensionUrl(where) && extensionOriginOf(where) === extensionOrigin;
   if (ownPage) return { kind: 'page' };
-  if (port.name === EXTENSION_PAGE_PORT) return { refused: 'Only the extension’s own pages may connect as a page; content scripts use authbroker/extension/content.' };
+  if (port.name === EXTENSION_PAGE_PORT)
+    return {
+      refused:
+        'Only the extension’s own pages may connect as a page; content scripts use authbroker/extension/content.',
+    };
   return { kind: 'content-script' };
 }
 
@@ -37,7 +51,10 @@ type Listener = (event: MessageEvent) => void;
  * decode is dropped, as the server drops what it cannot answer), messages out encoded. Transfers
  * do not exist on runtime ports; nothing the broker answers an extension context needs one.
  */
-export function servedPort(port: RuntimePort, onUnreadable?: (error: unknown) => void): ServedPort & { closed: boolean; close(): void } {
+export function servedPort(
+  port: RuntimePort,
+  onUnreadable?: (error: unknown) => void,
+): ServedPort & { closed: boolean; close(): void } {
   const listeners = new Map<Listener, (message: unknown) => void>();
   const served = {
     closed: false,

@@ -38,16 +38,33 @@ async function servedByAWorker(config: BrokerConfig): Promise<boolean> {
  * app's choice); then, for tokens kept in memory, only while no worker serves the config, since
  * this tab's session would not be theirs.
  */
-export async function openInPageBroker(config: BrokerConfig, hello: TabHello, listener: TabListener, toTabError: (serialized: SerializedError) => Error, fallback = false): Promise<InPageBroker> {
+export async function openInPageBroker(
+  config: BrokerConfig,
+  hello: TabHello,
+  listener: TabListener,
+  toTabError: (serialized: SerializedError) => Error,
+  fallback = false,
+): Promise<InPageBroker> {
   const forTab = (error: unknown) => (error instanceof AuthBrokerError ? toTabError(error.toJSON()) : error);
   try {
     if (fallback && (await servedByAWorker(config))) {
-      throw new ClientError('BROKER_UNAVAILABLE', "A worker's broker serves this project's session (tokens kept in memory) but did not answer this tab; a broker of its own in the page would have another session, so none was started.");
+      throw new ClientError(
+        'BROKER_UNAVAILABLE',
+        "A worker's broker serves this project's session (tokens kept in memory) but did not answer this tab; a broker of its own in the page would have another session, so none was started.",
+      );
     }
     // In a page that may go into the back/forward cache, channels that leave while it is there.
     const page = pageLifecycle();
     const key = brokerKeyOf(resolveBrokerConfig(config));
-    const broker = await createInProcessBroker(config, page === undefined ? {} : { bus: pageBus(key, page), memoryTokens: async () => sharedWithPeers((brokerKey) => pagePeerChannel(brokerKey, page)) });
+    const broker = await createInProcessBroker(
+      config,
+      page === undefined
+        ? {}
+        : {
+            bus: pageBus(key, page),
+            memoryTokens: async () => sharedWithPeers((brokerKey) => pagePeerChannel(brokerKey, page)),
+          },
+    );
     if (page !== undefined) catchUpWhenShown(broker, page);
     const api = broker.connect(hello, listener) as unknown as Record<string, Method>;
     // The checked API is a prototype-less object of the contract's methods: the same, each failure rebuilt.

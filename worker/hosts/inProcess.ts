@@ -18,10 +18,25 @@ import { sharedWithPeers } from '../storage/memoryPeers.js';
  * So do oauth4webapi's grants. The recorder, which shares nothing (it gets the broker's modules from
  * its kit), stays lazy.
  */
-const inPageParts: LazyParts = { recorder: () => import('../diagnostics/recorder.js'), services: async () => ({ createServices }), memoryTokens: async () => sharedWithPeers(), tokenGrant: async () => ({ refreshAccessToken }) };
+const inPageParts: LazyParts = {
+  recorder: () => import('../diagnostics/recorder.js'),
+  services: async () => ({ createServices }),
+  memoryTokens: async () => sharedWithPeers(),
+  tokenGrant: async () => ({ refreshAccessToken }),
+};
 
 /** A broker in this page (or in Node, for tests): the last fallback when no worker can host one. */
-export async function createInProcessBroker(config: BrokerConfig, options: Omit<BrokerHostOptions, 'mode'> = {}): Promise<Broker> {
+export async function createInProcessBroker(
+  config: BrokerConfig,
+  options: Omit<BrokerHostOptions, 'mode'> = {},
+): Promise<Broker> {
   if (options.superSecretAdminKey !== undefined) assertNotInBrowser('A super secret admin key');
-  return createBroker(config, { ...options, recorder: options.recorder ?? inPageParts.recorder, services: options.services ?? inPageParts.services, memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens, tokenGrant: options.tokenGrant ?? inPageParts.tokenGrant, mode: 'in-process' });
+  return createBroker(config, {
+    ...options,
+    recorder: options.recorder ?? inPageParts.recorder,
+    services: options.services ?? inPageParts.services,
+    memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens,
+    tokenGrant: options.tokenGrant ?? inPageParts.tokenGrant,
+    mode: 'in-process',
+  });
 }

@@ -19,14 +19,21 @@ export interface PageLifecycle {
 
 /** The page's own `pagehide`/`pageshow` with `persisted` (into and out of the cache), where there is a page. */
 export function pageLifecycle(): PageLifecycle | undefined {
-  const page = globalThis as { addEventListener?: (type: string, listener: (event: { persisted?: boolean }) => void) => void };
+  const page = globalThis as {
+    addEventListener?: (type: string, listener: (event: { persisted?: boolean }) => void) => void;
+  };
   if (typeof page.addEventListener !== 'function' || !('onpageshow' in globalThis)) return undefined;
-  const on = (type: string) => (listener: () => void) => page.addEventListener!(type, (event) => void (event.persisted === true && listener()));
+  const on = (type: string) => (listener: () => void) =>
+    page.addEventListener!(type, (event) => void (event.persisted === true && listener()));
   return { onHide: on('pagehide'), onShow: on('pageshow') };
 }
 
 /** A channel closed while the page is cached and opened again when it is back, keeping its listeners. */
-function leftWhileCached<C extends { close(): void }, M>(open: () => C | null, listen: (channel: C, deliver: (message: M) => void) => void, page: PageLifecycle) {
+function leftWhileCached<C extends { close(): void }, M>(
+  open: () => C | null,
+  listen: (channel: C, deliver: (message: M) => void) => void,
+  page: PageLifecycle,
+) {
   const listeners: Array<(message: M) => void> = [];
   const deliver = (message: M) => listeners.forEach((listener) => listener(message));
   const start = () => {
@@ -63,15 +70,30 @@ function leftWhileCached<C extends { close(): void }, M>(open: () => C | null, l
 
 /** The brokers' bus of an in-page broker: nothing reaches the page while it is in the cache. */
 export function pageBus(brokerKey: string, page: PageLifecycle): Bus {
-  const bus = leftWhileCached<Bus, BusMessage>(() => createBus(brokerKey), (opened, deliver) => opened.onMessage(deliver), page);
+  const bus = leftWhileCached<Bus, BusMessage>(
+    () => createBus(brokerKey),
+    (opened, deliver) => opened.onMessage(deliver),
+    page,
+  );
   return { post: (message) => bus.current()?.post(message), onMessage: bus.onMessage, close: bus.close };
 }
 
 /** The memory-token peers' channel of an in-page broker, left while the page is in the cache. */
 export function pagePeerChannel(brokerKey: string, page: PageLifecycle): PeerChannel | null {
   if (typeof BroadcastChannel === 'undefined') return null;
-  const peers = leftWhileCached<PeerChannel, unknown>(() => peerChannel(brokerKey), (opened, deliver) => opened.onMessage(deliver), page);
-  return { name: `authbroker:memory-tokens:${brokerKey}`, post: (message) => peers.current()?.post(message), onMessage: peers.onMessage, onPause: peers.onPause, onResume: peers.onResume, close: peers.close };
+  const peers = leftWhileCached<PeerChannel, unknown>(
+    () => peerChannel(brokerKey),
+    (opened, deliver) => opened.onMessage(deliver),
+    page,
+  );
+  return {
+    name: `authbroker:memory-tokens:${brokerKey}`,
+    post: (message) => peers.current()?.post(message),
+    onMessage: peers.onMessage,
+    onPause: peers.onPause,
+    onResume: peers.onResume,
+    close: peers.close,
+  };
 }
 
 /**
@@ -83,7 +105,8 @@ export function catchUpWhenShown(broker: Broker, page: PageLifecycle): void {
   const { session, adminSession, queries, connectivity } = broker.parts;
   const memory = broker.config.tokenStore === 'memory';
   page.onShow(() => {
-    for (const held of [session, adminSession]) void held?.reload().then(() => (memory ? held.confirmAlive() : undefined));
+    for (const held of [session, adminSession])
+      void held?.reload().then(() => (memory ? held.confirmAlive() : undefined));
     queries.cache.refetchWatched((entry) => entry.scope !== 'broker');
     connectivity.verifyContact();
   });

@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 /**
  * The SharedWorker entry: one broker for every tab of the origin. Load it from a same-origin URL
- * (no blob:, no eval), e.g. `new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })`.
+ * (no blob:, no eval), e.g. `new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module',
+ * name })`.
  *
  * @module authbroker/worker/shared
  */

@@ -17,10 +17,14 @@ export interface ConnectableBroker {
  * (gone, or said goodbye) its ports are closed here: a dead tab never answers anything, so without
  * this each one would stay in memory for the worker's lifetime.
  */
-export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<ConnectableBroker | typeof STANDBY>, endpoint: ServedPort): void {
+export function exposeBrokerEntry(
+  getBroker: (config: unknown) => Promise<ConnectableBroker | typeof STANDBY>,
+  endpoint: ServedPort,
+): void {
   const entry: BrokerEntry = {
     async connect(config, hello, listenerPort) {
-      if (!(listenerPort instanceof MessagePort)) throw new InvalidArgumentError('listenerPort', 'connect needs a MessagePort for updates.');
+      if (!(listenerPort instanceof MessagePort))
+        throw new InvalidArgumentError('listenerPort', 'connect needs a MessagePort for updates.');
       const broker = await getBroker(config);
       if (broker === STANDBY) return STANDBY;
       const listener = askingListener(listenerPort);
@@ -40,7 +44,9 @@ export function exposeBrokerEntry(getBroker: (config: unknown) => Promise<Connec
         listenerPort.close();
         throw error;
       }
-      stopServing = serveMethods(port1, api as unknown as Record<string, (...args: unknown[]) => unknown>, { onRelease: () => void api.goodbye().catch(() => undefined) });
+      stopServing = serveMethods(port1, api as unknown as Record<string, (...args: unknown[]) => unknown>, {
+        onRelease: () => void api.goodbye().catch(() => undefined),
+      });
       return withTransfer(port2, [port2]);
     },
   };
@@ -65,7 +71,8 @@ function askingListener(port: MessagePort): TabListener & { ping(): Promise<bool
   let lastId = 0;
   port.addEventListener('message', (event: MessageEvent) => {
     const message = event.data as Partial<PingMessage> | null;
-    if (typeof message !== 'object' || message === null || message.type !== PONG || typeof message.id !== 'number') return;
+    if (typeof message !== 'object' || message === null || message.type !== PONG || typeof message.id !== 'number')
+      return;
     waiting.get(message.id)?.(true);
     waiting.delete(message.id);
   });

@@ -17,7 +17,8 @@
  * waits behind (a Chrome trace: one task per message in the worker's one task queue, 1,800 to
  * 16,000 deep during a 100,000-call flood, another tab's message behind all of them). So the
  * slices shorten while messages keep arriving, and a lane with more than MAX_WAITING_PER_LANE
- * messages waiting has its port closed, which drops what the browser still holds for it. A lane keeps the plain data, not the event (a backlog of a hundred thousand
+ * messages waiting has its port closed, which drops what the browser still holds for it. A lane keeps the plain data,
+ * not the event (a backlog of a hundred thousand
  * events held the browser's own garbage collector for tens of ms at a time).
  */
 
@@ -63,7 +64,9 @@ export interface FairScheduler {
 
 interface LaneState<T = unknown> extends Lane<T> {
   handle(item: T): void;
-  /** At most MAX_WAITING_PER_LANE: small enough for `shift` to take constant time (V8 trims the array's front in place). */
+  /**
+   * At most MAX_WAITING_PER_LANE: small enough for `shift` to take constant time (V8 trims the array's front in place).
+   */
   waiting: T[];
   spentMillis: number;
   windowStartMillis: number;

@@ -1,4 +1,11 @@
-import { MAX_CALL_ARGUMENTS, MAX_CALL_ID_LENGTH, type CallMessage, type ReplyMessage, type ThrownValue, type WireValue } from '../../contract/wire.js';
+import {
+  MAX_CALL_ARGUMENTS,
+  MAX_CALL_ID_LENGTH,
+  type CallMessage,
+  type ReplyMessage,
+  type ThrownValue,
+  type WireValue,
+} from '../../contract/wire.js';
 import { AuthBrokerError, InvalidArgumentError, messageOf } from '../../protocol/errors/errors.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
 import { threadScheduler, type FairScheduler } from './fairness.js';
@@ -36,14 +43,19 @@ export interface ServeOptions {
  * answered with INVALID_ARGUMENT and reach no code of the broker. Messages are taken in the port's
  * turn (`FairScheduler`): one port's backlog does not hold the others'. Returns a function that stops serving.
  */
-export function serveMethods(port: ServedPort, methods: Readonly<Record<string, Method>>, options: ServeOptions = {}): () => void {
+export function serveMethods(
+  port: ServedPort,
+  methods: Readonly<Record<string, Method>>,
+  options: ServeOptions = {},
+): () => void {
   const own = (name: string): Method | undefined => (Object.hasOwn(methods, name) ? methods[name] : undefined);
   const reply = (id: string, value: WireValue, transfer: Transferable[] = []) => {
     try {
       port.postMessage({ ...value, id } satisfies ReplyMessage, transfer);
     } catch {
       // The answer cannot be cloned or the port is closed: the caller is gone or asked for nonsense.
-      if (value.type === 'RAW') reply(id, thrown(new InvalidArgumentError('result', 'The answer could not be sent to the tab.')));
+      if (value.type === 'RAW')
+        reply(id, thrown(new InvalidArgumentError('result', 'The answer could not be sent to the tab.')));
     }
   };
   // This port's turn on the thread: its messages in order, and no port's backlog holds another's. A
@@ -81,7 +93,12 @@ export function serveMethods(port: ServedPort, methods: Readonly<Record<string, 
       return reply(id, thrown(error));
     }
     Promise.resolve(result).then(
-      (value) => reply(id, { type: 'RAW', value }, value !== null && typeof value === 'object' ? (transfers.get(value) ?? []) : []),
+      (value) =>
+        reply(
+          id,
+          { type: 'RAW', value },
+          value !== null && typeof value === 'object' ? (transfers.get(value) ?? []) : [],
+        ),
       (error: unknown) => reply(id, thrown(error)),
     );
   }
@@ -91,19 +108,31 @@ export function serveMethods(port: ServedPort, methods: Readonly<Record<string, 
   return stop;
 }
 
-function readCall(message: Partial<CallMessage>, own: (name: string) => Method | undefined): { method: Method; args: unknown[] } | InvalidArgumentError {
+function readCall(
+  message: Partial<CallMessage>,
+  own: (name: string) => Method | undefined,
+): { method: Method; args: unknown[] } | InvalidArgumentError {
   if (message.type !== 'APPLY') {
-    return new InvalidArgumentError('message.type', `Only method calls are answered, not ${JSON.stringify(String(message.type)).slice(0, 40)}.`);
+    return new InvalidArgumentError(
+      'message.type',
+      `Only method calls are answered, not ${JSON.stringify(String(message.type)).slice(0, 40)}.`,
+    );
   }
   const path: unknown = message.path;
   if (!Array.isArray(path) || path.length !== 1 || typeof path[0] !== 'string') {
     return new InvalidArgumentError('message.path', 'A call names one method.');
   }
   const method = own(path[0]);
-  if (method === undefined) return new InvalidArgumentError('message.path', `The broker has no method ${JSON.stringify(path[0].slice(0, 100))}.`);
+  if (method === undefined)
+    return new InvalidArgumentError(
+      'message.path',
+      `The broker has no method ${JSON.stringify(path[0].slice(0, 100))}.`,
+    );
   const list: unknown = (message as { argumentList?: unknown }).argumentList;
-  if (!Array.isArray(list)) return new InvalidArgumentError('message.argumentList', 'A call carries a list of arguments.');
-  if (list.length > MAX_CALL_ARGUMENTS) return new InvalidArgumentError('arguments', `${path[0]}: no call takes ${list.length} arguments.`);
+  if (!Array.isArray(list))
+    return new InvalidArgumentError('message.argumentList', 'A call carries a list of arguments.');
+  if (list.length > MAX_CALL_ARGUMENTS)
+    return new InvalidArgumentError('arguments', `${path[0]}: no call takes ${list.length} arguments.`);
   const args: unknown[] = [];
   for (const wire of list as unknown[]) {
     // Only plain values: a "proxy" handler would hand the broker a callable into the caller.

@@ -68,7 +68,11 @@ export function createExtensionSessionStorage(area: ExtensionStorageArea, durabl
         const next = await read(OUTBOX_NEXT_ID);
         const id = typeof next === 'number' && Number.isSafeInteger(next) && next > 0 ? next : 1;
         const projects = await outboxProjects();
-        await area.set({ [OUTBOX_NEXT_ID]: id + 1, [outboxKey(item.projectId)]: [...items, { ...item, id }], ...(projects.includes(item.projectId) ? {} : { [OUTBOX_PROJECTS]: [...projects, item.projectId] }) });
+        await area.set({
+          [OUTBOX_NEXT_ID]: id + 1,
+          [outboxKey(item.projectId)]: [...items, { ...item, id }],
+          ...(projects.includes(item.projectId) ? {} : { [OUTBOX_PROJECTS]: [...projects, item.projectId] }),
+        });
       }),
     listOutbox: (projectId) => inTurn(() => readOutbox(projectId)),
     removeOutbox: (id) =>

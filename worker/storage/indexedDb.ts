@@ -1,5 +1,13 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { liveKey, readSessionRecord, type BrokerStorage, type OutboxItem, type SessionRecord, type StoredOAuthFlow, type StorageEvent } from './types.js';
+import {
+  liveKey,
+  readSessionRecord,
+  type BrokerStorage,
+  type OutboxItem,
+  type SessionRecord,
+  type StoredOAuthFlow,
+  type StorageEvent,
+} from './types.js';
 
 export const DATABASE_NAME = 'authbroker';
 /** Bump when the schema changes; `upgrade` below must then migrate from every older version. */
@@ -36,8 +44,12 @@ async function openBrokerDatabase(onEvent: (event: StorageEvent) => void): Promi
       upgrade(database, oldVersion) {
         if (oldVersion < 1) {
           database.createObjectStore('sessions', { keyPath: 'slot' });
-          database.createObjectStore('oauthFlows', { keyPath: 'state' }).createIndex('createdAtMillis', 'createdAtMillis');
-          database.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true }).createIndex('projectId', 'projectId');
+          database
+            .createObjectStore('oauthFlows', { keyPath: 'state' })
+            .createIndex('createdAtMillis', 'createdAtMillis');
+          database
+            .createObjectStore('outbox', { keyPath: 'id', autoIncrement: true })
+            .createIndex('projectId', 'projectId');
         }
       },
       ...handlers,
@@ -48,7 +60,8 @@ async function openBrokerDatabase(onEvent: (event: StorageEvent) => void): Promi
     if (!(error instanceof DOMException) || error.name !== 'VersionError') throw error;
     db = await open();
     for (const store of ['sessions', 'oauthFlows', 'outbox'] as const) {
-      if (!db.objectStoreNames.contains(store)) throw new Error(`The ${DATABASE_NAME} database (newer schema) lacks the ${store} store.`);
+      if (!db.objectStoreNames.contains(store))
+        throw new Error(`The ${DATABASE_NAME} database (newer schema) lacks the ${store} store.`);
     }
   }
   return db;
@@ -137,7 +150,10 @@ export async function createIndexedDbStorage(): Promise<BrokerStorage> {
       closedForever = true;
       db.close();
       // A reopen still under way would otherwise leave its connection open, blocking later upgrades.
-      reopening?.then((reopened) => reopened.close(), () => undefined);
+      reopening?.then(
+        (reopened) => reopened.close(),
+        () => undefined,
+      );
     },
   };
 }

@@ -6,7 +6,12 @@
  * That channel is open to every page of the origin, like the database it stands in for, so what
  * arrives on it is checked like a stored record.
  */
-import { keepTokensInMemory, type MemoryTokenOptions, type MemoryTokenStore, type ShareSessions } from './memoryTokens.js';
+import {
+  keepTokensInMemory,
+  type MemoryTokenOptions,
+  type MemoryTokenStore,
+  type ShareSessions,
+} from './memoryTokens.js';
 import type { BrokerStorage, SessionRecord, StoredSession } from './types.js';
 
 export interface PeerChannel {
@@ -30,7 +35,12 @@ export function peerChannel(brokerKey: string): PeerChannel | null {
   const channel = new BroadcastChannel(name);
   const listeners: Array<(message: unknown) => void> = [];
   channel.onmessage = (event: MessageEvent) => listeners.forEach((listener) => listener(event.data));
-  return { name, post: (message) => channel.postMessage(message), onMessage: (listener) => void listeners.push(listener), close: () => channel.close() };
+  return {
+    name,
+    post: (message) => channel.postMessage(message),
+    onMessage: (listener) => void listeners.push(listener),
+    close: () => channel.close(),
+  };
 }
 
 /** How far ahead of this broker's clock a peer's record may be dated (a later one would outrank every real sign-in). */
@@ -83,7 +93,11 @@ function shareWithPeers(peers: PeerChannel): ShareSessions {
       if (record?.status !== 'active' || record.updatedAtMillis > clock.now() + CLOCK_SLACK_MILLIS) return;
       const current = records.get(slot);
       const ours = current !== undefined && current.sessionKey === record.sessionKey;
-      if (current !== undefined && (record.updatedAtMillis <= current.updatedAtMillis || (ours && current.status === 'ended'))) return;
+      if (
+        current !== undefined &&
+        (record.updatedAtMillis <= current.updatedAtMillis || (ours && current.status === 'ended'))
+      )
+        return;
       const copy: StoredSession = { ...record };
       void memory.saveSession(copy);
       remember(copy, false);
@@ -119,11 +133,17 @@ function shareWithPeers(peers: PeerChannel): ShareSessions {
       async beforeRead(slot) {
         if (asked.has(slot)) return;
         asked.add(slot);
-        const someoneHolds = locks === null ? true : await locks.request(holderLock(slot), { ifAvailable: true }, (lock) => lock === null).catch(() => false);
+        const someoneHolds =
+          locks === null
+            ? true
+            : await locks.request(holderLock(slot), { ifAvailable: true }, (lock) => lock === null).catch(() => false);
         if (!someoneHolds) return;
         const answered = new Promise<void>((resolve) => waiting.set(slot, [...(waiting.get(slot) ?? []), resolve]));
         peers.post({ type: 'ask', slot });
-        await Promise.race([answered, new Promise<void>((resolve) => clock.setTimeout(resolve, options.answerWaitMillis ?? 1000))]);
+        await Promise.race([
+          answered,
+          new Promise<void>((resolve) => clock.setTimeout(resolve, options.answerWaitMillis ?? 1000)),
+        ]);
       },
       stored: (record) => remember(record, true),
       removed(slot) {
@@ -139,7 +159,10 @@ function shareWithPeers(peers: PeerChannel): ShareSessions {
   };
 }
 
-/** The memory token store of in-page brokers, sharing over `channel` (default a BroadcastChannel; the page's, which leaves while the page is in the back/forward cache, worker/hosts/pageChannels.ts). */
+/**
+ * The memory token store of in-page brokers, sharing over `channel` (default a BroadcastChannel; the page's, which
+ * leaves while the page is in the back/forward cache, worker/hosts/pageChannels.ts).
+ */
 export function sharedWithPeers(channel: (brokerKey: string) => PeerChannel | null = peerChannel): MemoryTokenStore {
   return {
     keepTokensInMemory(options) {

@@ -17,14 +17,21 @@ export interface StorageKit {
 
 /** The part of Web Locks this storage uses (the broker's `LockManagerLike` is one). */
 export interface LockRequester {
-  request<T>(name: string, options: { ifAvailable?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
+  request<T>(
+    name: string,
+    options: { ifAvailable?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<T> | T,
+  ): Promise<T>;
 }
 
 export interface MemoryTokenOptions {
   durable: BrokerStorage;
   /** The broker's key (`brokerKeyOf`): in-page brokers share sessions on a channel named after it. */
   brokerKey: string;
-  /** This broker's own slots (its user's and its project owner's): other brokers' records of any other slot are not read. */
+  /**
+   * This broker's own slots (its user's and its project owner's): other brokers' records of any other slot are not
+   * read.
+   */
   slots: readonly string[];
   locks: LockRequester | null;
   clock: Pick<Clock, 'now' | 'setTimeout'>;
@@ -33,7 +40,10 @@ export interface MemoryTokenOptions {
   answerWaitMillis?: number;
 }
 
-/** The memory token store a host gives its brokers (`LazyParts['memoryTokens']`): this module's, or memoryPeers.ts's for in-page brokers. */
+/**
+ * The memory token store a host gives its brokers (`LazyParts['memoryTokens']`): this module's, or memoryPeers.ts's for
+ * in-page brokers.
+ */
 export interface MemoryTokenStore {
   keepTokensInMemory(options: MemoryTokenOptions): BrokerStorage;
 }
@@ -54,7 +64,11 @@ export interface SessionSharing {
 }
 
 /** What a sharing gets: the memory to put other brokers' sessions in, and how to say that a slot changed. */
-export type ShareSessions = (options: MemoryTokenOptions, memory: BrokerStorage, changed: (slot: string) => void) => SessionSharing;
+export type ShareSessions = (
+  options: MemoryTokenOptions,
+  memory: BrokerStorage,
+  changed: (slot: string) => void,
+) => SessionSharing;
 
 /**
  * Storage for `tokenStore: 'memory'`: sessions (and the sign-outs waiting to be sent, which hold a

@@ -62,7 +62,9 @@ export type StorageEvent =
   | { kind: 'closed' }
   /** A stored record this version cannot use (malformed, another slot's, a newer format) was set aside. */
   | { kind: 'discarded'; slot: string; problem: string }
-  /** A slot's record changed without this broker writing it (another in-page broker's session, `tokenStore: 'memory'`). */
+  /**
+   * A slot's record changed without this broker writing it (another in-page broker's session, `tokenStore: 'memory'`).
+   */
   | { kind: 'changed'; slot: string };
 
 /** Where the broker keeps what must survive a restart. One database per origin. */
@@ -112,16 +114,30 @@ function recordProblem(raw: unknown, slot: string): string | null {
   if (r.slot !== slot) return 'it belongs to another slot';
   if (!isTime(r.updatedAtMillis)) return 'updatedAtMillis is missing';
   if (r.status === 'active') {
-    if (!isNonEmptyString(r.sessionKey) || r.sessionKey.length > MAX_KEY_LENGTH || !isToken(r.refreshToken)) return 'no session key or refresh token';
+    if (!isNonEmptyString(r.sessionKey) || r.sessionKey.length > MAX_KEY_LENGTH || !isToken(r.refreshToken))
+      return 'no session key or refresh token';
     if (r.accessToken !== null && !isToken(r.accessToken)) return 'the access token is malformed';
-    if (r.userId !== null && (typeof r.userId !== 'string' || r.userId.length > MAX_KEY_LENGTH)) return 'the user id is malformed';
-    if (r.accessTokenRenewAtMillis !== undefined && r.accessTokenRenewAtMillis !== null && !isTime(r.accessTokenRenewAtMillis)) return 'the renewal time is malformed';
+    if (r.userId !== null && (typeof r.userId !== 'string' || r.userId.length > MAX_KEY_LENGTH))
+      return 'the user id is malformed';
+    if (
+      r.accessTokenRenewAtMillis !== undefined &&
+      r.accessTokenRenewAtMillis !== null &&
+      !isTime(r.accessTokenRenewAtMillis)
+    )
+      return 'the renewal time is malformed';
     return null;
   }
   if (r.status === 'ended') {
     const end = r.end as Record<string, unknown> | null | undefined;
     if (r.sessionKey !== null && !isNonEmptyString(r.sessionKey)) return 'the session key is malformed';
-    if (typeof end !== 'object' || end === null || !SESSION_END_REASONS.has(end.reason as string) || !isTime(end.atMillis) || typeof end.message !== 'string') return 'the end reason is malformed';
+    if (
+      typeof end !== 'object' ||
+      end === null ||
+      !SESSION_END_REASONS.has(end.reason as string) ||
+      !isTime(end.atMillis) ||
+      typeof end.message !== 'string'
+    )
+      return 'the end reason is malformed';
     return null;
   }
   return `unknown status ${JSON.stringify(String(r.status)).slice(0, 40)} (a newer version's?)`;
@@ -133,7 +149,10 @@ function recordProblem(raw: unknown, slot: string): string | null {
  * (`problem` says why) and the slot reads as empty, so the broker starts signed out and a sign-in
  * can replace it, rather than failing to start or locking the user out.
  */
-export function readSessionRecord(raw: unknown, slot: string): { record: SessionRecord | null; problem: string | null } {
+export function readSessionRecord(
+  raw: unknown,
+  slot: string,
+): { record: SessionRecord | null; problem: string | null } {
   if (raw === undefined || raw === null) return { record: null, problem: null };
   const problem = recordProblem(raw, slot);
   if (problem !== null) return { record: null, problem };
@@ -141,7 +160,13 @@ export function readSessionRecord(raw: unknown, slot: string): { record: Session
   if (record.status === 'active') return { record, problem: null };
   // Any page of the origin can write here: the sentence people see is ours, from the reason.
   const { reason, atMillis, code } = record.end;
-  return { record: { ...record, end: sessionEnd(reason, atMillis, typeof code === 'string' && ERROR_CODE.test(code) ? code : undefined) }, problem: null };
+  return {
+    record: {
+      ...record,
+      end: sessionEnd(reason, atMillis, typeof code === 'string' && ERROR_CODE.test(code) ? code : undefined),
+    },
+    problem: null,
+  };
 }
 
 /** The key of the live session a record holds, or null (also for a record this version cannot use). */

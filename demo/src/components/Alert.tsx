@@ -4,7 +4,19 @@ import { T } from '../testids.js';
 
 type Kind = 'info' | 'success' | 'warning' | 'error';
 
-export function Alert({ kind = 'info', title, children, testid, actions }: { kind?: Kind; title?: ReactNode; children?: ReactNode; testid?: string; actions?: ReactNode }) {
+export function Alert({
+  kind = 'info',
+  title,
+  children,
+  testid,
+  actions,
+}: {
+  kind?: Kind;
+  title?: ReactNode;
+  children?: ReactNode;
+  testid?: string;
+  actions?: ReactNode;
+}) {
   return (
     <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'} data-testid={testid}>
       <span className="alert-icon" aria-hidden="true" />
@@ -24,7 +36,13 @@ export function Alert({ kind = 'info', title, children, testid, actions }: { kin
 export function errorSentence(error: unknown): string {
   if (typeof error === 'string') return error;
   const e = error as { code?: unknown; status?: unknown; body?: unknown } | null;
-  if (e?.code === 'HTTP_STATUS_ERROR' && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && typeof e.body === 'string') {
+  if (
+    e?.code === 'HTTP_STATUS_ERROR' &&
+    typeof e.status === 'number' &&
+    e.status >= 400 &&
+    e.status < 500 &&
+    typeof e.body === 'string'
+  ) {
     const text = e.body.trim();
     if (text !== '' && text.length <= 300 && !/^[[{<]/.test(text)) return /[.!?]$/.test(text) ? text : `${text}.`;
   }
@@ -32,7 +50,15 @@ export function errorSentence(error: unknown): string {
 }
 
 /** An error as a sentence a person understands (never raw JSON); nothing when there is none. */
-export function ErrorText({ error, testid = T.formError, children }: { error: unknown; testid?: string; children?: ReactNode }) {
+export function ErrorText({
+  error,
+  testid = T.formError,
+  children,
+}: {
+  error: unknown;
+  testid?: string;
+  children?: ReactNode;
+}) {
   if (error === null || error === undefined) return null;
   const code = (error as { code?: unknown }).code;
   return (

@@ -19,7 +19,10 @@ export function Card({
   tone?: 'danger';
 }) {
   return (
-    <section className={['card', tone === 'danger' ? 'card-danger' : '', className ?? ''].filter(Boolean).join(' ')} data-testid={testid}>
+    <section
+      className={['card', tone === 'danger' ? 'card-danger' : '', className ?? ''].filter(Boolean).join(' ')}
+      data-testid={testid}
+    >
       {(title || actions) && (
         <header className="card-header">
           <div>
@@ -47,7 +50,13 @@ export function PageHeader({ title, lead, actions }: { title: ReactNode; lead?: 
   );
 }
 
-export function Badge({ children, tone = 'neutral' }: { children: ReactNode; tone?: 'neutral' | 'good' | 'warn' | 'accent' | 'bad' }) {
+export function Badge({
+  children,
+  tone = 'neutral',
+}: {
+  children: ReactNode;
+  tone?: 'neutral' | 'good' | 'warn' | 'accent' | 'bad';
+}) {
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 

@@ -15,10 +15,23 @@ function niceMax(value: number): number {
   return Math.ceil(value / step) * step;
 }
 
-const shortDate = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const shortDate = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Daily values as an SVG: bars for one series, a line for the other. Colours come from CSS. */
-export function DailyChart({ bars, line, barLabel, lineLabel, testid }: { bars: Point[]; line: Point[]; barLabel: string; lineLabel: string; testid?: string }) {
+export function DailyChart({
+  bars,
+  line,
+  barLabel,
+  lineLabel,
+  testid,
+}: {
+  bars: Point[];
+  line: Point[];
+  barLabel: string;
+  lineLabel: string;
+  testid?: string;
+}) {
   const n = Math.max(bars.length, line.length, 1);
   const max = niceMax(Math.max(1, ...bars.map((p) => p.activity), ...line.map((p) => p.activity)));
   const innerW = W - PAD.left - PAD.right;
@@ -42,7 +55,15 @@ export function DailyChart({ bars, line, barLabel, lineLabel, testid }: { bars: 
           </g>
         ))}
         {bars.map((p, i) => (
-          <rect key={p.date} className="chart-bar" x={x(i) - barW / 2} y={y(p.activity)} width={barW} height={Math.max(0, PAD.top + innerH - y(p.activity))} rx={2}>
+          <rect
+            key={p.date}
+            className="chart-bar"
+            x={x(i) - barW / 2}
+            y={y(p.activity)}
+            width={barW}
+            height={Math.max(0, PAD.top + innerH - y(p.activity))}
+            rx={2}
+          >
             <title>{`${shortDate(p.date)}: ${p.activity} ${barLabel.toLowerCase()}`}</title>
           </rect>
         ))}

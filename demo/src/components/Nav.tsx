@@ -8,7 +8,12 @@ function NavLink({ to, label, testid, exact = false }: { to: string; label: stri
   const { pathname } = useLocation();
   const active = exact ? pathname === to : pathname === to || pathname.startsWith(`${to}/`);
   return (
-    <Link to={to} className={active ? 'nav-link is-active' : 'nav-link'} aria-current={active ? 'page' : undefined} data-testid={testid}>
+    <Link
+      to={to}
+      className={active ? 'nav-link is-active' : 'nav-link'}
+      aria-current={active ? 'page' : undefined}
+      data-testid={testid}
+    >
       {label}
     </Link>
   );
@@ -40,7 +45,12 @@ export function Nav() {
           {auth.status === 'signed-in' && (
             <>
               <Link to={client.paths.accountSettings} className="nav-identity" title="Account settings">
-                <Avatar src={auth.user.profileImageUrl} name={auth.user.displayName} email={auth.user.primaryEmail} size={32} />
+                <Avatar
+                  src={auth.user.profileImageUrl}
+                  name={auth.user.displayName}
+                  email={auth.user.primaryEmail}
+                  size={32}
+                />
                 <span className="nav-email" data-testid={T.currentUserEmail}>
                   {auth.user.primaryEmail ?? auth.user.displayName ?? 'Signed in'}
                 </span>
@@ -51,7 +61,11 @@ export function Nav() {
             </>
           )}
           {auth.status === 'anonymous' && (
-            <span className="nav-email muted" data-testid={T.navGuest} title="Signed in as a guest: create an account to keep what you do here">
+            <span
+              className="nav-email muted"
+              data-testid={T.navGuest}
+              title="Signed in as a guest: create an account to keep what you do here"
+            >
               Guest
             </span>
           )}

@@ -18,7 +18,10 @@ export function OAuthButtons({ returnTo, verb = 'Continue' }: { returnTo: string
   const start = useAction(async (providerId: string) => {
     setPending(providerId);
     try {
-      await client.signInWithOAuth(providerId, returnTo === null ? {} : { afterCallbackRedirectUrl: new URL(returnTo, location.origin).toString() });
+      await client.signInWithOAuth(
+        providerId,
+        returnTo === null ? {} : { afterCallbackRedirectUrl: new URL(returnTo, location.origin).toString() },
+      );
     } catch (error) {
       setPending(null);
       throw error;
@@ -29,7 +32,15 @@ export function OAuthButtons({ returnTo, verb = 'Continue' }: { returnTo: string
   return (
     <div className="oauth-buttons">
       {providers.map(({ id }) => (
-        <Button key={id} className="btn-provider" size="large" busy={pending === id} disabled={pending !== null && pending !== id} onClick={() => void start.run(id)} testid={oauthButton(id)}>
+        <Button
+          key={id}
+          className="btn-provider"
+          size="large"
+          busy={pending === id}
+          disabled={pending !== null && pending !== id}
+          onClick={() => void start.run(id)}
+          testid={oauthButton(id)}
+        >
           <ProviderIcon id={id} />
           {verb} with {providerName(id)}
         </Button>

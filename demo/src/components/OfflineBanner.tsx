@@ -28,14 +28,22 @@ export function OfflineBanner() {
     <div className="offline-banner" role="alert" data-testid={T.offlineBanner}>
       <div className="offline-inner">
         <strong>{browserOffline ? 'You are offline.' : 'The service cannot be reached.'}</strong>{' '}
-        <span>Everything you see stays available; changes wait until the connection is back. Retrying automatically.</span>
+        <span>
+          Everything you see stays available; changes wait until the connection is back. Retrying automatically.
+        </span>
         <ul className="offline-diagnostics" data-testid={T.offlineDiagnostics}>
-          <li>Browser network: {connectivity.browserOnline === null ? 'unknown' : connectivity.browserOnline ? 'online' : 'offline'}</li>
+          <li>
+            Browser network:{' '}
+            {connectivity.browserOnline === null ? 'unknown' : connectivity.browserOnline ? 'online' : 'offline'}
+          </li>
           {d && <ProbeLine label="API root" probe={d.apiRoot} />}
           {d && <ProbeLine label="Health check" probe={d.health} />}
           {connectivity.lastError && (
             <li>
-              Last error{connectivity.lastErrorAtMillis !== null ? ` (${formatRelative(connectivity.lastErrorAtMillis)})` : ''}: {describeError(connectivity.lastError)}
+              Last error
+              {connectivity.lastErrorAtMillis !== null
+                ? ` (${formatRelative(connectivity.lastErrorAtMillis)})`
+                : ''}: {describeError(connectivity.lastError)}
             </li>
           )}
           <li>Offline since {new Date(connectivity.sinceMillis).toLocaleTimeString()}</li>

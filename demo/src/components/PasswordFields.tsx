@@ -32,10 +32,24 @@ export function usePasswordPair() {
 
 export type PasswordPair = ReturnType<typeof usePasswordPair>;
 
-export function PasswordFields({ pair, passwordTestid, confirmationTestid, label = 'Password' }: { pair: PasswordPair; passwordTestid: string; confirmationTestid: string; label?: string }) {
+export function PasswordFields({
+  pair,
+  passwordTestid,
+  confirmationTestid,
+  label = 'Password',
+}: {
+  pair: PasswordPair;
+  passwordTestid: string;
+  confirmationTestid: string;
+  label?: string;
+}) {
   return (
     <>
-      <Field label={label} hint={`${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`} problem={pair.passwordProblem}>
+      <Field
+        label={label}
+        hint={`${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`}
+        problem={pair.passwordProblem}
+      >
         <input
           className="input"
           type="password"

@@ -6,7 +6,9 @@ export function ProbeLine({ label, probe }: { label: string; probe: ProbeResult 
     <li>
       {label} <code>{probe.url}</code>:{' '}
       {probe.reachable ? (
-        <span className="good">answered {probe.status} in {Math.round(probe.elapsedMillis)} ms</span>
+        <span className="good">
+          answered {probe.status} in {Math.round(probe.elapsedMillis)} ms
+        </span>
       ) : (
         <span className="bad">no answer ({probe.error ?? 'unknown reason'})</span>
       )}

@@ -7,7 +7,12 @@ export function QrCode({ text, label, testid }: { text: string; label: string; t
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 1, width: 192, color: { dark: '#111827', light: '#ffffff' } }).then(
+    QRCode.toDataURL(text, {
+      errorCorrectionLevel: 'M',
+      margin: 1,
+      width: 192,
+      color: { dark: '#111827', light: '#ffffff' },
+    }).then(
       (data) => live && setUrl(data),
       () => live && setFailed(true),
     );
@@ -16,5 +21,13 @@ export function QrCode({ text, label, testid }: { text: string; label: string; t
     };
   }, [text]);
   if (failed) return <p className="muted">The QR code could not be drawn; type the key below instead.</p>;
-  return <div className="qr">{url ? <img src={url} alt={label} width={192} height={192} data-testid={testid} /> : <span className="qr-placeholder" />}</div>;
+  return (
+    <div className="qr">
+      {url ? (
+        <img src={url} alt={label} width={192} height={192} data-testid={testid} />
+      ) : (
+        <span className="qr-placeholder" />
+      )}
+    </div>
+  );
 }

@@ -5,7 +5,10 @@ import { signInHref, useAuth } from '../lib/auth.js';
 import { Link, useLocation } from '../router.js';
 import { Card, Loading } from './Card.js';
 
-/** Shows its content to a signed-in person or a guest (an anonymous user); others get a friendly way to sign in and come back. */
+/**
+ * Shows its content to a signed-in person or a guest (an anonymous user); others get a friendly way to sign in and come
+ * back.
+ */
 export function RequireUser({ children, what = 'this page' }: { children: (user: User) => ReactNode; what?: string }) {
   const client = useBrokerClient();
   const auth = useAuth();

@@ -30,13 +30,20 @@ export function SessionEndNotice() {
                 Sign in again
               </Link>
             )}
-            <Button size="small" variant="ghost" onClick={() => setDismissed(end.atMillis)} testid={T.sessionEndNoticeDismiss}>
+            <Button
+              size="small"
+              variant="ghost"
+              onClick={() => setDismissed(end.atMillis)}
+              testid={T.sessionEndNoticeDismiss}
+            >
               Dismiss
             </Button>
           </>
         }
       >
-        {end.reason === 'user-deleted' ? 'Everything about it is gone. You can create a new account at any time.' : end.message}
+        {end.reason === 'user-deleted'
+          ? 'Everything about it is gone. You can create a new account at any time.'
+          : end.message}
       </Alert>
     </div>
   );

@@ -1,5 +1,15 @@
 /** A row of segmented buttons for switching views inside a card. */
-export function Tabs<K extends string>({ tabs, value, onChange, label }: { tabs: Array<{ id: K; label: string; testid?: string }>; value: K; onChange: (id: K) => void; label: string }) {
+export function Tabs<K extends string>({
+  tabs,
+  value,
+  onChange,
+  label,
+}: {
+  tabs: Array<{ id: K; label: string; testid?: string }>;
+  value: K;
+  onChange: (id: K) => void;
+  label: string;
+}) {
   return (
     <div className="tabs" role="tablist" aria-label={label}>
       {tabs.map((tab) => (

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { useBrokerClient, useQuery, useSession } from '../../../client/react/index.js';
-import { readReturnTo, type BrokerClient, type SessionEnd, type SignInResult, type User } from '../../../client/index.js';
+import {
+  readReturnTo,
+  type BrokerClient,
+  type SessionEnd,
+  type SignInResult,
+  type User,
+} from '../../../client/index.js';
 import { navigate, useLocation } from '../router.js';
 
 export type AuthState =
@@ -37,7 +43,9 @@ export function signInHref(client: BrokerClient, returnTo: string): string {
 
 /** After a completed sign-in: back where the person came from, else the configured page. */
 export function goAfterSignIn(client: BrokerClient, options: { isNewUser: boolean; returnTo: string | null }): void {
-  navigate(options.returnTo ?? (options.isNewUser ? client.paths.afterSignUp : client.paths.afterSignIn), { replace: true });
+  navigate(options.returnTo ?? (options.isNewUser ? client.paths.afterSignUp : client.paths.afterSignIn), {
+    replace: true,
+  });
 }
 
 /**

@@ -15,11 +15,15 @@ export function once<T>(key: string, run: () => Promise<T>): Promise<T> {
   return promise;
 }
 
-export type OneShot<T> = { status: 'idle' } | { status: 'pending' } | { status: 'done'; value: T } | { status: 'error'; error: unknown };
+export type OneShot<T> =
+  { status: 'idle' } | { status: 'pending' } | { status: 'done'; value: T } | { status: 'error'; error: unknown };
 
 /** `once` as a hook: null key = nothing to do (yet). A new key runs again. */
 export function useOneShot<T>(key: string | null, run: () => Promise<T>): OneShot<T> {
-  const [state, setState] = useState<{ key: string | null; result: OneShot<T> }>({ key: null, result: { status: 'idle' } });
+  const [state, setState] = useState<{ key: string | null; result: OneShot<T> }>({
+    key: null,
+    result: { status: 'idle' },
+  });
   useEffect(() => {
     if (key === null) return;
     let live = true;

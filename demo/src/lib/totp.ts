@@ -27,7 +27,6 @@ export function base32(bytes: Uint8Array): string {
   return out;
 }
 
-
 /** `otpauth://totp/Issuer:account?secret=…&issuer=…` (SHA-1, 6 digits, 30 s: what every app supports). */
 export function otpauthUri(secret: Uint8Array, issuer: string, account: string): string {
   const label = `${encodeURIComponent(issuer)}:${encodeURIComponent(account)}`;

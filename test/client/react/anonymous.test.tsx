@@ -12,7 +12,11 @@ afterEach(resetBrowser);
 
 function Who({ testId, options }: { testId: string; options?: UseUserOptions }) {
   const user = useUser(options);
-  return <p data-testid={testId}>{user === null ? 'nobody' : `${user.id}|${user.isAnonymous ? 'anonymous' : (user.primaryEmail ?? '')}`}</p>;
+  return (
+    <p data-testid={testId}>
+      {user === null ? 'nobody' : `${user.id}|${user.isAnonymous ? 'anonymous' : (user.primaryEmail ?? '')}`}
+    </p>
+  );
 }
 
 function State() {
@@ -21,7 +25,10 @@ function State() {
 }
 
 const text = (testId: string) => screen.getByTestId(testId).textContent;
-/** A whole sign-up from a cold page (the broker's chunk, the service methods, the service), and React's 300 ms reveal throttle. */
+/**
+ * A whole sign-up from a cold page (the broker's chunk, the service methods, the service), and React's 300 ms reveal
+ * throttle.
+ */
 const SIGN_UP = { timeout: 5000 };
 
 describe('useUser({ or: "anonymous" })', () => {
@@ -115,7 +122,9 @@ describe('useUser({ or: "anonymous" })', () => {
     quietConsoleErrors();
     const em = emulator();
     const client = newClient(em);
-    const signUp = vi.spyOn(client, 'signUpAnonymously').mockRejectedValueOnce(Object.assign(new Error('the service said no'), { code: 'SIGN_UP_REJECTED' }));
+    const signUp = vi
+      .spyOn(client, 'signUpAnonymously')
+      .mockRejectedValueOnce(Object.assign(new Error('the service said no'), { code: 'SIGN_UP_REJECTED' }));
     const errors: unknown[] = [];
     const view = () => (
       <AuthProvider client={client}>

@@ -26,7 +26,9 @@ describe('useUser forms, as types', () => {
       expectTypeOf(useUser({ or: 'throw' })).toEqualTypeOf<User>();
       expectTypeOf(useUser()).toEqualTypeOf<User | null>();
       expectTypeOf(useUser({ or: 'return-null' })).toEqualTypeOf<User | null>();
-      expectTypeOf(useConnectedAccount('github', { or: 'redirect', scopes: ['repo'] })).toEqualTypeOf<ConnectedAccount>();
+      expectTypeOf(
+        useConnectedAccount('github', { or: 'redirect', scopes: ['repo'] }),
+      ).toEqualTypeOf<ConnectedAccount>();
       expectTypeOf(useConnectedAccount('github')).toEqualTypeOf<ConnectedAccount | null>();
     };
     expect(typeof forms).toBe('function');
@@ -52,7 +54,10 @@ function renderDrive(client: BrokerClient) {
 describe("useConnectedAccount(provider, { or: 'redirect', scopes })", () => {
   beforeEach(async () => {
     // As in the OAuth flow tests: oauth4webapi's instanceof checks want Node's buffers, not jsdom's.
-    vi.stubGlobal('ArrayBuffer', Object.getPrototypeOf(await crypto.subtle.digest('SHA-256', new Uint8Array(1))).constructor);
+    vi.stubGlobal(
+      'ArrayBuffer',
+      Object.getPrototypeOf(await crypto.subtle.digest('SHA-256', new Uint8Array(1))).constructor,
+    );
     vi.stubGlobal('Uint8Array', Object.getPrototypeOf(new TextEncoder().encode('')).constructor);
   });
 
@@ -76,13 +81,19 @@ describe("useConnectedAccount(provider, { or: 'redirect', scopes })", () => {
 
   it('linked without the scope: linked again with it; after the provider’s consent the account renders, and nothing navigates', async () => {
     // Linked to the account the mock provider gives octo@example.com, with no token for `repo`.
-    const account = await createUser(emulator(), { oauth_providers: [{ id: 'github', account_id: accountIdFor('github', 'octo@example.com'), email: 'octo@example.com' }] });
+    const account = await createUser(emulator(), {
+      oauth_providers: [
+        { id: 'github', account_id: accountIdFor('github', 'octo@example.com'), email: 'octo@example.com' },
+      ],
+    });
     const { assign, replace } = recordNavigations();
     const client = newClient(emulator());
     await client.signInWithPassword({ email: account.email, password: account.password });
     const { unmount } = renderDrive(client);
     await waitFor(() => expect(assign).toHaveBeenCalledTimes(1));
-    expect(new URL(assign.mock.calls[0]![0] as string).searchParams.get('provider_scope')?.split(' ')).toContain('repo');
+    expect(new URL(assign.mock.calls[0]![0] as string).searchParams.get('provider_scope')?.split(' ')).toContain(
+      'repo',
+    );
     unmount();
 
     // The person approves at the provider and lands on the callback page.
@@ -106,8 +117,14 @@ describe('callback URLs from the client’s handler paths', () => {
   it('a tab sends its handler pages (with the app’s handlerPaths), so e-mails link back to it; an explicit URL wins', async () => {
     const em = emulator();
     const account = await createUser(em, { primary_email_verified: true });
-    const client = newClient(em, { handlerPaths: { passwordReset: '/account/new-password', magicLinkCallback: '/auth/link' } });
-    const mail = (template: string) => em.env.mailbox.list(account.email).filter((m) => m.template === template).at(-1)!.link!;
+    const client = newClient(em, {
+      handlerPaths: { passwordReset: '/account/new-password', magicLinkCallback: '/auth/link' },
+    });
+    const mail = (template: string) =>
+      em.env.mailbox
+        .list(account.email)
+        .filter((m) => m.template === template)
+        .at(-1)!.link!;
     await client.sendPasswordResetEmail({ email: account.email });
     expect(mail('password_reset')).toMatch(new RegExp(`^${PAGE_ORIGIN}/account/new-password\\?code=`));
     await client.sendMagicLink({ email: account.email });

@@ -20,11 +20,19 @@ beforeAll(async () => {
   const em = emulator();
   // A linked account, a project permission and a changed preference, so that no list is empty.
   const owner = await createUser(em, { oauth_providers: [{ id: 'github', account_id: `every-hook-${Date.now()}` }] });
-  const team = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Every hook', creator_user_id: owner.id });
+  const team = await endpoints.createTeam(transportFor(em, 'server'), {
+    display_name: 'Every hook',
+    creator_user_id: owner.id,
+  });
   teamId = team.id;
   await endpoints.createProjectPermissionDefinition(transportFor(em, 'admin'), { id: 'every_hook' });
   await endpoints.grantProjectPermission(transportFor(em, 'server'), owner.id, 'every_hook');
-  await endpoints.updateNotificationPreference(transportFor(em, 'server'), owner.id, '4f6f8873-3d04-46bd-8bef-18338b1a1b4c', { enabled: false });
+  await endpoints.updateNotificationPreference(
+    transportFor(em, 'server'),
+    owner.id,
+    '4f6f8873-3d04-46bd-8bef-18338b1a1b4c',
+    { enabled: false },
+  );
   account = owner;
 });
 let account: { id: string; email: string; password: string };
@@ -43,13 +51,29 @@ const cases: Case[] = [
   ['useTeamProfile', () => hooks.useTeamProfile(teamId), () => ({ kind: 'teamProfile', teamId })],
   ['useSuspenseTeamProfile', () => hooks.useSuspenseTeamProfile(teamId), () => ({ kind: 'teamProfile', teamId })],
   ['useTeamInvitations', () => hooks.useTeamInvitations(teamId), () => ({ kind: 'teamInvitations', teamId })],
-  ['useSuspenseTeamInvitations', () => hooks.useSuspenseTeamInvitations(teamId), () => ({ kind: 'teamInvitations', teamId })],
+  [
+    'useSuspenseTeamInvitations',
+    () => hooks.useSuspenseTeamInvitations(teamId),
+    () => ({ kind: 'teamInvitations', teamId }),
+  ],
   ['usePermissions', () => hooks.usePermissions(teamId), () => ({ kind: 'permissions', teamId, recursive: true })],
-  ['useSuspensePermissions', () => hooks.useSuspensePermissions(teamId), () => ({ kind: 'permissions', teamId, recursive: true })],
+  [
+    'useSuspensePermissions',
+    () => hooks.useSuspensePermissions(teamId),
+    () => ({ kind: 'permissions', teamId, recursive: true }),
+  ],
   ['useProjectPermissions', () => hooks.useProjectPermissions(), () => ({ kind: 'projectPermissions' })],
-  ['useSuspenseProjectPermissions', () => hooks.useSuspenseProjectPermissions(), () => ({ kind: 'projectPermissions' })],
+  [
+    'useSuspenseProjectPermissions',
+    () => hooks.useSuspenseProjectPermissions(),
+    () => ({ kind: 'projectPermissions' }),
+  ],
   ['useNotificationPreferences', () => hooks.useNotificationPreferences(), () => ({ kind: 'notificationPreferences' })],
-  ['useSuspenseNotificationPreferences', () => hooks.useSuspenseNotificationPreferences(), () => ({ kind: 'notificationPreferences' })],
+  [
+    'useSuspenseNotificationPreferences',
+    () => hooks.useSuspenseNotificationPreferences(),
+    () => ({ kind: 'notificationPreferences' }),
+  ],
   ['useConnectedAccounts', () => hooks.useConnectedAccounts(), () => ({ kind: 'connectedAccounts' })],
   ['useSuspenseConnectedAccounts', () => hooks.useSuspenseConnectedAccounts(), () => ({ kind: 'connectedAccounts' })],
   ['useContactChannels', () => hooks.useContactChannels(), () => ({ kind: 'contactChannels' })],
@@ -65,9 +89,24 @@ const cases: Case[] = [
   ['useApiKeys', () => hooks.useApiKeys(), () => ({ kind: 'admin.apiKeys' }), true],
   ['useSuspenseApiKeys', () => hooks.useSuspenseApiKeys(), () => ({ kind: 'admin.apiKeys' }), true],
   ['useEmailTemplates', () => hooks.useEmailTemplates(), () => ({ kind: 'admin.emailTemplates' }), true],
-  ['useSuspenseEmailTemplates', () => hooks.useSuspenseEmailTemplates(), () => ({ kind: 'admin.emailTemplates' }), true],
-  ['usePermissionDefinitions', () => hooks.usePermissionDefinitions(), () => ({ kind: 'admin.permissionDefinitions' }), true],
-  ['useSuspensePermissionDefinitions', () => hooks.useSuspensePermissionDefinitions(), () => ({ kind: 'admin.permissionDefinitions' }), true],
+  [
+    'useSuspenseEmailTemplates',
+    () => hooks.useSuspenseEmailTemplates(),
+    () => ({ kind: 'admin.emailTemplates' }),
+    true,
+  ],
+  [
+    'usePermissionDefinitions',
+    () => hooks.usePermissionDefinitions(),
+    () => ({ kind: 'admin.permissionDefinitions' }),
+    true,
+  ],
+  [
+    'useSuspensePermissionDefinitions',
+    () => hooks.useSuspensePermissionDefinitions(),
+    () => ({ kind: 'admin.permissionDefinitions' }),
+    true,
+  ],
   ['useProjectMetrics', () => hooks.useProjectMetrics(), () => ({ kind: 'admin.metrics' }), true],
   ['useSuspenseProjectMetrics', () => hooks.useSuspenseProjectMetrics(), () => ({ kind: 'admin.metrics' }), true],
   ['useSentEmails', () => hooks.useSentEmails(), () => ({ kind: 'admin.sentEmails' }), true],
@@ -77,7 +116,14 @@ const cases: Case[] = [
 ];
 
 /** Hooks whose list the set-up fills, so that an empty answer cannot pass for the right one. */
-const FILLED = new Set(['useProjectPermissions', 'useSuspenseProjectPermissions', 'useNotificationPreferences', 'useSuspenseNotificationPreferences', 'useConnectedAccounts', 'useSuspenseConnectedAccounts']);
+const FILLED = new Set([
+  'useProjectPermissions',
+  'useSuspenseProjectPermissions',
+  'useNotificationPreferences',
+  'useSuspenseNotificationPreferences',
+  'useConnectedAccounts',
+  'useSuspenseConnectedAccounts',
+]);
 
 /** What the hook showed, as JSON (volatile figures of live values left out). */
 function Show({ use }: { use: () => unknown }) {
@@ -113,7 +159,13 @@ describe('every data hook shows what the broker has for its query', () => {
     render(
       <AuthProvider client={client}>
         <Suspense fallback={<p>loading</p>}>
-          <Show use={() => [hooks.usePermission(teamId, '$update_team'), hooks.useSuspensePermission(teamId, '$read_members'), hooks.usePermission(teamId, 'nope')]} />
+          <Show
+            use={() => [
+              hooks.usePermission(teamId, '$update_team'),
+              hooks.useSuspensePermission(teamId, '$read_members'),
+              hooks.usePermission(teamId, 'nope'),
+            ]}
+          />
         </Suspense>
       </AuthProvider>,
     );
@@ -125,7 +177,13 @@ describe('every data hook shows what the broker has for its query', () => {
     render(
       <AuthProvider client={client}>
         <Suspense fallback={<p>loading</p>}>
-          <Show use={() => [hooks.useProjectPermission('every_hook'), hooks.useSuspenseProjectPermission('every_hook'), hooks.useProjectPermission('nope')]} />
+          <Show
+            use={() => [
+              hooks.useProjectPermission('every_hook'),
+              hooks.useSuspenseProjectPermission('every_hook'),
+              hooks.useProjectPermission('nope'),
+            ]}
+          />
         </Suspense>
       </AuthProvider>,
     );

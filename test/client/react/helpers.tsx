@@ -15,7 +15,13 @@ export const PASSWORD = 'hooks-password-1';
 
 export function demoOptions(em: RunningEmulator, extra: Partial<ConnectOptions> = {}): ConnectOptions {
   const demo = em.projects.demo;
-  return { baseUrl: em.url, projectId: demo.id, publishableClientKey: demo.publishableClientKey, mode: 'in-process', ...extra };
+  return {
+    baseUrl: em.url,
+    projectId: demo.id,
+    publishableClientKey: demo.publishableClientKey,
+    mode: 'in-process',
+    ...extra,
+  };
 }
 
 /** A user as a previous visit kept it (`keepUserFromLastVisit`). */
@@ -47,7 +53,13 @@ export const keptUser = {
 export function keepUserFromLastVisit(em: RunningEmulator): void {
   const { baseUrl, projectId } = demoOptions(em);
   const now = Date.now();
-  const record = { v: 1, userId: keptUser.id, createdAtMillis: now - 20, savedAtMillis: now - 10, entries: { '["currentUser",{}]': { data: keptUser, updatedAtMillis: now - 15 } } };
+  const record = {
+    v: 1,
+    userId: keptUser.id,
+    createdAtMillis: now - 20,
+    savedAtMillis: now - 10,
+    entries: { '["currentUser",{}]': { data: keptUser, updatedAtMillis: now - 15 } },
+  };
   localStorage.setItem(`authbroker:snapshot:${projectId}@${baseUrl}`, JSON.stringify(record));
 }
 
@@ -80,12 +92,20 @@ export async function resetBrowser(): Promise<void> {
 /** A user of the demo project made through the server API (the broker is not signed in). */
 export async function createUser(em: RunningEmulator, extra: Partial<Parameters<typeof endpoints.createUser>[1]> = {}) {
   const email = uniqueEmail('hooks');
-  const user = await endpoints.createUser(transportFor(em, 'server'), { primary_email: email, primary_email_auth_enabled: true, password: PASSWORD, ...extra });
+  const user = await endpoints.createUser(transportFor(em, 'server'), {
+    primary_email: email,
+    primary_email_auth_enabled: true,
+    password: PASSWORD,
+    ...extra,
+  });
   return { id: user.id, email, password: PASSWORD };
 }
 
 /** Catches what a subtree throws and shows its class and code. */
-export class Boundary extends Component<{ children?: ReactNode; onError?: (error: unknown) => void }, { error: unknown }> {
+export class Boundary extends Component<
+  { children?: ReactNode; onError?: (error: unknown) => void },
+  { error: unknown }
+> {
   override state = { error: null as unknown };
   static getDerivedStateFromError(error: unknown) {
     return { error };

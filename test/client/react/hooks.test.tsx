@@ -17,7 +17,16 @@ import {
 } from '../../../client/react/index.js';
 import { endpoints } from '../../../protocol/index.js';
 import { transportFor, useEmulator } from '../../support/emulator.js';
-import { Boundary, createUser, newClient, PAGE_ORIGIN, quietConsoleErrors, recordNavigations, resetBrowser, snakeKeys } from './helpers.js';
+import {
+  Boundary,
+  createUser,
+  newClient,
+  PAGE_ORIGIN,
+  quietConsoleErrors,
+  recordNavigations,
+  resetBrowser,
+  snakeKeys,
+} from './helpers.js';
 
 const emulator = useEmulator();
 afterEach(resetBrowser);
@@ -47,7 +56,15 @@ function Dashboard({ frames }: { frames: Frame[] }) {
   return <p data-testid="dashboard">{user?.primaryEmail ?? 'nobody'}</p>;
 }
 
-function Who({ testId, onUser, or }: { testId: string; onUser?: (user: User | null) => void; or?: UseUserOptions['or'] }) {
+function Who({
+  testId,
+  onUser,
+  or,
+}: {
+  testId: string;
+  onUser?: (user: User | null) => void;
+  or?: UseUserOptions['or'];
+}) {
   const user = useUser(or === undefined ? {} : { or });
   onUser?.(user);
   return <p data-testid={testId}>{user === null ? 'nobody' : `${user.primaryEmail}|${user.displayName ?? ''}`}</p>;
@@ -59,7 +76,10 @@ describe('hooks follow the session', () => {
   it('a sign-in reaches every mounted hook, and no render mixes the old and the new session', async () => {
     const em = emulator();
     const account = await createUser(em);
-    const team = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Hooks team', creator_user_id: account.id });
+    const team = await endpoints.createTeam(transportFor(em, 'server'), {
+      display_name: 'Hooks team',
+      creator_user_id: account.id,
+    });
     const client = newClient(em);
     const frames: Frame[] = [];
     render(
@@ -73,7 +93,13 @@ describe('hooks follow the session', () => {
 
     await act(() => client.signInWithPassword({ email: account.email, password: account.password }));
     await waitFor(() =>
-      expect(frames.at(-1)).toEqual({ session: 'signed-in', statusSession: 'signed-in', email: account.email, teams: [team.display_name], channels: [account.email] }),
+      expect(frames.at(-1)).toEqual({
+        session: 'signed-in',
+        statusSession: 'signed-in',
+        email: account.email,
+        teams: [team.display_name],
+        channels: [account.email],
+      }),
     );
     expect(text('elsewhere')).toBe(`${account.email}|`);
 
@@ -82,7 +108,8 @@ describe('hooks follow the session', () => {
       // The session and the broker status come in one delivery, so one render shows both.
       if (frame.statusSession !== null) expect(frame.statusSession).toBe(frame.session);
       // Data of the new session never shows next to the old session state.
-      if (frame.email !== null || frame.teams.length > 0 || frame.channels.length > 0) expect(frame.session).toBe('signed-in');
+      if (frame.email !== null || frame.teams.length > 0 || frame.channels.length > 0)
+        expect(frame.session).toBe('signed-in');
     }
     // Once there, the user does not flicker back to nobody.
     const firstWithUser = after.findIndex((f) => f.email !== null);
@@ -102,7 +129,15 @@ describe('hooks follow the session', () => {
     );
     await waitFor(() => expect(frames.at(-1)?.channels).toEqual([account.email]));
     await act(() => client.signOut());
-    await waitFor(() => expect(frames.at(-1)).toEqual({ session: 'signed-out', statusSession: 'signed-out', email: null, teams: [], channels: [] }));
+    await waitFor(() =>
+      expect(frames.at(-1)).toEqual({
+        session: 'signed-out',
+        statusSession: 'signed-out',
+        email: null,
+        teams: [],
+        channels: [],
+      }),
+    );
   });
 });
 
@@ -153,7 +188,14 @@ describe('two tabs, each with its own in-page broker, sharing IndexedDB and Broa
     const seen = mountTab(client, 'tab');
     await waitFor(() => expect(seen.user).not.toBeNull());
     const user = seen.user!;
-    expect(user).toMatchObject({ id: account.id, primaryEmail: account.email, primaryEmailVerified: false, displayName: 'Camel', hasPassword: true, selectedTeam: null });
+    expect(user).toMatchObject({
+      id: account.id,
+      primaryEmail: account.email,
+      primaryEmailVerified: false,
+      displayName: 'Camel',
+      hasPassword: true,
+      selectedTeam: null,
+    });
     expect(typeof user.signedUpAtMillis).toBe('number');
     expect(user).not.toHaveProperty('primary_email');
     expect(user).not.toHaveProperty('signed_up_at_millis');
@@ -238,7 +280,11 @@ describe('useUser when nobody is signed in', () => {
         <Who testId="who" or="redirect" />
       </AuthProvider>,
     );
-    await waitFor(() => expect(errors.mock.calls.some(([message]) => String(message).includes('rendered on the sign-in page itself'))).toBe(true));
+    await waitFor(() =>
+      expect(
+        errors.mock.calls.some(([message]) => String(message).includes('rendered on the sign-in page itself')),
+      ).toBe(true),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(assign).not.toHaveBeenCalled();
     history.replaceState(null, '', '/');
@@ -309,7 +355,11 @@ describe('permissions and connected accounts', () => {
 
   function Linked({ providerId }: { providerId: string }) {
     const account = useConnectedAccount(providerId);
-    return <p data-testid={`linked-${providerId}`}>{account === null ? 'none' : `${account.providerId}:${account.accountId}:${account.email}`}</p>;
+    return (
+      <p data-testid={`linked-${providerId}`}>
+        {account === null ? 'none' : `${account.providerId}:${account.accountId}:${account.email}`}
+      </p>
+    );
   }
 
   it('useConnectedAccount is null without a link', async () => {
@@ -329,12 +379,16 @@ describe('permissions and connected accounts', () => {
 
   it('useConnectedAccount and useSuspenseConnectedAccount show a linked GitHub account', async () => {
     const em = emulator();
-    const linked = await createUser(em, { oauth_providers: [{ id: 'github', account_id: 'gh-4242', email: 'octo@example.com' }] });
+    const linked = await createUser(em, {
+      oauth_providers: [{ id: 'github', account_id: 'gh-4242', email: 'octo@example.com' }],
+    });
     const client = newClient(em);
     await client.signInWithPassword({ email: linked.email, password: linked.password });
     function SuspenseLinked() {
       const account = useSuspenseConnectedAccount('github');
-      return <p data-testid="suspense-linked">{account === null ? 'none' : `${account.providerId}:${account.accountId}`}</p>;
+      return (
+        <p data-testid="suspense-linked">{account === null ? 'none' : `${account.providerId}:${account.accountId}`}</p>
+      );
     }
     render(
       <AuthProvider client={client}>

@@ -15,7 +15,12 @@ function Who() {
 describe('hooks over an in-process broker', () => {
   it('shows the user once signed in', async () => {
     const em = emulator();
-    const client = createBrokerClient({ baseUrl: em.url, projectId: em.projects.demo.id, publishableClientKey: em.projects.demo.publishableClientKey, mode: 'in-process' });
+    const client = createBrokerClient({
+      baseUrl: em.url,
+      projectId: em.projects.demo.id,
+      publishableClientKey: em.projects.demo.publishableClientKey,
+      mode: 'in-process',
+    });
     render(
       <AuthProvider client={client}>
         <Who />

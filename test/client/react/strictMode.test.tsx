@@ -8,7 +8,13 @@ import { useEmulator } from '../../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser, sleep } from './helpers.js';
 
 /** What reaches the in-page brokers: every (un)subscribe call, brokers started and closed. */
-const seen = vi.hoisted(() => ({ subscribe: [] as string[], unsubscribe: [] as string[], brokersStarted: 0, brokersClosed: 0, onStarted: null as (() => void) | null }));
+const seen = vi.hoisted(() => ({
+  subscribe: [] as string[],
+  unsubscribe: [] as string[],
+  brokersStarted: 0,
+  brokersClosed: 0,
+  onStarted: null as (() => void) | null,
+}));
 
 vi.mock('../../../worker/hosts/inProcess.js', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../../worker/hosts/inProcess.js')>();
@@ -124,7 +130,9 @@ describe('StrictMode', () => {
     await waitFor(() => expect(screen.getByTestId('profile').textContent).toBe(`signed-in|${account.email}|0`));
     view.unmount();
     expect((await client.status()).subscriptions).toBe(3);
-    await waitFor(async () => expect((await client.status()).subscriptions).toBe(0), { timeout: RELEASE_GRACE_MILLIS * 5 });
+    await waitFor(async () => expect((await client.status()).subscriptions).toBe(0), {
+      timeout: RELEASE_GRACE_MILLIS * 5,
+    });
     expect([...seen.unsubscribe].sort()).toEqual(['["currentUser",{}]', '["session",{}]', '["teams",{}]']);
   });
 
@@ -181,7 +189,9 @@ describe('asking during render', () => {
     expect(screen.queryByTestId('email')).toBeNull();
     view.unmount();
     // Nobody committed to it: the broker subscription goes once the hold and the grace are over.
-    await waitFor(() => expect(seen.unsubscribe).toContain('["currentUser",{}]'), { timeout: PREFETCH_HOLD_MILLIS + RELEASE_GRACE_MILLIS * 5 });
+    await waitFor(() => expect(seen.unsubscribe).toContain('["currentUser",{}]'), {
+      timeout: PREFETCH_HOLD_MILLIS + RELEASE_GRACE_MILLIS * 5,
+    });
     expect((await client.status()).subscriptions).toBe(0);
   });
 });

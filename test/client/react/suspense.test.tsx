@@ -3,7 +3,14 @@ import { Suspense, type ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientError, isKnownError, KnownError, type BrokerClient } from '../../../client/index.js';
 import * as hooks from '../../../client/react/index.js';
-import { AuthProvider, useQuery, useSuspenseTeam, useSuspenseTeams, useSuspenseUser, type UseUserOptions } from '../../../client/react/index.js';
+import {
+  AuthProvider,
+  useQuery,
+  useSuspenseTeam,
+  useSuspenseTeams,
+  useSuspenseUser,
+  type UseUserOptions,
+} from '../../../client/react/index.js';
 import { endpoints } from '../../../protocol/index.js';
 import { transportFor, useEmulator } from '../../support/emulator.js';
 import { RELEASE_GRACE_MILLIS } from '../../../client/store.js';
@@ -49,7 +56,10 @@ function tree(client: BrokerClient, children: ReactNode, shown = { count: 0 }, o
 async function signedIn() {
   const em = emulator();
   const account = await createUser(em);
-  const team = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Suspended team', creator_user_id: account.id });
+  const team = await endpoints.createTeam(transportFor(em, 'server'), {
+    display_name: 'Suspended team',
+    creator_user_id: account.id,
+  });
   const client = newClient(em);
   await client.signInWithPassword({ email: account.email, password: account.password });
   return { em, client, account, team };
@@ -117,7 +127,10 @@ describe('errors reach the error boundary as typed errors', () => {
     quietConsoleErrors();
     const { em, client, account } = await signedIn();
     const stranger = await createUser(em);
-    const foreign = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Not yours', creator_user_id: stranger.id });
+    const foreign = await endpoints.createTeam(transportFor(em, 'server'), {
+      display_name: 'Not yours',
+      creator_user_id: stranger.id,
+    });
     const caught: unknown[] = [];
     render(tree(client, <SuspenseTeam teamId={foreign.id} />, undefined, (error) => caught.push(error)));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('KnownError:TEAM_MEMBERSHIP_NOT_FOUND'));
@@ -140,7 +153,10 @@ describe('errors reach the error boundary as typed errors', () => {
     quietConsoleErrors();
     const em = emulator();
     const account = await createUser(em);
-    const team = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Signed out', creator_user_id: account.id });
+    const team = await endpoints.createTeam(transportFor(em, 'server'), {
+      display_name: 'Signed out',
+      creator_user_id: account.id,
+    });
     const client = newClient(em);
     const caught: unknown[] = [];
     render(tree(client, <SuspenseTeam teamId={team.id} />, undefined, (error) => caught.push(error)));
@@ -151,12 +167,16 @@ describe('errors reach the error boundary as typed errors', () => {
   it('useQuery(...).error is the typed error, and isKnownError narrows its details', async () => {
     const { em, client, account } = await signedIn();
     const stranger = await createUser(em);
-    const foreign = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Elsewhere', creator_user_id: stranger.id });
+    const foreign = await endpoints.createTeam(transportFor(em, 'server'), {
+      display_name: 'Elsewhere',
+      creator_user_id: stranger.id,
+    });
     function TeamState({ teamId }: { teamId: string }) {
       const { data, error, isLoading } = useQuery({ kind: 'team', teamId });
       if (isLoading) return <p data-testid="state">loading</p>;
       // Narrowed by the code: `details.team_id` is typed, no cast.
-      if (isKnownError(error, 'TEAM_MEMBERSHIP_NOT_FOUND')) return <p data-testid="state">{`not a member of ${error.details.team_id} (${error.details.user_id})`}</p>;
+      if (isKnownError(error, 'TEAM_MEMBERSHIP_NOT_FOUND'))
+        return <p data-testid="state">{`not a member of ${error.details.team_id} (${error.details.user_id})`}</p>;
       return <p data-testid="state">{error?.code ?? data?.displayName}</p>;
     }
     render(
@@ -164,7 +184,9 @@ describe('errors reach the error boundary as typed errors', () => {
         <TeamState teamId={foreign.id} />
       </AuthProvider>,
     );
-    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe(`not a member of ${foreign.id} (${account.id})`));
+    await waitFor(() =>
+      expect(screen.getByTestId('state').textContent).toBe(`not a member of ${foreign.id} (${account.id})`),
+    );
     const snapshot = client.getSnapshot({ kind: 'team', teamId: foreign.id });
     expect(snapshot?.status).toBe('error');
   });
@@ -173,10 +195,23 @@ describe('errors reach the error boundary as typed errors', () => {
 describe('every data hook has a Suspense variant', () => {
   /** Hooks that are not reads of service data: plumbing, the broker's own live state, what the browser can do. */
   // useUserState is the one that never suspends (it says 'loading' instead); useUser suspends itself.
-  const notDataHooks = new Set(['useBrokerClient', 'useQuery', 'useQuerySnapshot', 'useSuspenseQuery', 'useSession', 'useAdminSession', 'useConnectivity', 'useBrokerStatus', 'useUserState', 'usePasskeysAvailable']);
+  const notDataHooks = new Set([
+    'useBrokerClient',
+    'useQuery',
+    'useQuerySnapshot',
+    'useSuspenseQuery',
+    'useSession',
+    'useAdminSession',
+    'useConnectivity',
+    'useBrokerStatus',
+    'useUserState',
+    'usePasskeysAvailable',
+  ]);
 
   it('useX comes with useSuspenseX', () => {
-    const names = Object.keys(hooks).filter((name) => /^use[A-Z]/.test(name) && !name.startsWith('useSuspense') && !notDataHooks.has(name));
+    const names = Object.keys(hooks).filter(
+      (name) => /^use[A-Z]/.test(name) && !name.startsWith('useSuspense') && !notDataHooks.has(name),
+    );
     expect(names.length).toBeGreaterThan(10);
     const missing = names.filter((name) => !(`useSuspense${name.slice(3)}` in hooks));
     expect(missing).toEqual([]);

@@ -44,7 +44,12 @@ function recordApiCalls(): Exchange[] {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
-    const exchange: Exchange = { method: request.method, path: url.pathname.replace(/^\/api\/v1/, '') + url.search, startedAt: performance.now(), answeredAt: null };
+    const exchange: Exchange = {
+      method: request.method,
+      path: url.pathname.replace(/^\/api\/v1/, '') + url.search,
+      startedAt: performance.now(),
+      answeredAt: null,
+    };
     if (url.pathname.startsWith('/api/v1/')) calls.push(exchange);
     const response = await original(input, init);
     exchange.answeredAt = performance.now();
@@ -54,13 +59,21 @@ function recordApiCalls(): Exchange[] {
 }
 
 async function slowReads(em: RunningEmulator) {
-  await devRequest(em, 'POST', '/emulator/faults', { path: '/api/v1/*', method: 'GET', probability: 1, effect: { type: 'latency', ms: LATENCY_MILLIS } });
+  await devRequest(em, 'POST', '/emulator/faults', {
+    path: '/api/v1/*',
+    method: 'GET',
+    probability: 1,
+    effect: { type: 'latency', ms: LATENCY_MILLIS },
+  });
 }
 
 async function signedInWithTeam() {
   const em = emulator();
   const account = await createUser(em);
-  const team = await endpoints.createTeam(transportFor(em, 'server'), { display_name: 'Waterfall team', creator_user_id: account.id });
+  const team = await endpoints.createTeam(transportFor(em, 'server'), {
+    display_name: 'Waterfall team',
+    creator_user_id: account.id,
+  });
   const calls = recordApiCalls();
   const client = newClient(em);
   await client.signInWithPassword({ email: account.email, password: account.password });
@@ -70,7 +83,13 @@ async function signedInWithTeam() {
 }
 
 const EXPECTED_READS = (teamId: string) =>
-  ['/contact-channels?user_id=me', '/projects/current', `/team-permissions?team_id=${teamId}&user_id=me&recursive=true`, '/teams?user_id=me', '/users/me'].sort();
+  [
+    '/contact-channels?user_id=me',
+    '/projects/current',
+    `/team-permissions?team_id=${teamId}&user_id=me&recursive=true`,
+    '/teams?user_id=me',
+    '/users/me',
+  ].sort();
 
 /** All reads went out before the first answer came back: none waited for another. */
 function expectConcurrent(calls: Exchange[], teamId: string) {
@@ -91,7 +110,11 @@ function Everything({ teamId }: { teamId: string }) {
   const project = useProject();
   const permissions = usePermissions(teamId);
   const ready = user !== null && teams.length > 0 && channels.length > 0 && project !== null && permissions.length > 0;
-  return <p data-testid="state">{ready ? `${user.primaryEmail}|${teams[0]!.displayName}|${project.displayName}` : 'loading'}</p>;
+  return (
+    <p data-testid="state">
+      {ready ? `${user.primaryEmail}|${teams[0]!.displayName}|${project.displayName}` : 'loading'}
+    </p>
+  );
 }
 
 describe('hooks mounting together read in parallel', () => {
@@ -102,7 +125,11 @@ describe('hooks mounting together read in parallel', () => {
         <Everything teamId={team.id} />
       </AuthProvider>,
     );
-    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe(`${account.email}|${team.display_name}|Authbroker Demo`), { timeout: 3000 });
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('state').textContent).toBe(`${account.email}|${team.display_name}|Authbroker Demo`),
+      { timeout: 3000 },
+    );
     expectConcurrent(calls, team.id);
   });
 
@@ -122,7 +149,11 @@ describe('hooks mounting together read in parallel', () => {
         <Everything teamId={team.id} />
       </AuthProvider>,
     );
-    await waitFor(() => expect(screen.getByTestId('state').textContent).toBe(`${account.email}|${team.display_name}|Authbroker Demo`), { timeout: 3000 });
+    await waitFor(
+      () =>
+        expect(screen.getByTestId('state').textContent).toBe(`${account.email}|${team.display_name}|Authbroker Demo`),
+      { timeout: 3000 },
+    );
     expectConcurrent(calls, team.id);
   });
 });
@@ -166,7 +197,9 @@ describe('Suspense', () => {
         { kind: 'project' },
         { kind: 'permissions', teamId: team.id, recursive: true },
       ]);
-      return <p data-testid="all">{`${user?.primaryEmail}|${teams.length}|${channels.length}|${project.displayName}|${permissions.length > 0}`}</p>;
+      return (
+        <p data-testid="all">{`${user?.primaryEmail}|${teams.length}|${channels.length}|${project.displayName}|${permissions.length > 0}`}</p>
+      );
     }
     render(
       <AuthProvider client={client}>
@@ -175,7 +208,10 @@ describe('Suspense', () => {
         </Suspense>
       </AuthProvider>,
     );
-    await waitFor(() => expect(screen.getByTestId('all').textContent).toBe(`${account.email}|1|1|Authbroker Demo|true`), { timeout: 3000 });
+    await waitFor(
+      () => expect(screen.getByTestId('all').textContent).toBe(`${account.email}|1|1|Authbroker Demo|true`),
+      { timeout: 3000 },
+    );
     expectConcurrent(calls, team.id);
   });
 });

@@ -14,7 +14,8 @@ const CURRENT_USER_KEY = '["currentUser",{}]';
 
 /** A value of the shape `rule` describes (the first choice of each). */
 function sampleOf(rule: Rule): unknown {
-  if (typeof rule === 'string') return rule.startsWith('s') ? 'text' : rule.startsWith('n') ? 1 : rule.startsWith('b') ? true : {};
+  if (typeof rule === 'string')
+    return rule.startsWith('s') ? 'text' : rule.startsWith('n') ? 1 : rule.startsWith('b') ? true : {};
   if (Array.isArray(rule)) return [sampleOf(rule[0] as Rule)];
   if ('?' in rule) return sampleOf((rule as { '?': Rule })['?']);
   return Object.fromEntries(Object.entries(rule).map(([field, inner]) => [field, sampleOf(inner as Rule)]));
@@ -25,7 +26,12 @@ const user = { ...(sampleOf(KEPT_SHAPES.currentUser) as Record<string, unknown>)
 const items = new Map<string, string>([
   [
     `authbroker:snapshot:${PROJECT_ID}@${BASE_URL}`,
-    JSON.stringify({ v: 1, userId: USER_ID, savedAtMillis: Date.now(), entries: { [CURRENT_USER_KEY]: { data: user, updatedAtMillis: Date.now() } } }),
+    JSON.stringify({
+      v: 1,
+      userId: USER_ID,
+      savedAtMillis: Date.now(),
+      entries: { [CURRENT_USER_KEY]: { data: user, updatedAtMillis: Date.now() } },
+    }),
   ],
 ]);
 const localStorage = {
@@ -33,10 +39,20 @@ const localStorage = {
   setItem: (key: string, value: string) => void items.set(key, String(value)),
   removeItem: (key: string) => void items.delete(key),
 };
-Object.assign(globalThis, { window: globalThis, document: { visibilityState: 'hidden' }, location: new URL('http://localhost:5173/'), localStorage });
+Object.assign(globalThis, {
+  window: globalThis,
+  document: { visibilityState: 'hidden' },
+  location: new URL('http://localhost:5173/'),
+  localStorage,
+});
 
 function firstFrameWork() {
-  const client = createBrokerClient({ baseUrl: BASE_URL, projectId: PROJECT_ID, publishableClientKey: 'pck_probe', sharedWorker: '/broker-worker.js' });
+  const client = createBrokerClient({
+    baseUrl: BASE_URL,
+    projectId: PROJECT_ID,
+    publishableClientKey: 'pck_probe',
+    sharedWorker: '/broker-worker.js',
+  });
   client.subscribe({ kind: 'session' }, () => undefined);
   client.subscribe({ kind: 'currentUser' }, () => undefined);
   return client.getSnapshot({ kind: 'currentUser' });

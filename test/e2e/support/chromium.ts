@@ -3,7 +3,16 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.AUTHBROKER_CHROMIUM ?? '/usr/bin/chromium';
 /** Flags that work on these machines (BROWSER-NOTES.md): no sandbox as root, no background networking. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export const chromiumAvailable = existsSync(CHROMIUM_PATH);
 
@@ -13,7 +22,10 @@ export const chromiumAvailable = existsSync(CHROMIUM_PATH);
  */
 export function skipWithoutChromium(): boolean {
   if (chromiumAvailable) return false;
-  if (process.env.CI) throw new Error(`CI=true but Chromium is missing at ${CHROMIUM_PATH}: .ci/run installs it (apt-get install -y chromium).`);
+  if (process.env.CI)
+    throw new Error(
+      `CI=true but Chromium is missing at ${CHROMIUM_PATH}: .ci/run installs it (apt-get install -y chromium).`,
+    );
   console.warn(
     `\n⚠️  END-TO-END TESTS SKIPPED: Chromium not found at ${CHROMIUM_PATH}.\n    Install it with: sudo apt-get install -y chromium   (or set AUTHBROKER_CHROMIUM to its path)\n`,
   );

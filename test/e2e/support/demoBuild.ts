@@ -10,10 +10,21 @@ export function buildDemo(): void {
   // Both browser suites need it; in one run, the first to ask builds it.
   if (process.env.AUTHBROKER_DEMO_BUILT === String(process.pid) && demoBuilt()) return;
   const started = Date.now();
-  execFileSync(process.execPath, [fileURLToPath(new URL('../../../node_modules/vite/bin/vite.js', import.meta.url)), 'build', '--config', 'demo/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    [
+      fileURLToPath(new URL('../../../node_modules/vite/bin/vite.js', import.meta.url)),
+      'build',
+      '--config',
+      'demo/vite.config.ts',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (!existsSync(`${DEMO_DIST}/index.html`)) throw new Error('The demo build produced no index.html.');
   process.env.AUTHBROKER_DEMO_BUILT = String(process.pid);
   console.log(`Built the demo for the end-to-end tests in ${Date.now() - started} ms.`);

@@ -7,7 +7,8 @@ import { DEMO } from './ui.js';
  * (`n = [n, n]`, 60 deep: 61 objects once cloned), five million numbers, a million keys, strings of
  * a megabyte each, and nothing at all.
  */
-export type Payload = 'none' | 'sharedTwice' | 'metadataSharedTwice' | 'fiveMillion' | 'millionKeys' | 'megabyteStrings';
+export type Payload =
+  'none' | 'sharedTwice' | 'metadataSharedTwice' | 'fiveMillion' | 'millionKeys' | 'megabyteStrings';
 
 /** A reply on a port, as the broker's server sends it (or 'no answer'). */
 export interface Reply {
@@ -26,9 +27,21 @@ declare global {
        * (by default under the name of the config's service and project; `'app'`: the app's worker) or
        * the service worker: the connection's number, or the broker's refusal.
        */
-      connectAs(changes: Record<string, unknown>, hello: Record<string, unknown>, via?: 'shared-worker' | 'app' | 'service-worker'): Promise<number | Reply>;
-      /** Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page), or with arguments of its own. */
-      call(index: number, method: string, payload: Payload | { args: unknown[] }, timeoutMillis?: number): Promise<Reply | 'no answer'>;
+      connectAs(
+        changes: Record<string, unknown>,
+        hello: Record<string, unknown>,
+        via?: 'shared-worker' | 'app' | 'service-worker',
+      ): Promise<number | Reply>;
+      /**
+       * Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page), or
+       * with arguments of its own.
+       */
+      call(
+        index: number,
+        method: string,
+        payload: Payload | { args: unknown[] },
+        timeoutMillis?: number,
+      ): Promise<Reply | 'no answer'>;
       /**
        * Posts `count` calls of `method` (no arguments) on connection `index` at once, without waiting
        * for answers; with `holdFirst`, first a call the broker must read before anything else (a
@@ -37,13 +50,20 @@ declare global {
        * `performance.timeOrigin`-based, comparable across pages); `floodAnswered()` resolves with when
        * each answer arrived, once all have.
        */
-      flood(index: number, method: string, count: number, holdFirst?: boolean): Promise<{ postingAt: number; postedAt: number }>;
+      flood(
+        index: number,
+        method: string,
+        count: number,
+        holdFirst?: boolean,
+      ): Promise<{ postingAt: number; postedAt: number }>;
       /** When each answer arrived: once all have, or (`quietMillis`) once none came for that long. */
       floodAnswered(quietMillis?: number): Promise<number[]>;
       config: { baseUrl: string; projectId: string };
       workerName: string;
     };
-    __reads: { stop(): Promise<{ delays: number[]; failures: number; reads: Array<[startedAt: number, millis: number]> }> };
+    __reads: {
+      stop(): Promise<{ delays: number[]; failures: number; reads: Array<[startedAt: number, millis: number]> }>;
+    };
   }
 }
 
@@ -74,7 +94,12 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
     const workerName = `authbroker:${config.projectId}@${config.baseUrl.replace(/\/+$/, '')}`;
     const connections: MessagePort[] = [];
     const keep: unknown[] = [];
-    const ask = (port: MessagePort, message: Record<string, unknown>, transfer: Transferable[] = [], timeoutMillis = 10_000) =>
+    const ask = (
+      port: MessagePort,
+      message: Record<string, unknown>,
+      transfer: Transferable[] = [],
+      timeoutMillis = 10_000,
+    ) =>
       new Promise<unknown>((resolve) => {
         const id = crypto.randomUUID();
         const timer = setTimeout(() => resolve('no answer'), timeoutMillis);
@@ -98,7 +123,15 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         const worker = new SharedWorker(url, { type: 'module', name: workerName });
         const { port1: listener, port2: brokerSide } = new MessageChannel();
         keep.push(worker, listener);
-        const reply = (await ask(worker.port, { type: 'APPLY', path: ['connect'], argumentList: [raw(config), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)] }, [brokerSide])) as { value: MessagePort };
+        const reply = (await ask(
+          worker.port,
+          {
+            type: 'APPLY',
+            path: ['connect'],
+            argumentList: [raw(config), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)],
+          },
+          [brokerSide],
+        )) as { value: MessagePort };
         connections.push(reply.value);
         return connections.length - 1;
       },
@@ -106,7 +139,13 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         const asked = { ...config, ...changes } as { baseUrl: string; projectId: string; tokenStore?: string };
         let entry: MessagePort;
         if (via !== 'service-worker') {
-          const worker = new SharedWorker(url, { type: 'module', name: via === 'app' ? workerName : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}${asked.tokenStore === 'memory' ? ';tokens=memory' : ''}` });
+          const worker = new SharedWorker(url, {
+            type: 'module',
+            name:
+              via === 'app'
+                ? workerName
+                : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}${asked.tokenStore === 'memory' ? ';tokens=memory' : ''}`,
+          });
           keep.push(worker);
           entry = worker.port;
         } else {
@@ -118,7 +157,15 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         }
         const { port1: listener, port2: brokerSide } = new MessageChannel();
         keep.push(listener);
-        const reply = (await ask(entry, { type: 'APPLY', path: ['connect'], argumentList: [raw(asked), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)] }, [brokerSide])) as Reply & { value: unknown };
+        const reply = (await ask(
+          entry,
+          {
+            type: 'APPLY',
+            path: ['connect'],
+            argumentList: [raw(asked), raw({ version: '', tabId: crypto.randomUUID(), ...hello }), raw(brokerSide)],
+          },
+          [brokerSide],
+        )) as Reply & { value: unknown };
         if (!(reply.value instanceof MessagePort)) return reply;
         connections.push(reply.value);
         return connections.length - 1;
@@ -147,12 +194,19 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         const postingAt = now();
         if (holdFirst) {
           const millionKeys = Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i]));
-          port.postMessage({ id: 'hold', type: 'APPLY', path: ['updateUser'], argumentList: [raw({ clientMetadata: millionKeys })] });
+          port.postMessage({
+            id: 'hold',
+            type: 'APPLY',
+            path: ['updateUser'],
+            argumentList: [raw({ clientMetadata: millionKeys })],
+          });
         }
-        for (let i = 0; i < count; i++) port.postMessage({ id: `flood-${i}`, type: 'APPLY', path: [method], argumentList: [] });
+        for (let i = 0; i < count; i++)
+          port.postMessage({ id: `flood-${i}`, type: 'APPLY', path: [method], argumentList: [] });
         return Promise.resolve({ postingAt, postedAt: now() });
       },
-      floodAnswered: (quietMillis) => (quietMillis === undefined ? floodAnswered : Promise.race([floodAnswered, floodQuiet(quietMillis)])),
+      floodAnswered: (quietMillis) =>
+        quietMillis === undefined ? floodAnswered : Promise.race([floodAnswered, floodQuiet(quietMillis)]),
       async call(index, method, payload, timeoutMillis) {
         const sharedTwice = () => {
           let n: unknown = 0;
@@ -165,11 +219,18 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
           sharedTwice: () => [sharedTwice()],
           metadataSharedTwice: () => [{ clientMetadata: sharedTwice() }],
           fiveMillion: () => [{ clientMetadata: new Array(5_000_000).fill(0) }],
-          millionKeys: () => [{ clientMetadata: Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i])) }],
+          millionKeys: () => [
+            { clientMetadata: Object.fromEntries(Array.from({ length: 1_000_000 }, (_, i) => [`k${i}`, i])) },
+          ],
           megabyteStrings: () => [{ clientMetadata: Array.from({ length: 200 }, (_, i) => `${i}${megabyte}`) }],
         };
         const args = typeof payload === 'string' ? payloads[payload]() : payload.args;
-        return (await ask(connections[index]!, { type: 'APPLY', path: [method], argumentList: args.map(raw) }, [], timeoutMillis)) as Reply | 'no answer';
+        return (await ask(
+          connections[index]!,
+          { type: 'APPLY', path: [method], argumentList: args.map(raw) },
+          [],
+          timeoutMillis,
+        )) as Reply | 'no answer';
       },
     };
   }, workerUrl);
@@ -209,4 +270,8 @@ export async function startReading(page: Page, pauseMillis = 0): Promise<void> {
   }, pauseMillis);
 }
 
-export const refused = (reply: Reply | 'no answer') => reply !== 'no answer' && reply.type === 'HANDLER' && reply.name === 'throw' && reply.value?.authbroker?.code === 'INVALID_ARGUMENT';
+export const refused = (reply: Reply | 'no answer') =>
+  reply !== 'no answer' &&
+  reply.type === 'HANDLER' &&
+  reply.name === 'throw' &&
+  reply.value?.authbroker?.code === 'INVALID_ARGUMENT';

@@ -6,7 +6,12 @@ import { StackClientApp as HexclaveStackClientApp } from 'stackframe-js-hexclave
 import { StackClientApp as NewestStackClientApp } from 'stackframe-js-newest';
 import { StackClientApp as OldestStackClientApp } from 'stackframe-js-oldest';
 import type { OfficialSdkRelease } from '../../support/officialSdk.js';
-import { runSdkFlow, type SdkAppClass, type SdkFlowOptions, type SdkFlowResult } from '../../support/officialSdkFlow.js';
+import {
+  runSdkFlow,
+  type SdkAppClass,
+  type SdkFlowOptions,
+  type SdkFlowResult,
+} from '../../support/officialSdkFlow.js';
 
 const releases: Record<OfficialSdkRelease['alias'], SdkAppClass> = {
   'stackframe-js-oldest': OldestStackClientApp as unknown as SdkAppClass,
@@ -16,7 +21,10 @@ const releases: Record<OfficialSdkRelease['alias'], SdkAppClass> = {
 
 declare global {
   interface Window {
-    runOfficialSdk(alias: OfficialSdkRelease['alias'], options: Omit<SdkFlowOptions, 'shiftEmulatorClock'>): Promise<SdkFlowResult>;
+    runOfficialSdk(
+      alias: OfficialSdkRelease['alias'],
+      options: Omit<SdkFlowOptions, 'shiftEmulatorClock'>,
+    ): Promise<SdkFlowResult>;
     /** Exposed by the test: moves the emulator's clock in the test's process. */
     shiftEmulatorClock(millis: number): Promise<void>;
   }

@@ -24,17 +24,23 @@ afterAll(async () => {
  * One end-to-end scenario against a fresh emulator. When it fails, every open page is saved as a
  * screenshot in .artifacts/e2e/ before the error is reported.
  */
-export function scenario(name: string, run: (stage: Stage) => Promise<void>, options: { emulator?: EmulatorOptions; demo?: ServeDemoOptions; timeout?: number } = {}): void {
+export function scenario(
+  name: string,
+  run: (stage: Stage) => Promise<void>,
+  options: { emulator?: EmulatorOptions; demo?: ServeDemoOptions; timeout?: number } = {},
+): void {
   it.skipIf(skip)(
     name,
     async () => {
       const emulator = await startEmulator({ port: 0, host: '127.0.0.1', ...options.emulator });
       const demo = await serveDemo(emulator, options.demo);
       const staged = browserStage(browser!, demo, name, ARTIFACTS);
-      await staged.run(() => run({ ...staged.stage, emulator })).finally(async () => {
-        await demo.stop();
-        await emulator.stop();
-      });
+      await staged
+        .run(() => run({ ...staged.stage, emulator }))
+        .finally(async () => {
+          await demo.stop();
+          await emulator.stop();
+        });
     },
     options.timeout ?? 90_000,
   );

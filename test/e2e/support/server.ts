@@ -57,7 +57,10 @@ export interface ServeDemoOptions {
 }
 
 const PAGE_SCRIPT_PATH = '/__test-page-script.js';
-/** A page of the demo's origin that runs none of the app: for looking at the origin (its Web Locks) from outside the app. */
+/**
+ * A page of the demo's origin that runs none of the app: for looking at the origin (its Web Locks) from outside the
+ * app.
+ */
 export const BLANK_PAGE_PATH = '/__blank.html';
 
 /** What the demo is configured with (`/demo-config.json`): the service, its project, and headers for every call. */
@@ -95,12 +98,19 @@ export async function serveDemoFor(config: DemoServiceConfig, options: ServeDemo
       return;
     }
     if (path === BLANK_PAGE_PATH) {
-      res.writeHead(200, { 'content-type': types['.html']!, 'cache-control': 'no-store', 'content-security-policy': csp });
+      res.writeHead(200, {
+        'content-type': types['.html']!,
+        'cache-control': 'no-store',
+        'content-security-policy': csp,
+      });
       res.end('<!doctype html><title>blank</title>');
       return;
     }
     if (path === '/demo-config.json') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': options.cacheable ? 'no-cache' : 'no-store' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'cache-control': options.cacheable ? 'no-cache' : 'no-store',
+      });
       res.end(JSON.stringify(config));
       return;
     }
@@ -112,7 +122,10 @@ export async function serveDemoFor(config: DemoServiceConfig, options: ServeDemo
     // The app's routes (/handler/…) are the single page's.
     if (!existsSync(file) || statSync(file).isDirectory()) file = join(DEMO_DIST, 'index.html');
     if (file.endsWith('authbroker-sw.js') && serviceWorkerMissing) file = join(DEMO_DIST, 'index.html');
-    const headers: Record<string, string> = { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': options.cacheable ? 'no-cache' : 'no-store' };
+    const headers: Record<string, string> = {
+      'content-type': types[extname(file)] ?? 'application/octet-stream',
+      'cache-control': options.cacheable ? 'no-cache' : 'no-store',
+    };
     if (file.endsWith('.html')) headers['content-security-policy'] = csp;
     // Scripts loaded by the page follow the page's policy; a worker follows its own script's.
     if (file.endsWith('.js')) headers['content-security-policy'] = WORKER_CONTENT_SECURITY_POLICY;

@@ -31,7 +31,13 @@ export interface StageRun {
 }
 
 /** Contexts opened on demand and closed after the scenario, the demo's pages, and CDP for SharedWorkers. */
-export function browserStage(browser: Browser, demo: DemoServer, name: string, artifacts: URL, openTimeoutMillis?: number): StageRun {
+export function browserStage(
+  browser: Browser,
+  demo: DemoServer,
+  name: string,
+  artifacts: URL,
+  openTimeoutMillis?: number,
+): StageRun {
   const contexts: BrowserContext[] = [];
   let cdp: CDPSession | undefined;
   const stage: BrowserStage = {
@@ -59,9 +65,15 @@ export function browserStage(browser: Browser, demo: DemoServer, name: string, a
         await work();
       } catch (error) {
         mkdirSync(artifacts, { recursive: true });
-        const safe = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
+        const safe = name
+          .replace(/[^a-z0-9]+/gi, '-')
+          .toLowerCase()
+          .slice(0, 80);
         const pages = contexts.flatMap((context) => context.pages());
-        for (const [i, page] of pages.entries()) await page.screenshot({ path: new URL(`${safe}-${i + 1}.png`, artifacts).pathname, fullPage: true }).catch(() => undefined);
+        for (const [i, page] of pages.entries())
+          await page
+            .screenshot({ path: new URL(`${safe}-${i + 1}.png`, artifacts).pathname, fullPage: true })
+            .catch(() => undefined);
         throw error;
       } finally {
         await cdp?.detach().catch(() => undefined);

@@ -29,7 +29,12 @@ export function byTestId(page: Page, id: string): Locator {
 }
 
 /** Polls `probe` until `ok` holds; a timeout names what was awaited and what was last seen. */
-export async function until<V>(what: string, probe: () => Promise<V>, ok: (value: V) => boolean, timeout = UI_TIMEOUT): Promise<V> {
+export async function until<V>(
+  what: string,
+  probe: () => Promise<V>,
+  ok: (value: V) => boolean,
+  timeout = UI_TIMEOUT,
+): Promise<V> {
   const deadline = Date.now() + timeout;
   let last: unknown;
   for (;;) {
@@ -40,7 +45,8 @@ export async function until<V>(what: string, probe: () => Promise<V>, ok: (value
     } catch (error) {
       last = error instanceof Error ? `error: ${error.message}` : error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeout} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -54,9 +60,17 @@ export function statusOf(page: Page) {
   return page.evaluate(() => window.__authbroker.status());
 }
 
-/** Waits until the tab is on a broker other than `oldBrokerId`, signed in (calls failing meanwhile, the old one gone, are asked again). */
+/**
+ * Waits until the tab is on a broker other than `oldBrokerId`, signed in (calls failing meanwhile, the old one gone,
+ * are asked again).
+ */
 export function waitForNewBroker(page: Page, oldBrokerId: string, timeout = 15_000) {
-  return until(`a broker other than ${oldBrokerId}, signed in`, () => statusOf(page), (status) => status.brokerId !== oldBrokerId && status.session.status === 'signed-in', timeout);
+  return until(
+    `a broker other than ${oldBrokerId}, signed in`,
+    () => statusOf(page),
+    (status) => status.brokerId !== oldBrokerId && status.session.status === 'signed-in',
+    timeout,
+  );
 }
 
 /** The signed-in user's e-mail as the tab's broker reads it. */
@@ -75,8 +89,19 @@ export function waitForText(page: Page, id: string, expected: string | RegExp, t
 }
 
 /** An attribute of the first element with this test id once it has the expected value. */
-export function waitForAttribute(page: Page, id: string, name: string, expected: string, timeout = UI_TIMEOUT): Promise<string | null> {
-  return until(`[data-testid=${id}] ${name}=${expected}`, () => byTestId(page, id).first().getAttribute(name, { timeout: 200 }), (value) => value === expected, timeout);
+export function waitForAttribute(
+  page: Page,
+  id: string,
+  name: string,
+  expected: string,
+  timeout = UI_TIMEOUT,
+): Promise<string | null> {
+  return until(
+    `[data-testid=${id}] ${name}=${expected}`,
+    () => byTestId(page, id).first().getAttribute(name, { timeout: 200 }),
+    (value) => value === expected,
+    timeout,
+  );
 }
 
 export async function waitForVisible(page: Page, id: string, timeout = UI_TIMEOUT): Promise<void> {
@@ -84,7 +109,12 @@ export async function waitForVisible(page: Page, id: string, timeout = UI_TIMEOU
 }
 
 export async function waitForGone(page: Page, id: string, timeout = UI_TIMEOUT): Promise<void> {
-  await until(`[data-testid=${id}] to disappear`, () => byTestId(page, id).count(), (n) => n === 0, timeout);
+  await until(
+    `[data-testid=${id}] to disappear`,
+    () => byTestId(page, id).count(),
+    (n) => n === 0,
+    timeout,
+  );
 }
 
 /** Waits until the nav shows this person as signed in (the current user's e-mail in the top bar). */
@@ -109,7 +139,10 @@ export async function focus(page: Page): Promise<Page> {
 }
 
 /** From any page: the nav's "Sign in", then the password form (the caller waits for the result). */
-export async function signInWithPasswordUi(page: Page, credentials: { email: string; password: string }): Promise<void> {
+export async function signInWithPasswordUi(
+  page: Page,
+  credentials: { email: string; password: string },
+): Promise<void> {
   await focus(page);
   await byTestId(page, T.navSignIn).click();
   await byTestId(page, T.signInEmail).fill(credentials.email);
@@ -160,7 +193,15 @@ export async function personContext(stage: Stage): Promise<BrowserContext> {
 
 /** The newest e-mail to `to` from a template, once it has arrived. */
 export function latestMail(stage: Stage, to: string, template: MailboxItem['template']): Promise<MailboxItem> {
-  return until(`a ${template} e-mail to ${to}`, async () => stage.emulator.env.mailbox.list(to).filter((m) => m.template === template).at(-1), (m) => m !== undefined).then((m) => m!);
+  return until(
+    `a ${template} e-mail to ${to}`,
+    async () =>
+      stage.emulator.env.mailbox
+        .list(to)
+        .filter((m) => m.template === template)
+        .at(-1),
+    (m) => m !== undefined,
+  ).then((m) => m!);
 }
 
 /** A server-side call with the demo project's secret server key, as the app's own backend would make. */
@@ -183,7 +224,11 @@ export async function serverApi<T = unknown>(stage: Stage, method: string, path:
 
 /** A user's id, looked up server-side by primary e-mail. */
 export async function userIdByEmail(stage: Stage, email: string): Promise<string> {
-  const { items } = await serverApi<{ items: Array<{ id: string; primary_email: string | null }> }>(stage, 'GET', '/users?limit=100');
+  const { items } = await serverApi<{ items: Array<{ id: string; primary_email: string | null }> }>(
+    stage,
+    'GET',
+    '/users?limit=100',
+  );
   const user = items.find((u) => u.primary_email?.toLowerCase() === email.toLowerCase());
   if (!user) throw new Error(`No user with e-mail ${email}`);
   return user.id;

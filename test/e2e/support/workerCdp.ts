@@ -15,7 +15,13 @@ export class WorkerTarget {
   ) {
     cdp.on('Target.receivedMessageFromTarget', (event) => {
       if (event.sessionId !== this.sessionId) return;
-      const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string }; method?: string; params?: Record<string, unknown> };
+      const message = JSON.parse(event.message) as {
+        id?: number;
+        result?: unknown;
+        error?: { message: string };
+        method?: string;
+        params?: Record<string, unknown>;
+      };
       if (message.id === undefined && message.method !== undefined) {
         for (const listener of this.listeners) listener(message.method, message.params ?? {});
         return;
@@ -40,7 +46,9 @@ export class WorkerTarget {
    * must cut the tab's broker off cannot know which one the tab kept.
    */
   static async attachAll(cdp: CDPSession, urlPrefix: string): Promise<WorkerTarget[]> {
-    return Promise.all((await sharedWorkersUnder(cdp, urlPrefix)).map((target) => WorkerTarget.attachTo(cdp, target.targetId)));
+    return Promise.all(
+      (await sharedWorkersUnder(cdp, urlPrefix)).map((target) => WorkerTarget.attachTo(cdp, target.targetId)),
+    );
   }
 
   private static async attachTo(cdp: CDPSession, targetId: string): Promise<WorkerTarget> {
@@ -52,7 +60,12 @@ export class WorkerTarget {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      void this.cdp.send('Target.sendMessageToTarget', { sessionId: this.sessionId, message: JSON.stringify({ id, method, params }) }).catch(reject);
+      void this.cdp
+        .send('Target.sendMessageToTarget', {
+          sessionId: this.sessionId,
+          message: JSON.stringify({ id, method, params }),
+        })
+        .catch(reject);
     });
   }
 
@@ -68,7 +81,12 @@ export class WorkerTarget {
   /** Takes the worker's network down or up (Network.enable first, or it silently does nothing). */
   async setOffline(offline: boolean): Promise<void> {
     await this.send('Network.enable');
-    await this.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await this.send('Network.emulateNetworkConditions', {
+      offline,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
   }
 }
 

@@ -46,7 +46,11 @@ const installs: Record<EngineName, EngineInstall> = {
   },
   webkit: {
     missing: () => {
-      const lacking = [existsSync(WEBKIT_DRIVER_PATH) ? null : `WebKitWebDriver at ${WEBKIT_DRIVER_PATH}`, findMiniBrowser() === null ? 'MiniBrowser' : null, existsSync(XVFB_RUN_PATH) ? null : `xvfb-run at ${XVFB_RUN_PATH}`].filter(Boolean);
+      const lacking = [
+        existsSync(WEBKIT_DRIVER_PATH) ? null : `WebKitWebDriver at ${WEBKIT_DRIVER_PATH}`,
+        findMiniBrowser() === null ? 'MiniBrowser' : null,
+        existsSync(XVFB_RUN_PATH) ? null : `xvfb-run at ${XVFB_RUN_PATH}`,
+      ].filter(Boolean);
       return lacking.length === 0 ? null : lacking.join(', ');
     },
     install: 'apt-get install -y webkit2gtk-driver xvfb xauth',
@@ -66,8 +70,11 @@ export function engineAvailable(name: EngineName): boolean {
 export function skipEngine(name: EngineName): boolean {
   const missing = installs[name].missing();
   if (missing === null) return false;
-  if (process.env.CI) throw new Error(`CI=true but ${missing} is missing: .ci/run installs it (${installs[name].install}).`);
-  console.warn(`\n⚠️  ${name.toUpperCase()} SCENARIOS SKIPPED: ${missing} not found.\n    Install it with: sudo ${installs[name].install}\n`);
+  if (process.env.CI)
+    throw new Error(`CI=true but ${missing} is missing: .ci/run installs it (${installs[name].install}).`);
+  console.warn(
+    `\n⚠️  ${name.toUpperCase()} SCENARIOS SKIPPED: ${missing} not found.\n    Install it with: sudo ${installs[name].install}\n`,
+  );
   return true;
 }
 

@@ -18,12 +18,22 @@ export interface Connected {
 }
 
 export function waitForConnected(tab: EngineTab): Promise<Connected> {
-  return waitInTab(tab, 'the tab to reach its broker (the authbroker:connected mark)', () => {
-    const mark = performance.getEntriesByName('authbroker:connected')[0] as PerformanceMark | undefined;
-    if (mark === undefined) return null;
-    const detail = mark.detail as { mode: string; attempts: number; fallbacks: number };
-    return { mode: detail.mode, attempts: detail.attempts, fallbacks: detail.fallbacks, millis: Math.round(mark.startTime) };
-  }, null);
+  return waitInTab(
+    tab,
+    'the tab to reach its broker (the authbroker:connected mark)',
+    () => {
+      const mark = performance.getEntriesByName('authbroker:connected')[0] as PerformanceMark | undefined;
+      if (mark === undefined) return null;
+      const detail = mark.detail as { mode: string; attempts: number; fallbacks: number };
+      return {
+        mode: detail.mode,
+        attempts: detail.attempts,
+        fallbacks: detail.fallbacks,
+        millis: Math.round(mark.startTime),
+      };
+    },
+    null,
+  );
 }
 
 export function status(tab: EngineTab): Promise<BrokerStatus> {
@@ -41,18 +51,30 @@ export async function signOut(tab: EngineTab): Promise<void> {
 
 /** Waits until the tab's broker has this person signed in and the page's top bar shows them. */
 export async function waitForSignedIn(tab: EngineTab, email: string = DEMO.email): Promise<void> {
-  await waitInTab(tab, `${email} signed in and shown`, async (expected) => {
-    const session = (await window.__authbroker.status()).session;
-    const shown = document.querySelector('[data-testid="current-user-email"]')?.textContent?.trim();
-    return session.status === 'signed-in' && shown === expected;
-  }, email);
+  await waitInTab(
+    tab,
+    `${email} signed in and shown`,
+    async (expected) => {
+      const session = (await window.__authbroker.status()).session;
+      const shown = document.querySelector('[data-testid="current-user-email"]')?.textContent?.trim();
+      return session.status === 'signed-in' && shown === expected;
+    },
+    email,
+  );
 }
 
 /** Waits until the tab's broker is signed out for `reason` and the page offers "Sign in" again. */
 export async function waitForSignedOut(tab: EngineTab, reason = 'signed-out'): Promise<void> {
-  await waitInTab(tab, `signed out (${reason}) and shown`, async (expected) => {
-    const session = (await window.__authbroker.status()).session;
-    const offered = document.querySelector('[data-testid="nav-sign-in"]') !== null && document.querySelector('[data-testid="current-user-email"]') === null;
-    return session.status === 'signed-out' && session.lastEnd?.reason === expected && offered;
-  }, reason);
+  await waitInTab(
+    tab,
+    `signed out (${reason}) and shown`,
+    async (expected) => {
+      const session = (await window.__authbroker.status()).session;
+      const offered =
+        document.querySelector('[data-testid="nav-sign-in"]') !== null &&
+        document.querySelector('[data-testid="current-user-email"]') === null;
+      return session.status === 'signed-out' && session.lastEnd?.reason === expected && offered;
+    },
+    reason,
+  );
 }

@@ -9,7 +9,8 @@ import type { Engine, EngineProfile, EngineTab } from './engine.js';
  */
 function tabOf(page: Page): EngineTab {
   return {
-    evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => page.evaluate(fn as (arg: unknown) => Promise<R>, arg) as Promise<R>,
+    evaluate: <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) =>
+      page.evaluate(fn as (arg: unknown) => Promise<R>, arg) as Promise<R>,
     reload: async () => {
       await page.reload({ waitUntil: 'load' });
     },
@@ -37,7 +38,11 @@ function engineOf(name: 'chromium' | 'firefox', browser: Browser, version: strin
 }
 
 export async function launchChromium(executablePath: string): Promise<Engine> {
-  const browser = await puppeteer.launch({ executablePath, headless: true, args: CHROMIUM_ARGS.filter((arg) => arg !== '--headless') });
+  const browser = await puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS.filter((arg) => arg !== '--headless'),
+  });
   return engineOf('chromium', browser, await browser.version());
 }
 

@@ -22,7 +22,11 @@ export interface ScenarioOptions {
   timeout?: number;
 }
 
-export type DefineScenario = (name: string, run: (stage: EngineStage) => Promise<void>, options?: ScenarioOptions) => void;
+export type DefineScenario = (
+  name: string,
+  run: (stage: EngineStage) => Promise<void>,
+  options?: ScenarioOptions,
+) => void;
 
 export const DEFAULT_WAIT_MILLIS = 15_000;
 
@@ -30,7 +34,13 @@ export const DEFAULT_WAIT_MILLIS = 15_000;
  * Polls `probe` in a tab until it returns something truthy; a timeout names what was awaited and
  * the last value seen. Nothing here sleeps for a fixed time.
  */
-export async function waitInTab<A, R>(tab: EngineTab, what: string, probe: (arg: A) => R | Promise<R>, arg: A, timeoutMillis = DEFAULT_WAIT_MILLIS): Promise<NonNullable<R>> {
+export async function waitInTab<A, R>(
+  tab: EngineTab,
+  what: string,
+  probe: (arg: A) => R | Promise<R>,
+  arg: A,
+  timeoutMillis = DEFAULT_WAIT_MILLIS,
+): Promise<NonNullable<R>> {
   const deadline = Date.now() + timeoutMillis;
   let last: unknown;
   for (;;) {
@@ -41,7 +51,8 @@ export async function waitInTab<A, R>(tab: EngineTab, what: string, probe: (arg:
     } catch (error) {
       last = `error: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMillis} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMillis} ms waiting for ${what}; last seen: ${JSON.stringify(last)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -80,7 +91,12 @@ export function inEveryEngine(define: (scenario: DefineScenario, engineName: Eng
             },
             async openApp(profile, path = '/') {
               const tab = await profile.openTab(`${demo.url}${path}`);
-              await waitInTab(tab, 'the app and its broker client', () => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined, null);
+              await waitInTab(
+                tab,
+                'the app and its broker client',
+                () => (window as unknown as { __authbroker?: unknown }).__authbroker !== undefined,
+                null,
+              );
               return tab;
             },
           };

@@ -23,7 +23,13 @@ export interface WebDriverRequestOptions {
 }
 
 /** One request to the driver: the `value` of its answer, or a WebDriverError naming what failed. */
-export async function webDriverRequest<T>(baseUrl: string, method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, options: WebDriverRequestOptions = {}): Promise<T> {
+export async function webDriverRequest<T>(
+  baseUrl: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  body?: unknown,
+  options: WebDriverRequestOptions = {},
+): Promise<T> {
   const deadlineMillis = options.deadlineMillis ?? 30_000;
   let response: Response;
   try {
@@ -36,7 +42,9 @@ export async function webDriverRequest<T>(baseUrl: string, method: 'GET' | 'POST
   } catch (error) {
     const timedOut = (error as { name?: string } | null)?.name === 'TimeoutError';
     throw new WebDriverError(
-      timedOut ? `WebDriver ${method} ${path} got no answer within ${deadlineMillis} ms.` : `WebDriver ${method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
+      timedOut
+        ? `WebDriver ${method} ${path} got no answer within ${deadlineMillis} ms.`
+        : `WebDriver ${method} ${path} failed: ${error instanceof Error ? error.message : String(error)}`,
       timedOut ? 'deadline' : 'network',
     );
   }
@@ -45,12 +53,18 @@ export async function webDriverRequest<T>(baseUrl: string, method: 'GET' | 'POST
   try {
     parsed = JSON.parse(text) as { value?: unknown };
   } catch {
-    throw new WebDriverError(`WebDriver ${method} ${path} answered ${response.status} with something that is not JSON: ${text.slice(0, 200)}`, 'protocol');
+    throw new WebDriverError(
+      `WebDriver ${method} ${path} answered ${response.status} with something that is not JSON: ${text.slice(0, 200)}`,
+      'protocol',
+    );
   }
   // Errors come with a non-2xx status (a script's own result may well have an `error` field).
   const value = parsed.value as { error?: string; message?: string } | undefined;
   if (!response.ok) {
-    throw new WebDriverError(`WebDriver ${method} ${path}: ${value?.error ?? response.status}: ${value?.message ?? text.slice(0, 200)}`, value?.error ?? String(response.status));
+    throw new WebDriverError(
+      `WebDriver ${method} ${path}: ${value?.error ?? response.status}: ${value?.message ?? text.slice(0, 200)}`,
+      value?.error ?? String(response.status),
+    );
   }
   return parsed.value as T;
 }
@@ -68,12 +82,27 @@ export class WebDriverSession {
     private readonly deadlineMillis: number,
   ) {}
 
-  static async create(baseUrl: string, capabilities: Record<string, unknown>, deadlineMillis = 30_000): Promise<WebDriverSession> {
-    const created = await webDriverRequest<{ sessionId: string; capabilities?: Record<string, unknown> }>(baseUrl, 'POST', '/session', { capabilities: { alwaysMatch: capabilities } }, { deadlineMillis });
+  static async create(
+    baseUrl: string,
+    capabilities: Record<string, unknown>,
+    deadlineMillis = 30_000,
+  ): Promise<WebDriverSession> {
+    const created = await webDriverRequest<{ sessionId: string; capabilities?: Record<string, unknown> }>(
+      baseUrl,
+      'POST',
+      '/session',
+      { capabilities: { alwaysMatch: capabilities } },
+      { deadlineMillis },
+    );
     return new WebDriverSession(baseUrl, created.sessionId, created.capabilities ?? {}, deadlineMillis);
   }
 
-  private request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, deadlineMillis = this.deadlineMillis): Promise<T> {
+  private request<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+    deadlineMillis = this.deadlineMillis,
+  ): Promise<T> {
     return webDriverRequest<T>(this.baseUrl, method, `/session/${this.id}${path}`, body, { deadlineMillis });
   }
 

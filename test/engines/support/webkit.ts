@@ -30,7 +30,10 @@ interface Driver {
 async function startDriver(driverPath: string): Promise<Driver> {
   const port = await freePort();
   // Its own process group, so that stopping it ends xvfb-run, Xvfb, the driver and MiniBrowser.
-  const child: ChildProcess = spawn('xvfb-run', ['-a', driverPath, `--port=${port}`, '--replace-on-new-session'], { detached: true, stdio: 'ignore' });
+  const child: ChildProcess = spawn('xvfb-run', ['-a', driverPath, `--port=${port}`, '--replace-on-new-session'], {
+    detached: true,
+    stdio: 'ignore',
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
@@ -101,7 +104,9 @@ export async function launchWebKit(paths: WebKitPaths): Promise<Engine> {
       try {
         return await WebDriverSession.create(driver.url, capabilities, 30_000);
       } catch (second) {
-        throw new Error(`WebKitWebDriver created no session twice: ${(first as Error).message}; then ${(second as Error).message}`);
+        throw new Error(
+          `WebKitWebDriver created no session twice: ${(first as Error).message}; then ${(second as Error).message}`,
+        );
       }
     }
   }
@@ -134,7 +139,13 @@ export async function launchWebKit(paths: WebKitPaths): Promise<Engine> {
             await session.navigate(url);
             const tab: EngineTab = {
               evaluate: async <A, R>(fn: (arg: A) => R | Promise<R>, arg: A) => {
-                const outcome = await inWindow(handle, () => session.executeAsync<{ ok: boolean; value?: R; error?: string }>(scriptFor(fn.toString()), [arg === undefined ? null : arg], SCRIPT_DEADLINE_MILLIS + 5000));
+                const outcome = await inWindow(handle, () =>
+                  session.executeAsync<{ ok: boolean; value?: R; error?: string }>(
+                    scriptFor(fn.toString()),
+                    [arg === undefined ? null : arg],
+                    SCRIPT_DEADLINE_MILLIS + 5000,
+                  ),
+                );
                 if (!outcome.ok) throw new Error(`In the page: ${outcome.error}`);
                 return outcome.value as R;
               },

@@ -76,16 +76,37 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
-export async function launchWithExtension(engine: ExtensionEngine, emulator: RunningEmulator, collector: Collector, choices: BuildChoices = {}): Promise<ExtensionBrowser> {
+export async function launchWithExtension(
+  engine: ExtensionEngine,
+  emulator: RunningEmulator,
+  collector: Collector,
+  choices: BuildChoices = {},
+): Promise<ExtensionBrowser> {
   const { firefoxIdleMillis, ...buildChoices } = choices;
   const outdir = mkdtempSync(join(tmpdir(), `authbroker-extension-${engine}-`));
   const profile = mkdtempSync(join(tmpdir(), `authbroker-profile-${engine}-`));
   const dir = await buildExtension({ outdir, baseUrl: emulator.url, driver: collector.url, ...buildChoices });
   let installed = false;
   const launch = async (): Promise<Browser> => {
-    if (engine === 'chromium') return puppeteer.launch({ executablePath: CHROMIUM_PATH, headless: true, pipe: true, enableExtensions: [dir], userDataDir: profile, args: CHROMIUM_FLAGS });
+    if (engine === 'chromium')
+      return puppeteer.launch({
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        pipe: true,
+        enableExtensions: [dir],
+        userDataDir: profile,
+        args: CHROMIUM_FLAGS,
+      });
     const firefox = await puppeteer.launch({
       browser: 'firefox',
       executablePath: FIREFOX_PATH,
@@ -109,7 +130,10 @@ export async function launchWithExtension(engine: ExtensionEngine, emulator: Run
       },
     });
     if (!installed) {
-      await bidi(firefox).send('webExtension.install', { extensionData: { type: 'archivePath', path: packXpi(dir, `${outdir}.xpi`) }, 'moz:permanent': true });
+      await bidi(firefox).send('webExtension.install', {
+        extensionData: { type: 'archivePath', path: packXpi(dir, `${outdir}.xpi`) },
+        'moz:permanent': true,
+      });
       installed = true;
     }
     return firefox;
@@ -129,7 +153,8 @@ export async function launchWithExtension(engine: ExtensionEngine, emulator: Run
       await page.goto(url, { waitUntil: 'load' });
       return { page, content: await collector.context('content', { after }) };
     },
-    stopBackground: () => (engine === 'chromium' ? stopChromiumBackground(browser) : stopFirefoxBackground(browser, firefoxIdleMillis)),
+    stopBackground: () =>
+      engine === 'chromium' ? stopChromiumBackground(browser) : stopFirefoxBackground(browser, firefoxIdleMillis),
     async restart() {
       await browser.close();
       browser = await launch();
@@ -151,9 +176,18 @@ async function stopChromiumBackground(browser: Browser): Promise<void> {
   const session = await page.createCDPSession();
   // Resolved once the browser reports the background stopped (the command itself returns before).
   const stopped = new Promise<void>((resolve) => {
-    session.on('ServiceWorker.workerVersionUpdated', ({ versions }: { versions: Array<{ scriptURL: string; runningStatus: string }> }) => {
-      if (versions.some((v) => v.scriptURL.startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`) && v.runningStatus === 'stopped')) resolve();
-    });
+    session.on(
+      'ServiceWorker.workerVersionUpdated',
+      ({ versions }: { versions: Array<{ scriptURL: string; runningStatus: string }> }) => {
+        if (
+          versions.some(
+            (v) =>
+              v.scriptURL.startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`) && v.runningStatus === 'stopped',
+          )
+        )
+          resolve();
+      },
+    );
   });
   await session.send('ServiceWorker.enable');
   await session.send('ServiceWorker.stopAllWorkers');
@@ -170,10 +204,21 @@ function bidi(browser: Browser): BidiConnection {
   return (browser as unknown as { connection: BidiConnection }).connection;
 }
 
-/** Runs an expression in the browser's own window (BiDi's chrome scope, open with --remote-allow-system-access) and resolves with its value. */
+/**
+ * Runs an expression in the browser's own window (BiDi's chrome scope, open with --remote-allow-system-access) and
+ * resolves with its value.
+ */
 async function inFirefoxChrome(browser: Browser, expression: string): Promise<unknown> {
-  const tree = (await bidi(browser).send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as { contexts: Array<{ context: string }> };
-  const evaluated = (await bidi(browser).send('script.evaluate', { expression, target: { context: tree.contexts[0]!.context }, awaitPromise: true })).result as { type: string; result?: { value?: unknown }; exceptionDetails?: { text: string } };
+  const tree = (await bidi(browser).send('browsingContext.getTree', { 'moz:scope': 'chrome' })).result as {
+    contexts: Array<{ context: string }>;
+  };
+  const evaluated = (
+    await bidi(browser).send('script.evaluate', {
+      expression,
+      target: { context: tree.contexts[0]!.context },
+      awaitPromise: true,
+    })
+  ).result as { type: string; result?: { value?: unknown }; exceptionDetails?: { text: string } };
   if (evaluated.type === 'exception') throw new Error(`In Firefox: ${evaluated.exceptionDetails?.text}`);
   return evaluated.result?.value;
 }

@@ -19,7 +19,12 @@ export interface Collector {
   /** The newest context of a kind that said hello (waiting for one, up to `timeoutMillis`). */
   context(kind: string, options?: { after?: number; timeoutMillis?: number }): Promise<DriverContext>;
   /** Runs a command in a context and resolves with its answer (rejects with its error). */
-  run<T = unknown>(target: DriverContext, op: string, args?: Record<string, unknown>, timeoutMillis?: number): Promise<T>;
+  run<T = unknown>(
+    target: DriverContext,
+    op: string,
+    args?: Record<string, unknown>,
+    timeoutMillis?: number,
+  ): Promise<T>;
   /** Every hello so far. */
   hellos(): DriverContext[];
   close(): Promise<void>;
@@ -56,7 +61,11 @@ export async function startCollector(): Promise<Collector> {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (request.method === 'OPTIONS') {
-      response.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type' });
+      response.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'content-type',
+      });
       return response.end();
     }
     if (url.pathname === '/hello' && request.method === 'POST') {
@@ -112,7 +121,11 @@ export async function startCollector(): Promise<Collector> {
         if (found) return resolve(found);
         const timer = setTimeout(() => {
           helloWaiters.delete(wake);
-          reject(new Error(`No ${kind} context said hello within ${timeoutMillis} ms (hellos: ${contexts.map((c) => c.context).join(', ') || 'none'}).`));
+          reject(
+            new Error(
+              `No ${kind} context said hello within ${timeoutMillis} ms (hellos: ${contexts.map((c) => c.context).join(', ') || 'none'}).`,
+            ),
+          );
         }, timeoutMillis);
         const wake = () => {
           const now = find();

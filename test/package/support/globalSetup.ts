@@ -23,7 +23,11 @@ export default function setup(project: TestProject): () => void {
   const scratch = mkdtempSync(join(tmpdir(), 'authbroker-package-'));
   const pack = (args: string[]) => {
     try {
-      execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch, ...args], { cwd: root, stdio: 'pipe', encoding: 'utf8' });
+      execFileSync('npm', ['pack', '--silent', '--pack-destination', scratch, ...args], {
+        cwd: root,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
     } catch (error) {
       // The build's own diagnostics (tsc prints them on stdout) say why.
       const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };

@@ -19,16 +19,35 @@ const exchange = (over: Partial<Exchange> = {}): Exchange => ({
 
 describe('the differential check', () => {
   it('reads key paths with array items merged, and routes with ids as :id', () => {
-    expect(keyPaths({ a: 1, b: { c: [{ d: 1 }, { e: 2 }] }, f: [] })).toEqual(['a', 'b', 'b.c', 'b.c[]', 'b.c[].d', 'b.c[].e', 'f', 'f[]']);
-    expect(routeOf('http://x/api/v1/teams/0b1f931e-f2a1-428e-b594-d3b6769c6d91/members?x=1')).toBe('/teams/:id/members');
+    expect(keyPaths({ a: 1, b: { c: [{ d: 1 }, { e: 2 }] }, f: [] })).toEqual([
+      'a',
+      'b',
+      'b.c',
+      'b.c[]',
+      'b.c[].d',
+      'b.c[].e',
+      'f',
+      'f[]',
+    ]);
+    expect(routeOf('http://x/api/v1/teams/0b1f931e-f2a1-428e-b594-d3b6769c6d91/members?x=1')).toBe(
+      '/teams/:id/members',
+    );
     expect(routeOf('http://x/api/v1')).toBe('/');
   });
 
   it('finds every kind of difference, and compares body keys only on answers of the same code', () => {
     const found = compareExchanges(
       'f',
-      [exchange(), exchange({ label: 'only here' }), exchange({ label: 'error', status: 400, knownError: 'A', bodyKeys: ['code'] })],
-      [exchange({ bodyKeys: ['id', 'is_anonymous'], headers: { 'content-type': 'text/plain' } }), exchange({ label: 'error', status: 401, knownError: 'B', bodyKeys: ['code', 'details'] }), exchange({ label: 'new' })],
+      [
+        exchange(),
+        exchange({ label: 'only here' }),
+        exchange({ label: 'error', status: 400, knownError: 'A', bodyKeys: ['code'] }),
+      ],
+      [
+        exchange({ bodyKeys: ['id', 'is_anonymous'], headers: { 'content-type': 'text/plain' } }),
+        exchange({ label: 'error', status: 401, knownError: 'B', bodyKeys: ['code', 'details'] }),
+        exchange({ label: 'new' }),
+      ],
     );
     expect(found.map((d) => `${d.label} ${d.kind} ${d.subject}`.trim())).toEqual([
       'step header content-type',
@@ -43,10 +62,27 @@ describe('the differential check', () => {
   });
 
   it('explains the x-hexclave-* header family only when it is the whole difference', () => {
-    const cors = (emulator: string, real: string) => compareExchanges('f', [exchange({ headers: { 'access-control-expose-headers': emulator } })], [exchange({ headers: { 'access-control-expose-headers': real } })])[0]!;
-    expect(explanationOf(cors('content-type, x-hexclave-known-error, x-stack-known-error', 'content-type, x-stack-known-error'), EXPLANATIONS)).toBeDefined();
-    expect(explanationOf(cors('content-type, x-hexclave-known-error', 'content-type, x-stack-known-error'), EXPLANATIONS)).toBeUndefined();
-    expect(explanationOf(cors('content-type, x-stack-known-error, x-other', 'content-type, x-stack-known-error'), EXPLANATIONS)).toBeUndefined();
+    const cors = (emulator: string, real: string) =>
+      compareExchanges(
+        'f',
+        [exchange({ headers: { 'access-control-expose-headers': emulator } })],
+        [exchange({ headers: { 'access-control-expose-headers': real } })],
+      )[0]!;
+    expect(
+      explanationOf(
+        cors('content-type, x-hexclave-known-error, x-stack-known-error', 'content-type, x-stack-known-error'),
+        EXPLANATIONS,
+      ),
+    ).toBeDefined();
+    expect(
+      explanationOf(cors('content-type, x-hexclave-known-error', 'content-type, x-stack-known-error'), EXPLANATIONS),
+    ).toBeUndefined();
+    expect(
+      explanationOf(
+        cors('content-type, x-stack-known-error, x-other', 'content-type, x-stack-known-error'),
+        EXPLANATIONS,
+      ),
+    ).toBeUndefined();
   });
 
   it("lists our client's requests from protocol/endpoints, the token endpoint included", () => {
@@ -63,7 +99,9 @@ describe('the differential check', () => {
     expect(routes).toEqual(expect.arrayContaining(['GET /internal/projects/current', 'GET /projects/current']));
     expect(routes.length).toBeGreaterThan(90);
     expect(routeMatches('GET /teams/:id', 'GET /teams/:id')).toBe(true);
-    expect(routeMatches('DELETE /team-permission-definitions/:id', 'DELETE /team-permission-definitions/read_reports')).toBe(true);
+    expect(
+      routeMatches('DELETE /team-permission-definitions/:id', 'DELETE /team-permission-definitions/read_reports'),
+    ).toBe(true);
     expect(routeMatches('GET /teams/:id', 'GET /teams')).toBe(false);
   });
 });

@@ -1,6 +1,14 @@
 import type { Exchange } from './exchange.js';
 
-export type DifferenceKind = 'status' | 'known-error' | 'header' | 'key-only-in-emulator' | 'key-only-in-real' | 'body-kind' | 'exchange-only-in-emulator' | 'exchange-only-in-real';
+export type DifferenceKind =
+  | 'status'
+  | 'known-error'
+  | 'header'
+  | 'key-only-in-emulator'
+  | 'key-only-in-real'
+  | 'body-kind'
+  | 'exchange-only-in-emulator'
+  | 'exchange-only-in-real';
 
 /** One atomic difference between the emulator's and the real backend's answer to the same step. */
 export interface Difference {
@@ -41,22 +49,46 @@ export function compareExchanges(flow: string, emulator: readonly Exchange[], re
       out.push({ ...base, kind: 'exchange-only-in-emulator', subject: '', emulator: `${e.status}`, real: '—' });
       continue;
     }
-    if (e.status !== r.status) out.push({ ...base, kind: 'status', subject: '', emulator: `${e.status}`, real: `${r.status}` });
-    if (e.knownError !== r.knownError) out.push({ ...base, kind: 'known-error', subject: '', emulator: show(e.knownError), real: show(r.knownError) });
+    if (e.status !== r.status)
+      out.push({ ...base, kind: 'status', subject: '', emulator: `${e.status}`, real: `${r.status}` });
+    if (e.knownError !== r.knownError)
+      out.push({ ...base, kind: 'known-error', subject: '', emulator: show(e.knownError), real: show(r.knownError) });
     for (const name of new Set([...Object.keys(e.headers), ...Object.keys(r.headers)])) {
-      if (e.headers[name] !== r.headers[name]) out.push({ ...base, kind: 'header', subject: name, emulator: show(e.headers[name]), real: show(r.headers[name]) });
+      if (e.headers[name] !== r.headers[name])
+        out.push({
+          ...base,
+          kind: 'header',
+          subject: name,
+          emulator: show(e.headers[name]),
+          real: show(r.headers[name]),
+        });
     }
     // Error bodies' keys follow from the code (compared above); a body's keys are compared on answers of the same code.
     if (e.knownError === r.knownError) {
-      if (e.bodyKind !== r.bodyKind) out.push({ ...base, kind: 'body-kind', subject: '', emulator: e.bodyKind, real: r.bodyKind });
+      if (e.bodyKind !== r.bodyKind)
+        out.push({ ...base, kind: 'body-kind', subject: '', emulator: e.bodyKind, real: r.bodyKind });
       const eKeys = new Set(e.bodyKeys ?? []);
       const rKeys = new Set(r.bodyKeys ?? []);
-      for (const key of eKeys) if (!rKeys.has(key)) out.push({ ...base, kind: 'key-only-in-emulator', subject: key, emulator: 'present', real: 'absent' });
-      for (const key of rKeys) if (!eKeys.has(key)) out.push({ ...base, kind: 'key-only-in-real', subject: key, emulator: 'absent', real: 'present' });
+      for (const key of eKeys)
+        if (!rKeys.has(key))
+          out.push({ ...base, kind: 'key-only-in-emulator', subject: key, emulator: 'present', real: 'absent' });
+      for (const key of rKeys)
+        if (!eKeys.has(key))
+          out.push({ ...base, kind: 'key-only-in-real', subject: key, emulator: 'absent', real: 'present' });
     }
   }
   for (const r of real) {
-    if (!emulatorLabels.has(r.label)) out.push({ flow, label: r.label, method: r.method, route: r.route, kind: 'exchange-only-in-real', subject: '', emulator: '—', real: `${r.status}` });
+    if (!emulatorLabels.has(r.label))
+      out.push({
+        flow,
+        label: r.label,
+        method: r.method,
+        route: r.route,
+        kind: 'exchange-only-in-real',
+        subject: '',
+        emulator: '—',
+        real: `${r.status}`,
+      });
   }
   return out;
 }

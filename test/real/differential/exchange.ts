@@ -96,9 +96,13 @@ export async function exchangeOf(label: string, method: string, url: string, res
       body = undefined;
     }
   }
-  const bodyKind: Exchange['bodyKind'] = text === '' ? 'empty' : body === undefined ? 'text' : Array.isArray(body) ? 'array' : 'object';
-  const code = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { code?: unknown }).code : undefined;
-  const knownError = response.headers.get('x-stack-known-error') ?? (typeof code === 'string' && KNOWN_ERROR_CODE.test(code) ? code : null);
+  const bodyKind: Exchange['bodyKind'] =
+    text === '' ? 'empty' : body === undefined ? 'text' : Array.isArray(body) ? 'array' : 'object';
+  const code =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { code?: unknown }).code : undefined;
+  const knownError =
+    response.headers.get('x-stack-known-error') ??
+    (typeof code === 'string' && KNOWN_ERROR_CODE.test(code) ? code : null);
   return {
     label,
     method: method.toUpperCase(),

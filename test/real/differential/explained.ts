@@ -6,7 +6,11 @@ import type { Difference, Explanation } from './compare.js';
  * matches none fails the differential check.
  */
 
-const tokens = (value: string) => value.split(',').map((v) => v.trim()).filter(Boolean);
+const tokens = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 /** The emulator's list is the real one plus the `x-hexclave-*` twins, and nothing else. */
 const onlyHexclaveExtra = (d: Difference) => {
   const emulator = tokens(d.emulator).filter((t) => !t.startsWith('x-hexclave-'));
@@ -21,20 +25,24 @@ export const EXPLANATIONS: readonly Explanation[] = [
     kind: 'header',
     subject: /^access-control-(allow|expose)-headers$/,
     when: onlyHexclaveExtra,
-    reason: 'The emulator also allows and exposes the x-hexclave-* twins of the protocol headers, which @stackframe/js 2.8.108 and later send; this backend snapshot knows only x-stack-* (README: header families).',
+    reason:
+      'The emulator also allows and exposes the x-hexclave-* twins of the protocol headers, which @stackframe/js 2.8.108 and later send; this backend snapshot knows only x-stack-* (README: header families).',
   },
   {
     route: /^DELETE \/auth\/sessions\/current$/,
     label: /^sign out again$/,
-    reason: 'Signing out with the access token of a session that has already ended is a 500 on the backend (an unhandled missing refresh token); the emulator answers REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, which a client can act on (README: backend defects).',
+    reason:
+      'Signing out with the access token of a session that has already ended is a 500 on the backend (an unhandled missing refresh token); the emulator answers REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, which a client can act on (README: backend defects).',
   },
   {
     route: EMAIL_TEMPLATES,
-    reason: 'The service removed the v2.7 e-mail template routes (templates are TSX sources with themes under /internal/email-templates now); the emulator keeps them for authbroker/server\'s admin template calls and the demo, until those move to the new model (README: e-mail templates).',
+    reason:
+      "The service removed the v2.7 e-mail template routes (templates are TSX sources with themes under /internal/email-templates now); the emulator keeps them for authbroker/server's admin template calls and the demo, until those move to the new model (README: e-mail templates).",
   },
   {
     route: METRICS,
     kind: ['key-only-in-emulator', 'key-only-in-real'],
-    reason: "The dashboard's metrics grew into analytics, auth, e-mail and payment overviews fed by ClickHouse, which the emulator does not keep; it answers v2.7's shape, which authbroker/server's getProjectMetrics types (README: metrics).",
+    reason:
+      "The dashboard's metrics grew into analytics, auth, e-mail and payment overviews fed by ClickHouse, which the emulator does not keep; it answers v2.7's shape, which authbroker/server's getProjectMetrics types (README: metrics).",
   },
 ];

@@ -52,7 +52,15 @@ export class FlowContext {
   }
 
   /** A recording transport of the flow's project (or `internal`). */
-  transport<A extends AccessType>(accessType: A, options: { tokens?: Tokens | undefined; internal?: boolean; adminAccessToken?: string; keys?: Partial<ProjectKeys> } = {}): Transport<A> {
+  transport<A extends AccessType>(
+    accessType: A,
+    options: {
+      tokens?: Tokens | undefined;
+      internal?: boolean;
+      adminAccessToken?: string;
+      keys?: Partial<ProjectKeys>;
+    } = {},
+  ): Transport<A> {
     const keys = { ...this.project, ...options.keys };
     const internal = options.internal === true;
     return createTransport({
@@ -61,7 +69,11 @@ export class FlowContext {
       accessType,
       publishableClientKey: internal ? this.side.internalPublishableClientKey : keys.publishableClientKey,
       secretServerKey: internal ? undefined : keys.secretServerKey,
-      superSecretAdminKey: internal ? undefined : options.adminAccessToken === undefined ? keys.superSecretAdminKey : undefined,
+      superSecretAdminKey: internal
+        ? undefined
+        : options.adminAccessToken === undefined
+          ? keys.superSecretAdminKey
+          : undefined,
       adminTokens: options.adminAccessToken === undefined ? undefined : staticTokenSource(options.adminAccessToken),
       userTokens: options.tokens === undefined ? undefined : this.tokenSourceOf(options.tokens),
       fetch: this.recorder.fetch,
@@ -91,7 +103,12 @@ export class FlowContext {
    * since the two sides' token lifetimes differ by design; the token endpoint has steps of its own.
    */
   private tokenSourceOf(tokens: Tokens): TokenSource {
-    if (tokens.refresh_token === undefined) return { renewable: false, getAccessToken: async () => tokens.access_token, invalidateAccessToken: () => undefined };
+    if (tokens.refresh_token === undefined)
+      return {
+        renewable: false,
+        getAccessToken: async () => tokens.access_token,
+        invalidateAccessToken: () => undefined,
+      };
     const refreshToken = tokens.refresh_token;
     let source = this.renewing.get(refreshToken);
     if (!source) {
@@ -134,12 +151,17 @@ export class FlowContext {
   }
 
   /** A request our client never makes as such (bad headers, other methods), sent as given. */
-  async raw(label: string, request: { method: string; path: string; headers?: Record<string, string>; body?: unknown }): Promise<{ status: number; body: unknown }> {
+  async raw(
+    label: string,
+    request: { method: string; path: string; headers?: Record<string, string>; body?: unknown },
+  ): Promise<{ status: number; body: unknown }> {
     this.recorder.setLabel(label);
     const response = await this.recorder.fetch(`${this.side.baseUrl}/api/v1${request.path}`, {
       method: request.method,
       headers: { ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
-      ...(request.body === undefined ? {} : { body: typeof request.body === 'string' ? request.body : JSON.stringify(request.body) }),
+      ...(request.body === undefined
+        ? {}
+        : { body: typeof request.body === 'string' ? request.body : JSON.stringify(request.body) }),
       redirect: 'manual',
     });
     const text = await response.text();
@@ -172,7 +194,6 @@ export class FlowContext {
     return undefined;
   }
 }
-
 
 /** The code a link in an e-mail carries (`?code=…`), or the first such link's. */
 export function codeFromMail(message: MailMessage | undefined): string | undefined {

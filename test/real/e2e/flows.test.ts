@@ -1,7 +1,18 @@
 import { decodeJwt } from 'jose';
 import type { Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
-import { byTestId, focus, signInWithPasswordUi, signOutUi, T, until, waitForSignedIn, waitForSignedOut, waitForText, waitForVisible } from '../../e2e/support/ui.js';
+import {
+  byTestId,
+  focus,
+  signInWithPasswordUi,
+  signOutUi,
+  T,
+  until,
+  waitForSignedIn,
+  waitForSignedOut,
+  waitForText,
+  waitForVisible,
+} from '../../e2e/support/ui.js';
 import { realScenario, type RealStage } from './support/realStage.js';
 
 /**
@@ -18,7 +29,12 @@ function email(prefix: string): string {
 /** A user with a password, made by the app's server (a secret key), as an admin would. */
 async function userWithPassword(stage: RealStage, prefix: string): Promise<{ email: string; password: string }> {
   const address = email(prefix);
-  await stage.server('POST', '/users', { primary_email: address, primary_email_auth_enabled: true, primary_email_verified: true, password: PASSWORD });
+  await stage.server('POST', '/users', {
+    primary_email: address,
+    primary_email_auth_enabled: true,
+    primary_email_verified: true,
+    password: PASSWORD,
+  });
   return { email: address, password: PASSWORD };
 }
 
@@ -33,43 +49,62 @@ async function signedInTabs(stage: RealStage, count: number): Promise<{ pages: P
 }
 
 describe('authbroker against the real backend, in Chromium', () => {
-  realScenario('password: a wrong password is the known error in our words; the right one signs in every tab', async (stage) => {
-    const person = await userWithPassword(stage, 'password');
-    const context = await stage.newContext();
-    const first = await stage.openTab(context);
-    const second = await stage.openTab(context);
-    await signInWithPasswordUi(first, { email: person.email, password: 'not-the-password-1' });
-    await waitForVisible(first, T.formError, 30_000);
-    expect((await byTestId(first, T.formError).innerText()).trim()).toMatch(/e-mail and password do not match/i);
-    const refused = await first.evaluate((p) => window.__authbroker.signInWithPassword(p).then(() => null, (e: { code?: string }) => e.code ?? null), { email: person.email, password: 'not-the-password-1' });
-    expect(refused).toBe('EMAIL_PASSWORD_MISMATCH');
+  realScenario(
+    'password: a wrong password is the known error in our words; the right one signs in every tab',
+    async (stage) => {
+      const person = await userWithPassword(stage, 'password');
+      const context = await stage.newContext();
+      const first = await stage.openTab(context);
+      const second = await stage.openTab(context);
+      await signInWithPasswordUi(first, { email: person.email, password: 'not-the-password-1' });
+      await waitForVisible(first, T.formError, 30_000);
+      expect((await byTestId(first, T.formError).innerText()).trim()).toMatch(/e-mail and password do not match/i);
+      const refused = await first.evaluate(
+        (p) =>
+          window.__authbroker.signInWithPassword(p).then(
+            () => null,
+            (e: { code?: string }) => e.code ?? null,
+          ),
+        { email: person.email, password: 'not-the-password-1' },
+      );
+      expect(refused).toBe('EMAIL_PASSWORD_MISMATCH');
 
-    await byTestId(first, T.signInPassword).fill(person.password);
-    await byTestId(first, T.signInSubmit).click();
-    for (const page of [first, second]) await waitForSignedIn(page, person.email, 30_000);
-    const user = await second.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
-    // Today's user fields reach the tab, camelCased: a password user is no guest.
-    expect(user).toMatchObject({ primaryEmail: person.email, hasPassword: true, isAnonymous: false, isRestricted: false, restrictedReason: null });
-  });
+      await byTestId(first, T.signInPassword).fill(person.password);
+      await byTestId(first, T.signInSubmit).click();
+      for (const page of [first, second]) await waitForSignedIn(page, person.email, 30_000);
+      const user = await second.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
+      // Today's user fields reach the tab, camelCased: a password user is no guest.
+      expect(user).toMatchObject({
+        primaryEmail: person.email,
+        hasPassword: true,
+        isAnonymous: false,
+        isRestricted: false,
+        restrictedReason: null,
+      });
+    },
+  );
 
-  realScenario('OTP: the code from the e-mail (through the mail sink) typed into the sign-in page signs a new account in', async (stage) => {
-    const address = email('otp');
-    const context = await stage.newContext();
-    const page = await stage.openTab(context, '/handler/sign-in');
-    await focus(page);
-    await byTestId(page, T.signInTabMagicLink).click();
-    await byTestId(page, T.magicLinkEmail).fill(address);
-    await byTestId(page, T.magicLinkSend).click();
-    await waitForVisible(page, T.otpInput, 30_000);
-    const mail = await stage.target.waitForMail(address, /code|sign in/i, 60_000);
-    const code = /\b([A-Z0-9]{6})\b/.exec(mail.subject)?.[1] ?? /\b([A-Z0-9]{6})\b/.exec(mail.text)?.[1];
-    expect(code, `a 6-character code in "${mail.subject}"`).toBeDefined();
-    await byTestId(page, T.otpInput).fill(code!);
-    await byTestId(page, T.otpSubmit).click();
-    await waitForSignedIn(page, address, 30_000);
-    const user = await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
-    expect(user).toMatchObject({ primaryEmail: address, primaryEmailVerified: true, otpAuthEnabled: true });
-  });
+  realScenario(
+    'OTP: the code from the e-mail (through the mail sink) typed into the sign-in page signs a new account in',
+    async (stage) => {
+      const address = email('otp');
+      const context = await stage.newContext();
+      const page = await stage.openTab(context, '/handler/sign-in');
+      await focus(page);
+      await byTestId(page, T.signInTabMagicLink).click();
+      await byTestId(page, T.magicLinkEmail).fill(address);
+      await byTestId(page, T.magicLinkSend).click();
+      await waitForVisible(page, T.otpInput, 30_000);
+      const mail = await stage.target.waitForMail(address, /code|sign in/i, 60_000);
+      const code = /\b([A-Z0-9]{6})\b/.exec(mail.subject)?.[1] ?? /\b([A-Z0-9]{6})\b/.exec(mail.text)?.[1];
+      expect(code, `a 6-character code in "${mail.subject}"`).toBeDefined();
+      await byTestId(page, T.otpInput).fill(code!);
+      await byTestId(page, T.otpSubmit).click();
+      await waitForSignedIn(page, address, 30_000);
+      const user = await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));
+      expect(user).toMatchObject({ primaryEmail: address, primaryEmailVerified: true, otpAuthEnabled: true });
+    },
+  );
 
   realScenario('teams: a team created in one tab is shown in another', async (stage) => {
     const { pages } = await signedInTabs(stage, 2);
@@ -105,7 +140,12 @@ describe('authbroker against the real backend, in Chromium', () => {
       // The backend's clock cannot be moved: the flow waits out the token's real lifetime (60 s here).
       expect(lifetime).toBeLessThanOrEqual(10 * 60_000);
       const before = (await pages[1]!.evaluate(() => window.__authbroker.status())).tokenRefreshes;
-      await until('the first access token has expired', async () => Date.now(), (now) => now > expiresAt + 1000, lifetime + 30_000);
+      await until(
+        'the first access token has expired',
+        async () => Date.now(),
+        (now) => now > expiresAt + 1000,
+        lifetime + 30_000,
+      );
       for (const page of pages) {
         await page.evaluate(() => window.__authbroker.refetch({ kind: 'currentUser' }));
         const user = await page.evaluate(() => window.__authbroker.read({ kind: 'currentUser' }));

@@ -96,7 +96,10 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Runn
     if (req.method !== 'GET') return send(405, { error: 'GET or DELETE' });
     const to = url.searchParams.get('to')?.toLowerCase();
     const after = Number(url.searchParams.get('after') ?? '0');
-    return send(200, kept.filter((m) => (to === undefined || m.to.includes(to)) && m.id > after));
+    return send(
+      200,
+      kept.filter((m) => (to === undefined || m.to.includes(to)) && m.id > after),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

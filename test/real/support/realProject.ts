@@ -33,7 +33,12 @@ export interface RealBackend {
   internalPublishableClientKey: string;
 }
 
-function transport<A extends AccessType>(backend: RealBackend, accessType: A, keys: Partial<ProjectTarget> & { projectId: string }, tokens: { user?: string; admin?: string } = {}): Transport<A> {
+function transport<A extends AccessType>(
+  backend: RealBackend,
+  accessType: A,
+  keys: Partial<ProjectTarget> & { projectId: string },
+  tokens: { user?: string; admin?: string } = {},
+): Transport<A> {
   return createTransport({
     baseUrl: backend.baseUrl,
     projectId: keys.projectId,
@@ -53,7 +58,11 @@ function transport<A extends AccessType>(backend: RealBackend, accessType: A, ke
 export async function createDemoProject(backend: RealBackend, label = 'authbroker lane'): Promise<ProjectTarget> {
   const internal = { projectId: 'internal', publishableClientKey: backend.internalPublishableClientKey };
   const owner = `project-owner-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
-  const signedUp = await api.signUpWithPassword(transport(backend, 'client', internal), { email: owner, password: OWNER_PASSWORD, verification_callback_url: 'http://localhost:5173/handler/email-verification' });
+  const signedUp = await api.signUpWithPassword(transport(backend, 'client', internal), {
+    email: owner,
+    password: OWNER_PASSWORD,
+    verification_callback_url: 'http://localhost:5173/handler/email-verification',
+  });
   const asOwner = transport(backend, 'client', internal, { user: signedUp.access_token });
   const me = await api.getCurrentUser(asOwner);
   const project = await api.createProject(asOwner, {
@@ -61,14 +70,18 @@ export async function createDemoProject(backend: RealBackend, label = 'authbroke
     ...(me?.selected_team_id ? { owner_team_id: me.selected_team_id } : {}),
     config: { credential_enabled: true, allow_localhost: true, sign_up_enabled: true },
   });
-  const keys = await api.createApiKey(transport(backend, 'admin', { projectId: project.id }, { admin: signedUp.access_token }), {
-    description: label,
-    expires_at_millis: Date.now() + 365 * 24 * 3600_000,
-    has_publishable_client_key: true,
-    has_secret_server_key: true,
-    has_super_secret_admin_key: true,
-  });
-  if (!keys.publishable_client_key || !keys.secret_server_key || !keys.super_secret_admin_key) throw new Error(`The backend made API keys without secrets: ${JSON.stringify(keys)}`);
+  const keys = await api.createApiKey(
+    transport(backend, 'admin', { projectId: project.id }, { admin: signedUp.access_token }),
+    {
+      description: label,
+      expires_at_millis: Date.now() + 365 * 24 * 3600_000,
+      has_publishable_client_key: true,
+      has_secret_server_key: true,
+      has_super_secret_admin_key: true,
+    },
+  );
+  if (!keys.publishable_client_key || !keys.secret_server_key || !keys.super_secret_admin_key)
+    throw new Error(`The backend made API keys without secrets: ${JSON.stringify(keys)}`);
   const target: ProjectTarget = {
     baseUrl: backend.baseUrl,
     projectId: project.id,

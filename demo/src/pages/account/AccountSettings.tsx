@@ -71,7 +71,13 @@ export function AccountSettings() {
                   key={id}
                   to={`${client.paths.accountSettings}?section=${id}`}
                   replace
-                  className={id === current ? 'side-link is-active' : id === 'delete' ? 'side-link side-link-danger' : 'side-link'}
+                  className={
+                    id === current
+                      ? 'side-link is-active'
+                      : id === 'delete'
+                        ? 'side-link side-link-danger'
+                        : 'side-link'
+                  }
                   aria-current={id === current ? 'page' : undefined}
                   data-testid={accountNav(id)}
                 >

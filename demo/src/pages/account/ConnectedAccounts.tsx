@@ -1,6 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { isKnownError, type User } from '../../../../client/index.js';
-import { useBrokerClient, useConnectedAccount, useConnectedAccounts, useProject } from '../../../../client/react/index.js';
+import {
+  useBrokerClient,
+  useConnectedAccount,
+  useConnectedAccounts,
+  useProject,
+} from '../../../../client/react/index.js';
 import { ErrorText } from '../../components/Alert.js';
 import { Button } from '../../components/Button.js';
 import { Badge, Card, Empty } from '../../components/Card.js';
@@ -34,7 +39,12 @@ function ProviderRow({ providerId }: { providerId: string }) {
   const missingScope = isKnownError(fetchToken.error, 'OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE');
   const name = providerName(providerId);
   return (
-    <li className="list-row list-row-block" data-testid={T.connectedAccountRow} data-provider={providerId} data-linked={account !== null}>
+    <li
+      className="list-row list-row-block"
+      data-testid={T.connectedAccountRow}
+      data-provider={providerId}
+      data-linked={account !== null}
+    >
       <div className="row between">
         <div className="row">
           <span className="provider-badge">
@@ -42,12 +52,20 @@ function ProviderRow({ providerId }: { providerId: string }) {
           </span>
           <div>
             <b>{name}</b>
-            <div className="muted small">{account ? (account.email ?? `account ${account.accountId}`) : 'Not connected'}</div>
+            <div className="muted small">
+              {account ? (account.email ?? `account ${account.accountId}`) : 'Not connected'}
+            </div>
           </div>
           {account && <Badge tone="good">connected</Badge>}
         </div>
         {account === null && (
-          <Button variant="primary" size="small" busy={link.busy} onClick={() => void link.run([])} testid={T.connectedAccountLink}>
+          <Button
+            variant="primary"
+            size="small"
+            busy={link.busy}
+            onClick={() => void link.run([])}
+            testid={T.connectedAccountLink}
+          >
             Connect {name}
           </Button>
         )}
@@ -55,14 +73,26 @@ function ProviderRow({ providerId }: { providerId: string }) {
       {account && (
         <form className="token-form" onSubmit={onToken} noValidate>
           <Field label={`Get a ${name} access token for a scope`}>
-            <input className="input" value={scope} onChange={(e) => setScope(e.target.value)} placeholder={exampleScopes[providerId] ?? 'scope'} spellCheck={false} data-testid={T.connectedAccountScope} />
+            <input
+              className="input"
+              value={scope}
+              onChange={(e) => setScope(e.target.value)}
+              placeholder={exampleScopes[providerId] ?? 'scope'}
+              spellCheck={false}
+              data-testid={T.connectedAccountScope}
+            />
           </Field>
           <Button type="submit" busy={fetchToken.busy} testid={T.connectedAccountGetToken}>
             Get token
           </Button>
         </form>
       )}
-      {account && <p className="muted small">Leave the scope empty for the scopes you already granted, or ask for a new one (e.g. {exampleScopes[providerId] ?? 'a provider scope'}).</p>}
+      {account && (
+        <p className="muted small">
+          Leave the scope empty for the scopes you already granted, or ask for a new one (e.g.{' '}
+          {exampleScopes[providerId] ?? 'a provider scope'}).
+        </p>
+      )}
       {token && (
         <div className="token-result">
           <span className="muted small">Access token{token.scope ? ` for “${token.scope}”` : ''}:</span>
@@ -74,7 +104,13 @@ function ProviderRow({ providerId }: { providerId: string }) {
       <ErrorText error={fetchToken.error ?? link.error}>
         {missingScope && (
           <div className="alert-actions">
-            <Button size="small" variant="primary" busy={link.busy} onClick={() => void link.run(scope.trim().split(/\s+/).filter(Boolean))} testid={T.connectedAccountRelink}>
+            <Button
+              size="small"
+              variant="primary"
+              busy={link.busy}
+              onClick={() => void link.run(scope.trim().split(/\s+/).filter(Boolean))}
+              testid={T.connectedAccountRelink}
+            >
               Link again with this scope
             </Button>
           </div>
@@ -93,7 +129,13 @@ function UsableAccounts() {
       <p className="muted small">The app may call these accounts for you:</p>
       <ul className="list">
         {accounts.map((account) => (
-          <li key={`${account.provider}:${account.providerAccountId}`} className="list-row" data-testid={T.connectedAccountUsable} data-provider={account.provider} data-account-id={account.providerAccountId}>
+          <li
+            key={`${account.provider}:${account.providerAccountId}`}
+            className="list-row"
+            data-testid={T.connectedAccountUsable}
+            data-provider={account.provider}
+            data-account-id={account.providerAccountId}
+          >
             <span className="row">
               <ProviderIcon id={account.provider} />
               <b>{providerName(account.provider)}</b>
@@ -109,9 +151,17 @@ function UsableAccounts() {
 /** Provider accounts linked to this user, and provider access tokens for the app's own calls. */
 export function ConnectedAccounts({ user }: { user: User }) {
   const project = useProject();
-  const ids = [...new Set([...(project?.config.enabledOauthProviders ?? []).map((p) => p.id), ...user.oauthProviders.map((p) => p.id)])];
+  const ids = [
+    ...new Set([
+      ...(project?.config.enabledOauthProviders ?? []).map((p) => p.id),
+      ...user.oauthProviders.map((p) => p.id),
+    ]),
+  ];
   return (
-    <Card title="Connected accounts" description="Link accounts at other services to sign in with them, and to let this app call them for you.">
+    <Card
+      title="Connected accounts"
+      description="Link accounts at other services to sign in with them, and to let this app call them for you."
+    >
       {ids.length === 0 ? (
         <Empty>This app has no sign-in providers.</Empty>
       ) : (

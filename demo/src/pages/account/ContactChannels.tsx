@@ -32,19 +32,35 @@ function ChannelRow({ channel }: { channel: ContactChannelModel }) {
         </div>
         <div className="list-actions">
           {!channel.isVerified && (
-            <Button size="small" busy={verify.busy} onClick={() => void verify.run()} testid={T.contactChannelSendVerification}>
+            <Button
+              size="small"
+              busy={verify.busy}
+              onClick={() => void verify.run()}
+              testid={T.contactChannelSendVerification}
+            >
               {sent ? 'Send again' : 'Send verification e-mail'}
             </Button>
           )}
           {!channel.isPrimary && (
-            <Button size="small" busy={primary.busy} onClick={() => void primary.run()} testid={T.contactChannelMakePrimary}>
+            <Button
+              size="small"
+              busy={primary.busy}
+              onClick={() => void primary.run()}
+              testid={T.contactChannelMakePrimary}
+            >
               Make primary
             </Button>
           )}
           <Button size="small" busy={auth.busy} onClick={() => void auth.run()} testid={T.contactChannelToggleAuth}>
             {channel.usedForAuth ? 'Stop using for sign-in' : 'Use for sign-in'}
           </Button>
-          <Button size="small" variant="danger" busy={remove.busy} onClick={() => void remove.run()} testid={T.contactChannelRemove}>
+          <Button
+            size="small"
+            variant="danger"
+            busy={remove.busy}
+            onClick={() => void remove.run()}
+            testid={T.contactChannelRemove}
+          >
             Remove
           </Button>
         </div>
@@ -91,7 +107,10 @@ export function ContactChannels() {
   const list = channels.data ?? [];
   return (
     <div className="stack">
-      <Card title="E-mail addresses" description="Your primary address receives account e-mails. Addresses used for sign-in accept e-mail codes and password sign-in.">
+      <Card
+        title="E-mail addresses"
+        description="Your primary address receives account e-mails. Addresses used for sign-in accept e-mail codes and password sign-in."
+      >
         {channels.isLoading ? (
           <Loading />
         ) : list.length === 0 ? (
@@ -108,10 +127,22 @@ export function ContactChannels() {
       <Card title="Add an address">
         <form className="stack" onSubmit={onSubmit} data-testid={T.contactChannelAddForm} noValidate>
           <Field label="E-mail" problem={problem}>
-            <input className="input" type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@work.example" data-testid={T.contactChannelEmail} />
+            <input
+              className="input"
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              placeholder="you@work.example"
+              data-testid={T.contactChannelEmail}
+            />
           </Field>
           <label className="check">
-            <input type="checkbox" checked={usedForAuth} onChange={(e) => setUsedForAuth(e.target.checked)} data-testid={T.contactChannelUsedForAuth} />
+            <input
+              type="checkbox"
+              checked={usedForAuth}
+              onChange={(e) => setUsedForAuth(e.target.checked)}
+              data-testid={T.contactChannelUsedForAuth}
+            />
             Use this address to sign in
           </label>
           <ErrorText error={add.error} />

@@ -28,17 +28,34 @@ export function DeleteAccount({ user }: { user: User }) {
   };
   const allowed = project?.config.clientUserDeletionEnabled ?? false;
   return (
-    <Card tone="danger" title="Delete your account" description="This removes your account, your e-mail addresses and your team memberships. It cannot be undone.">
+    <Card
+      tone="danger"
+      title="Delete your account"
+      description="This removes your account, your e-mail addresses and your team memberships. It cannot be undone."
+    >
       {!allowed ? (
         <Alert kind="info">This app does not let people delete their own account. Contact its team instead.</Alert>
       ) : (
         <form className="stack" onSubmit={onSubmit} noValidate>
           <Field label={`Type ${expected} to confirm`}>
-            <input className="input" value={confirm} onChange={(e) => setConfirm(e.target.value)} autoComplete="off" spellCheck={false} data-testid={T.deleteAccountConfirm} />
+            <input
+              className="input"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              autoComplete="off"
+              spellCheck={false}
+              data-testid={T.deleteAccountConfirm}
+            />
           </Field>
           <ErrorText error={remove.error} />
           <div className="row">
-            <Button type="submit" variant="danger" busy={remove.busy} disabled={confirm.trim() === ''} testid={T.deleteAccountSubmit}>
+            <Button
+              type="submit"
+              variant="danger"
+              busy={remove.busy}
+              disabled={confirm.trim() === ''}
+              testid={T.deleteAccountSubmit}
+            >
               Delete my account
             </Button>
           </div>

@@ -36,7 +36,11 @@ export function Mfa({ user }: { user: User }) {
     event.preventDefault();
     if (secret === null) return;
     if (!(await verifyTotp(secret, code))) {
-      setProblem(/^\d{6}$/.test(code.replace(/\s+/g, '')) ? 'That code does not match. Check that your device shows the right time, and try the newest code.' : 'Type the 6 digits your app shows.');
+      setProblem(
+        /^\d{6}$/.test(code.replace(/\s+/g, ''))
+          ? 'That code does not match. Check that your device shows the right time, and try the newest code.'
+          : 'Type the 6 digits your app shows.',
+      );
       return;
     }
     setProblem(null);
@@ -63,7 +67,12 @@ export function Mfa({ user }: { user: User }) {
         <ErrorText error={disable.error} />
         {on && (
           <div className="row">
-            <Button variant="danger" busy={disable.busy} onClick={() => (setNote(null), void disable.run())} testid={T.mfaDisable}>
+            <Button
+              variant="danger"
+              busy={disable.busy}
+              onClick={() => (setNote(null), void disable.run())}
+              testid={T.mfaDisable}
+            >
               Turn off two-factor
             </Button>
           </div>
@@ -110,7 +119,12 @@ export function Mfa({ user }: { user: User }) {
                 <Button type="submit" variant="primary" busy={enable.busy} testid={T.mfaSetupEnable}>
                   Turn on two-factor
                 </Button>
-                <Button variant="ghost" onClick={() => setSecret(null)} disabled={enable.busy} testid={T.mfaSetupCancel}>
+                <Button
+                  variant="ghost"
+                  onClick={() => setSecret(null)}
+                  disabled={enable.busy}
+                  testid={T.mfaSetupCancel}
+                >
                   Cancel
                 </Button>
               </div>

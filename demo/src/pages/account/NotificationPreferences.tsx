@@ -8,21 +8,35 @@ import { T } from '../../testids.js';
 
 function PreferenceRow({ preference }: { preference: NotificationPreferenceModel }) {
   const client = useBrokerClient();
-  const toggle = useAction(() => client.updateNotificationPreference(preference.notificationCategoryId, { enabled: !preference.enabled }));
+  const toggle = useAction(() =>
+    client.updateNotificationPreference(preference.notificationCategoryId, { enabled: !preference.enabled }),
+  );
   return (
-    <li className="list-row" data-testid={T.notificationPreferenceRow} data-category={preference.notificationCategoryName} data-enabled={preference.enabled}>
+    <li
+      className="list-row"
+      data-testid={T.notificationPreferenceRow}
+      data-category={preference.notificationCategoryName}
+      data-enabled={preference.enabled}
+    >
       <div className="list-main">
         <div className="row wrap">
           <b>{preference.notificationCategoryName}</b>
           {preference.enabled ? <Badge tone="good">on</Badge> : <Badge tone="warn">off</Badge>}
         </div>
         <div className="muted small">
-          {preference.canDisable ? 'You choose whether these e-mails are sent.' : 'Sent whatever you choose here: they are part of using your account (codes, links, security notices).'}
+          {preference.canDisable
+            ? 'You choose whether these e-mails are sent.'
+            : 'Sent whatever you choose here: they are part of using your account (codes, links, security notices).'}
         </div>
         <ErrorText error={toggle.error} />
       </div>
       <div className="list-actions">
-        <Button size="small" busy={toggle.busy} onClick={() => void toggle.run()} testid={T.notificationPreferenceToggle}>
+        <Button
+          size="small"
+          busy={toggle.busy}
+          onClick={() => void toggle.run()}
+          testid={T.notificationPreferenceToggle}
+        >
           {preference.enabled ? 'Turn off' : 'Turn on'}
         </Button>
       </div>

@@ -35,19 +35,44 @@ export function PasswordSection({ user }: { user: User }) {
   return (
     <Card
       title={hasPassword ? 'Change your password' : 'Set a password'}
-      description={hasPassword ? 'You will stay signed in on this device.' : 'Your account has no password yet (you signed in another way). Add one to sign in with it too.'}
+      description={
+        hasPassword
+          ? 'You will stay signed in on this device.'
+          : 'Your account has no password yet (you signed in another way). Add one to sign in with it too.'
+      }
     >
-      <form className="stack" onSubmit={onSubmit} data-testid={T.passwordForm} data-mode={hasPassword ? 'change' : 'set'} noValidate>
+      <form
+        className="stack"
+        onSubmit={onSubmit}
+        data-testid={T.passwordForm}
+        data-mode={hasPassword ? 'change' : 'set'}
+        noValidate
+      >
         {hasPassword && (
           <Field label="Current password" problem={oldProblem}>
-            <input className="input" type="password" autoComplete="current-password" value={oldPassword} onChange={(e) => setOldPassword(e.target.value)} data-testid={T.passwordOld} />
+            <input
+              className="input"
+              type="password"
+              autoComplete="current-password"
+              value={oldPassword}
+              onChange={(e) => setOldPassword(e.target.value)}
+              data-testid={T.passwordOld}
+            />
           </Field>
         )}
-        <PasswordFields pair={pair} label="New password" passwordTestid={T.passwordNew} confirmationTestid={T.passwordConfirm} />
+        <PasswordFields
+          pair={pair}
+          label="New password"
+          passwordTestid={T.passwordNew}
+          confirmationTestid={T.passwordConfirm}
+        />
         <ErrorText
           error={
-            // The service answers a wrong current password with this code, whose usual sentence ("the passwords do not match") would mislead here.
-            isKnownError(submit.error, 'PASSWORD_CONFIRMATION_MISMATCH') ? 'Your current password is not right. Try again, or reset it by e-mail.' : submit.error
+            // The service answers a wrong current password with this code, whose usual sentence ("the passwords do not
+            // match") would mislead here.
+            isKnownError(submit.error, 'PASSWORD_CONFIRMATION_MISMATCH')
+              ? 'Your current password is not right. Try again, or reset it by e-mail.'
+              : submit.error
           }
         />
         {done && <Success>{done}</Success>}

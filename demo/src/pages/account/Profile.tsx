@@ -46,18 +46,39 @@ export function Profile({ user }: { user: User }) {
 
   return (
     <div className="stack">
-      <Card title="Profile picture" description="Shown to your teammates. It is resized to a small square in your browser before it is saved.">
+      <Card
+        title="Profile picture"
+        description="Shown to your teammates. It is resized to a small square in your browser before it is saved."
+      >
         <div className="row">
-          <Avatar src={user.profileImageUrl} name={user.displayName} email={user.primaryEmail} size={96} testid={T.avatarImage} />
+          <Avatar
+            src={user.profileImageUrl}
+            name={user.displayName}
+            email={user.primaryEmail}
+            size={96}
+            testid={T.avatarImage}
+          />
           <div className="stack-sm">
             <div className="row wrap">
               <label className={picture.busy ? 'btn btn-secondary is-busy' : 'btn btn-secondary'}>
                 {picture.busy && <span className="spinner" aria-hidden="true" />}
                 <span className="btn-label">{user.profileImageUrl ? 'Change picture' : 'Upload picture'}</span>
-                <input className="visually-hidden" type="file" accept="image/*" onChange={onFile} disabled={picture.busy} data-testid={T.avatarInput} />
+                <input
+                  className="visually-hidden"
+                  type="file"
+                  accept="image/*"
+                  onChange={onFile}
+                  disabled={picture.busy}
+                  data-testid={T.avatarInput}
+                />
               </label>
               {user.profileImageUrl && (
-                <Button variant="ghost" onClick={() => void picture.run(null)} disabled={picture.busy} testid={T.avatarRemove}>
+                <Button
+                  variant="ghost"
+                  onClick={() => void picture.run(null)}
+                  disabled={picture.busy}
+                  testid={T.avatarRemove}
+                >
                   Remove
                 </Button>
               )}

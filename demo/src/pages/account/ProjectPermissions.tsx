@@ -6,7 +6,10 @@ import { T } from '../../testids.js';
 export function ProjectPermissions() {
   const permissions = useProjectPermissions();
   return (
-    <Card title="Project permissions" description="What this app lets you do outside any team. Only the app's server grants them; they include the permissions that others contain.">
+    <Card
+      title="Project permissions"
+      description="What this app lets you do outside any team. Only the app's server grants them; they include the permissions that others contain."
+    >
       {permissions.length === 0 ? (
         <Empty>
           <span data-testid={T.projectPermissionsEmpty}>You hold no project permissions.</span>
@@ -14,7 +17,12 @@ export function ProjectPermissions() {
       ) : (
         <ul className="list">
           {permissions.map((permission) => (
-            <li key={permission.id} className="list-row" data-testid={T.projectPermissionRow} data-permission={permission.id}>
+            <li
+              key={permission.id}
+              className="list-row"
+              data-testid={T.projectPermissionRow}
+              data-permission={permission.id}
+            >
               <code>{permission.id}</code>
             </li>
           ))}

@@ -18,7 +18,12 @@ function SessionRow({ session }: { session: SessionModel }) {
   const client = useBrokerClient();
   const revoke = useAction(() => client.revokeSession(session.id));
   return (
-    <li className="list-row" data-testid={T.sessionRow} data-current={session.isCurrentSession} data-session-id={session.id}>
+    <li
+      className="list-row"
+      data-testid={T.sessionRow}
+      data-current={session.isCurrentSession}
+      data-session-id={session.id}
+    >
       <div className="list-main">
         <div className="row wrap">
           <b>{session.isCurrentSession ? 'This browser' : 'Another session'}</b>
@@ -33,7 +38,13 @@ function SessionRow({ session }: { session: SessionModel }) {
       </div>
       {!session.isCurrentSession && (
         <div className="list-actions">
-          <Button size="small" variant="danger" busy={revoke.busy} onClick={() => void revoke.run()} testid={T.sessionRevoke}>
+          <Button
+            size="small"
+            variant="danger"
+            busy={revoke.busy}
+            onClick={() => void revoke.run()}
+            testid={T.sessionRevoke}
+          >
             Sign out
           </Button>
         </div>
@@ -46,7 +57,9 @@ function SessionRow({ session }: { session: SessionModel }) {
 export function Sessions() {
   const client = useBrokerClient();
   const sessions = useQuery({ kind: 'sessions' });
-  const list = [...(sessions.data ?? [])].sort((a, b) => Number(b.isCurrentSession) - Number(a.isCurrentSession) || b.createdAt - a.createdAt);
+  const list = [...(sessions.data ?? [])].sort(
+    (a, b) => Number(b.isCurrentSession) - Number(a.isCurrentSession) || b.createdAt - a.createdAt,
+  );
   const others = list.filter((s) => !s.isCurrentSession);
   const revokeOthers = useAction(async () => {
     for (const session of others) await client.revokeSession(session.id);
@@ -57,7 +70,13 @@ export function Sessions() {
       description="Every browser or device signed in to your account. All tabs of this browser share one session."
       actions={
         others.length > 0 && (
-          <Button variant="danger" size="small" busy={revokeOthers.busy} onClick={() => void revokeOthers.run()} testid={T.sessionsRevokeOthers}>
+          <Button
+            variant="danger"
+            size="small"
+            busy={revokeOthers.busy}
+            onClick={() => void revokeOthers.run()}
+            testid={T.sessionsRevokeOthers}
+          >
             Sign out all others
           </Button>
         )

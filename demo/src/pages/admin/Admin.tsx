@@ -62,7 +62,12 @@ function AdminShell({ section }: { section: AdminSectionId }) {
           <div className="row wrap">
             <label className="select-label">
               <span className="muted small">Project</span>
-              <select className="input select" value={projectId} onChange={(e) => setProjectId(e.target.value)} data-testid={T.adminProjectSelect}>
+              <select
+                className="input select"
+                value={projectId}
+                onChange={(e) => setProjectId(e.target.value)}
+                data-testid={T.adminProjectSelect}
+              >
                 {projects.length === 0 && <option value={projectId}>{projectId}</option>}
                 {projects.map((p) => (
                   <option key={p.id} value={p.id}>
@@ -82,7 +87,13 @@ function AdminShell({ section }: { section: AdminSectionId }) {
       <div className="settings-layout">
         <nav className="side-nav" aria-label="Admin sections">
           {adminSections.map((id) => (
-            <Link key={id} to={`/admin/${id}`} className={id === section ? 'side-link is-active' : 'side-link'} aria-current={id === section ? 'page' : undefined} data-testid={adminNav(id)}>
+            <Link
+              key={id}
+              to={`/admin/${id}`}
+              className={id === section ? 'side-link is-active' : 'side-link'}
+              aria-current={id === section ? 'page' : undefined}
+              data-testid={adminNav(id)}
+            >
               {labels[id]}
             </Link>
           ))}
@@ -98,7 +109,9 @@ function AdminShell({ section }: { section: AdminSectionId }) {
 /** `/admin/:section`: project administration by a project owner (signed in separately). */
 export function Admin({ section }: { section: string | undefined }) {
   const session = useAdminSession();
-  const id: AdminSectionId = adminSections.includes(section as AdminSectionId) ? (section as AdminSectionId) : 'settings';
+  const id: AdminSectionId = adminSections.includes(section as AdminSectionId)
+    ? (section as AdminSectionId)
+    : 'settings';
   if (session.status === 'loading') return <Loading />;
   if (session.status === 'signed-out') return <AdminSignIn />;
   return <AdminShell section={id} />;

@@ -37,13 +37,31 @@ export function AdminSignIn() {
     );
   }
   return (
-    <AuthCard title="Project admin" subtitle="Sign in as a project owner. This is separate from your sign-in to the app.">
+    <AuthCard
+      title="Project admin"
+      subtitle="Sign in as a project owner. This is separate from your sign-in to the app."
+    >
       <form className="stack" onSubmit={onSubmit} data-testid={T.adminSignInForm} noValidate>
         <Field label="Owner e-mail">
-          <input className="input" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="owner@example.com" data-testid={T.adminEmail} />
+          <input
+            className="input"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="owner@example.com"
+            data-testid={T.adminEmail}
+          />
         </Field>
         <Field label="Password">
-          <input className="input" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid={T.adminPassword} />
+          <input
+            className="input"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            data-testid={T.adminPassword}
+          />
         </Field>
         <ErrorText error={submit.error} />
         <Button type="submit" variant="primary" size="large" busy={submit.busy} testid={T.adminSignInSubmit}>

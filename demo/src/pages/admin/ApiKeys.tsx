@@ -43,7 +43,9 @@ function Secrets({ keys, onDismiss }: { keys: ApiKeyWithSecrets; onDismiss: () =
   ].filter((r): r is [string, string] => typeof r[1] === 'string');
   return (
     <Card title={`New keys: ${keys.description}`} className="card-highlight" testid={T.apiKeySecrets}>
-      <Alert kind="warning">Copy these now: they are shown only once. Keep secret keys on your server, never in a browser.</Alert>
+      <Alert kind="warning">
+        Copy these now: they are shown only once. Keep secret keys on your server, never in a browser.
+      </Alert>
       <dl className="secrets">
         {rows.map(([label, value]) => (
           <div key={label} className="secret-row">
@@ -83,7 +85,11 @@ function KeyDetail({ apiKeyId, projectId }: { apiKeyId: string; projectId: strin
     setSaved(false);
     void save.run(value.trim());
   };
-  const kinds = [apiKey.publishableClientKey && 'publishable client key', apiKey.secretServerKey && 'secret server key', apiKey.superSecretAdminKey && 'super secret admin key'].filter(Boolean);
+  const kinds = [
+    apiKey.publishableClientKey && 'publishable client key',
+    apiKey.secretServerKey && 'secret server key',
+    apiKey.superSecretAdminKey && 'super secret admin key',
+  ].filter(Boolean);
   return (
     <div className="stack" data-testid={T.apiKeyDetail} data-key-id={apiKey.id}>
       <dl className="muted small">
@@ -97,9 +103,19 @@ function KeyDetail({ apiKeyId, projectId }: { apiKeyId: string; projectId: strin
       </dl>
       <form className="inline-form" onSubmit={onSubmit} noValidate>
         <Field label="Description">
-          <input className="input" value={value} onChange={(e) => (setDescription(e.target.value), setSaved(false))} data-testid={T.apiKeyDetailDescription} />
+          <input
+            className="input"
+            value={value}
+            onChange={(e) => (setDescription(e.target.value), setSaved(false))}
+            data-testid={T.apiKeyDetailDescription}
+          />
         </Field>
-        <Button type="submit" busy={save.busy} disabled={value.trim() === apiKey.description} testid={T.apiKeyDetailSave}>
+        <Button
+          type="submit"
+          busy={save.busy}
+          disabled={value.trim() === apiKey.description}
+          testid={T.apiKeyDetailSave}
+        >
           Save
         </Button>
       </form>
@@ -121,24 +137,50 @@ function KeyRow({ apiKey, projectId }: { apiKey: ApiKey; projectId: string }) {
     apiKey.superSecretAdminKey && `sak_…${apiKey.superSecretAdminKey.lastFour}`,
   ].filter(Boolean);
   return (
-    <li className="list-row" data-testid={T.apiKeyRow} data-key-id={apiKey.id} data-state={revoked ? 'revoked' : expired ? 'expired' : 'active'}>
+    <li
+      className="list-row"
+      data-testid={T.apiKeyRow}
+      data-key-id={apiKey.id}
+      data-state={revoked ? 'revoked' : expired ? 'expired' : 'active'}
+    >
       <div className="list-main">
         <div className="row wrap">
           <b>{apiKey.description}</b>
-          {revoked ? <Badge tone="bad">revoked</Badge> : expired ? <Badge tone="warn">expired</Badge> : <Badge tone="good">active</Badge>}
+          {revoked ? (
+            <Badge tone="bad">revoked</Badge>
+          ) : expired ? (
+            <Badge tone="warn">expired</Badge>
+          ) : (
+            <Badge tone="good">active</Badge>
+          )}
         </div>
         <div className="muted small">
-          {parts.join(' · ')} · created {formatDate(apiKey.createdAtMillis)} · {revoked ? `revoked ${formatDate(apiKey.manuallyRevokedAtMillis!)}` : `expires ${formatDate(apiKey.expiresAtMillis)}`}
+          {parts.join(' · ')} · created {formatDate(apiKey.createdAtMillis)} ·{' '}
+          {revoked
+            ? `revoked ${formatDate(apiKey.manuallyRevokedAtMillis!)}`
+            : `expires ${formatDate(apiKey.expiresAtMillis)}`}
         </div>
         <ErrorText error={revoke.error} />
         {open && <KeyDetail apiKeyId={apiKey.id} projectId={projectId} />}
       </div>
       <div className="list-actions">
-        <Button size="small" variant="ghost" aria-expanded={open} onClick={() => setOpen(!open)} testid={T.apiKeyDetails}>
+        <Button
+          size="small"
+          variant="ghost"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+          testid={T.apiKeyDetails}
+        >
           {open ? 'Close' : 'Details'}
         </Button>
         {!revoked && (
-          <Button size="small" variant="danger" busy={revoke.busy} onClick={() => void revoke.run()} testid={T.apiKeyRevoke}>
+          <Button
+            size="small"
+            variant="danger"
+            busy={revoke.busy}
+            onClick={() => void revoke.run()}
+            testid={T.apiKeyRevoke}
+          >
             Revoke
           </Button>
         )}
@@ -156,7 +198,13 @@ export function ApiKeys({ projectId }: { projectId: string }) {
   const [created, setCreated] = useState<ApiKeyWithSecrets | null>(null);
   const create = useAction(async () => {
     const result = await client.adminCreateApiKey(
-      { description: description.trim(), expiresAtMillis: Date.now() + lifetime, hasPublishableClientKey: kinds.pck, hasSecretServerKey: kinds.ssk, hasSuperSecretAdminKey: kinds.sak },
+      {
+        description: description.trim(),
+        expiresAtMillis: Date.now() + lifetime,
+        hasPublishableClientKey: kinds.pck,
+        hasSecretServerKey: kinds.ssk,
+        hasSuperSecretAdminKey: kinds.sak,
+      },
       { projectId },
     );
     setCreated(result);
@@ -176,7 +224,13 @@ export function ApiKeys({ projectId }: { projectId: string }) {
         <form className="stack" onSubmit={onSubmit} data-testid={T.apiKeyCreateForm} noValidate>
           <div className="form-grid">
             <Field label="Description">
-              <input className="input" value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Production server" data-testid={T.apiKeyDescription} />
+              <input
+                className="input"
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                placeholder="Production server"
+                data-testid={T.apiKeyDescription}
+              />
             </Field>
             <Field label="Expires after">
               <select className="input select" value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))}>
@@ -190,13 +244,28 @@ export function ApiKeys({ projectId }: { projectId: string }) {
           </div>
           <div className="row wrap">
             <label className="check">
-              <input type="checkbox" checked={kinds.pck} onChange={(e) => setKinds({ ...kinds, pck: e.target.checked })} /> Publishable client key
+              <input
+                type="checkbox"
+                checked={kinds.pck}
+                onChange={(e) => setKinds({ ...kinds, pck: e.target.checked })}
+              />{' '}
+              Publishable client key
             </label>
             <label className="check">
-              <input type="checkbox" checked={kinds.ssk} onChange={(e) => setKinds({ ...kinds, ssk: e.target.checked })} /> Secret server key
+              <input
+                type="checkbox"
+                checked={kinds.ssk}
+                onChange={(e) => setKinds({ ...kinds, ssk: e.target.checked })}
+              />{' '}
+              Secret server key
             </label>
             <label className="check">
-              <input type="checkbox" checked={kinds.sak} onChange={(e) => setKinds({ ...kinds, sak: e.target.checked })} /> Super secret admin key
+              <input
+                type="checkbox"
+                checked={kinds.sak}
+                onChange={(e) => setKinds({ ...kinds, sak: e.target.checked })}
+              />{' '}
+              Super secret admin key
             </label>
           </div>
           <ErrorText error={create.error} />
@@ -208,7 +277,11 @@ export function ApiKeys({ projectId }: { projectId: string }) {
         </form>
       </Card>
       <Card title="Keys">
-        {keys.isLoading ? <Loading /> : list.length === 0 ? <Empty>No API keys yet.</Empty> : (
+        {keys.isLoading ? (
+          <Loading />
+        ) : list.length === 0 ? (
+          <Empty>No API keys yet.</Empty>
+        ) : (
           <ul className="list">
             {list.map((k) => (
               <KeyRow key={k.id} apiKey={k} projectId={projectId} />

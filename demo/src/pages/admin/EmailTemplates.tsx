@@ -19,7 +19,15 @@ const names: Record<EmailTemplateModel['type'], { title: string; variables: stri
 /** Plain text is edited as text; anything else (e.g. a rich-text document) as JSON. */
 const contentText = (content: Json) => (typeof content === 'string' ? content : JSON.stringify(content, null, 2));
 
-function TemplateEditor({ template, projectId, onClose }: { template: EmailTemplateModel; projectId: string; onClose: () => void }) {
+function TemplateEditor({
+  template,
+  projectId,
+  onClose,
+}: {
+  template: EmailTemplateModel;
+  projectId: string;
+  onClose: () => void;
+}) {
   const client = useBrokerClient();
   const isText = typeof template.content === 'string';
   const [subject, setSubject] = useState(template.subject);
@@ -51,10 +59,32 @@ function TemplateEditor({ template, projectId, onClose }: { template: EmailTempl
   return (
     <form className="stack template-editor" onSubmit={onSubmit} noValidate>
       <Field label="Subject">
-        <input className="input" value={subject} onChange={(e) => setSubject(e.target.value)} data-testid={T.emailTemplateSubject} />
+        <input
+          className="input"
+          value={subject}
+          onChange={(e) => setSubject(e.target.value)}
+          data-testid={T.emailTemplateSubject}
+        />
       </Field>
-      <Field label={isText ? 'Body' : 'Content (JSON)'} hint={<>Variables: {vars.map((v) => <code key={v} className="var">{`{{ ${v} }}`}</code>)}</>}>
-        <textarea className="input mono" rows={8} value={content} onChange={(e) => setContent(e.target.value)} spellCheck={false} data-testid={T.emailTemplateContent} />
+      <Field
+        label={isText ? 'Body' : 'Content (JSON)'}
+        hint={
+          <>
+            Variables:{' '}
+            {vars.map((v) => (
+              <code key={v} className="var">{`{{ ${v} }}`}</code>
+            ))}
+          </>
+        }
+      >
+        <textarea
+          className="input mono"
+          rows={8}
+          value={content}
+          onChange={(e) => setContent(e.target.value)}
+          spellCheck={false}
+          data-testid={T.emailTemplateContent}
+        />
       </Field>
       <ErrorText error={save.error ?? reset.error} />
       {saved && <Success>{saved}</Success>}
@@ -81,8 +111,16 @@ export function EmailTemplates({ projectId }: { projectId: string }) {
   const [editing, setEditing] = useState<EmailTemplateModel['type'] | null>(null);
   const shared = project.data?.config.emailConfig.type === 'shared';
   return (
-    <Card title="E-mail templates" description="What the service sends for each flow. Use {{ variables }} for the parts that change.">
-      {shared && <p className="muted small">This project uses the shared e-mail server, which only sends the default templates. Set up your own server to customise them.</p>}
+    <Card
+      title="E-mail templates"
+      description="What the service sends for each flow. Use {{ variables }} for the parts that change."
+    >
+      {shared && (
+        <p className="muted small">
+          This project uses the shared e-mail server, which only sends the default templates. Set up your own server to
+          customise them.
+        </p>
+      )}
       {templates.isLoading ? (
         <Loading />
       ) : (
@@ -103,7 +141,9 @@ export function EmailTemplates({ projectId }: { projectId: string }) {
                   </Button>
                 )}
               </div>
-              {editing === t.type && <TemplateEditor template={t} projectId={projectId} onClose={() => setEditing(null)} />}
+              {editing === t.type && (
+                <TemplateEditor template={t} projectId={projectId} onClose={() => setEditing(null)} />
+              )}
             </li>
           ))}
         </ul>

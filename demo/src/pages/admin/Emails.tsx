@@ -34,21 +34,37 @@ function TestEmail({ projectId, initial }: { projectId: string; initial: ServerF
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(recipient.trim())) return send.setError('Type the address to send the test e-mail to.');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(recipient.trim()))
+      return send.setError('Type the address to send the test e-mail to.');
     if (!/^\d+$/.test(server.port)) return send.setError('The port is a number, like 587.');
     void send.run();
   };
   const field = (key: keyof ServerForm, label: string, type = 'text') => (
     <Field label={label}>
-      <input className="input" type={type} value={server[key]} onChange={(e) => setServer({ ...server, [key]: e.target.value })} />
+      <input
+        className="input"
+        type={type}
+        value={server[key]}
+        onChange={(e) => setServer({ ...server, [key]: e.target.value })}
+      />
     </Field>
   );
   const mailbox = mailboxUrl(recipient.trim());
   return (
-    <Card title="Send a test e-mail" description="Checks an e-mail server configuration by sending one message through it.">
+    <Card
+      title="Send a test e-mail"
+      description="Checks an e-mail server configuration by sending one message through it."
+    >
       <form className="stack" onSubmit={onSubmit} data-testid={T.testEmailForm} noValidate>
         <Field label="Send to">
-          <input className="input" type="email" value={recipient} onChange={(e) => setRecipient(e.target.value)} placeholder="you@example.com" data-testid={T.testEmailRecipient} />
+          <input
+            className="input"
+            type="email"
+            value={recipient}
+            onChange={(e) => setRecipient(e.target.value)}
+            placeholder="you@example.com"
+            data-testid={T.testEmailRecipient}
+          />
         </Field>
         <div className="form-grid">
           {field('host', 'SMTP host')}
@@ -71,7 +87,9 @@ function TestEmail({ projectId, initial }: { projectId: string; initial: ServerF
                 )}
               </Alert>
             ) : (
-              <Alert kind="error">{result.errorMessage ?? 'The e-mail could not be sent with this configuration.'}</Alert>
+              <Alert kind="error">
+                {result.errorMessage ?? 'The e-mail could not be sent with this configuration.'}
+              </Alert>
             )}
           </div>
         )}
@@ -92,8 +110,22 @@ export function Emails({ projectId }: { projectId: string }) {
   const config = project.data?.config.emailConfig;
   const initial: ServerForm =
     config?.type === 'standard'
-      ? { host: config.host, port: String(config.port), username: config.username, password: config.password, senderName: config.senderName, senderEmail: config.senderEmail }
-      : { host: '', port: '587', username: '', password: '', senderName: project.data?.displayName ?? '', senderEmail: '' };
+      ? {
+          host: config.host,
+          port: String(config.port),
+          username: config.username,
+          password: config.password,
+          senderName: config.senderName,
+          senderEmail: config.senderEmail,
+        }
+      : {
+          host: '',
+          port: '587',
+          username: '',
+          password: '',
+          senderName: project.data?.displayName ?? '',
+          senderEmail: '',
+        };
   const list = [...(sent.data ?? [])].sort((a, b) => b.sentAtMillis - a.sentAtMillis);
   return (
     <div className="stack">

@@ -6,7 +6,12 @@ import { DailyChart } from '../../components/DailyChart.js';
 import { formatAgo, providerName } from '../../lib/format.js';
 import { T } from '../../testids.js';
 
-const methodNames: Record<string, string> = { password: 'Password', otp: 'E-mail code', passkey: 'Passkey', other: 'Other' };
+const methodNames: Record<string, string> = {
+  password: 'Password',
+  otp: 'E-mail code',
+  passkey: 'Passkey',
+  other: 'Other',
+};
 
 export function Metrics({ projectId }: { projectId: string }) {
   const metrics = useQuery({ kind: 'admin.metrics', projectId });
@@ -34,7 +39,13 @@ export function Metrics({ projectId }: { projectId: string }) {
         </div>
       </div>
       <Card title="Daily activity" description="The last 31 days (UTC).">
-        <DailyChart bars={m.dailyUsers} line={m.dailyActiveUsers} barLabel="Sign-ups" lineLabel="Active users" testid={T.metricsChart} />
+        <DailyChart
+          bars={m.dailyUsers}
+          line={m.dailyActiveUsers}
+          barLabel="Sign-ups"
+          lineLabel="Active users"
+          testid={T.metricsChart}
+        />
       </Card>
       <div className="two-columns">
         <Card title="Sign-in methods">

@@ -12,7 +12,10 @@ export function NewProject({ onCreated }: { onCreated: (projectId: string) => vo
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const create = useAction(async (displayName: string) => {
-    const project = await client.adminCreateProject({ displayName, config: { credentialEnabled: true, allowLocalhost: true } });
+    const project = await client.adminCreateProject({
+      displayName,
+      config: { credentialEnabled: true, allowLocalhost: true },
+    });
     setOpen(false);
     setName('');
     onCreated(project.id);
@@ -32,7 +35,14 @@ export function NewProject({ onCreated }: { onCreated: (projectId: string) => vo
   return (
     <form className="inline-form" onSubmit={onSubmit} noValidate>
       <Field label="New project's name">
-        <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="My side project" autoFocus data-testid={T.adminProjectCreateName} />
+        <input
+          className="input"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="My side project"
+          autoFocus
+          data-testid={T.adminProjectCreateName}
+        />
       </Field>
       <Button type="submit" variant="primary" busy={create.busy} testid={T.adminProjectCreateSubmit}>
         Create

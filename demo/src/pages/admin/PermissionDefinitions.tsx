@@ -11,7 +11,17 @@ import { T } from '../../testids.js';
 const isSystem = (id: string) => id.startsWith('$');
 
 /** Checkboxes for the permissions a permission contains (never itself). */
-function ContainsPicker({ all, self, value, onChange }: { all: PermissionDefinition[]; self: string | null; value: string[]; onChange: (ids: string[]) => void }) {
+function ContainsPicker({
+  all,
+  self,
+  value,
+  onChange,
+}: {
+  all: PermissionDefinition[];
+  self: string | null;
+  value: string[];
+  onChange: (ids: string[]) => void;
+}) {
   return (
     <div className="chips">
       {all
@@ -32,13 +42,25 @@ function ContainsPicker({ all, self, value, onChange }: { all: PermissionDefinit
   );
 }
 
-function DefinitionRow({ definition, all, projectId }: { definition: PermissionDefinition; all: PermissionDefinition[]; projectId: string }) {
+function DefinitionRow({
+  definition,
+  all,
+  projectId,
+}: {
+  definition: PermissionDefinition;
+  all: PermissionDefinition[];
+  projectId: string;
+}) {
   const client = useBrokerClient();
   const [editing, setEditing] = useState(false);
   const [contains, setContains] = useState(definition.containedPermissionIds);
   const [description, setDescription] = useState(definition.description ?? '');
   const save = useAction(async () => {
-    await client.adminUpdatePermissionDefinition(definition.id, { description, containedPermissionIds: contains }, { projectId });
+    await client.adminUpdatePermissionDefinition(
+      definition.id,
+      { description, containedPermissionIds: contains },
+      { projectId },
+    );
     setEditing(false);
   });
   const remove = useAction(() => client.adminDeletePermissionDefinition(definition.id, { projectId }));
@@ -68,7 +90,13 @@ function DefinitionRow({ definition, all, projectId }: { definition: PermissionD
             <Button size="small" onClick={() => setEditing(true)} testid={T.permissionDefinitionEdit}>
               Edit
             </Button>
-            <Button size="small" variant="danger" busy={remove.busy} onClick={() => void remove.run()} testid={T.permissionDefinitionDelete}>
+            <Button
+              size="small"
+              variant="danger"
+              busy={remove.busy}
+              onClick={() => void remove.run()}
+              testid={T.permissionDefinitionDelete}
+            >
               Delete
             </Button>
           </div>
@@ -83,7 +111,13 @@ function DefinitionRow({ definition, all, projectId }: { definition: PermissionD
             <ContainsPicker all={all} self={definition.id} value={contains} onChange={setContains} />
           </Field>
           <div className="row">
-            <Button variant="primary" size="small" busy={save.busy} onClick={() => void save.run()} testid={T.permissionDefinitionSave}>
+            <Button
+              variant="primary"
+              size="small"
+              busy={save.busy}
+              onClick={() => void save.run()}
+              testid={T.permissionDefinitionSave}
+            >
               Save
             </Button>
             <Button
@@ -116,7 +150,10 @@ export function PermissionDefinitions({ projectId }: { projectId: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const create = useAction(async () => {
-    const definition = await client.adminCreatePermissionDefinition({ id: id.trim(), description: description.trim(), containedPermissionIds: contains }, { projectId });
+    const definition = await client.adminCreatePermissionDefinition(
+      { id: id.trim(), description: description.trim(), containedPermissionIds: contains },
+      { projectId },
+    );
     setCreated(definition.id);
     setId('');
     setDescription('');
@@ -135,14 +172,30 @@ export function PermissionDefinitions({ projectId }: { projectId: string }) {
   const sorted = [...all].sort((a, b) => Number(isSystem(a.id)) - Number(isSystem(b.id)) || a.id.localeCompare(b.id));
   return (
     <div className="stack">
-      <Card title="New permission" description="Give it to members through a role, or make it a role by letting it contain others.">
+      <Card
+        title="New permission"
+        description="Give it to members through a role, or make it a role by letting it contain others."
+      >
         <form className="stack" onSubmit={onSubmit} data-testid={T.permissionDefinitionForm} noValidate>
           <div className="form-grid">
             <Field label="Id" problem={problem}>
-              <input className="input mono" value={id} onChange={(e) => setId(e.target.value)} placeholder="read_reports" spellCheck={false} data-testid={T.permissionDefinitionId} />
+              <input
+                className="input mono"
+                value={id}
+                onChange={(e) => setId(e.target.value)}
+                placeholder="read_reports"
+                spellCheck={false}
+                data-testid={T.permissionDefinitionId}
+              />
             </Field>
             <Field label="Description">
-              <input className="input" value={description} onChange={(e) => setDescription(e.target.value)} placeholder="Read the monthly reports" data-testid={T.permissionDefinitionDescription} />
+              <input
+                className="input"
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+                placeholder="Read the monthly reports"
+                data-testid={T.permissionDefinitionDescription}
+              />
             </Field>
           </div>
           <Field label="Contains (optional)">
@@ -163,7 +216,12 @@ export function PermissionDefinitions({ projectId }: { projectId: string }) {
         ) : (
           <ul className="list">
             {sorted.map((d) => (
-              <DefinitionRow key={`${d.id}:${d.containedPermissionIds.join(',')}:${d.description ?? ''}`} definition={d} all={all} projectId={projectId} />
+              <DefinitionRow
+                key={`${d.id}:${d.containedPermissionIds.join(',')}:${d.description ?? ''}`}
+                definition={d}
+                all={all}
+                projectId={projectId}
+              />
             ))}
           </ul>
         )}

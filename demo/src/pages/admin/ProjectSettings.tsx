@@ -11,16 +11,42 @@ import { formatDate } from '../../lib/format.js';
 import { useAction } from '../../lib/useAction.js';
 import { T } from '../../testids.js';
 
-type Flags = 'signUpEnabled' | 'credentialEnabled' | 'magicLinkEnabled' | 'passkeyEnabled' | 'clientTeamCreationEnabled' | 'clientUserDeletionEnabled' | 'allowLocalhost';
+type Flags =
+  | 'signUpEnabled'
+  | 'credentialEnabled'
+  | 'magicLinkEnabled'
+  | 'passkeyEnabled'
+  | 'clientTeamCreationEnabled'
+  | 'clientUserDeletionEnabled'
+  | 'allowLocalhost';
 
 const toggles: Array<{ flag: Flags; label: string; description: string; testid?: string }> = [
-  { flag: 'signUpEnabled', label: 'Sign-up', description: 'New people may create accounts.', testid: T.adminToggleSignUp },
+  {
+    flag: 'signUpEnabled',
+    label: 'Sign-up',
+    description: 'New people may create accounts.',
+    testid: T.adminToggleSignUp,
+  },
   { flag: 'credentialEnabled', label: 'Password sign-in', description: 'E-mail and password.' },
-  { flag: 'magicLinkEnabled', label: 'Magic link', description: 'Sign in with a code or link sent by e-mail.', testid: T.adminToggleMagicLink },
-  { flag: 'passkeyEnabled', label: 'Passkeys', description: 'Sign in with a device passkey.', testid: T.adminTogglePasskey },
+  {
+    flag: 'magicLinkEnabled',
+    label: 'Magic link',
+    description: 'Sign in with a code or link sent by e-mail.',
+    testid: T.adminToggleMagicLink,
+  },
+  {
+    flag: 'passkeyEnabled',
+    label: 'Passkeys',
+    description: 'Sign in with a device passkey.',
+    testid: T.adminTogglePasskey,
+  },
   { flag: 'clientTeamCreationEnabled', label: 'Team creation', description: 'Signed-in people may create teams.' },
   { flag: 'clientUserDeletionEnabled', label: 'Account deletion', description: 'People may delete their own account.' },
-  { flag: 'allowLocalhost', label: 'Allow localhost', description: 'Trust any localhost address for callbacks (development).' },
+  {
+    flag: 'allowLocalhost',
+    label: 'Allow localhost',
+    description: 'Trust any localhost address for callbacks (development).',
+  },
 ];
 
 function domainProblem(value: string, existing: string[]): string | null {
@@ -39,8 +65,12 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
   const client = useBrokerClient();
   const [name, setName] = useState(project.displayName);
   const [description, setDescription] = useState(project.description);
-  const [flags, setFlags] = useState<Record<Flags, boolean>>(() => Object.fromEntries(toggles.map((t) => [t.flag, project.config[t.flag]])) as Record<Flags, boolean>);
-  const [domains, setDomains] = useState(project.config.domains.map((d) => ({ domain: d.domain, handlerPath: d.handlerPath })));
+  const [flags, setFlags] = useState<Record<Flags, boolean>>(
+    () => Object.fromEntries(toggles.map((t) => [t.flag, project.config[t.flag]])) as Record<Flags, boolean>,
+  );
+  const [domains, setDomains] = useState(
+    project.config.domains.map((d) => ({ domain: d.domain, handlerPath: d.handlerPath })),
+  );
   const [newDomain, setNewDomain] = useState('');
   const [domainError, setDomainError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -62,7 +92,10 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
   const changed = () => setSaved(false);
   const addDomain = () => {
     const value = newDomain.trim().replace(/\/+$/, '');
-    const problem = domainProblem(value, domains.map((d) => d.domain));
+    const problem = domainProblem(
+      value,
+      domains.map((d) => d.domain),
+    );
     setDomainError(problem);
     if (problem) return;
     setDomains([...domains, { domain: new URL(value).origin, handlerPath: '/handler' }]);
@@ -82,10 +115,21 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
       <Card title="Project" description={`Created ${formatDate(project.createdAtMillis)} · id ${project.id}`}>
         <div className="stack">
           <Field label="Display name">
-            <input className="input" value={name} onChange={(e) => (setName(e.target.value), changed())} data-testid={T.adminProjectName} />
+            <input
+              className="input"
+              value={name}
+              onChange={(e) => (setName(e.target.value), changed())}
+              data-testid={T.adminProjectName}
+            />
           </Field>
           <Field label="Description">
-            <textarea className="input" rows={2} value={description} onChange={(e) => (setDescription(e.target.value), changed())} data-testid={T.adminProjectDescription} />
+            <textarea
+              className="input"
+              rows={2}
+              value={description}
+              onChange={(e) => (setDescription(e.target.value), changed())}
+              data-testid={T.adminProjectDescription}
+            />
           </Field>
         </div>
       </Card>
@@ -103,7 +147,10 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
           ))}
         </div>
       </Card>
-      <Card title="Trusted domains" description="E-mail links and sign-in redirects may only point to these addresses (and localhost when allowed).">
+      <Card
+        title="Trusted domains"
+        description="E-mail links and sign-in redirects may only point to these addresses (and localhost when allowed)."
+      >
         {domains.length === 0 ? (
           <Empty>No trusted domains.</Empty>
         ) : (
@@ -114,7 +161,12 @@ function SettingsForm({ project }: { project: AdminProjectModel }) {
                   <code className="truncate">{d.domain}</code>
                 </span>
                 <span className="muted small">handler {d.handlerPath}</span>
-                <Button size="small" variant="ghost" onClick={() => (setDomains(domains.filter((x) => x.domain !== d.domain)), changed())} testid={T.adminDomainRemove}>
+                <Button
+                  size="small"
+                  variant="ghost"
+                  onClick={() => (setDomains(domains.filter((x) => x.domain !== d.domain)), changed())}
+                  testid={T.adminDomainRemove}
+                >
                   Remove
                 </Button>
               </li>

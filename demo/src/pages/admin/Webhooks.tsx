@@ -26,7 +26,10 @@ export function Webhooks({ projectId }: { projectId: string }) {
   const create = useAction(async () => setToken((await client.adminCreateSvixToken({ projectId })).token));
   return (
     <div className="stack">
-      <Card title="Webhooks" description="The service tells your server about changes by calling your endpoints. Endpoints are managed in the Svix app portal, opened with a token.">
+      <Card
+        title="Webhooks"
+        description="The service tells your server about changes by calling your endpoints. Endpoints are managed in the Svix app portal, opened with a token."
+      >
         <div className="stack">
           <div className="row">
             <Button variant="primary" busy={create.busy} onClick={() => void create.run()} testid={T.svixTokenCreate}>

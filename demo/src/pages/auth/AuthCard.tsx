@@ -7,7 +7,17 @@ import { Link } from '../../router.js';
 import { T } from '../../testids.js';
 
 /** The narrow card every sign-in and sign-up step sits in. */
-export function AuthCard({ title, subtitle, children, footer }: { title: ReactNode; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div className="auth-wrap">
       <section className="card auth-card">
@@ -31,7 +41,12 @@ export function AlreadySignedIn({ returnTo }: { returnTo: string | null }) {
     <AuthCard title="You are signed in">
       <div className="stack" data-testid={T.signedInAlready}>
         <div className="row">
-          <Avatar src={auth.user.profileImageUrl} name={auth.user.displayName} email={auth.user.primaryEmail} size={40} />
+          <Avatar
+            src={auth.user.profileImageUrl}
+            name={auth.user.displayName}
+            email={auth.user.primaryEmail}
+            size={40}
+          />
           <div>
             <div>
               <b>{auth.user.displayName ?? auth.user.primaryEmail}</b>
@@ -62,7 +77,11 @@ export function Divider({ children = 'or' }: { children?: ReactNode }) {
  * What a sign-in or sign-up page shows instead of its form: the MFA challenge after a password
  * that needs one, or "already signed in" (not while the page is navigating away after success).
  */
-export function signInInterstitial(outcome: ReturnType<typeof useSignInOutcome>, auth: AuthState, returnTo: string | null): ReactNode | null {
+export function signInInterstitial(
+  outcome: ReturnType<typeof useSignInOutcome>,
+  auth: AuthState,
+  returnTo: string | null,
+): ReactNode | null {
   if (outcome.mfaAttemptCode !== null) {
     return (
       <AuthCard title="One more step">

@@ -56,7 +56,15 @@ export function ForgotPassword() {
       ) : (
         <form className="stack" onSubmit={onSubmit} data-testid={T.forgotPasswordForm} noValidate>
           <Field label="E-mail" problem={problem}>
-            <input className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" data-testid={T.forgotPasswordEmail} />
+            <input
+              className="input"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              placeholder="you@example.com"
+              data-testid={T.forgotPasswordEmail}
+            />
           </Field>
           <ErrorText error={send.error} />
           <Button type="submit" variant="primary" size="large" busy={send.busy} testid={T.forgotPasswordSubmit}>

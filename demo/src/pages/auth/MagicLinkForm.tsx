@@ -12,7 +12,13 @@ import { T } from '../../testids.js';
  * Sign-in (or sign-up) by e-mail: the service sends a 6-character code and a link. The code is
  * typed here (with the nonce kept from sending); the link opens the magic-link handler page.
  */
-export function MagicLinkForm({ onResult, submitLabel = 'Send me a code' }: { onResult: (result: SignInResult) => void; submitLabel?: string }) {
+export function MagicLinkForm({
+  onResult,
+  submitLabel = 'Send me a code',
+}: {
+  onResult: (result: SignInResult) => void;
+  submitLabel?: string;
+}) {
   const client = useBrokerClient();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<{ email: string; nonce: string } | null>(null);
@@ -52,7 +58,15 @@ export function MagicLinkForm({ onResult, submitLabel = 'Send me a code' }: { on
     return (
       <form className="stack" onSubmit={onSend} data-testid={T.magicLinkForm} noValidate>
         <Field label="E-mail" problem={problem}>
-          <input className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" data-testid={T.magicLinkEmail} />
+          <input
+            className="input"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="you@example.com"
+            data-testid={T.magicLinkEmail}
+          />
         </Field>
         <ErrorText error={send.error} />
         <Button type="submit" variant="primary" size="large" busy={send.busy} testid={T.magicLinkSend}>
@@ -66,7 +80,8 @@ export function MagicLinkForm({ onResult, submitLabel = 'Send me a code' }: { on
   return (
     <form className="stack" onSubmit={onVerify} data-testid={T.otpForm} noValidate>
       <div className="sent-note" data-testid={T.magicLinkSent}>
-        <strong>Check your inbox.</strong> We sent a code to <b>{sent.email}</b>. Type it below, or open the link in the e-mail.
+        <strong>Check your inbox.</strong> We sent a code to <b>{sent.email}</b>. Type it below, or open the link in the
+        e-mail.
         {mailbox && (
           <>
             {' '}

@@ -26,7 +26,15 @@ export function PasswordSignInForm({ onResult }: { onResult: (result: SignInResu
   return (
     <form className="stack" onSubmit={onSubmit} data-testid={T.signInForm} noValidate>
       <Field label="E-mail">
-        <input className="input" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" data-testid={T.signInEmail} />
+        <input
+          className="input"
+          type="email"
+          autoComplete="username"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="you@example.com"
+          data-testid={T.signInEmail}
+        />
       </Field>
       <Field
         label={
@@ -38,7 +46,14 @@ export function PasswordSignInForm({ onResult }: { onResult: (result: SignInResu
           </span>
         }
       >
-        <input className="input" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid={T.signInPassword} />
+        <input
+          className="input"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          data-testid={T.signInPassword}
+        />
       </Field>
       <ErrorText error={problem ?? submit.error} />
       <Button type="submit" variant="primary" size="large" busy={submit.busy} testid={T.signInSubmit}>

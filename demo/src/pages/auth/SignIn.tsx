@@ -48,7 +48,10 @@ export function SignIn() {
       footer={
         project.config.signUpEnabled && (
           <>
-            New here? <Link to={client.paths.signUp + (returnTo ? `?after_auth_return_to=${encodeURIComponent(returnTo)}` : '')}>Create an account</Link>
+            New here?{' '}
+            <Link to={client.paths.signUp + (returnTo ? `?after_auth_return_to=${encodeURIComponent(returnTo)}` : '')}>
+              Create an account
+            </Link>
           </>
         )
       }
@@ -57,7 +60,13 @@ export function SignIn() {
         <OAuthButtons returnTo={returnTo} />
         {passkeyEnabled && passkeysHere && (
           <>
-            <Button size="large" className="btn-provider" busy={passkey.busy} onClick={() => void passkey.run()} testid={T.passkeySignIn}>
+            <Button
+              size="large"
+              className="btn-provider"
+              busy={passkey.busy}
+              onClick={() => void passkey.run()}
+              testid={T.passkeySignIn}
+            >
               <ProviderIcon id="passkey" />
               Sign in with a passkey
             </Button>
@@ -71,7 +80,9 @@ export function SignIn() {
           </p>
         )}
         {(hasOAuth || passkeyEnabled) && shown !== null && <Divider />}
-        {methods.length > 1 && <Tabs label="Sign-in method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />}
+        {methods.length > 1 && (
+          <Tabs label="Sign-in method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />
+        )}
         {shown === 'password' && <PasswordSignInForm onResult={onResult} />}
         {shown === 'magic-link' && <MagicLinkForm onResult={onResult} />}
         {auth.status === 'signed-out' && project.config.signUpEnabled && (

@@ -43,7 +43,10 @@ export function SignUp() {
   if (project === null) return <Loading />;
   const signIn = (
     <>
-      Already have an account? <Link to={client.paths.signIn + (returnTo ? `?after_auth_return_to=${encodeURIComponent(returnTo)}` : '')}>Sign in</Link>
+      Already have an account?{' '}
+      <Link to={client.paths.signIn + (returnTo ? `?after_auth_return_to=${encodeURIComponent(returnTo)}` : '')}>
+        Sign in
+      </Link>
     </>
   );
   if (!project.config.signUpEnabled) {
@@ -70,18 +73,34 @@ export function SignUp() {
         )}
         <OAuthButtons returnTo={returnTo} verb="Sign up" />
         {project.config.enabledOauthProviders.length > 0 && shown !== null && <Divider />}
-        {methods.length > 1 && <Tabs label="Sign-up method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />}
+        {methods.length > 1 && (
+          <Tabs label="Sign-up method" tabs={methods} value={shown ?? 'password'} onChange={setMethod} />
+        )}
         {shown === 'password' && (
           <form className="stack" onSubmit={onSubmit} data-testid={T.signUpForm} noValidate>
             <Field label="E-mail" problem={emailProblem}>
-              <input className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="you@example.com" data-testid={T.signUpEmail} />
+              <input
+                className="input"
+                type="email"
+                autoComplete="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                placeholder="you@example.com"
+                data-testid={T.signUpEmail}
+              />
             </Field>
-            <PasswordFields pair={pair} passwordTestid={T.signUpPassword} confirmationTestid={T.signUpPasswordConfirm} />
+            <PasswordFields
+              pair={pair}
+              passwordTestid={T.signUpPassword}
+              confirmationTestid={T.signUpPasswordConfirm}
+            />
             <ErrorText error={submit.error} />
             <Button type="submit" variant="primary" size="large" busy={submit.busy} testid={T.signUpSubmit}>
               Create account
             </Button>
-            <p className="muted small">We will e-mail you a link to verify your address. You can use the app right away.</p>
+            <p className="muted small">
+              We will e-mail you a link to verify your address. You can use the app right away.
+            </p>
           </form>
         )}
         {shown === 'magic-link' && <MagicLinkForm onResult={onResult} submitLabel="E-mail me a sign-up code" />}

@@ -16,16 +16,28 @@ export function EmailVerification() {
   // The code as the page opened with it (the address bar may change afterwards).
   const [code] = useState(() => codeFrom(search));
   const result = useOneShot(code === null ? null : `verify-email:${code}`, () => client.verifyEmail(code!));
-  const state = code === null ? 'missing' : result.status === 'done' ? 'verified' : result.status === 'error' ? 'error' : 'verifying';
+  const state =
+    code === null
+      ? 'missing'
+      : result.status === 'done'
+        ? 'verified'
+        : result.status === 'error'
+          ? 'error'
+          : 'verifying';
   return (
     <HandlerCard title="E-mail verification" testid={T.emailVerificationStatus} state={state}>
       {state === 'verifying' && <Loading>Verifying your e-mail…</Loading>}
-      {state === 'missing' && <ErrorText error="This link has no verification code. Open the link from the e-mail again." />}
+      {state === 'missing' && (
+        <ErrorText error="This link has no verification code. Open the link from the e-mail again." />
+      )}
       {state === 'verified' && <Success>Your e-mail address is verified. Thank you!</Success>}
       {result.status === 'error' && <ErrorText error={result.error} />}
       {state !== 'verifying' && (
         <div className="row">
-          <Link className="btn btn-primary" to={auth.status === 'signed-in' ? `${client.paths.accountSettings}?section=emails` : client.paths.signIn}>
+          <Link
+            className="btn btn-primary"
+            to={auth.status === 'signed-in' ? `${client.paths.accountSettings}?section=emails` : client.paths.signIn}
+          >
             {auth.status === 'signed-in' ? 'See your e-mails' : 'Sign in'}
           </Link>
           <Link className="btn btn-secondary" to={client.paths.home}>
@@ -36,4 +48,3 @@ export function EmailVerification() {
     </HandlerCard>
   );
 }
-

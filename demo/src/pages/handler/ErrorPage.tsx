@@ -15,7 +15,10 @@ export function ErrorPage() {
   const { search } = useLocation();
   const given = search.get('errorCode') ?? search.get('error_code') ?? search.get('error');
   const code = given !== null && /^[A-Z][A-Z0-9_]{0,79}$/.test(given) ? given : null;
-  const sentence = given === null ? 'Something went wrong, but the page that sent you here did not say what.' : describeError({ code: code ?? 'UNKNOWN', message: '' });
+  const sentence =
+    given === null
+      ? 'Something went wrong, but the page that sent you here did not say what.'
+      : describeError({ code: code ?? 'UNKNOWN', message: '' });
   return (
     <HandlerCard title="Something went wrong" testid={T.errorPage} state={code ?? 'unknown'}>
       <Alert kind="error" testid={T.errorPageMessage}>

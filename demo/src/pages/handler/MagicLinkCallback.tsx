@@ -25,14 +25,28 @@ export function MagicLinkCallback() {
   if (result.status === 'done' && result.value.status === 'mfa-required' && !restart) {
     return (
       <HandlerCard title="One more step" testid={T.magicLinkCallbackStatus} state="mfa-required">
-        <MfaChallenge attemptCode={result.value.attemptCode} onSignedIn={(r) => goAfterSignIn(client, { isNewUser: r.isNewUser, returnTo })} onCancel={() => setRestart(true)} />
+        <MfaChallenge
+          attemptCode={result.value.attemptCode}
+          onSignedIn={(r) => goAfterSignIn(client, { isNewUser: r.isNewUser, returnTo })}
+          onCancel={() => setRestart(true)}
+        />
       </HandlerCard>
     );
   }
   if (code === null || result.status === 'error' || restart) {
     return (
       <HandlerCard title="Sign-in link" testid={T.magicLinkCallbackStatus} state="error">
-        {!restart && <ErrorText error={code === null ? 'This link has no sign-in code. Open the link from the e-mail again.' : result.status === 'error' ? result.error : null} />}
+        {!restart && (
+          <ErrorText
+            error={
+              code === null
+                ? 'This link has no sign-in code. Open the link from the e-mail again.'
+                : result.status === 'error'
+                  ? result.error
+                  : null
+            }
+          />
+        )}
         <Link className="btn btn-primary" to={`${client.paths.signIn}?method=magic-link`}>
           Get a new sign-in code
         </Link>
@@ -40,7 +54,11 @@ export function MagicLinkCallback() {
     );
   }
   return (
-    <HandlerCard title="Signing you in" testid={T.magicLinkCallbackStatus} state={signedIn ? 'signed-in' : 'signing-in'}>
+    <HandlerCard
+      title="Signing you in"
+      testid={T.magicLinkCallbackStatus}
+      state={signedIn ? 'signed-in' : 'signing-in'}
+    >
       <Loading>{signedIn ? 'Signed in. Taking you back…' : 'Checking your sign-in link…'}</Loading>
     </HandlerCard>
   );

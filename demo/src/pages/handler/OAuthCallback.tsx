@@ -27,7 +27,11 @@ export function OAuthCallback() {
       <HandlerCard title="One more step" testid={T.oauthCallbackStatus} state="mfa-required">
         <MfaChallenge
           attemptCode={attemptCode}
-          onSignedIn={(r) => navigate(afterCallbackRedirectUrl ?? (r.isNewUser ? client.paths.afterSignUp : client.paths.afterSignIn), { replace: true })}
+          onSignedIn={(r) =>
+            navigate(afterCallbackRedirectUrl ?? (r.isNewUser ? client.paths.afterSignUp : client.paths.afterSignIn), {
+              replace: true,
+            })
+          }
           onCancel={() => setRestart(true)}
         />
       </HandlerCard>

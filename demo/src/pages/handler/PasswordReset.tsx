@@ -30,7 +30,9 @@ export function PasswordReset() {
   if (done) {
     return (
       <HandlerCard title="Password changed" testid={T.passwordResetDone} state="done">
-        <Success>Your new password is set. For your safety every session was signed out: sign in with the new password.</Success>
+        <Success>
+          Your new password is set. For your safety every session was signed out: sign in with the new password.
+        </Success>
         <Link className="btn btn-primary" to={client.paths.signIn}>
           Sign in
         </Link>
@@ -40,7 +42,15 @@ export function PasswordReset() {
   if (code === null || check.status === 'error') {
     return (
       <HandlerCard title="Reset your password" testid={T.passwordResetInvalid} state="invalid">
-        <ErrorText error={code === null ? 'This link has no reset code. Open the link from the e-mail again.' : check.status === 'error' ? check.error : null} />
+        <ErrorText
+          error={
+            code === null
+              ? 'This link has no reset code. Open the link from the e-mail again.'
+              : check.status === 'error'
+                ? check.error
+                : null
+          }
+        />
         <Link className="btn btn-primary" to={client.paths.forgotPassword}>
           Send a new link
         </Link>
@@ -49,9 +59,19 @@ export function PasswordReset() {
   }
   if (check.status !== 'done') return <Loading>Checking your link…</Loading>;
   return (
-    <HandlerCard title="Choose a new password" subtitle="It replaces your old one everywhere." testid={T.passwordResetForm} state="ready">
+    <HandlerCard
+      title="Choose a new password"
+      subtitle="It replaces your old one everywhere."
+      testid={T.passwordResetForm}
+      state="ready"
+    >
       <form className="stack" onSubmit={onSubmit} noValidate>
-        <PasswordFields pair={pair} label="New password" passwordTestid={T.passwordResetPassword} confirmationTestid={T.passwordResetConfirm} />
+        <PasswordFields
+          pair={pair}
+          label="New password"
+          passwordTestid={T.passwordResetPassword}
+          confirmationTestid={T.passwordResetConfirm}
+        />
         <ErrorText error={reset.error} />
         <Button type="submit" variant="primary" size="large" busy={reset.busy} testid={T.passwordResetSubmit}>
           Set new password

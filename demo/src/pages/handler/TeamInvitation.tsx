@@ -20,7 +20,9 @@ export function TeamInvitation() {
   const location = useLocation();
   const [code] = useState(() => codeFrom(location.search));
   const userId = auth.status === 'signed-in' ? auth.user.id : null;
-  const details = useOneShot(code !== null && userId !== null ? `invitation-details:${code}:${userId}` : null, () => client.getTeamInvitationDetails(code!));
+  const details = useOneShot(code !== null && userId !== null ? `invitation-details:${code}:${userId}` : null, () =>
+    client.getTeamInvitationDetails(code!),
+  );
   const [accepted, setAccepted] = useState(false);
   const accept = useAction(async () => {
     await client.acceptTeamInvitation(code!);
@@ -37,11 +39,23 @@ export function TeamInvitation() {
   if (auth.status === 'loading') return <Loading />;
   if (auth.status === 'signed-out') {
     return (
-      <HandlerCard title="You are invited to a team" subtitle="Sign in or create an account to see the invitation." testid={T.teamInvitationStatus} state="signed-out">
-        <Link className="btn btn-primary btn-large" to={signInHref(client, location.href)} data-testid={T.teamInvitationSignIn}>
+      <HandlerCard
+        title="You are invited to a team"
+        subtitle="Sign in or create an account to see the invitation."
+        testid={T.teamInvitationStatus}
+        state="signed-out"
+      >
+        <Link
+          className="btn btn-primary btn-large"
+          to={signInHref(client, location.href)}
+          data-testid={T.teamInvitationSignIn}
+        >
           Sign in to continue
         </Link>
-        <Link className="btn btn-secondary" to={`${client.paths.signUp}?after_auth_return_to=${encodeURIComponent(location.href)}`}>
+        <Link
+          className="btn btn-secondary"
+          to={`${client.paths.signUp}?after_auth_return_to=${encodeURIComponent(location.href)}`}
+        >
           Create an account
         </Link>
       </HandlerCard>
@@ -76,10 +90,19 @@ export function TeamInvitation() {
       <p className="lead-sm">
         You are invited to join <b data-testid={T.teamInvitationTeamName}>{team.teamDisplayName}</b>.
       </p>
-      <p className="muted small">You will join as {auth.user.primaryEmail ?? 'your account'}. Any signed-in person holding this link can accept it.</p>
+      <p className="muted small">
+        You will join as {auth.user.primaryEmail ?? 'your account'}. Any signed-in person holding this link can accept
+        it.
+      </p>
       <ErrorText error={accept.error} />
       <div className="row">
-        <Button variant="primary" size="large" busy={accept.busy} onClick={() => void accept.run()} testid={T.teamInvitationAccept}>
+        <Button
+          variant="primary"
+          size="large"
+          busy={accept.busy}
+          onClick={() => void accept.run()}
+          testid={T.teamInvitationAccept}
+        >
           Accept invitation
         </Button>
         <Link className="btn btn-ghost" to={client.paths.home}>

@@ -13,16 +13,29 @@ import { T } from '../../testids.js';
 
 function InvitationRow({ invitation }: { invitation: TeamInvitationModel }) {
   const client = useBrokerClient();
-  const revoke = useAction(() => client.revokeTeamInvitation({ teamId: invitation.teamId, invitationId: invitation.id }));
+  const revoke = useAction(() =>
+    client.revokeTeamInvitation({ teamId: invitation.teamId, invitationId: invitation.id }),
+  );
   return (
-    <li className="list-row" data-testid={T.invitationRow} data-email={invitation.recipientEmail} data-invitation-id={invitation.id}>
+    <li
+      className="list-row"
+      data-testid={T.invitationRow}
+      data-email={invitation.recipientEmail}
+      data-invitation-id={invitation.id}
+    >
       <div className="list-main">
         <b>{invitation.recipientEmail}</b>
         <div className="muted small">Expires {formatRelative(invitation.expiresAtMillis)}</div>
         <ErrorText error={revoke.error} />
       </div>
       <div className="list-actions">
-        <Button size="small" variant="danger" busy={revoke.busy} onClick={() => void revoke.run()} testid={T.invitationRevoke}>
+        <Button
+          size="small"
+          variant="danger"
+          busy={revoke.busy}
+          onClick={() => void revoke.run()}
+          testid={T.invitationRevoke}
+        >
           Revoke
         </Button>
       </div>
@@ -58,10 +71,20 @@ export function TeamInvitations({ teamId, canList }: { teamId: string; canList: 
   const list = invitations.data ?? [];
   const mailbox = sentTo === null ? null : mailboxUrl(sentTo);
   return (
-    <Card title="Invitations" description="People you invite get an e-mail with a link to join. Invitations expire after 7 days.">
+    <Card
+      title="Invitations"
+      description="People you invite get an e-mail with a link to join. Invitations expire after 7 days."
+    >
       <form className="inline-form" onSubmit={onSubmit} data-testid={T.inviteForm} noValidate>
         <Field label="E-mail" problem={problem}>
-          <input className="input" type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="teammate@example.com" data-testid={T.inviteEmail} />
+          <input
+            className="input"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="teammate@example.com"
+            data-testid={T.inviteEmail}
+          />
         </Field>
         <Button type="submit" variant="primary" busy={invite.busy} testid={T.inviteSubmit}>
           Send invitation

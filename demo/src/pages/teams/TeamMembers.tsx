@@ -8,7 +8,17 @@ import { useAction } from '../../lib/useAction.js';
 import { useLiveRefresh } from '../../lib/useLiveRefresh.js';
 import { T } from '../../testids.js';
 
-function MemberRow({ member, isMe, canRemove, myEmail }: { member: TeamMember; isMe: boolean; canRemove: boolean; myEmail: string | null }) {
+function MemberRow({
+  member,
+  isMe,
+  canRemove,
+  myEmail,
+}: {
+  member: TeamMember;
+  isMe: boolean;
+  canRemove: boolean;
+  myEmail: string | null;
+}) {
   const client = useBrokerClient();
   const remove = useAction(() => client.removeTeamMember(member.teamId, member.userId));
   return (
@@ -23,7 +33,13 @@ function MemberRow({ member, isMe, canRemove, myEmail }: { member: TeamMember; i
       </div>
       {canRemove && !isMe && (
         <div className="list-actions">
-          <Button size="small" variant="danger" busy={remove.busy} onClick={() => void remove.run()} testid={T.memberRemove}>
+          <Button
+            size="small"
+            variant="danger"
+            busy={remove.busy}
+            onClick={() => void remove.run()}
+            testid={T.memberRemove}
+          >
             Remove
           </Button>
         </div>
@@ -32,13 +48,26 @@ function MemberRow({ member, isMe, canRemove, myEmail }: { member: TeamMember; i
   );
 }
 
-export function TeamMembers({ teamId, user, canRead, canRemove }: { teamId: string; user: User; canRead: boolean; canRemove: boolean }) {
+export function TeamMembers({
+  teamId,
+  user,
+  canRead,
+  canRemove,
+}: {
+  teamId: string;
+  user: User;
+  canRead: boolean;
+  canRemove: boolean;
+}) {
   const members = useQuery(canRead ? { kind: 'teamMembers', teamId } : null);
   // Others join (accepting an invitation) and leave without this tab doing anything.
   useLiveRefresh(canRead ? { kind: 'teamMembers', teamId } : null);
   const list = members.data ?? [];
   return (
-    <Card title="Members" description={canRead && list.length > 0 ? `${list.length} ${list.length === 1 ? 'person' : 'people'}` : undefined}>
+    <Card
+      title="Members"
+      description={canRead && list.length > 0 ? `${list.length} ${list.length === 1 ? 'person' : 'people'}` : undefined}
+    >
       {!canRead ? (
         <Alert kind="info">Your role in this team does not include seeing its members.</Alert>
       ) : members.isLoading ? (
@@ -48,7 +77,13 @@ export function TeamMembers({ teamId, user, canRead, canRemove }: { teamId: stri
       ) : (
         <ul className="list">
           {list.map((member) => (
-            <MemberRow key={member.userId} member={member} isMe={member.userId === user.id} canRemove={canRemove} myEmail={user.primaryEmail} />
+            <MemberRow
+              key={member.userId}
+              member={member}
+              isMe={member.userId === user.id}
+              canRemove={canRemove}
+              myEmail={user.primaryEmail}
+            />
           ))}
         </ul>
       )}

@@ -14,7 +14,9 @@ const meanings: Record<string, string> = {
 
 /** The person's permissions in the team (including those reached through roles), in words. */
 export function TeamPermissions({ permissions }: { permissions: TeamPermissionModel[] }) {
-  const sorted = [...permissions].sort((a, b) => Number(a.id.startsWith('$')) - Number(b.id.startsWith('$')) || a.id.localeCompare(b.id));
+  const sorted = [...permissions].sort(
+    (a, b) => Number(a.id.startsWith('$')) - Number(b.id.startsWith('$')) || a.id.localeCompare(b.id),
+  );
   return (
     <Card title="Your permissions" description="What you may do in this team.">
       {sorted.length === 0 ? (

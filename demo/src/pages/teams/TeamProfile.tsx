@@ -33,7 +33,10 @@ export function TeamProfile({ teamId, user }: { teamId: string; user: User }) {
     void save.run(value.trim());
   };
   return (
-    <Card title="Your profile in this team" description="The name and picture this team's members see. Other teams see your account's.">
+    <Card
+      title="Your profile in this team"
+      description="The name and picture this team's members see. Other teams see your account's."
+    >
       <div className="stack">
         <div className="row">
           <Avatar src={profile.profileImageUrl} name={profile.displayName} email={user.primaryEmail} size={32} />
@@ -41,9 +44,20 @@ export function TeamProfile({ teamId, user }: { teamId: string; user: User }) {
         </div>
         <form className="inline-form" onSubmit={onSubmit} noValidate>
           <Field label="Name in this team">
-            <input className="input" value={value} onChange={(e) => (setName(e.target.value), setSaved(false))} placeholder={user.displayName ?? ''} data-testid={T.teamProfileInput} />
+            <input
+              className="input"
+              value={value}
+              onChange={(e) => (setName(e.target.value), setSaved(false))}
+              placeholder={user.displayName ?? ''}
+              data-testid={T.teamProfileInput}
+            />
           </Field>
-          <Button type="submit" busy={save.busy} disabled={value.trim() === (profile.displayName ?? '')} testid={T.teamProfileSave}>
+          <Button
+            type="submit"
+            busy={save.busy}
+            disabled={value.trim() === (profile.displayName ?? '')}
+            testid={T.teamProfileSave}
+          >
             Save
           </Button>
         </form>

@@ -42,9 +42,19 @@ export function TeamSettings({ team, canUpdate, canDelete }: { team: Team; canUp
         {canUpdate && (
           <form className="inline-form" onSubmit={onRename} noValidate>
             <Field label="Team name">
-              <input className="input" value={name} onChange={(e) => (setName(e.target.value), setRenamed(false))} data-testid={T.teamRenameInput} />
+              <input
+                className="input"
+                value={name}
+                onChange={(e) => (setName(e.target.value), setRenamed(false))}
+                data-testid={T.teamRenameInput}
+              />
             </Field>
-            <Button type="submit" busy={rename.busy} disabled={name.trim() === team.displayName} testid={T.teamRenameSubmit}>
+            <Button
+              type="submit"
+              busy={rename.busy}
+              disabled={name.trim() === team.displayName}
+              testid={T.teamRenameSubmit}
+            >
               Rename
             </Button>
           </form>

@@ -33,7 +33,13 @@ function CreateTeam() {
     <form className="stack" onSubmit={onSubmit} data-testid={T.teamCreateForm} noValidate>
       <div className="inline-form">
         <Field label="New team" problem={problem}>
-          <input className="input" value={name} onChange={(e) => setName(e.target.value)} placeholder="Design team" data-testid={T.teamCreateName} />
+          <input
+            className="input"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Design team"
+            data-testid={T.teamCreateName}
+          />
         </Field>
         <Button type="submit" variant="primary" busy={create.busy} testid={T.teamCreateSubmit}>
           Create team
@@ -66,7 +72,13 @@ export function Teams() {
             ) : (
               <ul className="list">
                 {(teams.data ?? []).map((team) => (
-                  <li key={team.id} className="list-row" data-testid={T.teamRow} data-team-id={team.id} data-team-name={team.displayName}>
+                  <li
+                    key={team.id}
+                    className="list-row"
+                    data-testid={T.teamRow}
+                    data-team-id={team.id}
+                    data-team-name={team.displayName}
+                  >
                     <Link to={`/teams/${team.id}`} className="row-link">
                       <Avatar src={team.profileImageUrl} name={team.displayName} size={40} />
                       <span className="list-main">

@@ -4,7 +4,14 @@ import type { EmulatorOptions, RunningEmulator } from '../../../../emulator/inde
 import { launchChromium, skipWithoutChromium } from '../../../e2e/support/chromium.js';
 import { browserStage, type Stage } from '../../../e2e/support/stageKit.js';
 import { serveDemoFor, type DemoServer, type ServeDemoOptions } from '../../../e2e/support/server.js';
-import { realTarget, realTargetFile, REAL_BACKEND_HEADERS, type ProjectTarget, type RealTargetFile, type ServiceTarget } from '../../../support/serviceTarget.js';
+import {
+  realTarget,
+  realTargetFile,
+  REAL_BACKEND_HEADERS,
+  type ProjectTarget,
+  type RealTargetFile,
+  type ServiceTarget,
+} from '../../../support/serviceTarget.js';
 import { createDemoProject, DEMO_USER } from '../../support/realProject.js';
 import { whyNotOnRealBackend } from '../../suites.js';
 
@@ -40,13 +47,27 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The demo served for a project of the real backend (the development delay off for its calls too: the header is one its CORS allows). */
+/**
+ * The demo served for a project of the real backend (the development delay off for its calls too: the header is one its
+ * CORS allows).
+ */
 function serveDemoOn(project: ProjectTarget, backend: RealTargetFile, options?: ServeDemoOptions): Promise<DemoServer> {
   const { baseUrl, projectId, publishableClientKey } = project;
-  return serveDemoFor({ baseUrl, projectId, publishableClientKey, internalPublishableClientKey: backend.internalPublishableClientKey, extraRequestHeaders: { ...REAL_BACKEND_HEADERS } }, options);
+  return serveDemoFor(
+    {
+      baseUrl,
+      projectId,
+      publishableClientKey,
+      internalPublishableClientKey: backend.internalPublishableClientKey,
+      extraRequestHeaders: { ...REAL_BACKEND_HEADERS },
+    },
+    options,
+  );
 }
 
-/** One of the lane's own flows in Chromium against the real backend, on the lane's project; skipped outside the lane. */
+/**
+ * One of the lane's own flows in Chromium against the real backend, on the lane's project; skipped outside the lane.
+ */
 export function realScenario(name: string, run: (stage: RealStage) => Promise<void>, timeout = 300_000): void {
   it.skipIf(skip)(
     name,
@@ -82,24 +103,38 @@ export function realScenario(name: string, run: (stage: RealStage) => Promise<vo
   );
 }
 
-/** Reading a field `known` lacks fails, naming it: what a scenario reads of the emulator beyond its URL and keys is the emulator's own. */
+/**
+ * Reading a field `known` lacks fails, naming it: what a scenario reads of the emulator beyond its URL and keys is the
+ * emulator's own.
+ */
 function only<T extends object>(known: T, what: string): T {
   return new Proxy(known, {
     get(target, key, receiver) {
       if (typeof key === 'symbol' || key === 'then' || key in target) return Reflect.get(target, key, receiver);
-      throw new Error(`This scenario uses ${what}.${key}, which the real backend does not have: list it in test/real/suites.ts, with why.`);
+      throw new Error(
+        `This scenario uses ${what}.${key}, which the real backend does not have: list it in test/real/suites.ts, with why.`,
+      );
     },
   });
 }
 
-/** The emulator of a test/e2e scenario, on the real backend: where the service is, its project's keys, the demo user. Nothing else. */
+/**
+ * The emulator of a test/e2e scenario, on the real backend: where the service is, its project's keys, the demo user.
+ * Nothing else.
+ */
 function emulatorStandIn(project: ProjectTarget, backend: RealTargetFile): RunningEmulator {
   const { projectId: id, publishableClientKey, secretServerKey, superSecretAdminKey } = project;
   const projects = {
     demo: { id, publishableClientKey, secretServerKey, superSecretAdminKey },
-    internal: only({ id: 'internal', publishableClientKey: backend.internalPublishableClientKey }, 'the internal project'),
+    internal: only(
+      { id: 'internal', publishableClientKey: backend.internalPublishableClientKey },
+      'the internal project',
+    ),
   };
-  return only({ url: project.baseUrl, apiUrl: `${project.baseUrl}/api/v1`, projects, demoUser: { ...DEMO_USER } }, 'the emulator') as unknown as RunningEmulator;
+  return only(
+    { url: project.baseUrl, apiUrl: `${project.baseUrl}/api/v1`, projects, demoUser: { ...DEMO_USER } },
+    'the emulator',
+  ) as unknown as RunningEmulator;
 }
 
 /**
@@ -107,15 +142,24 @@ function emulatorStandIn(project: ProjectTarget, backend: RealTargetFile): Runni
  * fresh project (configured like the emulator's demo project, its demo user in it) where that gives a
  * fresh emulator. Skipped where test/real/suites.ts says why, or where it asks for emulator options.
  */
-export function scenario(name: string, run: (stage: Stage) => Promise<void>, options: { emulator?: EmulatorOptions; demo?: ServeDemoOptions; timeout?: number } = {}): void {
-  const why = options.emulator === undefined ? whyNotOnRealBackend(name) : `runs the emulator with options of its own (${Object.keys(options.emulator).join(', ')})`;
+export function scenario(
+  name: string,
+  run: (stage: Stage) => Promise<void>,
+  options: { emulator?: EmulatorOptions; demo?: ServeDemoOptions; timeout?: number } = {},
+): void {
+  const why =
+    options.emulator === undefined
+      ? whyNotOnRealBackend(name)
+      : `runs the emulator with options of its own (${Object.keys(options.emulator).join(', ')})`;
   it.skipIf(skip || why !== null)(
     name,
     async () => {
       const project = await createDemoProject(file!, `e2e ${name.slice(0, 40)}`);
       const demo = await serveDemoOn(project, file!, options.demo);
       const staged = browserStage(browser!, demo, name, ARTIFACTS, 30_000);
-      await staged.run(() => run({ ...staged.stage, emulator: emulatorStandIn(project, file!) })).finally(() => demo.stop());
+      await staged
+        .run(() => run({ ...staged.stage, emulator: emulatorStandIn(project, file!) }))
+        .finally(() => demo.stop());
     },
     // Each call of the development backend takes longer than the emulator's, and the project is made first.
     2 * (options.timeout ?? 90_000) + 60_000,
