@@ -5,7 +5,7 @@ import { authenticate } from './auth/authenticate.js';
 import { randomToken } from './crypto.js';
 import type { EmulatorEnv } from './env.js';
 import { parseBody, parseCookies, readBody } from './http/body.js';
-import { StatusError } from './http/errors.js';
+import { ServiceKnownError, StatusError } from './errors.js';
 import type { AccessPolicy } from './http/guard.js';
 import type { Router } from './http/router.js';
 import type { ApiRequest, Reply } from './http/types.js';
@@ -73,7 +73,7 @@ function withStackNames(headers: Record<string, string | undefined>): Record<str
   return headers;
 }
 
-const API_PREFIX = /^\/api\/(?:v1|v2beta[1-4])(?=\/|$)/;
+const API_PREFIX = /^\/api\/(?:v1|v2beta[1-4]|latest)(?=\/|$)/;
 const ALLOWED_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 function firstValues(headers: IncomingMessage['headers']): Record<string, string | undefined> {
@@ -94,13 +94,8 @@ function queryRecord(url: URL): Record<string, string> {
 
 /** Turns anything a handler threw into the reply the service would give. Never a stack trace. */
 export function errorReply(error: unknown, log: (line: string) => void): Reply {
-  if (error instanceof KnownError)
-    return {
-      kind: 'json',
-      status: error.status,
-      body: error.toWire(),
-      headers: { 'x-stack-known-error': error.code, 'x-hexclave-known-error': error.code },
-    };
+  if (error instanceof KnownError || error instanceof ServiceKnownError)
+    return { kind: 'json', status: error.status, body: error.toWire(), headers: { 'x-stack-known-error': error.code } };
   if (error instanceof StatusError) return { kind: 'text', status: error.status, body: error.message };
   const message = error instanceof Error ? error.message : String(error);
   log(`internal error: ${message}`);
@@ -115,11 +110,26 @@ interface Written {
   status: number;
 }
 
+/**
+ * Whether a request spoke the `x-hexclave-*` family (`@stackframe/js` 2.8.108 and later): its answer then carries the
+ * `x-hexclave-*` twins of the known-error and actual-status headers too. The service sends only `x-stack-*`, so a
+ * request in that family gets exactly the service's headers.
+ */
+export function usesHexclaveHeaders(headers: IncomingMessage['headers']): boolean {
+  return Object.keys(headers).some((name) => name.startsWith('x-hexclave-'));
+}
+
 /** Writes a reply, applying the error-status override when asked (PROTOCOL.md §2.4). */
 export function writeReply(
   res: ServerResponse,
   reply: Reply,
-  options: { cors: boolean; override: boolean; pretty: boolean; extraHeaders?: Record<string, string> },
+  options: {
+    cors: boolean;
+    override: boolean;
+    pretty: boolean;
+    extraHeaders?: Record<string, string>;
+    hexclave?: boolean;
+  },
 ): Written {
   const headers: Record<string, string> = {
     'x-stack-request-id': randomToken(16),
@@ -159,9 +169,13 @@ export function writeReply(
   let status = reply.status;
   if (options.override && status >= 400 && status <= 599) {
     headers['x-stack-actual-status'] = String(status);
-    headers['x-hexclave-actual-status'] = String(status);
     status = 200;
   }
+  if (options.hexclave === true)
+    for (const name of ['known-error', 'actual-status']) {
+      const value = headers[`x-stack-${name}`];
+      if (value !== undefined) headers[`x-hexclave-${name}`] = value;
+    }
   res.writeHead(status, headers);
   res.end(body);
   return { status: reply.status };
@@ -202,6 +216,7 @@ export async function handleApiRequest(
 ): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const headers = withStackNames(firstValues(req.headers));
+  const hexclave = usesHexclaveHeaders(req.headers);
   const override = headers['x-stack-override-error-status'] !== undefined;
   const pretty = (headers.accept ?? '').includes('text/html');
   const path = url.pathname.replace(API_PREFIX, '') || '/';
@@ -307,6 +322,7 @@ export async function handleApiRequest(
     cors: true,
     override: override && match.kind !== 'method-not-allowed',
     pretty,
+    hexclave,
   });
   env.stats.request(routeKey, written.status, write);
 }

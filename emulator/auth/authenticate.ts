@@ -2,7 +2,7 @@ import { createKnownError } from '../../protocol/errors/create.js';
 import type { AccessType } from '../../protocol/resources/common.js';
 import { timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '../crypto.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { ApiKeyRecord, ProjectRecord, UserRecord } from '../state/model.js';
 import type { Store } from '../state/store.js';
 import { own } from '../state/store.js';

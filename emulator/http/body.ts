@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createKnownError } from '../../protocol/errors/create.js';
-import { StatusError } from './errors.js';
+import { StatusError } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -53,6 +53,16 @@ export const email = () => yup.string().email();
 /** A verification code of §7: exactly 45 characters. */
 export const code45 = () => yup.string().length(45);
 
+/**
+ * The bot-challenge fields of sign-up, OTP and OAuth authorize. The service verifies the token with Cloudflare Turnstile
+ * unless bot challenges are off; the emulator, like the service in development with them off, takes and ignores them.
+ */
+export const botChallengeFields = () => ({
+  bot_challenge_token: yup.string(),
+  bot_challenge_phase: yup.string().oneOf(['invisible', 'visible']),
+  bot_challenge_unavailable: yup.string().oneOf(['true']),
+});
+
 export interface RequestSchemas {
   body?: yup.AnySchema;
   query?: yup.AnySchema;

@@ -1,7 +1,7 @@
 import { createKnownError } from '../../protocol/errors/create.js';
 import { randomToken } from '../crypto.js';
 import { requireAccess } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success } from '../http/types.js';
 import { obj, validate, yup } from '../http/validate.js';

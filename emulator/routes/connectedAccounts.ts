@@ -2,7 +2,7 @@ import { createKnownError } from '../../protocol/errors/create.js';
 import type { ConnectedAccount } from '../../protocol/resources/connectedAccount.js';
 import { mintProviderAccessToken } from '../dev/oauthProvider.js';
 import { requireAccess, resolveUserId } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, type ApiRequest, type Reply } from '../http/types.js';
 import { obj, userIdOrMe, validate, yup } from '../http/validate.js';

@@ -3,7 +3,7 @@ import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { redeemCode } from '../codes.js';
 import { requireAccess, requireUserBySchema, resolveUserId } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success } from '../http/types.js';
 import { code45, email, obj, strictEmail, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';

@@ -1,7 +1,7 @@
 import type { EmailTemplate, EmailTemplateType } from '../../protocol/resources/admin.js';
 import { emailTemplateTypes } from '../../protocol/resources/admin.js';
 import { ADMIN, requireAccess } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
 import { anyJson, obj, validate, yup } from '../http/validate.js';

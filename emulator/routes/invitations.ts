@@ -2,7 +2,7 @@ import { createKnownError } from '../../protocol/errors/create.js';
 import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import { createCode, linkWithCode, redeemCode } from '../codes.js';
 import { requireAccess, requireUser } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
 import { code45, email, obj, url, uuid, validate } from '../http/validate.js';

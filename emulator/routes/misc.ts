@@ -1,4 +1,4 @@
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, text } from '../http/types.js';
 import { obj, validate, yup } from '../http/validate.js';

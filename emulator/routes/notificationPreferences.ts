@@ -2,7 +2,7 @@ import { createKnownError } from '../../protocol/errors/create.js';
 import type { NotificationPreference } from '../../protocol/resources/notificationPreference.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { requireAccess, resolveUserId } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json } from '../http/types.js';
 import { obj, userIdOrMe, uuid, validate, yup } from '../http/validate.js';

@@ -11,10 +11,10 @@ import {
   mockAuthorizeUrl,
   type ProviderGrant,
 } from '../dev/oauthProvider.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { redirect, type ApiRequest, type Reply } from '../http/types.js';
-import { obj, url, validate, yup } from '../http/validate.js';
+import { botChallengeFields, obj, url, validate, yup } from '../http/validate.js';
 import type { OAuthAccountRecord, OAuthFlowRecord, ProjectRecord, UserRecord } from '../state/model.js';
 import { own } from '../state/store.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
@@ -88,6 +88,7 @@ const authorizeQuery = obj({
   // 2.8.108 and later also `hexclave_response_mode`): the answer is then JSON, not a redirect.
   stack_response_mode: yup.string().oneOf(['json']),
   hexclave_response_mode: yup.string().oneOf(['json']),
+  ...botChallengeFields(),
 }).defined();
 
 async function authorize(req: ApiRequest): Promise<Reply> {

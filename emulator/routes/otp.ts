@@ -3,10 +3,10 @@ import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import { issueTokens, requireSecondFactor } from '../auth/issue.js';
 import { createCode, linkWithCode, redeemCode } from '../codes.js';
 import { requireAccess } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, type ApiRequest } from '../http/types.js';
-import { code45, obj, strictEmail, url, validate } from '../http/validate.js';
+import { botChallengeFields, code45, obj, strictEmail, url, validate } from '../http/validate.js';
 import { renderTemplate } from '../mailbox.js';
 import type { ProjectRecord } from '../state/model.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
@@ -52,7 +52,7 @@ export function registerOtpRoutes(router: Router): void {
   router.add('POST', '/auth/otp/send-sign-in-code', (req) => {
     const auth = requireAccess(req);
     const { body } = validate(req, {
-      body: obj({ email: strictEmail().defined(), callback_url: url().defined() }).defined(),
+      body: obj({ email: strictEmail().defined(), callback_url: url().defined(), ...botChallengeFields() }).defined(),
     });
     const p = auth.project;
     if (!p.config.magic_link_enabled) throw new StatusError(403, 'Magic link is not enabled for this project');

@@ -4,10 +4,10 @@ import { issueTokens, requireSecondFactor } from '../auth/issue.js';
 import { createCode, linkWithCode, redeemCode } from '../codes.js';
 import { hashPassword, sha256Hex as sha, verifyPassword } from '../crypto.js';
 import { requireAccess, requireUserBySchema } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
-import { code45, email, obj, strictEmail, url, validate, yup } from '../http/validate.js';
+import { botChallengeFields, code45, email, obj, strictEmail, url, validate, yup } from '../http/validate.js';
 import type { ProjectRecord } from '../state/model.js';
 import { revokeSessionsOfUser } from '../state/sessions.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
@@ -64,6 +64,7 @@ export function registerPasswordRoutes(router: Router): void {
         email: strictEmail().defined(),
         password: yup.string().max(MAX_PASSWORD).defined(),
         verification_callback_url: url().defined(),
+        ...botChallengeFields(),
       }).defined(),
     });
     const p = auth.project;

@@ -1,7 +1,7 @@
 import type { EmailConfig, OAuthProviderConfigInput, ProjectConfigUpdate } from '../../protocol/resources/project.js';
 import { oauthProviderIds } from '../../protocol/resources/project.js';
 import { systemPermissionIds } from '../../protocol/resources/team.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import { obj, url, yup } from '../http/validate.js';
 import type { ProjectRecord } from '../state/model.js';
 

@@ -2,7 +2,7 @@ import type { AuthContext } from '../auth/authenticate.js';
 import { createKnownError } from '../../protocol/errors/create.js';
 import type { Json } from '../../protocol/resources/common.js';
 import { requireAccess, requireUser, resolveUserId } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success } from '../http/types.js';
 import { anyJson, obj, userIdOrMe, uuid, validate, yup } from '../http/validate.js';

@@ -2,7 +2,7 @@ import { createKnownError } from '../../protocol/errors/create.js';
 import type { AccessType, Json } from '../../protocol/resources/common.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { requireAccess, resolveUserId, SERVER } from '../http/access.js';
-import { StatusError } from '../http/errors.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
 import { anyJson, email, obj, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';

@@ -1,0 +1,31 @@
+/** A plain (non-known) error: the status and a text/plain body holding exactly the message (PROTOCOL.md §2.3). */
+export class StatusError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A known error of today's service whose code authbroker's catalogue (protocol/errors, v2.7's table) does not hold,
+ * such as `API_KEY_EXPIRED` or `WRONG_PERMISSION_SCOPE`: answered with the same body and header as a catalogued one.
+ */
+export class ServiceKnownError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    readonly details?: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+  }
+
+  /** The body the service sends for it. */
+  toWire(): { code: string; details?: Record<string, unknown>; error: string } {
+    return this.details === undefined
+      ? { code: this.code, error: this.message }
+      : { code: this.code, details: { ...this.details }, error: this.message };
+  }
+}
