@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { STATE_VERSION, type EmulatorState } from './model.js';
 
 /** Why a snapshot file cannot be used. The file is then left exactly as it is. */
@@ -46,15 +47,26 @@ export function loadSnapshot(file: string): EmulatorState | null {
   return record as EmulatorState;
 }
 
-/** Writes the snapshot atomically (temp file, fsync, rename), readable by the owner only. */
+/**
+ * Writes the snapshot atomically (temp file, fsync, rename), readable by the owner only. The temp
+ * file has a fresh random name and is created exclusively (`wx`): whatever another user of the
+ * machine planted beside the data file (a symlink to a file of ours, a world-readable file) makes
+ * the write fail rather than be followed or inherited, and the file renamed into place is always
+ * the new one, with mode 0600.
+ */
 export function saveSnapshot(file: string, state: EmulatorState): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
+  const temp = `${file}.${randomBytes(8).toString('hex')}.tmp`;
+  const fd = openSync(temp, 'wx', 0o600);
   try {
-    writeSync(fd, JSON.stringify(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      writeSync(fd, JSON.stringify(state));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
   }
-  renameSync(temp, file);
 }
