@@ -29,3 +29,16 @@ export class ServiceKnownError extends Error {
       : { code: this.code, details: { ...this.details }, error: this.message };
   }
 }
+
+/** The service's known errors that the catalogue lacks, worded as the service words them. */
+export const serviceErrors = {
+  apiKeyExpired: () => new ServiceKnownError('API_KEY_EXPIRED', 401, 'API key has expired.'),
+  apiKeyRevoked: () => new ServiceKnownError('API_KEY_REVOKED', 401, 'API key has been revoked.'),
+  wrongApiKeyType: (expected: 'user' | 'team', actual: 'user' | 'team') =>
+    new ServiceKnownError(
+      'WRONG_API_KEY_TYPE',
+      400,
+      `This endpoint is for ${expected} API keys, but a ${actual} API key was provided.`,
+      { expected_type: expected, actual_type: actual },
+    ),
+};

@@ -1,6 +1,7 @@
 import type { ApiKeySet } from '../protocol/resources/admin.js';
 import type { AccessType } from '../protocol/resources/common.js';
 import type { ContactChannel } from '../protocol/resources/contactChannel.js';
+import type { CreatedOwnedApiKey, OwnedApiKey } from '../protocol/resources/ownedApiKey.js';
 import type { AdminProject, ClientProject } from '../protocol/resources/project.js';
 import type { Session } from '../protocol/resources/session.js';
 import type { ClientTeam, ServerTeam, TeamPermissionDefinition } from '../protocol/resources/team.js';
@@ -10,6 +11,7 @@ import type {
   ApiKeyRecord,
   ContactChannelRecord,
   MembershipRecord,
+  OwnedApiKeyRecord,
   PermissionDefinitionRecord,
   ProjectRecord,
   SessionRecord,
@@ -224,4 +226,22 @@ export function apiKeyView(k: ApiKeyRecord): ApiKeySet {
     ...(k.secret_server_key ? { secret_server_key: { last_four: k.secret_server_key.last_four } } : {}),
     ...(k.super_secret_admin_key ? { super_secret_admin_key: { last_four: k.super_secret_admin_key.last_four } } : {}),
   };
+}
+
+/** A user's or team's key; the whole secret only in the answer that made it (`secret`). */
+export function ownedApiKeyView(k: OwnedApiKeyRecord): OwnedApiKey;
+export function ownedApiKeyView(k: OwnedApiKeyRecord, secret: string): CreatedOwnedApiKey;
+export function ownedApiKeyView(k: OwnedApiKeyRecord, secret?: string): OwnedApiKey | CreatedOwnedApiKey {
+  const base = {
+    id: k.id,
+    description: k.description,
+    is_public: k.is_public,
+    created_at_millis: k.created_at_millis,
+    ...(k.expires_at_millis === null ? {} : { expires_at_millis: k.expires_at_millis }),
+    ...(k.manually_revoked_at_millis === null ? {} : { manually_revoked_at_millis: k.manually_revoked_at_millis }),
+    ...(k.owner.type === 'user'
+      ? { type: 'user' as const, user_id: k.owner.user_id }
+      : { type: 'team' as const, team_id: k.owner.team_id }),
+  };
+  return secret === undefined ? { ...base, value: { last_four: k.last_four } } : { ...base, value: secret };
 }

@@ -15,6 +15,7 @@ import { registerNotificationPreferenceRoutes } from './notificationPreferences.
 import { registerOAuthRoutes } from './oauth.js';
 import { registerOAuthTokenRoute } from './oauthToken.js';
 import { registerOtpRoutes } from './otp.js';
+import { registerOwnedApiKeyRoutes } from './ownedApiKeys.js';
 import { registerPasskeyRoutes } from './passkeys.js';
 import { registerPasswordRoutes } from './password.js';
 import { registerPermissionRoutes } from './permissions.js';
@@ -48,6 +49,7 @@ export function registerApiRoutes(router: Router): void {
   registerConnectedAccountRoutes(router);
   registerProjectRoutes(router);
   registerApiKeyRoutes(router);
+  registerOwnedApiKeyRoutes(router);
   registerEmailTemplateRoutes(router);
   registerAdminMiscRoutes(router);
 }

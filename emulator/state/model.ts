@@ -39,6 +39,22 @@ export interface ApiKeyRecord {
 }
 
 /**
+ * A key a user or a team holds (`/user-api-keys`, `/team-api-keys`), not one of the project's key sets. Only the
+ * SHA-256 of the whole key is kept, so `check` finds a key by hashing what it is given.
+ */
+export interface OwnedApiKeyRecord {
+  id: string;
+  owner: { type: 'user'; user_id: string } | { type: 'team'; team_id: string };
+  description: string;
+  is_public: boolean;
+  created_at_millis: number;
+  expires_at_millis: number | null;
+  manually_revoked_at_millis: number | null;
+  secret_hash: string;
+  last_four: string;
+}
+
+/**
  * The admin view's config, with default permissions kept as plain ids and the enabled list derived.
  * The fields the service added after v2.7 are optional, so that data files written before them load
  * (the views fill in the service's defaults).
@@ -303,4 +319,5 @@ export interface ProjectRecord {
   project_permission_definitions?: Record<string, PermissionDefinitionRecord>;
   project_permission_grants?: ProjectPermissionGrantRecord[];
   notification_preferences?: NotificationPreferenceRecord[];
+  owned_api_keys?: OwnedApiKeyRecord[];
 }

@@ -1,5 +1,6 @@
 import type {
   NotificationPreferenceRecord,
+  OwnedApiKeyRecord,
   PermissionDefinitionRecord,
   ProjectPermissionGrantRecord,
   ProjectRecord,
@@ -20,6 +21,11 @@ export function projectPermissionGrants(p: ProjectRecord): ProjectPermissionGran
 
 export function notificationPreferences(p: ProjectRecord): NotificationPreferenceRecord[] {
   return (p.notification_preferences ??= []);
+}
+
+/** The keys of the project's users and teams (`/user-api-keys`, `/team-api-keys`). */
+export function ownedApiKeys(p: ProjectRecord): OwnedApiKeyRecord[] {
+  return (p.owned_api_keys ??= []);
 }
 
 /** The permissions a user holds directly, sorted. */
@@ -50,4 +56,12 @@ export function forgetUserInProjectFeatures(p: ProjectRecord, userId: string): v
     p.project_permission_grants = p.project_permission_grants.filter((g) => g.user_id !== userId);
   if (p.notification_preferences)
     p.notification_preferences = p.notification_preferences.filter((n) => n.user_id !== userId);
+  if (p.owned_api_keys)
+    p.owned_api_keys = p.owned_api_keys.filter((k) => !(k.owner.type === 'user' && k.owner.user_id === userId));
+}
+
+/** A team's keys go with the team. */
+export function forgetTeamInProjectFeatures(p: ProjectRecord, teamId: string): void {
+  if (p.owned_api_keys)
+    p.owned_api_keys = p.owned_api_keys.filter((k) => !(k.owner.type === 'team' && k.owner.team_id === teamId));
 }

@@ -1,5 +1,6 @@
 import type { Json } from '../../protocol/resources/common.js';
 import type { MembershipRecord, ProjectRecord, TeamRecord } from './model.js';
+import { forgetTeamInProjectFeatures } from './projectFeatures.js';
 import { own } from './store.js';
 
 export function findTeam(p: ProjectRecord, teamId: string): TeamRecord | undefined {
@@ -67,6 +68,7 @@ export function removeMember(p: ProjectRecord, teamId: string, userId: string): 
 
 export function deleteTeam(p: ProjectRecord, teamId: string): void {
   for (const m of p.memberships.filter((m) => m.team_id === teamId)) removeMember(p, teamId, m.user_id);
+  forgetTeamInProjectFeatures(p, teamId);
   delete p.teams[teamId];
 }
 
