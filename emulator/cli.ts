@@ -24,7 +24,8 @@ const USAGE = `Usage: authbroker-emulator [options]
                               (default ${DEFAULT_DATA_FILE} under the current directory)
   --ephemeral                 Keep no state: everything is forgotten when the emulator stops
   --allow-origin ORIGIN       A page origin that may use the dev endpoints (/emulator/*: mailbox,
-                              faults, clock); repeatable; default http://localhost:5173 (the demo)
+                              faults, clock) and server or admin access (the demo keys are public);
+                              repeatable; default http://localhost:5173 (the demo)
   --access-token-ttl DURATION Access token lifetime: 90s, 10m, 1h or milliseconds (default 10m)
   --project-id UUID           The demo project's id
   --publishable-client-key K  The demo project's keys (pck_…, ssk_…, sak_…)
@@ -156,6 +157,7 @@ function banner(
     `  Publishable client key:  ${demo.publishableClientKey}`,
     `  Secret server key:       ${demo.secretServerKey}`,
     `  Super secret admin key:  ${demo.superSecretAdminKey}`,
+    `             public development keys: web pages get server or admin access only from ${origins.length > 0 ? origins.join(', ') : 'no origin'}`,
     '',
     em.demoUser ? `  Demo user:   ${em.demoUser.email} / ${em.demoUser.password}` : '  Demo user:   none',
     `  Admin user:  ${em.adminUser.email} / ${em.adminUser.password}   (project "internal", owns the demo project)`,

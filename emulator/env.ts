@@ -17,6 +17,8 @@ export interface EmulatorEnv {
   baseUrl: string;
   /** How long `send-reset-code` stalls for an unknown e-mail (the service: 2–3 s, so timing leaks nothing). */
   unknownEmailDelayMillis: () => number;
+  /** Origins whose pages may use server and admin access besides the emulator's own (`allowOrigins`; http/pageAccess.ts). */
+  allowedOrigins: readonly string[];
   /** Log a line (silent unless the emulator runs verbose). */
   log: (line: string) => void;
 }

@@ -37,7 +37,8 @@ export interface EmulatorOptions {
   host?: string;
   /**
    * Origins whose pages may use the dev endpoints (`/emulator/*`) besides the emulator's own;
-   * default the demo's `http://localhost:5173`. The API answers every origin, as the service does.
+   * default the demo's `http://localhost:5173`. They alone, besides the emulator's own pages, may
+   * also use server and admin access (the demo keys are public); the client API answers every origin.
    */
   allowOrigins?: string[];
   /** Load state from this file at start and save it after every change. */
@@ -117,6 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const delay = options.unknownEmailDelayMillis ?? [2000, 3000];
       return typeof delay === 'number' ? delay : delay[0] + Math.random() * (delay[1] - delay[0]);
     },
+    allowedOrigins: allowOrigins,
     log: options.verbose ? (line) => console.error(`[emulator] ${line}`) : () => undefined,
   };
   const api = new Router();

@@ -5,6 +5,7 @@ import { authenticate } from './auth/authenticate.js';
 import { randomToken } from './crypto.js';
 import type { EmulatorEnv } from './env.js';
 import { parseBody, parseCookies, readBody } from './http/body.js';
+import { refuseServerAccessFromPages } from './http/pageAccess.js';
 import { ServiceKnownError, StatusError } from './errors.js';
 import type { AccessPolicy } from './http/guard.js';
 import type { Router } from './http/router.js';
@@ -290,6 +291,8 @@ export async function handleApiRequest(
       const raw = await readBody(req);
       const body = parseBody(headers['content-type'], raw);
       const now = env.clock.now();
+      // The demo keys are public: no page of a foreign origin may act as server or admin (http/pageAccess.ts).
+      refuseServerAccessFromPages(headers, env.allowedOrigins);
       const auth = await authenticate(headers, env.store, now);
       const apiRequest: ApiRequest = {
         method,

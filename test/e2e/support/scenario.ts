@@ -34,6 +34,8 @@ export function scenario(
     async () => {
       const emulator = await startEmulator({ port: 0, host: '127.0.0.1', ...options.emulator });
       const demo = await serveDemo(emulator, options.demo);
+      // The demo's admin pages use admin access: its origin is allowed, as `npm start`'s localhost:5173 is by default.
+      emulator.env.allowedOrigins = [...emulator.env.allowedOrigins, demo.url];
       const staged = browserStage(browser!, demo, name, ARTIFACTS);
       await staged
         .run(() => run({ ...staged.stage, emulator }))
