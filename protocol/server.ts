@@ -11,7 +11,7 @@ import {
   refusePublishableAsSecret,
   refuseSecretsInBrowserOptions,
 } from './credentials.js';
-import { createAccessTokenVerifier } from './accessTokens.js';
+import { createAccessTokenVerifier } from './server/accessTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
 import * as admin from './endpoints/admin.js';
@@ -361,12 +361,12 @@ export type AdminApp = ReturnType<typeof createAdminApp>;
 export { misc };
 export { assertNotInBrowser };
 export {
-  ACCESS_TOKEN_ISSUER,
   createAccessTokenVerifier,
   type AccessTokenAllowance,
   type AccessTokenRejection,
   type AccessTokenVerifierOptions,
   type VerifiedAccessToken,
-} from './accessTokens.js';
+} from './server/accessTokens.js';
+export { ACCESS_TOKEN_ISSUER } from './server/tokenClaims.js';
 export { createRefreshingTokenSource, type RefreshingTokenSourceOptions } from './tokenSource.js';
 export * from './index.js';

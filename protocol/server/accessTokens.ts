@@ -1,12 +1,12 @@
-import { createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { createKnownError } from './errors/create.js';
-import { HttpStatusError, messageOf, NetworkError, ProtocolError } from './errors/errors.js';
-import { redactBody, responseStatusError } from './errors/redact.js';
-import type { KnownError } from './errors/knownError.js';
-import type { Clock } from './retry.js';
-import { requireSwitches } from './args.js';
-import { projectJwksUrl } from './endpoints/misc.js';
-import { assertUsableAccessToken } from './tokenRules.js';
+import { decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { createKnownError, knownErrorWithTemplate } from '../errors/create.js';
+import { HttpStatusError, NetworkError, ProtocolError } from '../errors/errors.js';
+import type { KnownError } from '../errors/knownError.js';
+import type { Clock } from '../retry.js';
+import { requireSwitches } from '../args.js';
+import { assertUsableAccessToken } from '../tokenRules.js';
+import { projectKeySets } from './keySets.js';
+import { audienceOf, audiencesOf, claimsMatchKind, issuerProblem, userKindOf } from './tokenClaims.js';
 
 /** What a project's access token says, once its signature, issuer, audience and expiry are checked. */
 export interface VerifiedAccessToken {
@@ -44,15 +44,6 @@ export interface AccessTokenAllowance {
   allowRestricted?: boolean;
 }
 
-/** Whose tokens an audience is for, and the path of the issuer those tokens name. */
-type UserKind = 'normal' | 'restricted' | 'anonymous';
-const ISSUER_PATH: Record<UserKind, string> = {
-  normal: 'projects',
-  restricted: 'projects-restricted-users',
-  anonymous: 'projects-anonymous-users',
-};
-const AUDIENCE_SUFFIX: Record<UserKind, string> = { normal: '', restricted: ':restricted', anonymous: ':anon' };
-
 /**
  * Why a token was refused: the same known errors the service answers for it (PROTOCOL.md §1.4, and today's two for
  * guests and restricted users).
@@ -63,24 +54,6 @@ export type AccessTokenRejection =
   | KnownError<'INVALID_PROJECT_FOR_ACCESS_TOKEN'>
   | KnownError<'ANONYMOUS_AUTHENTICATION_NOT_ALLOWED'>
   | KnownError<'RESTRICTED_USER_NOT_ALLOWED'>;
-
-/** The issuer of v2.7's tokens. The service's tokens today name their project: `<API URL>/api/v1/projects/<id>`. */
-export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-auth.com';
-
-/**
- * Whether `issuer` is one the project's tokens carry: v2.7's fixed one, or today's URL of the project
- * under the service's own API URL (which need not be the app's base URL: a proxy, localhost against
- * 127.0.0.1). The signature, checked with the keys fetched from the app's base URL, is what proves it.
- */
-function isProjectIssuer(issuer: unknown, projectId: string, kind: UserKind): boolean {
-  if (issuer === ACCESS_TOKEN_ISSUER) return kind === 'normal';
-  if (typeof issuer !== 'string') return false;
-  try {
-    return new URL(issuer).pathname === `/api/v1/${ISSUER_PATH[kind]}/${projectId}`;
-  } catch {
-    return false;
-  }
-}
 
 /** Where `createAccessTokenVerifier` finds the project's signing keys, and how it reads them and the time. */
 export interface AccessTokenVerifierOptions {
@@ -94,69 +67,49 @@ export interface AccessTokenVerifierOptions {
   clock?: Pick<Clock, 'now'>;
 }
 
+/**
+ * The longest access token checked: 16 KiB. The service's tokens are well under 2 KiB; a longer
+ * one is refused before any base64 or JSON work, which for a 64 MB token took a second or more.
+ */
+export const MAX_ACCESS_TOKEN_LENGTH = 16 * 1024;
+
 const unparsable = () => createKnownError('UNPARSABLE_ACCESS_TOKEN');
+/** UNPARSABLE_ACCESS_TOKEN saying why, for refusals a developer may need to understand (size, issuer). */
+const unparsableBecause = (why: string) =>
+  knownErrorWithTemplate('UNPARSABLE_ACCESS_TOKEN', `Access token is not parsable: ${why}.`);
 
 /**
  * Checks access tokens as the service does (§1.4): a malformed token, a bad signature, another
- * issuer or algorithm is UNPARSABLE_ACCESS_TOKEN; an expired one ACCESS_TOKEN_EXPIRED (with
- * `expired_at_millis`); one for another project INVALID_PROJECT_FOR_ACCESS_TOKEN; an anonymous user's
- * (audience `<project id>:anon`) ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, as the service answers it
- * to a call that does not allow anonymous users, and a restricted user's RESTRICTED_USER_NOT_ALLOWED;
- * the second argument allows them (`allowAnonymous`, `allowRestricted`). Failing to fetch
- * the project's keys is not the token's fault: NetworkError, HttpStatusError or ProtocolError.
+ * algorithm, no expiry, or an issuer other than the service at `baseUrl` is UNPARSABLE_ACCESS_TOKEN
+ * (so is a token over 16 KiB, refused before it is read); an
+ * expired one ACCESS_TOKEN_EXPIRED (with `expired_at_millis`); one for another project
+ * INVALID_PROJECT_FOR_ACCESS_TOKEN; an anonymous user's (audience `<project id>:anon`)
+ * ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, as the service answers it to a call that does not allow
+ * anonymous users, and a restricted user's RESTRICTED_USER_NOT_ALLOWED; the second argument allows
+ * them (`allowAnonymous`, `allowRestricted`). A token whose claims say another kind of user than
+ * its audience (a restricted user's under the project's own audience) is UNPARSABLE_ACCESS_TOKEN
+ * whatever is allowed. Failing to fetch the project's keys is not the token's fault: NetworkError,
+ * HttpStatusError or ProtocolError; a failed fetch is remembered for a while (keySets.ts), so
+ * tokens naming unknown keys do not each ask the service again.
  */
 export function createAccessTokenVerifier(
   options: AccessTokenVerifierOptions,
 ): (token: string, allow?: AccessTokenAllowance) => Promise<VerifiedAccessToken> {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  const fetchKeys: typeof fetch = async (url, init) => {
-    let response: Response;
-    try {
-      response = await fetchImpl(url, init);
-    } catch (error) {
-      // jose turns its own abort into JWKSTimeout.
-      if (error instanceof Error && error.name === 'TimeoutError') throw error;
-      throw new NetworkError(
-        'NETWORK_UNREACHABLE',
-        `Could not fetch the project's signing keys from ${String(url)}: ${messageOf(error)}`,
-        null,
-        1,
-        { cause: error },
-      );
-    }
-    if (!response.ok) {
-      const body = await response.text().catch(() => '');
-      throw responseStatusError(
-        response.status,
-        body,
-        `The project's signing keys (${String(url)}) answered HTTP ${response.status}${body.trim() === '' ? '' : `: ${redactBody(body.trim(), 200)}`}. Check baseUrl and projectId.`,
-      );
-    }
-    return response;
-  };
-  // One key set per kind of user, fetched when a token of that kind is first checked, and cached by
-  // jose; a token signed by an unknown key triggers one refetch. The project's own users' tokens are
-  // checked with the plain set, which holds no guest's key: a guest's token that claims the project's
-  // own audience never verifies.
-  const keySets = new Map<UserKind, ReturnType<typeof createRemoteJWKSet>>();
-  const keysFor = (kind: UserKind) => {
-    let set = keySets.get(kind);
-    if (set === undefined) {
-      set = createRemoteJWKSet(
-        new URL(
-          projectJwksUrl(options.baseUrl, options.projectId, {
-            restricted: kind === 'restricted',
-            anonymous: kind === 'anonymous',
-          }),
-        ),
-        { [customFetch]: fetchKeys },
-      );
-      keySets.set(kind, set);
-    }
-    return set;
-  };
+  const now = () => (options.clock === undefined ? Date.now() : options.clock.now());
+  // One key set per kind of user. The project's own users' tokens are checked with the plain set,
+  // which holds no guest's key: a guest's token that claims the project's own audience never verifies.
+  const keysFor = projectKeySets({
+    baseUrl: options.baseUrl,
+    projectId: options.projectId,
+    fetch: options.fetch ?? globalThis.fetch,
+    now,
+  });
 
   return async (token: string, allow: AccessTokenAllowance = {}): Promise<VerifiedAccessToken> => {
+    if (typeof token === 'string' && token.length > MAX_ACCESS_TOKEN_LENGTH)
+      throw unparsableBecause(
+        `it is ${token.length} characters long, and an access token is at most ${MAX_ACCESS_TOKEN_LENGTH}`,
+      );
     assertUsableAccessToken(token);
     const { allowAnonymous = false, allowRestricted = false } = requireSwitches(allow, 'allow', [
       'allowAnonymous',
@@ -171,16 +124,11 @@ export function createAccessTokenVerifier(
     // A token of another project is refused without fetching that project's keys: whatever its
     // signature, it is not valid here, and keys named by an untrusted token are not ours to fetch.
     // Today's guest and restricted users' tokens have the audience `<project>:anon` / `:restricted`.
-    const audiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+    const audiences = audiencesOf(claims);
     if (audiences.length > 0 && !audiences.some((aud) => aud.split(':')[0] === options.projectId)) {
       throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
     }
-    const kind: UserKind =
-      claims.is_anonymous === true || audiences.includes(`${options.projectId}:anon`)
-        ? 'anonymous'
-        : audiences.includes(`${options.projectId}:restricted`)
-          ? 'restricted'
-          : 'normal';
+    const kind = userKindOf(claims, options.projectId);
     // As the service does by default: guests and restricted users are refused unless the call allows them.
     if (kind === 'anonymous' && !allowAnonymous) throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
     if (kind === 'restricted' && !allowRestricted && !allowAnonymous) {
@@ -195,28 +143,30 @@ export function createAccessTokenVerifier(
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keysFor(kind), {
-        audience: `${options.projectId}${AUDIENCE_SUFFIX[kind]}`,
+        audience: audienceOf(options.projectId, kind),
         algorithms: ['ES256'],
-        ...(options.clock === undefined ? {} : { currentDate: new Date(options.clock.now()) }),
+        // The service's tokens always expire; one that does not is not one of them.
+        requiredClaims: ['exp'],
+        currentDate: new Date(now()),
       }));
     } catch (error) {
       throw rejectionOrFailure(error);
     }
-    if (!isProjectIssuer(payload.iss, options.projectId, kind)) throw unparsable();
+    const issuer = issuerProblem(payload.iss, options.baseUrl, options.projectId, kind);
+    if (issuer !== null) throw unparsableBecause(`it names ${issuer}`);
     if (typeof payload.sub !== 'string' || payload.sub === '') throw unparsable();
-    // The audience and the claims say the same, as the service requires: a guest's token says so, and is restricted.
+    // The audience and the claims say the same, as the service requires.
+    if (!claimsMatchKind(payload, kind)) throw unparsable();
     const isAnonymous = payload.is_anonymous === true;
-    const isRestricted = payload.is_restricted === true || isAnonymous;
-    if (isAnonymous !== (kind === 'anonymous') || (kind === 'restricted' && !isRestricted)) throw unparsable();
     // `refresh_token_id` today, `refreshTokenId` in v2.7's tokens.
     const session = payload.refresh_token_id ?? payload.refreshTokenId;
     return {
       userId: payload.sub,
       sessionId: typeof session === 'string' ? session : null,
       projectId: options.projectId,
-      expiresAtMillis: typeof payload.exp === 'number' ? payload.exp * 1000 : null,
+      expiresAtMillis: (payload.exp as number) * 1000,
       isAnonymous,
-      isRestricted,
+      isRestricted: kind !== 'normal',
       payload,
     };
   };
