@@ -5,14 +5,14 @@
  * test/support/tabs.ts, without recording messages, which would skew memory figures).
  */
 import 'fake-indexeddb/auto';
-import { connectOverPort } from '../client/rpc.js';
-import { tabErrors } from '../client/tabErrors.js';
+import { connectOverPort } from '../client/connect/rpc.js';
+import { tabErrors } from '../client/connect/tabErrors.js';
 import type { RunningEmulator } from '../emulator/index.js';
 import { holdLock, LocalLockManager } from '../test/support/locks.js';
 import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec } from '../worker/index.js';
 import type { Broker } from '../worker/broker.js';
 import { createBroker } from '../worker/index.js';
-import { exposeBrokerEntry } from '../worker/rpc/entry.js';
+import { exposeBrokerEntry } from '../worker/rpc/brokerEntry.js';
 
 export interface BenchBroker {
   broker: Broker;

@@ -1,7 +1,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { WORKER_CONTENT_SECURITY_POLICY } from '../worker/csp.js';
+import { WORKER_CONTENT_SECURITY_POLICY } from '../protocol/workerPolicy.js';
 
 const serviceWorkerEntry = fileURLToPath(new URL('../worker/hosts/serviceWorkerEntry.ts', import.meta.url));
 

@@ -1,25 +1,16 @@
+/**
+ * The broker: one project of one service, for every tab of an origin. This file only wires the parts together; each
+ * part is a folder of its own (session/, connectivity/, cache/, tabs/, storage/, lazy/, coordination/).
+ */
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import { Emitter, type Watchable } from '../contract/events.js';
 import type { LiveContext, QueryScope, QuerySpec } from '../contract/queries.js';
-import {
-  array,
-  fields,
-  isAbsoluteUrl,
-  maxLength,
-  minLength,
-  optional,
-  parseValue,
-  pipe,
-  string,
-  check,
-} from '../contract/schema.js';
-import type { BrokerMode, BrokerStatus, SessionInfo } from '../contract/state.js';
+import type { BrokerMode, BrokerStatus } from '../contract/state.js';
 import { systemClock, type Clock } from '../protocol/clock.js';
-import { InvalidArgumentError, messageOf } from '../protocol/errors/errors.js';
+import { messageOf } from '../protocol/errors/errors.js';
 import type { ApiContext } from './api/context.js';
-import { createBus, type Bus } from './bus.js';
-import type { FetchCause } from './cache/entry.js';
 import { QueryClient } from './cache/queryClient.js';
+import { refetchOnReturn } from './cache/refetchOnReturn.js';
 import {
   brokerKeyOf,
   configMismatch,
@@ -27,20 +18,24 @@ import {
   type BrokerConfig,
   type ResolvedBrokerConfig,
 } from './config.js';
-import { Connectivity } from './connectivity.js';
-import { openStorage, type BrokerHostOptions, type LazyParts } from './host.js';
-import { browserLocks, holdUntilReleased, keepLock, type LockManagerLike } from './locks.js';
-import { createOutbox, type Outbox } from './outbox.js';
-import { createRecording, type Recording } from './recording.js';
-import { checkedApi } from './rpc/guard.js';
-import { Session, type SessionState } from './session.js';
-import { lazyServices } from './services.js';
+import { Connectivity } from './connectivity/connectivity.js';
+import { createBus, type Bus } from './coordination/bus.js';
+import { browserLocks, holdUntilReleased, type LockManagerLike } from './coordination/locks.js';
+import type { BrokerHostOptions } from './hostOptions.js';
+import type { RecorderSources } from './diagnostics/recorder.js';
+import type { LazyParts } from './lazy/parts.js';
+import { createRecording, type Recording } from './lazy/recording.js';
+import { lazyTokenGrant, type LazyTokenGrant } from './lazy/refreshGrant.js';
+import { lazyServices } from './lazy/services.js';
+import { createOutbox, type Outbox } from './session/outbox.js';
+import { Session } from './session/session.js';
+import { watchSession } from './session/watch.js';
 import { createStatus, Warnings } from './status.js';
-import { createMemoryStorage } from './storage/memory.js';
-import { liveKey, readSessionRecord, type BrokerStorage } from './storage/types.js';
-import { createTabApi, type TabTrace } from './tabApi.js';
-import { Tabs } from './tabs.js';
-import { lazyTokenGrant } from './tokenGrant.js';
+import { openTokenStore } from './storage/tokenStore.js';
+import type { BrokerStorage } from './storage/types.js';
+import { tabConnector } from './tabs/connectTab.js';
+import type { TabTrace } from './tabs/tabApi.js';
+import { Tabs } from './tabs/tabs.js';
 import { createTransports, tokenEndpointOptions, type Transports } from './transports.js';
 
 /** The broker's parts, for its hosts, diagnostics and tests; API modules each get only what they need. */
@@ -79,42 +74,23 @@ export interface Broker {
   close(): void;
 }
 
-/** Returns closer together than this share one refetch of what is on screen. */
-export const RETURN_REFETCH_INTERVAL_MILLIS = 5000;
-
-const tabUrl = pipe(string(), maxLength(2000), check(isAbsoluteUrl, 'must be an absolute URL'));
-const helloRules = fields({
-  warnings: optional(
-    pipe(
-      array(pipe(string(), maxLength(2000)), 'must be a list of sentences'),
-      maxLength(10, 'must hold at most 10 warnings'),
-    ),
-  ),
-  handlerUrls: optional(
-    fields({ emailVerification: tabUrl, passwordReset: tabUrl, magicLinkCallback: tabUrl, teamInvitation: tabUrl }),
-  ),
-  tabId: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(200))),
-  lockName: optional(pipe(string(), minLength(1, 'must not be empty'), maxLength(300))),
-  version: optional(pipe(string(), maxLength(100)), ''),
-});
-
-/** A session's state as tabs may see it: never its key or a token. */
-function sessionInfo(state: SessionState): SessionInfo {
-  return state.status === 'signed-in' ? { status: 'signed-in', userId: state.userId } : state;
-}
-
-function watchSession(session: Session | null): Watchable<SessionInfo> {
-  const signedOut: SessionInfo = { status: 'signed-out', lastEnd: null };
-  let last: { state: SessionState; info: SessionInfo } | null = null;
-  // The same object while the state is the same, so that watchers can compare by identity.
-  const current = (): SessionInfo => {
-    if (session === null) return signedOut;
-    const state = session.state();
-    if (last === null || JSON.stringify(last.state) !== JSON.stringify(state))
-      last = { state, info: sessionInfo(state) };
-    return last.info;
-  };
-  return { current, subscribe: (listener) => session?.subscribe(() => listener(current())) ?? (() => undefined) };
+/** What every part below is made from. */
+interface Base {
+  config: ResolvedBrokerConfig;
+  brokerKey: string;
+  host: BrokerHostOptions & LazyParts;
+  clock: Clock;
+  fetch: typeof fetch;
+  locks: LockManagerLike | null;
+  storage: BrokerStorage;
+  bus: Bus;
+  connectivity: Connectivity;
+  warnings: Warnings;
+  recording: Recording;
+  /** A session renewed its access token (the status counts renewals). */
+  refreshed: Emitter;
+  /** What the recorder reads when it loads, once every part exists. */
+  recorderSources(read: () => RecorderSources): void;
 }
 
 /**
@@ -126,40 +102,84 @@ function readyFor(recording: Recording, query: QuerySpec | undefined): Promise<u
   return recording.loading?.catch(() => undefined);
 }
 
-/**
- * `tokenStore: 'memory'`: sessions in memory (shared with the other in-page brokers where each tab
- * is one: the in-page host's store), OAuth flows in `durable`. A session this origin stored before
- * the app chose memory is deleted from storage: the app asked that no refresh token stay on the device.
- */
-async function tokensInMemory(
-  durable: BrokerStorage,
-  {
-    brokerKey,
-    storedSlot,
-    locks,
-    clock,
-    load,
-  }: {
-    brokerKey: string;
-    storedSlot: string;
-    locks: LockManagerLike | null;
-    clock: Clock;
-    load: LazyParts['memoryTokens'];
-  },
-): Promise<BrokerStorage> {
-  const { keepTokensInMemory } = await load();
-  for (const slot of [storedSlot, `admin:${storedSlot}`]) {
-    const key = liveKey(await durable.loadSession(slot).catch(() => null));
-    if (key !== null) await durable.removeSession(slot, key).catch(() => false);
-  }
-  return keepTokensInMemory({
-    durable,
-    brokerKey,
-    slots: [brokerKey, `admin:${brokerKey}`],
-    locks,
-    clock,
-    kit: { createMemoryStorage, readSessionRecord, liveKey, keepLock },
+/** The user's session and, for a config with an `internal` key, the project owner's; keyed by service and project. */
+function createSessions(base: Base, tokenGrant: LazyTokenGrant): { session: Session; adminSession: Session | null } {
+  const { config, brokerKey, clock, connectivity, recording, warnings } = base;
+  const network = { config, fetch: base.fetch, clock, connectivity };
+  const newSession = (slot: string, tokenSlot: 'user' | 'admin') =>
+    new Session({
+      slot,
+      storage: base.storage,
+      bus: base.bus,
+      locks: base.locks,
+      clock,
+      marginMillis: config.tokenMarginMillis,
+      lockTimeoutMillis: base.host.lockTimeoutMillis,
+      tokenEndpoint: tokenEndpointOptions({ ...network, observer: recording.refreshes(tokenSlot).observer }, tokenSlot),
+      refreshAccessToken: tokenGrant.refreshAccessToken,
+      onRefreshCall: recording.refreshes(tokenSlot).onRefreshCall,
+      onStorageError: (error) =>
+        warnings.add(`The session could not be saved (${messageOf(error)}): it ends with the broker.`),
+      onWarning: (warning) => warnings.add(warning),
+      onRefreshed: () => base.refreshed.emit(),
+    });
+  // The storage slot, and with it the refresh lock's name.
+  const session = newSession(brokerKey, 'user');
+  const adminSession =
+    config.internalPublishableClientKey === undefined ? null : newSession(`admin:${brokerKey}`, 'admin');
+  return { session, adminSession };
+}
+
+/** The shared cache, told of mutations in other brokers (other deploys, in-page brokers of other tabs) too. */
+function createQueries(base: Base, sessions: ReturnType<typeof createSessions>, transports: Transports) {
+  const { session, adminSession } = sessions;
+  const ownerOf = (scope: QueryScope): string => {
+    if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
+    if (scope === 'admin')
+      return `admin:${adminSession?.sessionKey ?? (base.host.superSecretAdminKey ? 'key' : 'anonymous')}`;
+    return scope;
+  };
+  const isSignedIn = () => session.sessionKey !== null;
+  const fetchContext = {
+    client: transports.client,
+    isSignedIn,
+    internal: () => transports.internal(),
+    admin: (projectId?: string) => transports.admin(projectId),
+  };
+  const { connectivity, recording } = base;
+  let status: Watchable<BrokerStatus> | null = null;
+  const liveContext: LiveContext = {
+    session: watchSession(session),
+    adminSession: watchSession(adminSession),
+    connectivity: { current: () => connectivity.snapshot(), subscribe: (listener) => connectivity.subscribe(listener) },
+    get status() {
+      if (status === null) throw new TypeError('status read before the broker assembled it');
+      return status;
+    },
+    get diagnostics() {
+      // The tab API loads the recorder before it serves a diagnostics query.
+      if (recording.recorder === null) throw new TypeError('diagnostics read before the recorder loaded');
+      return recording.recorder.diagnostics;
+    },
+  };
+  const queries = new QueryClient({
+    clock: base.clock,
+    fetchContext,
+    fetchContextFor: (cause) => recording.recorder?.fetchContext(cause) ?? fetchContext,
+    liveContext,
+    ownerOf,
+    currentUserId: () => {
+      const state = session.state();
+      return state.status === 'signed-in' ? state.userId : null;
+    },
+    broadcast: (message) => base.bus.post(message),
   });
+  base.bus.onMessage((message) => {
+    if (message.type === 'cache-invalidate')
+      queries.receive(message, recording.trace({ tab: null, via: 'broker', name: 'another broker' }));
+  });
+  const setStatus = (value: Watchable<BrokerStatus>) => (status = value);
+  return { queries, liveContext, ownerOf, isSignedIn, setStatus };
 }
 
 /**
@@ -173,34 +193,58 @@ export async function createBroker(
   configInput: BrokerConfig | unknown,
   host: BrokerHostOptions & LazyParts,
 ): Promise<Broker> {
-  const config = resolveBrokerConfig(configInput);
-  const brokerKey = brokerKeyOf(config);
-  const clock = host.clock ?? systemClock;
-  const fetchFn = host.fetch ?? globalThis.fetch.bind(globalThis);
-  const warnings = new Warnings();
-  const opened = await openStorage(host.storage, (warning) => warnings.add(warning));
-  const locks = host.locks === undefined ? browserLocks() : host.locks;
-  const storage =
-    config.tokenStore === 'memory'
-      ? await tokensInMemory(opened, {
-          brokerKey,
-          storedSlot: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }),
-          locks,
-          clock,
-          load: host.memoryTokens,
-        })
-      : opened;
-  storage.onEvent((event) => {
-    if (event.kind === 'discarded') warnings.add(`A stored session could not be read (${event.problem}): signed out.`);
-  });
-  const bus = host.bus ?? createBus(brokerKey);
-  const connectivity = new Connectivity({ baseUrl: config.baseUrl, fetch: fetchFn, clock });
+  const base = await openBase(configInput, host);
+  const { config, clock, connectivity, recording, warnings, storage, bus, locks } = base;
   const brokerId = crypto.randomUUID();
   const startedAtMillis = clock.now();
-  const refreshed = new Emitter();
-  const network = { config, fetch: fetchFn, clock, connectivity };
-  // Its sources are read when it loads, once every part below exists.
-  const recording = createRecording(host.recorder, () => ({
+  const tokenGrant = lazyTokenGrant(host.tokenGrant, clock);
+  const sessions = createSessions(base, tokenGrant);
+  const { session, adminSession } = sessions;
+  const network = { config, fetch: base.fetch, clock, connectivity };
+  const baseTransports = createTransports({
+    ...network,
+    userSession: session,
+    adminSession,
+    superSecretAdminKey: host.superSecretAdminKey,
+  });
+  // What nobody attributed (the outbox, fetches started before recording) is the broker's own work.
+  const transports = recording.brokerWork(baseTransports, 'broker');
+  const { queries, liveContext, ownerOf, isSignedIn, setStatus } = createQueries(base, sessions, transports);
+  const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }), clock);
+  tabs.released.subscribe((tab) => warnings.forgetTab(tab));
+  const outbox = createOutbox({
+    storage,
+    key: base.brokerKey,
+    clock,
+    marginMillis: config.tokenMarginMillis,
+    connectivity,
+    refreshAccessToken: tokenGrant.refreshAccessToken,
+    transports: recording.brokerWork(baseTransports, 'sign-out outbox'),
+    onStorageError: () =>
+      warnings.add(
+        'An offline sign-out could not be saved: it is sent when back online, unless every tab closes first.',
+      ),
+  });
+  const status = setStatus(
+    createStatus({
+      mode: host.mode,
+      brokerId,
+      startedAtMillis,
+      storageKind: storage.kind,
+      tabs,
+      cache: queries.cache,
+      session: liveContext.session,
+      adminSession: liveContext.adminSession,
+      connectivity: liveContext.connectivity,
+      tokenRefreshes: {
+        count: () => session.refreshCount + (adminSession?.refreshCount ?? 0),
+        changed: base.refreshed,
+      },
+      warnings,
+    }),
+  );
+  // Its sources are read when it loads, once every part above exists.
+  base.recorderSources(() => ({
     mode: host.mode,
     brokerId,
     startedAtMillis,
@@ -211,143 +255,18 @@ export async function createBroker(
     ownerOf,
     session,
     adminSession,
-    refreshed,
+    refreshed: base.refreshed,
     connectivity: liveContext.connectivity,
     warnings,
     transports: baseTransports,
     queries,
     isSignedIn,
   }));
-
-  const tokenGrant = lazyTokenGrant(host.tokenGrant, clock);
-  const { refreshAccessToken } = tokenGrant;
-  const newSession = (slot: string, tokenSlot: 'user' | 'admin') =>
-    new Session({
-      slot,
-      storage,
-      bus,
-      locks,
-      clock,
-      marginMillis: config.tokenMarginMillis,
-      lockTimeoutMillis: host.lockTimeoutMillis ?? 10_000,
-      tokenEndpoint: tokenEndpointOptions({ ...network, observer: recording.refreshes(tokenSlot).observer }, tokenSlot),
-      refreshAccessToken,
-      onRefreshCall: recording.refreshes(tokenSlot).onRefreshCall,
-      onStorageError: (error) =>
-        warnings.add(`The session could not be saved (${messageOf(error)}): it ends with the broker.`),
-      onWarning: (warning) => warnings.add(warning),
-      onRefreshed: () => refreshed.emit(),
-    });
-  // Keyed by service and project: the storage slot, and with it the refresh lock's name.
-  const session = newSession(brokerKey, 'user');
-  const adminSession =
-    config.internalPublishableClientKey === undefined ? null : newSession(`admin:${brokerKey}`, 'admin');
-  const baseTransports = createTransports({
-    ...network,
-    userSession: session,
-    adminSession,
-    superSecretAdminKey: host.superSecretAdminKey,
-  });
-  // What nobody attributed (the outbox, fetches started before recording) is the broker's own work.
-  const transports = recording.brokerWork(baseTransports, 'broker');
-
-  const ownerOf = (scope: QueryScope): string => {
-    if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
-    if (scope === 'admin')
-      return `admin:${adminSession?.sessionKey ?? (host.superSecretAdminKey ? 'key' : 'anonymous')}`;
-    return scope;
-  };
-  const liveContext: LiveContext = {
-    session: watchSession(session),
-    adminSession: watchSession(adminSession),
-    connectivity: { current: () => connectivity.snapshot(), subscribe: (listener) => connectivity.subscribe(listener) },
-    get status() {
-      return status;
-    },
-    get diagnostics() {
-      // The tab API loads the recorder before it serves a diagnostics query.
-      if (recording.recorder === null) throw new TypeError('diagnostics read before the recorder loaded');
-      return recording.recorder.diagnostics;
-    },
-  };
-  const isSignedIn = () => session.sessionKey !== null;
-  const fetchContext = {
-    client: transports.client,
-    isSignedIn,
-    internal: () => transports.internal(),
-    admin: (projectId?: string) => transports.admin(projectId),
-  };
-  const queries = new QueryClient({
-    clock,
-    fetchContext,
-    fetchContextFor: (cause) => recording.recorder?.fetchContext(cause) ?? fetchContext,
-    liveContext,
-    ownerOf,
-    currentUserId: () => {
-      const state = session.state();
-      return state.status === 'signed-in' ? state.userId : null;
-    },
-    broadcast: (message) => bus.post(message),
-  });
-  // Mutations in other brokers (other deploys, in-page brokers of other tabs) reach this cache too.
-  bus.onMessage((message) => {
-    if (message.type === 'cache-invalidate')
-      queries.receive(message, recording.trace({ tab: null, via: 'broker', name: 'another broker' }));
-  });
-  const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }), clock);
-  tabs.released.subscribe((tab) => warnings.forgetTab(tab));
-  const outbox = createOutbox({
-    storage,
-    key: brokerKey,
-    clock,
-    marginMillis: config.tokenMarginMillis,
-    connectivity,
-    refreshAccessToken,
-    transports: recording.brokerWork(baseTransports, 'sign-out outbox'),
-    onStorageError: () =>
-      warnings.add(
-        'An offline sign-out could not be saved: it is sent when back online, unless every tab closes first.',
-      ),
-  });
-  const status: Watchable<BrokerStatus> = createStatus({
-    mode: host.mode,
-    brokerId,
-    startedAtMillis,
-    storageKind: storage.kind,
-    tabs,
-    cache: queries.cache,
-    session: liveContext.session,
-    adminSession: liveContext.adminSession,
-    connectivity: liveContext.connectivity,
-    tokenRefreshes: { count: () => session.refreshCount + (adminSession?.refreshCount ?? 0), changed: refreshed },
-    warnings,
-  });
-  session.subscribe(() => tabs.repoint('user'));
-  adminSession?.subscribe(() => tabs.repoint('admin'));
-  const prefetchGrantIfSignedIn = () => {
-    if (session.state().status === 'signed-in' || adminSession?.state().status === 'signed-in')
-      tokenGrant.prefetchSoon();
-  };
-  session.subscribe(prefetchGrantIfSignedIn);
-  adminSession?.subscribe(prefetchGrantIfSignedIn);
-
-  // Like refetch-on-window-focus: someone looking at a tab again, or a network that is back, should
-  // see today's data, not what was fetched before they left. Rate-limited per broker, because ten
-  // tabs becoming visible together are one return, not ten.
-  let lastReturnMillis = Number.NEGATIVE_INFINITY;
-  const refetchOnReturn = (cause?: FetchCause) => {
-    if (!config.refetchOnReturn) return;
-    const now = clock.now();
-    if (now - lastReturnMillis < RETURN_REFETCH_INTERVAL_MILLIS) return;
-    lastReturnMillis = now;
-    queries.cache.refetchWatched((entry) => entry.scope !== 'broker', cause);
-  };
-  let lastConnectivity = connectivity.snapshot().state;
-  connectivity.subscribe((snapshot) => {
-    if (snapshot.state === 'online') void outbox.flush();
-    if (snapshot.state === 'online' && lastConnectivity !== 'online')
-      refetchOnReturn(recording.trace({ tab: null, via: 'return', name: 'back online' }));
-    lastConnectivity = snapshot.state;
+  const onReturn = refetchOnReturn(config.refetchOnReturn, clock, queries);
+  const prefetchGrantIfSignedIn = followSessions(sessions, tabs, tokenGrant);
+  onConnectivity(connectivity, {
+    online: () => void outbox.flush(),
+    back: () => onReturn(recording.trace({ tab: null, via: 'return', name: 'back online' })),
   });
 
   // Held for the broker's life, before any tab connects. A worker gives no sign when it is killed
@@ -371,9 +290,8 @@ export async function createBroker(
     oauthFlows: storage,
     outbox,
   };
-  // The service methods load on their first call (worker/services.ts).
+  // The service methods load on their first call (lazy/services.ts).
   const servicesOf = lazyServices(host.services);
-  const services = servicesOf(apiContext);
   // While recording, each call runs with its own attributed copy of what the methods use.
   const trace: TabTrace = {
     cause: (tab, via, name) => recording.trace({ tab: tab.label, via, name }),
@@ -383,57 +301,23 @@ export async function createBroker(
       return context && servicesOf(context);
     },
   };
-
-  function connect(helloInput: TabHello, listener: TabListener, onRelease?: () => void): BrokerApi {
-    const hello = parseValue('connect', 'hello', helloRules, helloInput);
-    if (typeof listener?.deliver !== 'function')
-      throw new InvalidArgumentError('listener', 'listener needs a deliver(batch) method.');
-    const tab = tabs.register(hello, listener, () => {
-      // A tab's word on the network leaves with it.
-      connectivity.forgetTab(tab.label);
-      onRelease?.();
-    });
-    warnings.addFromTab(tab.label, hello.warnings ?? []);
-    connectivity.verifyContact();
-    return checkedApi(
-      createTabApi(
-        tab,
-        {
-          tabs,
-          queries,
-          session,
-          connectivity,
-          status: () => status.current(),
-          onReturn: refetchOnReturn,
-          ownLockName: async () => (ownLock === null ? null : ownLock.current()),
-          services,
-          trace,
-          ready: (query) => readyFor(recording, query),
-        },
-        hello.handlerUrls,
-      ),
-    );
-  }
-
+  const connect = tabConnector({
+    tabs,
+    queries,
+    session,
+    connectivity,
+    warnings,
+    status: () => status.current(),
+    onReturn,
+    ownLockName: async () => (ownLock === null ? null : ownLock.current()),
+    services: servicesOf(apiContext),
+    trace,
+    ready: (query) => readyFor(recording, query),
+  });
+  const parts = { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, ...sessions, queries };
   return {
     config,
-    parts: {
-      brokerId,
-      mode: host.mode,
-      clock,
-      storage,
-      bus,
-      locks,
-      connectivity,
-      session,
-      adminSession,
-      queries,
-      transports,
-      outbox,
-      tabs,
-      warnings,
-      recording,
-    },
+    parts: { ...parts, transports, outbox, tabs, warnings, recording },
     connect,
     connectWithConfig(configInput, hello, listener, onRelease) {
       const mismatch = configMismatch(config, resolveBrokerConfig(configInput));
@@ -453,4 +337,74 @@ export async function createBroker(
       storage.close();
     },
   };
+}
+
+/** The config, the runtime's facilities and the storage every part is made from. */
+async function openBase(configInput: unknown, host: BrokerHostOptions & LazyParts): Promise<Base> {
+  const config = resolveBrokerConfig(configInput);
+  const brokerKey = brokerKeyOf(config);
+  const clock = host.clock ?? systemClock;
+  const fetchFn = host.fetch ?? globalThis.fetch.bind(globalThis);
+  const warnings = new Warnings();
+  const locks = host.locks === undefined ? browserLocks() : host.locks;
+  const storage = await openTokenStore({
+    tokenStore: config.tokenStore,
+    brokerKey,
+    durableBrokerKey: brokerKeyOf({ ...config, tokenStore: 'indexeddb' }),
+    storage: host.storage,
+    locks,
+    clock,
+    memoryTokens: host.memoryTokens,
+    warn: (warning) => warnings.add(warning),
+  });
+  let sources: (() => RecorderSources) | null = null;
+  const recording = createRecording(host.recorder, () => {
+    if (sources === null) throw new TypeError('the recorder loaded before the broker was assembled');
+    return sources();
+  });
+  return {
+    config,
+    brokerKey,
+    host,
+    clock,
+    fetch: fetchFn,
+    locks,
+    storage,
+    bus: host.bus ?? createBus(brokerKey),
+    connectivity: new Connectivity({ baseUrl: config.baseUrl, fetch: fetchFn, clock }),
+    warnings,
+    recording,
+    refreshed: new Emitter(),
+    recorderSources: (read) => (sources = read),
+  };
+}
+
+/**
+ * Tabs' subscriptions follow each session to its new owner; a signed-in session's grants load ahead of need. Returns
+ * the check the broker makes once its sessions have loaded.
+ */
+function followSessions(
+  { session, adminSession }: ReturnType<typeof createSessions>,
+  tabs: Tabs,
+  tokenGrant: LazyTokenGrant,
+): () => void {
+  session.subscribe(() => tabs.repoint('user'));
+  adminSession?.subscribe(() => tabs.repoint('admin'));
+  const prefetchGrantIfSignedIn = () => {
+    if (session.state().status === 'signed-in' || adminSession?.state().status === 'signed-in')
+      tokenGrant.prefetchSoon();
+  };
+  session.subscribe(prefetchGrantIfSignedIn);
+  adminSession?.subscribe(prefetchGrantIfSignedIn);
+  return prefetchGrantIfSignedIn;
+}
+
+/** `online` on every online state the tabs are told of; `back` when the service is reachable again after it was not. */
+function onConnectivity(connectivity: Connectivity, on: { online(): void; back(): void }): void {
+  let lastState = connectivity.snapshot().state;
+  connectivity.subscribe((snapshot) => {
+    if (snapshot.state === 'online') on.online();
+    if (snapshot.state === 'online' && lastState !== 'online') on.back();
+    lastState = snapshot.state;
+  });
 }

@@ -7,8 +7,8 @@
  */
 import { assertNotInBrowser } from '../protocol/environment.js';
 import { createBroker as createBrokerOf, type Broker } from './broker.js';
-import type { BrokerHostOptions } from './host.js';
-import { lazyParts } from './lazyParts.js';
+import type { BrokerHostOptions } from './hostOptions.js';
+import { lazyParts } from './lazy/dynamicParts.js';
 
 export type { Broker, BrokerParts } from './broker.js';
 
@@ -34,9 +34,9 @@ export async function createBroker(config: unknown, host: BrokerHostOptions): Pr
 }
 export { createInProcessBroker } from './hosts/inProcess.js';
 export type { BrokerConfig } from './config.js';
-export type { BrokerHostOptions } from './host.js';
+export type { BrokerHostOptions } from './hostOptions.js';
 export type * from '../contract/index.js';
 export * from '../protocol/models.js';
-export { exposeBrokerEntry } from './rpc/entry.js';
-export type { LockManagerLike } from './locks.js';
-export { WORKER_CONTENT_SECURITY_POLICY } from './csp.js';
+export { exposeBrokerEntry } from './rpc/brokerEntry.js';
+export type { LockManagerLike } from './coordination/locks.js';
+export { WORKER_CONTENT_SECURITY_POLICY } from '../protocol/workerPolicy.js';

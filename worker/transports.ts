@@ -13,7 +13,7 @@ import {
 } from '../protocol/transport.js';
 import type { ApiTransports } from './api/context.js';
 import type { ResolvedBrokerConfig } from './config.js';
-import type { Connectivity } from './connectivity.js';
+import type { Connectivity } from './connectivity/connectivity.js';
 
 export interface TransportsOptions {
   config: ResolvedBrokerConfig;

@@ -52,7 +52,7 @@ describe('what each worker script loads up front (bench 5 measures them as built
     // part that imported more of what the entry loads would have split them again.
     expect(first.map((o) => o.file)).toHaveLength(3);
     for (const part of [
-      'worker/api/services.ts',
+      'worker/api/methods.ts',
       'worker/api/auth.ts',
       'protocol/authorizationCode.ts',
       'worker/diagnostics/recorder.ts',
@@ -71,9 +71,7 @@ describe('what each worker script loads up front (bench 5 measures them as built
   it('the service worker is one file with both parts inside and no import(), which it may not use once installed', async () => {
     const all = await outputs(workerBundles.serviceWorker);
     expect(all.map((o) => o.file)).toEqual(['authbroker-service-worker.js']);
-    expect(all[0]!.inputs).toEqual(
-      expect.arrayContaining(['worker/api/services.ts', 'worker/diagnostics/recorder.ts']),
-    );
+    expect(all[0]!.inputs).toEqual(expect.arrayContaining(['worker/api/methods.ts', 'worker/diagnostics/recorder.ts']));
     expect(all[0]!.text).not.toContain('import(');
   });
 
@@ -108,6 +106,6 @@ describe('what each worker script loads up front (bench 5 measures them as built
             .join(', ')})`,
       ),
     ).toEqual([]);
-    expect(holding(all, 'worker/api/services.ts')).toBe(inPage);
+    expect(holding(all, 'worker/api/methods.ts')).toBe(inPage);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { MAX_BROKERS_PER_WORKER } from '../../worker/registry.js';
+import { MAX_BROKERS_PER_WORKER } from '../../worker/hosts/brokerRegistry.js';
 import { scenario, type Stage } from './support/scenario.js';
 import { installHostileKit, type Reply } from './support/hostile.js';
 import { BLANK_PAGE_PATH } from './support/server.js';

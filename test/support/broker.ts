@@ -5,7 +5,7 @@ import { systemClock } from '../../protocol/retry.js';
 import type { Broker } from '../../worker/broker.js';
 import { createBroker } from '../../worker/index.js';
 import { brokerKeyOf } from '../../worker/config.js';
-import type { BrokerHostOptions } from '../../worker/host.js';
+import type { BrokerHostOptions } from '../../worker/hostOptions.js';
 import { LocalLockManager } from './locks.js';
 
 /**

@@ -1,10 +1,10 @@
 import * as Comlink from 'comlink';
 import { afterEach } from 'vitest';
-import { installErrorTransfer } from '../../client/rpc.js';
-import { tabErrors } from '../../client/tabErrors.js';
+import { installErrorTransfer } from '../../client/connect/rpc.js';
+import { tabErrors } from '../../client/connect/tabErrors.js';
 import type { BrokerApi, BrokerEntry } from '../../contract/api.js';
 import type { Broker } from '../../worker/broker.js';
-import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
+import { exposeBrokerEntry } from '../../worker/rpc/brokerEntry.js';
 
 /**
  * A hostile page's means against the broker, in Node: connections of its own, spoken by hand, with

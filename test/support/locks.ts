@@ -1,4 +1,4 @@
-import type { LockManagerLike } from '../../worker/locks.js';
+import type { LockManagerLike } from '../../worker/coordination/locks.js';
 
 /**
  * An in-memory Web Locks stand-in for Node (which has no navigator.locks): exclusive locks granted

@@ -1,8 +1,8 @@
-import { connectOverPort } from '../../client/rpc.js';
-import { tabErrors } from '../../client/tabErrors.js';
+import { connectOverPort } from '../../client/connect/rpc.js';
+import { tabErrors } from '../../client/connect/tabErrors.js';
 import type { BrokerApi, Delivery, QuerySnapshot, QuerySpec, TabHandlerUrls } from '../../worker/index.js';
 import type { Broker } from '../../worker/broker.js';
-import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
+import { exposeBrokerEntry } from '../../worker/rpc/brokerEntry.js';
 import { holdLock, type LocalLockManager } from './locks.js';
 
 export interface SimulatedTab {

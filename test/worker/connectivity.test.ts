@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CONTACT_FRESH_MILLIS, Connectivity, type ConnectivitySnapshot } from '../../worker/connectivity.js';
+import {
+  CONTACT_FRESH_MILLIS,
+  Connectivity,
+  type ConnectivitySnapshot,
+} from '../../worker/connectivity/connectivity.js';
 import { compressedClock } from '../support/broker.js';
 import { flush, ManualClock } from '../support/scheduler.js';
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import type { Broker } from '../../worker/broker.js';
-import { CONTACT_FRESH_MILLIS } from '../../worker/connectivity.js';
+import { CONTACT_FRESH_MILLIS } from '../../worker/connectivity/connectivity.js';
 import type { ConnectivitySnapshot } from '../../worker/index.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { EmulatorClock } from '../support/scheduler.js';

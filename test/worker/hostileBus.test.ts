@@ -1,6 +1,6 @@
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { channelName, readBusMessage } from '../../worker/bus.js';
+import { channelName, readBusMessage } from '../../worker/coordination/bus.js';
 import type { SessionInfo, User } from '../../worker/index.js';
 import { DATABASE_NAME } from '../../worker/storage/indexedDb.js';
 import { demoSessionSlot, tokenRequests } from '../support/broker.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrokerApi } from '../../contract/api.js';
 import { MAX_TAB_WARNING_LENGTH, MAX_TAB_WARNINGS } from '../../worker/status.js';
-import { LOCKLESS_CHECK_MILLIS, TAB_PING_TIMEOUT_MILLIS } from '../../worker/tabLiveness.js';
+import { LOCKLESS_CHECK_MILLIS, TAB_PING_TIMEOUT_MILLIS } from '../../worker/tabs/liveness.js';
 import { useBrokerScope } from '../support/brokerScope.js';
 import { useEmulator } from '../support/emulator.js';
 import { answered, useHandMadeConnections } from '../support/hostilePage.js';

@@ -9,7 +9,7 @@ const scope = useBrokerScope(emulator);
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
 
 const servicesLoader = (options: { failFirst?: string } = {}) =>
-  heldLoader(() => import('../../worker/api/services.js'), options);
+  heldLoader(() => import('../../worker/api/methods.js'), options);
 
 describe('the service methods, a module of their own', () => {
   it('a broker whose tabs only read never loads them; the first call loads them once for every tab, and calls made meanwhile wait for them', async () => {

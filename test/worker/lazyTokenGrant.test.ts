@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionInfo } from '../../worker/index.js';
-import { GRANT_PREFETCH_MILLIS } from '../../worker/tokenGrant.js';
+import { GRANT_PREFETCH_MILLIS } from '../../worker/lazy/refreshGrant.js';
 import { useBrokerScope } from '../support/brokerScope.js';
 import { heldLoader } from '../support/heldLoader.js';
 import { useEmulator } from '../support/emulator.js';

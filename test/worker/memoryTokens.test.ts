@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
-import { connectOverPort } from '../../client/rpc.js';
-import { tabErrors } from '../../client/tabErrors.js';
+import { exposeBrokerEntry } from '../../worker/rpc/brokerEntry.js';
+import { connectOverPort } from '../../client/connect/rpc.js';
+import { tabErrors } from '../../client/connect/tabErrors.js';
 import { everythingStored, tokenRequests } from '../support/broker.js';
 import { useBrokerScope } from '../support/brokerScope.js';
 import { useEmulator } from '../support/emulator.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuerySpec } from '../../contract/queries.js';
-import { GC_DELAY_MILLIS, REFETCH_THROTTLE_MILLIS } from '../../worker/cache/entry.js';
+import { GC_DELAY_MILLIS, REFETCH_THROTTLE_MILLIS } from '../../worker/cache/cacheEntry.js';
 import { FetchedQuery } from '../../worker/cache/query.js';
 import { QueryCache } from '../../worker/cache/queryCache.js';
 import { flush, ManualScheduler } from '../support/scheduler.js';

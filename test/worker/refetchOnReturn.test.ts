@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServerApp } from '../../protocol/server.js';
-import { RETURN_REFETCH_INTERVAL_MILLIS, type Broker } from '../../worker/broker.js';
+import type { Broker } from '../../worker/broker.js';
+import { RETURN_REFETCH_INTERVAL_MILLIS } from '../../worker/cache/refetchOnReturn.js';
 import type { User } from '../../worker/index.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { useEmulator } from '../support/emulator.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ReplyMessage } from '../../contract/wire.js';
 import type { Broker } from '../../worker/broker.js';
-import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
+import { exposeBrokerEntry } from '../../worker/rpc/brokerEntry.js';
 import { resetIndexedDb, startTestBroker } from '../support/broker.js';
 import { useEmulator } from '../support/emulator.js';
 import { connectTab, type SimulatedTab } from '../support/tabs.js';

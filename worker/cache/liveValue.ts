@@ -2,7 +2,7 @@ import { Emitter, type Watchable } from '../../contract/events.js';
 import type { QueryScope, QuerySpec } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
 import type { Clock } from '../../protocol/clock.js';
-import type { CacheEntry } from './entry.js';
+import type { CacheEntry } from './cacheEntry.js';
 import { Watchers } from './watchers.js';
 
 /**

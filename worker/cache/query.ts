@@ -2,7 +2,7 @@ import type { QueryScope, QuerySpec } from '../../contract/queries.js';
 import { pendingSnapshot, type QuerySnapshot } from '../../contract/snapshot.js';
 import type { Clock } from '../../protocol/clock.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
-import { REFETCH_THROTTLE_MILLIS, type CacheEntry, type FetchCause } from './entry.js';
+import { REFETCH_THROTTLE_MILLIS, type CacheEntry, type FetchCause } from './cacheEntry.js';
 import { Watchers } from './watchers.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Emitter } from '../../contract/events.js';
 import { hashQueryKey } from '../../contract/queryKey.js';
 import type { QuerySpec } from '../../contract/queries.js';
-import type { CacheEntry, EntryIdentity, FetchCause } from './entry.js';
+import type { CacheEntry, EntryIdentity, FetchCause } from './cacheEntry.js';
 
 /**
  * Builds an entry the cache lacks; `onGarbage` removes it when the GC says so; `onUpdate` says its snapshot changed.

@@ -7,7 +7,7 @@ import {
   type QuerySpec,
 } from '../../contract/queries.js';
 import type { Clock } from '../../protocol/clock.js';
-import type { CacheEntry, FetchCause } from './entry.js';
+import type { CacheEntry, FetchCause } from './cacheEntry.js';
 import { LiveValue } from './liveValue.js';
 import { FetchedQuery } from './query.js';
 import { QueryCache } from './queryCache.js';

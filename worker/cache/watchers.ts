@@ -1,6 +1,6 @@
 import { Emitter } from '../../contract/events.js';
 import type { Clock, TimerHandle } from '../../protocol/clock.js';
-import { GC_DELAY_MILLIS } from './entry.js';
+import { GC_DELAY_MILLIS } from './cacheEntry.js';
 
 /**
  * The watchers of one cache entry, and its garbage collection: an entry nobody watches is dropped

@@ -9,7 +9,7 @@ import type { FetchContext, QuerySpec } from '../../contract/queries.js';
 import type { AccessType } from '../../protocol/resources/common.js';
 import type { TokenSource, Transport, TransportObserver } from '../../protocol/transport.js';
 import type { ApiContext, ApiSession, ApiTransports } from '../api/context.js';
-import type { FetchCause } from '../cache/entry.js';
+import type { FetchCause } from '../cache/cacheEntry.js';
 import type { QueryFilter } from '../cache/queryClient.js';
 import type { RecorderKit } from './kit.js';
 import { Trace, type RequestLog } from './requestLog.js';

@@ -8,7 +8,7 @@ import type { Emitter, Watchable } from '../../contract/events.js';
 import type { BrokerDiagnostics, CacheEntryDiagnostics, QueryScope } from '../../contract/queries.js';
 import type { BrokerMode, ConnectivitySnapshot, SessionEnd, StorageKind } from '../../contract/state.js';
 import type { SerializedError } from '../../protocol/errors/errors.js';
-import type { CacheEntry } from '../cache/entry.js';
+import type { CacheEntry } from '../cache/cacheEntry.js';
 import type { RecorderKit } from './kit.js';
 import type { RequestLog } from './requestLog.js';
 import { Ring } from './ring.js';

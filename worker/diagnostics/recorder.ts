@@ -10,7 +10,7 @@ import type { BrokerDiagnostics, FetchContext } from '../../contract/queries.js'
 import type { Clock } from '../../protocol/clock.js';
 import type { TransportObserver } from '../../protocol/transport.js';
 import type { ApiContext, ApiTransports } from '../api/context.js';
-import type { FetchCause } from '../cache/entry.js';
+import type { FetchCause } from '../cache/cacheEntry.js';
 import { contextFor, fetchContextFor, recordedTransports, type AttributableCacheWriter } from './attribution.js';
 import { createDiagnostics, type DiagnosticsSources } from './collect.js';
 import type { RecorderKit } from './kit.js';

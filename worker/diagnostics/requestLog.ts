@@ -7,7 +7,7 @@ import {
 import type { Emitter } from '../../contract/events.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { TransportObserver } from '../../protocol/transport.js';
-import type { FetchCause } from '../cache/entry.js';
+import type { FetchCause } from '../cache/cacheEntry.js';
 import type { RecorderKit } from './kit.js';
 import { Ring } from './ring.js';
 

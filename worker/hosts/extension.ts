@@ -21,7 +21,7 @@ import {
 import { ClientError, InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { createBroker, type Broker } from '../broker.js';
 import { brokerKeyOf, type BrokerConfig } from '../config.js';
-import type { BrokerHostOptions } from '../host.js';
+import type { BrokerHostOptions } from '../hostOptions.js';
 import { serveMethods } from '../rpc/server.js';
 import { createExtensionSessionStorage } from '../storage/extensionSession.js';
 import { createIndexedDbStorage } from '../storage/indexedDb.js';

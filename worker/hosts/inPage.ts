@@ -9,8 +9,8 @@
 import type { BrokerApi, TabHello, TabListener } from '../../contract/api.js';
 import { AuthBrokerError, ClientError, type SerializedError } from '../../protocol/errors/errors.js';
 import { brokerKeyOf, resolveBrokerConfig, type BrokerConfig } from '../config.js';
-import { browserLocks } from '../locks.js';
-import { ownerLockName } from '../registry.js';
+import { browserLocks } from '../coordination/locks.js';
+import { keepsTokensInMemory, ownerLockName } from '../storage/tokenStore.js';
 import { sharedWithPeers } from '../storage/memoryPeers.js';
 import { createInProcessBroker } from './inProcess.js';
 import { catchUpWhenShown, pageBus, pageLifecycle, pagePeerChannel } from './pageChannels.js';
@@ -29,7 +29,7 @@ type Method = (...args: unknown[]) => Promise<unknown>;
 async function servedByAWorker(config: BrokerConfig): Promise<boolean> {
   const resolved = resolveBrokerConfig(config);
   const locks = browserLocks();
-  if (resolved.tokenStore !== 'memory' || locks === null) return false;
+  if (!keepsTokensInMemory(resolved.tokenStore) || locks === null) return false;
   return locks.request(ownerLockName(brokerKeyOf(resolved)), { ifAvailable: true }, (lock) => lock === null);
 }
 

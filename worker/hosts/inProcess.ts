@@ -4,10 +4,11 @@
  * through Web Locks, BroadcastChannel and the shared IndexedDB.
  */
 import { assertNotInBrowser } from '../../protocol/environment.js';
-import { createServices } from '../api/services.js';
+import { createServices } from '../api/methods.js';
 import { createBroker, type Broker } from '../broker.js';
 import type { BrokerConfig } from '../config.js';
-import type { BrokerHostOptions, LazyParts } from '../host.js';
+import type { BrokerHostOptions } from '../hostOptions.js';
+import type { LazyParts } from '../lazy/parts.js';
 import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import { sharedWithPeers } from '../storage/memoryPeers.js';
 

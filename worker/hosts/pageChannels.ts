@@ -7,9 +7,10 @@
  * hidden into the cache, and when it comes back joins them again and catches up on what it missed.
  * Only the in-page host loads this: a worker's broker lives in no page.
  */
-import { createBus, type Bus, type BusMessage } from '../bus.js';
+import { createBus, type Bus, type BusMessage } from '../coordination/bus.js';
 import type { Broker } from '../broker.js';
 import { peerChannel, type PeerChannel } from '../storage/memoryPeers.js';
+import { keepsTokensInMemory } from '../storage/tokenStore.js';
 
 /** The page going into the back/forward cache and coming back out of it. */
 export interface PageLifecycle {
@@ -103,7 +104,7 @@ export function pagePeerChannel(brokerKey: string, page: PageLifecycle): PeerCha
  */
 export function catchUpWhenShown(broker: Broker, page: PageLifecycle): void {
   const { session, adminSession, queries, connectivity } = broker.parts;
-  const memory = broker.config.tokenStore === 'memory';
+  const memory = keepsTokensInMemory(broker.config.tokenStore);
   page.onShow(() => {
     for (const held of [session, adminSession])
       void held?.reload().then(() => (memory ? held.confirmAlive() : undefined));

@@ -7,8 +7,8 @@
  * @module authbroker/worker/service
  */
 import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';
-import { exposeBrokerEntry } from '../rpc/entry.js';
-import { brokerFor } from './registry.js';
+import { exposeBrokerEntry } from '../rpc/brokerEntry.js';
+import { brokerFor } from './brokerRegistry.js';
 import { staticParts } from './staticParts.js';
 
 /** The message a tab sends the service worker, with a port, to connect to its broker. */

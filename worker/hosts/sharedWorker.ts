@@ -6,9 +6,9 @@
  *
  * @module authbroker/worker/shared
  */
-import { lazyParts } from '../lazyParts.js';
-import { brokerFor } from './registry.js';
-import { exposeBrokerEntry } from '../rpc/entry.js';
+import { lazyParts } from '../lazy/dynamicParts.js';
+import { brokerFor } from './brokerRegistry.js';
+import { exposeBrokerEntry } from '../rpc/brokerEntry.js';
 
 declare const self: SharedWorkerGlobalScope;
 

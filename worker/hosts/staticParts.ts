@@ -2,9 +2,9 @@
  * The broker's lazy parts as a service worker needs them: inside its script, since it may not
  * import() once installed.
  */
-import { createServices } from '../api/services.js';
+import { createServices } from '../api/methods.js';
 import { createRecorder } from '../diagnostics/recorder.js';
-import type { LazyParts } from '../host.js';
+import type { LazyParts } from '../lazy/parts.js';
 import { keepTokensInMemory } from '../storage/memoryTokens.js';
 import { refreshAccessToken } from '../../protocol/tokenGrant.js';
 

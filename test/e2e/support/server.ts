@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import type { RunningEmulator } from '../../../emulator/index.js';
-import { WORKER_CONTENT_SECURITY_POLICY } from '../../../worker/csp.js';
+import { WORKER_CONTENT_SECURITY_POLICY } from '../../../protocol/workerPolicy.js';
 import { DEMO_DIST } from './demoBuild.js';
 
 const types: Record<string, string> = {

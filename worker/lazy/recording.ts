@@ -4,19 +4,19 @@
  * worker never downloads it. Where it loads from is the host's (`BrokerHostOptions.recorder`,
  * worker/lazyParts.ts).
  */
-import type { RequestCause } from '../contract/diagnostics.js';
-import { Emitter } from '../contract/events.js';
-import { hashQueryKey } from '../contract/queryKey.js';
-import { serializeError } from '../protocol/errors/serialize.js';
-import { createTransport, type Transport, type TransportObserver } from '../protocol/transport.js';
-import { AUTHBROKER_VERSION } from '../protocol/version.js';
-import type { ApiTransports } from './api/context.js';
-import type { FetchCause } from './cache/entry.js';
-import { derivedValue } from './cache/liveValue.js';
-import type { RecorderKit } from './diagnostics/kit.js';
-import type { LoadRecorder, Recorder, RecorderSources } from './diagnostics/recorder.js';
-import type { RefreshCall } from './diagnostics/requestLog.js';
-import { loadOnDemand } from './lazyLoad.js';
+import type { RequestCause } from '../../contract/diagnostics.js';
+import { Emitter } from '../../contract/events.js';
+import { hashQueryKey } from '../../contract/queryKey.js';
+import { serializeError } from '../../protocol/errors/serialize.js';
+import { createTransport, type Transport, type TransportObserver } from '../../protocol/transport.js';
+import { AUTHBROKER_VERSION } from '../../protocol/version.js';
+import type { ApiTransports } from '../api/context.js';
+import type { FetchCause } from '../cache/cacheEntry.js';
+import { derivedValue } from '../cache/liveValue.js';
+import type { RecorderKit } from '../diagnostics/kit.js';
+import type { LoadRecorder, Recorder, RecorderSources } from '../diagnostics/recorder.js';
+import type { RefreshCall } from '../diagnostics/requestLog.js';
+import { loadOnDemand } from './loadOnDemand.js';
 
 const kit: RecorderKit = {
   Emitter,

@@ -1,10 +1,10 @@
-import type { BrokerApi, TabHandlerUrls } from '../contract/api.js';
-import type { CauseVia } from '../contract/diagnostics.js';
-import type { DataOf, QuerySpec } from '../contract/queries.js';
-import type { BrokerStatus } from '../contract/state.js';
-import type { ServiceMethods } from './api/context.js';
-import type { FetchCause } from './cache/entry.js';
-import type { QueryClient } from './cache/queryClient.js';
+import type { BrokerApi, TabHandlerUrls } from '../../contract/api.js';
+import type { CauseVia } from '../../contract/diagnostics.js';
+import type { DataOf, QuerySpec } from '../../contract/queries.js';
+import type { BrokerStatus } from '../../contract/state.js';
+import type { ServiceMethods } from '../api/context.js';
+import type { FetchCause } from '../cache/cacheEntry.js';
+import type { QueryClient } from '../cache/queryClient.js';
 import type { Tab, Tabs } from './tabs.js';
 
 /**

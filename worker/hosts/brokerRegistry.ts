@@ -2,12 +2,16 @@
  * A worker host's brokers (SharedWorker, service worker): one per service, project and token store
  * (`brokerKeyOf`), made by the first tab that asks for it and freed after its last tab left.
  */
-import { STANDBY } from '../contract/wire.js';
-import { systemClock, type Clock } from '../protocol/clock.js';
-import { ClientError } from '../protocol/errors/errors.js';
-import type { Broker } from './broker.js';
-import { brokerKeyOf, resolveBrokerConfig, type ResolvedBrokerConfig } from './config.js';
-import { browserLocks, keepLock, type LockManagerLike } from './locks.js';
+import { STANDBY } from '../../contract/wire.js';
+import { systemClock, type Clock } from '../../protocol/clock.js';
+import { ClientError } from '../../protocol/errors/errors.js';
+import type { BrokerMode } from '../../contract/state.js';
+import { createBroker, type Broker } from '../broker.js';
+import type { BrokerHostOptions } from '../hostOptions.js';
+import type { LazyParts } from '../lazy/parts.js';
+import { keepsTokensInMemory, ownerLockName } from '../storage/tokenStore.js';
+import { brokerKeyOf, resolveBrokerConfig, type ResolvedBrokerConfig } from '../config.js';
+import { browserLocks, keepLock, type LockManagerLike } from '../coordination/locks.js';
 
 /**
  * How long a broker whose last tab left is kept: a reload of the only tab of a config, or a tab on
@@ -32,11 +36,6 @@ export interface BrokerRegistryOptions {
   maxBrokers?: number;
 }
 
-/** The lock held by the one instance of a worker host whose broker serves a config with `tokenStore: 'memory'`. */
-export function ownerLockName(brokerKey: string): string {
-  return `authbroker:owner:${brokerKey}`;
-}
-
 /**
  * The broker for a tab's config. A broker that keeps its tokens in memory has the only copy of its
  * session: two of them for one config would split its tabs (a tab's retry under a new SharedWorker
@@ -53,7 +52,7 @@ export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown
 
   async function start(key: string, config: ResolvedBrokerConfig): Promise<Broker | typeof STANDBY> {
     const owner =
-      config.tokenStore === 'memory' && locks !== null
+      keepsTokensInMemory(config.tokenStore) && locks !== null
         ? keepLock(locks, ownerLockName(key), { ifAvailable: true })
         : null;
     if (owner !== null && !(await owner.held)) {
@@ -102,4 +101,15 @@ export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown
     }
     return broker;
   };
+}
+
+/** A worker host's brokers, made with `createBroker` for that host's mode and lazy parts. */
+export function brokerFor(
+  mode: BrokerMode,
+  options: Omit<BrokerHostOptions, 'mode'> & LazyParts,
+): (config: unknown) => Promise<Broker | typeof STANDBY> {
+  return brokerRegistry({
+    create: (config) => createBroker(config, { ...options, mode }),
+    ...(options.locks === undefined ? {} : { locks: options.locks }),
+  });
 }

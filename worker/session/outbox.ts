@@ -1,9 +1,9 @@
-import type { Clock } from '../protocol/clock.js';
-import * as endpoints from '../protocol/endpoints/index.js';
-import { isKnownError } from '../protocol/errors/knownError.js';
-import { isAccessTokenExpiring, type RefreshAccessToken, type TokenEndpointOptions } from '../protocol/tokens.js';
-import type { Transport } from '../protocol/transport.js';
-import type { BrokerStorage, OutboxItem } from './storage/types.js';
+import type { Clock } from '../../protocol/clock.js';
+import * as endpoints from '../../protocol/endpoints/index.js';
+import { isKnownError } from '../../protocol/errors/knownError.js';
+import { isAccessTokenExpiring, type RefreshAccessToken, type TokenEndpointOptions } from '../../protocol/tokens.js';
+import type { Transport } from '../../protocol/transport.js';
+import type { BrokerStorage, OutboxItem } from '../storage/types.js';
 
 export interface OutboxOptions {
   storage: Pick<BrokerStorage, 'addOutbox' | 'listOutbox' | 'removeOutbox'>;

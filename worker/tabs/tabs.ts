@@ -1,13 +1,13 @@
-import type { Delivery, TabHello, TabListener } from '../contract/api.js';
-import { Emitter } from '../contract/events.js';
-import type { QueryScope, QuerySpec } from '../contract/queries.js';
-import type { QuerySnapshot } from '../contract/snapshot.js';
-import { systemClock, type Clock } from '../protocol/clock.js';
-import { InvalidArgumentError } from '../protocol/errors/errors.js';
-import type { CacheEntry, FetchCause } from './cache/entry.js';
-import type { QueryClient } from './cache/queryClient.js';
-import type { LockManagerLike } from './locks.js';
-import { TabLiveness } from './tabLiveness.js';
+import type { Delivery, TabHello, TabListener } from '../../contract/api.js';
+import { Emitter } from '../../contract/events.js';
+import type { QueryScope, QuerySpec } from '../../contract/queries.js';
+import type { QuerySnapshot } from '../../contract/snapshot.js';
+import { systemClock, type Clock } from '../../protocol/clock.js';
+import { InvalidArgumentError } from '../../protocol/errors/errors.js';
+import type { CacheEntry, FetchCause } from '../cache/cacheEntry.js';
+import type { QueryClient } from '../cache/queryClient.js';
+import type { LockManagerLike } from '../coordination/locks.js';
+import { TabLiveness } from './liveness.js';
 
 interface ActiveSubscription {
   entry: CacheEntry;

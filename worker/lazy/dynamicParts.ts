@@ -5,11 +5,11 @@
  * and the default of `authbroker/worker`'s `createBroker`. A service worker may not import() once
  * installed: its host hands them over with its script (hosts/staticParts.ts).
  */
-import type { LazyParts } from './host.js';
+import type { LazyParts } from './parts.js';
 
 export const lazyParts: LazyParts = {
-  recorder: () => import('./diagnostics/recorder.js'),
-  services: () => import('./api/services.js'),
-  memoryTokens: () => import('./storage/memoryTokens.js'),
-  tokenGrant: () => import('../protocol/tokenGrant.js'),
+  recorder: () => import('../diagnostics/recorder.js'),
+  services: () => import('../api/methods.js'),
+  memoryTokens: () => import('../storage/memoryTokens.js'),
+  tokenGrant: () => import('../../protocol/tokenGrant.js'),
 };

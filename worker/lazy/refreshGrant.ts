@@ -6,10 +6,10 @@
  * A load that fails fails that renewal with BROKER_UNAVAILABLE and keeps the session, as any failed
  * renewal that is not the service's refusal does; the next renewal loads again.
  */
-import type { Clock } from '../protocol/clock.js';
-import type { RefreshAccessToken } from '../protocol/tokens.js';
-import type { LoadTokenGrant } from './host.js';
-import { loadOnDemand } from './lazyLoad.js';
+import type { Clock } from '../../protocol/clock.js';
+import type { RefreshAccessToken } from '../../protocol/tokens.js';
+import type { LoadTokenGrant } from './parts.js';
+import { loadOnDemand } from './loadOnDemand.js';
 
 /** How long after the broker's start, or a sign-in, a session's grants are fetched in the background. */
 export const GRANT_PREFETCH_MILLIS = 2000;

@@ -4,10 +4,10 @@
  * method, and a broker whose tabs only read never downloads them. Where they load from is the
  * host's (`BrokerHostOptions.services`, worker/lazyParts.ts).
  */
-import { argumentRules } from '../contract/arguments.js';
-import type { ApiContext, PlumbingMethod, ServiceMethods } from './api/context.js';
-import type { createServices, LoadServices } from './api/services.js';
-import { loadOnDemand } from './lazyLoad.js';
+import { argumentRules } from '../../contract/arguments.js';
+import type { ApiContext, PlumbingMethod, ServiceMethods } from '../api/context.js';
+import type { createServices, LoadServices } from '../api/methods.js';
+import { loadOnDemand } from './loadOnDemand.js';
 
 /** The plumbing tabApi.ts serves itself; the compiler checks it names exactly PlumbingMethod. */
 const PLUMBING: Record<PlumbingMethod, true> = {

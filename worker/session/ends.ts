@@ -1,6 +1,6 @@
-import type { Clock } from '../protocol/clock.js';
-import type { Bus } from './bus.js';
-import type { BrokerStorage, EndedSession } from './storage/types.js';
+import type { Clock } from '../../protocol/clock.js';
+import type { Bus } from '../coordination/bus.js';
+import type { BrokerStorage, EndedSession } from '../storage/types.js';
 
 /** Waits between attempts to store a sign-out that storage refused: 1 s, doubling, at most a minute. */
 const RETRY_MILLIS = 1000;

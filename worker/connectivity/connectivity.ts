@@ -1,11 +1,11 @@
-import { Emitter } from '../contract/events.js';
-import type { ConnectivitySnapshot } from '../contract/state.js';
-import { diagnoseNetwork } from '../protocol/diagnostics.js';
-import { messageOf, NetworkError, type NetworkDiagnostics } from '../protocol/errors/errors.js';
-import { serializeError } from '../protocol/errors/serialize.js';
-import type { Clock } from '../protocol/retry.js';
+import { Emitter } from '../../contract/events.js';
+import type { ConnectivitySnapshot } from '../../contract/state.js';
+import { diagnoseNetwork } from '../../protocol/diagnostics.js';
+import { messageOf, NetworkError, type NetworkDiagnostics } from '../../protocol/errors/errors.js';
+import { serializeError } from '../../protocol/errors/serialize.js';
+import type { Clock } from '../../protocol/retry.js';
 
-export type { ConnectivitySnapshot, ConnectivityState } from '../contract/state.js';
+export type { ConnectivitySnapshot, ConnectivityState } from '../../contract/state.js';
 
 export interface ConnectivityOptions {
   baseUrl: string;

@@ -3,7 +3,7 @@
  * BROKER_UNAVAILABLE naming the part and why (a chunk missing after a deploy, a blip) and tried
  * again on the next use, so a failed load never sticks.
  */
-import { ClientError, messageOf } from '../protocol/errors/errors.js';
+import { ClientError, messageOf } from '../../protocol/errors/errors.js';
 
 export function loadOnDemand<M>(load: () => Promise<M>, part: string): () => Promise<M> {
   let loading: Promise<M> | null = null;

@@ -1,5 +1,5 @@
-import type { Clock } from '../protocol/clock.js';
-import type { LockManagerLike } from './locks.js';
+import type { Clock } from '../../protocol/clock.js';
+import type { LockManagerLike } from '../coordination/locks.js';
 
 /** How long a tab has to answer the broker over its own port before it counts as gone. */
 export const TAB_PING_TIMEOUT_MILLIS = 5000;

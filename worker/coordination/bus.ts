@@ -1,6 +1,6 @@
-import { parseQuerySpec } from '../contract/arguments.js';
-import { Emitter } from '../contract/events.js';
-import { isQueryKind, type QueryKind } from '../contract/queries.js';
+import { parseQuerySpec } from '../../contract/arguments.js';
+import { Emitter } from '../../contract/events.js';
+import { isQueryKind, type QueryKind } from '../../contract/queries.js';
 import {
   check,
   custom,
@@ -15,9 +15,9 @@ import {
   string,
   unknown,
   type Rule,
-} from '../contract/schema.js';
-import { sessionEndReasons, type SessionEndReason } from '../contract/state.js';
-import type { CacheMessage } from './cache/queryClient.js';
+} from '../../contract/schema.js';
+import { sessionEndReasons, type SessionEndReason } from '../../contract/state.js';
+import type { CacheMessage } from '../cache/queryClient.js';
 
 /**
  * What brokers of one origin tell each other (several SharedWorker builds, or in-page brokers).

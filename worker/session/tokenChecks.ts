@@ -3,8 +3,8 @@
  * they are, whether a stored one may still be used, and what to tell the app when they look wrong.
  */
 import { decodeJwt } from 'jose';
-import { isAccessTokenExpiring } from '../protocol/tokens.js';
-import type { StoredSession } from './storage/types.js';
+import { isAccessTokenExpiring } from '../../protocol/tokens.js';
+import type { StoredSession } from '../storage/types.js';
 
 /**
  * Said when tokens name another user than the session they came for: a record in storage (or from

@@ -1,5 +1,5 @@
-import type { SessionEndReason } from '../contract/state.js';
-import type { Clock } from '../protocol/clock.js';
+import type { SessionEndReason } from '../../contract/state.js';
+import type { Clock } from '../../protocol/clock.js';
 
 /** What another broker said of an end: the reason, and when (null when it did not say). */
 export interface ClaimedEnd {

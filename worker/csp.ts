@@ -1,1 +1,0 @@
-export { WORKER_CONTENT_SECURITY_POLICY } from '../protocol/workerPolicy.js';
