@@ -155,7 +155,7 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
   const devtoolsUpFrontGzip = sum(upFront(withDevtools)) - tabUpFrontGzip;
   const devtoolsLazyGzip = sum(withDevtools) - sum(tab) - devtoolsUpFrontGzip;
   const passkeys = tab.filter((c) =>
-    c.inputs.some(([name]) => name === '@simplewebauthn/browser' || name === 'client/passkeys.ts'),
+    c.inputs.some(([name]) => name === '@simplewebauthn/browser' || name === 'client/passkeys/passkeys.ts'),
   );
   const largest = (chunk: Chunk) =>
     chunk.inputs
@@ -232,12 +232,12 @@ export async function bundleSize(_flags: Flags): Promise<BenchResult> {
     const front = new Set(upFront(chunks).map((c) => c.file));
     return chunk === undefined ? null : chunk.staticImports.filter((file) => front.has(file));
   };
-  const connectionChunk = chunkOf(tab, 'client/connection.ts');
+  const connectionChunk = chunkOf(tab, 'client/connect/connection.ts');
   const inPageChunk = chunkOf(tab, 'the in-page broker bundle');
   const connectionShares = sharesWithEntry(tab, connectionChunk);
   const inPageShares = sharesWithEntry(tab, inPageChunk);
-  const jobShares = [chunkOf(job, 'client/connection.ts'), chunkOf(job, 'the in-page broker bundle')].map((chunk) =>
-    sharesWithEntry(job, chunk),
+  const jobShares = [chunkOf(job, 'client/connect/connection.ts'), chunkOf(job, 'the in-page broker bundle')].map(
+    (chunk) => sharesWithEntry(job, chunk),
   );
   return {
     id: 'bundle-size',

@@ -5,12 +5,12 @@
  * @module authbroker/client
  */
 export { connectBroker, createBrokerClient } from './pageClient.js';
-export type { BrokerActions, BrokerClient } from './client.js';
-export type { ConnectOptions, BrokerModeChoice } from './options.js';
+export type { BrokerActions, BrokerClient } from './createClientOn.js';
+export type { ConnectOptions, BrokerModeChoice } from './connectOptions.js';
 export type { TokenStore } from '../contract/brokerKey.js';
 export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
-export { candidateModes, detectCapabilities, type Capabilities } from './mode.js';
-export { passkeysAvailable } from './passkeySupport.js';
+export { candidateModes, detectCapabilities, type Capabilities } from './connect/mode.js';
+export { passkeysAvailable } from './passkeys/passkeySupport.js';
 export type { OAuthSignInOptions } from './oauth.js';
 export {
   checkRedirectTarget,

@@ -5,9 +5,9 @@
  */
 import { extensionApi, inContentScript, type ExtensionApi } from '../contract/webExtension.js';
 import { ClientError } from '../protocol/errors/errors.js';
-import { createClientOn, type BrokerClient, type ClientParts } from './client.js';
-import type { ConnectOptions } from './options.js';
-import { passkeysAvailable, passkeysUnavailable } from './passkeySupport.js';
+import { createClientOn, type BrokerClient, type ClientParts } from './createClientOn.js';
+import type { ConnectOptions } from './connectOptions.js';
+import { passkeysAvailable, passkeysUnavailable } from './passkeys/passkeySupport.js';
 
 /**
  * Why no page-based host can start here, before anything is loaded: a worker (an extension's
@@ -30,7 +30,7 @@ function pageParts(options: ConnectOptions, extension: ExtensionApi | null): Cli
     async connection() {
       const problem = noWindowProblem(options.mode);
       if (problem !== null) throw new ClientError('BROKER_UNAVAILABLE', problem);
-      const connection = await import('./connection.js');
+      const connection = await import('./connect/connection.js');
       const inBackground = options.mode === 'in-process' ? null : connection.backgroundPageProblem(extension);
       if (inBackground !== null) throw new ClientError('BROKER_UNAVAILABLE', inBackground);
       return connection;
@@ -39,7 +39,7 @@ function pageParts(options: ConnectOptions, extension: ExtensionApi | null): Cli
     passkeysAvailable,
     async passkeys() {
       if (!passkeysAvailable()) throw passkeysUnavailable();
-      return import('./passkeys.js');
+      return import('./passkeys/passkeys.js');
     },
   };
 }
@@ -51,7 +51,7 @@ function pageParts(options: ConnectOptions, extension: ExtensionApi | null): Cli
  *
  * What a page shows first comes from the copy kept since the last visit, synchronously: creating
  * the client and subscribing read it (once) and nothing else. The connection (Comlink, the host, the
- * worker, the lifetime locks: `connection.ts`) is a lazy chunk. A subscription loads it after the
+ * worker, the lifetime locks: `connect/connection.ts`) is a lazy chunk. A subscription loads it after the
  * page's next frame when the kept copy gave the page something to show, and at once when it did not
  * (a first visit: the page waits for the broker anyway); a call that needs the broker (an action,
  * `connect()`, `read`) loads it at once.

@@ -29,7 +29,7 @@ export const COMPILED_AHEAD = {
   'contract/queryKey.ts': ['hashQueryKey'],
   'contract/webExtension.ts': ['extensionApi', 'inContentScript'],
   'contract/keptShapes.ts': ['fitsShape'],
-  'client/persisted.ts': [
+  'client/kept/keptCopyReader.ts': [
     'storage',
     'isRecord',
     'dropMalformedEntries',
@@ -41,9 +41,9 @@ export const COMPILED_AHEAD = {
     'read',
     'load',
   ],
-  'client/options.ts': ['isHttpUrl', 'checkConnectOptions', 'workerName'],
-  'client/store.ts': ['createQueryStore', 'seed', 'close', 'subscribe', 'getSnapshot', 'open'],
-  'client/client.ts': ['createClientOn'],
+  'client/connectOptions.ts': ['isHttpUrl', 'checkConnectOptions', 'workerName'],
+  'client/queryStore.ts': ['createQueryStore', 'seed', 'close', 'subscribe', 'getSnapshot', 'open'],
+  'client/createClientOn.ts': ['createClientOn'],
   'client/pageClient.ts': ['pageParts'],
 };
 

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { BrokerDiagnostics } from '../../contract/queries.js';
-import type { BrokerClient } from '../client.js';
+import type { BrokerClient } from '../createClientOn.js';
 
 const serverSnapshot = () => undefined;
 

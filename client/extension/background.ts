@@ -6,21 +6,21 @@ import type { Delivery } from '../../contract/api.js';
 import { EXTENSION_PAGE_PORT, extensionOriginOf } from '../../contract/webExtension.js';
 import { normalizeBaseUrl } from '../../protocol/credentials.js';
 import { hostExtensionBroker, type ExtensionHost } from '../../worker/hosts/extension.js';
-import type { BrokerTarget } from '../brokerChannel.js';
-import { createClientOn, type ConnectionModule } from '../client.js';
-import type { Connection } from '../connection.js';
-import { receiving } from '../deliveries.js';
+import type { BrokerTarget } from '../connect/brokerChannel.js';
+import { createClientOn, type ConnectionModule } from '../createClientOn.js';
+import type { Connection } from '../connect/connection.js';
+import { receiving } from '../connect/deliveries.js';
 import type { HandlerUrls } from '../handlerUrls.js';
-import { keepSnapshots } from '../keptCopy.js';
+import { keepSnapshots } from '../kept/keptCopyWriter.js';
 import { oauthMethods } from '../oauth.js';
-import { withWebAuthFlow, type ExtensionClient } from './client.js';
+import { withWebAuthFlow, type ExtensionClient } from './extensionClient.js';
 import { readOAuthInput, signInWithWebAuthFlow } from './identity.js';
 import {
   connectOptionsOf,
   NO_PASSKEYS_IN_EXTENSIONS,
   requireExtension,
   type ExtensionBrokerOptions,
-} from './options.js';
+} from './extensionOptions.js';
 import { extensionBrokerConfig, extensionHello } from './portConnection.js';
 
 /** The background's connection: the broker's API in place, no port. */

@@ -13,8 +13,13 @@ import type { QuerySnapshot } from '../../contract/snapshot.js';
 import { EXTENSION_CONTENT_PORT } from '../../contract/webExtension.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import type { User } from '../../protocol/models.js';
-import { createClientOn } from '../client.js';
-import { connectOptionsOf, NO_PASSKEYS_IN_EXTENSIONS, requireExtension, type ExtensionOptions } from './options.js';
+import { createClientOn } from '../createClientOn.js';
+import {
+  connectOptionsOf,
+  NO_PASSKEYS_IN_EXTENSIONS,
+  requireExtension,
+  type ExtensionOptions,
+} from './extensionOptions.js';
 import { portConnection } from './portConnection.js';
 
 /** What a content script may watch: the signed-in user (null when signed out), or the session's state. */

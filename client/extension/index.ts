@@ -11,9 +11,14 @@
  */
 export { startExtensionBroker } from './background.js';
 export { createExtensionClient } from './pages.js';
-export type { ExtensionClient } from './client.js';
-export type { ContentScriptAccess, ExtensionBrokerOptions, ExtensionOptions, ExtensionTokenStore } from './options.js';
+export type { ExtensionClient } from './extensionClient.js';
+export type {
+  ContentScriptAccess,
+  ExtensionBrokerOptions,
+  ExtensionOptions,
+  ExtensionTokenStore,
+} from './extensionOptions.js';
 export { oauthRedirectUrl } from './redirectUrl.js';
-export type { BrokerClient } from '../client.js';
+export type { BrokerClient } from '../createClientOn.js';
 export type * from '../../contract/index.js';
 export type * from '../../protocol/models.js';

@@ -3,10 +3,15 @@ import { inExtensionBackground } from '../../contract/extensionBackground.js';
 import { EXTENSION_PAGE_PORT, inContentScript } from '../../contract/webExtension.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import type { OAuthResult } from '../../contract/api.js';
-import { createClientOn } from '../client.js';
+import { createClientOn } from '../createClientOn.js';
 import { oauthMethods } from '../oauth.js';
-import { withWebAuthFlow, type ExtensionClient } from './client.js';
-import { connectOptionsOf, NO_PASSKEYS_IN_EXTENSIONS, requireExtension, type ExtensionOptions } from './options.js';
+import { withWebAuthFlow, type ExtensionClient } from './extensionClient.js';
+import {
+  connectOptionsOf,
+  NO_PASSKEYS_IN_EXTENSIONS,
+  requireExtension,
+  type ExtensionOptions,
+} from './extensionOptions.js';
 import { portConnection } from './portConnection.js';
 
 /**

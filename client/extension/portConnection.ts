@@ -17,15 +17,15 @@ import {
 } from '../../contract/wire.js';
 import type { ExtensionApi, ExtensionConnected, RuntimePort } from '../../contract/webExtension.js';
 import { AUTHBROKER_VERSION } from '../../protocol/version.js';
-import type { BrokerTarget, TabErrors } from '../brokerChannel.js';
-import type { ConnectionModule } from '../client.js';
-import type { Connection } from '../connection.js';
-import { receiving } from '../deliveries.js';
-import { askingAgainWhenLost, unansweredError } from '../askAgain.js';
-import { callWindow } from '../callWindow.js';
+import type { BrokerTarget, TabErrors } from '../connect/brokerChannel.js';
+import type { ConnectionModule } from '../createClientOn.js';
+import type { Connection } from '../connect/connection.js';
+import { receiving } from '../connect/deliveries.js';
+import { askingAgainWhenLost, unansweredError } from '../connect/askAgain.js';
+import { callWindow } from '../connect/callWindow.js';
 import type { HandlerUrls } from '../handlerUrls.js';
-import { keepSnapshots } from '../keptCopy.js';
-import { rejectAfter } from '../lifetime.js';
+import { keepSnapshots } from '../kept/keptCopyWriter.js';
+import { rejectAfter } from '../connect/lifetime.js';
 
 /** How long to wait before opening a port again after one failed at once (the background stopped while answering). */
 const RETRY_FIRST_MILLIS = 50;

@@ -1,5 +1,5 @@
 import { extensionRedirectUrl } from './identity.js';
-import { requireExtension } from './options.js';
+import { requireExtension } from './extensionOptions.js';
 
 /**
  * Where this extension's social sign-in comes back to (`identity.getRedirectURL`):

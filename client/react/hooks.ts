@@ -6,7 +6,7 @@ import type {
   ProjectPermissionModel,
   TeamPermissionModel,
 } from '../../protocol/models.js';
-import { passkeysAvailable } from '../passkeySupport.js';
+import { passkeysAvailable } from '../passkeys/passkeySupport.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 
 const EMPTY: never[] = [];

@@ -1,8 +1,8 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ClientError } from '../../protocol/errors/errors.js';
-import type { BrokerClient } from '../client.js';
+import type { BrokerClient } from '../createClientOn.js';
 import { createBrokerClient } from '../pageClient.js';
-import type { ConnectOptions } from '../options.js';
+import type { ConnectOptions } from '../connectOptions.js';
 
 const ClientContext = createContext<BrokerClient | null>(null);
 

@@ -3,8 +3,8 @@ import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.
 import { deserializeError } from '../../protocol/errors/serialize.js';
 import type { DataOf, QuerySpec } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
-import type { BrokerClient } from '../client.js';
-import { isPending, queryKey } from '../store.js';
+import type { BrokerClient } from '../createClientOn.js';
+import { isPending, queryKey } from '../queryStore.js';
 import { useBrokerClient } from './provider.js';
 
 /** A query's data with how fresh it is, as {@link useQuery} gives it (like TanStack Query's result). */

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
 import type { User } from '../../protocol/models.js';
 import { ClientError } from '../../protocol/errors/errors.js';
-import type { BrokerClient } from '../client.js';
+import type { BrokerClient } from '../createClientOn.js';
 import { lazyChunk } from './lazyChunk.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
 import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
-import { SUSPENSE_HOLD_MILLIS } from '../store.js';
+import { SUSPENSE_HOLD_MILLIS } from '../queryStore.js';
 
 /** The options of {@link useUser}. */
 export interface UseUserOptions {

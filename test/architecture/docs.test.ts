@@ -12,7 +12,7 @@ describe('what the documentation shows is what the code takes', () => {
     expect(factory).toBe(
       "(name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name })",
     );
-    const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*sharedWorker\?:/.exec(read('client/options.ts'))?.[1];
+    const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*sharedWorker\?:/.exec(read('client/connectOptions.ts'))?.[1];
     expect(comment?.replace(/\s*\n\s*\*\s*/g, ' ')).toContain(`\`${factory}\``);
   });
 });

@@ -150,14 +150,14 @@ export function lazyPartViolations(files: Map<string, string>): string[] {
  * them only with import(). A module both loaded would become a chunk every page loads up front.
  */
 export const CONNECTION_CHUNK = [
-  'client/connection.ts',
-  'client/channels.ts',
-  'client/askAgain.ts',
-  'client/rpc.ts',
-  'client/callWindow.ts',
-  'client/lifetime.ts',
-  'client/keptCopy.ts',
-  'client/deliveries.ts',
+  'client/connect/connection.ts',
+  'client/connect/channels.ts',
+  'client/connect/askAgain.ts',
+  'client/connect/rpc.ts',
+  'client/connect/callWindow.ts',
+  'client/connect/lifetime.ts',
+  'client/kept/keptCopyWriter.ts',
+  'client/connect/deliveries.ts',
 ];
 // Besides its own files: the wire constants, the version, and the background-page check (given the
 // extension API the main chunk found), none of which the main chunk loads.
@@ -318,7 +318,7 @@ describe('the import checker', () => {
       check({
         'worker/broker.ts':
           "import { a } from './cache/query.js';\nimport type { B } from '../contract/api.js';\nimport { c } from '../protocol/clock.js';",
-        'client/channels.ts': "const { openInPageBroker } = await import('../worker/hosts/inPage.js');",
+        'client/connect/channels.ts': "const { openInPageBroker } = await import('../../worker/hosts/inPage.js');",
         'contract/q.ts': "import * as endpoints from '../protocol/endpoints/index.js';",
       }),
     ).toEqual([]);
@@ -377,10 +377,10 @@ describe('the lazy connection checker', () => {
   it("refuses a run-time import of the main chunk's modules from the connection, and a static import of the connection from the rest", () => {
     expect(
       check({
-        'client/channels.ts': "import { ClientError } from '../protocol/errors/errors.js';",
-        'client/rpc.ts': "import { x, type Y } from './options.js';",
-        'client/client.ts': "import { connect } from './connection.js';",
-        'client/store.ts': "export { keepSnapshots } from './keptCopy.js';",
+        'client/connect/channels.ts': "import { ClientError } from '../../protocol/errors/errors.js';",
+        'client/connect/rpc.ts': "import { x, type Y } from '../connectOptions.js';",
+        'client/createClientOn.ts': "import { connect } from './connect/connection.js';",
+        'client/queryStore.ts': "export { keepSnapshots } from './kept/keptCopyWriter.js';",
       }),
     ).toHaveLength(4);
   });
@@ -388,12 +388,12 @@ describe('the lazy connection checker', () => {
   it('allows types, its own files, the wire constants, the version and import()', () => {
     expect(
       check({
-        'client/connection.ts':
-          "import type { BrokerTarget } from './brokerChannel.js';\nimport { openBroker } from './channels.js';\nimport { AUTHBROKER_VERSION } from '../protocol/version.js';",
-        'client/channels.ts':
-          "import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';\nimport { connectOverPort } from './rpc.js';\nimport 'comlink';",
-        'client/client.ts':
-          "import type { Connection } from './connection.js';\nconst load = () => import('./connection.js');",
+        'client/connect/connection.ts':
+          "import type { BrokerTarget } from './brokerChannel.js';\nimport { openBroker } from './channels.js';\nimport { AUTHBROKER_VERSION } from '../../protocol/version.js';",
+        'client/connect/channels.ts':
+          "import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';\nimport { connectOverPort } from './rpc.js';\nimport 'comlink';",
+        'client/createClientOn.ts':
+          "import type { Connection } from './connect/connection.js';\nconst load = () => import('./connect/connection.js');",
       }),
     ).toEqual([]);
   });

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BrokerApi } from '../../contract/api.js';
 import type { ExtensionApi } from '../../contract/webExtension.js';
 import { MAX_CALLS_IN_FLIGHT } from '../../contract/wire.js';
-import { callWindow } from '../../client/callWindow.js';
+import { callWindow } from '../../client/connect/callWindow.js';
 import { openPort } from '../../client/extension/portConnection.js';
-import { connectOverPort } from '../../client/rpc.js';
-import { tabErrors } from '../../client/tabErrors.js';
+import { connectOverPort } from '../../client/connect/rpc.js';
+import { tabErrors } from '../../client/connect/tabErrors.js';
 import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/entry.js';
 import { MAX_WAITING_PER_LANE } from '../../worker/rpc/fairness.js';
 

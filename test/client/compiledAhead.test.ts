@@ -46,12 +46,12 @@ const LEFT_LAZY = [
   'createBrokerClient in client/pageClient.ts',
   'isUuid in protocol/args.ts',
   'normalizeBaseUrl in protocol/credentials.ts',
-  'isPast in client/persisted.ts',
+  'isPast in client/kept/keptCopyReader.ts',
   '(anonymous) in contract/keptShapes.ts',
-  'client.subscribe in client/client.ts',
-  'client.getSnapshot in client/client.ts',
-  'apiSoon in client/client.ts',
-  '(anonymous) in client/client.ts',
+  'client.subscribe in client/createClientOn.ts',
+  'client.getSnapshot in client/createClientOn.ts',
+  'apiSoon in client/createClientOn.ts',
+  '(anonymous) in client/createClientOn.ts',
 ];
 
 interface FunctionEvent {

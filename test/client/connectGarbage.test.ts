@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerApi } from '../../contract/api.js';
-import type { connectOverPort as ConnectOverPort } from '../../client/rpc.js';
-import { tabErrors } from '../../client/tabErrors.js';
+import type { connectOverPort as ConnectOverPort } from '../../client/connect/rpc.js';
+import { tabErrors } from '../../client/connect/tabErrors.js';
 import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/entry.js';
 
 /**
@@ -38,7 +38,7 @@ let connectOverPort: typeof ConnectOverPort;
 beforeAll(async () => {
   vi.stubGlobal('FinalizationRegistry', CollectableRegistry);
   vi.resetModules();
-  ({ connectOverPort } = await import('../../client/rpc.js'));
+  ({ connectOverPort } = await import('../../client/connect/rpc.js'));
   vi.unstubAllGlobals();
 });
 

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { attemptDeadlines, CONNECTED_MARK, sharedWorkerName, type ConnectedMark } from '../../client/channels.js';
-import { workerName } from '../../client/options.js';
+import {
+  attemptDeadlines,
+  CONNECTED_MARK,
+  sharedWorkerName,
+  type ConnectedMark,
+} from '../../client/connect/channels.js';
+import { workerName } from '../../client/connectOptions.js';
 import { useEmulator } from '../support/emulator.js';
 import { createUser, demoOptions, keepUserFromLastVisit, newClient, resetBrowser } from './react/helpers.js';
 import { sharedWorkers } from './sharedWorkers.js';

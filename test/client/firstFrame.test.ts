@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FIRST_FRAME_FALLBACK_MILLIS } from '../../client/afterFirstFrame.js';
+import { FIRST_FRAME_FALLBACK_MILLIS } from '../../client/connect/afterFirstFrame.js';
 import type { BrokerClient } from '../../client/index.js';
 import { useEmulator } from '../support/emulator.js';
 import { keepUserFromLastVisit, keptUser, newClient, resetBrowser, sleep } from './react/helpers.js';

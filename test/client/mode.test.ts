@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { candidateModes, createBrokerClient, detectCapabilities, type Capabilities } from '../../client/index.js';
-import { workerName } from '../../client/options.js';
+import { workerName } from '../../client/connectOptions.js';
 import type { Broker } from '../../worker/broker.js';
 import { createBroker } from '../../worker/index.js';
 import { brokerRegistry } from '../../worker/registry.js';

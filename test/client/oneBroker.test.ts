@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { InvalidArgumentError } from '../../client/index.js';
-import { sharedWorkerName } from '../../client/channels.js';
-import { workerName } from '../../client/options.js';
+import { sharedWorkerName } from '../../client/connect/channels.js';
+import { workerName } from '../../client/connectOptions.js';
 import { useEmulator } from '../support/emulator.js';
 import { LocalLockManager } from '../support/locks.js';
 import { createUser, demoOptions, newClient, resetBrowser } from './react/helpers.js';

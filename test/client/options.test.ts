@@ -396,7 +396,7 @@ describe('misconfiguration is refused where it happens', () => {
 
   it('a baseUrl ending in /api/v1 (as the emulator prints its API URL) means the same service', async () => {
     const { resolveBrokerConfig, brokerKeyOf } = await import('../../worker/config.js');
-    const { workerName } = await import('../../client/options.js');
+    const { workerName } = await import('../../client/connectOptions.js');
     for (const baseUrl of ['http://127.0.0.1:8102/api/v1', 'http://127.0.0.1:8102/api/v1/', 'http://127.0.0.1:8102/']) {
       expect(resolveBrokerConfig({ baseUrl, projectId: PROJECT_ID, publishableClientKey: 'pck_x' }).baseUrl).toBe(
         'http://127.0.0.1:8102',

@@ -17,7 +17,7 @@ vi.mock('@simplewebauthn/browser', () => {
   loaded.webAuthnLibrary += 1;
   return { startRegistration: ceremonies.startRegistration, startAuthentication: ceremonies.startAuthentication };
 });
-vi.mock('../../client/passkeys.js', async (importOriginal) => {
+vi.mock('../../client/passkeys/passkeys.js', async (importOriginal) => {
   loaded.passkeysModule += 1;
   return importOriginal();
 });

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServiceWorker } from '../../client/channels.js';
-import { workerName } from '../../client/options.js';
-import { tabErrors } from '../../client/tabErrors.js';
+import { openServiceWorker } from '../../client/connect/channels.js';
+import { workerName } from '../../client/connectOptions.js';
+import { tabErrors } from '../../client/connect/tabErrors.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 
 /** A loopback server standing in for a dev server: the app's page for unknown paths, as Vite does. */

@@ -63,7 +63,7 @@ export default mergeConfig(config, { build: { manifest: true }, logLevel: 'warn'
   it('loads neither the connection nor the in-page broker up front; each is a lazy chunk of its own', () => {
     const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry === true)!;
     const upFront = withStaticImports(entry);
-    const connection = lazyEntry('authbroker/dist/client/connection.js');
+    const connection = lazyEntry('authbroker/dist/client/connect/connection.js');
     const inPage = lazyEntry('authbroker/dist/worker/hosts/inPage.js');
     expect(connection, 'the connection is a lazy chunk').toBeDefined();
     expect(inPage, 'the in-page broker is a lazy chunk').toBeDefined();
@@ -85,7 +85,7 @@ export default mergeConfig(config, { build: { manifest: true }, logLevel: 'warn'
     );
     expect(upFront.map(text).join('\n')).not.toContain("is not the running broker's");
     // The entry itself is what loaded them (Vite's preload helper for their own import()s lives there); nothing else.
-    for (const path of ['authbroker/dist/client/connection.js', 'authbroker/dist/worker/hosts/inPage.js']) {
+    for (const path of ['authbroker/dist/client/connect/connection.js', 'authbroker/dist/worker/hosts/inPage.js']) {
       expect(
         withStaticImports(lazyEntry(path)!).filter((key) => upFront.includes(key) && key !== entry),
         path,

@@ -5,7 +5,7 @@ import { vi } from 'vitest';
 import { createBrokerClient, type BrokerClient, type ConnectOptions } from '../../../client/index.js';
 import type { RunningEmulator } from '../../../emulator/index.js';
 import { endpoints } from '../../../protocol/index.js';
-import { RELEASE_GRACE_MILLIS } from '../../../client/store.js';
+import { RELEASE_GRACE_MILLIS } from '../../../client/queryStore.js';
 import { resetIndexedDb } from '../../support/broker.js';
 import { transportFor, uniqueEmail } from '../../support/emulator.js';
 

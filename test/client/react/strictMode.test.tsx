@@ -3,7 +3,7 @@ import { StrictMode, Suspense, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrokerClient } from '../../../client/index.js';
 import { AuthProvider, useBrokerClient, useSession, useTeams, useUserState } from '../../../client/react/index.js';
-import { PREFETCH_HOLD_MILLIS, RELEASE_GRACE_MILLIS } from '../../../client/store.js';
+import { PREFETCH_HOLD_MILLIS, RELEASE_GRACE_MILLIS } from '../../../client/queryStore.js';
 import { useEmulator } from '../../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser, sleep } from './helpers.js';
 

@@ -13,7 +13,7 @@ import {
 } from '../../../client/react/index.js';
 import { endpoints } from '../../../protocol/index.js';
 import { transportFor, useEmulator } from '../../support/emulator.js';
-import { RELEASE_GRACE_MILLIS } from '../../../client/store.js';
+import { RELEASE_GRACE_MILLIS } from '../../../client/queryStore.js';
 import { Boundary, createUser, newClient, quietConsoleErrors, resetBrowser, sleep } from './helpers.js';
 
 /** React keeps a boundary's fallback up at least this long before revealing its content. */

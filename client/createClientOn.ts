@@ -7,18 +7,18 @@ import type { BrokerMode } from '../contract/state.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import { KnownError } from '../protocol/errors/knownError.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
-import { afterFirstFrame } from './afterFirstFrame.js';
-import type { EarlyWorker } from './brokerChannel.js';
-import type { Connection } from './connection.js';
-import type { Receiver } from './deliveries.js';
+import { afterFirstFrame } from './connect/afterFirstFrame.js';
+import type { EarlyWorker } from './connect/brokerChannel.js';
+import type { Connection } from './connect/connection.js';
+import type { Receiver } from './connect/deliveries.js';
 import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
-import { candidateModes, detectCapabilities } from './mode.js';
-import { checkConnectOptions, workerName, type ConnectOptions } from './options.js';
-import { persistedSnapshots } from './persisted.js';
-import { createQueryStore } from './store.js';
+import { candidateModes, detectCapabilities } from './connect/mode.js';
+import { checkConnectOptions, workerName, type ConnectOptions } from './connectOptions.js';
+import { persistedSnapshots } from './kept/keptCopyReader.js';
+import { createQueryStore } from './queryStore.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
-import { tabErrors } from './tabErrors.js';
+import { tabErrors } from './connect/tabErrors.js';
 
 /** The broker methods an app calls directly (their role in the contract is `action`). */
 export type BrokerActions = Pick<BrokerApi, ActionName>;
@@ -95,12 +95,18 @@ void everyStepListed;
 
 const closedWhileConnecting = () => new ClientError('BROKER_CLOSED', 'The client was closed while it was connecting.');
 
-/** The connection's module: how a client reaches its broker (`connection.ts` for the page's own hosts). */
-export type ConnectionModule = Pick<typeof import('./connection.js'), 'connect' | 'keepSnapshots' | 'receiving'>;
+/** The connection's module: how a client reaches its broker (`connect/connection.ts` for the page's own hosts). */
+export type ConnectionModule = Pick<
+  typeof import('./connect/connection.js'),
+  'connect' | 'keepSnapshots' | 'receiving'
+>;
 /** OAuth's browser steps (`oauth.ts`). */
 export type OAuthModule = Pick<typeof import('./oauth.js'), 'oauthMethods'>;
-/** The passkey ceremonies (`passkeys.ts`, with @simplewebauthn/browser). */
-export type PasskeyModule = Pick<typeof import('./passkeys.js'), 'registerPasskey' | 'signInWithPasskey'>;
+/** The passkey ceremonies (`passkeys/passkeys.ts`, with @simplewebauthn/browser). */
+export type PasskeyModule = Pick<
+  typeof import('./passkeys/passkeys.js'),
+  'registerPasskey' | 'signInWithPasskey'
+>;
 
 /**
  * What a client loads when first used, given by whoever creates it: the page's client loads each

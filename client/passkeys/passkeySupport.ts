@@ -1,4 +1,4 @@
-import { ClientError } from '../protocol/errors/errors.js';
+import { ClientError } from '../../protocol/errors/errors.js';
 
 /**
  * Whether this browser can run passkey ceremonies: it has WebAuthn (`PublicKeyCredential`).

@@ -1,12 +1,12 @@
 /**
- * Writing the copy a tab keeps between visits (`persisted.ts` reads it). Only what the broker sends
- * is written, so this loads with the connection (`connection.ts`), after the first render; it gets
+ * Writing the copy a tab keeps between visits (`keptCopyReader.ts` reads it). Only what the broker sends
+ * is written, so this loads with the connection (`connect/connection.ts`), after the first render; it gets
  * the reader's state and helpers from the reader itself rather than importing its module (see
  * `TabErrors` for why).
  */
-import type { QuerySpec } from '../contract/queries.js';
-import type { QuerySnapshot } from '../contract/snapshot.js';
-import type { PersistedSnapshots } from './persisted.js';
+import type { QuerySpec } from '../../contract/queries.js';
+import type { QuerySnapshot } from '../../contract/snapshot.js';
+import type { PersistedSnapshots } from './keptCopyReader.js';
 
 /** Beyond this the copy is not written (a few hundred teams and channels fit well within it). */
 export const MAX_PERSISTED_BYTES = 256 * 1024;

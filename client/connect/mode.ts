@@ -1,5 +1,5 @@
-import type { BrokerMode } from '../contract/state.js';
-import type { BrokerModeChoice } from './options.js';
+import type { BrokerMode } from '../../contract/state.js';
+import type { BrokerModeChoice } from '../connectOptions.js';
 
 /** What the page can do, as far as choosing a broker host goes. */
 export interface Capabilities {

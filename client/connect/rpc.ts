@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
+import type { BrokerApi, Delivery, TabHello } from '../../contract/api.js';
 import {
   DELIVER,
   PING,
@@ -10,7 +10,7 @@ import {
   type PingMessage,
   type ReplyMessage,
   type ThrownValue,
-} from '../contract/wire.js';
+} from '../../contract/wire.js';
 import type { TabErrors } from './brokerChannel.js';
 import { callWindow } from './callWindow.js';
 

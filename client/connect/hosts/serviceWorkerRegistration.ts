@@ -1,6 +1,6 @@
-import type { AttemptedConnection, BrokerChannel } from './brokerChannel.js';
-import type { ConnectOptions } from './options.js';
-import { scriptProblem } from './scriptProblem.js';
+import type { AttemptedConnection, BrokerChannel } from '../brokerChannel.js';
+import type { ConnectOptions } from '../../connectOptions.js';
+import { scriptProblem } from '../scriptProblem.js';
 
 /**
  * The service-worker host (registered with workbox-window), for browsers without SharedWorker. A

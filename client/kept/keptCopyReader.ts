@@ -1,7 +1,7 @@
-import { fitsShape, KEPT_SHAPES } from '../contract/keptShapes.js';
-import type { PersistedKind } from '../contract/persisted.js';
-import type { QuerySpec } from '../contract/queries.js';
-import type { QuerySnapshot } from '../contract/snapshot.js';
+import { fitsShape, KEPT_SHAPES } from '../../contract/keptShapes.js';
+import type { PersistedKind } from '../../contract/persisted.js';
+import type { QuerySpec } from '../../contract/queries.js';
+import type { QuerySnapshot } from '../../contract/snapshot.js';
 
 /**
  * The copy a tab keeps of what it showed, so that the next tab shows the user on its first render,
@@ -9,7 +9,7 @@ import type { QuerySnapshot } from '../contract/snapshot.js';
  * `localStorage`: the only storage a page can read synchronously, which the first render needs (a
  * worker cannot reach it, so tabs write it). It holds the signed-in user's own data and the
  * project's public settings, for one user, bounded in size; never a token. This module reads it,
- * for the first render; writing it (`keptCopy.ts`) loads with the connection, which brings what
+ * for the first render; writing it (`keptCopyWriter.ts`) loads with the connection, which brings what
  * is written.
  */
 export interface StoredRecord {
@@ -77,7 +77,7 @@ function fitsKind(kind: PersistedKind, data: unknown, userId: string): boolean {
 export interface PersistedSnapshots {
   readonly storageKey: string;
   readonly enabled: boolean;
-  // Shared with the writer (keptCopy.ts), which gets them here rather than importing this module.
+  // Shared with the writer (keptCopyWriter.ts), which gets them here rather than importing this module.
   record: StoredRecord | null;
   /** Whether `record` came from storage (then a missing one there later means another tab cleared it). */
   fromStorage: boolean;

@@ -4,10 +4,10 @@
  * (`connection.ts`), after the first render; it works on the store it is given (`QueryStore`'s
  * entries, `open` and `set`) rather than importing its module (see `TabErrors` for why).
  */
-import type { Delivery } from '../contract/api.js';
-import type { QuerySpec } from '../contract/queries.js';
-import type { QuerySnapshot } from '../contract/snapshot.js';
-import type { Entry, QueryStore } from './store.js';
+import type { Delivery } from '../../contract/api.js';
+import type { QuerySpec } from '../../contract/queries.js';
+import type { QuerySnapshot } from '../../contract/snapshot.js';
+import type { Entry, QueryStore } from '../queryStore.js';
 
 /** The store's side of a connection. */
 export interface Receiver {

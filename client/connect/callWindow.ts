@@ -1,4 +1,4 @@
-import { MAX_CALLS_IN_FLIGHT } from '../contract/wire.js';
+import { MAX_CALLS_IN_FLIGHT } from '../../contract/wire.js';
 
 /**
  * A tab's calls on one port, at most MAX_CALLS_IN_FLIGHT unanswered at once (contract/wire.ts): the

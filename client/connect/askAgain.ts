@@ -7,7 +7,7 @@
  * something is not: the lost broker may have done it, and doing it twice is the caller's decision.
  * Part of the tab's lazy connection.
  */
-import type { BrokerApi } from '../contract/api.js';
+import type { BrokerApi } from '../../contract/api.js';
 import type { TabErrors } from './brokerChannel.js';
 
 /** What asking again needs of a connection (`Connection`, connection.ts). */

@@ -4,9 +4,9 @@
  * what it needs from the main chunk (the error classes, the broker's config and name) comes in a
  * `BrokerTarget`, never from an import of a module the main chunk loads.
  */
-import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
-import type { BrokerMode } from '../contract/state.js';
-import { SERVICE_WORKER_CONNECT } from '../contract/wire.js';
+import type { BrokerApi, TabHello, TabListener } from '../../contract/api.js';
+import type { BrokerMode } from '../../contract/state.js';
+import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';
 import { unansweredError } from './askAgain.js';
 import { rejectAfter } from './lifetime.js';
 import { connectOverPort as connectEntry, isRefusal, isStandby, refusal } from './rpc.js';
@@ -319,7 +319,7 @@ export async function openServiceWorker(
   listener: TabListener,
 ): Promise<BrokerChannel> {
   const { options, errors } = target;
-  return (await import('./serviceWorkerHost.js')).openServiceWorker(options, {
+  return (await import('./hosts/serviceWorkerRegistration.js')).openServiceWorker(options, {
     async connect(worker, hostGone) {
       // A service worker has no port of its own: each attempt sends it one to serve this tab's entry on.
       const openEntry = (): BrokerEntryAttempt => {
@@ -342,7 +342,7 @@ export async function openInProcess(
 ): Promise<BrokerChannel> {
   // The whole broker, loaded only when this page must host it itself: a bundle of its own, whose
   // errors come back as the tab's classes (see worker/hosts/inPage.ts).
-  const { openInPageBroker } = await import('../worker/hosts/inPage.js');
+  const { openInPageBroker } = await import('../../worker/hosts/inPage.js');
   try {
     return {
       mode: 'in-process',

@@ -10,10 +10,10 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import type { KnownError } from '../protocol/errors/knownError.js';
-import { PASSKEY_RP_ID_PLACEHOLDER } from '../protocol/resources/passkey.js';
-import type { Json } from '../protocol/resources/common.js';
-import type { BrokerApi, SignInResult } from '../contract/api.js';
+import type { KnownError } from '../../protocol/errors/knownError.js';
+import { PASSKEY_RP_ID_PLACEHOLDER } from '../../protocol/resources/passkey.js';
+import type { Json } from '../../protocol/resources/common.js';
+import type { BrokerApi, SignInResult } from '../../contract/api.js';
 
 /** The service sends a placeholder RP id; the page's own hostname is the real one (PROTOCOL.md §6.8). */
 function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp' | 'rpId'): T {

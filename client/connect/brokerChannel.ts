@@ -1,12 +1,12 @@
 /**
  * What a connection to a broker is, apart from how each host opens one (channels.ts): the lazy
- * service-worker host (serviceWorkerHost.ts) names these types too, and must not import channels.ts,
+ * service-worker host (hosts/serviceWorkerRegistration.ts) names these types too, and must not import channels.ts,
  * which imports it. Types only: the tab's main chunk and its lazy connection both name them.
  */
-import type { BrokerApi } from '../contract/api.js';
-import type { BrokerMode } from '../contract/state.js';
-import type { ClientErrorCode, ProtocolError } from '../protocol/errors/errors.js';
-import type { ConnectOptions } from './options.js';
+import type { BrokerApi } from '../../contract/api.js';
+import type { BrokerMode } from '../../contract/state.js';
+import type { ClientErrorCode, ProtocolError } from '../../protocol/errors/errors.js';
+import type { ConnectOptions } from '../connectOptions.js';
 
 /** A connection to a broker, whatever hosts it. */
 export interface BrokerChannel {

@@ -3,7 +3,7 @@ import type { QuerySpec } from '../contract/queries.js';
 import { hashQueryKey } from '../contract/queryKey.js';
 import type { QuerySnapshot } from '../contract/snapshot.js';
 import { serializeError } from '../protocol/errors/serialize.js';
-import type { PersistedSnapshots } from './persisted.js';
+import type { PersistedSnapshots } from './kept/keptCopyReader.js';
 
 export interface Entry {
   spec: QuerySpec;
@@ -45,13 +45,13 @@ export function isPending(snapshot: QuerySnapshot | undefined): boolean {
  * subscription; snapshots keep their identity until the broker sends a new one.
  */
 export interface QueryStore {
-  // Shared with what the connection brings (`receiving`, deliveries.ts): the entries, `open` and `set`.
+  // Shared with what the connection brings (`receiving`, connect/deliveries.ts): the entries, `open` and `set`.
   readonly entries: Map<string, Entry>;
   /** Whether a query was answered from the kept copy: then the page has something to show before the broker answers. */
   showsKeptCopy: boolean;
   /**
    * What a snapshot from the broker becomes on screen (and is kept for the next visit): set with the
-   * connection (deliveries.ts), which is what brings snapshots at all.
+   * connection (connect/deliveries.ts), which is what brings snapshots at all.
    */
   received: ((key: string, entry: Entry, snapshot: QuerySnapshot) => QuerySnapshot) | null;
   subscribe(spec: QuerySpec, listener: () => void): () => void;

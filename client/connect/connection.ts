@@ -6,19 +6,19 @@
  * from there arrives in the `BrokerTarget`): bundlers would split a module both load into a chunk
  * of its own, loaded up front by every page.
  */
-import type { BrokerApi, Delivery, TabHello } from '../contract/api.js';
-import { isBackgroundPage, type BackgroundReader } from '../contract/extensionBackground.js';
-import type { BrokerMode } from '../contract/state.js';
-import { AUTHBROKER_VERSION } from '../protocol/version.js';
+import type { BrokerApi, Delivery, TabHello } from '../../contract/api.js';
+import { isBackgroundPage, type BackgroundReader } from '../../contract/extensionBackground.js';
+import type { BrokerMode } from '../../contract/state.js';
+import { AUTHBROKER_VERSION } from '../../protocol/version.js';
 import { askingAgainWhenLost } from './askAgain.js';
 import type { BrokerTarget } from './brokerChannel.js';
 import { openBroker, type BrokerChannel } from './channels.js';
-import type { HandlerUrls } from './handlerUrls.js';
+import type { HandlerUrls } from '../handlerUrls.js';
 import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
-import type { ConnectOptions } from './options.js';
+import type { ConnectOptions } from '../connectOptions.js';
 
 export { receiving } from './deliveries.js';
-export { keepSnapshots } from './keptCopy.js';
+export { keepSnapshots } from '../kept/keptCopyWriter.js';
 
 /** An open connection: the broker's API for this tab, and what ends it. */
 export interface Connection {

@@ -1,7 +1,7 @@
 import type { ExtensionTokenStore, ContentScriptAccess } from '../../worker/hosts/extension.js';
 import { ClientError, InvalidArgumentError } from '../../protocol/errors/errors.js';
 import { extensionApi, type ExtensionApi } from '../../contract/webExtension.js';
-import type { ConnectOptions } from '../options.js';
+import type { ConnectOptions } from '../connectOptions.js';
 
 export type { ContentScriptAccess, ExtensionTokenStore };
 
