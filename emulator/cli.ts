@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseExternalProviderUrl } from './dev/externalOAuthProvider.js';
 import { DEFAULT_ALLOWED_ORIGINS, exposureWarning, parseAllowedOrigin } from './http/guard.js';
 import type { EmulatorOptions, RunningEmulator } from './index.js';
 
@@ -31,6 +32,19 @@ const USAGE = `Usage: authbroker-emulator [options]
   --publishable-client-key K  The demo project's keys (pck_…, ssk_…, sak_…)
   --secret-server-key K
   --super-secret-admin-key K
+  --internal-publishable-client-key K   The "internal" project's keys (any letters, digits, _ and -),
+  --internal-secret-server-key K        e.g. Stack Auth's development keys
+  --internal-super-secret-admin-key K   (this-publishable-client-key-is-for-local-development-only, …)
+  --url-host NAME             The host name of the announced base URL, which tokens are signed with:
+                              localhost, an IP address or --host (default: the listening address)
+  --inbucket-port N           Also serve the mailbox under Inbucket's REST API (/api/v1/mailbox/NAME)
+                              on port N, for tests written against Inbucket
+  --oauth-provider-url URL    An OpenID provider that plays every shared OAuth provider instead of the
+                              emulator's own (as the service's STACK_OAUTH_MOCK_URL), e.g. Stack Auth's
+                              mock OAuth server; the provider id is the client id
+  --oauth-provider-client-secret S  Its client secret (default MOCK-SERVER-SECRET)
+  --hardcoded-passkey-challenge     Every passkey challenge is the service's fixed testing one (MOCK),
+                              so recorded WebAuthn answers replay; for tests only
   --verbose                   Log internal errors
   --help                      Show this help`;
 
@@ -48,10 +62,68 @@ function parseDuration(value: string, flag: string): number {
   return Math.round(millis);
 }
 
-function parsePort(value: string): number {
+function parsePort(value: string, flag = '--port'): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535)
-    throw new UsageError(`--port must be a number from 0 to 65535; got "${value}".`);
+    throw new UsageError(`${flag} must be a number from 0 to 65535; got "${value}".`);
   return Number(value);
+}
+
+/** The internal project's keys take any shape, so that the service's development keys can be used. */
+function parseAnyKey(value: string, flag: string): string {
+  if (!/^[A-Za-z0-9_-]{5,200}$/.test(value))
+    throw new UsageError(`${flag} must be 5 to 200 letters, digits, _ and -; got "${value}".`);
+  return value;
+}
+
+type CliValues = Record<string, string | boolean | string[] | undefined>;
+
+function stringFlag(v: CliValues, name: string): string | undefined {
+  const value = v[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function internalProjectKeys(v: CliValues): NonNullable<EmulatorOptions['internalProject']> {
+  const keys: NonNullable<EmulatorOptions['internalProject']> = {};
+  const read = (flag: string) => {
+    const value = stringFlag(v, flag);
+    return value === undefined ? undefined : parseAnyKey(value, `--${flag}`);
+  };
+  const publishable = read('internal-publishable-client-key');
+  const server = read('internal-secret-server-key');
+  const admin = read('internal-super-secret-admin-key');
+  if (publishable !== undefined) keys.publishableClientKey = publishable;
+  if (server !== undefined) keys.secretServerKey = server;
+  if (admin !== undefined) keys.superSecretAdminKey = admin;
+  return keys;
+}
+
+/** The options that make the emulator answer as the development service does for its own test suite. */
+function serviceLikeOptions(v: CliValues): Partial<EmulatorOptions> {
+  const options: Partial<EmulatorOptions> = {};
+  const urlHost = stringFlag(v, 'url-host');
+  if (urlHost !== undefined) {
+    if (!/^[A-Za-z0-9.:-]+$/.test(urlHost)) throw new UsageError(`--url-host must be a host name; got "${urlHost}".`);
+    options.urlHost = urlHost;
+  }
+  const inbucketPort = stringFlag(v, 'inbucket-port');
+  if (inbucketPort !== undefined) options.inbucketPort = parsePort(inbucketPort, '--inbucket-port');
+  const providerUrl = stringFlag(v, 'oauth-provider-url');
+  const providerSecret = stringFlag(v, 'oauth-provider-client-secret');
+  if (providerSecret !== undefined && providerUrl === undefined)
+    throw new UsageError('--oauth-provider-client-secret needs --oauth-provider-url.');
+  if (providerUrl !== undefined) {
+    try {
+      parseExternalProviderUrl(providerUrl, '--oauth-provider-url');
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    options.externalOAuthProvider = {
+      url: providerUrl,
+      ...(providerSecret === undefined ? {} : { clientSecret: providerSecret }),
+    };
+  }
+  if (v['hardcoded-passkey-challenge'] === true) options.hardcodedPasskeyChallenge = true;
+  return options;
 }
 
 function parseKey(value: string, flag: string, prefix: string): string {
@@ -88,6 +160,14 @@ function parseCliArgs(argv: string[]): { help: true } | ({ help: false } & CliRu
         'publishable-client-key': { type: 'string' },
         'secret-server-key': { type: 'string' },
         'super-secret-admin-key': { type: 'string' },
+        'internal-publishable-client-key': { type: 'string' },
+        'internal-secret-server-key': { type: 'string' },
+        'internal-super-secret-admin-key': { type: 'string' },
+        'url-host': { type: 'string' },
+        'inbucket-port': { type: 'string' },
+        'oauth-provider-url': { type: 'string' },
+        'oauth-provider-client-secret': { type: 'string' },
+        'hardcoded-passkey-challenge': { type: 'boolean' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -121,6 +201,7 @@ function parseCliArgs(argv: string[]): { help: true } | ({ help: false } & CliRu
     }
   });
   const dataFile = v.ephemeral ? null : resolve(v.data ?? DEFAULT_DATA_FILE);
+  const internalProject = internalProjectKeys(v);
   const options: EmulatorOptions = {
     port: v.port === undefined ? 8102 : parsePort(v.port),
     ...(v.host === undefined ? {} : { host: v.host }),
@@ -130,6 +211,8 @@ function parseCliArgs(argv: string[]): { help: true } | ({ help: false } & CliRu
       ? {}
       : { accessTokenTtlMillis: parseDuration(v['access-token-ttl'], '--access-token-ttl') }),
     ...(Object.keys(demoProject).length === 0 ? {} : { demoProject }),
+    ...(Object.keys(internalProject).length === 0 ? {} : { internalProject }),
+    ...serviceLikeOptions(v),
     ...(v.verbose ? { verbose: true } : {}),
   };
   return { help: false, options, dataFile, defaultDataFile: !v.ephemeral && v.data === undefined };
@@ -152,6 +235,9 @@ function banner(
     `  API:       ${em.apiUrl}`,
     `  Dev page:  ${em.mailboxUrl}   (mailbox, faults, clock, statistics)`,
     `             no authentication, by design: for this machine. Pages of ${origins.length > 0 ? origins.join(', ') : 'no other origin'} may use it too.`,
+    ...(em.inbucketUrl === null
+      ? []
+      : [`  Inbucket:  ${em.inbucketUrl}/api/v1/mailbox/NAME   (the mailbox, as Inbucket's API serves it)`]),
     '',
     `  Project id:              ${demo.id}`,
     `  Publishable client key:  ${demo.publishableClientKey}`,

@@ -4,13 +4,13 @@
  *
  * @module authbroker-emulator
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { EmulatorClock } from './clock.js';
 import { registerDevRoutes } from './dev/routes.js';
 import type { EmulatorEnv } from './env.js';
 import { Faults } from './faults.js';
-import { createAccessPolicy, DEFAULT_ALLOWED_ORIGINS, parseAllowedOrigin } from './http/guard.js';
+import { createAccessPolicy, DEFAULT_ALLOWED_ORIGINS, parseAllowedOrigin, type AccessPolicy } from './http/guard.js';
 import { Router } from './http/router.js';
 import { Mailbox } from './mailbox.js';
 import { registerApiRoutes } from './routes/index.js';
@@ -29,6 +29,9 @@ import { loadSnapshot, saveSnapshot, SnapshotError } from './state/snapshot.js';
 import { Store } from './state/store.js';
 import { Stats } from './stats.js';
 import { projectJwks } from './auth/jwt.js';
+import { createExternalOAuthProvider, type ExternalOAuthProviderOptions } from './dev/externalOAuthProvider.js';
+import { inbucketListener } from './dev/inbucket.js';
+import { InvalidArgumentError } from '../protocol/errors/errors.js';
 
 export interface EmulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -55,6 +58,29 @@ export interface EmulatorOptions {
   /** Print a line per internal error. */
   verbose?: boolean;
   /**
+   * The host name of the base URL the emulator announces and signs its tokens' issuer with: the
+   * listening address by default (`127.0.0.1`), or e.g. `localhost` for clients that call it so.
+   * `localhost`, an IP address or `host`.
+   */
+  urlHost?: string;
+  /**
+   * Also serve the mailbox under Inbucket's REST API v1 (`GET /api/v1/mailbox/{name}`, `…/{id}`) on
+   * this port (0 picks a free one), for tests written against the mail server Stack Auth develops with.
+   */
+  inbucketPort?: number;
+  /**
+   * An OpenID provider that plays every shared OAuth provider instead of the emulator's own mock
+   * provider, as the development service's `STACK_OAUTH_MOCK_URL` does (e.g. Stack Auth's mock OAuth
+   * server): the provider id is the client id, `clientSecret` (default `MOCK-SERVER-SECRET`) the secret.
+   */
+  externalOAuthProvider?: ExternalOAuthProviderOptions;
+  /**
+   * Every passkey challenge is the development service's fixed `MOCK` (`TU9DSw`), as its
+   * `STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING` makes it, so recorded WebAuthn answers replay.
+   * For tests only: a fixed challenge lets any recorded answer sign in.
+   */
+  hardcodedPasskeyChallenge?: boolean;
+  /**
    * The stall of `send-reset-code` for unknown e-mails: a fixed value or a [min, max] range.
    * Default [2000, 3000] like the service; tests shorten it.
    */
@@ -66,6 +92,8 @@ export interface RunningEmulator {
   url: string;
   apiUrl: string;
   mailboxUrl: string;
+  /** The Inbucket-compatible mailbox API's base URL (`inbucketPort`), or null when not served. */
+  inbucketUrl: string | null;
   port: number;
   projects: { internal: ProjectKeys; demo: ProjectKeys };
   demoUser: SeedUser | null;
@@ -82,6 +110,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     parseAllowedOrigin(origin, `allowOrigins[${i}]`),
   );
   const policy = createAccessPolicy({ host: options.host ?? '127.0.0.1', allowOrigins });
+  if (options.urlHost !== undefined && !policy.hostAllowed(options.urlHost))
+    throw new InvalidArgumentError(
+      'urlHost',
+      `urlHost must be localhost, an IP address or the host the emulator listens on; got "${options.urlHost}".`,
+    );
+  const externalOAuthProvider =
+    options.externalOAuthProvider === undefined ? null : createExternalOAuthProvider(options.externalOAuthProvider);
   const clock = new EmulatorClock();
   const demo: ProjectKeys = { ...DEFAULT_DEMO_PROJECT, ...options.demoProject };
   const internal: ProjectKeys = { ...DEFAULT_INTERNAL_PROJECT, ...options.internalProject, id: 'internal' };
@@ -118,15 +153,56 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const delay = options.unknownEmailDelayMillis ?? [2000, 3000];
       return typeof delay === 'number' ? delay : delay[0] + Math.random() * (delay[1] - delay[0]);
     },
+    hardcodedPasskeyChallenge: options.hardcodedPasskeyChallenge ?? false,
+    externalOAuthProvider,
     allowedOrigins: allowOrigins,
     log: options.verbose ? (line) => console.error(`[emulator] ${line}`) : () => undefined,
   };
+  const server: Server = createServer(requestListener(env, policy));
+  server.keepAliveTimeout = 5000;
+
+  const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  // Listening on every interface, this machine still reaches it on loopback: that is the URL to give clients here.
+  const reachable = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  const urlHost = options.urlHost ?? reachable;
+  const host = isIP(urlHost) === 6 ? `[${urlHost}]` : urlHost;
+  env.baseUrl = `http://${host}:${address.port}`;
+  let inbucket: Server | null = null;
+  let inbucketUrl: string | null = null;
+  if (options.inbucketPort !== undefined) {
+    inbucket = createServer(inbucketListener(env, policy));
+    try {
+      inbucketUrl = `http://${host}:${(await listen(inbucket, options.inbucketPort, options.host ?? '127.0.0.1')).port}`;
+    } catch (error) {
+      await close(server);
+      throw error;
+    }
+  }
+
+  return {
+    url: env.baseUrl,
+    apiUrl: `${env.baseUrl}/api/v1`,
+    mailboxUrl: `${env.baseUrl}/emulator`,
+    inbucketUrl,
+    port: address.port,
+    projects: { internal, demo },
+    demoUser,
+    adminUser,
+    env,
+    stop: async () => {
+      await Promise.all([close(server), inbucket === null ? undefined : close(inbucket)]);
+    },
+  };
+}
+
+/** Every request of the emulator's port: the API, the dev endpoints, `/health` and the legacy key set. */
+function requestListener(env: EmulatorEnv, policy: AccessPolicy): (req: IncomingMessage, res: ServerResponse) => void {
   const api = new Router();
   registerApiRoutes(api);
   const dev = new Router();
   registerDevRoutes(dev);
 
-  const server: Server = createServer((req, res) => {
+  return (req, res) => {
     if (!policy.hostAllowed(req.headers.host)) {
       return void writeReply(
         res,
@@ -185,41 +261,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       },
       { cors: true, override: false, pretty: false },
     );
-  });
-  server.keepAliveTimeout = 5000;
+  };
+}
 
-  await new Promise<void>((resolve, reject) => {
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise<AddressInfo>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
-      resolve();
+      resolve(server.address() as AddressInfo);
     });
   });
-  const address = server.address() as AddressInfo;
-  // Listening on every interface, this machine still reaches it on loopback: that is the URL to give clients here.
-  const reachable = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-  const host = isIP(reachable) === 6 ? `[${reachable}]` : reachable;
-  env.baseUrl = `http://${host}:${address.port}`;
+}
 
-  return {
-    url: env.baseUrl,
-    apiUrl: `${env.baseUrl}/api/v1`,
-    mailboxUrl: `${env.baseUrl}/emulator`,
-    port: address.port,
-    projects: { internal, demo },
-    demoUser,
-    adminUser,
-    env,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+function close(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 export { projectJwks };
 export type { ProjectKeys, SeedUser } from './state/seed.js';
 export type { MailboxItem } from './mailbox.js';
+export type { ExternalOAuthProviderOptions } from './dev/externalOAuthProvider.js';
 export type { FaultRuleInput, FaultEffect } from './faults.js';
 export type { StatsSnapshot } from './stats.js';

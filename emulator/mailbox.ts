@@ -64,6 +64,20 @@ export function senderConfigOf(config: EmailConfig): NonNullable<SentEmailRecord
   };
 }
 
+/**
+ * The sender an e-mail of this project shows (`Name <address>`): its own server's sender, or for the
+ * shared server the project's name and the development service's sender address.
+ */
+export function senderOf(p: ProjectRecord): string {
+  const config = p.config.email_config;
+  return config.type === 'standard'
+    ? `${config.sender_name} <${config.sender_email}>`
+    : `${p.display_name} <${SHARED_SENDER_ADDRESS}>`;
+}
+
+/** What the service in development sends the shared server's mail as (its `STACK_EMAIL_SENDER`). */
+const SHARED_SENDER_ADDRESS = 'noreply@example.com';
+
 /** Keeps the project's e-mail log for `GET /internal/emails`, which shows at most the last 100. */
 export function recordSentEmail(p: ProjectRecord, record: Omit<SentEmailRecord, 'id'>): void {
   p.sent_emails.push({ id: crypto.randomUUID(), ...record });
@@ -123,5 +137,12 @@ export class Mailbox {
 
   clear(): void {
     this.items = [];
+  }
+
+  /** Deletes the items `which` picks; returns how many. */
+  remove(which: (item: MailboxItem) => boolean): number {
+    const before = this.items.length;
+    this.items = this.items.filter((item) => !which(item));
+    return before - this.items.length;
   }
 }

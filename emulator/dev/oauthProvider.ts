@@ -4,6 +4,7 @@ import type { EmulatorEnv } from '../env.js';
 import type { Router } from '../http/router.js';
 import { html, type ApiRequest, type Reply } from '../http/types.js';
 import { escape } from './page.js';
+import type { MockAccount, ProviderGrant } from './providerGrant.js';
 
 /**
  * The upstream OAuth provider, played by the emulator itself: `/api/v1/auth/oauth/authorize/{p}`
@@ -24,23 +25,7 @@ import { escape } from './page.js';
  * is always the same provider account.
  */
 
-/** A provider account as the provider describes it. */
-export interface MockAccount {
-  account_id: string;
-  email: string;
-  email_verified: boolean;
-  display_name: string | null;
-  profile_image_url: string | null;
-}
-
-/** What the provider hands over for a code: the account, tokens and the scopes granted. */
-export interface ProviderGrant {
-  account: MockAccount;
-  access_token: string;
-  refresh_token: string;
-  scopes: string[];
-  expires_at_millis: number;
-}
+export type { MockAccount, ProviderGrant } from './providerGrant.js';
 
 interface PendingCode {
   provider_id: string;

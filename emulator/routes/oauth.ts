@@ -9,8 +9,10 @@ import {
   defaultProviderScopes,
   exchangeProviderCode,
   mockAuthorizeUrl,
+  type ExchangeResult,
   type ProviderGrant,
 } from '../dev/oauthProvider.js';
+import type { ExternalOAuthProvider } from '../dev/externalOAuthProvider.js';
 import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { redirect, type ApiRequest, type Reply } from '../http/types.js';
@@ -49,6 +51,39 @@ function providerClientId(p: ProjectRecord, providerId: string): string {
   return provider?.type === 'standard' && provider.client_id !== undefined
     ? provider.client_id
     : `stack-shared-${providerId}`;
+}
+
+/** The external OpenID provider when one plays the shared providers (the service's `STACK_OAUTH_MOCK_URL`). */
+function externalProviderFor(req: ApiRequest, type: 'shared' | 'standard' | undefined): ExternalOAuthProvider | null {
+  return type === 'shared' ? req.env.externalOAuthProvider : null;
+}
+
+/** The provider's code exchanged for its account and tokens, at the external provider or the emulator's own. */
+async function exchangeCode(
+  req: ApiRequest,
+  p: ProjectRecord,
+  flow: OAuthFlowRecord,
+  providerId: string,
+  code: string,
+): Promise<ExchangeResult> {
+  if (providerId !== flow.provider_id) return { ok: false, error: 'invalid_grant' };
+  const external = externalProviderFor(req, enabledProvider(p, providerId)?.type);
+  if (external === null)
+    return exchangeProviderCode(req.env, providerId, code, {
+      clientId: providerClientId(p, providerId),
+      redirectUri: callbackUrl(req, providerId),
+      codeVerifier: flow.inner_code_verifier ?? '',
+    });
+  const exchanged = await external.exchange({
+    providerId,
+    code,
+    redirectUri: callbackUrl(req, providerId),
+    codeVerifier: flow.inner_code_verifier ?? '',
+    now: req.now,
+  });
+  if (exchanged.ok) return exchanged;
+  if (exchanged.error === 'access_denied') throw createKnownError('OAUTH_PROVIDER_ACCESS_DENIED');
+  return { ok: false, error: exchanged.error };
 }
 
 function callbackUrl(req: ApiRequest, providerId: string): string {
@@ -134,13 +169,23 @@ async function authorize(req: ApiRequest): Promise<Reply> {
   };
   pruneFlows(p, req.now);
   p.oauth_flows[providerState] = flow;
-  const location = mockAuthorizeUrl(req.env, providerId, {
-    clientId: providerClientId(p, providerId),
-    redirectUri: callbackUrl(req, providerId),
-    state: providerState,
-    scopes: extractScopes([...defaultProviderScopes(providerId), query.provider_scope ?? ''].join(' ')),
-    codeChallenge: createHash('sha256').update(innerVerifier).digest('base64url'),
-  });
+  const codeChallenge = createHash('sha256').update(innerVerifier).digest('base64url');
+  const external = externalProviderFor(req, provider.type);
+  const location = external
+    ? await external.authorizationUrl({
+        providerId,
+        redirectUri: callbackUrl(req, providerId),
+        state: providerState,
+        codeChallenge,
+        extraScope: query.provider_scope ?? null,
+      })
+    : mockAuthorizeUrl(req.env, providerId, {
+        clientId: providerClientId(p, providerId),
+        redirectUri: callbackUrl(req, providerId),
+        state: providerState,
+        scopes: extractScopes([...defaultProviderScopes(providerId), query.provider_scope ?? ''].join(' ')),
+        codeChallenge,
+      });
   // No `Secure`: the service adds it only outside development.
   const cookie = { 'set-cookie': `${INNER_COOKIE}${providerState}=true; Path=/; Max-Age=600; HttpOnly` };
   if (query.stack_response_mode === 'json' || query.hexclave_response_mode === 'json')
@@ -257,7 +302,7 @@ function resolveAccount(
   return { user, isNewUser: true };
 }
 
-function callback(req: ApiRequest, state: string, fields: Record<string, unknown>): Reply {
+async function callback(req: ApiRequest, state: string, fields: Record<string, unknown>): Promise<Reply> {
   if (req.cookies[`${INNER_COOKIE}${state}`] !== 'true') {
     throw new StatusError(
       400,
@@ -280,14 +325,7 @@ function callback(req: ApiRequest, state: string, fields: Record<string, unknown
         `Inner OAuth callback failed: the provider answered "${providerError}". Please try again.`,
       );
     const code = typeof fields.code === 'string' ? fields.code : '';
-    const exchanged =
-      providerId === flow.provider_id
-        ? exchangeProviderCode(req.env, providerId, code, {
-            clientId: providerClientId(p, providerId),
-            redirectUri: callbackUrl(req, providerId),
-            codeVerifier: flow.inner_code_verifier ?? '',
-          })
-        : ({ ok: false, error: 'invalid_grant' } as const);
+    const exchanged = await exchangeCode(req, p, flow, providerId, code);
     if (!exchanged.ok && exchanged.error === 'invalid_client') {
       throw new StatusError(
         400,
@@ -296,6 +334,9 @@ function callback(req: ApiRequest, state: string, fields: Record<string, unknown
     }
     if (!exchanged.ok)
       throw new StatusError(400, 'Inner OAuth callback failed due to invalid grant. Please try again.');
+    // An external provider answers asynchronously: the flow may have ended meanwhile (a second callback).
+    if (own(p.oauth_flows, state) !== flow)
+      throw new StatusError(400, 'Invalid OAuth cookie. Please try signing in again.');
     // The provider code is spent, so the flow is over whatever happens next.
     delete p.oauth_flows[state];
     // The OAuth library checks the client's redirect URI and scope before it asks who the user is.
@@ -332,7 +373,7 @@ function callback(req: ApiRequest, state: string, fields: Record<string, unknown
 export function registerOAuthRoutes(router: Router): void {
   router.add('GET', '/auth/oauth/authorize/:provider_id', authorize, { write: true });
 
-  const handleCallback = (req: ApiRequest): Reply => {
+  const handleCallback = async (req: ApiRequest): Promise<Reply> => {
     const body =
       typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body)
         ? (req.body as Record<string, unknown>)
@@ -346,7 +387,7 @@ export function registerOAuthRoutes(router: Router): void {
       : {};
     let reply: Reply;
     try {
-      reply = callback(req, state, fields);
+      reply = await callback(req, state, fields);
     } catch (error) {
       reply = errorReply(error, req.env.log);
     }

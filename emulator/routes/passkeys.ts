@@ -11,12 +11,19 @@ import { issueTokens, requireSecondFactor } from '../auth/issue.js';
 import { createCode, redeemCode } from '../codes.js';
 import { requireAccess, requireUser, requireUserBySchema } from '../http/access.js';
 import type { Router } from '../http/router.js';
-import { json } from '../http/types.js';
+import { json, type ApiRequest } from '../http/types.js';
 import { anyJson, obj, validate, yup } from '../http/validate.js';
 import type { ProjectRecord, UserRecord } from '../state/model.js';
 import { findUser, primaryChannel } from '../state/users.js';
 
 const TIMEOUT_MILLIS = 60_000;
+
+/** The development service's fixed challenge (`MOCK`, base64url), behind its testing switch. */
+const HARDCODED_CHALLENGE = Buffer.from('MOCK', 'utf8').toString('base64url');
+
+function newChallenge(req: ApiRequest): string {
+  return req.env.hardcodedPasskeyChallenge ? HARDCODED_CHALLENGE : randomBytes(32).toString('base64url');
+}
 
 function requirePasskeys(p: ProjectRecord): void {
   if (!p.config.passkey_enabled) throw createKnownError('PASSKEY_AUTHENTICATION_NOT_ENABLED');
@@ -84,7 +91,7 @@ export function registerPasskeyRoutes(router: Router): void {
     const user = requireUserBySchema(req, auth);
     const p = auth.project;
     requirePasskeys(p);
-    const challenge = randomBytes(32).toString('base64url');
+    const challenge = newChallenge(req);
     const code = createCode(p, 'passkey_registration', { challenge, user_id: user.id }, req.now);
     const name = userName(p, user);
     return json({
@@ -154,7 +161,7 @@ export function registerPasskeyRoutes(router: Router): void {
     const auth = requireAccess(req);
     const p = auth.project;
     requirePasskeys(p);
-    const challenge = randomBytes(32).toString('base64url');
+    const challenge = newChallenge(req);
     const code = createCode(p, 'passkey_authentication', { challenge }, req.now);
     return json({
       options_json: {
