@@ -6,7 +6,7 @@
  * and writes test/real/REPORT.md. Ends with one line: `N passed, N failed`.
  *
  *   GIT_DIR_UPSTREAM  the git directory of a fetched stack-auth/stack-auth (DEVELOPERS.md)
- *   R                 the backend's work folder (default /work/real-backend)
+ *   R                 the backend's work folder (default .artifacts/real-backend in this repository)
  *   REAL_LANE_FILES   optional: only these test files (space-separated), for working on one
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,6 +17,8 @@ import { createDemoProject } from '../../test/real/support/realProject.js';
 import { writeLaneReport, type LaneTimings } from '../../test/real/support/report.js';
 import type { RealTargetFile } from '../../test/support/serviceTarget.js';
 import { EMAIL_RENDERING_MODULES, startRenderSandbox, type RenderSandbox } from './renderSandbox.js';
+import { realBackendWorkFolder } from './workFolder.js';
+import { pumpEmailQueue } from './emailQueue.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const ARTIFACTS = new URL('.artifacts/real/', ROOT);
@@ -67,7 +69,7 @@ function run(
 async function startBackend(timings: LaneTimings): Promise<void> {
   const started = performance.now();
   timings.backendWasRunning = await answers(`${BASE_URL}/api/v1`);
-  timings.installedBefore = existsSync(`${process.env.R ?? '/work/real-backend'}/src-fresh/node_modules`);
+  timings.installedBefore = existsSync(`${realBackendWorkFolder()}/src-fresh/node_modules`);
   const code = await run('bash', [new URL('scripts/real/start-backend.sh', ROOT).pathname], process.env, (line) => {
     if (/starting Postgres/.test(line)) timings.installSeconds ??= seconds(started);
   });
@@ -105,46 +107,14 @@ async function renderSandbox(): Promise<RenderSandbox | null> {
   } catch {
     // none yet
   }
-  const sandbox = await startRenderSandbox({ dir: `${process.env.R ?? '/work/real-backend'}/render-sandbox`, log });
+  const sandbox = await startRenderSandbox({ dir: `${realBackendWorkFolder()}/render-sandbox`, log });
   log(`render sandbox for the backend's e-mails: ${sandbox.url}`);
   return sandbox;
 }
 
-/**
- * The backend queues e-mail and sends it from a step that a cron job calls (`pnpm dev` runs one
- * beside `next dev`; the shared start script does not): the lane calls that step, one at a time,
- * every second while the tests run, with the development default cron secret of the backend's
- * `.env.development`.
- */
-function pumpEmailQueue(): { stop(): Promise<void> } {
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      try {
-        await fetch(`${BASE_URL}/api/latest/internal/email-queue-step?only_one_step=true`, {
-          headers: {
-            authorization: `Bearer ${process.env.STACK_CRON_SECRET ?? 'mock_cron_secret'}`,
-            'x-stack-disable-artificial-development-delay': 'yes',
-          },
-          signal: AbortSignal.timeout(600_000),
-        });
-      } catch {
-        // A step that failed is tried again with the next one.
-      }
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-    },
-  };
-}
-
 /** The backend's resident memory (every process of its session) and the disk its work folder takes. */
 function measureCost(timings: LaneTimings): void {
-  const work = process.env.R ?? '/work/real-backend';
+  const work = realBackendWorkFolder();
   try {
     const pid = readFileSync(`${work}/backend.pid`, 'utf8').trim();
     const rss = spawnSync('ps', ['-o', 'rss=', '-s', pid], { encoding: 'utf8' })
@@ -184,7 +154,7 @@ async function main(): Promise<void> {
   await startBackend(timings);
   const { url: mailboxUrl, sink } = await mailSink();
   const sandbox = await renderSandbox();
-  const emails = pumpEmailQueue();
+  const emails = pumpEmailQueue(BASE_URL);
   try {
     const projectStarted = performance.now();
     const [target] = await Promise.all([createProject(mailboxUrl), sandbox?.prepare(EMAIL_RENDERING_MODULES)]);

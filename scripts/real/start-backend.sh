@@ -1,16 +1,19 @@
 #!/bin/bash
 # Starts the real Stack Auth backend at the pinned upstream commit, with the shared scripts
-# (STACK_REAL_SERVICE_DIR, default /work/shared/real-service; see DEVELOPERS.md). Idempotent: when
-# the API port already answers, the running backend is used as it is (it is never stopped here).
+# (STACK_REAL_SERVICE_DIR; see DEVELOPERS.md). Idempotent: when the API port already answers, the
+# running backend is used as it is (it is never stopped here).
 #
-#   R                 work folder, several GB (default /work/real-backend)
+#   R                 work folder, several GB (default <repository>/.artifacts/real-backend)
+#   STACK_REAL_SERVICE_DIR  the shared real-service scripts (start-real-backend.sh, stubs.mjs, offline-fetch.cjs);
+#                     default <repository>/../shared/real-service, when that folder exists
 #   GIT_DIR_UPSTREAM  git directory of a fetched stack-auth/stack-auth (required unless $R/src-fresh exists)
 #   STACK_ACCESS_TOKEN_EXPIRATION_TIME  passed through (only takes effect when this script starts the backend)
 set -euo pipefail
 
 PINNED_COMMIT=2f719903b181c20940159e9f3aaaa99bc3ec3b0f   # 2026-04-24, package version 2.8.86
-export R=${R:-/work/real-backend}
-SHARED=${STACK_REAL_SERVICE_DIR:-/work/shared/real-service}
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export R=${R:-$REPO/.artifacts/real-backend}
+SHARED=${STACK_REAL_SERVICE_DIR:-$REPO/../shared/real-service}
 PORT=${PORT:-8202}
 SRC=${SRC:-$R/src-fresh}
 log() { echo "[$(date +%T)] $*"; }
@@ -27,7 +30,15 @@ if curl -s -m 5 -o /dev/null "http://127.0.0.1:$PORT/api/v1"; then
   fi
   exit 0
 fi
-[ -d "$SHARED" ] || { echo "the shared real-service scripts are not at $SHARED (set STACK_REAL_SERVICE_DIR)" >&2; exit 2; }
+if [ ! -x "$SHARED/start-real-backend.sh" ]; then
+  if [ -z "${STACK_REAL_SERVICE_DIR:-}" ]; then
+    echo "STACK_REAL_SERVICE_DIR is not set and the shared real-service scripts are not at $SHARED:" >&2
+    echo "set STACK_REAL_SERVICE_DIR to the folder holding start-real-backend.sh (DEVELOPERS.md)" >&2
+  else
+    echo "STACK_REAL_SERVICE_DIR=$SHARED holds no executable start-real-backend.sh (DEVELOPERS.md)" >&2
+  fi
+  exit 2
+fi
 mkdir -p "$R"
 
 # The source at the pinned commit. The shared script exports HEAD when $SRC is missing; exporting the
