@@ -34,6 +34,14 @@ export class ServiceKnownError extends Error {
 export const serviceErrors = {
   apiKeyExpired: () => new ServiceKnownError('API_KEY_EXPIRED', 401, 'API key has expired.'),
   apiKeyRevoked: () => new ServiceKnownError('API_KEY_REVOKED', 401, 'API key has been revoked.'),
+  /** Anonymous users are the emulator's only restricted users. */
+  teamInvitationRestrictedUserNotAllowed: (reason: { type: 'anonymous' }) =>
+    new ServiceKnownError(
+      'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
+      403,
+      `Restricted users cannot accept team invitations. Reason: ${reason.type}. Please complete the onboarding process before accepting team invitations.`,
+      { restricted_reason: reason },
+    ),
   wrongApiKeyType: (expected: 'user' | 'team', actual: 'user' | 'team') =>
     new ServiceKnownError(
       'WRONG_API_KEY_TYPE',

@@ -98,9 +98,9 @@ export function serverUserView(p: ProjectRecord, u: UserRecord): ServerUser {
     server_metadata: u.server_metadata,
     selected_team: selected ? serverTeamView(selected) : null,
     restricted_by_admin_private_details: null,
-    // The emulator has no geolocation and no risk engine: unknown country, no risk.
-    country_code: null,
-    risk_scores: { sign_up: { bot: 0, free_trial_abuse: 0 } },
+    // The emulator has no risk engine: no risk unless the server set some.
+    country_code: u.country_code ?? null,
+    risk_scores: { sign_up: u.risk_scores ?? { bot: 0, free_trial_abuse: 0 } },
   };
 }
 

@@ -3,6 +3,7 @@ import { isTrustedRedirectUrl } from '../../protocol/validation.js';
 import { issueTokens, requireSecondFactor } from '../auth/issue.js';
 import { createCode, linkWithCode, redeemCode } from '../codes.js';
 import { requireAccess } from '../http/access.js';
+import { signUpCountryOf } from '../http/endUser.js';
 import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, type ApiRequest } from '../http/types.js';
@@ -57,7 +58,7 @@ export function registerOtpRoutes(router: Router): void {
     const p = auth.project;
     if (!p.config.magic_link_enabled) throw new StatusError(403, 'Magic link is not enabled for this project');
     const channel = authChannelByEmail(p, body.email);
-    let data: { user_id: string | null; email: string; is_new_user: boolean };
+    let data: { user_id: string | null; email: string; is_new_user: boolean; country_code?: string };
     if (channel) {
       // An unverified e-mail must not let whoever types it in take the account over.
       if (!channel.is_verified)
@@ -69,7 +70,14 @@ export function registerOtpRoutes(router: Router): void {
     } else {
       if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
       // The user is created only when the code is redeemed.
-      data = { user_id: null, email: body.email, is_new_user: true };
+      // The user is made from the request that asked for the code, as the service records it.
+      const country = signUpCountryOf(req.headers);
+      data = {
+        user_id: null,
+        email: body.email,
+        is_new_user: true,
+        ...(country === null ? {} : { country_code: country }),
+      };
     }
     if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p)))
       throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
@@ -103,6 +111,7 @@ export function registerOtpRoutes(router: Router): void {
           primary_email_auth_enabled: true,
           otp_auth_enabled: true,
           login_method: 'otp',
+          country_code: typeof code.data.country_code === 'string' ? code.data.country_code : null,
         },
         req.now,
       );

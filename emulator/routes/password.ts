@@ -4,6 +4,7 @@ import { issueTokens, requireSecondFactor } from '../auth/issue.js';
 import { createCode, linkWithCode, redeemCode } from '../codes.js';
 import { hashPassword, sha256Hex as sha, verifyPassword } from '../crypto.js';
 import { requireAccess, requireUserBySchema } from '../http/access.js';
+import { signUpCountryOf } from '../http/endUser.js';
 import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
@@ -91,6 +92,7 @@ export function registerPasswordRoutes(router: Router): void {
         primary_email_auth_enabled: true,
         password_hash: hash,
         login_method: 'password',
+        country_code: signUpCountryOf(req.headers),
       },
       req.now,
     );

@@ -7,6 +7,7 @@ import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
 import { anyJson, email, obj, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
 import type { ProjectRecord, UserRecord } from '../state/model.js';
+import { isAnonymous, upgradeAnonymousUser } from '../state/anonymous.js';
 import { findMembership } from '../state/teams.js';
 import { revokeSessionsOfUser } from '../state/sessions.js';
 import { channelsOf, createUser, deleteUser, findUser, primaryChannel, sameEmail } from '../state/users.js';
@@ -39,6 +40,16 @@ const base64 = () =>
 const nonEmpty = (schema: yup.StringSchema<string | undefined>) =>
   schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
 
+/** An ISO country code, trimmed and upper-cased first, as the service normalises it. */
+const countryCode = () =>
+  yup
+    .string()
+    .nullable()
+    .transform((value: unknown) => (typeof value === 'string' ? value.trim().toUpperCase() : value))
+    .test('country-code', '${path} must be a 2-letter country code', (v) => v == null || /^[A-Z]{2}$/.test(v));
+const riskScore = () => yup.number().integer().min(0).max(100).defined();
+const riskScores = () => obj({ sign_up: obj({ bot: riskScore(), free_trial_abuse: riskScore() }).defined() });
+
 const clientFields = {
   display_name: yup.string().nullable(),
   profile_image_url: imageUrl(),
@@ -56,12 +67,24 @@ const serverFields = {
   primary_email_auth_enabled: yup.boolean(),
   password: yup.string().max(MAX_PASSWORD).nullable(),
   password_hash: nonEmpty(yup.string()),
+  country_code: countryCode(),
+  risk_scores: riskScores(),
 };
 
-export const clientUpdateSchema = obj({ ...clientFields, selected_team_id: uuid().nullable() }).defined();
-export const serverUpdateSchema = obj({ ...serverFields, selected_team_id: uuid().nullable() }).defined();
+export const clientUpdateSchema = obj({
+  ...clientFields,
+  primary_email: serverFields.primary_email,
+  selected_team_id: uuid().nullable(),
+}).defined();
+export const serverUpdateSchema = obj({
+  ...serverFields,
+  selected_team_id: uuid().nullable(),
+  // An anonymous user may be made a regular one; never the other way.
+  is_anonymous: yup.boolean().oneOf([false]),
+}).defined();
 export const serverCreateSchema = obj({
   ...serverFields,
+  is_anonymous: yup.boolean(),
   oauth_providers: yup.array(
     obj({ id: yup.string().defined(), account_id: yup.string().defined(), email: email().nullable() }).defined(),
   ),
@@ -77,8 +100,11 @@ const usersQuery = obj({
   desc: yup.string().oneOf(['true', 'false']),
   query: yup.string(),
   team_id: uuid(),
-  // Anonymous users are left out unless asked for (newer than PROTOCOL.md).
+  // Anonymous users are left out unless asked for (newer than PROTOCOL.md); the emulator's only restricted users are
+  // anonymous ones, which include_restricted alone does not bring in.
   include_anonymous: yup.string().oneOf(['true', 'false']),
+  only_anonymous: yup.string().oneOf(['true', 'false']),
+  include_restricted: yup.string().oneOf(['true', 'false']),
 }).defined();
 
 /** Oldest first, ties by id, as the service orders (signed_up_at, id). */
@@ -141,7 +167,8 @@ export function registerUserRoutes(router: Router): void {
     const auth = requireAccess(req, SERVER);
     const { body } = validate(req, { body: serverCreateSchema });
     const user = await createUserFromBody(req, auth.project, body);
-    return json(serverUserView(auth.project, user), 201);
+    // The service answers with the user as it was before its personal team was made (reads show the team).
+    return json({ ...serverUserView(auth.project, user), selected_team_id: null, selected_team: null }, 201);
   });
 
   const params = obj({ user_id: userIdOrMe().defined() }).defined();
@@ -172,10 +199,14 @@ function listUsers(req: ApiRequest) {
   const auth = requireAccess(req, SERVER);
   const { query } = validate(req, { query: usersQuery });
   const p = auth.project;
+  const onlyAnonymous = query.only_anonymous === 'true';
+  const includeAnonymous = query.include_anonymous === 'true';
+  if (onlyAnonymous && !includeAnonymous)
+    throw new StatusError(400, 'only_anonymous=true requires include_anonymous=true');
   const desc = query.desc === 'true';
   const order = (a: UserRecord, b: UserRecord) => (desc ? compareUsers(b, a) : compareUsers(a, b));
   let users = Object.values(p.users)
-    .filter((u) => query.include_anonymous === 'true' || u.is_anonymous !== true)
+    .filter((u) => (onlyAnonymous ? u.is_anonymous === true : includeAnonymous || u.is_anonymous !== true))
     .filter((u) => query.team_id === undefined || findMembership(p, query.team_id, u.id) !== undefined)
     .filter((u) => query.query === undefined || query.query === '' || matchesQuery(p, u, query.query))
     .sort(order);
@@ -285,6 +316,9 @@ export async function createUserFromBody(
       otp_auth_enabled: body.otp_auth_enabled ?? false,
       totp_secret_base64: body.totp_secret_base64 ?? null,
       oauth_accounts: accounts,
+      is_anonymous: body.is_anonymous === true,
+      country_code: body.country_code ?? null,
+      ...(body.risk_scores ? { risk_scores: body.risk_scores.sign_up } : {}),
     },
     req.now,
   );
@@ -359,5 +393,9 @@ export async function updateUserRecord(
   if (body.client_read_only_metadata !== undefined)
     user.client_read_only_metadata = body.client_read_only_metadata as Json;
   if (body.server_metadata !== undefined) user.server_metadata = body.server_metadata as Json;
+  if (body.country_code !== undefined) user.country_code = body.country_code;
+  if (body.risk_scores !== undefined) user.risk_scores = { ...body.risk_scores.sign_up };
+  if (body.is_anonymous === false && isAnonymous(user))
+    upgradeAnonymousUser(p, user, body.display_name ?? null, body.primary_email ?? null, req.now);
   return user;
 }

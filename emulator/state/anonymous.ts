@@ -22,6 +22,7 @@ export function signUpOrUpgrade(p: ProjectRecord, current: UserRecord | null, in
   if (input.profile_image_url !== undefined && input.profile_image_url !== null)
     user.profile_image_url = input.profile_image_url;
   if (input.otp_auth_enabled === true) user.otp_auth_enabled = true;
+  if (input.country_code) user.country_code = input.country_code;
   if (input.oauth_accounts) user.oauth_accounts.push(...input.oauth_accounts);
   if (input.login_method !== undefined && !user.login_methods.includes(input.login_method))
     user.login_methods.push(input.login_method);
@@ -35,11 +36,30 @@ export function signUpOrUpgrade(p: ProjectRecord, current: UserRecord | null, in
     // Setting a password ends every session of the user, the anonymous one included (as the service does).
     revokeSessionsOfUser(p, user.id);
   }
-  // The personal team made at the anonymous sign-up gets the name it would have had.
-  for (const m of p.memberships) {
-    const team = m.user_id === user.id ? own(p.teams, m.team_id) : undefined;
-    if (team?.display_name === UNNAMED_PERSONAL_TEAM)
-      team.display_name = personalTeamName(user.display_name, input.primary_email ?? null);
-  }
+  renamePersonalTeams(p, user.id, user.display_name, input.primary_email ?? null);
   return user;
+}
+
+/** The personal team made at the anonymous sign-up gets the name it would have had. */
+function renamePersonalTeams(p: ProjectRecord, userId: string, displayName: string | null, email: string | null): void {
+  for (const m of p.memberships) {
+    const team = m.user_id === userId ? own(p.teams, m.team_id) : undefined;
+    if (team?.display_name === UNNAMED_PERSONAL_TEAM) team.display_name = personalTeamName(displayName, email);
+  }
+}
+
+/**
+ * The server makes an anonymous user a regular one (`is_anonymous: false`): signed up from now, its personal team named
+ * after the name or e-mail given in the same update, as the service does.
+ */
+export function upgradeAnonymousUser(
+  p: ProjectRecord,
+  user: UserRecord,
+  displayName: string | null,
+  email: string | null,
+  now: number,
+): void {
+  delete user.is_anonymous;
+  user.signed_up_at_millis = now;
+  renamePersonalTeams(p, user.id, displayName, email);
 }

@@ -133,6 +133,10 @@ export interface UserRecord {
   login_methods: string[];
   /** Signed up with no way to sign in again (`/auth/anonymous/sign-up`) and not upgraded since; absent: false. */
   is_anonymous?: boolean;
+  /** The country the user signed up from (ISO 3166-1 alpha-2), as the request said or the server set; absent: null. */
+  country_code?: string | null;
+  /** Sign-up risk scores (0–100) as the server set them; absent: both 0 (the emulator has no risk engine). */
+  risk_scores?: { bot: number; free_trial_abuse: number };
 }
 
 export type ContactChannelRecord = ContactChannel & { created_at_millis: number };

@@ -45,6 +45,8 @@ export interface NewUser {
   oauth_accounts?: UserRecord['oauth_accounts'];
   login_method?: string;
   is_anonymous?: boolean;
+  country_code?: string | null;
+  risk_scores?: { bot: number; free_trial_abuse: number };
 }
 
 /** A personal team's name when its user has neither a name nor an e-mail. */
@@ -97,6 +99,8 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
     oauth_accounts: input.oauth_accounts ?? [],
     login_methods: input.login_method === undefined ? [] : [input.login_method],
     ...(input.is_anonymous === true ? { is_anonymous: true } : {}),
+    ...(input.country_code ? { country_code: input.country_code } : {}),
+    ...(input.risk_scores ? { risk_scores: { ...input.risk_scores } } : {}),
   };
   p.users[user.id] = user;
   if (input.primary_email) addPrimaryEmail(p, user.id, { ...input, primary_email: input.primary_email }, now);

@@ -231,7 +231,9 @@ describe('POST /users and /users/{id}', () => {
       ]);
       const [team] = await endpoints.listTeams(server, { userId: anonymous.id });
       expect(team?.display_name).toBe('Personal Team');
-      expect(anonymous.selected_team_id).toBe(team!.id);
+      // The create answer is the user before its team was made, as the service answers; a read has it selected.
+      expect(anonymous.selected_team_id).toBeNull();
+      expect((await endpoints.getUser(server, anonymous.id)).selected_team_id).toBe(team!.id);
       const permissions = await endpoints.listTeamPermissions(server, { user_id: anonymous.id, team_id: team!.id });
       expect(permissions.map((p) => p.id)).toEqual(['team_admin']);
     });
