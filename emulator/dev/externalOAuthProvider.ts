@@ -24,6 +24,11 @@ export type ExternalExchange =
   | { ok: true; grant: ProviderGrant }
   | { ok: false; error: 'invalid_grant' | 'invalid_client' | 'access_denied'; description: string };
 
+/** A refresh-token grant's answer; `error` as the provider named it (`invalid_grant`, `access_denied`, …). */
+export type ExternalRefresh =
+  | { ok: true; access_token: string; refresh_token: string | null; scopes: string[]; expires_at_millis: number }
+  | { ok: false; error: string; description: string };
+
 export interface ExternalOAuthProvider {
   readonly url: string;
   /** Where `/auth/oauth/authorize` sends the browser for this provider id. */
@@ -43,6 +48,13 @@ export interface ExternalOAuthProvider {
     /** The emulator's time, from which the provider's token lifetime counts. */
     now: number;
   }): Promise<ExternalExchange>;
+  /**
+   * A new access token for a connected account, as the service asks its provider (a refresh-token grant,
+   * `scope` narrowing it when given).
+   */
+  refresh(params: { providerId: string; refreshToken: string; scope?: string; now: number }): Promise<ExternalRefresh>;
+  /** Whether the provider still takes this access token (its userinfo answers with a subject). */
+  accessTokenIsValid(accessToken: string): Promise<boolean>;
 }
 
 interface Metadata {
@@ -87,47 +99,94 @@ async function readJson(response: Response): Promise<Record<string, unknown>> {
 const stringOr = <T>(value: unknown, fallback: T): string | T =>
   typeof value === 'string' && value !== '' ? value : fallback;
 
+/** Reads the provider's metadata (`<url>/.well-known/openid-configuration`). */
+async function discover(url: string): Promise<Metadata> {
+  const wellKnown = url.includes('/.well-known/') ? url : `${url}/.well-known/openid-configuration`;
+  const response = await fetch(wellKnown, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS) });
+  if (!response.ok) throw new Error(`The OpenID provider's metadata at ${wellKnown} answered ${response.status}.`);
+  const body = await readJson(response);
+  return {
+    authorization_endpoint: endpoint(body, 'authorization_endpoint', url),
+    token_endpoint: endpoint(body, 'token_endpoint', url),
+    userinfo_endpoint: endpoint(body, 'userinfo_endpoint', url),
+  };
+}
+
+/** A token-endpoint request with `client_secret_basic`, as the service's OpenID client sends it. */
+async function tokenRequest(
+  tokenEndpoint: string,
+  client: { id: string; secret: string },
+  form: Record<string, string>,
+): Promise<{ response: Response; body: Record<string, unknown> }> {
+  const basic = Buffer.from(`${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`, 'utf8');
+  const response = await fetch(tokenEndpoint, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${basic.toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json',
+    },
+    body: new URLSearchParams(form).toString(),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS),
+  });
+  return { response, body: await readJson(response) };
+}
+
+/** The tokens of a token endpoint's answer, or its error. */
+function tokensOf(
+  response: Response,
+  body: Record<string, unknown>,
+  now: number,
+  requestedScope: string,
+):
+  | { ok: true; access_token: string; refresh_token: string | null; scopes: string[]; expires_at_millis: number }
+  | { ok: false; error: string; description: string } {
+  const accessToken = stringOr(body.access_token, null);
+  if (!response.ok || accessToken === null)
+    return {
+      ok: false,
+      error: stringOr(body.error, 'invalid_grant'),
+      description: stringOr(body.error_description, `the token endpoint answered ${response.status}`),
+    };
+  const expiresIn = typeof body.expires_in === 'number' ? body.expires_in * 1000 : TOKEN_LIFETIME_FALLBACK_MILLIS;
+  return {
+    ok: true,
+    access_token: accessToken,
+    refresh_token: stringOr(body.refresh_token, null),
+    scopes: stringOr(body.scope, requestedScope).split(/\s+/).filter(Boolean),
+    expires_at_millis: now + expiresIn,
+  };
+}
+
+/** Who the access token belongs to, from the provider's userinfo endpoint. */
+async function userAccount(userinfoEndpoint: string, accessToken: string): Promise<MockAccount> {
+  const response = await fetch(userinfoEndpoint, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS),
+  });
+  const claims = await readJson(response);
+  const sub = stringOr(claims.sub, null);
+  if (!response.ok || sub === null) throw new Error(`The OpenID provider's userinfo answered ${response.status}.`);
+  // As the service reads its mock: the subject is the account, and the e-mail when no other is given.
+  return {
+    account_id: sub,
+    email: stringOr(claims.email, sub),
+    email_verified: claims.email_verified !== false,
+    display_name: stringOr(claims.name, null),
+    profile_image_url: stringOr(claims.picture, null),
+  };
+}
+
 export function createExternalOAuthProvider(options: ExternalOAuthProviderOptions): ExternalOAuthProvider {
   const url = parseExternalProviderUrl(options.url, 'externalOAuthProvider.url');
-  const clientSecret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
+  const secret = options.clientSecret ?? DEFAULT_CLIENT_SECRET;
   let discovered: Promise<Metadata> | null = null;
-
   /** Read once; a failed read is tried again on the next sign-in (the provider may start later). */
-  function metadata(): Promise<Metadata> {
-    discovered ??= (async () => {
-      const wellKnown = url.includes('/.well-known/') ? url : `${url}/.well-known/openid-configuration`;
-      const response = await fetch(wellKnown, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS) });
-      if (!response.ok) throw new Error(`The OpenID provider's metadata at ${wellKnown} answered ${response.status}.`);
-      const body = await readJson(response);
-      return {
-        authorization_endpoint: endpoint(body, 'authorization_endpoint', url),
-        token_endpoint: endpoint(body, 'token_endpoint', url),
-        userinfo_endpoint: endpoint(body, 'userinfo_endpoint', url),
-      };
-    })().catch((error: unknown) => {
+  const metadata = (): Promise<Metadata> =>
+    (discovered ??= discover(url).catch((error: unknown) => {
       discovered = null;
       throw error;
-    });
-    return discovered;
-  }
-
-  async function userAccount(userinfoEndpoint: string, accessToken: string): Promise<MockAccount> {
-    const response = await fetch(userinfoEndpoint, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS),
-    });
-    const claims = await readJson(response);
-    const sub = stringOr(claims.sub, null);
-    if (!response.ok || sub === null) throw new Error(`The OpenID provider's userinfo answered ${response.status}.`);
-    // As the service reads its mock: the subject is the account, and the e-mail when no other is given.
-    return {
-      account_id: sub,
-      email: stringOr(claims.email, sub),
-      email_verified: claims.email_verified !== false,
-      display_name: stringOr(claims.name, null),
-      profile_image_url: stringOr(claims.picture, null),
-    };
-  }
+    }));
 
   return {
     url,
@@ -151,46 +210,57 @@ export function createExternalOAuthProvider(options: ExternalOAuthProviderOption
 
     async exchange(params) {
       const { token_endpoint, userinfo_endpoint } = await metadata();
-      const basic = Buffer.from(
-        `${encodeURIComponent(params.providerId)}:${encodeURIComponent(clientSecret)}`,
-        'utf8',
-      ).toString('base64');
-      const response = await fetch(token_endpoint, {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${basic}`,
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-        },
-        body: new URLSearchParams({
+      const { response, body } = await tokenRequest(
+        token_endpoint,
+        { id: params.providerId, secret },
+        {
           grant_type: 'authorization_code',
           code: params.code,
           redirect_uri: params.redirectUri,
           code_verifier: params.codeVerifier,
-        }).toString(),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MILLIS),
-      });
-      const body = await readJson(response);
-      const accessToken = stringOr(body.access_token, null);
-      if (!response.ok || accessToken === null) {
-        const error = stringOr(body.error, 'invalid_grant');
+        },
+      );
+      const tokens = tokensOf(response, body, params.now, BASE_SCOPES.join(' '));
+      if (!tokens.ok) {
+        const { error, description } = tokens;
         return {
           ok: false,
           error: error === 'invalid_client' || error === 'access_denied' ? error : 'invalid_grant',
-          description: stringOr(body.error_description, `the token endpoint answered ${response.status}`),
+          description,
         };
       }
-      const expiresIn = typeof body.expires_in === 'number' ? body.expires_in * 1000 : TOKEN_LIFETIME_FALLBACK_MILLIS;
       return {
         ok: true,
         grant: {
-          account: await userAccount(userinfo_endpoint, accessToken),
-          access_token: accessToken,
-          refresh_token: stringOr(body.refresh_token, ''),
-          scopes: stringOr(body.scope, BASE_SCOPES.join(' ')).split(/\s+/).filter(Boolean),
-          expires_at_millis: params.now + expiresIn,
+          account: await userAccount(userinfo_endpoint, tokens.access_token),
+          access_token: tokens.access_token,
+          refresh_token: tokens.refresh_token ?? '',
+          scopes: tokens.scopes,
+          expires_at_millis: tokens.expires_at_millis,
         },
       };
+    },
+
+    async refresh(params) {
+      const { response, body } = await tokenRequest(
+        (await metadata()).token_endpoint,
+        { id: params.providerId, secret },
+        {
+          grant_type: 'refresh_token',
+          refresh_token: params.refreshToken,
+          ...(params.scope === undefined ? {} : { scope: params.scope }),
+        },
+      );
+      return tokensOf(response, body, params.now, params.scope ?? '');
+    },
+
+    async accessTokenIsValid(accessToken) {
+      try {
+        await userAccount((await metadata()).userinfo_endpoint, accessToken);
+        return true;
+      } catch {
+        return false;
+      }
     },
   };
 }

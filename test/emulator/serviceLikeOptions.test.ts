@@ -102,6 +102,7 @@ interface FakeProvider {
 async function startFakeProvider(): Promise<FakeProvider> {
   const codes = new Map<string, { login: string; challenge: string; redirectUri: string; clientId: string }>();
   const tokens = new Map<string, string>();
+  const refreshTokens = new Map<string, string>();
   const tokenRequests: URLSearchParams[] = [];
   let base = '';
   const server: Server = createServer((req, res) => {
@@ -141,23 +142,32 @@ async function startFakeProvider(): Promise<FakeProvider> {
         const [clientId, secret] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
           .toString('utf8')
           .split(':');
-        const pending = codes.get(form.get('code') ?? '');
         if (secret !== 'MOCK-SERVER-SECRET') return reply(401, { error: 'invalid_client' });
+        const issue = (login: string) => {
+          const accessToken = randomBytes(12).toString('hex');
+          const refreshToken = `rt-${randomBytes(12).toString('hex')}`;
+          tokens.set(accessToken, login);
+          refreshTokens.set(refreshToken, login);
+          return reply(200, {
+            access_token: accessToken,
+            refresh_token: refreshToken,
+            expires_in: 3600,
+            token_type: 'Bearer',
+            scope: form.get('scope') ?? 'openid offline_access',
+          });
+        };
+        if (form.get('grant_type') === 'refresh_token') {
+          const login = refreshTokens.get(form.get('refresh_token') ?? '');
+          return login === undefined ? reply(400, { error: 'invalid_grant' }) : issue(login);
+        }
+        const pending = codes.get(form.get('code') ?? '');
         const verifierHash = createHash('sha256')
           .update(form.get('code_verifier') ?? '')
           .digest('base64url');
         if (!pending || pending.clientId !== clientId || pending.challenge !== verifierHash)
           return reply(400, { error: 'invalid_grant' });
         codes.delete(form.get('code')!);
-        const accessToken = randomBytes(12).toString('hex');
-        tokens.set(accessToken, pending.login);
-        return reply(200, {
-          access_token: accessToken,
-          refresh_token: 'rt',
-          expires_in: 3600,
-          token_type: 'Bearer',
-          scope: 'openid offline_access',
-        });
+        return issue(pending.login);
       }
       if (url.pathname === '/me') {
         const login = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
@@ -220,6 +230,38 @@ describe('an external OpenID provider for the shared OAuth providers', () => {
     expect((users.body as { items: { primary_email: string; oauth_providers: { id: string }[] }[] }).items).toEqual([
       expect.objectContaining({ primary_email: login, oauth_providers: [expect.objectContaining({ id: 'spotify' })] }),
     ]);
+  });
+
+  it("renews a connected account's token at the provider and asks it whether a token is still good", async () => {
+    const flow = await startFlow(em, { project: 'internal', providerId: 'github' });
+    const login = `linus-${Date.now()}@example.com`;
+    expect((await viaProvider(flow, login)).status).toBe(307);
+    const external = em.env.externalOAuthProvider!;
+    const owner = Object.values(em.env.store.project('internal')!.users).find((user) =>
+      user.oauth_accounts.some((account) => account.account_id === login),
+    )!;
+    const stored = owner.oauth_accounts[0]!.tokens[0]!;
+    expect(await external.accessTokenIsValid(stored.access_token)).toBe(true);
+    expect(await external.accessTokenIsValid('not-a-token')).toBe(false);
+    const renewed = await external.refresh({
+      providerId: 'github',
+      refreshToken: stored.refresh_token!,
+      scope: 'openid',
+      now: 1000,
+    });
+    expect(renewed).toEqual({
+      ok: true,
+      access_token: expect.any(String),
+      refresh_token: expect.stringMatching(/^rt-/),
+      scopes: ['openid'],
+      expires_at_millis: 1000 + 3600 * 1000,
+    });
+    expect(await external.accessTokenIsValid((renewed as { access_token: string }).access_token)).toBe(true);
+    expect(await external.refresh({ providerId: 'github', refreshToken: 'rt-unknown', now: 0 })).toEqual({
+      ok: false,
+      error: 'invalid_grant',
+      description: 'the token endpoint answered 400',
+    });
   });
 
   it("keeps standard providers (the project's own keys) on the emulator's own mock provider", async () => {
