@@ -15,6 +15,7 @@ export default defineConfig({
           include: [
             'test/{protocol,contract,emulator,worker,architecture,server,reliability,features}/**/*.test.ts',
             'test/real/differential/**/*.test.ts',
+            'test/service-suite/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 20_000,
