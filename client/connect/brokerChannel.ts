@@ -1,9 +1,9 @@
 /**
- * What a connection to a broker is, apart from how each host opens one (channels.ts): the lazy
- * service-worker host (hosts/serviceWorkerRegistration.ts) names these types too, and must not import channels.ts,
- * which imports it. Types only: the tab's main chunk and its lazy connection both name them.
+ * What a connection to a broker is, apart from how each host opens one (hosts/): the service
+ * worker's registration (hosts/serviceWorkerRegistration.ts), a chunk of its own, names these types
+ * too. Types only: the tab's main chunk and its lazy connection both name them.
  */
-import type { BrokerApi } from '../../contract/api.js';
+import type { BrokerApi, TabHello, TabListener } from '../../contract/api.js';
 import type { BrokerMode } from '../../contract/state.js';
 import type { ClientErrorCode, ProtocolError } from '../../protocol/errors/errors.js';
 import type { ConnectOptions } from '../connectOptions.js';
@@ -20,6 +20,9 @@ export interface BrokerChannel {
   attempts?: number;
   close(): void;
 }
+
+/** Opens one kind of host (`openers`, openBroker.ts) and connects this tab to the broker in it. */
+export type HostOpener = (target: BrokerTarget, hello: TabHello, listener: TabListener) => Promise<BrokerChannel>;
 
 /** A connection over a port to a broker's entry, which knows when its host is gone. */
 export interface WatchedConnection {

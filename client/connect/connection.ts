@@ -11,8 +11,8 @@ import { isBackgroundPage, type BackgroundReader } from '../../contract/extensio
 import type { BrokerMode } from '../../contract/state.js';
 import { AUTHBROKER_VERSION } from '../../protocol/version.js';
 import { askingAgainWhenLost } from './askAgain.js';
-import type { BrokerTarget } from './brokerChannel.js';
-import { openBroker, type BrokerChannel } from './channels.js';
+import type { BrokerChannel, BrokerTarget } from './brokerChannel.js';
+import { openBroker } from './openBroker.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
 import type { ConnectOptions } from '../connectOptions.js';

@@ -1,7 +1,7 @@
 import type { BrokerMode } from '../../contract/state.js';
 import { detectCapabilities } from '../connect/mode.js';
 
-/** The warning a tab leaves in the broker when a better host did not start (client/connect/channels.ts). */
+/** The warning a tab leaves in the broker when a better host did not start (client/connect/openBroker.ts). */
 const FALLBACK = /^The broker runs in .+ mode because/;
 
 /** Why the broker runs where it does, in one sentence: the fallback's own words when there was one. */

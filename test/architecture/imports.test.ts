@@ -151,7 +151,15 @@ export function lazyPartViolations(files: Map<string, string>): string[] {
  */
 export const CONNECTION_CHUNK = [
   'client/connect/connection.ts',
-  'client/connect/channels.ts',
+  'client/connect/openBroker.ts',
+  'client/connect/attempts.ts',
+  'client/connect/brokerConfig.ts',
+  'client/connect/lostHost.ts',
+  'client/connect/connectedMark.ts',
+  'client/connect/hosts/sharedWorkerHost.ts',
+  'client/connect/hosts/serviceWorkerHost.ts',
+  'client/connect/hosts/inProcessHost.ts',
+  'client/connect/hosts/extensionHost.ts',
   'client/connect/askAgain.ts',
   'client/connect/rpc.ts',
   'client/connect/callWindow.ts',
@@ -318,7 +326,8 @@ describe('the import checker', () => {
       check({
         'worker/broker.ts':
           "import { a } from './cache/query.js';\nimport type { B } from '../contract/api.js';\nimport { c } from '../protocol/clock.js';",
-        'client/connect/channels.ts': "const { openInPageBroker } = await import('../../worker/hosts/inPage.js');",
+        'client/connect/hosts/inProcessHost.ts':
+          "const { openInPageBroker } = await import('../../../worker/hosts/inPage.js');",
         'contract/q.ts': "import * as endpoints from '../protocol/endpoints/index.js';",
       }),
     ).toEqual([]);
@@ -377,7 +386,7 @@ describe('the lazy connection checker', () => {
   it("refuses a run-time import of the main chunk's modules from the connection, and a static import of the connection from the rest", () => {
     expect(
       check({
-        'client/connect/channels.ts': "import { ClientError } from '../../protocol/errors/errors.js';",
+        'client/connect/openBroker.ts': "import { ClientError } from '../../protocol/errors/errors.js';",
         'client/connect/rpc.ts': "import { x, type Y } from '../connectOptions.js';",
         'client/createClientOn.ts': "import { connect } from './connect/connection.js';",
         'client/queryStore.ts': "export { keepSnapshots } from './kept/keptCopyWriter.js';",
@@ -389,9 +398,9 @@ describe('the lazy connection checker', () => {
     expect(
       check({
         'client/connect/connection.ts':
-          "import type { BrokerTarget } from './brokerChannel.js';\nimport { openBroker } from './channels.js';\nimport { AUTHBROKER_VERSION } from '../../protocol/version.js';",
-        'client/connect/channels.ts':
-          "import { SERVICE_WORKER_CONNECT } from '../../contract/wire.js';\nimport { connectOverPort } from './rpc.js';\nimport 'comlink';",
+          "import type { BrokerTarget } from './brokerChannel.js';\nimport { openBroker } from './openBroker.js';\nimport { AUTHBROKER_VERSION } from '../../protocol/version.js';",
+        'client/connect/hosts/serviceWorkerHost.ts':
+          "import { SERVICE_WORKER_CONNECT } from '../../../contract/wire.js';\nimport { connectWithRetries } from '../attempts.js';\nimport 'comlink';",
         'client/createClientOn.ts':
           "import type { Connection } from './connect/connection.js';\nconst load = () => import('./connect/connection.js');",
       }),

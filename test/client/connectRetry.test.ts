@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  attemptDeadlines,
-  CONNECTED_MARK,
-  sharedWorkerName,
-  type ConnectedMark,
-} from '../../client/connect/channels.js';
+import { attemptDeadlines } from '../../client/connect/attempts.js';
+import { CONNECTED_MARK, type ConnectedMark } from '../../client/connect/connectedMark.js';
+import { sharedWorkerName } from '../../client/connect/hosts/sharedWorkerHost.js';
 import { workerName } from '../../client/connectOptions.js';
 import { useEmulator } from '../support/emulator.js';
 import { createUser, demoOptions, keepUserFromLastVisit, newClient, resetBrowser } from './react/helpers.js';

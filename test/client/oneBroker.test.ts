@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { InvalidArgumentError } from '../../client/index.js';
-import { sharedWorkerName } from '../../client/connect/channels.js';
+import { sharedWorkerName } from '../../client/connect/hosts/sharedWorkerHost.js';
 import { workerName } from '../../client/connectOptions.js';
 import { useEmulator } from '../support/emulator.js';
 import { LocalLockManager } from '../support/locks.js';

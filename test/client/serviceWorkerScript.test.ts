@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openServiceWorker } from '../../client/connect/channels.js';
+import { openServiceWorker } from '../../client/connect/hosts/serviceWorkerHost.js';
 import { workerName } from '../../client/connectOptions.js';
 import { tabErrors } from '../../client/connect/tabErrors.js';
 import { ClientError } from '../../protocol/errors/errors.js';

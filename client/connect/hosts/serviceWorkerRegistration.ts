@@ -42,7 +42,8 @@ export interface ServiceWorkerConnector {
   unavailable(message: string): Error;
 }
 
-export async function openServiceWorker(
+/** Registers and activates the worker, connects through `connector`, and keeps the worker alive while connected. */
+export async function startServiceWorker(
   options: ConnectOptions,
   connector: ServiceWorkerConnector,
 ): Promise<BrokerChannel> {
