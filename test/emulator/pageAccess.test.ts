@@ -84,7 +84,7 @@ describe('server and admin access from web pages', () => {
   it('serves callers without an Origin, its own pages and the allowed origins (the demo by default)', async () => {
     const em = emulator();
     for (const origin of [undefined, em.url, DEMO]) {
-      const extra = origin === undefined ? {} : { origin };
+      const extra: Record<string, string> = origin === undefined ? {} : { origin };
       const users = await raw(em, 'GET', '/api/v1/users', { headers: { ...keyHeaders(em, 'server'), ...extra } });
       expect(users.status, String(origin)).toBe(200);
       const keys = await raw(em, 'GET', '/api/v1/internal/api-keys', {

@@ -46,7 +46,6 @@ describe("the emulator's state file", () => {
         password: 'correct horse',
         verification_callback_url: 'http://localhost:3000/v',
       });
-      await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       await em.stop();
     }
