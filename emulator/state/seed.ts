@@ -1,5 +1,5 @@
 import { hashPassword } from '../crypto.js';
-import type { EmulatorState } from './model.js';
+import type { EmulatorState, ProjectRecord } from './model.js';
 import { STATE_VERSION } from './model.js';
 import { createApiKeyRecord, createProjectRecord } from './projects.js';
 import { createUser } from './users.js';
@@ -44,6 +44,18 @@ export const DEFAULT_ADMIN_USER: SeedUser = {
   displayName: 'Project Owner',
 };
 
+/**
+ * Where the demo extension's social sign-in comes back to (`identity.getRedirectURL()`): in Chromium a
+ * host named by the extension's id, which its manifest's `key` fixes; in Firefox one named by the
+ * SHA-1 of its add-on id, `demo-extension@authbroker.dev`. The demo project trusts both, so that the
+ * demo extension signs in with a provider as started; a real project adds its own extension's
+ * (docs/guide/browser-extension.md). Those hosts reach no one but that extension's sign-in window.
+ */
+export const DEMO_EXTENSION_REDIRECT_ORIGINS = [
+  'https://nkfhlofegonjdoefllidhjigbpeabaen.chromiumapp.org',
+  'https://9ee4577a57c615f316290db948e5401f7eae6b0b.extensions.allizom.org',
+] as const;
+
 /** Mock providers of the demo project: `standard` so connected-account tokens work. */
 export const DEMO_OAUTH_PROVIDERS = ['github', 'google'] as const;
 
@@ -71,6 +83,23 @@ function seedHash(password: string): Promise<string> {
   return known === undefined ? hashPassword(password) : Promise.resolve(known);
 }
 
+/**
+ * The service's dashboard project keeps the new-project team permissions but narrows what they contain (its seed):
+ * members read members; admins also remove them and update the team. Neither may invite or manage API keys.
+ */
+function narrowDashboardTeamPermissions(internal: ProjectRecord): void {
+  internal.permission_definitions.team_member = {
+    id: 'team_member',
+    description: '1',
+    contained_permission_ids: ['$read_members'],
+  };
+  internal.permission_definitions.team_admin = {
+    id: 'team_admin',
+    description: '2',
+    contained_permission_ids: ['$read_members', '$remove_members', '$update_team'],
+  };
+}
+
 /** A fresh state: the `internal` project (PROTOCOL.md §12.2) and a demo project ready for every flow. */
 export async function seedState(options: SeedOptions): Promise<EmulatorState> {
   const { now } = options;
@@ -79,7 +108,6 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
       {
         id: 'internal',
         display_name: 'Stack Dashboard',
-        withDefaultPermissions: false,
         config: {
           allow_localhost: true,
           credential_enabled: true,
@@ -106,6 +134,7 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
           passkey_enabled: true,
           client_team_creation_enabled: true,
           client_user_deletion_enabled: true,
+          domains: DEMO_EXTENSION_REDIRECT_ORIGINS.map((domain) => ({ domain, handler_path: '/handler' })),
           oauth_providers: DEMO_OAUTH_PROVIDERS.map((id) => ({
             id,
             type: 'standard' as const,
@@ -147,6 +176,7 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
       ),
     );
   }
+  narrowDashboardTeamPermissions(internal);
   createUser(
     internal,
     {

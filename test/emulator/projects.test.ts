@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEMO_EXTENSION_REDIRECT_ORIGINS } from '../../emulator/state/seed.js';
 import { endpoints, HttpStatusError, KnownError } from '../../protocol/index.js';
 import { transportFor, useEmulator } from '../support/emulator.js';
 import {
@@ -45,7 +46,8 @@ describe('GET /projects/current', () => {
         client_team_creation_enabled: true,
         client_user_deletion_enabled: true,
         enabled_oauth_providers: [{ id: 'github' }, { id: 'google' }],
-        domains: [],
+        // The demo extension's social sign-in comes back to these (emulator/state/seed.ts).
+        domains: DEMO_EXTENSION_REDIRECT_ORIGINS.map((domain) => ({ domain, handler_path: '/handler' })),
         allow_user_api_keys: false,
         allow_team_api_keys: false,
       },
