@@ -51,6 +51,16 @@ if (__AUTHBROKER_TEST_DRIVER__ !== null)
     // Where social sign-in comes back to: the tests trust it in the emulator's project, as an app's developer would in
     // theirs.
     oauthRedirectUrl: async () => oauthRedirectUrl(),
+    // The side panel the manifest declares, as the browser reports it (Chromium's side panel, Firefox's sidebar).
+    sidePanel: async () => {
+      const api = globalThis as {
+        browser?: { sidebarAction?: { getPanel(details: object): Promise<string> } };
+        chrome?: { sidePanel?: { getOptions(details: object): Promise<{ path?: string; enabled?: boolean }> } };
+      };
+      if (api.chrome?.sidePanel !== undefined) return (await api.chrome.sidePanel.getOptions({})).path ?? null;
+      if (api.browser?.sidebarAction !== undefined) return api.browser.sidebarAction.getPanel({});
+      return null;
+    },
     openPage: async ({ path }) => {
       const api = globalThis as {
         browser?: { tabs: { create(details: { url: string }): Promise<unknown> } };

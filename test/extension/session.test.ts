@@ -18,9 +18,12 @@ import {
   type ExtensionBrowser,
   type ExtensionEngine,
 } from './support/browsers.js';
+import { pageDomReading } from './support/pageDom.js';
 import { pageStorageDump } from './support/pageStorage.js';
 
 const DEMO = { email: 'demo@authbroker.dev', password: 'demo-password' };
+/** The seeded demo user's display name, which the content script's badge shows. */
+const DEMO_NAME = 'Demo User';
 const ELEVEN_MINUTES = 11 * 60 * 1000;
 const at = (value: unknown) => (value as { at: number }).at;
 
@@ -33,17 +36,9 @@ const REDIRECT_URL: Record<ExtensionEngine, RegExp> = {
   firefox: /^https:\/\/[0-9a-f]{40}\.extensions\.allizom\.org\/authbroker-oauth$/,
 };
 
-/**
- * The URL the demo extension's social sign-in comes back to, as it tells it, trusted like any domain of the project's.
- */
-async function trustExtensionRedirect(
-  emulator: RunningEmulator,
-  collector: Collector,
-  extension: ExtensionBrowser,
-): Promise<string> {
-  const url = await collector.run<string>(await extension.background(), 'oauthRedirectUrl');
-  demoProject(emulator).config.domains = [{ domain: new URL(url).origin, handler_path: '/handler' }];
-  return url;
+/** The URL the demo extension's social sign-in comes back to, as it tells it. */
+async function extensionRedirect(collector: Collector, extension: ExtensionBrowser): Promise<string> {
+  return collector.run<string>(await extension.background(), 'oauthRedirectUrl');
 }
 
 for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
@@ -95,6 +90,25 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
       );
       // Each context shows the session once the sign-in was asked for, never before (a stale or made-up one).
       for (const time of seen) expect(time).toBeGreaterThanOrEqual(sentAt);
+    });
+
+    it("the content script shows the user on the page, yet the page's own scripts cannot read who it is", async () => {
+      const { page, content } = await extension.openWebPage(site.url);
+      await collector.run(content, 'waitForUser', { userId });
+      const badge = await collector.run<{ text: string | null; inPage: boolean }>(content, 'badge');
+      expect(badge).toEqual({ text: `authbroker demo: ${DEMO_NAME}`, inPage: true });
+      const reading = await pageDomReading(page, [DEMO_NAME, DEMO.email, userId]);
+      for (const secret of [DEMO_NAME, DEMO.email, userId]) expect(reading.text).not.toContain(secret);
+      // Not even as an answer to a guess.
+      expect(reading.found).toEqual([]);
+      await page.close();
+    });
+
+    it('the side panel (Chromium) or sidebar (Firefox) is the same page on the same session', async () => {
+      expect(await collector.run<string | null>(await extension.background(), 'sidePanel')).toMatch(/sidepanel\.html$/);
+      const panel = await extension.openExtensionPage('sidepanel.html');
+      expect(at(await collector.run(panel, 'waitForSession', { userId }))).toBeGreaterThan(0);
+      expect(await collector.run(panel, 'refetchUser')).toBe(userId);
     });
 
     it("the web page's scripts see no token in any storage they can read", async () => {
@@ -154,10 +168,32 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
         expect(await collector.run(context, 'user')).toBeNull();
     });
 
-    it('social sign-in through the mock provider in the browser’s web-auth window', async () => {
-      expect(await trustExtensionRedirect(emulator, collector, extension)).toMatch(REDIRECT_URL[engine]);
+    it('the popup names the cause at once when the project does not trust the extension’s redirect', async () => {
+      const origin = new URL(await extensionRedirect(collector, extension)).origin;
+      const config = demoProject(emulator).config;
+      const trusted = config.domains;
+      config.domains = [];
+      emulator.env.stats.reset();
+      try {
+        const shown = await collector.run<string | null>(popup, 'githubButton', {}, 20_000);
+        expect(shown).toContain(`this project does not trust ${origin}`);
+        expect(shown).toContain('trusted domains');
+        // No sign-in window was opened for a flow the service would refuse.
+        expect(
+          Object.keys(emulator.env.stats.snapshot().requests).filter((route) => route.includes('authorize')),
+        ).toEqual([]);
+      } finally {
+        config.domains = trusted;
+      }
+    });
+
+    it('social sign-in through the mock provider in the browser’s web-auth window, as the emulator starts', async () => {
+      const redirect = await extensionRedirect(collector, extension);
+      expect(redirect).toMatch(REDIRECT_URL[engine]);
+      // The demo project trusts the demo extension's redirect hosts from the start: no setup.
+      expect(demoProject(emulator).config.domains.map(({ domain }) => domain)).toContain(new URL(redirect).origin);
       const browser = extension.browser();
-      const flow = collector.run(popup, 'signInWithOAuth', { provider: 'github' }, 60_000);
+      const flow = collector.run<string | null>(popup, 'githubButton', {}, 60_000);
       const target = await browser.waitForTarget((t) => t.url().includes('/emulator/oauth/github/authorize'), {
         timeout: 20_000,
       });
@@ -165,7 +201,7 @@ for (const engine of ['chromium', 'firefox'] as ExtensionEngine[]) {
       await consent.waitForSelector('#email');
       await consent.type('#email', 'ext-social@example.com');
       await consent.evaluate(() => (document.querySelector('button.approve') as HTMLButtonElement).click());
-      await flow;
+      expect(await flow).toBeNull();
       const background = await extension.background();
       const session = await collector.run<{ status: string; userId: string }>(background, 'session');
       expect(session.status).toBe('signed-in');

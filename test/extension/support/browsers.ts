@@ -60,7 +60,7 @@ export interface ExtensionBrowser {
   /** The background's newest instance (a new one after each restart of the background). */
   background(after?: number): Promise<DriverContext>;
   /** Opens one of the extension's pages in a tab (the background opens it) and waits for its driver. */
-  openExtensionPage(path: 'popup.html' | 'options.html'): Promise<DriverContext>;
+  openExtensionPage(path: 'popup.html' | 'sidepanel.html' | 'options.html'): Promise<DriverContext>;
   /** Opens a web page; its content script's driver, and the page for the page's own scripts. */
   openWebPage(url: string): Promise<{ page: Page; content: DriverContext }>;
   /**
