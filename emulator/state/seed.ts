@@ -1,5 +1,5 @@
 import { hashPassword } from '../crypto.js';
-import type { EmulatorState } from './model.js';
+import type { EmulatorState, ProjectRecord } from './model.js';
 import { STATE_VERSION } from './model.js';
 import { createApiKeyRecord, createProjectRecord } from './projects.js';
 import { createUser } from './users.js';
@@ -83,6 +83,23 @@ function seedHash(password: string): Promise<string> {
   return known === undefined ? hashPassword(password) : Promise.resolve(known);
 }
 
+/**
+ * The service's dashboard project keeps the new-project team permissions but narrows what they contain (its seed):
+ * members read members; admins also remove them and update the team. Neither may invite or manage API keys.
+ */
+function narrowDashboardTeamPermissions(internal: ProjectRecord): void {
+  internal.permission_definitions.team_member = {
+    id: 'team_member',
+    description: '1',
+    contained_permission_ids: ['$read_members'],
+  };
+  internal.permission_definitions.team_admin = {
+    id: 'team_admin',
+    description: '2',
+    contained_permission_ids: ['$read_members', '$remove_members', '$update_team'],
+  };
+}
+
 /** A fresh state: the `internal` project (PROTOCOL.md §12.2) and a demo project ready for every flow. */
 export async function seedState(options: SeedOptions): Promise<EmulatorState> {
   const { now } = options;
@@ -91,7 +108,6 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
       {
         id: 'internal',
         display_name: 'Stack Dashboard',
-        withDefaultPermissions: false,
         config: {
           allow_localhost: true,
           credential_enabled: true,
@@ -160,6 +176,7 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
       ),
     );
   }
+  narrowDashboardTeamPermissions(internal);
   createUser(
     internal,
     {
