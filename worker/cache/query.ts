@@ -2,27 +2,22 @@ import type { QueryScope, QuerySpec } from '../../contract/queries.js';
 import { pendingSnapshot, type QuerySnapshot } from '../../contract/snapshot.js';
 import type { Clock } from '../../protocol/clock.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
-import { REFETCH_THROTTLE_MILLIS, type CacheEntry, type FetchCause } from './cacheEntry.js';
+import type { CacheEntry, FetchCause } from './cacheEntry.js';
+import { FetchQueue } from './fetchQueue.js';
 import { Watchers } from './watchers.js';
 
 /**
- * Service data in the cache. Fetches run one at a time; a new fetch starts no sooner than 300 ms
- * after the previous one started; callers that arrive while a fetch waits its turn share that fetch.
- * Each fetch carries the cause of the caller that started it, told of every caller that joins.
+ * Service data in the cache: its value, whether it is stale, and who watches it. Fetches run one at a time,
+ * throttled, shared by the callers that arrive while one waits its turn (fetchQueue.ts).
  */
 export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   private snap: QuerySnapshot<T> = pendingSnapshot();
   private readonly watchers: Watchers<QuerySnapshot<T>>;
-  private lastStartMillis = Number.NEGATIVE_INFINITY;
-  private running: Promise<void> | null = null;
-  private queued: Promise<void> | null = null;
+  private readonly fetches: FetchQueue;
   /** Bumped by `setData`, so a fetch that started before a mutation cannot overwrite its result. */
   private generation = 0;
   private lastError: unknown = null;
   private lastErrorAtMillis = 0;
-  /** Who started the fetch waiting its turn, and the one running (diagnostics). */
-  private queuedCause: FetchCause | undefined;
-  private runningCause: FetchCause | undefined;
   /**
    * How many times the value was invalidated; how many of those invalidations the value is known to
    * be fresh for (a fetch that started after them answered, or a mutation set it); and that count
@@ -47,6 +42,12 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     private readonly onUpdate?: () => void,
   ) {
     this.watchers = new Watchers(clock, onGarbage);
+    // A fetch nobody watches (a refetch of an unwatched query) must not leave the entry forever.
+    this.fetches = new FetchQueue(
+      clock,
+      (cause) => this.run(cause),
+      () => this.watchers.scheduleGcIfUnwatched(),
+    );
   }
 
   snapshot(): QuerySnapshot<T> {
@@ -70,7 +71,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     const remove = this.watchers.add(listener);
     if (this.snap.status !== 'success') {
       // The fetch under way answers this subscriber too.
-      if (this.snap.isFetching) this.runningCause?.join();
+      if (this.snap.isFetching) this.fetches.runningCause?.join();
       else void this.fetch(cause).catch(() => undefined);
     }
     return remove;
@@ -81,9 +82,9 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     // A read after a mutation must not see what the mutation made stale, even while the refetch runs:
     // a fetch that started after the last invalidation answers it; any other, a fetch of its own.
     if (this.snap.status !== 'success' || this.invalidated) {
-      const running = this.running;
+      const running = this.fetches.running;
       if (running !== null && this.runningSince === this.invalidations) {
-        this.runningCause?.join();
+        this.fetches.runningCause?.join();
         await running.catch(() => undefined);
       } else await this.fetch(cause);
     }
@@ -92,35 +93,9 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     return this.snap.data as T;
   }
 
-  /** Throttled, one at a time, batched (see the class comment). */
+  /** Throttled, one at a time, batched (fetchQueue.ts). */
   fetch(cause?: FetchCause): Promise<void> {
-    if (this.queued) {
-      this.queuedCause?.join();
-      return this.queued;
-    }
-    const own = cause?.fork();
-    this.queuedCause = own;
-    // Started a microtask later, so that `queued` is stored before the body can clear it.
-    const queued: Promise<void> = Promise.resolve().then(async () => {
-      if (this.running) await this.running.catch(() => undefined);
-      const wait = this.lastStartMillis + REFETCH_THROTTLE_MILLIS - this.clock.now();
-      if (wait > 0) await new Promise<void>((resolve) => this.clock.setTimeout(resolve, wait));
-      // From here on, newcomers queue the next fetch: this one may already be out of date for them.
-      if (this.queued === queued) this.queued = null;
-      this.runningCause = own;
-      this.lastStartMillis = this.clock.now();
-      const run = this.run(own);
-      this.running = run;
-      try {
-        await run;
-      } finally {
-        if (this.running === run) this.running = null;
-        // A fetch nobody watches (a refetch of an unwatched query) must not leave the entry forever.
-        this.watchers.scheduleGcIfUnwatched();
-      }
-    });
-    this.queued = queued;
-    return queued;
+    return this.fetches.fetch(cause);
   }
 
   private async run(cause: FetchCause | undefined): Promise<void> {

@@ -14,7 +14,8 @@ import type { FetchCause } from '../cache/cacheEntry.js';
 import { contextFor, fetchContextFor, recordedTransports, type AttributableCacheWriter } from './attribution.js';
 import { createDiagnostics, type DiagnosticsSources } from './collect.js';
 import type { RecorderKit } from './kit.js';
-import { RequestLog, Trace, type RefreshCall } from './requestLog.js';
+import { refreshRecords, type RefreshCall } from './refreshLog.js';
+import { RequestLog, Trace } from './requestLog.js';
 
 export interface RecorderSources extends Omit<DiagnosticsSources, 'log' | 'now'> {
   clock: Clock;
@@ -49,7 +50,10 @@ export function createRecorder(sources: RecorderSources, kit: RecorderKit): Reco
     log,
     diagnostics: createDiagnostics({ ...sources, now: () => sources.clock.now(), log }, kit),
     trace: (cause) => log.trace(cause),
-    refreshes: { user: log.refreshes('token refresh'), admin: log.refreshes('owner token refresh') },
+    refreshes: {
+      user: refreshRecords(log, sources.clock, 'token refresh'),
+      admin: refreshRecords(log, sources.clock, 'owner token refresh'),
+    },
     brokerWork: (name) => recordedTransports(transports, recording, undefined, { tab: null, via: 'broker', name }),
     actionContext: (context, cause) =>
       cause instanceof Trace ? contextFor(context, { transports, queries, recording }, cause) : undefined,

@@ -47,15 +47,6 @@ export interface OpenRequest {
   readonly trace: Trace;
 }
 
-/** Told by the session at each call of its single-flight refresh (`SessionOptions.onRefreshCall`). */
-export interface RefreshCall {
-  /** Whoever asked for a token: a Trace when the caller was attributed. */
-  caller: unknown;
-  /** True when a refresh was already under way and this caller shares it. */
-  joined: boolean;
-  refresh: Promise<unknown>;
-}
-
 /**
  * The broker's requests, newest last, in a ring of REQUEST_LOG_SIZE. Off until a devtools panel
  * first watches the diagnostics (then on for the broker's life): until then no trace is made, no
@@ -183,51 +174,6 @@ export class RequestLog {
       this.finish(record, { error });
       throw error;
     }
-  }
-
-  /**
-   * A session's token requests. The session tells who asks for each refresh (`onRefreshCall`): the
-   * first caller's trace starts it, later callers join it. The token endpoint's attempt events
-   * (`observer`) open the record on the first attempt, so a refresh that found a token another
-   * broker had just renewed sends nothing and logs nothing. One refresh at a time per session is
-   * what makes events and refresh line up.
-   */
-  refreshes(name: string): { onRefreshCall(call: RefreshCall): void; observer: TransportObserver } {
-    let current: {
-      trace: Trace;
-      startedAtMillis: number;
-      record: OpenRequest | null;
-      events: TransportObserver | null;
-    } | null = null;
-    const opened = (path: string) => {
-      if (current === null) return null;
-      current.record ??= this.begin('POST', path, current.trace, current.startedAtMillis);
-      current.events ??= this.observe(current.record, true);
-      return current.events;
-    };
-    return {
-      onRefreshCall: ({ caller, joined, refresh }) => {
-        if (joined) return current?.trace.join();
-        if (!this.on) return;
-        const trace =
-          caller instanceof Trace ? caller.fork() : new Trace({ tab: null, via: 'broker', name }, this.emitChanged);
-        const mine = { trace, startedAtMillis: this.clock.now(), record: null, events: null };
-        current = mine;
-        const done = (failure?: { error: unknown }) => {
-          if (mine.record !== null) this.finish(mine.record, failure);
-          if (current === mine) current = null;
-        };
-        refresh.then(
-          () => done(),
-          (error: unknown) => done({ error }),
-        );
-      },
-      observer: {
-        onResponse: (event) => opened(event.path)?.onResponse?.(event),
-        onNetworkError: (event) => opened(event.path)?.onNetworkError?.(event),
-        onRetry: (event) => opened(event.path)?.onRetry?.(event),
-      },
-    };
   }
 
   /** Plain copies, oldest first. */

@@ -15,7 +15,7 @@ import type { FetchCause } from '../cache/cacheEntry.js';
 import { derivedValue } from '../cache/liveValue.js';
 import type { RecorderKit } from '../diagnostics/kit.js';
 import type { LoadRecorder, Recorder, RecorderSources } from '../diagnostics/recorder.js';
-import type { RefreshCall } from '../diagnostics/requestLog.js';
+import type { RefreshCall } from '../diagnostics/refreshLog.js';
 import { loadOnDemand } from './loadOnDemand.js';
 
 const kit: RecorderKit = {

@@ -1,6 +1,8 @@
+import type { SessionEnd } from '../../contract/state.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { Bus } from '../coordination/bus.js';
 import type { BrokerStorage, EndedSession } from '../storage/types.js';
+import type { HeldSession } from './heldSession.js';
 
 /** Waits between attempts to store a sign-out that storage refused: 1 s, doubling, at most a minute. */
 const RETRY_MILLIS = 1000;
@@ -67,4 +69,34 @@ export function endRecords({ slot, storage, bus, clock, onStorageError, onWarnin
       if (waiting !== null) clock.clearTimeout(waiting.retry);
     },
   };
+}
+
+/**
+ * Ends the session `held` holds (only if it is still `expectedKey`, when given) and tells every broker why. The
+ * reason is stored too, so a broker that only reads storage later reports the same one; when the end no longer
+ * replaces what storage holds, storage is read again (`reload`).
+ */
+export async function endHeldSession(
+  held: HeldSession,
+  records: EndRecords,
+  options: { slot: string; bus: Bus; clock: Pick<Clock, 'now'> },
+  end: SessionEnd,
+  expectedKey: string | undefined,
+  reload: () => Promise<void>,
+): Promise<void> {
+  const key = held.live?.sessionKey ?? null;
+  if (key === null || (expectedKey !== undefined && key !== expectedKey)) return;
+  held.rememberEnded(key);
+  held.endLocally(end);
+  const tombstone: EndedSession = {
+    slot: options.slot,
+    status: 'ended',
+    sessionKey: key,
+    end,
+    updatedAtMillis: options.clock.now(),
+  };
+  // Told before storage is written: every broker holds the sign-out whatever storage does.
+  options.bus.post({ type: 'session', slot: options.slot, sessionKey: null, end, endedSessionKey: key });
+  const replaced = await records.store(tombstone);
+  if (replaced === false) await reload();
 }

@@ -5,9 +5,9 @@
  * are elsewhere (renewal.ts, session.ts): this is what "the session held now" means.
  */
 import { Emitter } from '../../contract/events.js';
-import type { SessionEnd } from '../../contract/state.js';
+import { sessionEnd, type SessionEnd } from '../../contract/state.js';
 import type { Clock } from '../../protocol/clock.js';
-import { judgeArrivedAccessToken } from '../../protocol/tokens.js';
+import { accessTokenExpiry, judgeArrivedAccessToken } from '../../protocol/tokens.js';
 import type { SessionRecord, StoredSession } from '../storage/types.js';
 import { ARRIVAL_WARNINGS, FOREIGN_TOKENS_WARNING, isSameUser, isStoredTokenUsable } from './tokenChecks.js';
 
@@ -75,9 +75,37 @@ export class HeldSession {
     return judged.renewAtMillis;
   }
 
+  /**
+   * When the access token held now expires by this device's clock (ms), null when there is none or it never does;
+   * for a token judged on arrival (clock skew), the expiry the broker goes by.
+   */
+  expiresAtMillis(): number | null {
+    const live = this.live;
+    if (live === null || live.accessToken === null) return null;
+    const renewAt = live.accessTokenRenewAtMillis;
+    if (renewAt === undefined) return accessTokenExpiry(live.accessToken);
+    return renewAt === null ? null : renewAt + this.options.marginMillis;
+  }
+
   /** `sessionKey` ended: a copy of it in storage is never adopted again. */
   rememberEnded(sessionKey: string): void {
     remember(this.endedKeys, sessionKey, ENDED_KEYS_KEPT);
+  }
+
+  /** A new session from a sign-in response, held from now on (it replaces whatever session the slot had). */
+  signIn(tokens: { access_token: string; refresh_token: string }, userId: string | null, slot: string): StoredSession {
+    const record: StoredSession = {
+      slot,
+      status: 'active',
+      sessionKey: crypto.randomUUID(),
+      refreshToken: tokens.refresh_token,
+      accessToken: tokens.access_token,
+      accessTokenRenewAtMillis: this.renewAtFor(tokens.access_token),
+      userId,
+      updatedAtMillis: this.options.clock.now(),
+    };
+    this.hold(record);
+    return record;
   }
 
   /** Holds `record` (a sign-in, a renewal): watchers hear if that changes who is signed in. */
@@ -117,6 +145,12 @@ export class HeldSession {
       this.lastEnd = record?.status === 'ended' ? record.end : this.lastEnd;
     }
     this.emit(previous);
+  }
+
+  /** What storage holds after another broker changed it: nothing at all while a session is held means site data was cleared. */
+  adoptReloaded(record: SessionRecord | null, now: number): void {
+    if (record === null && this.live) this.endLocally(sessionEnd('storage-cleared', now));
+    else this.apply(record);
   }
 
   /** The session ends here, for `end`. */

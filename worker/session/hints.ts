@@ -1,5 +1,8 @@
-import type { SessionEndReason } from '../../contract/state.js';
+import { sessionEnd, type SessionEndReason } from '../../contract/state.js';
 import type { Clock } from '../../protocol/clock.js';
+import type { Bus } from '../coordination/bus.js';
+import type { BrokerStorage } from '../storage/types.js';
+import type { HeldSession } from './heldSession.js';
 
 /** What another broker said of an end: the reason, and when (null when it did not say). */
 export interface ClaimedEnd {
@@ -77,4 +80,34 @@ export class EndChecks {
     this.closed = true;
     if (this.later !== null) this.clock.clearTimeout(this.later);
   }
+}
+
+/**
+ * What a session does with what other brokers say (the bus, which any page can post to) and with what storage says
+ * changed: storage is read again, and that is what holds. An end another broker told of that storage does not show
+ * (its storage refused it, or the message is not true) is asked of the service (`endChecks`).
+ */
+export function listenToOtherBrokers(
+  options: { slot: string; bus: Bus; storage: BrokerStorage; clock: Pick<Clock, 'now'> },
+  session: { readonly held: HeldSession; reload(): Promise<void> },
+  endChecks: EndChecks,
+): void {
+  const reloadForHint = coalesced(() => session.reload());
+  const { held } = session;
+  options.bus.onMessage((message) => {
+    if ((message.type !== 'session' && message.type !== 'tokens') || message.slot !== options.slot) return;
+    const ended = message.type === 'session' ? message.endedSessionKey : undefined;
+    const claimed: ClaimedEnd = {
+      reason: (message.type === 'session' ? message.end?.reason : undefined) ?? 'signed-out',
+      atMillis: (message.type === 'session' ? message.end?.atMillis : undefined) ?? null,
+    };
+    void reloadForHint().then(() => {
+      // Still held after the re-read: its end may not have reached storage, or the message is not true.
+      if (ended !== undefined) endChecks.claim(claimed, () => held.live?.sessionKey === ended);
+    });
+  });
+  options.storage.onEvent((event) => {
+    if (event.kind === 'cleared' && held.live) held.endLocally(sessionEnd('storage-cleared', options.clock.now()));
+    if (event.kind === 'changed' && event.slot === options.slot) void reloadForHint();
+  });
 }

@@ -6,11 +6,10 @@
  */
 import { sessionEnd, type SessionEnd } from '../../contract/state.js';
 import type { TokenSource } from '../../protocol/transport.js';
-import { accessTokenExpiry } from '../../protocol/tokens.js';
-import type { EndedSession, SessionRecord, StoredSession } from '../storage/types.js';
-import { endRecords, type EndRecords } from './ends.js';
+import type { SessionRecord } from '../storage/types.js';
+import { endHeldSession, endRecords, type EndRecords } from './ends.js';
 import { HeldSession, type SessionState } from './heldSession.js';
-import { coalesced, EndChecks, type ClaimedEnd } from './hints.js';
+import { EndChecks, listenToOtherBrokers } from './hints.js';
 import { Renewal, type RenewalOptions } from './renewal.js';
 import { userIdOf } from './tokenChecks.js';
 
@@ -30,8 +29,6 @@ export class Session implements TokenSource {
   /** Where a session's end is stored, retried while storage refuses it. */
   private readonly ends: EndRecords;
   private readonly renewal: Renewal;
-  /** Storage read again because of a message on the bus (which any page can post). */
-  private readonly reloadForHint = coalesced(() => this.reload());
   /**
    * Another broker says the session held here ended, and storage does not say so: asked of the
    * service (a token request). Refused, the session is over here too; granted, the message was
@@ -44,25 +41,7 @@ export class Session implements TokenSource {
     this.renewal = new Renewal(options, this);
     this.endChecks = new EndChecks(options.clock, (claimed) => this.renewal.renewOnce(claimed));
     this.ends = endRecords(options);
-    options.bus.onMessage((message) => {
-      if ((message.type !== 'session' && message.type !== 'tokens') || message.slot !== options.slot) return;
-      // A hint, whoever sent it: storage is read again, and that is what holds.
-      const ended = message.type === 'session' ? message.endedSessionKey : undefined;
-      const claimed: ClaimedEnd = {
-        reason: (message.type === 'session' ? message.end?.reason : undefined) ?? 'signed-out',
-        atMillis: (message.type === 'session' ? message.end?.atMillis : undefined) ?? null,
-      };
-      void this.reloadForHint().then(() => {
-        // Still held after the re-read: its end may not have reached storage (the other broker's
-        // storage refused it), or the message is not true. The service knows which.
-        if (ended !== undefined) this.endChecks.claim(claimed, () => this.held.live?.sessionKey === ended);
-      });
-    });
-    options.storage.onEvent((event) => {
-      if (event.kind === 'cleared' && this.held.live)
-        this.held.endLocally(sessionEnd('storage-cleared', options.clock.now()));
-      if (event.kind === 'changed' && event.slot === options.slot) void this.reloadForHint();
-    });
+    listenToOtherBrokers(options, this, this.endChecks);
   }
 
   /** Loads the stored session once; later calls return the same promise. */
@@ -139,27 +118,13 @@ export class Session implements TokenSource {
    * the token itself.
    */
   get accessTokenExpiresAtMillis(): number | null {
-    const live = this.held.live;
-    if (live === null || live.accessToken === null) return null;
-    const renewAt = live.accessTokenRenewAtMillis;
-    if (renewAt === undefined) return accessTokenExpiry(live.accessToken);
-    return renewAt === null ? null : renewAt + this.options.marginMillis;
+    return this.held.expiresAtMillis();
   }
 
   /** Starts a new session from a sign-in response; replaces whatever session the slot had. */
   async signIn(tokens: { access_token: string; refresh_token: string }, userId?: string | null): Promise<void> {
     await this.start();
-    const record: StoredSession = {
-      slot: this.options.slot,
-      status: 'active',
-      sessionKey: crypto.randomUUID(),
-      refreshToken: tokens.refresh_token,
-      accessToken: tokens.access_token,
-      accessTokenRenewAtMillis: this.held.renewAtFor(tokens.access_token),
-      userId: userId ?? userIdOf(tokens.access_token),
-      updatedAtMillis: this.options.clock.now(),
-    };
-    this.held.hold(record);
+    const record = this.held.signIn(tokens, userId ?? userIdOf(tokens.access_token), this.options.slot);
     await this.options.storage.saveSession(record).catch((error: unknown) => this.options.onStorageError?.(error));
     this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: record.sessionKey, end: null });
   }
@@ -170,21 +135,7 @@ export class Session implements TokenSource {
    */
   async end(end: SessionEnd, expectedKey?: string): Promise<void> {
     await this.start();
-    const key = this.held.live?.sessionKey ?? null;
-    if (key === null || (expectedKey !== undefined && key !== expectedKey)) return;
-    this.held.rememberEnded(key);
-    this.held.endLocally(end);
-    const tombstone: EndedSession = {
-      slot: this.options.slot,
-      status: 'ended',
-      sessionKey: key,
-      end,
-      updatedAtMillis: this.options.clock.now(),
-    };
-    // Told before storage is written: every broker holds the sign-out whatever storage does.
-    this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: null, end, endedSessionKey: key });
-    const replaced = await this.ends.store(tombstone);
-    if (replaced === false) await this.reload();
+    await endHeldSession(this.held, this.ends, this.options, end, expectedKey, () => this.reload());
   }
 
   /**
@@ -218,11 +169,6 @@ export class Session implements TokenSource {
     } catch {
       return;
     }
-    if (record === null && this.held.live) {
-      // Our session vanished from storage without a tombstone: site data was cleared.
-      this.held.endLocally(sessionEnd('storage-cleared', this.options.clock.now()));
-      return;
-    }
-    this.held.apply(record);
+    this.held.adoptReloaded(record, this.options.clock.now());
   }
 }

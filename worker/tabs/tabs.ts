@@ -1,4 +1,4 @@
-import type { Delivery, TabHello, TabListener } from '../../contract/api.js';
+import type { TabHello, TabListener } from '../../contract/api.js';
 import { Emitter } from '../../contract/events.js';
 import type { QueryScope, QuerySpec } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
@@ -7,6 +7,7 @@ import { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import type { CacheEntry, FetchCause } from '../cache/cacheEntry.js';
 import type { QueryClient } from '../cache/queryClient.js';
 import type { LockManagerLike } from '../coordination/locks.js';
+import { queueDelivery, type DeliveredTab } from './deliveries.js';
 import { TabLiveness } from './liveness.js';
 
 interface ActiveSubscription {
@@ -24,12 +25,9 @@ export interface Tab {
   released: boolean;
 }
 
-interface TabState extends Tab {
-  listener: TabListener;
+interface TabState extends Tab, DeliveredTab {
   /** Frees what the connection holds (its ports), once the tab is released. */
   onRelease: (() => void) | undefined;
-  pending: Map<string, QuerySnapshot>;
-  flushScheduled: boolean;
 }
 
 export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
@@ -145,7 +143,7 @@ export class Tabs {
         subscription.detach();
         const moved = this.attach(tab, id, subscription.entry.spec, 'session');
         tab.subscriptions.set(id, moved);
-        this.queue(tab, id, moved.entry.snapshot());
+        queueDelivery(tab, id, moved.entry.snapshot());
       }
     }
     // Entries of the old session nobody watches any more are dropped now rather than in 5 s.
@@ -160,7 +158,7 @@ export class Tabs {
   ): ActiveSubscription {
     const entry = this.queries.entryFor(spec);
     const detach = entry.subscribe(
-      (snapshot) => this.queue(tab, subscriptionId, snapshot),
+      (snapshot) => queueDelivery(tab, subscriptionId, snapshot),
       this.causeOf(tab.label, via, spec.kind),
     );
     return { entry, detach };
@@ -172,25 +170,6 @@ export class Tabs {
       tab: tab.label,
       entries: [...tab.subscriptions.values()].map((s) => s.entry),
     }));
-  }
-
-  /** Updates for a tab are batched per microtask: one message however many subscriptions changed. */
-  private queue(tab: TabState, subscriptionId: string, snapshot: QuerySnapshot): void {
-    if (tab.released) return;
-    tab.pending.set(subscriptionId, snapshot);
-    if (tab.flushScheduled) return;
-    tab.flushScheduled = true;
-    queueMicrotask(() => {
-      tab.flushScheduled = false;
-      if (tab.released || tab.pending.size === 0) return;
-      const batch: Delivery = [...tab.pending].map(([id, snap]) => ({ subscriptionId: id, snapshot: snap }));
-      tab.pending.clear();
-      try {
-        tab.listener.deliver(batch);
-      } catch {
-        // The tab's port is gone; its lock will release it.
-      }
-    });
   }
 
   private state(tab: Tab): TabState {
