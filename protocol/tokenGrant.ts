@@ -5,14 +5,14 @@
  */
 import * as oauth from 'oauth4webapi';
 import { decodeResponse, refuseRedirect } from './codec.js';
-import { withDeadline } from './deadline.js';
 import { networkErrorAfterFailure, readNavigatorOnline, trimBaseUrl } from './diagnostics.js';
 import { HttpStatusError, ProtocolError } from './errors/errors.js';
 import { isKnownErrorCode } from './errors/lineage.js';
 import { KnownError } from './errors/knownError.js';
 import { knownErrorFromBody } from './errors/create.js';
 import { responseStatusError } from './errors/redact.js';
-import { decideRetry, sleepOn, systemClock, type AttemptOutcome } from './retry.js';
+import { systemClock } from './retry.js';
+import { runWithRetries, type AttemptResult } from './retryLoop.js';
 import type { TokenEndpointOptions } from './tokens.js';
 
 /** The service's token endpoint as oauth4webapi names an authorization server. */
@@ -75,76 +75,56 @@ function translateOAuthError(error: unknown): unknown {
   return error;
 }
 
-/**
- * Runs one token-endpoint exchange with the standard retries. Both grants are safe to repeat
- * after a network failure: the service does not rotate refresh tokens, and an authorization code
- * that did get redeemed answers INVALID_AUTHORIZATION_CODE instead of signing in twice.
- */
-async function withTokenRetries<T>(
-  options: TokenEndpointOptions,
-  idempotent: boolean,
-  exchange: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const clock = options.clock ?? systemClock;
-  const timeoutMillis = options.attemptTimeoutMillis ?? 30_000;
-  for (let attempt = 0; ; attempt++) {
-    let outcome: AttemptOutcome;
-    let failure: unknown;
-    await options.beforeAttempt?.(options.signal);
-    const event = { method: 'POST', path: '/auth/oauth/token', attempt };
-    const started = clock.now();
-    try {
-      // Request and response processing (the body read) under one deadline: a token endpoint that
-      // never answers must not leave every caller, and the refresh lock, waiting forever.
-      const result = await withDeadline(clock, timeoutMillis, options.signal, exchange);
-      options.observer?.onResponse?.({ ...event, status: 200, durationMillis: clock.now() - started });
-      return result;
-    } catch (raw) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      const error = translateOAuthError(raw);
-      if (error instanceof TypeError) {
-        outcome = { kind: 'network-error' };
-        options.observer?.onNetworkError?.({ ...event, error });
-      } else if (error instanceof HttpStatusError) {
-        options.observer?.onResponse?.({ ...event, status: error.status, durationMillis: clock.now() - started });
-        outcome = { kind: 'http-error', status: error.status, body: error.body, retryAfter: error.retryAfter };
-      } else {
-        if (error instanceof KnownError)
-          options.observer?.onResponse?.({
-            ...event,
-            status: error.status,
-            durationMillis: clock.now() - started,
-            code: error.code,
-          });
-        throw error;
-      }
-      failure = error;
-    }
-    const decision = decideRetry({
-      attempt,
-      outcome,
-      method: 'POST',
-      idempotent,
-      now: clock.now(),
-      random: clock.random(),
-    });
-    if (!decision.retry) {
-      if (outcome.kind !== 'network-error') throw failure;
-      throw await networkErrorAfterFailure({
-        baseUrl: options.baseUrl,
-        cause: failure,
-        attempts: attempt + 1,
-        fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
-        navigatorOnline: options.navigatorOnline?.() ?? readNavigatorOnline(),
-        now: () => clock.now(),
-      });
-    }
-    options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason });
-    await (options.waitBeforeRetry ?? sleepOn(clock))(
-      { delayMillis: decision.delayMillis, reason: decision.reason },
-      options.signal,
-    );
+/** What an exchange's failure means for the retry loop, in our vocabulary; network failures and the rest are thrown. */
+function classifyFailure(raw: unknown): AttemptResult<never> {
+  const error = translateOAuthError(raw);
+  if (error instanceof HttpStatusError) {
+    const { status, body, retryAfter } = error;
+    return { ok: false, outcome: { kind: 'http-error', status, body, retryAfter }, error, status };
   }
+  if (error instanceof KnownError) {
+    const outcome = { kind: 'known-error', code: error.code, tokenRenewable: false } as const;
+    return { ok: false, outcome, error, status: error.status, code: error.code };
+  }
+  throw error;
+}
+
+/**
+ * Runs one token-endpoint exchange with the standard retries (retryLoop.ts). Both grants are safe to repeat after a
+ * network failure: the service does not rotate refresh tokens, and an authorization code that did get redeemed
+ * answers INVALID_AUTHORIZATION_CODE instead of signing in twice. A token endpoint that never answers must not
+ * leave every caller, and the refresh lock, waiting forever: the deadline covers the request and the body's read.
+ */
+function withTokenRetries<T>(options: TokenEndpointOptions, exchange: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const clock = options.clock ?? systemClock;
+  const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const { beforeAttempt } = options;
+  return runWithRetries<T>(
+    {
+      method: 'POST',
+      path: '/auth/oauth/token',
+      clock,
+      attemptTimeoutMillis: options.attemptTimeoutMillis,
+      signal: options.signal,
+      idempotent: true,
+      observer: options.observer,
+      beforeAttempt: beforeAttempt && ((_event, signal) => beforeAttempt(signal)),
+      waitBeforeRetry: options.waitBeforeRetry,
+      networkFailure: (cause, attempts) =>
+        networkErrorAfterFailure({
+          baseUrl: options.baseUrl,
+          cause,
+          attempts,
+          fetch: fetchFn,
+          navigatorOnline: options.navigatorOnline?.() ?? readNavigatorOnline(),
+          now: () => clock.now(),
+        }),
+    },
+    {
+      send: (signal) =>
+        exchange(signal).then((value): AttemptResult<T> => ({ ok: true, value, status: 200 }), classifyFailure),
+    },
+  );
 }
 
 /**
@@ -165,7 +145,7 @@ export async function tokenGrant<T>(
   const as = authorizationServer(options.baseUrl);
   const client: oauth.Client = { client_id: options.projectId };
   const auth = oauth.ClientSecretPost(options.publishableClientKey);
-  return withTokenRetries(options, true, async (signal) => {
+  return withTokenRetries(options, async (signal) => {
     const response = await request(as, client, auth, requestOptions(options, signal));
     await throwIfKnownError(response);
     await throwIfPlainError(response);

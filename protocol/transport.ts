@@ -1,19 +1,17 @@
-import { decodeResponse, encodeRequest, type RequestCredentials, type RequestSpec } from './codec.js';
-import { withDeadline } from './deadline.js';
+import {
+  decodeResponse,
+  encodeRequest,
+  type DecodedResponse,
+  type RequestCredentials,
+  type RequestSpec,
+} from './codec.js';
 import { networkErrorAfterFailure, readNavigatorOnline } from './diagnostics.js';
 import type { NetworkError } from './errors/errors.js';
 import { codeBelongsTo } from './errors/lineage.js';
 import { responseStatusError } from './errors/redact.js';
 import type { AccessType } from './resources/common.js';
-import {
-  decideRetry,
-  sleepOn,
-  systemClock,
-  type AttemptOutcome,
-  type Clock,
-  type RetryReason,
-  type WaitBeforeRetry,
-} from './retry.js';
+import { systemClock, type Clock, type WaitBeforeRetry } from './retry.js';
+import { runWithRetries, type AttemptEvent, type AttemptResult, type TransportObserver } from './retryLoop.js';
 import { assertUsableAccessToken } from './validation.js';
 
 /** Where a transport gets a token that may expire; the broker's session is one. */
@@ -50,22 +48,7 @@ export interface ApiRequest extends RequestSpec {
   idempotent?: boolean;
 }
 
-/** Which attempt of which request an observer hears about. */
-export interface AttemptEvent {
-  method: string;
-  path: string;
-  attempt: number;
-}
-
-/** Hooks for whoever keeps statistics and connectivity (the broker). None may throw. */
-export interface TransportObserver {
-  /** `code`: the known error the answer carried, when the caller reports it (the token endpoint does). */
-  onResponse?(event: AttemptEvent & { status: number; durationMillis: number; code?: string | undefined }): void;
-  /** An attempt got no answer (network failure, timeout). */
-  onNetworkError?(event: AttemptEvent & { error: unknown }): void;
-  /** The request will be tried again after `delayMillis`. */
-  onRetry?(event: AttemptEvent & { delayMillis: number; reason: RetryReason }): void;
-}
+export type { AttemptEvent, TransportObserver } from './retryLoop.js';
 
 /**
  * The options of {@link createTransport}: the service, the project, the keys of one access type, and how requests are
@@ -115,15 +98,6 @@ export interface Transport<A extends AccessType = AccessType> {
   withUserTokens(userTokens: TokenSource | undefined): Transport<A>;
 }
 
-/** Observers are bookkeeping: a failing one must never change the outcome of a call. */
-function notify(call: () => void): void {
-  try {
-    call();
-  } catch {
-    // ignored on purpose
-  }
-}
-
 /**
  * How many times in a row one call may renew a refused access token. Twice, not once: the first
  * renewal may join a refresh that was already under way when the service refused the token, and
@@ -169,7 +143,6 @@ function renewOnce(source: TokenSource | undefined, token: string | undefined, r
 export function createTransport<A extends AccessType>(options: TransportOptions<A>): Transport<A> {
   const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
   const clock = options.clock ?? systemClock;
-  const timeoutMillis = options.attemptTimeoutMillis ?? 30_000;
 
   async function credentialsFor(request: ApiRequest): Promise<RequestCredentials> {
     const credentials: RequestCredentials = {
@@ -211,68 +184,58 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
       user: { refused: new Set(), inARow: 0 },
       admin: { refused: new Set(), inARow: 0 },
     };
-    for (let attempt = 0; ; attempt++) {
-      const event: AttemptEvent = { method: request.method, path: request.path, attempt };
-      await options.beforeAttempt?.(event, request.signal);
-      request.signal?.throwIfAborted();
-      const credentials = await credentialsFor(request);
-      // Getting a token may have taken a refresh; the caller may have given up meanwhile.
-      request.signal?.throwIfAborted();
-      const encoded = encodeRequest(options.baseUrl, request, credentials, options.extraRequestHeaders);
-      const started = clock.now();
-      let outcome: AttemptOutcome;
-      let failure: unknown;
-      try {
-        // The deadline covers the whole answer: headers that arrive followed by a stalled body
-        // must not hold the call either.
-        const decoded = await withDeadline(clock, timeoutMillis, request.signal, async (signal) =>
-          decodeResponse(await fetchFn(encoded.url, { ...encoded.init, signal })),
-        );
-        notify(() =>
-          options.observer?.onResponse?.({ ...event, status: decoded.status, durationMillis: clock.now() - started }),
-        );
-        if (decoded.kind === 'ok') return decoded.body as T;
-        if (decoded.kind === 'known-error') {
-          const code = decoded.error.code;
-          const tokenRenewable = codeBelongsTo(code, 'INVALID_ACCESS_TOKEN')
-            ? renewOnce(options.userTokens, credentials.accessToken, renewals.user)
-            : codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') &&
-              renewOnce(options.adminTokens, credentials.adminAccessToken, renewals.admin);
-          outcome = { kind: 'known-error', code, tokenRenewable };
-          failure = decoded.error;
-        } else {
-          outcome = { kind: 'http-error', status: decoded.status, body: decoded.body, retryAfter: decoded.retryAfter };
-          failure = responseStatusError(decoded.status, decoded.body, undefined, decoded.retryAfter);
-        }
-      } catch (error) {
-        if (request.signal?.aborted) throw request.signal.reason;
-        if (!(error instanceof TypeError)) throw error;
-        notify(() => options.observer?.onNetworkError?.({ ...event, error }));
-        outcome = { kind: 'network-error' };
-        failure = error;
-      }
-      if (outcome.kind !== 'known-error') renewals.user.inARow = renewals.admin.inARow = 0;
-      const decision = decideRetry({
-        attempt,
-        outcome,
+    let credentials: RequestCredentials;
+    return runWithRetries<T>(
+      {
         method: request.method,
-        now: clock.now(),
-        random: clock.random(),
-        ...(request.idempotent === undefined ? {} : { idempotent: request.idempotent }),
-        ...(request.maxAttempts === undefined ? {} : { maxAttempts: request.maxAttempts }),
-      });
-      if (!decision.retry) {
-        throw outcome.kind === 'network-error' ? await networkFailure(failure, attempt + 1) : failure;
-      }
-      notify(() =>
-        options.observer?.onRetry?.({ ...event, delayMillis: decision.delayMillis, reason: decision.reason }),
-      );
-      if (decision.delayMillis > 0)
-        await (options.waitBeforeRetry ?? sleepOn(clock))(
-          { delayMillis: decision.delayMillis, reason: decision.reason },
-          request.signal,
-        );
+        path: request.path,
+        clock,
+        attemptTimeoutMillis: options.attemptTimeoutMillis,
+        signal: request.signal,
+        idempotent: request.idempotent,
+        maxAttempts: request.maxAttempts,
+        observer: options.observer,
+        beforeAttempt: options.beforeAttempt,
+        waitBeforeRetry: options.waitBeforeRetry,
+        onOtherFailure: () => (renewals.user.inARow = renewals.admin.inARow = 0),
+        networkFailure,
+      },
+      {
+        prepare: async () => {
+          credentials = await credentialsFor(request);
+        },
+        send: async (signal) => {
+          const encoded = encodeRequest(options.baseUrl, request, credentials, options.extraRequestHeaders);
+          const decoded = await decodeResponse(await fetchFn(encoded.url, { ...encoded.init, signal }));
+          return classify<T>(decoded, credentials, renewals);
+        },
+      },
+    );
+  }
+
+  /** What an answer means for the retry loop; a refused access token is renewed here, once per token. */
+  function classify<T>(
+    decoded: DecodedResponse,
+    credentials: RequestCredentials,
+    renewals: Record<'user' | 'admin', Renewals>,
+  ): AttemptResult<T> {
+    const { status } = decoded;
+    if (decoded.kind === 'ok') return { ok: true, value: decoded.body as T, status };
+    if (decoded.kind === 'known-error') {
+      const code = decoded.error.code;
+      const tokenRenewable = codeBelongsTo(code, 'INVALID_ACCESS_TOKEN')
+        ? renewOnce(options.userTokens, credentials.accessToken, renewals.user)
+        : codeBelongsTo(code, 'INVALID_ADMIN_ACCESS_TOKEN') &&
+          renewOnce(options.adminTokens, credentials.adminAccessToken, renewals.admin);
+      return { ok: false, outcome: { kind: 'known-error', code, tokenRenewable }, error: decoded.error, status };
     }
+    const { body, retryAfter } = decoded;
+    return {
+      ok: false,
+      outcome: { kind: 'http-error', status, body, retryAfter },
+      error: responseStatusError(status, body, undefined, retryAfter),
+      status,
+    };
   }
 
   return {

@@ -223,6 +223,18 @@ describe('refreshAccessToken', () => {
     expect(error).toMatchObject({ code: 'NETWORK_OFFLINE', attempts: 5 });
   });
 
+  it('an observer that throws changes nothing: the grant is retried and answered as without one', async () => {
+    const { options, sleeps } = tokenEndpoint(['network', () => new Response('busy', { status: 503 }), refreshed]);
+    const throwing = () => {
+      throw new Error('bookkeeping failed');
+    };
+    const observer = { onResponse: throwing, onNetworkError: throwing, onRetry: throwing };
+    await expect(refreshAccessToken({ ...options, observer }, 'rt')).resolves.toEqual({
+      access_token: 'new.access.jwt',
+    });
+    expect(sleeps).toEqual([750, 1500]);
+  });
+
   it('retries a plain 429, a 508 INFINITE_LOOP_DETECTED and a transient 5xx (the grant is safe to repeat); other statuses are HTTP errors', async () => {
     const plain = (body: string, status: number) => () =>
       new Response(body, { status, headers: { 'content-type': 'text/plain' } });
