@@ -29,13 +29,20 @@ function entryPoints() {
 export default {
   entryPoints: entryPoints(),
   tsconfig: 'tsconfig.typedoc.json',
-  plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme'],
+  // The last writes the property anchors the way the links to them are written (scripts/docs/typedocAnchors.mjs).
+  plugin: ['typedoc-plugin-markdown', 'typedoc-vitepress-theme', './scripts/docs/typedocAnchors.mjs'],
   out: 'docs/reference',
   docsRoot: 'docs',
   readme: 'none',
   entryFileName: 'index',
   hidePageHeader: true,
   hideBreadcrumbs: true,
+  // A namespace's page says it is one: a search result titled just "misc" told nothing (issue 40).
+  pageTitleTemplates: {
+    index: '{projectName}',
+    module: ({ name, kind }) => (kind === 'Namespace' ? `Namespace: ${name}` : name),
+    member: '{keyword} {kind}: {name}',
+  },
   useCodeBlocks: true,
   expandObjects: false,
   parametersFormat: 'table',
