@@ -2,10 +2,11 @@
  * A broker's host can go away while a call waits for its answer: an extension's idle background
  * is stopped by the browser, a new service worker takes over, a SharedWorker is killed. Those calls
  * fail with BROKER_UNAVAILABLE ("stopped before it answered"), and the client connects again. A call
- * that changes nothing (a read, a refetch, the access token, a code check) is then asked again of
- * the next broker, once, so that a page never sees the host's restart in a read. A call that changes
- * something is not: the lost broker may have done it, and doing it twice is the caller's decision.
- * Part of the tab's lazy connection.
+ * that changes nothing at the service (a read, a refetch, the access token, the status) is then asked
+ * again of the next broker, once, so that a page never sees the host's restart in a read. A call that
+ * changes something is not: the lost broker may have done it, and doing it twice is the caller's
+ * decision. Code checks and an invitation's details change something: the service counts each one
+ * against the code's attempts (issue 39, item 5). Part of the tab's lazy connection.
  */
 import type { BrokerApi } from '../../contract/api.js';
 import type { TabErrors } from './brokerChannel.js';
@@ -18,16 +19,16 @@ interface LosableConnection {
   close(goodbye?: boolean): void;
 }
 
-/** The broker's calls that change nothing, so that asking one twice is the same as asking once. */
+/**
+ * The broker's calls that change nothing at the service, so that asking one twice is the same as asking once. Not the
+ * code checks (`checkPasswordResetCode`, `checkEmailVerificationCode`, `checkTeamInvitationCode`,
+ * `getTeamInvitationDetails`): each uses one of the code's attempts, and a lost one may have reached the service.
+ */
 export const REPEATABLE_CALLS: ReadonlySet<string> = new Set<keyof BrokerApi>([
   'status',
   'read',
   'refetch',
   'getAccessToken',
-  'checkPasswordResetCode',
-  'checkEmailVerificationCode',
-  'checkTeamInvitationCode',
-  'getTeamInvitationDetails',
 ]);
 
 // Only the errors made here mean "never answered": the broker's own BROKER_UNAVAILABLE is its answer.

@@ -48,6 +48,12 @@ function event<L extends (...args: never[]) => void>() {
 function extensionPage(starts: Behaviour[]) {
   const calls: Array<{ start: number; method: string; args: unknown[] }> = [];
   let opened = 0;
+  const page = {
+    calls,
+    opened: () => opened,
+    /** The methods the background says it serves. */
+    methods: ['read', 'refetch', 'signOut', 'status', 'goodbye', 'subscribe', 'unsubscribe'],
+  };
   Object.defineProperty(globalThis, 'location', {
     configurable: true,
     value: { href: `${ORIGIN}/popup.html`, origin: ORIGIN, protocol: 'chrome-extension:', pathname: '/popup.html' },
@@ -88,7 +94,7 @@ function extensionPage(starts: Behaviour[]) {
               return reply({
                 id: call.id,
                 type: 'RAW',
-                value: { methods: ['read', 'refetch', 'signOut', 'status', 'goodbye', 'subscribe', 'unsubscribe'] },
+                value: { methods: page.methods },
               });
             calls.push({ start, method, args });
             const outcome = behave(method, args);
@@ -112,7 +118,7 @@ function extensionPage(starts: Behaviour[]) {
       },
     },
   };
-  return { calls, opened: () => opened };
+  return page;
 }
 
 const answers =
@@ -161,6 +167,26 @@ describe('a call the broker never answered because its host stopped', () => {
     // start only.
     await expect(client.read({ kind: 'session' })).resolves.toBeUndefined();
     expect(page.calls.map((call) => `${call.start}:${call.method}`)).toEqual(['0:signOut', '1:read']);
+    client.close();
+  });
+
+  it.each([
+    'checkPasswordResetCode',
+    'checkEmailVerificationCode',
+    'checkTeamInvitationCode',
+    'getTeamInvitationDetails',
+  ])("a lost %s is not asked again: each check uses one of the code's attempts at the service", async (method) => {
+    const page = extensionPage([stops, answers(undefined)]);
+    const methods = ['read', 'refetch', 'signOut', 'status', 'goodbye', 'subscribe', 'unsubscribe', method];
+    page.methods = methods;
+    const client = createExtensionClient(options);
+    const check = (client as unknown as Record<string, (code: string) => Promise<unknown>>)[method]!;
+    await expect(check.call(client, 'a-code')).rejects.toMatchObject({
+      code: 'BROKER_UNAVAILABLE',
+      message: expect.stringMatching(/stopped before it answered/),
+    });
+    await expect(client.read({ kind: 'session' })).resolves.toBeUndefined();
+    expect(page.calls.map((call) => `${call.start}:${call.method}`)).toEqual([`0:${method}`, '1:read']);
     client.close();
   });
 
