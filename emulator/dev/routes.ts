@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '../../protocol/errors/errors.js';
-import { parseFaultRule } from '../faults.js';
+import { parseFaultRule, type FaultRuleInput } from '../faults.js';
 import type { Router } from '../http/router.js';
-import { json, type ApiRequest } from '../http/types.js';
-import { registerDevPage } from './page.js';
+import { json, type ApiRequest, type Reply } from '../http/types.js';
+import { devPage, FORM_EFFECTS, registerDevPage, type PageProblem } from './page.js';
 import { registerMockOAuthProvider } from './oauthProvider.js';
 
 /**
@@ -78,7 +78,88 @@ export function registerDevRoutes(router: Router): void {
   );
 
   registerDevPage(router);
+  registerPageControls(router);
   registerMockOAuthProvider(router);
+}
+
+/**
+ * The dev page's forms (plain HTML forms: the page runs no script). Each does what its JSON
+ * endpoint does, then sends the browser back to the page (303), or shows the page again with
+ * why it did nothing (400). Only the emulator's own pages may post them (the dev endpoints'
+ * Origin check, emulator/http/guard.ts).
+ */
+function registerPageControls(router: Router): void {
+  const control =
+    (section: PageProblem['section'], act: (req: ApiRequest) => void) =>
+    (req: ApiRequest): Reply => {
+      try {
+        act(req);
+        // Back to the page, which shows the change (a new rule in the list, the new time).
+        return { kind: 'redirect', status: 303, location: `/emulator#${section}` };
+      } catch (error) {
+        if (!(error instanceof InvalidArgumentError)) throw error;
+        return devPage(req.env, { section, message: error.message }, 400);
+      }
+    };
+  router.add(
+    'POST',
+    '/emulator/page/faults',
+    control('faults', (req) => {
+      req.env.faults.add([parseFaultRule(faultFromForm(formOf(req)), 'form')]);
+    }),
+    { write: false },
+  );
+  router.add(
+    'POST',
+    '/emulator/page/faults/clear',
+    control('faults', (req) => {
+      req.env.faults.clear();
+    }),
+    { write: false },
+  );
+  router.add(
+    'POST',
+    '/emulator/page/time',
+    control('clock', (req) => {
+      const value = formOf(req).advance_seconds ?? '';
+      const seconds = value.trim() === '' ? NaN : Number(value);
+      if (!Number.isFinite(seconds) || seconds < 0)
+        throw new InvalidArgumentError('advance_seconds', 'Advance by a number of seconds, 0 or more.');
+      req.env.clock.advance(Math.round(seconds * 1000));
+    }),
+    { write: false },
+  );
+}
+
+/** A form's fields (application/x-www-form-urlencoded), every value a string. */
+function formOf(req: ApiRequest): Record<string, string | undefined> {
+  if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) return {};
+  return req.body as Record<string, string | undefined>;
+}
+
+/** The fault form's fields as a rule for parseFaultRule, which checks it as it checks the JSON API's. */
+export function faultFromForm(form: Record<string, string | undefined>): FaultRuleInput {
+  const choice = FORM_EFFECTS[form.effect ?? ''];
+  if (choice === undefined) throw new InvalidArgumentError('effect', 'Choose what the rule answers with.');
+  const number = (field: string): number | undefined => {
+    const value = form[field]?.trim() ?? '';
+    if (value === '') return undefined;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed)) throw new InvalidArgumentError(field, `${field} must be a number.`);
+    return parsed;
+  };
+  const count = number('count');
+  const percent = number('percent');
+  const effect = choice.effect.type === 'latency' ? { type: 'latency' as const, ms: number('ms') ?? 0 } : choice.effect;
+  return {
+    path: form.path?.trim() ?? '',
+    ...(form.method ? { method: form.method } : {}),
+    // Neither: every matching request, until the rule is removed.
+    ...(count === undefined && percent === undefined ? { probability: 1 } : {}),
+    ...(count === undefined ? {} : { count }),
+    ...(percent === undefined ? {} : { probability: percent / 100 }),
+    effect,
+  };
 }
 
 function requireBody(req: ApiRequest): Record<string, unknown> {
