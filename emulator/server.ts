@@ -9,6 +9,7 @@ import { refuseServerAccessFromPages } from './http/pageAccess.js';
 import { ServiceKnownError, StatusError } from './errors.js';
 import type { AccessPolicy } from './http/guard.js';
 import type { Router } from './http/router.js';
+import { serviceErrorBody } from './http/serviceWording.js';
 import type { ApiRequest, Reply } from './http/types.js';
 
 /**
@@ -95,8 +96,10 @@ function queryRecord(url: URL): Record<string, string> {
 
 /** Turns anything a handler threw into the reply the service would give. Never a stack trace. */
 export function errorReply(error: unknown, log: (line: string) => void): Reply {
-  if (error instanceof KnownError || error instanceof ServiceKnownError)
-    return { kind: 'json', status: error.status, body: error.toWire(), headers: { 'x-stack-known-error': error.code } };
+  if (error instanceof KnownError || error instanceof ServiceKnownError) {
+    const body = error instanceof KnownError ? serviceErrorBody(error) : error.toWire();
+    return { kind: 'json', status: error.status, body, headers: { 'x-stack-known-error': error.code } };
+  }
   if (error instanceof StatusError) return { kind: 'text', status: error.status, body: error.message };
   const message = error instanceof Error ? error.message : String(error);
   log(`internal error: ${message}`);

@@ -50,6 +50,9 @@ export const strictEmail = () =>
       (v) => v === undefined || /^[^.\s@][^\s@]*@[^\s@]+\.[^\s@]{2,}$/.test(v),
     );
 export const email = () => yup.string().email();
+/** A string that may be absent but not empty (yup lets `''` pass most rules, as the service's own check catches). */
+export const nonEmpty = (schema: yup.StringSchema<string | undefined>) =>
+  schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
 /** A verification code of §7: exactly 45 characters. */
 export const code45 = () => yup.string().length(45);
 

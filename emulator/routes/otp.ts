@@ -9,7 +9,7 @@ import type { Router } from '../http/router.js';
 import { json, type ApiRequest } from '../http/types.js';
 import { botChallengeFields, code45, obj, strictEmail, url, validate } from '../http/validate.js';
 import { renderTemplate } from '../mailbox.js';
-import type { ProjectRecord } from '../state/model.js';
+import type { ProjectRecord, UserRecord } from '../state/model.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
 import { authChannelByEmail, findUser } from '../state/users.js';
 import { trustPolicy } from './password.js';
@@ -48,6 +48,28 @@ function sendMagicLink(
   req.env.stats.email();
 }
 
+/**
+ * The user an OTP for this address signs in, checked when the code is sent and again when it is used, as the service
+ * does: a verified sign-in address signs its user in (OTP is switched on for them if it was not); an unverified one
+ * must not let whoever types it take the account over; no one: a sign-up, if the project allows them (null).
+ */
+function userAllowingOtp(p: ProjectRecord, email: string): { user: UserRecord; channelValue: string } | null {
+  const channel = authChannelByEmail(p, email);
+  if (!channel) {
+    if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
+    return null;
+  }
+  if (!channel.is_verified)
+    throw createKnownError('USER_EMAIL_ALREADY_EXISTS', {
+      email: channel.value,
+      would_work_if_email_was_verified: true,
+    });
+  const user = findUser(p, channel.user_id);
+  if (!user) throw createKnownError('USER_NOT_FOUND');
+  user.otp_auth_enabled = true;
+  return { user, channelValue: channel.value };
+}
+
 /** OTP / magic link (PROTOCOL.md §5.2, §6.3). */
 export function registerOtpRoutes(router: Router): void {
   router.add('POST', '/auth/otp/send-sign-in-code', (req) => {
@@ -56,34 +78,19 @@ export function registerOtpRoutes(router: Router): void {
       body: obj({ email: strictEmail().defined(), callback_url: url().defined(), ...botChallengeFields() }).defined(),
     });
     const p = auth.project;
-    if (!p.config.magic_link_enabled) throw new StatusError(403, 'Magic link is not enabled for this project');
-    const channel = authChannelByEmail(p, body.email);
-    let data: { user_id: string | null; email: string; is_new_user: boolean; country_code?: string };
-    if (channel) {
-      // An unverified e-mail must not let whoever types it in take the account over.
-      if (!channel.is_verified)
-        throw createKnownError('USER_EMAIL_ALREADY_EXISTS', {
-          email: channel.value,
-          would_work_if_email_was_verified: true,
-        });
-      data = { user_id: channel.user_id, email: channel.value, is_new_user: false };
-    } else {
-      if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
-      // The user is created only when the code is redeemed.
-      // The user is made from the request that asked for the code, as the service records it.
-      const country = signUpCountryOf(req.headers);
-      data = {
-        user_id: null,
-        email: body.email,
-        is_new_user: true,
-        ...(country === null ? {} : { country_code: country }),
-      };
-    }
+    if (!p.config.magic_link_enabled) throw new StatusError(403, 'OTP sign-in is not enabled for this project');
+    const existing = userAllowingOtp(p, body.email);
+    // The user is made from the request that asked for the code, as the service records it.
+    const country = existing === null ? signUpCountryOf(req.headers) : null;
+    const data = {
+      email: existing?.channelValue ?? body.email,
+      ...(country === null ? {} : { country_code: country }),
+    };
     if (!isTrustedRedirectUrl(body.callback_url, trustPolicy(p)))
       throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
     const code = createCode(p, 'otp', data, req.now);
     const link = linkWithCode(body.callback_url, code.code);
-    const user = data.user_id === null ? undefined : findUser(p, data.user_id);
+    const user = existing?.user;
     sendMagicLink(req, p, data.email, link, code.code.slice(0, 6).toUpperCase(), user?.display_name ?? '');
     return json({ nonce: code.code.slice(6) });
   });
@@ -94,15 +101,15 @@ export function registerOtpRoutes(router: Router): void {
     const p = auth.project;
     // Redeem and create the user in one synchronous block; signing (issueTokens) comes last.
     const code = redeemCode(p, 'otp', body.code, req.now, 'use');
-    const isNewUser = code.data.is_new_user === true;
     const email = String(code.data.email);
-    let user;
-    if (isNewUser) {
-      // Someone may have signed up with this e-mail since the code was sent.
-      if (authChannelByEmail(p, email))
-        throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email, would_work_if_email_was_verified: false });
-      // Redeemed with an anonymous user's token, the code upgrades that user (same id) instead.
-      user = signUpOrUpgrade(
+    // Who the code is for is decided now, not when it was sent: a second code for a new address signs in the user
+    // the first one made.
+    const existing = userAllowingOtp(p, email);
+    const isNewUser = existing === null;
+    // Redeemed with an anonymous user's token, a new user's code upgrades that user (same id) instead.
+    const user =
+      existing?.user ??
+      signUpOrUpgrade(
         p,
         auth.user,
         {
@@ -115,10 +122,6 @@ export function registerOtpRoutes(router: Router): void {
         },
         req.now,
       );
-    } else {
-      user = findUser(p, String(code.data.user_id));
-      if (!user) throw createKnownError('USER_NOT_FOUND');
-    }
     requireSecondFactor(p, user, req.now, isNewUser);
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'otp' });
     return json({

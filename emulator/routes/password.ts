@@ -8,7 +8,7 @@ import { signUpCountryOf } from '../http/endUser.js';
 import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
-import { botChallengeFields, code45, email, obj, strictEmail, url, validate, yup } from '../http/validate.js';
+import { botChallengeFields, code45, email, nonEmpty, obj, strictEmail, url, validate, yup } from '../http/validate.js';
 import type { ProjectRecord } from '../state/model.js';
 import { revokeSessionsOfUser } from '../state/sessions.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
@@ -64,18 +64,22 @@ export function registerPasswordRoutes(router: Router): void {
       body: obj({
         email: strictEmail().defined(),
         password: yup.string().max(MAX_PASSWORD).defined(),
-        verification_callback_url: url().defined(),
+        // Without it the user is made and no verification e-mail is sent.
+        verification_callback_url: url(),
         ...botChallengeFields(),
       }).defined(),
     });
     const p = auth.project;
     requirePasswordAuth(p);
-    requireLongEnough(body.password);
-    if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
     // The service refuses an untrusted verification link before it makes the user (v2.7 made the user and sent no
     // e-mail).
-    if (!isTrustedRedirectUrl(body.verification_callback_url, trustPolicy(p)))
+    if (
+      body.verification_callback_url !== undefined &&
+      !isTrustedRedirectUrl(body.verification_callback_url, trustPolicy(p))
+    )
       throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if (!p.config.sign_up_enabled) throw createKnownError('SIGN_UP_NOT_ENABLED');
+    requireLongEnough(body.password);
     const hash = await hashPassword(body.password);
     if (authChannelByEmail(p, body.email))
       throw createKnownError('USER_EMAIL_ALREADY_EXISTS', {
@@ -99,7 +103,7 @@ export function registerPasswordRoutes(router: Router): void {
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'password' });
     // Sent after the fact, like the service's asynchronous e-mail.
     const channel = primaryChannel(p, user.id);
-    if (channel) {
+    if (channel && body.verification_callback_url !== undefined) {
       sendVerificationEmail(req, p, user.id, channel.id, channel.value, body.verification_callback_url);
     }
     return json({ access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id });
@@ -108,7 +112,7 @@ export function registerPasswordRoutes(router: Router): void {
   router.add('POST', '/auth/password/sign-in', async (req) => {
     const auth = requireAccess(req);
     const { body } = validate(req, {
-      body: obj({ email: email().defined(), password: yup.string().max(MAX_PASSWORD).defined() }).defined(),
+      body: obj({ email: nonEmpty(email()).defined(), password: yup.string().max(MAX_PASSWORD).defined() }).defined(),
     });
     const p = auth.project;
     requirePasswordAuth(p);

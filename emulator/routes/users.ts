@@ -5,7 +5,7 @@ import { requireAccess, resolveUserId, SERVER } from '../http/access.js';
 import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
-import { anyJson, email, obj, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
+import { anyJson, email, nonEmpty, obj, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
 import type { ProjectRecord, UserRecord } from '../state/model.js';
 import { isAnonymous, upgradeAnonymousUser } from '../state/anonymous.js';
 import { findMembership } from '../state/teams.js';
@@ -37,8 +37,6 @@ const base64 = () =>
     .string()
     .nullable()
     .test('base64', '${path} is not valid base64', (v) => v === undefined || v === null || STANDARD_BASE64.test(v));
-const nonEmpty = (schema: yup.StringSchema<string | undefined>) =>
-  schema.test('non-empty', '${path} must not be empty', (v) => v !== '');
 
 /** An ISO country code, trimmed and upper-cased first, as the service normalises it. */
 const countryCode = () =>

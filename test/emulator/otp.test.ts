@@ -58,7 +58,7 @@ describe('sending a sign-in code', () => {
     const send = (email: string) =>
       api(em, 'POST', '/auth/otp/send-sign-in-code', { body: { email, callback_url: CALLBACK } });
     await withDemoConfig(em, { magic_link_enabled: false }, async () => {
-      expectPlainError(await send(uniqueEmail()), 403, 'Magic link is not enabled for this project');
+      expectPlainError(await send(uniqueEmail()), 403, 'OTP sign-in is not enabled for this project');
     });
     await withDemoConfig(em, { sign_up_enabled: false }, async () => {
       expectKnownError(await send(uniqueEmail()), 'SIGN_UP_NOT_ENABLED', 400);
@@ -165,7 +165,7 @@ describe('signing in with the code', () => {
     expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { body: { code } }), 'VERIFICATION_CODE_EXPIRED', 400);
   });
 
-  it('refuses a sign-up code when the e-mail was taken meanwhile', async () => {
+  it('decides whom a code is for when it is used: a second sign-up code signs in the user the first one made', async () => {
     const em = emulator();
     const email = uniqueEmail();
     const first = await sendCode(email);
@@ -173,20 +173,19 @@ describe('signing in with the code', () => {
     expect(second.code).not.toBe(first.code);
     const signedUp = await endpoints.signInWithOtp(transportFor(em, 'client'), first.code);
     expect(signedUp.is_new_user).toBe(true);
-    expectKnownError(
-      await api(em, 'POST', '/auth/otp/sign-in', { body: { code: second.code } }),
-      'USER_EMAIL_ALREADY_EXISTS',
-      409,
-    );
+    const again = await endpoints.signInWithOtp(transportFor(em, 'client'), second.code);
+    expect(again).toMatchObject({ user_id: signedUp.user_id, is_new_user: false });
   });
 
-  it('refuses a code whose user was deleted', async () => {
+  it('a code whose user was deleted since signs a new user up', async () => {
     const em = emulator();
     const email = uniqueEmail();
     const signedIn = await endpoints.signInWithOtp(transportFor(em, 'client'), (await sendCode(email)).code);
     const { code } = await sendCode(email);
     await endpoints.deleteCurrentUser(userTransport(em, signedIn));
-    expectKnownError(await api(em, 'POST', '/auth/otp/sign-in', { body: { code } }), 'USER_NOT_FOUND', 404);
+    const again = await endpoints.signInWithOtp(transportFor(em, 'client'), code);
+    expect(again.is_new_user).toBe(true);
+    expect(again.user_id).not.toBe(signedIn.user_id);
   });
 
   it('treats codes of another kind, or malformed ones, as not found / invalid', async () => {
