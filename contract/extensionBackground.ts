@@ -2,7 +2,7 @@
  * Where an extension's background runs, told from its other documents. A module of its own, given
  * the extension's API (`ExtensionApi`, webExtension.ts) rather than looking it up, so that the
  * tab's lazy connection can ask it without sharing a module with the tab's main chunk, which finds
- * that API (see ARCHITECTURE.md, *What only some pages need loads lazily*).
+ * that API (see docs/decisions/0031-lazy-chunks-share-nothing.md).
  */
 
 /** What it reads of the extension's API. */

@@ -11,7 +11,7 @@ export interface LazyChunk<M> {
 
 /**
  * A lazy chunk that a render needs, loaded once. A lazy chunk imports nothing the tab's main chunk
- * does (see ARCHITECTURE.md): what it needs from there, its caller hands it.
+ * does (docs/decisions/0031-lazy-chunks-share-nothing.md): what it needs from there, its caller hands it.
  */
 export function lazyChunk<M>(load: () => Promise<M>): LazyChunk<M> {
   let loaded: (() => M) | undefined;

@@ -96,8 +96,9 @@ export default defineConfig({
     'A multi-tab auth client for the Stack Auth REST API v1: one broker per origin owns the session for every tab.',
   cleanUrls: true,
   lastUpdated: false,
-  // The API reports are for review, not pages.
-  srcExclude: ['**/README.md'],
+  // The API reports are for review, not pages; the decision records (docs/decisions/) are for maintainers and name
+  // source files, which the site does not serve.
+  srcExclude: ['**/README.md', 'decisions/**'],
   // The page list and site data (sidebars included) in one cached file, not inlined in each of the
   // ~600 pages: that was 109 kB of every page's HTML.
   metaChunk: true,
