@@ -2,7 +2,7 @@
 //
 // V8 compiles a function the first time it is called, on the main thread, unless it is a
 // parenthesized function expression, `(function name() {…})`, which it compiles with the script
-// (docs/decisions/compiled-ahead.md). The source keeps plain declarations and methods, so that
+// (docs/decisions/0030-compiled-ahead.md). The source keeps plain declarations and methods, so that
 // readers and tools follow it; every build that ships or measures the tab side rewrites the ones
 // listed here into that form: tsc's emit of dist/ (`emitWithCompiledAhead`), and esbuild's bundles
 // (`compiledAheadPlugin`). test/client/compiledAhead.test.ts checks from V8's own log that they are
