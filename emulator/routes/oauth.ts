@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { KnownError } from '../../protocol/errors/knownError.js';
 import { createKnownError } from '../../protocol/errors/create.js';
 import { isTrustedRedirectUrl } from '../../protocol/validation.js';
-import { keyIsValid } from '../auth/authenticate.js';
+import { clientSecretProblem, projectOfClientId } from '../auth/oauthClient.js';
 import { verifyAccessToken } from '../auth/jwt.js';
 import { randomToken, sha256Hex } from '../crypto.js';
 import {
@@ -21,6 +21,7 @@ import type { OAuthAccountRecord, OAuthFlowRecord, ProjectRecord, UserRecord } f
 import { own } from '../state/store.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
 import { authChannelByEmail, findUser } from '../state/users.js';
+import { serviceErrorBody } from '../http/serviceWording.js';
 import { errorReply } from '../server.js';
 import { listedProviders } from '../state/projects.js';
 import { trustPolicy } from './password.js';
@@ -118,11 +119,11 @@ const authorizeQuery = obj({
   provider_scope: yup.string(),
   error_redirect_uri: url(),
   error_redirect_url: url(),
-  after_callback_redirect_url: yup.string(),
+  after_callback_redirect_url: url(),
   // The SDK fetches the authorize URL and navigates itself (2.8.x sends `stack_response_mode`,
   // 2.8.108 and later also `hexclave_response_mode`): the answer is then JSON, not a redirect.
-  stack_response_mode: yup.string().oneOf(['json']),
-  hexclave_response_mode: yup.string().oneOf(['json']),
+  stack_response_mode: yup.string().oneOf(['json', 'redirect']),
+  hexclave_response_mode: yup.string().oneOf(['json', 'redirect']),
   ...botChallengeFields(),
 }).defined();
 
@@ -133,22 +134,33 @@ async function authorize(req: ApiRequest): Promise<Reply> {
   // is read, so the state below is current. A link flow needs one.
   const tokenCheck =
     query.type === 'link' || query.token !== '' ? await verifyAccessToken(req.env.store, query.token, req.now) : null;
-  const p = req.env.store.project(query.client_id);
+  const p = projectOfClientId(req.env.store, query.client_id);
   if (!p) throw createKnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: query.client_id });
-  if (!keyIsValid(p, 'publishable_client_key', query.client_secret, req.now))
-    throw createKnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: p.id });
+  const secretProblem = clientSecretProblem(p, query.client_secret, req.now);
+  if (secretProblem === 'required')
+    throw createKnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: p.id });
+  if (secretProblem === 'invalid') throw createKnownError('INVALID_PUBLISHABLE_CLIENT_KEY', { project_id: p.id });
   const provider = enabledProvider(p, providerId);
   if (!provider) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
+  // Checked before the flow starts, in the service's order.
+  if (query.type === 'link' && query.token === '')
+    throw new StatusError(400, '?token= query parameter is required for link type');
+  if (
+    query.after_callback_redirect_url !== undefined &&
+    !isTrustedRedirectUrl(query.after_callback_redirect_url, trustPolicy(p))
+  )
+    throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+  if (query.provider_scope !== undefined && provider.type === 'shared')
+    throw createKnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
   let linkUserId: string | null = null;
   if (tokenCheck !== null) {
     if (!tokenCheck.ok && tokenCheck.reason === 'expired')
       throw createKnownError('ACCESS_TOKEN_EXPIRED', { expired_at_millis: tokenCheck.expiredAtMillis });
     if (!tokenCheck.ok) throw createKnownError('UNPARSABLE_ACCESS_TOKEN');
     if (tokenCheck.projectId !== p.id) throw new StatusError(403, 'The access token is not valid for this project');
-    if (query.type === 'link' && query.provider_scope !== undefined && provider.type === 'shared')
-      throw createKnownError('OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
     linkUserId = tokenCheck.userId;
   }
+  const jsonMode = query.stack_response_mode === 'json' || query.hexclave_response_mode === 'json';
   const providerState = randomToken();
   const innerVerifier = randomBytes(32).toString('base64url');
   const flow: OAuthFlowRecord = {
@@ -166,6 +178,7 @@ async function authorize(req: ApiRequest): Promise<Reply> {
     created_at_millis: req.now,
     scope: query.scope,
     inner_code_verifier: innerVerifier,
+    ...(jsonMode ? { response_mode: 'json' as const } : {}),
   };
   pruneFlows(p, req.now);
   p.oauth_flows[providerState] = flow;
@@ -186,20 +199,33 @@ async function authorize(req: ApiRequest): Promise<Reply> {
         scopes: extractScopes([...defaultProviderScopes(providerId), query.provider_scope ?? ''].join(' ')),
         codeChallenge,
       });
-  // No `Secure`: the service adds it only outside development.
-  const cookie = { 'set-cookie': `${INNER_COOKIE}${providerState}=true; Path=/; Max-Age=600; HttpOnly` };
-  if (query.stack_response_mode === 'json' || query.hexclave_response_mode === 'json')
-    return { kind: 'json', status: 200, body: { location }, headers: cookie };
+  // In JSON mode the SDK drives the flow and PKCE guards it: no cookie, as the service answers.
+  if (jsonMode) return { kind: 'json', status: 200, body: { location } };
+  // The cookie the callback checks (a browser-redirect flow's CSRF guard), written as the service's framework writes
+  // it; no `Secure`: the service adds it only outside development.
+  const expires = new Date(req.now + OUTER_FLOW_MILLIS).toUTCString();
+  const cookie = {
+    'set-cookie': `${INNER_COOKIE}${providerState}=true; Path=/; Expires=${expires}; Max-Age=${OUTER_FLOW_MILLIS / 1000}; HttpOnly`,
+  };
   return redirect(location, cookie);
 }
 
-/** Known errors of the callback go to the error URL when it is trusted, else answer normally. */
-function redirectOrThrow(error: KnownError, p: ProjectRecord, errorUrl: string | null): Reply {
-  if (errorUrl === null || !isTrustedRedirectUrl(errorUrl, trustPolicy(p))) throw error;
-  const target = new URL(errorUrl);
+/**
+ * Known errors of the callback go back to the client, as the service sends them: to its redirect URI when trusted, else
+ * to its error URL when trusted, else they are answered as usual.
+ */
+function redirectOrThrow(error: KnownError, p: ProjectRecord, flow: OAuthFlowRecord): Reply {
+  const trusted = [flow.redirect_uri, flow.error_redirect_url].find(
+    (candidate): candidate is string => candidate !== null && isTrustedRedirectUrl(candidate, trustPolicy(p)),
+  );
+  if (trusted === undefined) throw error;
+  const body = serviceErrorBody(error);
+  const target = new URL(trusted);
+  target.searchParams.set('error', 'server_error');
+  target.searchParams.set('error_description', body.error);
   target.searchParams.set('errorCode', error.code);
-  target.searchParams.set('message', error.message);
-  target.searchParams.set('details', JSON.stringify(error.details ?? {}));
+  target.searchParams.set('message', body.error);
+  target.searchParams.set('details', JSON.stringify(body.details ?? {}));
   return redirect(target.toString());
 }
 
@@ -302,16 +328,13 @@ function resolveAccount(
   return { user, isNewUser: true };
 }
 
-async function callback(req: ApiRequest, state: string, fields: Record<string, unknown>): Promise<Reply> {
-  if (req.cookies[`${INNER_COOKIE}${state}`] !== 'true') {
-    throw new StatusError(
-      400,
-      'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again',
-    );
-  }
-  const p = req.env.store.projects().find((candidate) => own(candidate.oauth_flows, state) !== undefined);
-  const flow = p === undefined ? undefined : own(p.oauth_flows, state);
-  if (!p || !flow) throw new StatusError(400, 'Invalid OAuth cookie. Please try signing in again.');
+async function callback(
+  req: ApiRequest,
+  p: ProjectRecord,
+  flow: OAuthFlowRecord,
+  state: string,
+  fields: Record<string, unknown>,
+): Promise<Reply> {
   try {
     if (flow.created_at_millis + OUTER_FLOW_MILLIS < req.now) throw createKnownError('OUTER_OAUTH_TIMEOUT');
     const providerId = req.params.provider_id!;
@@ -362,9 +385,10 @@ async function callback(req: ApiRequest, state: string, fields: Record<string, u
     const target = new URL(flow.redirect_uri);
     target.searchParams.set('code', authorizationCode);
     target.searchParams.set('state', flow.client_state);
-    return redirect(target.toString());
+    // The service's OAuth server answers 302, which it turns into a 303 with an empty JSON body.
+    return { kind: 'json', status: 303, body: {}, headers: { location: target.toString() } };
   } catch (error) {
-    if (error instanceof KnownError) return redirectOrThrow(error, p, flow.error_redirect_url);
+    if (error instanceof KnownError) return redirectOrThrow(error, p, flow);
     throw error;
   }
 }
@@ -381,13 +405,23 @@ export function registerOAuthRoutes(router: Router): void {
     const fields: Record<string, unknown> = { ...req.query, ...body };
     const state =
       typeof req.query.state === 'string' ? req.query.state : typeof body.state === 'string' ? body.state : '';
-    // The inner cookie is deleted whatever the outcome; only states we could have issued name a cookie.
-    const clear: Record<string, string> = /^[0-9a-z]{1,64}$/.test(state)
-      ? { 'set-cookie': `${INNER_COOKIE}${state}=; Path=/; Max-Age=0; HttpOnly` }
-      : {};
+    const p = req.env.store.projects().find((candidate) => own(candidate.oauth_flows, state) !== undefined);
+    const flow = p === undefined ? undefined : own(p.oauth_flows, state);
+    if (!p || !flow) throw new StatusError(400, 'Invalid OAuth state. Please try signing in again.');
+    // A browser-redirect flow's inner cookie is checked and deleted whatever the outcome; a JSON-mode flow has none.
+    const clear: Record<string, string> =
+      flow.response_mode === 'json'
+        ? {}
+        : { 'set-cookie': `${INNER_COOKIE}${state}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT` };
     let reply: Reply;
     try {
-      reply = await callback(req, state, fields);
+      if (flow.response_mode !== 'json' && req.cookies[`${INNER_COOKIE}${state}`] !== 'true') {
+        throw new StatusError(
+          400,
+          'Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again',
+        );
+      }
+      reply = await callback(req, p, flow, state, fields);
     } catch (error) {
       reply = errorReply(error, req.env.log);
     }

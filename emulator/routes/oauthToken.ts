@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createKnownError } from '../../protocol/errors/create.js';
 import { issueTokens, refreshTokenFor, requireSecondFactor } from '../auth/issue.js';
-import { keyIsValid } from '../auth/authenticate.js';
+import { clientSecretProblem, projectOfClientId } from '../auth/oauthClient.js';
 import { sha256Hex } from '../crypto.js';
+import { StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, type ApiRequest, type Reply } from '../http/types.js';
 import { schemaError } from '../http/validate.js';
@@ -37,10 +38,12 @@ function authenticateClient(req: ApiRequest, body: Record<string, unknown>): Pro
       clientSecret = decodeURIComponent(decoded.slice(colon + 1));
     }
   }
-  const project = clientId === undefined ? undefined : req.env.store.project(clientId);
-  if (!project || clientSecret === undefined || !keyIsValid(project, 'publishable_client_key', clientSecret, req.now)) {
-    throw createKnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: null });
-  }
+  const project = clientId === undefined ? undefined : projectOfClientId(req.env.store, clientId);
+  const problem =
+    project && clientSecret !== undefined ? clientSecretProblem(project, clientSecret, req.now) : 'invalid';
+  if (project && problem === 'required')
+    throw createKnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: project.id });
+  if (!project || problem !== null) throw createKnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: null });
   return project;
 }
 
@@ -108,7 +111,11 @@ export function registerOAuthTokenRoute(router: Router): void {
     ) {
       throw createKnownError('INVALID_AUTHORIZATION_CODE');
     }
-    if (redirectUri.split('#')[0] !== record.redirect_uri) throw createKnownError('REDIRECT_URL_NOT_WHITELISTED');
+    if (redirectUri.split('#')[0] !== record.redirect_uri)
+      throw new StatusError(
+        400,
+        'Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.',
+      );
     record.used = true;
     const user = findUser(p, record.user_id);
     if (!user) throw createKnownError('INVALID_AUTHORIZATION_CODE');

@@ -261,6 +261,8 @@ export interface OAuthFlowRecord {
   scope?: string;
   /** The PKCE verifier of the inner exchange with the (mock) provider. */
   inner_code_verifier?: string;
+  /** `json`: the SDK asked for the location as JSON and got no inner cookie, so the callback checks none (PKCE guards). */
+  response_mode?: 'json';
 }
 
 /** An authorization code issued at the end of the callback, for the token endpoint. */

@@ -85,7 +85,12 @@ describe('authorize errors', () => {
         for (const [k, v] of Object.entries(extra)) parsed.searchParams.set(k, v);
         return get(parsed);
       });
-    expect(await link('')).toMatchObject({ status: 401, known: 'UNPARSABLE_ACCESS_TOKEN' });
+    expect(await link('')).toMatchObject({
+      status: 400,
+      known: null,
+      text: '?token= query parameter is required for link type',
+    });
+    expect(await link('not-a-token')).toMatchObject({ status: 401, known: 'UNPARSABLE_ACCESS_TOKEN' });
     const admin = await endpoints.signInWithPassword(transportFor(em, 'client', { project: 'internal' }), {
       email: 'admin@authbroker.dev',
       password: 'admin-password',
@@ -114,17 +119,18 @@ describe('callback errors', () => {
     expect(wrongValue).toMatchObject({ status: 400, text: COOKIE_MISSING });
     const unknown = new URL(atCallback);
     unknown.searchParams.set('state', 'zzzz');
-    expect(await callback(unknown, 'stack-oauth-inner-zzzz=true')).toMatchObject({
-      status: 400,
-      text: 'Invalid OAuth cookie. Please try signing in again.',
-    });
+    const unknownState = await callback(unknown, 'stack-oauth-inner-zzzz=true');
+    expect(unknownState).toMatchObject({ status: 400, text: 'Invalid OAuth state. Please try signing in again.' });
+    // No flow, so no cookie of one to delete.
+    expect(unknownState.headers.get('set-cookie')).toBeNull();
+    expect(missing.headers.get('set-cookie')).toMatch(/=; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT$/);
     // The flow is still intact: with its cookie it completes.
-    expect((await callback(atCallback, flow.cookie)).status).toBe(307);
+    expect((await callback(atCallback, flow.cookie)).status).toBe(303);
     // …once: the provider code is spent.
     expect((await callback(atCallback, flow.cookie)).status).toBe(400);
   });
 
-  it('a denied consent goes to the error URL with errorCode, message and details', async () => {
+  it('a denied consent goes back to the client’s redirect URI with error, errorCode, message and details', async () => {
     const em = emulator();
     const flow = await startFlow(em);
     const atCallback = await consent(flow, { action: 'deny' });
@@ -132,8 +138,10 @@ describe('callback errors', () => {
     const result = await callback(atCallback, flow.cookie);
     expect(result.status).toBe(307);
     const target = new URL(result.location!);
-    expect(target.origin + target.pathname).toBe(ERROR_URL);
+    expect(target.origin + target.pathname).toBe(flow.redirectUri);
     expect(Object.fromEntries(target.searchParams)).toEqual({
+      error: 'server_error',
+      error_description: 'The OAuth provider denied access to the user.',
       errorCode: 'OAUTH_PROVIDER_ACCESS_DENIED',
       message: 'The OAuth provider denied access to the user.',
       details: '{}',
@@ -141,10 +149,18 @@ describe('callback errors', () => {
     expect(isKnownError(knownErrorFromRedirect(target), 'OAUTH_PROVIDER_ACCESS_DENIED')).toBe(true);
   });
 
-  it('with an untrusted error URL, the error is the normal known-error response', async () => {
+  it('goes to the error URL when the redirect URI is not trusted, and is answered as usual when neither is', async () => {
     const em = emulator();
-    const flow = await startFlow(em, { errorRedirectUrl: 'https://evil.example.com/error' });
-    const result = await callback(await consent(flow, { action: 'deny' }), flow.cookie);
+    const toErrorUrl = await startFlow(em, { redirectUri: 'https://evil.example.com/callback' });
+    const redirected = await callback(await consent(toErrorUrl, { action: 'deny' }), toErrorUrl.cookie);
+    const target = new URL(redirected.location!);
+    expect(target.origin + target.pathname).toBe(ERROR_URL);
+    expect(target.searchParams.get('errorCode')).toBe('OAUTH_PROVIDER_ACCESS_DENIED');
+    const neither = await startFlow(em, {
+      redirectUri: 'https://evil.example.com/callback',
+      errorRedirectUrl: 'https://evil.example.com/error',
+    });
+    const result = await callback(await consent(neither, { action: 'deny' }), neither.cookie);
     expect(result.status).toBe(400);
     expect(result.headers.get('x-stack-known-error')).toBe('OAUTH_PROVIDER_ACCESS_DENIED');
   });
@@ -174,7 +190,10 @@ describe('callback errors', () => {
     await advanceClock(em, 10 * 60 * 1000 + 1000);
     const result = await callback(atCallback, flow.cookie);
     expect(new URL(result.location!).searchParams.get('errorCode')).toBe('OUTER_OAUTH_TIMEOUT');
-    const untrusted = await startFlow(em, { errorRedirectUrl: 'https://evil.example.com/error' });
+    const untrusted = await startFlow(em, {
+      redirectUri: 'https://evil.example.com/callback',
+      errorRedirectUrl: 'https://evil.example.com/error',
+    });
     const late = await consent(untrusted, { email: uniqueEmail('gh') });
     await advanceClock(em, 10 * 60 * 1000 + 1000);
     const direct = await callback(late, untrusted.cookie);
@@ -198,7 +217,7 @@ describe('callback errors', () => {
       headers: { cookie: flow.cookie },
       redirect: 'manual',
     });
-    expect(posted.status).toBe(307);
+    expect(posted.status).toBe(303);
     expect(new URL(posted.headers.get('location')!).searchParams.get('state')).toBe(flow.state);
   });
 

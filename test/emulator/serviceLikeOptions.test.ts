@@ -219,7 +219,8 @@ describe('an external OpenID provider for the shared OAuth providers', () => {
     });
     const login = `grace-${Date.now()}@example.com`;
     const done = await viaProvider(flow, login);
-    expect(done.status, done.text).toBe(307);
+    // A signed-in callback is a 303 back to the client, as the service answers.
+    expect(done.status, done.text).toBe(303);
     const back = new URL(done.location!);
     expect(back.searchParams.get('state')).toBe(flow.state);
     expect(provider.tokenRequests.at(-1)?.get('redirect_uri')).toBe(`${em.url}/api/v1/auth/oauth/callback/spotify`);
@@ -235,7 +236,7 @@ describe('an external OpenID provider for the shared OAuth providers', () => {
   it("renews a connected account's token at the provider and asks it whether a token is still good", async () => {
     const flow = await startFlow(em, { project: 'internal', providerId: 'github' });
     const login = `linus-${Date.now()}@example.com`;
-    expect((await viaProvider(flow, login)).status).toBe(307);
+    expect((await viaProvider(flow, login)).status).toBe(303);
     const external = em.env.externalOAuthProvider!;
     const owner = Object.values(em.env.store.project('internal')!.users).find((user) =>
       user.oauth_accounts.some((account) => account.account_id === login),
