@@ -112,6 +112,11 @@ export interface BrokerApi {
   watchLifetime(lockName: string): Promise<string | null>;
   /** For the app's own backend calls (`x-stack-access-token`). Never the refresh token. */
   getAccessToken(): Promise<string | null>;
+  /**
+   * What is wrong with the configuration tabs pass (an unknown project id, a refused publishable key), each a
+   * sentence naming the option to fix: the broker reads the project once to find out. Empty when nothing is.
+   */
+  configProblems(): Promise<string[]>;
 
   // ── signing in and out
   /** `verificationCallbackUrl` defaults to the tab's e-mail verification page. */

@@ -136,6 +136,7 @@ export const argumentRules = {
   goodbye: args(),
   watchLifetime: args(['lockName', lockName()]),
   getAccessToken: args(),
+  configProblems: args(),
 
   signUpWithPassword: args([
     'input',

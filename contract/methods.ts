@@ -23,6 +23,7 @@ export const methodRoles = {
   goodbye: 'connection',
   watchLifetime: 'connection',
   getAccessToken: 'action',
+  configProblems: 'connection',
   signUpWithPassword: 'action',
   signInWithPassword: 'action',
   signUpAnonymously: 'action',

@@ -51,6 +51,13 @@ async function probe(
   }
 }
 
+/** Probes the API root alone: the lightest word from the service that says it answers. */
+export function probeApiRoot(options: Omit<DiagnoseOptions, 'navigatorOnline'>): Promise<ProbeResult> {
+  const now = options.now ?? Date.now;
+  const fetchFn = options.fetch ?? globalThis.fetch.bind(globalThis);
+  return probe(`${normalizeBaseUrl(options.baseUrl)}/api/v1`, fetchFn, options.timeoutMillis ?? 5000, now);
+}
+
 /** Probes the API root and the health endpoint in parallel. */
 export async function diagnoseNetwork(options: DiagnoseOptions): Promise<NetworkDiagnostics> {
   const base = normalizeBaseUrl(options.baseUrl);
@@ -83,6 +90,36 @@ export interface NetworkFailureContext {
   skipProbes?: boolean;
 }
 
+/** Whether a base URL is on this machine: a stopped dev server (the emulator, say) is the likely cause then. */
+function onThisMachine(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why the service did not answer, for the people who run it: which URL, whether its origin answers at all, and,
+ * for one on this machine, how to start authbroker's emulator. The device being offline is another sentence
+ * (`networkErrorAfterFailure`).
+ */
+export function serviceUnreachableMessage(
+  baseUrl: string,
+  diagnostics: NetworkDiagnostics | null,
+  detail = '',
+): string {
+  const base = normalizeBaseUrl(baseUrl);
+  const sentence =
+    diagnostics?.health.reachable === true
+      ? `The service at ${base} answers its health check, but its API does not answer${detail}.`
+      : `The service at ${base} could not be reached${detail}.`;
+  return onThisMachine(base)
+    ? `${sentence} Is it running? For authbroker's emulator: npx authbroker-emulator (npm start in the authbroker repository).`
+    : sentence;
+}
+
 /** The error for a call that never got an answer: offline when the runtime says so, else unreachable. */
 export async function networkErrorAfterFailure(context: NetworkFailureContext): Promise<NetworkError> {
   const { navigatorOnline, cause, attempts, baseUrl } = context;
@@ -100,9 +137,6 @@ export async function networkErrorAfterFailure(context: NetworkFailureContext): 
     );
   }
   const detail = cause instanceof Error && cause.message !== '' ? ` (${cause.message})` : '';
-  const message =
-    diagnostics?.health.reachable === true
-      ? `The service at ${baseUrl} answers its health check, but this request got no response${detail}.`
-      : `The service at ${baseUrl} could not be reached${detail}.`;
+  const message = serviceUnreachableMessage(baseUrl, diagnostics, detail);
   return new NetworkError('NETWORK_UNREACHABLE', message, diagnostics, attempts, { cause });
 }

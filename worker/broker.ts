@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../protocol/clock.js';
 import { messageOf } from '../protocol/errors/errors.js';
 import type { ApiContext } from './api/context.js';
 import { QueryClient } from './cache/queryClient.js';
+import { configCheck } from './cache/configCheck.js';
 import { refetchOnReturn } from './cache/refetchOnReturn.js';
 import {
   brokerKeyOf,
@@ -212,6 +213,8 @@ export async function createBroker(
   const { queries, liveContext, ownerOf, isSignedIn, setStatus } = createQueries(base, sessions, transports);
   const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }), clock);
   tabs.released.subscribe((tab) => warnings.forgetTab(tab));
+  // Kept current while someone looks at it; nothing is asked of the service while nobody does.
+  tabs.changed.subscribe(() => connectivity.setWatched(tabs.someoneWatchesConnectivity()));
   const outbox = createOutbox({
     storage,
     key: base.brokerKey,
@@ -301,6 +304,11 @@ export async function createBroker(
       return context && servicesOf(context);
     },
   };
+  const configProblems = configCheck({
+    config,
+    readProject: () => transports.client.request({ method: 'GET', path: '/projects/current', user: 'none' }),
+    onProblem: (problem) => warnings.add(problem),
+  });
   const connect = tabConnector({
     tabs,
     queries,
@@ -309,6 +317,7 @@ export async function createBroker(
     warnings,
     status: () => status.current(),
     onReturn,
+    configProblems,
     ownLockName: async () => (ownLock === null ? null : ownLock.current()),
     services: servicesOf(apiContext),
     trace,
@@ -371,7 +380,12 @@ async function openBase(configInput: unknown, host: BrokerHostOptions & LazyPart
     locks,
     storage,
     bus: host.bus ?? createBus(brokerKey),
-    connectivity: new Connectivity({ baseUrl: config.baseUrl, fetch: fetchFn, clock }),
+    connectivity: new Connectivity({
+      baseUrl: config.baseUrl,
+      fetch: fetchFn,
+      clock,
+      watchIntervalMillis: config.connectivityCheckMillis,
+    }),
     warnings,
     recording,
     refreshed: new Emitter(),

@@ -24,13 +24,25 @@ export interface BrokerConfig {
   refetchOnReturn?: boolean | undefined;
   /** Where the refresh token lives (see TokenStore). Default 'indexeddb'. */
   tokenStore?: TokenStore | undefined;
+  /**
+   * While a shown tab watches connectivity (a banner, the devtools), the service is confirmed this often (ms) unless
+   * it answered something meanwhile: one `GET /api/v1`. 0: never (checks then happen only when a request fails or a
+   * tab connects or comes into view). Default 4000.
+   */
+  connectivityCheckMillis?: number | undefined;
 }
 
 export interface ResolvedBrokerConfig extends BrokerConfig {
   tokenMarginMillis: number;
   refetchOnReturn: boolean;
   tokenStore: TokenStore;
+  connectivityCheckMillis: number;
 }
+
+/** How often a watched, shown broker confirms the service by default: a stopped service is seen within about this. */
+export const DEFAULT_CONNECTIVITY_CHECK_MILLIS = 4000;
+/** Confirming more often than this would load the service for little: a shorter interval is refused. */
+export const MIN_CONNECTIVITY_CHECK_MILLIS = 1000;
 
 function isRecordOfStrings(value: unknown): value is Record<string, string> {
   return (
@@ -55,6 +67,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
     'extraRequestHeaders',
     'refetchOnReturn',
     'tokenStore',
+    'connectivityCheckMillis',
   ]);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) {
@@ -88,6 +101,17 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (c.tokenStore !== undefined && c.tokenStore !== 'indexeddb' && c.tokenStore !== 'memory') {
     throw new InvalidArgumentError('config.tokenStore', "tokenStore must be 'indexeddb' or 'memory'.");
   }
+  const checkMillis = c.connectivityCheckMillis ?? DEFAULT_CONNECTIVITY_CHECK_MILLIS;
+  if (
+    typeof checkMillis !== 'number' ||
+    !Number.isInteger(checkMillis) ||
+    (checkMillis !== 0 && (checkMillis < MIN_CONNECTIVITY_CHECK_MILLIS || checkMillis > 3_600_000))
+  ) {
+    throw new InvalidArgumentError(
+      'config.connectivityCheckMillis',
+      `connectivityCheckMillis must be 0 (never) or a whole number of milliseconds from ${MIN_CONNECTIVITY_CHECK_MILLIS} to 3600000.`,
+    );
+  }
   return {
     baseUrl: normalizeBaseUrl(c.baseUrl),
     projectId: c.projectId,
@@ -98,6 +122,7 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
     tokenMarginMillis: margin,
     refetchOnReturn: c.refetchOnReturn ?? true,
     tokenStore: c.tokenStore ?? 'indexeddb',
+    connectivityCheckMillis: checkMillis,
     ...(c.extraRequestHeaders === undefined
       ? {}
       : { extraRequestHeaders: { ...(c.extraRequestHeaders as Record<string, string>) } }),
@@ -113,6 +138,7 @@ const CONFIG_FIELDS = [
   'internalPublishableClientKey',
   'tokenMarginMillis',
   'refetchOnReturn',
+  'connectivityCheckMillis',
   'extraRequestHeaders',
 ] as const;
 

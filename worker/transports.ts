@@ -14,6 +14,7 @@ import {
 import type { ApiTransports } from './api/context.js';
 import type { ResolvedBrokerConfig } from './config.js';
 import type { Connectivity } from './connectivity/connectivity.js';
+import { serviceUnreachableMessage } from '../protocol/diagnostics.js';
 
 export interface TransportsOptions {
   config: ResolvedBrokerConfig;
@@ -41,10 +42,14 @@ export function createTransports(options: TransportsOptions): Transports {
   const beforeAttempt = async ({ method }: { method: string }, signal: AbortSignal | undefined) => {
     if (!connectivity.isOffline) return;
     if (method === 'GET') return connectivity.waitUntilOnline(signal);
+    const { browserOnline, diagnostics } = connectivity.snapshot();
+    // The device being offline and the service not answering are different troubles, with different fixes.
+    if (browserOnline === false)
+      throw new NetworkError('NETWORK_OFFLINE', 'You are offline: this change was not sent.', diagnostics, 0);
     throw new NetworkError(
-      'NETWORK_OFFLINE',
-      'You are offline: this change was not sent.',
-      connectivity.snapshot().diagnostics,
+      'NETWORK_UNREACHABLE',
+      `This change was not sent: ${serviceUnreachableMessage(config.baseUrl, diagnostics)}`,
+      diagnostics,
       0,
     );
   };

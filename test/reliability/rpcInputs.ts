@@ -25,6 +25,7 @@ export const RPC_TEMPLATES: Record<
   reportBrowserState: [{ online: true, visible: true }],
   watchLifetime: ['authbroker:tab:fuzz'],
   getAccessToken: [],
+  configProblems: [],
   signUpWithPassword: [
     { email: 'demo@authbroker.dev', password: 'long-enough-password', verificationCallbackUrl: `${APP}/v` },
   ],

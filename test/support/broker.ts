@@ -36,6 +36,8 @@ export async function startTestBroker(
     refetchOnReturn?: boolean;
     extraRequestHeaders?: Record<string, string>;
     tokenStore?: 'indexeddb' | 'memory';
+    connectivityCheckMillis?: number;
+    projectId?: string;
   } = {},
 ): Promise<TestBroker> {
   const locks = options.locks ?? new LocalLockManager();
@@ -43,9 +45,12 @@ export async function startTestBroker(
   const broker = await createBroker(
     {
       baseUrl: emulator.url,
-      projectId: demo.id,
+      projectId: options.projectId ?? demo.id,
       publishableClientKey: demo.publishableClientKey,
       internalPublishableClientKey: internal.publishableClientKey,
+      ...(options.connectivityCheckMillis === undefined
+        ? {}
+        : { connectivityCheckMillis: options.connectivityCheckMillis }),
       ...(options.tokenMarginMillis === undefined ? {} : { tokenMarginMillis: options.tokenMarginMillis }),
       ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
       ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),

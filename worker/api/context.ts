@@ -72,7 +72,8 @@ export type PlumbingMethod =
   | 'reportBrowserState'
   | 'goodbye'
   | 'watchLifetime'
-  | 'getAccessToken';
+  | 'getAccessToken'
+  | 'configProblems';
 
 /** What the service-facing methods are, for every tab alike (auth, account, teams, admin…). */
 export type ServiceMethods = Omit<BrokerApi, PlumbingMethod>;

@@ -12,7 +12,7 @@
  * gets one check a second). A check under way may have started before the network came back: one more follows it.
  * A tab's first report is no news (its arrival has the contact verified anyway), nor is any with the broker online.
  */
-import { diagnoseNetwork } from '../../protocol/diagnostics.js';
+import { diagnoseNetwork, probeApiRoot } from '../../protocol/diagnostics.js';
 import type { NetworkDiagnostics } from '../../protocol/errors/errors.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { ConnectivityState } from '../../contract/state.js';
@@ -46,6 +46,10 @@ export interface CheckOptions {
   lastHeardAtMillis(): number;
   /** A check's result: whether the service is reachable is for the state to decide. */
   settle(diagnostics: NetworkDiagnostics): void;
+  /** While watched: the service is confirmed this often (ms) unless heard from meanwhile; 0 never. */
+  watchIntervalMillis?: number | undefined;
+  /** A confirmation got an answer from the API (its status). */
+  heard(status: number): void;
 }
 
 /**
@@ -81,7 +85,65 @@ export class ConnectivityChecks {
    */
   private recheckAfterCheck: { back: boolean } | null = null;
 
+  /** The next confirmation while someone watches, or null. */
+  private watchTimer: unknown = null;
+
   constructor(private readonly options: CheckOptions) {}
+
+  /**
+   * Whether a shown tab watches connectivity. While one does, the service is confirmed every watch interval unless
+   * it was heard from (or checked) meanwhile: an idle page that shows a banner sees a stopped service within about
+   * one interval, and a busy one costs nothing more. Nobody watching, or every tab hidden: no confirmations at all.
+   */
+  setWatched(watched: boolean): void {
+    const interval = this.options.watchIntervalMillis ?? 0;
+    if (!watched || interval <= 0 || this.closed) return this.stopWatching();
+    if (this.watchTimer === null) this.scheduleWatch(interval);
+  }
+
+  private scheduleWatch(interval: number): void {
+    const { clock } = this.options;
+    const due = () => Math.max(this.options.lastHeardAtMillis(), this.lastCheckAtMillis) + interval;
+    this.watchTimer = clock.setTimeout(
+      () => {
+        this.watchTimer = null;
+        if (this.closed) return;
+        // Known to be down: the whole check (its first probe would only fail); else the one light request.
+        if (clock.now() >= due()) this.recovering ? this.checkNow() : this.confirmNow();
+        this.scheduleWatch(interval);
+      },
+      Math.max(0, Math.min(interval, due() - clock.now())),
+    );
+  }
+
+  private stopWatching(): void {
+    if (this.watchTimer !== null) this.options.clock.clearTimeout(this.watchTimer);
+    this.watchTimer = null;
+  }
+
+  /** One `GET /api/v1`; only when it finds no answer, the whole check (the API root and `/health`). */
+  private confirmNow(): void {
+    if (this.checking || this.closed) return;
+    this.checking = true;
+    const { clock } = this.options;
+    this.lastCheckAtMillis = clock.now();
+    void probeApiRoot({
+      baseUrl: this.options.baseUrl,
+      fetch: this.options.fetch,
+      timeoutMillis: CHECK_TIMEOUT_MILLIS,
+      now: () => clock.now(),
+    }).then(
+      (probe) => {
+        this.checking = false;
+        if (this.closed) return;
+        if (probe.reachable) this.options.heard(probe.status ?? 200);
+        else this.checkNow();
+      },
+      () => {
+        this.checking = false;
+      },
+    );
+  }
 
   /** A request got no answer: probe now, then with backoff, unless probing already (its backoff goes on). */
   startRecovering(): void {
@@ -198,6 +260,7 @@ export class ConnectivityChecks {
   close(): void {
     this.closed = true;
     this.cancelPlan();
+    this.stopWatching();
   }
 
   private cancelPlan(): void {

@@ -20,6 +20,8 @@ export interface ConnectivityOptions {
   clock: Clock;
   /** Probe backoff while offline: from 1 s, doubling, at most this. Default 15 s. */
   maxProbeIntervalMillis?: number;
+  /** While a shown tab watches connectivity, the service is confirmed this often (ms); 0 never. Default 0. */
+  watchIntervalMillis?: number;
 }
 
 export { CONTACT_FRESH_MILLIS } from './checks.js';
@@ -52,6 +54,7 @@ export class Connectivity {
       browserOnline: () => this.snap.browserOnline,
       lastHeardAtMillis: () => this.lastHeardAtMillis,
       settle: (diagnostics) => this.settle(diagnostics),
+      heard: (status) => this.recordResponse(status),
     });
   }
 
@@ -103,6 +106,11 @@ export class Connectivity {
    */
   verifyContact(): void {
     if (!this.closed) this.checks.verifyContact();
+  }
+
+  /** Whether a shown tab watches connectivity: then the service is confirmed at the watch interval (checks.ts). */
+  setWatched(watched: boolean): void {
+    this.checks.setWatched(watched);
   }
 
   /** Resolves when requests may go: at once unless offline. */
@@ -160,11 +168,11 @@ export class Connectivity {
       this.lastHeardAtMillis = now;
       const wasDown = this.checks.recovering || this.snap.state === 'offline';
       this.recovered(now);
-      this.update(afterCheck(this.snap, diagnostics, wasDown, now));
+      this.update(afterCheck(this.snap, diagnostics, wasDown, now, this.options.baseUrl));
       return;
     }
     this.checks.recovering = true;
-    this.update(afterCheck(this.snap, diagnostics, false, now));
+    this.update(afterCheck(this.snap, diagnostics, false, now, this.options.baseUrl));
     this.checks.unreachable(now);
   }
 }

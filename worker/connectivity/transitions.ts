@@ -5,6 +5,7 @@
 import type { ConnectivitySnapshot } from '../../contract/state.js';
 import { messageOf, NetworkError, type NetworkDiagnostics } from '../../protocol/errors/errors.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
+import { serviceUnreachableMessage } from '../../protocol/diagnostics.js';
 
 /** Server errors in a row that make the state degraded. */
 export const DEGRADED_AFTER = 2;
@@ -43,6 +44,19 @@ export function afterNetworkFailure(snap: ConnectivitySnapshot, error: unknown, 
   };
 }
 
+/** What a check that got no answer from the API means: the device is offline, or the service does not answer. */
+function checkFailure(snap: ConnectivitySnapshot, diagnostics: NetworkDiagnostics, baseUrl: string): NetworkError {
+  const why = diagnostics.apiRoot.error === null ? '' : ` (${diagnostics.apiRoot.error})`;
+  return snap.browserOnline === false
+    ? new NetworkError(
+        'NETWORK_OFFLINE',
+        `You are offline: the service at ${baseUrl} cannot be reached${why}.`,
+        diagnostics,
+        1,
+      )
+    : new NetworkError('NETWORK_UNREACHABLE', serviceUnreachableMessage(baseUrl, diagnostics, why), diagnostics, 1);
+}
+
 /**
  * A check's result. Reachable: online again after an outage (`wasDown`), else only the time of the last success
  * changes (a broker degraded by server errors stays so until a real call is answered well). Not reachable: the
@@ -53,9 +67,18 @@ export function afterCheck(
   diagnostics: NetworkDiagnostics,
   wasDown: boolean,
   now: number,
+  baseUrl: string,
 ): Patch {
-  if (!diagnostics.apiRoot.reachable)
-    return diagnostics.health.reachable ? { state: 'degraded', diagnostics } : { state: 'offline', diagnostics };
+  if (!diagnostics.apiRoot.reachable) {
+    // One truth: what the banner says and what the error, the count and the devtools say are the same failure.
+    const failure = {
+      consecutiveFailures: snap.consecutiveFailures + 1,
+      lastError: serializeError(checkFailure(snap, diagnostics, baseUrl)),
+      lastErrorAtMillis: now,
+      diagnostics,
+    };
+    return { ...failure, state: diagnostics.health.reachable ? 'degraded' : 'offline' };
+  }
   if (snap.state === 'online' || (snap.state === 'degraded' && !wasDown)) return { lastSuccessAtMillis: now };
   return { state: 'online', consecutiveFailures: 0, diagnostics, lastSuccessAtMillis: now };
 }

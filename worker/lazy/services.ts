@@ -20,6 +20,7 @@ const PLUMBING: Record<PlumbingMethod, true> = {
   goodbye: true,
   watchLifetime: true,
   getAccessToken: true,
+  configProblems: true,
 };
 /** Every method has argument rules, so their names are the methods. */
 const SERVICE_METHODS = Object.keys(argumentRules).filter((name) => !(name in PLUMBING)) as Array<keyof ServiceMethods>;

@@ -26,6 +26,8 @@ export interface TabApiContext {
   status(): BrokerStatus;
   /** A hidden tab came back into view. */
   onReturn(cause?: FetchCause): void;
+  /** What is wrong with the configuration, found once per broker (cache/configCheck.ts). */
+  configProblems(): Promise<string[]>;
   /** The name of the lock this broker holds for its life now (null for an in-page broker). */
   ownLockName(): Promise<string | null>;
   services: ServiceMethods;
@@ -111,9 +113,11 @@ export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: Tab
       if (online !== undefined) context.connectivity.reportBrowser(tab.label, online);
       if (nowVisible !== undefined) {
         if (nowVisible && visible === false) context.onReturn(cause('return', 'visible again'));
-        // Someone is looking at this tab now: what it shows of connectivity must be current.
-        if (nowVisible && visible !== true) context.connectivity.verifyContact();
+        // Someone is looking at this tab now (it became visible, or its window got the focus): what it shows of
+        // connectivity must be current.
+        if (nowVisible) context.connectivity.verifyContact();
         visible = nowVisible;
+        tabs.setVisible(tab, nowVisible);
       }
     },
     goodbye: async () => tabs.release(tab),
@@ -122,5 +126,6 @@ export function createTabApi(tab: Tab, context: TabApiContext, handlerUrls?: Tab
       return context.ownLockName();
     },
     getAccessToken: () => session.getAccessToken(cause('action', 'getAccessToken')),
+    configProblems: () => context.configProblems(),
   };
 }

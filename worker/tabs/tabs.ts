@@ -23,6 +23,8 @@ export interface Tab {
   readonly label: number;
   readonly subscriptions: Map<string, ActiveSubscription>;
   released: boolean;
+  /** Whether the tab is shown (its own report; undefined until it first reports). */
+  visible: boolean | undefined;
 }
 
 interface TabState extends Tab, DeliveredTab {
@@ -31,6 +33,9 @@ interface TabState extends Tab, DeliveredTab {
 }
 
 export const MAX_SUBSCRIPTIONS_PER_TAB = 1000;
+
+/** Queries whose watchers show connectivity (a banner, the devtools): while a shown tab watches one, it is kept current. */
+const SHOWS_CONNECTIVITY: ReadonlySet<string> = new Set(['connectivity', 'status', 'diagnostics']);
 
 /**
  * Who a subscription's fetch is for (diagnostics): a tab subscribing, or its subscription moving to a new session's
@@ -81,6 +86,7 @@ export class Tabs {
       pending: new Map(),
       flushScheduled: false,
       released: false,
+      visible: undefined,
     };
     this.tabs.set(tab.label, tab);
     this.liveness.add(tab, listener.ping?.bind(listener));
@@ -162,6 +168,23 @@ export class Tabs {
       this.causeOf(tab.label, via, spec.kind),
     );
     return { entry, detach };
+  }
+
+  /** The tab says whether it is shown. */
+  setVisible(tab: Tab, visible: boolean): void {
+    const state = this.state(tab);
+    if (state.visible === visible) return;
+    state.visible = visible;
+    this.changed.emit();
+  }
+
+  /** Whether a shown tab watches what connectivity looks like (its state, the broker's status, diagnostics). */
+  someoneWatchesConnectivity(): boolean {
+    for (const tab of this.tabs.values()) {
+      if (tab.visible !== true) continue;
+      for (const { entry } of tab.subscriptions.values()) if (SHOWS_CONNECTIVITY.has(entry.spec.kind)) return true;
+    }
+    return false;
   }
 
   /** Each tab by number, with the entries it watches (diagnostics). */
