@@ -14,6 +14,7 @@ import { askingAgainWhenLost } from './askAgain.js';
 import type { BrokerChannel, BrokerTarget } from './brokerChannel.js';
 import { openBroker } from './openBroker.js';
 import type { HandlerUrls } from '../handlerUrls.js';
+import { forwardBrowserState } from './browserState.js';
 import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
 import type { ConnectOptions } from '../connectOptions.js';
 
@@ -56,29 +57,6 @@ export function warnIfEveryTabAlone(options: ConnectOptions): void {
   console.warn(
     "authbroker: neither the sharedWorker nor the serviceWorker option was given, so every tab runs its own broker (its own token renewals and requests; no shared cache). Add sharedWorker: (name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name }) (with Vite; or the URL of authbroker-shared-worker.js) and serviceWorker: '/authbroker-service-worker.js' to createBrokerClient's options, or mode: 'in-process' if one broker per tab is what you want.",
   );
-}
-
-function forwardBrowserState(api: BrokerApi): () => void {
-  if (typeof window === 'undefined') return () => undefined;
-  const report = (state: { online?: boolean; visible?: boolean }) =>
-    void api.reportBrowserState(state).catch(() => undefined);
-  const online = () => report({ online: true });
-  const offline = () => report({ online: false });
-  const visibility = () => report({ visible: document.visibilityState === 'visible' });
-  const leave = (event: PageTransitionEvent) => {
-    if (!event.persisted) void api.goodbye().catch(() => undefined);
-  };
-  window.addEventListener('online', online);
-  window.addEventListener('offline', offline);
-  document.addEventListener('visibilitychange', visibility);
-  window.addEventListener('pagehide', leave);
-  report({ online: navigator.onLine, visible: document.visibilityState === 'visible' });
-  return () => {
-    window.removeEventListener('online', online);
-    window.removeEventListener('offline', offline);
-    document.removeEventListener('visibilitychange', visibility);
-    window.removeEventListener('pagehide', leave);
-  };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * Writing the copy a tab keeps between visits (`keptCopyReader.ts` reads it). Only what the broker sends
- * is written, so this loads with the connection (`connect/connection.ts`), after the first render; it gets
- * the reader's state and helpers from the reader itself rather than importing its module (see
- * `TabErrors` for why).
+ * Writing the copy a tab keeps between visits (`keptCopyReader.ts` reads it). Only what the broker
+ * sends is written, so this loads with the connection (`connect/connection.ts`), after the first
+ * render; it gets the reader's state and helpers from the reader itself rather than importing its
+ * module (see `TabErrors` for why).
  */
 import type { QuerySpec } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
@@ -10,6 +10,60 @@ import type { PersistedSnapshots } from './keptCopyReader.js';
 
 /** Beyond this the copy is not written (a few hundred teams and channels fit well within it). */
 export const MAX_PERSISTED_BYTES = 256 * 1024;
+
+/**
+ * Writes the copy to storage, unless storage moved on meanwhile: cleared by a sign-out in another
+ * tab (a copy we had read from there), or holding a later-started copy for another user. Then ours
+ * is out of date, and is dropped instead.
+ */
+function writeBack(kept: PersistedSnapshots): void {
+  const record = kept.record;
+  const store = kept.storage();
+  if (record === null || store === null) return;
+  let stored: unknown = null;
+  try {
+    stored = JSON.parse(store.getItem(kept.storageKey) ?? 'null');
+  } catch {
+    stored = null;
+  }
+  const newerElsewhere =
+    kept.isRecord(stored) &&
+    stored.userId !== record.userId &&
+    (stored.createdAtMillis ?? 0) > (record.createdAtMillis ?? 0);
+  if ((kept.fromStorage && stored === null) || newerElsewhere) {
+    kept.loaded = false;
+    kept.record = null;
+    return;
+  }
+  record.savedAtMillis = Date.now();
+  const text = JSON.stringify(record);
+  try {
+    if (text.length > MAX_PERSISTED_BYTES) store.removeItem(kept.storageKey);
+    else {
+      store.setItem(kept.storageKey, text);
+      kept.fromStorage = true;
+    }
+  } catch {
+    // Quota or disabled storage: the next tab just waits for the broker.
+  }
+}
+
+/** The session ended: the copy goes, in every tab (they share the storage). */
+function clearCopy(kept: PersistedSnapshots): void {
+  kept.record = null;
+  kept.loaded = true;
+  kept.version++;
+  kept.storage()?.removeItem(kept.storageKey);
+}
+
+/** The copy is `userId`'s from now on: a new record when it held another user's (or nobody's). */
+function copyFor(kept: PersistedSnapshots, userId: string): void {
+  if (kept.load()?.userId === userId) return;
+  kept.record = { v: 1, userId, createdAtMillis: Date.now(), savedAtMillis: Date.now(), entries: {} };
+  kept.fromStorage = false;
+  kept.loaded = true;
+  kept.version++;
+}
 
 /** Keeps snapshots in `kept` from now on; writes back what reading it dropped meanwhile. */
 export function keepSnapshots(
@@ -23,54 +77,8 @@ export function keepSnapshots(
     writeScheduled = true;
     setTimeout(() => {
       writeScheduled = false;
-      const record = kept.record;
-      const store = kept.storage();
-      if (record === null || store === null) return;
-      // Storage may have moved on meanwhile: cleared by a sign-out in another tab (a copy we had
-      // read from there), or holding a later-started copy for another user. Then ours is out of date: drop it.
-      let stored: unknown = null;
-      try {
-        stored = JSON.parse(store.getItem(kept.storageKey) ?? 'null');
-      } catch {
-        stored = null;
-      }
-      const newerElsewhere =
-        kept.isRecord(stored) &&
-        stored.userId !== record.userId &&
-        (stored.createdAtMillis ?? 0) > (record.createdAtMillis ?? 0);
-      if ((kept.fromStorage && stored === null) || newerElsewhere) {
-        kept.loaded = false;
-        kept.record = null;
-        return;
-      }
-      record.savedAtMillis = Date.now();
-      const text = JSON.stringify(record);
-      try {
-        if (text.length > MAX_PERSISTED_BYTES) store.removeItem(kept.storageKey);
-        else {
-          store.setItem(kept.storageKey, text);
-          kept.fromStorage = true;
-        }
-      } catch {
-        // Quota or disabled storage: the next tab just waits for the broker.
-      }
+      writeBack(kept);
     }, 50);
-  };
-
-  /** The session ended: the copy goes, in every tab (they share the storage). */
-  const clear = () => {
-    kept.record = null;
-    kept.loaded = true;
-    kept.version++;
-    kept.storage()?.removeItem(kept.storageKey);
-  };
-
-  const ensureUser = (userId: string) => {
-    if (kept.load()?.userId === userId) return;
-    kept.record = { v: 1, userId, createdAtMillis: Date.now(), savedAtMillis: Date.now(), entries: {} };
-    kept.fromStorage = false;
-    kept.loaded = true;
-    kept.version++;
   };
 
   // Another tab signed out (or another user signed in): forget our copy at once. Listened to from
@@ -104,8 +112,8 @@ export function keepSnapshots(
       const owner =
         spec.kind === 'currentUser' ? ((snapshot.data as { id?: unknown } | null)?.id ?? null) : snapshot.userId;
       if (owner === undefined || (owner !== null && typeof owner !== 'string')) return;
-      if (owner === null) return clear();
-      ensureUser(owner);
+      if (owner === null) return clearCopy(kept);
+      copyFor(kept, owner);
     }
     const record = kept.load();
     if (record === null) return;

@@ -151,6 +151,7 @@ export function lazyPartViolations(files: Map<string, string>): string[] {
  */
 export const CONNECTION_CHUNK = [
   'client/connect/connection.ts',
+  'client/connect/browserState.ts',
   'client/connect/openBroker.ts',
   'client/connect/attempts.ts',
   'client/connect/brokerConfig.ts',
