@@ -223,11 +223,15 @@ export function projectJwks(
     ...(include.restricted || include.anonymous ? (['restricted'] as const) : []),
     ...(include.anonymous ? (['anonymous'] as const) : []),
   ];
+  const published = (key: SigningKeyRecord) => {
+    const { kty, crv, x, y } = key.publicJwk;
+    return { kty, alg: 'ES256', crv, kid: key.kid, x, y };
+  };
+  // Per audience, the key that signs and then the next one, as the service lists its two.
   return {
-    keys: audiences.map((audience) => {
-      const { kid, publicJwk } = keyOf(p, audience);
-      const { kty, crv, x, y } = publicJwk;
-      return { kty, alg: 'ES256', crv, kid, x, y };
+    keys: audiences.flatMap((audience) => {
+      const next = p.next_keys?.[audience];
+      return next === undefined ? [published(keyOf(p, audience))] : [published(keyOf(p, audience)), published(next)];
     }),
   };
 }

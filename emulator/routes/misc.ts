@@ -37,12 +37,12 @@ export function registerMiscRoutes(router: Router): void {
     const { query } = validate(req, { query: jwksQuery });
     const project = req.env.store.project(req.params.project_id ?? '');
     if (!project) throw new StatusError(404, 'Project not found');
-    return json(
-      projectJwks(project, {
-        restricted: query.include_restricted === 'true',
-        anonymous: query.include_anonymous === 'true',
-      }),
-    );
+    const keys = projectJwks(project, {
+      restricted: query.include_restricted === 'true',
+      anonymous: query.include_anonymous === 'true',
+    });
+    // Cacheable for an hour, as the service answers: keys change only when rotated.
+    return json(keys, 200, { 'cache-control': 'public, max-age=3600' });
   });
 
   router.add(

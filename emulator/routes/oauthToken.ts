@@ -39,8 +39,15 @@ function authenticateClient(req: ApiRequest, body: Record<string, unknown>): Pro
     }
   }
   const project = clientId === undefined ? undefined : projectOfClientId(req.env.store, clientId);
+  // Without a secret, a project that requires publishable keys says so before the client check fails.
   const problem =
-    project && clientSecret !== undefined ? clientSecretProblem(project, clientSecret, req.now) : 'invalid';
+    project === undefined
+      ? 'invalid'
+      : clientSecret === undefined
+        ? project.config.require_publishable_client_key === true
+          ? 'required'
+          : 'invalid'
+        : clientSecretProblem(project, clientSecret, req.now);
   if (project && problem === 'required')
     throw createKnownError('PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT', { project_id: project.id });
   if (!project || problem !== null) throw createKnownError('INVALID_OAUTH_CLIENT_ID_OR_SECRET', { client_id: null });

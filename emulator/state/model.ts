@@ -26,6 +26,16 @@ export interface AudienceKeysRecord {
   anonymous: SigningKeyRecord;
 }
 
+/**
+ * A second published key per audience, as the service publishes two (the one that signs and the one that will sign
+ * after its next rotation); never used to sign here.
+ */
+export interface NextKeysRecord {
+  normal: SigningKeyRecord;
+  restricted: SigningKeyRecord;
+  anonymous: SigningKeyRecord;
+}
+
 export interface ApiKeyRecord {
   id: string;
   description: string;
@@ -81,6 +91,8 @@ export type ProjectConfigRecord = Omit<
    * service.
    */
   require_publishable_client_key?: boolean;
+  /** Users whose primary e-mail is not verified are restricted (`onboarding.requireEmailVerification`); off by default. */
+  require_email_verification?: boolean;
 };
 
 /**
@@ -107,9 +119,17 @@ export interface ProviderTokenRecord {
 }
 
 export interface OAuthAccountRecord {
+  /** Absent in data files written before accounts had ids (state/oauthAccounts.ts derives one). */
+  id?: string;
   provider_id: string;
   account_id: string;
   email: string | null;
+  /** Whether the account signs its user in; absent: true, the service's default. */
+  allow_sign_in?: boolean;
+  /** Whether the app may get provider tokens through it (connected accounts); absent: true. */
+  allow_connected_accounts?: boolean;
+  /** Absent in older data files, which list their accounts oldest first anyway. */
+  created_at_millis?: number;
   tokens: ProviderTokenRecord[];
 }
 
@@ -285,6 +305,8 @@ export interface CliLoginRecord {
   login_code: string;
   expires_at_millis: number;
   refresh_token: string | null;
+  /** The CLI's anonymous user's refresh token, until the browser claims it or completes (absent in older files). */
+  anon_refresh_token?: string | null;
   status: 'waiting' | 'success' | 'used';
 }
 
@@ -305,6 +327,8 @@ export interface ProjectRecord {
    * key set is asked for them. Data files written before them get them when loaded.
    */
   audience_keys: AudienceKeysRecord;
+  /** Published beside the signing keys (absent in data files written before; added when loaded). */
+  next_keys?: NextKeysRecord;
   api_keys: ApiKeyRecord[];
   users: Record<string, UserRecord>;
   contact_channels: Record<string, ContactChannelRecord>;
@@ -326,4 +350,17 @@ export interface ProjectRecord {
   project_permission_grants?: ProjectPermissionGrantRecord[];
   notification_preferences?: NotificationPreferenceRecord[];
   owned_api_keys?: OwnedApiKeyRecord[];
+  config_overrides?: ConfigOverridesRecord;
+}
+
+export type ConfigLevel = 'project' | 'branch' | 'environment';
+export type JsonObject = { [key: string]: Json };
+
+/** The service's config overrides, per level, as written (state/configOverrides.ts). */
+export interface ConfigOverridesRecord {
+  project: JsonObject;
+  branch: JsonObject;
+  environment: JsonObject;
+  /** Where the branch's config came from (`PUT …/branch` names it); `unlinked` until then. */
+  branch_source: JsonObject;
 }

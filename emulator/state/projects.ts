@@ -4,6 +4,7 @@ import { randomToken, sha256Hex } from '../crypto.js';
 import type {
   ApiKeyRecord,
   AudienceKeysRecord,
+  NextKeysRecord,
   OAuthProviderRecord,
   ProjectConfigRecord,
   ProjectRecord,
@@ -23,15 +24,33 @@ export async function createAudienceKeys(): Promise<AudienceKeysRecord> {
   return { restricted, anonymous };
 }
 
-/** Gives every project that lacks them (a data file written before they existed) its audience keys; whether any did. */
+/** The second published key of each audience (see NextKeysRecord). */
+export async function createNextKeys(): Promise<NextKeysRecord> {
+  const [normal, restricted, anonymous] = await Promise.all([
+    createSigningKey(),
+    createSigningKey(),
+    createSigningKey(),
+  ]);
+  return { normal, restricted, anonymous };
+}
+
+/**
+ * Gives every project that lacks them (a data file written before they existed) its audience keys and next keys;
+ * whether any did.
+ */
 export async function completeAudienceKeys(
   projects: Iterable<Omit<ProjectRecord, 'audience_keys'> & { audience_keys?: AudienceKeysRecord }>,
 ): Promise<boolean> {
   let added = false;
   for (const project of projects) {
-    if (project.audience_keys !== undefined) continue;
-    project.audience_keys = await createAudienceKeys();
-    added = true;
+    if (project.audience_keys === undefined) {
+      project.audience_keys = await createAudienceKeys();
+      added = true;
+    }
+    if (project.next_keys === undefined) {
+      project.next_keys = await createNextKeys();
+      added = true;
+    }
   }
   return added;
 }
@@ -87,6 +106,7 @@ export async function createProjectRecord(input: NewProject, now: number): Promi
     config,
     signing_key: await createSigningKey(),
     audience_keys: await createAudienceKeys(),
+    next_keys: await createNextKeys(),
     api_keys: [],
     users: {},
     contact_channels: {},

@@ -329,8 +329,10 @@ describe('root and JWKS (§5.9)', () => {
     const em = emulator();
     const response = await raw(em, 'GET', `/api/v1/projects/${em.projects.demo.id}/.well-known/jwks.json`);
     expect(response.status).toBe(200);
+    // Cacheable for an hour, as the service answers.
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
     const jwks = response.json<{ keys: Array<Record<string, unknown>> }>();
-    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys).toHaveLength(2);
     expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
     expect(jwks.keys[0]).not.toHaveProperty('d');
     const { access_token } = await endpoints.signInWithPassword(transportFor(em, 'client'), {

@@ -85,10 +85,11 @@ describe('access tokens', () => {
     });
   });
 
-  it('the JWKS has one ES256 P-256 key; unknown projects are a plain 404', async () => {
+  it('the JWKS has two ES256 P-256 keys, the first signing; unknown projects are a plain 404', async () => {
     const em = emulator();
     const jwks = await endpoints.getProjectJwks(em.url, em.projects.demo.id);
-    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys).toHaveLength(2);
+    expect(jwks.keys[1]).toMatchObject({ kty: 'EC', alg: 'ES256', crv: 'P-256' });
     expect(Object.keys(jwks.keys[0]!).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'x', 'y']);
     expect(jwks.keys[0]).toMatchObject({ kty: 'EC', alg: 'ES256', crv: 'P-256' });
     const user = await signUp(em);
