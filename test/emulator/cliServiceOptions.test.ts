@@ -12,9 +12,16 @@ const root = resolve(import.meta.dirname, '../..');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const children: ChildProcess[] = [];
 
+// tsx runs the CLI in a child process of its own: the whole process group goes, or that child outlives the test.
 afterEach(() => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0)) {
+    if (child.pid === undefined) continue;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 });
 
 interface Run {
@@ -27,6 +34,7 @@ function run(args: string[]): Run {
   const child = spawn(tsx, [join(root, 'emulator', 'cli.ts'), '--ephemeral', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   children.push(child);
   let stdout = '';
