@@ -68,7 +68,11 @@ function summaryRow(target: 'real' | 'emulator', run: RunResults | null, reason:
   if (run === null) return `| ${TARGET_NAMES[target]} | not run${reason ? `: ${reason}` : ''} | | | | | |`;
   const c = counts(run.files);
   const when = `${run.startedAt.slice(0, 16).replace('T', ' ')} UTC, authbroker ${code(run.authbrokerCommit ?? 'unknown')}`;
-  return `| ${TARGET_NAMES[target]} | ${when} | ${c.passed} of ${c.total} | ${c.failed} | ${c.skipped} | ${minutes(run.setupSeconds)} | ${minutes(run.testSeconds)} |`;
+  const timedOut = run.files
+    .flatMap((file) => file.tests)
+    .filter((test) => test.failure?.message.startsWith('Test timed out')).length;
+  const failed = timedOut === 0 ? `${c.failed}` : `${c.failed} (${timedOut} timed out)`;
+  return `| ${TARGET_NAMES[target]} | ${when} | ${c.passed} of ${c.total} | ${failed} | ${c.skipped} | ${minutes(run.setupSeconds)} | ${minutes(run.testSeconds)} |`;
 }
 
 function perFileTable(results: Results): string[] {
@@ -128,7 +132,8 @@ export function writeReport(file: URL, results: Results, realNotRunReason: strin
     `with ${emulator?.workers ?? real?.workers ?? 2} workers and whole-answer inline snapshots, against a fresh emulator and against the real backend`,
     'of `npm run test:real` (development mode). The suite is AGPL-3.0: it is exported into an ignored folder at run time and',
     "never copied here. Both targets use Stack Auth's own mock OAuth server (exported with the suite) for OAuth and an",
-    'Inbucket mail API; neither has a webhook server (Svix) on PREFIX13, so the tests of webhooks fail on both.',
+    'Inbucket mail API; neither has a webhook server (Svix) on PREFIX13, so the tests of webhooks fail on both, and the',
+    'real backend has no file store (s3mock) on PREFIX21, so its uploads of profile images fail.',
     '',
     '| target | run | passed | failed | skipped | set-up | tests ran |',
     '|---|---|---:|---:|---:|---:|---:|',
@@ -144,7 +149,8 @@ export function writeReport(file: URL, results: Results, realNotRunReason: strin
     lines.push(
       `**Of the ${realPassed} tests the real backend passes, the emulator passes ${both} (${percent} %).**`,
       `"Set-up" is starting the target (and exporting and installing the suite when it was not yet); "tests ran" is the`,
-      'suite itself.',
+      `suite itself. A test that timed out (limit ${(real.testTimeoutMillis ?? 50_000) / 1000} s on the real backend) says nothing of the answers:`,
+      'on a busy two-core machine the real backend in development mode takes seconds a request.',
       '',
     );
   }

@@ -42,6 +42,8 @@ export interface RunResults {
   /** This repository's commit the run was made from (`+` when the working tree had changes). */
   authbrokerCommit: string;
   workers: number;
+  /** The per-test time limit in milliseconds (the suite's own unless SERVICE_SUITE_TEST_TIMEOUT). */
+  testTimeoutMillis?: number;
   /** Starting the target (and installing the suite when needed). */
   setupSeconds: number;
   /** The suite's own run. */

@@ -12,6 +12,7 @@
  *   SERVICE_SUITE_FILES        only these files (space-separated, as in suite.ts): a partial run, kept in
  *                              <target>-partial.json; the report is left as it was
  *   SERVICE_SUITE_WORKERS      default 2
+ *   SERVICE_SUITE_TEST_TIMEOUT a test's time limit in ms (default the suite's own with CI set: 50000)
  *   SERVICE_SUITE_PORT_PREFIX  the emulator target's port prefix (default 83: 8302, 8305, 8314)
  */
 import { execFileSync } from 'node:child_process';
@@ -139,6 +140,7 @@ async function runTarget(target: TargetName): Promise<RunResults> {
     commit: PINNED_COMMIT,
     authbrokerCommit: authbrokerCommit(),
     workers: Number(process.env.SERVICE_SUITE_WORKERS ?? '2'),
+    testTimeoutMillis: Number(process.env.SERVICE_SUITE_TEST_TIMEOUT ?? '50000'),
     setupSeconds,
     testSeconds,
     files: outcomes.sort((a, b) => SUITE_FILES.indexOf(a.file) - SUITE_FILES.indexOf(b.file)),

@@ -119,6 +119,8 @@ const config = mergeConfig(upstream, {
 });
 config.test.include = ${JSON.stringify(files, null, 2).replace(/\n/g, '\n  ')};
 config.test.includeSource = [];
+// The suite's own limit (50 s a test with CI set) unless SERVICE_SUITE_TEST_TIMEOUT (ms) raises it for a slow machine.
+if (process.env.SERVICE_SUITE_TEST_TIMEOUT) config.test.testTimeout = Number(process.env.SERVICE_SUITE_TEST_TIMEOUT);
 config.test.maxWorkers = workers;
 config.test.minWorkers = 1;
 export default config;

@@ -132,7 +132,8 @@ describe('the report', () => {
     const failures = pathToFileURL(join(dir, 'failures.md'));
     writeEmulatorFailures(failures, { emulator, real });
     const listed = readFileSync(failures, 'utf8');
-    expect(listed).toContain("# Emulator failures in Stack Auth's suite (1 of 4)");
+    // Two files of the 37: a partial run, and it says so.
+    expect(listed).toContain("# Emulator failures in Stack Auth's suite (1 of 4, a partial run of 2 files)");
     expect(listed).toContain('- 1 × `200 → 400`');
     expect(listed).toContain(
       '- [real ✓] b\n  - `expected 400 to be 200` at users.test.ts:12\n    `- 200`\n    `+ 400`',
