@@ -5,7 +5,7 @@
  * @module authbroker/client
  */
 export { connectBroker, createBrokerClient } from './pageClient.js';
-export type { BrokerActions, BrokerClient } from './createClientOn.js';
+export type { BrokerActions, BrokerClient } from './brokerClient.js';
 export type { ConnectOptions, BrokerModeChoice } from './connectOptions.js';
 export type { TokenStore } from '../contract/brokerKey.js';
 export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from './handlerUrls.js';

@@ -3,20 +3,23 @@
  * parts load with import() when first used. Other hosts (an extension's) build on `createClientOn`
  * with parts of their own, and never reach this module's import()s.
  */
+import type { BrokerMode } from '../contract/state.js';
 import { extensionApi, inContentScript, type ExtensionApi } from '../contract/webExtension.js';
 import { ClientError } from '../protocol/errors/errors.js';
-import { createClientOn, type BrokerClient, type ClientParts } from './createClientOn.js';
+import type { BrokerClient, ClientParts } from './brokerClient.js';
+import { createClientOn } from './createClientOn.js';
 import type { ConnectOptions } from './connectOptions.js';
 import { passkeysAvailable, passkeysUnavailable } from './passkeys/passkeySupport.js';
 
 /**
  * Why no page-based host can start here, before anything is loaded: a worker (an extension's
  * background in Chromium is one, where import() is refused too) or server rendering. Null where
- * there is a window; `mode: 'in-process'`, a broker of this context's own, may run anywhere.
+ * there is a window; a forced `'in-process'` host (`forcedHost`), a broker of this context's own,
+ * may run anywhere.
  */
-export function noWindowProblem(mode: ConnectOptions['mode']): string | null {
+export function noWindowProblem(forced: BrokerMode | null | undefined): string | null {
   const g = globalThis as { window?: unknown; document?: unknown };
-  if (mode === 'in-process' || g.window !== undefined || g.document !== undefined) return null;
+  if (forced === 'in-process' || g.window !== undefined || g.document !== undefined) return null;
   return "No window to host the broker: it runs in the browser, not in server rendering; in a worker, pass mode: 'in-process' (in an extension's background, use startExtensionBroker).";
 }
 
@@ -25,13 +28,13 @@ export function noWindowProblem(mode: ConnectOptions['mode']): string | null {
  * the passkey ceremonies). In one of an extension's own documents, the connection first refuses the
  * background page (`backgroundPageProblem`): what only extensions need is asked with the lazy chunk.
  */
-function pageParts(options: ConnectOptions, extension: ExtensionApi | null): ClientParts {
+function pageParts(extension: ExtensionApi | null): ClientParts {
   return {
-    async connection() {
-      const problem = noWindowProblem(options.mode);
+    async connection(forced) {
+      const problem = noWindowProblem(forced);
       if (problem !== null) throw new ClientError('BROKER_UNAVAILABLE', problem);
       const connection = await import('./connect/connection.js');
-      const inBackground = options.mode === 'in-process' ? null : connection.backgroundPageProblem(extension);
+      const inBackground = connection.backgroundPageProblem(extension, forced);
       if (inBackground !== null) throw new ClientError('BROKER_UNAVAILABLE', inBackground);
       return connection;
     },
@@ -65,7 +68,7 @@ export function createBrokerClient(options: ConnectOptions): BrokerClient {
       'BROKER_UNAVAILABLE',
       "A content script's storage is the web page's: use createContentScriptClient from 'authbroker/extension/content'.",
     );
-  return createClientOn(options, null, pageParts(options, extensionApi()));
+  return createClientOn(options, null, pageParts(extensionApi()));
 }
 
 /** Creates the client and waits for its broker. */

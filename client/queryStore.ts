@@ -56,10 +56,10 @@ export interface QueryStore {
   received: ((key: string, entry: Entry, snapshot: QuerySnapshot) => QuerySnapshot) | null;
   subscribe(spec: QuerySpec, listener: () => void): () => void;
   /**
-   * Starts watching a query that nobody watches yet, for `holdMillis`: what a component asks for
+   * Starts watching a query that nobody watches yet, for PREFETCH_HOLD_MILLIS: what a component asks for
    * while it renders is on its way before React commits and subscribes (no render-then-fetch delay).
    */
-  prefetch(spec: QuerySpec, holdMillis?: number): void;
+  prefetch(spec: QuerySpec): void;
   getSnapshot(spec: QuerySpec): QuerySnapshot | undefined;
   /** Resolves with the first snapshot that is not pending (for Suspense). */
   settled(spec: QuerySpec): Promise<QuerySnapshot>;
@@ -78,8 +78,8 @@ export interface QueryStore {
  */
 export function createQueryStore(
   api: () => Promise<BrokerApi>,
-  connected: () => Promise<BrokerApi> | null = api,
-  persisted?: PersistedSnapshots,
+  connected: () => Promise<BrokerApi> | null,
+  persisted: PersistedSnapshots,
 ): QueryStore {
   const entries = new Map<string, Entry>();
   /** Kept copies read before anything subscribed, so that getSnapshot returns the same object each time. */
@@ -89,7 +89,6 @@ export function createQueryStore(
 
   /** The kept copy of a query from an earlier visit, if any (the same object every time). */
   function seed(key: string, spec: QuerySpec): QuerySnapshot | undefined {
-    if (!persisted) return undefined;
     if (seedsVersion !== persisted.version) {
       seeds.clear();
       seedsVersion = persisted.version;
@@ -107,7 +106,7 @@ export function createQueryStore(
     if (entry.listeners.size > 0) return;
     entries.delete(key);
     // Shown again before the broker answers, as the kept copy is: the last value, marked stale.
-    if (seeds.has(key) && entry.snapshot?.data !== undefined && seedsVersion === persisted?.version) {
+    if (seeds.has(key) && entry.snapshot?.data !== undefined && seedsVersion === persisted.version) {
       seeds.set(key, { ...entry.snapshot, isStale: true, isFetching: false });
     }
     if (entry.subscribed)
@@ -153,12 +152,12 @@ export function createQueryStore(
       };
     },
 
-    prefetch(spec: QuerySpec, holdMillis = PREFETCH_HOLD_MILLIS): void {
+    prefetch(spec: QuerySpec): void {
       const key = queryKey(spec);
       if (entries.has(key)) return;
       const release = store.subscribe(spec, noop);
       const entry = entries.get(key)!;
-      const timer = setTimeout(() => entry.prefetchHold?.(), holdMillis);
+      const timer = setTimeout(() => entry.prefetchHold?.(), PREFETCH_HOLD_MILLIS);
       entry.prefetchHold = () => {
         entry.prefetchHold = null;
         clearTimeout(timer);

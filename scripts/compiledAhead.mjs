@@ -44,6 +44,7 @@ export const COMPILED_AHEAD = {
   'client/connectOptions.ts': ['isHttpUrl', 'checkConnectOptions', 'workerName'],
   'client/queryStore.ts': ['createQueryStore', 'seed', 'close', 'subscribe', 'getSnapshot', 'open'],
   'client/createClientOn.ts': ['createClientOn'],
+  'client/connect/brokerLink.ts': ['linkToBroker'],
   'client/pageClient.ts': ['pageParts'],
 };
 

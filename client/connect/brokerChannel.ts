@@ -61,7 +61,7 @@ export interface EarlyWorker {
 
 /** Where the tab's broker is and how to reach it: worked out by the main chunk, used by the lazy connection. */
 export interface BrokerTarget {
-  /** The app's options: the host scripts, a forced mode, the connect timeout. */
+  /** The app's options: the host scripts, the connect timeout. */
   options: ConnectOptions;
   /** The service's base URL, normalized (`normalizeBaseUrl`). */
   baseUrl: string;
@@ -69,6 +69,11 @@ export interface BrokerTarget {
   name: string;
   /** The hosts to try, best first (`candidateModes`; `authbroker/client` exports it, so it is the main chunk's). */
   modes: BrokerMode[];
+  /**
+   * The host the app forced (`forcedHost`), the only one in `modes`; null (or absent) when the page's capabilities
+   * chose them.
+   */
+  forced?: BrokerMode | null;
   errors: TabErrors;
   /**
    * The client's connection, the next one once this one is lost: where a repeatable call the lost broker never answered

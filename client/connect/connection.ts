@@ -16,7 +16,6 @@ import { openBroker } from './openBroker.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { forwardBrowserState } from './browserState.js';
 import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
-import type { ConnectOptions } from '../connectOptions.js';
 
 export { receiving } from './deliveries.js';
 export { keepSnapshots } from '../kept/keptCopyWriter.js';
@@ -34,10 +33,11 @@ export interface Connection {
 /**
  * In one of an extension's own documents (`extension`, its API, found by the main chunk), why the
  * page cannot host a broker: its background page (Firefox's event page) runs the extension's own.
- * Asked here, with the lazy chunk, since only extensions' documents need it.
+ * None when the app forced `mode: 'in-process'` (`forced`), a broker of the page's own. Asked here,
+ * with the lazy chunk, since only extensions' documents need it.
  */
-export function backgroundPageProblem(extension: BackgroundReader | null): string | null {
-  if (extension === null || !isBackgroundPage(extension)) return null;
+export function backgroundPageProblem(extension: BackgroundReader | null, forced: BrokerMode | null): string | null {
+  if (forced === 'in-process' || extension === null || !isBackgroundPage(extension)) return null;
   return "createBrokerClient cannot run in an extension's background: call startExtensionBroker from 'authbroker/extension' there.";
 }
 
@@ -49,10 +49,9 @@ let warnedEveryTabAlone = false;
  * so nothing else would tell the app it lost one broker for all tabs. Said once per page, in a
  * browser, when the first client connects, unless the app chose `mode: 'in-process'`.
  */
-export function warnIfEveryTabAlone(options: ConnectOptions): void {
+export function warnIfEveryTabAlone({ options, forced }: Pick<BrokerTarget, 'options' | 'forced'>): void {
   if (warnedEveryTabAlone || typeof window === 'undefined') return;
-  if (options.sharedWorker !== undefined || options.serviceWorker !== undefined || options.mode === 'in-process')
-    return;
+  if (options.sharedWorker !== undefined || options.serviceWorker !== undefined || forced === 'in-process') return;
   warnedEveryTabAlone = true;
   console.warn(
     "authbroker: neither the sharedWorker nor the serviceWorker option was given, so every tab runs its own broker (its own token renewals and requests; no shared cache). Add sharedWorker: (name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module', name }) (with Vite; or the URL of authbroker-shared-worker.js) and serviceWorker: '/authbroker-service-worker.js' to createBrokerClient's options, or mode: 'in-process' if one broker per tab is what you want.",
@@ -68,7 +67,7 @@ export async function connect(
   urls: HandlerUrls | null,
   deliver: (batch: Delivery) => void,
 ): Promise<Connection> {
-  warnIfEveryTabAlone(target.options);
+  warnIfEveryTabAlone(target);
   const tabId = newTabId();
   let channel: BrokerChannel | null = null;
   // The lock is taken while the connection is made (taking it can cost a new tab tens of ms);

@@ -1,3 +1,9 @@
+/**
+ * Which hosts a tab tries, worked out here alone: forced by the app (`mode`) or chosen by what the
+ * browser offers. The link (`brokerLink.ts`) hands `options.mode` here and passes the answer on, in
+ * the `BrokerTarget` and to the page's parts; besides checking it (`connectOptions.ts`), nothing
+ * else reads it.
+ */
 import type { BrokerMode } from '../../contract/state.js';
 import type { BrokerModeChoice } from '../connectOptions.js';
 
@@ -28,13 +34,22 @@ export function detectCapabilities(options: { sharedWorker?: unknown; serviceWor
 }
 
 /**
+ * The host the app forced (`options.mode`), or null where the page's capabilities choose (`'auto'`,
+ * the default): what every part of the tab that asks "forced or automatic?" reads.
+ */
+export function forcedHost(choice: BrokerModeChoice = 'auto'): BrokerMode | null {
+  return choice === 'auto' ? null : choice;
+}
+
+/**
  * The hosts to try, best first: a SharedWorker (one broker for all tabs), else a service worker
  * (older Chrome on Android, WebViews), else the page itself (insecure contexts, workers blocked).
  * The in-page broker is always last, so there is always somewhere to fall back to. A forced host is
  * the only one tried: if it cannot start, that is an error naming why, never a silent fallback.
  */
 export function candidateModes(capabilities: Capabilities, choice: BrokerModeChoice = 'auto'): BrokerMode[] {
-  if (choice !== 'auto') return [choice];
+  const forced = forcedHost(choice);
+  if (forced) return [forced];
   const modes: BrokerMode[] = [];
   if (capabilities.sharedWorker && capabilities.sharedWorkerScript) modes.push('shared-worker');
   if (capabilities.serviceWorker && capabilities.secureContext && capabilities.serviceWorkerScript)

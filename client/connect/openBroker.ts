@@ -32,9 +32,7 @@ export const openers: Record<BrokerMode, HostOpener> = {
  * start time is how long this page took to reach its broker: what devtools and the benchmarks read.
  */
 export async function openBroker(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {
-  const { options } = target;
   const failures: string[] = [];
-  const forced = options.mode !== undefined && options.mode !== 'auto';
   for (const mode of target.modes) {
     const fallback =
       failures.length === 0
@@ -56,8 +54,8 @@ export async function openBroker(target: BrokerTarget, hello: TabHello, listener
   }
   throw new target.errors.ClientError(
     'BROKER_UNAVAILABLE',
-    forced
-      ? `The broker could not start in the ${options.mode} mode you asked for (${failures.join('; ')}).`
+    target.forced
+      ? `The broker could not start in the ${target.forced} mode you asked for (${failures.join('; ')}).`
       : `No broker could be started (${failures.join('; ')}).`,
   );
 }

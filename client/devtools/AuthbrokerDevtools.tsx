@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 import { useBrokerClient } from '../react/provider.js';
 import * as s from './styles.js';
 import { devtoolsIds as ids } from './testIds.js';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SessionDiagnostics } from '../../contract/diagnostics.js';
 import type { BrokerDiagnostics } from '../../contract/queries.js';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 import { ago, countdown, errorText, timeOfDay } from './format.js';
 import { hostReason } from './hostReason.js';
 import { Fact, Section } from './parts.js';

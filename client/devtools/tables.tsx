@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { RequestCause, RequestRecord } from '../../contract/diagnostics.js';
 import type { BrokerDiagnostics, CacheEntryDiagnostics } from '../../contract/queries.js';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 import { ago, describeQuery, duration, errorText, timeOfDay } from './format.js';
 import { Section } from './parts.js';
 import * as s from './styles.js';

@@ -7,7 +7,8 @@ import { EXTENSION_PAGE_PORT, extensionOriginOf } from '../../contract/webExtens
 import { normalizeBaseUrl } from '../../protocol/credentials.js';
 import { hostExtensionBroker, type ExtensionHost } from '../../worker/hosts/extension.js';
 import type { BrokerTarget } from '../connect/brokerChannel.js';
-import { createClientOn, type ConnectionModule } from '../createClientOn.js';
+import type { ConnectionModule } from '../brokerClient.js';
+import { createClientOn } from '../createClientOn.js';
 import type { Connection } from '../connect/connection.js';
 import { receiving } from '../connect/deliveries.js';
 import type { HandlerUrls } from '../handlerUrls.js';

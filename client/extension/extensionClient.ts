@@ -1,6 +1,6 @@
 import type { OAuthResult } from '../../contract/api.js';
 import { ClientError } from '../../protocol/errors/errors.js';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 
 /**
  * An extension context's client: the same as every other host's, with social sign-in through the browser's web-auth

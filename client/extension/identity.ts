@@ -9,7 +9,7 @@
 import type { OAuthResult } from '../../contract/api.js';
 import type { ExtensionApi, ExtensionOAuthInput } from '../../contract/webExtension.js';
 import { ClientError, InvalidArgumentError, messageOf } from '../../protocol/errors/errors.js';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 
 /** The path under the identity redirect URL the flows come back to. */
 export const OAUTH_REDIRECT_PATH = 'authbroker-oauth';

@@ -19,6 +19,6 @@ export type {
   ExtensionTokenStore,
 } from './extensionOptions.js';
 export { oauthRedirectUrl } from './redirectUrl.js';
-export type { BrokerClient } from '../createClientOn.js';
+export type { BrokerClient } from '../brokerClient.js';
 export type * from '../../contract/index.js';
 export type * from '../../protocol/models.js';

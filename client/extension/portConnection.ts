@@ -18,7 +18,7 @@ import {
 import type { ExtensionApi, ExtensionConnected, RuntimePort } from '../../contract/webExtension.js';
 import { AUTHBROKER_VERSION } from '../../protocol/version.js';
 import type { BrokerTarget, TabErrors } from '../connect/brokerChannel.js';
-import type { ConnectionModule } from '../createClientOn.js';
+import type { ConnectionModule } from '../brokerClient.js';
 import type { Connection } from '../connect/connection.js';
 import { receiving } from '../connect/deliveries.js';
 import { askingAgainWhenLost, unansweredError } from '../connect/askAgain.js';

@@ -3,7 +3,7 @@
  * chunk (`userChunk.ts`), so it imports nothing the tab's main chunk imports: the client and the
  * hold come from the caller.
  */
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 
 /**
  * Signs up an anonymous user (or keeps whoever is signed in), then waits until this tab's copy of the current user is a

@@ -7,7 +7,7 @@ import type {
   TeamPermissionModel,
 } from '../../protocol/models.js';
 import { passkeysAvailable } from '../passkeys/passkeySupport.js';
-import { useQuery, useSuspenseQuery } from './query.js';
+import { noop, useQuery, useSuspenseQuery } from './query.js';
 
 const EMPTY: never[] = [];
 
@@ -103,7 +103,7 @@ const unknownSession: SessionInfo = { status: 'loading' };
 export const useSession = (): SessionInfo => useQuery({ kind: 'session' }).data ?? unknownSession;
 /** Online / degraded / offline, with the last error and the diagnostics. */
 export const useConnectivity = (): ConnectivitySnapshot | null => useQuery({ kind: 'connectivity' }).data ?? null;
-const neverChanges = () => () => undefined;
+const neverChanges = () => noop;
 /**
  * Whether this browser can use passkeys (WebAuthn). Where it cannot (WebKitGTK, some WebViews),
  * show no passkey button: say passkeys are not available here, and offer the other ways to sign

@@ -3,7 +3,7 @@
  * page to sign in, or to link an account, once. Part of the user hooks' lazy chunk (`userChunk.ts`),
  * so it imports nothing the tab's main chunk imports: the return path's reader comes from the caller.
  */
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 
 /** `readReturnTo` and `RETURN_TO_PARAM` (redirects.ts). */
 export interface ReturnTo {

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ClientError } from '../../protocol/errors/errors.js';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 import { createBrokerClient } from '../pageClient.js';
 import type { ConnectOptions } from '../connectOptions.js';
 

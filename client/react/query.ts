@@ -3,7 +3,7 @@ import { ClientError, type AuthBrokerError } from '../../protocol/errors/errors.
 import { deserializeError } from '../../protocol/errors/serialize.js';
 import type { DataOf, QuerySpec } from '../../contract/queries.js';
 import type { QuerySnapshot } from '../../contract/snapshot.js';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 import { isPending, queryKey } from '../queryStore.js';
 import { useBrokerClient } from './provider.js';
 
@@ -26,8 +26,8 @@ export interface QueryState<T> {
   updatedAt: number | null;
 }
 
-const noop = () => undefined;
-const serverSnapshot = () => undefined;
+/** Nothing to unsubscribe from; and the server's snapshot, which has no data (the session lives in the browser). */
+export const noop = () => undefined;
 
 /** The raw snapshot of a query, kept in sync with the broker (null spec: nothing to watch). */
 export function useQuerySnapshot(spec: QuerySpec | null): QuerySnapshot | undefined {
@@ -41,7 +41,7 @@ export function useQuerySnapshot(spec: QuerySpec | null): QuerySnapshot | undefi
   );
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const getSnapshot = useCallback(() => (spec === null ? undefined : client.getSnapshot(spec)), [client, key]);
-  const snapshot = useSyncExternalStore(subscribe, getSnapshot, serverSnapshot);
+  const snapshot = useSyncExternalStore(subscribe, getSnapshot, noop);
   // Ask the broker while rendering, not only once React has committed and run effects: on a cold
   // page that saves the whole first render. Idempotent, and it lets go by itself if never committed.
   if (snapshot === undefined && spec !== null && typeof window !== 'undefined') client.prefetch(spec);

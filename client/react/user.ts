@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { User } from '../../protocol/models.js';
 import { ClientError } from '../../protocol/errors/errors.js';
-import type { BrokerClient } from '../createClientOn.js';
+import type { BrokerClient } from '../brokerClient.js';
 import { lazyChunk } from './lazyChunk.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';

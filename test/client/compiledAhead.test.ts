@@ -20,6 +20,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** What took most of the compilation before (a trace of the bench's client-only page): 0.05–0.4 ms each. */
 const COMPILED_AHEAD = [
   'createClientOn',
+  'linkToBroker',
   'checkConnectOptions',
   'refuseSecretsInBrowserOptions',
   'checkProjectId',
@@ -38,9 +39,10 @@ const COMPILED_AHEAD = [
 
 /**
  * What is left to compile at its first call, on purpose: the public functions, which stay function
- * declarations, the client object's small closures and fitsShape's every() callbacks: each wrapper
- * would cost bytes up front, where every export is within its 10 kB by a few bytes. (The handler
- * paths are not on the path at all: worked out when first read.)
+ * declarations, the link's small closures (apiSoon and its promise's executor), the loop that gives
+ * the client its forwarded methods, forcedHost's one line and fitsShape's every() callbacks: each
+ * wrapper would cost bytes up front, where every export is within its 10 kB by a few bytes. (The
+ * handler paths are not on the path at all: worked out when first read.)
  */
 const LEFT_LAZY = [
   'createBrokerClient in client/pageClient.ts',
@@ -48,10 +50,10 @@ const LEFT_LAZY = [
   'normalizeBaseUrl in protocol/credentials.ts',
   'isPast in client/kept/keptCopyReader.ts',
   '(anonymous) in contract/keptShapes.ts',
-  'client.subscribe in client/createClientOn.ts',
-  'client.getSnapshot in client/createClientOn.ts',
-  'apiSoon in client/createClientOn.ts',
-  '(anonymous) in client/createClientOn.ts',
+  'forwardCalls in client/clientActions.ts',
+  'forcedHost in client/connect/mode.ts',
+  'apiSoon in client/connect/brokerLink.ts',
+  '(anonymous) in client/connect/brokerLink.ts',
 ];
 
 interface FunctionEvent {
