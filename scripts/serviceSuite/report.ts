@@ -120,7 +120,23 @@ function regressions(results: Results): { lines: string[]; count: number } {
   return { lines, count };
 }
 
-export function writeReport(file: URL, results: Results, realNotRunReason: string | null): void {
+/** A run with only the lane's files (a file dropped from the list since is left out of every count). */
+function lanesFiles(run: RunResults | null): RunResults | null {
+  return run === null ? null : { ...run, files: run.files.filter((file) => SUITE_FILES.includes(file.file)) };
+}
+
+/** The files run again since each target's full run, when there are any. */
+function rerunLines(results: Results): string[] {
+  return (['real', 'emulator'] as const).flatMap((target) =>
+    (results[target]?.reruns ?? []).map(
+      (rerun) =>
+        `Run again since on the ${TARGET_NAMES[target]} (${rerun.startedAt.slice(0, 16).replace('T', ' ')} UTC, ${minutes(rerun.testSeconds)}, authbroker ${code(rerun.authbrokerCommit)}): ${rerun.files.join(', ')}.`,
+    ),
+  );
+}
+
+export function writeReport(file: URL, all: Results, realNotRunReason: string | null): void {
+  const results = { real: lanesFiles(all.real), emulator: lanesFiles(all.emulator) };
   const { real, emulator } = results;
   const lines = [
     "# Stack Auth's own test suite against the emulator and the real backend",
@@ -141,6 +157,8 @@ export function writeReport(file: URL, results: Results, realNotRunReason: strin
     summaryRow('emulator', emulator, null),
     '',
   ];
+  const reruns = rerunLines(results);
+  if (reruns.length > 0) lines.push(...reruns, '');
   const gaps = regressions(results);
   if (real !== null && emulator !== null) {
     const realPassed = counts(real.files).passed;
@@ -178,8 +196,9 @@ export function writeReport(file: URL, results: Results, realNotRunReason: strin
 }
 
 /** Every test the emulator fails, with its first failing assertion, for whoever closes the gaps. */
-export function writeEmulatorFailures(file: URL, results: Results): void {
-  const { emulator, real } = results;
+export function writeEmulatorFailures(file: URL, all: Results): void {
+  const emulator = lanesFiles(all.emulator);
+  const real = lanesFiles(all.real);
   if (emulator === null) return;
   const onReal = outcomesByKey(real);
   const c = counts(emulator.files);

@@ -49,6 +49,8 @@ export interface RunResults {
   /** The suite's own run. */
   testSeconds: number;
   files: FileOutcome[];
+  /** Files run again since (`--merge`): their outcomes above are those of the later run. */
+  reruns?: { startedAt: string; files: string[]; testSeconds: number; authbrokerCommit: string }[];
 }
 
 const ANSI = /\u001b\[[0-9;]*m/g;

@@ -6,6 +6,8 @@
  *
  *   --target emulator|real|both   default emulator
  *   --report-only                 write the report again from the last runs' results
+ *   --merge                       with SERVICE_SUITE_FILES: put the partial run's files into the target's last
+ *                                 full results (e.g. to run a few files again on the slow real backend)
  *
  *   GIT_DIR_UPSTREAM           the git directory of a fetched stack-auth/stack-auth (DEVELOPERS.md)
  *   SERVICE_SUITE_DIR          the suite's work folder (default .artifacts/service-suite/work)
@@ -53,6 +55,28 @@ function writeReports(): void {
   writeEmulatorFailures(new URL('emulator-failures.md', ARTIFACTS), results);
   const relative = (path: string) => path.replace(ROOT.pathname, '');
   log(`wrote ${relative(REPORT_FILE.pathname)} and ${relative(artifacts)}emulator-failures.md`);
+}
+
+/** A partial run's files put into the target's last full results, which then name it among their reruns. */
+function mergeIntoFull(partial: RunResults): void {
+  const full = readResults(partial.target);
+  if (full === null || full.commit !== partial.commit)
+    throw new Error(`--merge: no full ${partial.target} run at ${partial.commit.slice(0, 12)} to merge into`);
+  const rerun = new Set(partial.files.map((file) => file.file));
+  full.files = [...full.files.filter((file) => !rerun.has(file.file)), ...partial.files].sort(
+    (a, b) => SUITE_FILES.indexOf(a.file) - SUITE_FILES.indexOf(b.file),
+  );
+  full.reruns = [
+    ...(full.reruns ?? []),
+    {
+      startedAt: partial.startedAt,
+      files: [...rerun],
+      testSeconds: partial.testSeconds,
+      authbrokerCommit: partial.authbrokerCommit,
+    },
+  ];
+  writeFileSync(resultsFile(partial.target, false), `${JSON.stringify(full, null, 2)}\n`);
+  log(`merged ${rerun.size} files into ${partial.target}.json`);
 }
 
 function selectedFiles(): { files: string[]; partial: boolean } {
@@ -156,6 +180,7 @@ async function main(): Promise<void> {
     options: {
       target: { type: 'string', default: 'emulator' },
       'report-only': { type: 'boolean' },
+      merge: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -179,11 +204,13 @@ async function main(): Promise<void> {
           : [];
   if (targets.length === 0) throw new Error(`--target must be emulator, real or both; got "${values.target}"`);
   const { partial } = selectedFiles();
+  if (values.merge && !partial) throw new Error('--merge needs SERVICE_SUITE_FILES: it merges a partial run');
   let failed = false;
   for (const target of targets) {
     try {
-      await runTarget(target);
+      const results = await runTarget(target);
       if (target === 'real' && !partial) rmSync(NOT_RUN_FILE, { force: true });
+      if (values.merge) mergeIntoFull(results);
     } catch (error) {
       failed = true;
       const reason = error instanceof Error ? error.message : String(error);
@@ -191,7 +218,7 @@ async function main(): Promise<void> {
       if (target === 'real' && !partial) writeFileSync(NOT_RUN_FILE, `${reason}\n`);
     }
   }
-  if (!partial) writeReports();
+  if (!partial || values.merge) writeReports();
   else if (targets.includes('emulator') && existsSync(resultsFile('emulator', true))) {
     // A partial run's failures, for whoever is closing them (the full run's list comes back with --report-only).
     const emulator = JSON.parse(readFileSync(resultsFile('emulator', true), 'utf8')) as RunResults;

@@ -104,8 +104,19 @@ describe('the report', () => {
 
   it('says how much of what the real backend passes the emulator passes, per file and per test', () => {
     const file = pathToFileURL(join(dir, 'REPORT.md'));
-    writeReport(file, { emulator, real }, null);
+    const rerun = {
+      startedAt: '2026-11-29T07:00:00.000Z',
+      files: ['teams.test.ts'],
+      testSeconds: 30,
+      authbrokerCommit: 'fedcba',
+    };
+    // A file no longer in the lane's list counts nowhere.
+    const dropped = { file: 'auth/gone.test.ts', tests: [passed('old')] };
+    writeReport(file, { emulator, real: { ...real, files: [...real.files, dropped], reruns: [rerun] } }, null);
     const text = readFileSync(file, 'utf8');
+    expect(text).toContain(
+      'Run again since on the real backend (2026-11-29 07:00 UTC, 30 s, authbroker `fedcba`): teams.test.ts.',
+    );
     expect(text).toContain(
       '| real backend | 2026-11-29 06:00 UTC, authbroker `abcdef123456` | 3 of 4 | 1 | 0 | 6 s | 28.3 min |',
     );
