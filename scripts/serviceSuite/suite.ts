@@ -20,8 +20,8 @@ export const PINNED_COMMIT = (() => {
 export const SUITE_DIR = 'tests/backend/endpoints/api/v1';
 
 /**
- * The 37 files a client of the REST API meets (417 tests, not counting `it.todo`): sign-in and
- * sessions, users, contact channels, teams and their members, permissions, API keys, connected
+ * The 40 files a client of the REST API meets (442 tests, not counting `it.todo`): sign-in and
+ * sessions and CLI login, users, contact channels, teams and their members, permissions, API keys, connected
  * accounts, notification preferences, projects. Left out: payments, e-mail templates and queues,
  * analytics, integrations, the dashboard's internal routes.
  */
@@ -46,6 +46,9 @@ export const SUITE_FILES: readonly string[] = [
   'auth/anonymous/anonymous-comprehensive',
   'auth/anonymous/anonymous-upgrade',
   'auth/anonymous/sign-up',
+  'auth/cli/route',
+  'auth/cli/poll',
+  'auth/cli/complete',
   'users',
   'users-primary-email',
   'contact-channels/contact-channels',
