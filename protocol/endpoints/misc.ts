@@ -2,7 +2,7 @@ import { requireNonEmptyString, requireObject, requireSwitches } from '../args.j
 import { trimBaseUrl } from '../diagnostics.js';
 import { ProtocolError } from '../errors/errors.js';
 import { responseStatusError } from '../errors/redact.js';
-import type { CliLoginStarted, CliPollResult } from '../resources/session.js';
+import type { CliAnonymousSession, CliLoginCheck, CliLoginStarted, CliPollResult } from '../resources/session.js';
 import type { SuccessResponse } from '../resources/common.js';
 import type { Transport } from '../transport.js';
 
@@ -95,8 +95,15 @@ export function checkVersion(
   });
 }
 
-/** CLI login, step 1 (the CLI): a polling code to keep and a login code for the browser. */
-export function startCliLogin(t: Transport, options: { expires_in_millis?: number } = {}): Promise<CliLoginStarted> {
+/**
+ * CLI login, step 1 (the CLI): a polling code to keep and a login code for the browser. With
+ * `anon_refresh_token` (the CLI's anonymous user's session), a browser with nobody signed in can take
+ * that user over and upgrade it (`claimCliAnonymousSession`).
+ */
+export function startCliLogin(
+  t: Transport,
+  options: { expires_in_millis?: number; anon_refresh_token?: string } = {},
+): Promise<CliLoginStarted> {
   return t.request({ method: 'POST', path: '/auth/cli', body: requireObject(options, 'options'), user: 'none' });
 }
 
@@ -113,6 +120,29 @@ export function completeCliLogin(
       login_code: requireNonEmptyString(input.login_code, 'login_code'),
       refresh_token: requireNonEmptyString(input.refresh_token, 'refresh_token'),
     },
+  });
+}
+
+/** CLI login, before step 2: whether the CLI brought an anonymous user the browser could take over. */
+export function checkCliLogin(t: Transport, loginCode: string): Promise<CliLoginCheck> {
+  return t.request({
+    method: 'POST',
+    path: '/auth/cli/complete',
+    body: { login_code: requireNonEmptyString(loginCode, 'loginCode'), mode: 'check' },
+    user: 'none',
+  });
+}
+
+/**
+ * CLI login, instead of step 2 when nobody is signed in: the CLI's anonymous user's session, once,
+ * for the browser to sign in with, upgrade by signing up, and then complete.
+ */
+export function claimCliAnonymousSession(t: Transport, loginCode: string): Promise<CliAnonymousSession> {
+  return t.request({
+    method: 'POST',
+    path: '/auth/cli/complete',
+    body: { login_code: requireNonEmptyString(loginCode, 'loginCode'), mode: 'claim-anon-session' },
+    user: 'none',
   });
 }
 

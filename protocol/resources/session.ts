@@ -65,3 +65,14 @@ export interface CliLoginStarted {
 
 /** Where a CLI sign-in stands: still waiting, over, or done with its refresh token. */
 export type CliPollResult = { status: 'waiting' | 'expired' | 'used' } | { status: 'success'; refresh_token: string };
+
+/** `POST /auth/cli/complete` with `mode: 'check'`: whether the CLI started with an anonymous user of its own. */
+export interface CliLoginCheck {
+  cli_session_state: 'anonymous' | 'none';
+}
+
+/** `POST /auth/cli/complete` with `mode: 'claim-anon-session'`: the CLI's anonymous user's session. */
+export interface CliAnonymousSession {
+  access_token: string;
+  refresh_token: string;
+}

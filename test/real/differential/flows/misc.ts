@@ -1,5 +1,5 @@
 import * as api from '../../../../protocol/endpoints/index.js';
-import type { Flow } from '../flow.js';
+import type { Flow, FlowContext } from '../flow.js';
 import { CALLBACK, createFlowProject, PASSWORD } from './project.js';
 
 export const adminFlow: Flow = {
@@ -90,6 +90,7 @@ export const miscFlow: Flow = {
       await ctx.step('CLI login: poll, used', () => api.pollCliLogin(client, cli.polling_code));
     }
     await ctx.step('CLI login: poll an unknown code', () => api.pollCliLogin(client, 'no-such-polling-code'));
+    await cliGuestSteps(ctx, signedUp?.refresh_token);
 
     await ctx.step('MFA sign-in with an unknown attempt', () =>
       api.signInWithMfa(client, { attempt_code: 'm'.repeat(45), totp: '123456' }),
@@ -120,3 +121,45 @@ export const miscFlow: Flow = {
     });
   },
 };
+
+/**
+ * CLI login with the CLI's own anonymous user: the browser asks whether there is one, takes it over
+ * once, and the service's refusals (no refresh token, an unknown one, a non-anonymous user's).
+ */
+async function cliGuestSteps(ctx: FlowContext, userRefreshToken: string | undefined): Promise<void> {
+  const client = ctx.client();
+  const complete = (label: string, body: Record<string, unknown>) =>
+    ctx.raw(label, { method: 'POST', path: '/auth/cli/complete', headers: ctx.headers('client'), body });
+  const guest = await ctx.step('CLI login: an anonymous CLI user', () => api.signUpAnonymously(client));
+  if (guest) {
+    const cli = await ctx.step('CLI login: start with the anonymous user', () =>
+      api.startCliLogin(client, { anon_refresh_token: guest.refresh_token }),
+    );
+    if (cli) {
+      await ctx.step('CLI login: check, anonymous', () => api.checkCliLogin(client, cli.login_code));
+      await ctx.step('CLI login: claim the anonymous session', () =>
+        api.claimCliAnonymousSession(client, cli.login_code),
+      );
+      await ctx.step('CLI login: claim again', () => api.claimCliAnonymousSession(client, cli.login_code));
+      await ctx.step('CLI login: check after the claim', () => api.checkCliLogin(client, cli.login_code));
+      await complete('CLI login: complete without a refresh token', { login_code: cli.login_code });
+      await complete('CLI login: complete with an unknown refresh token', {
+        login_code: cli.login_code,
+        refresh_token: 'no-such-refresh-token',
+      });
+    }
+  }
+  await ctx.raw('CLI login: start with an unknown anonymous token', {
+    method: 'POST',
+    path: '/auth/cli',
+    headers: ctx.headers('client'),
+    body: { anon_refresh_token: 'no-such-refresh-token' },
+  });
+  if (userRefreshToken !== undefined)
+    await ctx.raw("CLI login: start with a signed-up user's token as the anonymous one", {
+      method: 'POST',
+      path: '/auth/cli',
+      headers: ctx.headers('client'),
+      body: { anon_refresh_token: userRefreshToken },
+    });
+}
