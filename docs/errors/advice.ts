@@ -42,14 +42,13 @@ export const advice = {
     do: 'Check `baseUrl` points at the service (not your app or a proxy that redirects). On public Wi-Fi, sign in to the network first.',
   },
   NETWORK_OFFLINE: {
-    means:
-      'The broker knows the service cannot be reached right now, so a write was not sent (reads wait for the network instead).',
+    means: 'The device is offline (the browser says so), so a write was not sent (reads wait for the network instead).',
     do: 'Tell the user the change was not saved and let them retry when `useConnectivity()` says `online` again.',
   },
   NETWORK_UNREACHABLE: {
     means:
-      'A request got no answer after its retries: no network, DNS, a firewall, or the service is down. The error carries the diagnostics of the check that followed.',
-    do: "Retry later. `error.diagnostics` says whether the service's own origin answered; the devtools show the attempts.",
+      "The service did not answer while the device is online: a request got no answer after its retries, or the broker already knows the service cannot be reached and did not send a write. The message names the service's URL (and, for one on this machine, how to start authbroker's emulator); the error carries the diagnostics of the check.",
+    do: "Check that the service at `baseUrl` is running and reachable (for the emulator: `npx authbroker-emulator`). `error.diagnostics` says whether the service's own origin answered; the devtools show the attempts.",
   },
   BROKER_UNAVAILABLE: {
     means:

@@ -93,8 +93,9 @@ export class ProtocolError extends AuthBrokerError {
 }
 
 /**
- * `NETWORK_OFFLINE`: the broker knows the service cannot be reached (a write fails at once).
- * `NETWORK_UNREACHABLE`: a request got no answer after its retries.
+ * `NETWORK_OFFLINE`: the device is offline (the browser says so): a request could not be sent.
+ * `NETWORK_UNREACHABLE`: the service did not answer while the device is online (after a request's retries, or
+ * known already: a write is then not sent); the message names the service.
  */
 export type NetworkErrorCode = 'NETWORK_OFFLINE' | 'NETWORK_UNREACHABLE';
 
