@@ -30,4 +30,6 @@ export * from './version.js';
 export * as endpoints from './endpoints/index.js';
 export { isUuid } from './args.js';
 export * from './models.js';
+export * from './partialUser.js';
+export * from './authHeaders.js';
 export * from './workerPolicy.js';

@@ -12,6 +12,7 @@ import {
   refuseSecretsInBrowserOptions,
 } from './credentials.js';
 import { createAccessTokenVerifier } from './server/accessTokens.js';
+import { createRequestVerifier } from './server/requestTokens.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
 import * as admin from './endpoints/admin.js';
@@ -244,6 +245,12 @@ const adminOnlyEndpoints = {
 };
 
 function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptions) {
+  const verifyAccessToken = createAccessTokenVerifier({
+    baseUrl: trimBaseUrl(options.baseUrl),
+    projectId: options.projectId,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+  });
   return {
     /** The wire-level transport (snake_case objects), for calls this app does not bind. */
     transport: t,
@@ -255,12 +262,14 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
      * ANONYMOUS_AUTHENTICATION_NOT_ALLOWED and a restricted user's RESTRICTED_USER_NOT_ALLOWED,
      * unless `{ allowAnonymous: true }` or `{ allowRestricted: true }` accepts them.
      */
-    verifyAccessToken: createAccessTokenVerifier({
-      baseUrl: trimBaseUrl(options.baseUrl),
-      projectId: options.projectId,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      ...(options.clock === undefined ? {} : { clock: options.clock }),
-    }),
+    verifyAccessToken,
+    /**
+     * Checks the user of a request to your own server (a `Request`, Node's `IncomingMessage`, or
+     * `{ headers }`): its token in `x-stack-auth` (what `client.getAuthHeaders()` and the official
+     * SDK send), `Authorization: Bearer`, or `x-stack-access-token`, checked as `verifyAccessToken`
+     * checks one. Null when the request carries none; an unreadable header is UNPARSABLE_ACCESS_TOKEN.
+     */
+    verifyRequest: createRequestVerifier(verifyAccessToken),
     /** The same app acting as the user of `accessToken` (their `me`), with server access. */
     forUser(accessToken: string) {
       return camelEndpoints(
@@ -368,5 +377,19 @@ export {
   type VerifiedAccessToken,
 } from './server/accessTokens.js';
 export { ACCESS_TOKEN_ISSUER } from './server/tokenClaims.js';
+export {
+  accessTokenOfRequest,
+  createRequestVerifier,
+  type RequestHeaders,
+  type RequestLike,
+} from './server/requestTokens.js';
+export {
+  CLI_CONFIRM_PATH,
+  promptCliLogin,
+  startCliLogin,
+  type CliLogin,
+  type CliLoginOptions,
+  type CliSession,
+} from './server/cliLogin.js';
 export { createRefreshingTokenSource, type RefreshingTokenSourceOptions } from './tokenSource.js';
 export * from './index.js';

@@ -109,6 +109,20 @@ export const advice = {
       "A content script (or another context of the extension) asked the background's broker for something the extension does not open to it: content scripts get the user and the session, sign-out and an access token only if `startExtensionBroker` allows them (`contentScripts`).",
     do: 'Call it from an extension page or the background, or allow it in `contentScripts` when you are sure a web page may cause it (an access token in a content script is one the web page can reach).',
   },
+  CLI_LOGIN_INVALID: {
+    means:
+      'The confirmation page of a CLI login got a login code the service no longer takes: unknown, expired, or confirmed already.',
+    do: 'Tell the person to start the login again from their command line, and to open the new link it shows.',
+  },
+  CLI_LOGIN_EXPIRED: {
+    means: "A CLI login's time ran out before anyone confirmed it in a browser.",
+    do: 'Start it again (`promptCliLogin`), perhaps with a longer `expiresInMillis` (at most 24 hours).',
+  },
+  CLI_LOGIN_USED: {
+    means:
+      "A CLI login's session was handed to an earlier poll of it: its answer was lost on the way, or another process polled the same login.",
+    do: 'Start the login again. The session handed out was the browser’s own: signing out in that browser ends it wherever it went.',
+  },
   PASSKEYS_UNAVAILABLE: {
     means: 'A passkey ceremony was started in a browser without WebAuthn (WebKitGTK, some WebViews).',
     do: 'Check `usePasskeysAvailable()` (or `client.passkeysAvailable`) and show no passkey button there; offer another way to sign in.',

@@ -173,7 +173,13 @@ export type ClientErrorCode =
    * A browser-extension context the extension's background does not serve (a content script it did not allow, a method
    * it did not open to them).
    */
-  | 'EXTENSION_CONTEXT_REFUSED';
+  | 'EXTENSION_CONTEXT_REFUSED'
+  /** A CLI login's code that cannot be confirmed (unknown, expired, or confirmed already). */
+  | 'CLI_LOGIN_INVALID'
+  /** A CLI login nobody confirmed in a browser before it expired. */
+  | 'CLI_LOGIN_EXPIRED'
+  /** A CLI login whose session an earlier poll of it took (its answer lost on the way, or another process). */
+  | 'CLI_LOGIN_USED';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {

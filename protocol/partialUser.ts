@@ -1,0 +1,72 @@
+/**
+ * The user as an access token names it: what the service writes into the token's claims when it
+ * issues one (`sub`, `name`, `email`, `email_verified`, `is_anonymous`, …), read without a request.
+ * Read, not verified: a server checks the token first (`verifyAccessToken`); a browser reads the
+ * broker's own token, which came from the service.
+ */
+import { decodeJwt, type JWTPayload } from 'jose';
+import type { RestrictedReason } from './resources/user.js';
+
+/**
+ * The user of an access token, as its claims say at the time it was issued: a subset of `User`, with
+ * the same field names. A change made since (a new display name, a verified e-mail) shows in the next
+ * token the broker gets; `useUser()` reads the user itself.
+ */
+export interface PartialUser {
+  id: string;
+  displayName: string | null;
+  primaryEmail: string | null;
+  primaryEmailVerified: boolean;
+  selectedTeamId: string | null;
+  /** Null for tokens without `signed_up_at` (those of v2.7 services). */
+  signedUpAtMillis: number | null;
+  isAnonymous: boolean;
+  isRestricted: boolean;
+  restrictedReason: RestrictedReason | null;
+  /** Whether the user has a TOTP second factor. */
+  requiresTotpMfa: boolean;
+}
+
+const RESTRICTED_REASONS: ReadonlySet<string> = new Set([
+  'anonymous',
+  'email_not_verified',
+  'restricted_by_administrator',
+]);
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+function restrictedReasonOf(value: unknown): RestrictedReason | null {
+  const type = (value as { type?: unknown } | null)?.type;
+  return typeof type === 'string' && RESTRICTED_REASONS.has(type) ? { type: type as RestrictedReason['type'] } : null;
+}
+
+/** The user the claims name, or null when they name none (no `sub`). */
+export function partialUserFromClaims(claims: JWTPayload): PartialUser | null {
+  if (typeof claims.sub !== 'string' || claims.sub === '') return null;
+  const isAnonymous = claims.is_anonymous === true;
+  // Tokens of services before restricted users say nothing of it: an anonymous user is restricted all the same.
+  const restrictedReason = restrictedReasonOf(claims.restricted_reason) ?? (isAnonymous ? { type: 'anonymous' } : null);
+  return {
+    id: claims.sub,
+    displayName: text(claims.name),
+    primaryEmail: text(claims.email),
+    primaryEmailVerified: claims.email_verified === true,
+    selectedTeamId: text(claims.selected_team_id),
+    signedUpAtMillis: typeof claims.signed_up_at === 'number' ? claims.signed_up_at * 1000 : null,
+    isAnonymous,
+    isRestricted: claims.is_restricted === true || isAnonymous,
+    restrictedReason,
+    requiresTotpMfa: claims.requires_totp_mfa === true,
+  };
+}
+
+/** The user an access token names, or null when it cannot be read or names none. */
+export function partialUserOfAccessToken(accessToken: string): PartialUser | null {
+  let claims: JWTPayload;
+  try {
+    claims = decodeJwt(accessToken);
+  } catch {
+    return null;
+  }
+  return partialUserFromClaims(claims);
+}
