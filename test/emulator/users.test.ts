@@ -354,34 +354,41 @@ describe('passwords', () => {
 });
 
 describe('primary e-mail updates', () => {
-  it('follows the quirks: auth only with primary_email, never switched off, verification kept', async () => {
+  it('changes the primary e-mail as the service does: flags kept unless given, old addresses kept as others', async () => {
     const em = emulator();
     const server = transportFor(em, 'server');
-    const user = await endpoints.createUser(server, { primary_email: uniqueEmail(), primary_email_verified: true });
-    // Without primary_email the flag is ignored.
+    const first = uniqueEmail();
+    const user = await endpoints.createUser(server, { primary_email: first, primary_email_verified: true });
+    // The flag alone switches sign-in with the address on.
     expect(
       (await endpoints.updateUser(server, user.id, { primary_email_auth_enabled: true })).primary_email_auth_enabled,
-    ).toBe(false);
-    const changed = await endpoints.updateUser(server, user.id, {
-      primary_email: uniqueEmail(),
+    ).toBe(true);
+    // A new address is unverified; the sign-in flag carries over unless given.
+    const second = uniqueEmail();
+    const changed = await endpoints.updateUser(server, user.id, { primary_email: second });
+    expect(changed).toMatchObject({
+      primary_email: second,
       primary_email_auth_enabled: true,
+      primary_email_verified: false,
     });
-    expect(changed).toMatchObject({ primary_email_auth_enabled: true, primary_email_verified: true });
-    const stillOn = await endpoints.updateUser(server, user.id, {
+    const off = await endpoints.updateUser(server, user.id, {
       primary_email: uniqueEmail(),
       primary_email_auth_enabled: false,
     });
-    expect(stillOn.primary_email_auth_enabled).toBe(true);
-    expect(
-      (await endpoints.updateUser(server, user.id, { primary_email_verified: false })).primary_email_verified,
-    ).toBe(false);
+    expect(off.primary_email_auth_enabled).toBe(false);
+    // Back to the first address: its channel is promoted again, verification and all.
+    const back = await endpoints.updateUser(server, user.id, { primary_email: first });
+    expect(back).toMatchObject({ primary_email: first, primary_email_verified: true });
     const removed = await endpoints.updateUser(server, user.id, { primary_email: null });
     expect(removed).toMatchObject({
       primary_email: null,
       primary_email_verified: false,
       primary_email_auth_enabled: false,
     });
-    expect(await endpoints.listContactChannels(server, { userId: user.id })).toEqual([]);
+    // Removing the primary address demotes it; nothing is deleted.
+    const channels = await endpoints.listContactChannels(server, { userId: user.id });
+    expect(channels).toHaveLength(3);
+    expect(channels.every((c) => !c.is_primary)).toBe(true);
   });
 
   it('refuses an e-mail another account signs in with, only when it changes', async () => {
