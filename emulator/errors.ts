@@ -1,3 +1,5 @@
+import type { RestrictedReason } from '../protocol/resources/user.js';
+
 /** A plain (non-known) error: the status and a text/plain body holding exactly the message (PROTOCOL.md §2.3). */
 export class StatusError extends Error {
   constructor(
@@ -34,13 +36,25 @@ export class ServiceKnownError extends Error {
 export const serviceErrors = {
   apiKeyExpired: () => new ServiceKnownError('API_KEY_EXPIRED', 401, 'API key has expired.'),
   apiKeyRevoked: () => new ServiceKnownError('API_KEY_REVOKED', 401, 'API key has been revoked.'),
-  /** Anonymous users are the emulator's only restricted users. */
-  teamInvitationRestrictedUserNotAllowed: (reason: { type: 'anonymous' }) =>
+  teamInvitationRestrictedUserNotAllowed: (reason: RestrictedReason) =>
     new ServiceKnownError(
       'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
       403,
       `Restricted users cannot accept team invitations. Reason: ${reason.type}. Please complete the onboarding process before accepting team invitations.`,
       { restricted_reason: reason },
+    ),
+  oauthProviderAccountIdAlreadyUsedForSignIn: () =>
+    new ServiceKnownError(
+      'OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN',
+      400,
+      'A provider with the same account ID is already used for signing in.',
+    ),
+  wrongPermissionScope: (permissionId: string, expected: 'team' | 'project', actual: 'team' | 'project') =>
+    new ServiceKnownError(
+      'WRONG_PERMISSION_SCOPE',
+      404,
+      `Permission ${JSON.stringify(permissionId)} not found. (It was found for a different scope ${JSON.stringify(actual)}, but scope ${JSON.stringify(expected)} was expected.)`,
+      { permission_id: permissionId, expected_scope: expected, actual_scope: actual },
     ),
   wrongApiKeyType: (expected: 'user' | 'team', actual: 'user' | 'team') =>
     new ServiceKnownError(

@@ -22,6 +22,10 @@ import type {
   ProjectPermissionDefinition,
   NotificationPreference,
   ConnectedAccount,
+  CreatedOwnedApiKey,
+  TeamApiKey,
+  UserApiKey,
+  UserOAuthProvider,
 } from './resources/index.js';
 
 /**
@@ -116,6 +120,16 @@ export type ProjectPermissionDefinitionModel = Camelize<ProjectPermissionDefinit
 export type NotificationPreferenceModel = Camelize<NotificationPreference>;
 /** A linked provider account usable for provider tokens (`{ userId, provider, providerAccountId }`). */
 export type ConnectedAccountModel = Camelize<ConnectedAccount>;
+/** A key the signed-in user holds for their own integrations (`{ id, description, lastFour… }`, never the key). */
+export type UserApiKeyModel = Camelize<UserApiKey>;
+/** A key a team holds (`{ id, teamId, description… }`, never the key). */
+export type TeamApiKeyModel = Camelize<TeamApiKey>;
+/** A user's key as made: `value` is the whole key, shown this once. */
+export type CreatedUserApiKeyModel = Camelize<CreatedOwnedApiKey<UserApiKey>>;
+/** A team's key as made: `value` is the whole key, shown this once. */
+export type CreatedTeamApiKeyModel = Camelize<CreatedOwnedApiKey<TeamApiKey>>;
+/** One of the user's OAuth providers: a linked account, whether it signs in and serves provider tokens. */
+export type OAuthProviderModel = Camelize<UserOAuthProvider>;
 /** `adminUpdateProject`'s input: the wire's ProjectUpdate in camelCase. */
 export type ProjectUpdateModel = Camelize<ProjectUpdate>;
 

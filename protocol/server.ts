@@ -21,6 +21,8 @@ import * as connectedAccounts from './endpoints/connectedAccounts.js';
 import * as invitations from './endpoints/invitations.js';
 import * as misc from './endpoints/misc.js';
 import * as notificationPreferences from './endpoints/notificationPreferences.js';
+import * as oauthProviders from './endpoints/oauthProviders.js';
+import * as ownedApiKeys from './endpoints/ownedApiKeys.js';
 import * as permissions from './endpoints/permissions.js';
 import * as projectPermissions from './endpoints/projectPermissions.js';
 import * as projects from './endpoints/projects.js';
@@ -168,6 +170,36 @@ function serverEndpoints<A extends ServerAccess>() {
     getConnectedAccountAccessToken: connectedAccounts.getConnectedAccountAccessToken,
     /** A user's linked provider accounts the app may get provider tokens for, oldest first. */
     listConnectedAccounts: connectedAccounts.listConnectedAccounts,
+    /** A user's OAuth providers (linked accounts, with their ids at the provider), or every user's without `userId`. */
+    listOAuthProviders: oauthProviders.listOAuthProviders<A>,
+    /** One of a user's OAuth providers by its id. */
+    getOAuthProvider: oauthProviders.getOAuthProvider<A>,
+    /** Links a provider account to a user without an OAuth flow (e.g. a second account of one provider). */
+    createOAuthProvider: oauthProviders.createOAuthProvider,
+    /** Whether a linked account signs its user in and serves provider tokens; its account id or e-mail. */
+    updateOAuthProvider: oauthProviders.updateOAuthProvider<A>,
+    /** Unlinks a provider account from its user. */
+    deleteOAuthProvider: oauthProviders.deleteOAuthProvider,
+    /** Makes an API key for a user (when the project allows user API keys); its whole value is in this answer only. */
+    createUserApiKey: ownedApiKeys.createUserApiKey,
+    /** A user's API keys, newest first (never their values). */
+    listUserApiKeys: ownedApiKeys.listUserApiKeys,
+    /** Renames or revokes (`{ revoked: true }`, for good) a user's API key. */
+    updateUserApiKey: ownedApiKeys.updateUserApiKey,
+    /** Whose user API key a key is: API_KEY_NOT_FOUND, API_KEY_REVOKED or API_KEY_EXPIRED when it may not be used. */
+    checkUserApiKey: ownedApiKeys.checkUserApiKey,
+    /** Makes an API key for a team (when the project allows team API keys); its whole value is in this answer only. */
+    createTeamApiKey: ownedApiKeys.createTeamApiKey,
+    /** A team's API keys, newest first. */
+    listTeamApiKeys: ownedApiKeys.listTeamApiKeys,
+    /** Renames or revokes a team's API key. */
+    updateTeamApiKey: ownedApiKeys.updateTeamApiKey,
+    /** Whose team API key a key is, as `checkUserApiKey` says of users' keys. */
+    checkTeamApiKey: ownedApiKeys.checkTeamApiKey,
+    /** The pending invitations sent to a user's verified e-mail addresses. */
+    listReceivedTeamInvitations: invitations.listReceivedTeamInvitations,
+    /** Accepts a received invitation by its id for the user it was sent to (`userId`, or `me`). */
+    acceptTeamInvitationById: invitations.acceptTeamInvitationById,
     /** The project permissions users hold (outside any team), filtered by user or permission. */
     listProjectPermissions: projectPermissions.listProjectPermissions,
     /** Grants a user a project permission (idempotent). */

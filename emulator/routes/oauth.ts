@@ -18,6 +18,7 @@ import type { Router } from '../http/router.js';
 import { redirect, type ApiRequest, type Reply } from '../http/types.js';
 import { botChallengeFields, obj, url, validate, yup } from '../http/validate.js';
 import type { OAuthAccountRecord, OAuthFlowRecord, ProjectRecord, UserRecord } from '../state/model.js';
+import { newOAuthAccount, signInAccount } from '../state/oauthAccounts.js';
 import { own } from '../state/store.js';
 import { signUpOrUpgrade } from '../state/anonymous.js';
 import { authChannelByEmail, findUser } from '../state/users.js';
@@ -253,14 +254,13 @@ function resolveAccount(
 ): { user: UserRecord; isNewUser: boolean } {
   const { account } = grant;
   const providerId = flow.provider_id;
-  const owner = Object.values(p.users).find((u) => accountOf(u, providerId, account.account_id) !== undefined);
+  // Only an account that allows sign-in signs its user in (or keeps another user from linking it).
+  const signingIn = signInAccount(p, providerId, account.account_id);
   const attach = (user: UserRecord) => {
-    const record: OAuthAccountRecord = {
-      provider_id: providerId,
-      account_id: account.account_id,
-      email: account.email,
-      tokens: [],
-    };
+    const record = newOAuthAccount(
+      { provider_id: providerId, account_id: account.account_id, email: account.email },
+      now,
+    );
     user.oauth_accounts.push(record);
     storeTokens(record, grant);
   };
@@ -268,20 +268,18 @@ function resolveAccount(
   if (flow.type === 'link') {
     const user = flow.link_user_id === null ? undefined : findUser(p, flow.link_user_id);
     if (!user) throw createKnownError('USER_NOT_FOUND');
-    if (owner && owner.id !== user.id) throw createKnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
-    const existing = accountOf(user, providerId, account.account_id);
+    if (signingIn && signingIn.user.id !== user.id)
+      throw createKnownError('OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER');
+    // A second account of a provider is linked beside the first, as the service does.
+    const existing = signingIn?.account ?? accountOf(user, providerId, account.account_id);
     if (existing) storeTokens(existing, grant);
-    else {
-      if (user.oauth_accounts.some((a) => a.provider_id === providerId))
-        throw createKnownError('USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION');
-      attach(user);
-    }
+    else attach(user);
     return { user, isNewUser: false };
   }
 
-  if (owner) {
-    storeTokens(accountOf(owner, providerId, account.account_id)!, grant);
-    return { user: owner, isNewUser: false };
+  if (signingIn) {
+    storeTokens(signingIn.account, grant);
+    return { user: signingIn.user, isNewUser: false };
   }
 
   // A new provider account. Merging into an existing account is not a sign-up, so it comes first.

@@ -8,6 +8,8 @@ export * from './projectPermissions.js';
 export * from './notificationPreferences.js';
 export * from './contactChannels.js';
 export * from './connectedAccounts.js';
+export * from './oauthProviders.js';
+export * from './ownedApiKeys.js';
 export * from './projects.js';
 export * from './admin.js';
 export * from './misc.js';

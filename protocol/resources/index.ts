@@ -6,6 +6,8 @@ export * from './contactChannel.js';
 export * from './session.js';
 export * from './passkey.js';
 export * from './connectedAccount.js';
+export * from './oauthProvider.js';
+export * from './ownedApiKey.js';
 export * from './project.js';
 export * from './admin.js';
 export * from './views.js';

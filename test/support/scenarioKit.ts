@@ -165,7 +165,11 @@ export interface TargetBroker {
   close(): void;
 }
 
-export async function brokerFor(target: ServiceTarget, count = 1): Promise<TargetBroker> {
+export async function brokerFor(
+  target: ServiceTarget,
+  count = 1,
+  options: { fetch?: typeof fetch } = {},
+): Promise<TargetBroker> {
   const locks = new LocalLockManager();
   // Tokens in memory: scenarios one after another never adopt each other's stored session.
   const broker = await createBroker(
@@ -176,7 +180,7 @@ export async function brokerFor(target: ServiceTarget, count = 1): Promise<Targe
       extraRequestHeaders: target.extraRequestHeaders,
       tokenStore: 'memory',
     },
-    { mode: 'shared-worker', clock: compressedClock, locks },
+    { mode: 'shared-worker', clock: compressedClock, locks, ...options },
   );
   const tabs = await Promise.all(
     Array.from({ length: count }, () => connectTab(broker, locks, { handlerUrls: HANDLER_URLS })),
@@ -211,8 +215,15 @@ export async function ensureProjectSettings(target: ServiceTarget, wanted: Recor
     throw new Error(`Changing the project's settings answered ${written.status}: ${JSON.stringify(written.body)}`);
 }
 
-/** Makes sure the project offers an OAuth provider (for linked accounts). */
-export async function ensureOAuthProvider(target: ServiceTarget, providerId: string): Promise<void> {
+/**
+ * Makes sure the project offers an OAuth provider (for linked accounts): on the service's shared keys, or on `keys` of
+ * the app's own (a standard provider, whose tokens the service hands to the app).
+ */
+export async function ensureOAuthProvider(
+  target: ServiceTarget,
+  providerId: string,
+  keys?: { clientId: string; clientSecret: string },
+): Promise<void> {
   const config = await projectSettings(target);
   type Provider = { id: string; type: string; client_id?: string; client_secret?: string };
   const listed = (config.oauth_providers as Provider[] | undefined) ?? [];
@@ -225,7 +236,16 @@ export async function ensureOAuthProvider(target: ServiceTarget, providerId: str
   }));
   const written = await rawCall(target, 'PATCH', SETTINGS, {
     access: 'admin',
-    body: { config: { oauth_providers: [...providers, { id: providerId, type: 'shared' }] } },
+    body: {
+      config: {
+        oauth_providers: [
+          ...providers,
+          keys === undefined
+            ? { id: providerId, type: 'shared' }
+            : { id: providerId, type: 'standard', client_id: keys.clientId, client_secret: keys.clientSecret },
+        ],
+      },
+    },
   });
   if (written.status !== 200)
     throw new Error(
