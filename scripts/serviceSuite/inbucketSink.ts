@@ -31,6 +31,7 @@ export interface InbucketSink {
 
 const mailboxName = (address: string) => address.split('@')[0]!.split('+')[0]!.toLowerCase();
 
+/** As Inbucket shows addresses: `Name <address>`, the name unquoted, or `<address>`. */
 function addressList(field: AddressObject | AddressObject[] | undefined): string[] {
   const list = field === undefined ? [] : Array.isArray(field) ? field : [field];
   return list.flatMap((a) => a.value.map((v) => (v.name ? `${v.name} <${v.address ?? ''}>` : `<${v.address ?? ''}>`)));
@@ -55,7 +56,7 @@ export async function startInbucketSink(options: { smtpPort: number; httpPort: n
             kept.push({
               id: `${new Date(received).toISOString().replace(/[-:]/g, '').slice(0, 15)}-${String(next++).padStart(4, '0')}`,
               mailbox: recipient,
-              from: mail.from?.text ?? '',
+              from: addressList(mail.from)[0] ?? '',
               to: addressList(mail.to),
               subject: mail.subject ?? '',
               date: new Date(received).toISOString(),

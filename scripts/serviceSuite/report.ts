@@ -130,7 +130,7 @@ function rerunLines(results: Results): string[] {
   return (['real', 'emulator'] as const).flatMap((target) =>
     (results[target]?.reruns ?? []).map(
       (rerun) =>
-        `Run again since on the ${TARGET_NAMES[target]} (${rerun.startedAt.slice(0, 16).replace('T', ' ')} UTC, ${minutes(rerun.testSeconds)}, authbroker ${code(rerun.authbrokerCommit)}): ${rerun.files.join(', ')}.`,
+        `Run again since on the ${TARGET_NAMES[target]} (${rerun.startedAt.slice(0, 16).replace('T', ' ')} UTC, ${minutes(rerun.testSeconds)}, authbroker ${code(rerun.authbrokerCommit)}${rerun.testTimeoutMillis === undefined ? '' : `, limit ${rerun.testTimeoutMillis / 1000} s a test`}): ${rerun.files.join(', ')}.`,
     ),
   );
 }

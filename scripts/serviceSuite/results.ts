@@ -50,7 +50,13 @@ export interface RunResults {
   testSeconds: number;
   files: FileOutcome[];
   /** Files run again since (`--merge`): their outcomes above are those of the later run. */
-  reruns?: { startedAt: string; files: string[]; testSeconds: number; authbrokerCommit: string }[];
+  reruns?: {
+    startedAt: string;
+    files: string[];
+    testSeconds: number;
+    authbrokerCommit: string;
+    testTimeoutMillis?: number;
+  }[];
 }
 
 const ANSI = /\u001b\[[0-9;]*m/g;

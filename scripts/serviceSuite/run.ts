@@ -73,6 +73,7 @@ function mergeIntoFull(partial: RunResults): void {
       files: [...rerun],
       testSeconds: partial.testSeconds,
       authbrokerCommit: partial.authbrokerCommit,
+      ...(partial.testTimeoutMillis === undefined ? {} : { testTimeoutMillis: partial.testTimeoutMillis }),
     },
   ];
   writeFileSync(resultsFile(partial.target, false), `${JSON.stringify(full, null, 2)}\n`);
@@ -93,8 +94,9 @@ async function runSuite(
   partial: boolean,
 ): Promise<{ outcomes: FileOutcome[]; seconds: number }> {
   const dir = workFolder();
-  const raw = join(artifacts, `${target}-vitest.json`);
-  const logFile = join(artifacts, `${target}.log`);
+  const name = `${target}${partial ? '-partial' : ''}`;
+  const raw = join(artifacts, `${name}-vitest.json`);
+  const logFile = join(artifacts, `${name}.log`);
   rmSync(raw, { force: true });
   rmSync(logFile, { force: true });
   const started = performance.now();
@@ -153,9 +155,15 @@ async function runTarget(target: TargetName): Promise<RunResults> {
   log(`${target} answers at ${running.apiUrl} (set-up ${setupSeconds} s); running ${files.length} files`);
   let outcomes: FileOutcome[];
   let testSeconds: number;
+  // Stopped by a signal, the lane still stops what it started (the target's processes run detached).
+  const onSignal = () => void running.stop().finally(() => process.exit(130));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     ({ outcomes, seconds: testSeconds } = await runSuite(target, files, partial));
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await running.stop();
   }
   const results: RunResults = {
