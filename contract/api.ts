@@ -19,6 +19,8 @@ import type {
   TeamMember,
   User,
 } from '../protocol/models.js';
+import type { AuthHeaders } from '../protocol/authHeaders.js';
+import type { PartialUser } from '../protocol/partialUser.js';
 import type { DataOf, QuerySpec } from './queries.js';
 import type { QuerySnapshot } from './snapshot.js';
 import type { BrokerStatus } from './state.js';
@@ -70,6 +72,20 @@ export interface TeamUpdate {
   profileImageUrl?: string | null;
   clientMetadata?: Json;
 }
+
+/**
+ * How confirming a CLI login ended (`confirmCliLogin`): `confirmed`, the CLI has this browser's
+ * session; `sign-in-required`, nobody is signed in (an anonymous user counts as nobody): sign in, then
+ * confirm again; `sign-up-required`, the CLI's own anonymous user is now signed in here (every tab):
+ * sign up to keep it as a real account (the same user), then confirm again.
+ */
+export type CliLoginConfirmation =
+  | { status: 'confirmed'; userId: string }
+  | { status: 'sign-in-required' }
+  | { status: 'sign-up-required'; userId: string };
+
+export type { AuthHeaders } from '../protocol/authHeaders.js';
+export type { PartialUser } from '../protocol/partialUser.js';
 
 /** Admin calls act on the broker's project unless another project of the owner is named. */
 export type AdminOptions = { projectId?: string };
@@ -243,6 +259,28 @@ export interface BrokerApi {
   checkTeamInvitationCode(code: string): Promise<void>;
   /** The team an invitation link's code leads to (its name), to show before accepting. */
   getTeamInvitationDetails(code: string): Promise<TeamInvitationDetailsModel>;
+
+  // ── the access token's own uses: the app's server, a partial user, CLI logins
+  /**
+   * The user as the broker's access token names it (its claims: id, name, e-mail, anonymous or
+   * restricted…), read without asking the service; null when nobody is signed in, and for an
+   * anonymous user unless `includeAnonymous`. An expired token is renewed first, as for any call.
+   */
+  getPartialUser(options?: { includeAnonymous?: boolean }): Promise<PartialUser | null>;
+  /**
+   * Headers for a call to the app's own server, as the official SDK's `getAuthHeaders()` makes them
+   * (`x-stack-auth`: `{ accessToken, refreshToken: null }`); `authbroker/server`'s `verifyRequest`,
+   * and the SDK's server, read them. Never a refresh token.
+   */
+  getAuthHeaders(): Promise<AuthHeaders>;
+  /**
+   * On the app's CLI confirmation page: gives the waiting CLI (or desktop app) of `loginCode` this
+   * browser's session. The broker sends it to the service; no page ever holds it. With nobody signed
+   * in, nothing is given: the answer says to sign in first, or, when the CLI brought an anonymous user
+   * of its own, that this user is now signed in here, to be kept by signing up. CLI_LOGIN_INVALID
+   * when the code is unknown, expired or confirmed already.
+   */
+  confirmCliLogin(loginCode: string): Promise<CliLoginConfirmation>;
 
   // ── project administration (a project owner signed in to the `internal` project)
   /**

@@ -234,6 +234,10 @@ export const argumentRules = {
   checkTeamInvitationCode: args(['code', code()]),
   getTeamInvitationDetails: args(['code', code()]),
 
+  getPartialUser: args(['options', optional(fields({ includeAnonymous: optional(bool()) }))]),
+  getAuthHeaders: args(),
+  confirmCliLogin: args(['loginCode', code()]),
+
   adminSignInWithPassword: args(['input', signIn()]),
   adminSignInWithMfa: args(['input', mfa()]),
   adminSignOut: args(),

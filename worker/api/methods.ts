@@ -8,10 +8,12 @@ import { accountMethods } from './account.js';
 import { adminMethods } from './admin.js';
 import { anonymousMethods } from './anonymous.js';
 import { authMethods } from './auth.js';
+import { cliLoginMethods } from './cliLogin.js';
 import type { ApiContext, ServiceMethods } from './context.js';
 import { oauthMethods } from './oauth.js';
 import { passwordMethods } from './password.js';
 import { teamMethods } from './teams.js';
+import { tokenUseMethods } from './tokenUses.js';
 
 /** The service methods, each running with `context` (the broker's parts, or an action's attributed copy of them). */
 export function createServices(context: ApiContext): ServiceMethods {
@@ -23,6 +25,8 @@ export function createServices(context: ApiContext): ServiceMethods {
     ...accountMethods(context),
     ...teamMethods(context),
     ...adminMethods(context),
+    ...tokenUseMethods(context),
+    ...cliLoginMethods(context),
   };
 }
 
