@@ -4,7 +4,7 @@ import type { BrokerApi } from '../../contract/api.js';
 import type { ExtensionApi } from '../../contract/webExtension.js';
 import { MAX_CALLS_IN_FLIGHT } from '../../contract/wire.js';
 import { callWindow } from '../../client/connect/callWindow.js';
-import { openPort } from '../../client/extension/portConnection.js';
+import { openPort } from '../../client/extension/portCalls.js';
 import { connectOverPort } from '../../client/connect/rpc.js';
 import { tabErrors } from '../../client/connect/tabErrors.js';
 import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/entry.js';
