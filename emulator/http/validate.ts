@@ -79,10 +79,11 @@ export function validate<S extends RequestSchemas>(
   req: ApiRequest,
   schemas: S,
 ): { body: Out<S['body']>; query: Out<S['query']>; params: Out<S['params']> } {
+  // In the order of the service's CRUD request schema (body, params, query), which orders its error lines.
   const shape = {
     body: schemas.body ?? yup.mixed(),
-    query: schemas.query ?? obj({}).defined(),
     params: schemas.params ?? yup.mixed(),
+    query: schemas.query ?? obj({}).defined(),
   };
   const input = { body: req.body, query: req.query, params: req.params };
   // yup looks fields up by key on plain objects and casts by calling toString/valueOf: keys such as

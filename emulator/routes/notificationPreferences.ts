@@ -52,7 +52,8 @@ export function registerNotificationPreferenceRoutes(router: Router): void {
       params: obj({ user_id: userIdOrMe().defined(), notification_category_id: uuid().defined() }).defined(),
       body: obj({ enabled: yup.boolean().defined() }).defined(),
     });
-    // The service looks the category up before the user.
+    // `me` needs a user before anything else; then the service looks the category up before the user.
+    resolveUserId(auth, params.user_id);
     const category = NOTIFICATION_CATEGORIES.find((c) => c.id === params.notification_category_id);
     if (!category) throw new StatusError(404, 'Notification category not found');
     const userId = ownerOf(auth, params.user_id, 'manage');

@@ -1,7 +1,7 @@
 import { createKnownError } from '../../protocol/errors/create.js';
 import type { TeamPermission, TeamPermissionDefinition } from '../../protocol/resources/team.js';
 import { ADMIN, requireAccess, resolveUserId, SERVER } from '../http/access.js';
-import { StatusError } from '../errors.js';
+import { serviceErrors, StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success } from '../http/types.js';
 import { obj, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
@@ -141,8 +141,12 @@ export function registerPermissionRoutes(router: Router): void {
     const p = auth.project;
     const userId = resolveUserId(auth, params.user_id);
     requireMember(p, params.team_id, userId);
-    if (!permissionExists(p, params.permission_id))
+    if (!permissionExists(p, params.permission_id)) {
+      // The service keeps one set of permission ids for both scopes: a project permission's id is of the wrong scope.
+      if (own(projectPermissionDefinitions(p), params.permission_id) !== undefined)
+        throw serviceErrors.wrongPermissionScope(params.permission_id, 'team', 'project');
       throw createKnownError('PERMISSION_NOT_FOUND', { permission_id: params.permission_id });
+    }
     grantPermission(p, params.team_id, userId, params.permission_id);
     return json({ id: params.permission_id, team_id: params.team_id, user_id: userId }, 201);
   });

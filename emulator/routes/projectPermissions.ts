@@ -1,7 +1,7 @@
 import { createKnownError } from '../../protocol/errors/create.js';
 import type { ProjectPermission, ProjectPermissionDefinition } from '../../protocol/resources/projectPermission.js';
 import { ADMIN, requireAccess, resolveUserId, SERVER } from '../http/access.js';
-import { StatusError } from '../errors.js';
+import { serviceErrors, StatusError } from '../errors.js';
 import type { Router } from '../http/router.js';
 import { json, success } from '../http/types.js';
 import { obj, userIdOrMe, validate, yup } from '../http/validate.js';
@@ -125,6 +125,9 @@ export function registerProjectPermissionRoutes(router: Router): void {
     const p = auth.project;
     const userId = resolveUserId(auth, params.user_id);
     requireUser(p, userId);
+    // One set of permission ids for both scopes, as on the service: a team permission's id is of the wrong scope.
+    if (own(p.permission_definitions, params.permission_id) !== undefined)
+      throw serviceErrors.wrongPermissionScope(params.permission_id, 'project', 'team');
     requireDefinition(p, params.permission_id);
     const grants = projectPermissionGrants(p);
     // Granting again is no error and changes nothing.

@@ -1,7 +1,7 @@
 import type { Json } from '../../protocol/resources/common.js';
 import type { ContactChannelRecord, ProjectRecord, UserRecord } from './model.js';
 import { own } from './store.js';
-import { forgetUserInProjectFeatures } from './projectFeatures.js';
+import { forgetUserInProjectFeatures, projectPermissionGrants } from './projectFeatures.js';
 import { addMember, createTeamRecord } from './teams.js';
 
 export function findUser(p: ProjectRecord, userId: string): UserRecord | undefined {
@@ -104,6 +104,9 @@ export function createUser(p: ProjectRecord, input: NewUser, now: number): UserR
   };
   p.users[user.id] = user;
   if (input.primary_email) addPrimaryEmail(p, user.id, { ...input, primary_email: input.primary_email }, now);
+  // The project's default project permissions, granted to every new user as the service grants them.
+  for (const permission_id of p.config.user_default_permissions ?? [])
+    projectPermissionGrants(p).push({ user_id: user.id, permission_id });
   if (p.config.create_team_on_sign_up) {
     const team = createTeamRecord(
       p,
