@@ -8,9 +8,15 @@ import { json, success, type ApiRequest } from '../http/types.js';
 import { anyJson, email, nonEmpty, obj, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
 import type { ProjectRecord, UserRecord } from '../state/model.js';
 import { isAnonymous, upgradeAnonymousUser } from '../state/anonymous.js';
+import {
+  normalizeEmail,
+  preparePrimaryEmailWrite,
+  requireEmailFlags,
+  requireEmailFreeForAuth,
+} from '../state/primaryEmail.js';
 import { findMembership } from '../state/teams.js';
 import { revokeSessionsOfUser } from '../state/sessions.js';
-import { channelsOf, createUser, deleteUser, findUser, primaryChannel, sameEmail } from '../state/users.js';
+import { channelsOf, createUser, deleteUser, findUser, primaryChannel } from '../state/users.js';
 import { serverUserView, userView } from '../views.js';
 import { hashPassword } from '../crypto.js';
 import { MAX_PASSWORD } from './password.js';
@@ -258,29 +264,13 @@ function requirePasswordAllowed(p: ProjectRecord, hasPrimaryEmail: boolean): voi
   if (!p.config.credential_enabled) throw new StatusError(400, 'Password auth not enabled in the project');
 }
 
-function requireEmailFlags(primaryEmail: string | null, authEnabled: boolean, verified: boolean): void {
-  if (primaryEmail === null && authEnabled)
-    throw new StatusError(400, 'primary_email_auth_enabled cannot be true without primary_email');
-  if (primaryEmail === null && verified)
-    throw new StatusError(400, 'primary_email_verified cannot be true without primary_email');
-}
-
-/** Only one channel in the project may sign in with an e-mail. */
-function requireEmailFreeForAuth(p: ProjectRecord, value: string, exceptChannelId?: string): void {
-  const taken = Object.values(p.contact_channels).some(
-    (c) => c.used_for_auth && c.type === 'email' && sameEmail(c.value, value) && c.id !== exceptChannelId,
-  );
-  if (taken)
-    throw createKnownError('USER_EMAIL_ALREADY_EXISTS', { email: value, would_work_if_email_was_verified: false });
-}
-
 export async function createUserFromBody(
   req: ApiRequest,
   p: ProjectRecord,
   body: ServerUserCreateBody,
 ): Promise<UserRecord> {
   const passwordHash = await passwordHashFrom(body);
-  const primaryEmail = body.primary_email ?? null;
+  const primaryEmail = body.primary_email ? normalizeEmail(body.primary_email) : null;
   requireEmailFlags(primaryEmail, body.primary_email_auth_enabled === true, body.primary_email_verified === true);
   if (primaryEmail !== null && body.primary_email_auth_enabled === true) requireEmailFreeForAuth(p, primaryEmail);
   const accounts = (body.oauth_providers ?? []).map((a) => ({
@@ -334,48 +324,14 @@ export async function updateUserRecord(
   if (body.selected_team_id != null && !findMembership(p, body.selected_team_id, user.id)) {
     throw createKnownError('TEAM_MEMBERSHIP_NOT_FOUND', { team_id: body.selected_team_id, user_id: user.id });
   }
-  // Quirks of §4.1: auth-enabled only counts with primary_email, and the old flags are OR-ed in.
   const old = primaryChannel(p, user.id);
-  const newEmail = body.primary_email;
-  const effectiveEmail = newEmail || old?.value || null;
-  const authEnabled = body.primary_email_auth_enabled === true || old?.used_for_auth === true;
-  requireEmailFlags(effectiveEmail, authEnabled, body.primary_email_verified === true || old?.is_verified === true);
-  const enablesAuthNow = typeof newEmail === 'string' && authEnabled && old?.used_for_auth !== true;
-  if (effectiveEmail !== null && authEnabled && (old?.value !== effectiveEmail || enablesAuthNow))
-    requireEmailFreeForAuth(p, effectiveEmail, old?.id);
-  if (
-    typeof newEmail === 'string' &&
-    channelsOf(p, user.id).some((c) => c.id !== old?.id && c.type === 'email' && sameEmail(c.value, newEmail))
-  ) {
-    throw new StatusError(400, 'Contact channel already exists');
-  }
+  const writeEmail = preparePrimaryEmailWrite(p, user.id, body, req.now);
   if (body.passkey_auth_enabled === true)
     throw new StatusError(400, 'Cannot manually enable passkey auth, it is enabled iff there is a passkey auth method');
   if (passwordHash && user.password_hash === null)
-    requirePasswordAllowed(p, newEmail === undefined ? old !== undefined : newEmail !== null);
+    requirePasswordAllowed(p, body.primary_email === undefined ? old !== undefined : body.primary_email !== null);
 
-  if (newEmail === null && old) delete p.contact_channels[old.id];
-  if (typeof newEmail === 'string') {
-    if (old) {
-      // The channel keeps its verification flag (quirk): only the value and auth flag change.
-      old.value = newEmail;
-      old.used_for_auth = authEnabled;
-    } else {
-      const id = crypto.randomUUID();
-      p.contact_channels[id] = {
-        id,
-        user_id: user.id,
-        type: 'email',
-        value: newEmail,
-        is_primary: true,
-        is_verified: false,
-        used_for_auth: authEnabled,
-        created_at_millis: req.now,
-      };
-    }
-  }
-  const primary = primaryChannel(p, user.id);
-  if (body.primary_email_verified !== undefined && primary) primary.is_verified = body.primary_email_verified;
+  writeEmail();
   // Enabling OTP in a project without magic links is silently ignored on update.
   if (body.otp_auth_enabled !== undefined && (!body.otp_auth_enabled || p.config.magic_link_enabled))
     user.otp_auth_enabled = body.otp_auth_enabled;
