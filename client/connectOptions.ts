@@ -35,6 +35,12 @@ export interface ConnectOptions {
    */
   refetchOnReturn?: boolean;
   /**
+   * While a shown tab watches connectivity (`useConnectivity`, the devtools), the broker confirms the service this
+   * often (ms) unless it answered meanwhile: one `GET /api/v1` per interval for all tabs. 0: never. Default 4000
+   * (from 1000 to 3600000). The first tab to start the broker decides; every tab must pass the same.
+   */
+  connectivityCheckMillis?: number;
+  /**
    * How to start the SharedWorker: its same-origin script URL (a prebuilt
    * `authbroker-shared-worker.js` copied to your public folder), or a factory, which is how Vite
    * bundles it: `(name) => new SharedWorker(new URL('authbroker/worker/shared', import.meta.url), { type: 'module',

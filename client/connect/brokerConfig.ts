@@ -4,6 +4,22 @@
  */
 import type { BrokerTarget } from './brokerChannel.js';
 
+/**
+ * Options only the broker reads, checked here rather than in the main chunk's checks (whose every byte loads before
+ * the first frame): a bad one fails the connection with an InvalidArgumentError naming it, before any host starts.
+ */
+export function checkBrokerOptions({ options, errors }: Pick<BrokerTarget, 'options' | 'errors'>): void {
+  const millis = options.connectivityCheckMillis;
+  if (millis === undefined || millis === 0 || (Number.isInteger(millis) && millis >= 1000 && millis <= 3_600_000))
+    return;
+  throw errors.deserializeError({
+    kind: 'invalid-argument',
+    code: 'INVALID_ARGUMENT',
+    argument: 'options.connectivityCheckMillis',
+    message: `options.connectivityCheckMillis must be 0 (never) or a whole number of milliseconds from 1000 to 3600000, got ${JSON.stringify(millis)}.`,
+  });
+}
+
 /** The part of the options the broker itself receives (the base URL as the main chunk normalized it). */
 export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options' | 'baseUrl'>) {
   return {
@@ -17,5 +33,8 @@ export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options
     ...(options.extraRequestHeaders === undefined ? {} : { extraRequestHeaders: options.extraRequestHeaders }),
     ...(options.refetchOnReturn === undefined ? {} : { refetchOnReturn: options.refetchOnReturn }),
     ...(options.tokenStore === undefined ? {} : { tokenStore: options.tokenStore }),
+    ...(options.connectivityCheckMillis === undefined
+      ? {}
+      : { connectivityCheckMillis: options.connectivityCheckMillis }),
   };
 }

@@ -12,18 +12,22 @@ export function forwardBrowserState(api: BrokerApi): () => void {
   const online = () => report({ online: true });
   const offline = () => report({ online: false });
   const visibility = () => report({ visible: document.visibilityState === 'visible' });
+  // A window getting the focus is someone looking again, even if the tab never stopped being visible.
+  const focus = () => report({ visible: true });
   const leave = (event: PageTransitionEvent) => {
     if (!event.persisted) void api.goodbye().catch(() => undefined);
   };
   window.addEventListener('online', online);
   window.addEventListener('offline', offline);
   document.addEventListener('visibilitychange', visibility);
+  window.addEventListener('focus', focus);
   window.addEventListener('pagehide', leave);
   report({ online: navigator.onLine, visible: document.visibilityState === 'visible' });
   return () => {
     window.removeEventListener('online', online);
     window.removeEventListener('offline', offline);
     document.removeEventListener('visibilitychange', visibility);
+    window.removeEventListener('focus', focus);
     window.removeEventListener('pagehide', leave);
   };
 }

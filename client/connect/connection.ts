@@ -14,6 +14,7 @@ import { askingAgainWhenLost } from './askAgain.js';
 import type { BrokerChannel, BrokerTarget } from './brokerChannel.js';
 import { openBroker } from './openBroker.js';
 import type { HandlerUrls } from '../handlerUrls.js';
+import { checkBrokerOptions } from './brokerConfig.js';
 import { forwardBrowserState } from './browserState.js';
 import { answeredWithin, BROKER_CONFIRM_MILLIS, holdTabLock, newTabId, whenBrokerGone } from './lifetime.js';
 
@@ -58,6 +59,22 @@ export function warnIfEveryTabAlone({ options, forced }: Pick<BrokerTarget, 'opt
   );
 }
 
+/** Problems already said in this page's console (each once, however many clients or reconnections). */
+const saidProblems = new Set<string>();
+
+/**
+ * What is wrong with the options (an unknown project id, a refused key), said in the console when the tab connects,
+ * naming the option, rather than by the first sign-in's failure (the broker finds it out once for all tabs).
+ */
+async function sayConfigProblems(api: BrokerApi): Promise<void> {
+  const problems = await api.configProblems().catch(() => []);
+  for (const problem of problems) {
+    if (saidProblems.has(problem)) continue;
+    saidProblems.add(problem);
+    console.error(`authbroker: ${problem}`);
+  }
+}
+
 /**
  * Reaches the broker for this tab (`urls`: the handler pages the broker puts in e-mails it asks the
  * service to send; null outside a page), delivering its updates to `deliver`.
@@ -67,6 +84,7 @@ export async function connect(
   urls: HandlerUrls | null,
   deliver: (batch: Delivery) => void,
 ): Promise<Connection> {
+  checkBrokerOptions(target);
   warnIfEveryTabAlone(target);
   const tabId = newTabId();
   let channel: BrokerChannel | null = null;
@@ -111,6 +129,7 @@ export async function connect(
     })
     .catch(() => undefined);
   const stopForwarding = forwardBrowserState(opened.api);
+  void sayConfigProblems(opened.api);
   return askingAgainWhenLost(
     {
       mode: opened.mode,

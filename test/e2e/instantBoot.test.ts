@@ -52,7 +52,8 @@ describe('instant and offline boot', () => {
           (e: { code?: string }) => e.code,
         ),
       );
-      expect(write).toBe('NETWORK_OFFLINE');
+      // The device is online: the service not answering is told apart from being offline (issue 40, item 2).
+      expect(write).toBe('NETWORK_UNREACHABLE');
       // No read failed on screen: no error boundary, the user still shown.
       expect(
         await page
