@@ -30,6 +30,17 @@ export * from './version.js';
 export * as endpoints from './endpoints/index.js';
 export { isUuid } from './args.js';
 export * from './models.js';
+export type {
+  BillingModel,
+  Customer,
+  CustomerPageModel,
+  CustomerProductModel,
+  CustomerRef,
+  IncludedItemModel,
+  InvoiceModel,
+  ItemModel,
+  PriceModel,
+} from './paymentModels.js';
 export * from './partialUser.js';
 export * from './authHeaders.js';
 export * from './workerPolicy.js';

@@ -13,6 +13,7 @@ import {
 } from './credentials.js';
 import { createAccessTokenVerifier } from './server/accessTokens.js';
 import { createRequestVerifier } from './server/requestTokens.js';
+import { serverPayments } from './server/payments.js';
 import { requireNonEmptyString, requireObject } from './args.js';
 import { trimBaseUrl } from './diagnostics.js';
 import * as admin from './endpoints/admin.js';
@@ -287,6 +288,8 @@ function common<A extends ServerAccess>(t: Transport<A>, options: CommonAppOptio
     /** The wire-level transport (snake_case objects), for calls this app does not bind. */
     transport: t,
     ...camelEndpoints(bindEndpoints(t, serverEndpoints<A>()), OWN_OPTIONS),
+    // Payments: items, products, grants and checkout URLs, in their own models (server/payments.ts).
+    ...serverPayments(t),
     /**
      * Checks a user's access token (e.g. from a request to your API) against the project's keys.
      * Refusals are the service's known errors: UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED and

@@ -13,3 +13,4 @@ export * from './ownedApiKeys.js';
 export * from './projects.js';
 export * from './admin.js';
 export * from './misc.js';
+export * from './payments.js';

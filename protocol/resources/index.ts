@@ -13,3 +13,4 @@ export * from './admin.js';
 export * from './views.js';
 export * from './projectPermission.js';
 export * from './notificationPreference.js';
+export * from './payments.js';
