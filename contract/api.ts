@@ -10,14 +10,19 @@ import type {
   ApiKey,
   ApiKeyWithSecrets,
   ContactChannelModel,
+  CreatedTeamApiKeyModel,
+  CreatedUserApiKeyModel,
   EmailTemplateModel,
   NotificationPreferenceModel,
+  OAuthProviderModel,
   PermissionDefinition,
   ProjectUpdateModel,
   Team,
+  TeamApiKeyModel,
   TeamInvitationDetailsModel,
   TeamMember,
   User,
+  UserApiKeyModel,
 } from '../protocol/models.js';
 import type { AuthHeaders } from '../protocol/authHeaders.js';
 import type { PartialUser } from '../protocol/partialUser.js';
@@ -86,6 +91,20 @@ export type CliLoginConfirmation =
 
 export type { AuthHeaders } from '../protocol/authHeaders.js';
 export type { PartialUser } from '../protocol/partialUser.js';
+
+/** A new API key of a user or team: what it is for, and when it stops working (null: never). */
+export interface ApiKeyInput {
+  description: string;
+  expiresAtMillis: number | null;
+  /** A public key (`pk_…`) is not reported by secret scanners; default false (`sk_…`). */
+  isPublic?: boolean;
+}
+
+/** What may change of one of the user's OAuth providers: whether it signs them in, whether it gives provider tokens. */
+export interface OAuthProviderUpdate {
+  allowSignIn?: boolean;
+  allowConnectedAccounts?: boolean;
+}
 
 /** Admin calls act on the broker's project unless another project of the owner is named. */
 export type AdminOptions = { projectId?: string };
@@ -229,7 +248,14 @@ export interface BrokerApi {
   /**
    * A provider access token covering `scopes` (OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE when the link lacks them).
    */
-  getConnectedAccountAccessToken(providerId: string, options?: { scopes?: string[] }): Promise<{ accessToken: string }>;
+  getConnectedAccountAccessToken(
+    providerId: string,
+    options?: {
+      scopes?: string[];
+      /** One account's token, when the user linked several accounts of the provider. */
+      providerAccountId?: string;
+    },
+  ): Promise<{ accessToken: string }>;
   /** Whether the user gets a notification category's e-mails (the category's id from `notificationPreferences`). */
   updateNotificationPreference(categoryId: string, update: { enabled: boolean }): Promise<NotificationPreferenceModel>;
 
@@ -281,6 +307,34 @@ export interface BrokerApi {
    * when the code is unknown, expired or confirmed already.
    */
   confirmCliLogin(loginCode: string): Promise<CliLoginConfirmation>;
+
+  // ── the user's own API keys, its teams' keys, its OAuth providers and the invitations it received
+  /**
+   * Makes an API key for the signed-in user (the project must allow user API keys, `allowUserApiKeys`, else the
+   * service's plain 400). Its `value` is the whole key, in this answer only: later reads show its last four characters.
+   */
+  createUserApiKey(input: ApiKeyInput): Promise<CreatedUserApiKeyModel>;
+  /** Revokes one of the signed-in user's API keys, for good; answers with the key as now stored. */
+  revokeUserApiKey(apiKeyId: string): Promise<UserApiKeyModel>;
+  /**
+   * Makes an API key for a team: the project must allow team API keys (`allowTeamApiKeys`) and the user needs
+   * `$manage_api_keys` in the team (else API_KEY_NOT_FOUND). `value` is the whole key, this once.
+   */
+  createTeamApiKey(teamId: string, input: ApiKeyInput): Promise<CreatedTeamApiKeyModel>;
+  /** Revokes one of a team's API keys, for good (needs `$manage_api_keys` in it). */
+  revokeTeamApiKey(teamId: string, apiKeyId: string): Promise<TeamApiKeyModel>;
+  /**
+   * Lets one of the user's OAuth providers (a linked provider account, by its id in `oauthProviders`) sign them in or
+   * not, and give the app provider tokens or not. At most one account per provider signs in.
+   */
+  updateOAuthProvider(oauthProviderId: string, update: OAuthProviderUpdate): Promise<OAuthProviderModel>;
+  /** Unlinks one of the user's OAuth providers (a linked provider account) from them. */
+  deleteOAuthProvider(oauthProviderId: string): Promise<void>;
+  /**
+   * Joins the team of an invitation the user received (by its id in `receivedTeamInvitations`): it must have been sent
+   * to one of their verified addresses (else VERIFICATION_CODE_NOT_FOUND); restricted users may not join.
+   */
+  acceptTeamInvitationById(invitationId: string): Promise<void>;
 
   // ── project administration (a project owner signed in to the `internal` project)
   /**

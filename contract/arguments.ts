@@ -124,6 +124,9 @@ const channelUpdate = () =>
   fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
 const permissionFields = { description: optional(text()), containedPermissionIds: optional(stringList()) };
 
+const apiKeyInput = () =>
+  fields({ description: text(), expiresAtMillis: nullable(finiteNumber()), isPublic: optional(bool()) });
+
 type Rules = { [K in MethodName]: ArgumentList<Parameters<BrokerApi[K]>> };
 
 export const argumentRules = {
@@ -202,7 +205,7 @@ export const argumentRules = {
   revokeSession: args(['sessionId', uuid()]),
   getConnectedAccountAccessToken: args(
     ['providerId', segment()],
-    ['options', optional(fields({ scopes: optional(scopeList()) }))],
+    ['options', optional(fields({ scopes: optional(scopeList()), providerAccountId: optional(segment()) }))],
   ),
   updateNotificationPreference: args(['categoryId', uuid()], ['update', fields({ enabled: bool() })]),
 
@@ -237,6 +240,17 @@ export const argumentRules = {
   getPartialUser: args(['options', optional(fields({ includeAnonymous: optional(bool()) }))]),
   getAuthHeaders: args(),
   confirmCliLogin: args(['loginCode', code()]),
+
+  createUserApiKey: args(['input', apiKeyInput()]),
+  revokeUserApiKey: args(['apiKeyId', uuid()]),
+  createTeamApiKey: args(['teamId', uuid()], ['input', apiKeyInput()]),
+  revokeTeamApiKey: args(['teamId', uuid()], ['apiKeyId', uuid()]),
+  updateOAuthProvider: args(
+    ['oauthProviderId', uuid()],
+    ['update', fields({ allowSignIn: optional(bool()), allowConnectedAccounts: optional(bool()) })],
+  ),
+  deleteOAuthProvider: args(['oauthProviderId', uuid()]),
+  acceptTeamInvitationById: args(['invitationId', uuid()]),
 
   adminSignInWithPassword: args(['input', signIn()]),
   adminSignInWithMfa: args(['input', mfa()]),

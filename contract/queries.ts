@@ -153,6 +153,32 @@ export const queries = {
     params: none,
     fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listConnectedAccounts(client, 'me'))),
   }),
+  /** The signed-in user's own API keys, newest first (never the keys themselves: their last four characters). */
+  userApiKeys: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listUserApiKeys(client, 'me'))),
+  }),
+  /** A team's API keys, newest first (needs `$manage_api_keys` in the team). */
+  teamApiKeys: fetched({
+    scope: 'user',
+    params: team,
+    fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) =>
+      camelize(await endpoints.listTeamApiKeys(client, teamId)),
+    ),
+  }),
+  /** The user's OAuth providers: each linked provider account, whether it signs in and whether it gives tokens. */
+  oauthProviders: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listOAuthProviders(client, 'me'))),
+  }),
+  /** Pending invitations sent to the user's verified e-mail addresses, to accept by id. */
+  receivedTeamInvitations: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listReceivedTeamInvitations(client, 'me'))),
+  }),
   contactChannels: fetched({
     scope: 'user',
     params: none,

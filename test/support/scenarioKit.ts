@@ -134,6 +134,17 @@ export function knownCodeOf(error: unknown): string {
   return isKnownError(error) ? error.code : `not a known error: ${String(error)}`;
 }
 
+/**
+ * {@link knownCodeOf}, also for the service's codes authbroker's catalogue lacks, which arrive as UNSUPPORTED_ERROR
+ * carrying the service's code (`details.originalErrorCode`).
+ */
+export function serviceCodeOf(error: unknown): string {
+  const code = knownCodeOf(error);
+  return code === 'UNSUPPORTED_ERROR'
+    ? String((error as { details?: { originalErrorCode?: unknown } }).details?.originalErrorCode)
+    : code;
+}
+
 /** A unique e-mail per call, so scenarios sharing a project never collide. */
 let counter = 0;
 export function uniqueEmail(prefix: string): string {

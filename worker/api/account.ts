@@ -35,10 +35,11 @@ export function accountMethods({
   clock,
 }: Pick<ApiContext, 'transports' | 'queries' | 'session' | 'clock'>): Pick<BrokerApi, AccountMethods> {
   const t = transports.client;
-  /** Channel changes can change the user's primary e-mail too. */
+  /** Channel changes can change the user's primary e-mail too, and which invitations reach them (verified ones). */
   const channelsChanged = () => {
     queries.invalidate({ kind: 'contactChannels' });
     queries.invalidate({ kind: 'currentUser' });
+    queries.invalidate({ kind: 'receivedTeamInvitations' });
   };
   return {
     async updateUser({ totpSecret, ...update }) {
@@ -101,12 +102,10 @@ export function accountMethods({
     },
     async getConnectedAccountAccessToken(providerId, options = {}) {
       const scope = options.scopes === undefined || options.scopes.length === 0 ? undefined : options.scopes.join(' ');
-      const { access_token } = await endpoints.getConnectedAccountAccessToken(
-        t,
-        'me',
-        providerId,
-        scope === undefined ? {} : { scope },
-      );
+      const { access_token } = await endpoints.getConnectedAccountAccessToken(t, 'me', providerId, {
+        ...(scope === undefined ? {} : { scope }),
+        ...(options.providerAccountId === undefined ? {} : { providerAccountId: options.providerAccountId }),
+      });
       return { accessToken: access_token };
     },
     async updateNotificationPreference(categoryId, { enabled }) {

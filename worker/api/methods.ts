@@ -11,6 +11,8 @@ import { authMethods } from './auth.js';
 import { cliLoginMethods } from './cliLogin.js';
 import type { ApiContext, ServiceMethods } from './context.js';
 import { oauthMethods } from './oauth.js';
+import { oauthProviderMethods } from './oauthProviders.js';
+import { ownedApiKeyMethods } from './ownedApiKeys.js';
 import { passwordMethods } from './password.js';
 import { teamMethods } from './teams.js';
 import { tokenUseMethods } from './tokenUses.js';
@@ -25,6 +27,8 @@ export function createServices(context: ApiContext): ServiceMethods {
     ...accountMethods(context),
     ...teamMethods(context),
     ...adminMethods(context),
+    ...ownedApiKeyMethods(context),
+    ...oauthProviderMethods(context),
     ...tokenUseMethods(context),
     ...cliLoginMethods(context),
   };

@@ -14,6 +14,7 @@ type TeamMethods =
   | 'inviteToTeam'
   | 'revokeTeamInvitation'
   | 'acceptTeamInvitation'
+  | 'acceptTeamInvitationById'
   | 'checkTeamInvitationCode'
   | 'getTeamInvitationDetails';
 
@@ -26,6 +27,7 @@ export function teamMethods({
   const membershipChanged = (teamId?: string) => {
     queries.invalidate({ kind: 'teams' });
     queries.invalidate({ kind: 'currentUser' });
+    queries.invalidate({ kind: 'receivedTeamInvitations' });
     if (teamId !== undefined) {
       for (const kind of ['team', 'teamMembers', 'teamProfile', 'permissions'] as const)
         queries.invalidate({ kind, teamId });
@@ -82,6 +84,10 @@ export function teamMethods({
     },
     async acceptTeamInvitation(code) {
       await endpoints.acceptTeamInvitation(t, code);
+      membershipChanged();
+    },
+    async acceptTeamInvitationById(invitationId) {
+      await endpoints.acceptTeamInvitationById(t, invitationId, 'me');
       membershipChanged();
     },
     async checkTeamInvitationCode(code) {

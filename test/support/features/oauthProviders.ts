@@ -7,7 +7,9 @@
 import { expect } from 'vitest';
 import * as endpoints from '../../../protocol/endpoints/index.js';
 import { HttpStatusError } from '../../../protocol/errors/errors.js';
+import type { OAuthProviderModel } from '../../../protocol/models.js';
 import {
+  brokerFor,
   clientTransport,
   ensureOAuthProvider,
   failureOf,
@@ -15,6 +17,7 @@ import {
   PASSWORD,
   rawCall,
   serverApp,
+  serviceCodeOf,
   uniqueEmail,
   uniqueId,
 } from '../scenarioKit.js';
@@ -22,14 +25,6 @@ import type { ServiceTarget } from '../serviceTarget.js';
 
 const PROVIDER = 'gitlab';
 const PROVIDER_KEYS = { clientId: 'authbroker-scenarios', clientSecret: 'not-a-real-secret' };
-
-/** A known error's code, also for the service's codes authbroker's catalogue lacks (UNSUPPORTED_ERROR carries them). */
-function codeOf(error: unknown): string {
-  const code = knownCodeOf(error);
-  return code === 'UNSUPPORTED_ERROR'
-    ? String((error as { details?: { originalErrorCode?: unknown } }).details?.originalErrorCode)
-    : code;
-}
 
 interface LinkedUser {
   userId: string;
@@ -189,7 +184,7 @@ export async function aProviderAccountSignsInOneUser(target: ServiceTarget): Pro
       allowConnectedAccounts: true,
     }),
   );
-  expect(codeOf(taken)).toBe('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
+  expect(serviceCodeOf(taken)).toBe('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
   // Without sign-in, it may be linked to both.
   const [id] = (await endpoints.listOAuthProviders(clientTransport(target, other.accessToken), 'me')).map((p) => p.id);
   const client = clientTransport(target, other.accessToken);
@@ -197,7 +192,7 @@ export async function aProviderAccountSignsInOneUser(target: ServiceTarget): Pro
   // The service checks a change that turns sign-in back on against every other signing-in account of the project
   // (it names no account id), so while `first` signs in with GitLab, `other` cannot turn its own back on.
   const back = await failureOf(endpoints.updateOAuthProvider(client, 'me', id!, { allow_sign_in: true }));
-  expect(codeOf(back)).toBe('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
+  expect(serviceCodeOf(back)).toBe('OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN');
 }
 
 /** Refusals: another user's providers, no user, unknown or malformed ids, a client linking or changing the account id. */
@@ -266,4 +261,37 @@ export async function oauthProviderRefusals(target: ServiceTarget): Promise<void
     404,
     'OAuth provider bitbucket not found or not configured',
   ]);
+}
+
+/** Through the broker: the oauthProviders query, its changes seen by every tab, and nothing when signed out. */
+export async function brokerManagesOAuthProviders(target: ServiceTarget): Promise<void> {
+  const user = await linkedUser(target);
+  const { tabs, close } = await brokerFor(target, 2);
+  try {
+    const [tab, other] = tabs as [(typeof tabs)[0], (typeof tabs)[0]];
+    expect(await tab.api.read({ kind: 'oauthProviders' })).toEqual([]);
+    await tab.api.signInWithPassword({ email: user.email, password: PASSWORD });
+    await other.subscribe('providers', { kind: 'oauthProviders' });
+    const listed = await other.waitFor(
+      'providers',
+      (s) => ((s.data as OAuthProviderModel[] | undefined) ?? []).length === 1,
+      30_000,
+    );
+    const [provider] = listed.data as OAuthProviderModel[];
+    expect(provider).toMatchObject({ type: PROVIDER, allowSignIn: true, allowConnectedAccounts: true });
+
+    const updated = await tab.api.updateOAuthProvider(provider!.id, { allowConnectedAccounts: false });
+    expect(updated).toEqual({ ...provider, allowConnectedAccounts: false });
+    await other.waitFor(
+      'providers',
+      (s) => (s.data as OAuthProviderModel[] | undefined)?.[0]?.allowConnectedAccounts === false,
+      30_000,
+    );
+    expect(await tab.api.read({ kind: 'connectedAccounts' })).toEqual([]);
+
+    await tab.api.deleteOAuthProvider(provider!.id);
+    await other.waitFor('providers', (s) => (s.data as OAuthProviderModel[] | undefined)?.length === 0, 30_000);
+  } finally {
+    close();
+  }
 }
