@@ -4,6 +4,7 @@ import type { Router } from '../http/router.js';
 import { json, type ApiRequest, type Reply } from '../http/types.js';
 import { devPage, FORM_EFFECTS, registerDevPage, type PageProblem } from './page.js';
 import { registerMockOAuthProvider } from './oauthProvider.js';
+import { registerCheckoutPage } from './checkoutPage.js';
 
 /**
  * The emulator's own endpoints, under `/emulator` and never under `/api/v1`: the mailbox, fault
@@ -80,6 +81,7 @@ export function registerDevRoutes(router: Router): void {
   registerDevPage(router);
   registerPageControls(router);
   registerMockOAuthProvider(router);
+  registerCheckoutPage(router);
 }
 
 /**

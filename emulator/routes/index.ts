@@ -2,6 +2,7 @@ import type { Router } from '../http/router.js';
 import { registerAdminMiscRoutes } from './adminMisc.js';
 import { registerAnonymousRoutes } from './anonymous.js';
 import { registerApiKeyRoutes } from './apiKeys.js';
+import { registerBillingRoutes } from './billing.js';
 import { registerCliRoutes } from './cli.js';
 import { registerConfigOverrideRoutes } from './configOverrides.js';
 import { registerConnectedAccountRoutes } from './connectedAccounts.js';
@@ -20,6 +21,8 @@ import { registerOtpRoutes } from './otp.js';
 import { registerOwnedApiKeyRoutes } from './ownedApiKeys.js';
 import { registerPasskeyRoutes } from './passkeys.js';
 import { registerPasswordRoutes } from './password.js';
+import { registerPaymentRoutes } from './payments.js';
+import { registerPurchaseRoutes } from './purchases.js';
 import { registerPermissionRoutes } from './permissions.js';
 import { registerProjectPermissionRoutes } from './projectPermissions.js';
 import { registerProjectRoutes } from './projects.js';
@@ -56,4 +59,7 @@ export function registerApiRoutes(router: Router): void {
   registerOwnedApiKeyRoutes(router);
   registerEmailTemplateRoutes(router);
   registerAdminMiscRoutes(router);
+  registerPaymentRoutes(router);
+  registerPurchaseRoutes(router);
+  registerBillingRoutes(router);
 }

@@ -2,6 +2,7 @@ import type { EmailTemplateType } from '../../protocol/resources/admin.js';
 import type { Json } from '../../protocol/resources/common.js';
 import type { ContactChannel } from '../../protocol/resources/contactChannel.js';
 import type { AdminProjectConfig, OAuthProviderConfigInput } from '../../protocol/resources/project.js';
+import type { PaymentsRecord } from './paymentsModel.js';
 
 /**
  * The emulator's whole state: plain JSON, so a snapshot is `JSON.stringify` of it.
@@ -351,6 +352,8 @@ export interface ProjectRecord {
   notification_preferences?: NotificationPreferenceRecord[];
   owned_api_keys?: OwnedApiKeyRecord[];
   config_overrides?: ConfigOverridesRecord;
+  /** Purchases, item changes and purchase URLs (state/payments.ts); absent until the project's first. */
+  payments?: PaymentsRecord;
 }
 
 export type ConfigLevel = 'project' | 'branch' | 'environment';
