@@ -154,7 +154,7 @@ export interface BrokerFacts {
     startedAtMillis: number;
     storage: StorageKind;
   };
-  /** Since when requests and connectivity changes are recorded (the first devtools panel's arrival). */
+  /** Since when requests and connectivity changes are recorded (the devtools first mounted in a tab, open or not). */
   recordingSinceMillis: number;
   tabs: TabDiagnostics[];
   session: SessionDiagnostics;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: the emulator on 127.0.0.1:8102 (its state kept in .authbroker-emulator/) and the demo on
-// http://localhost:5173. Ctrl-C stops both.
+// http://localhost:5173. Ctrl-C stops both; the emulator stopping alone leaves the demo running (to watch it notice).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -8,7 +8,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, import.meta.url));
 const children = [];
 
-function run(label, command, args, onLine) {
+function run(
+  label,
+  command,
+  args,
+  onLine,
+  onExit = (code, signal) => {
+    console.error(`\n${label} stopped (${signal ?? `exit code ${code}`}); stopping everything.`);
+    stop(1);
+  },
+) {
   const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, FORCE_COLOR: '1' },
@@ -26,9 +35,7 @@ function run(label, command, args, onLine) {
     });
   }
   child.on('exit', (code, signal) => {
-    if (stopping) return;
-    console.error(`\n${label} stopped (${signal ?? `exit code ${code}`}); stopping everything.`);
-    stop(1);
+    if (!stopping) onExit(code, signal);
   });
   return child;
 }
@@ -44,9 +51,18 @@ process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 
 let demoShown = false;
-run('The emulator', bin('tsx'), ['emulator/cli.ts', '--port', '8102', '--host', '127.0.0.1'], (line) => {
-  console.log(`[emulator] ${line}`);
-});
+const emulatorArgs = ['emulator/cli.ts', '--port', '8102', '--host', '127.0.0.1'];
+run(
+  'The emulator',
+  bin('tsx'),
+  emulatorArgs,
+  (line) => console.log(`[emulator] ${line}`),
+  // The demo keeps running: a service that goes away is one of the things it shows (its banner names it).
+  (code, signal) =>
+    console.error(
+      `\n[emulator] stopped (${signal ?? `exit code ${code}`}); the demo keeps running and shows the service as unreachable. Start the emulator again with: npx tsx ${emulatorArgs.join(' ')}\n`,
+    ),
+);
 run('The demo', bin('vite'), ['--config', 'demo/vite.config.ts', '--clearScreen', 'false'], (line) => {
   if (/error/i.test(line)) console.error(`[demo] ${line}`);
   // eslint-disable-next-line no-control-regex
@@ -62,6 +78,6 @@ run('The demo', bin('vite'), ['--config', 'demo/vite.config.ts', '--clearScreen'
     console.log(
       '  Sign in with demo@authbroker.dev / demo-password; admin area: admin@authbroker.dev / admin-password',
     );
-    console.log('  Ctrl-C stops both.\n');
+    console.log('  Ctrl-C stops both (stopping only the emulator leaves the demo running, to watch it notice).\n');
   }
 });

@@ -54,8 +54,9 @@ function Devtools({
 }: AuthbrokerDevtoolsProps & { client: BrokerClient }) {
   const [panelId] = useState(newPanelId);
   const [open, setOpen] = useState(() => readOpen(initialIsOpen));
-  // Watching turns the broker's recording on, so mounting the devtools (not opening them) starts the log.
-  const diagnostics = useBrokerDiagnostics(client, panelId);
+  // Watching turns the broker's recording on, so mounting the devtools (not opening them) starts the log. Only an
+  // open panel names itself: the broker lists a tab as having its devtools open when one is.
+  const diagnostics = useBrokerDiagnostics(client, open ? panelId : undefined);
   useEffect(() => {
     try {
       localStorage.setItem(OPEN_KEY, open ? '1' : '0');

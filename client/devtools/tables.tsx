@@ -119,13 +119,13 @@ export function CacheTable({
 }
 
 /**
- * When the log begins, said where the log is: a broker records from the moment a devtools panel
- * first mounts in any tab, so after a navigation that restarted the broker, what the page shows may
+ * When the log begins, said where the log is: a broker records from the moment the devtools (open
+ * or closed) first mount in any tab, so after a navigation that restarted the broker, what the page shows may
  * have been fetched before then, and an empty log does not mean "no requests".
  */
 function RecordingNote({ diagnostics }: { diagnostics: BrokerDiagnostics }) {
   const since = diagnostics.recordingSinceMillis;
-  const before = `Recording since ${timeOfDay(since)}, when a devtools panel first opened under this broker (started ${timeOfDay(diagnostics.host.startedAtMillis)}); requests made before then are not listed.`;
+  const before = `Recording since ${timeOfDay(since)}, when authbroker's devtools were first shown in a tab of this broker (it started at ${timeOfDay(diagnostics.host.startedAtMillis)}); requests made before then are not listed.`;
   const empty =
     diagnostics.requests.length === 0
       ? ' None since: what tabs show was fetched before recording began, or comes from the cache or the copy kept between visits.'

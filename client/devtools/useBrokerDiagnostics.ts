@@ -6,11 +6,12 @@ const serverSnapshot = () => undefined;
 
 /**
  * The broker's diagnostics, kept up to date by the broker (pushed on change, never polled), through
- * the client's public `subscribe`/`getSnapshot`. `panel` names the watcher, so that it can find its
- * own tab in `diagnostics.tabs`. Undefined until the broker first answers.
+ * the client's public `subscribe`/`getSnapshot`. `panel` names an open panel, so that it can find its
+ * own tab in `diagnostics.tabs` (and the broker lists that tab as having its devtools open); a closed
+ * devtools watches without one. Undefined until the broker first answers.
  */
-export function useBrokerDiagnostics(client: BrokerClient, panel: string): BrokerDiagnostics | undefined {
-  const query = useMemo(() => ({ kind: 'diagnostics' as const, panel }), [panel]);
+export function useBrokerDiagnostics(client: BrokerClient, panel?: string): BrokerDiagnostics | undefined {
+  const query = useMemo(() => ({ kind: 'diagnostics' as const, ...(panel === undefined ? {} : { panel }) }), [panel]);
   const subscribe = useCallback((listener: () => void) => client.subscribe(query, listener), [client, query]);
   const getSnapshot = useCallback(() => client.getSnapshot(query), [client, query]);
   return useSyncExternalStore(subscribe, getSnapshot, serverSnapshot)?.data as BrokerDiagnostics | undefined;

@@ -131,10 +131,15 @@ function stubClient() {
   const listeners = new Set<() => void>();
   let snapshot: QuerySnapshot | undefined;
   let panel = '';
+  const subscribedPanels: string[] = [];
   const client = {
     subscribe: vi.fn((query: QuerySpec, listener: () => void) => {
       expect(query.kind).toBe('diagnostics');
-      panel = (query as { panel: string }).panel;
+      // A closed devtools watches without naming a panel; an open one names itself (the broker then lists its tab).
+      const named = (query as { panel?: string }).panel ?? '';
+      subscribedPanels.push(named);
+      if (named !== panel) snapshot = undefined;
+      panel = named;
       snapshot ??= {
         status: 'success',
         data: diagnostics(panel),
@@ -163,6 +168,7 @@ function stubClient() {
     get panel() {
       return panel;
     },
+    subscribedPanels,
   };
 }
 
@@ -180,10 +186,8 @@ describe('<AuthbrokerDevtools />', () => {
     expect(screen.getByTestId(ids.renewals).textContent).toBe('3');
     expect(screen.getByTestId(ids.toggle).getAttribute('aria-expanded')).toBe('false');
     expect(screen.queryByTestId(ids.panel)).toBeNull();
-    expect(client.subscribe).toHaveBeenCalledWith(
-      { kind: 'diagnostics', panel: expect.stringMatching(/^panel-/) },
-      expect.any(Function),
-    );
+    // Watching starts at mount (the log is there when the panel opens), without naming a panel: none is open.
+    expect(client.subscribe).toHaveBeenCalledWith({ kind: 'diagnostics' }, expect.any(Function));
   });
 
   it('open, it shows the host, this tab, the cache and the request log with causes and callers', async () => {
@@ -259,13 +263,22 @@ describe('<AuthbrokerDevtools />', () => {
     expect(localStorage.getItem('authbroker-devtools:open')).toBe('0');
   });
 
+  it('a closed devtools names no panel (its tab is not listed as having the devtools open); opened, it names its own', async () => {
+    const stub = stubClient();
+    render(<AuthbrokerDevtools client={stub.client} />);
+    await screen.findByTestId(ids.toggle);
+    expect(stub.subscribedPanels.every((named) => named === '')).toBe(true);
+    await openPanel();
+    expect(stub.subscribedPanels.at(-1)).toMatch(/^panel-/);
+  });
+
   it('says where the request log is since when it records, and why an empty log is not "no requests"', async () => {
     const stub = stubClient();
     render(<AuthbrokerDevtools client={stub.client} initialIsOpen />);
     const panel = await screen.findByTestId(ids.panel);
     const note = () => within(panel).getByTestId(ids.recordingNote).textContent;
     expect(note()).toMatch(
-      /^Recording since \d\d:\d\d:\d\d, when a devtools panel first opened under this broker \(started \d\d:\d\d:\d\d\); requests made before then are not listed\.$/,
+      /^Recording since \d\d:\d\d:\d\d, when authbroker's devtools were first shown in a tab of this broker \(it started at \d\d:\d\d:\d\d\); requests made before then are not listed\.$/,
     );
     // A navigation restarted the broker; the user on the page was fetched before this panel mounted.
     act(() => stub.push({ requests: [], recordingSinceMillis: NOW - 100 }));

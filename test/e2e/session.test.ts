@@ -78,7 +78,7 @@ describe('one session for every tab', () => {
       expect(offline.connectivity.lastError !== null || offline.connectivity.browserOnline === false).toBe(true);
       // The page says so in words, with what the broker found when it probed.
       await waitForText(page, T.offlineDiagnostics, /Health check .*no answer/);
-      await waitForText(page, T.offlineBanner, /offline|cannot be reached/);
+      await waitForText(page, T.offlineBanner, /offline|does not answer/);
       for (const worker of workers) await worker.setOffline(false);
       await until(
         'the broker back online',

@@ -12,9 +12,9 @@ function StaleNotice() {
   const { isStale, updatedAt } = useQuery({ kind: 'currentUser' });
   if (!isStale || updatedAt === null) return null;
   return (
-    <p className="muted small" data-testid={T.staleNotice}>
-      Showing what was saved {formatRelative(updatedAt)}; updating…
-    </p>
+    <div className="stale-notice" role="status">
+      <p data-testid={T.staleNotice}>Showing what was saved {formatRelative(updatedAt)}; updating…</p>
+    </div>
   );
 }
 
@@ -27,9 +27,12 @@ export function OfflineBanner() {
   return (
     <div className="offline-banner" role="alert" data-testid={T.offlineBanner}>
       <div className="offline-inner">
-        <strong>{browserOffline ? 'You are offline.' : 'The service cannot be reached.'}</strong>{' '}
+        <strong>{browserOffline ? 'You are offline.' : 'The service does not answer.'}</strong>{' '}
         <span>
-          Everything you see stays available; changes wait until the connection is back. Retrying automatically.
+          {/* The broker's own sentence names the service (and, on this machine, how to start the emulator). */}
+          {browserOffline ? '' : `${connectivity.lastError?.message ?? ''} `}
+          Everything you see stays available; changes cannot be saved until{' '}
+          {browserOffline ? 'you are back online' : 'it answers'}. Checking again by itself.
         </span>
         <ul className="offline-diagnostics" data-testid={T.offlineDiagnostics}>
           <li>
@@ -41,9 +44,8 @@ export function OfflineBanner() {
           {connectivity.lastError && (
             <li>
               Last error
-              {connectivity.lastErrorAtMillis !== null
-                ? ` (${formatRelative(connectivity.lastErrorAtMillis)})`
-                : ''}: {describeError(connectivity.lastError)}
+              {connectivity.lastErrorAtMillis !== null ? ` (${formatRelative(connectivity.lastErrorAtMillis)})` : ''}:{' '}
+              {connectivity.lastError.code} ({describeError(connectivity.lastError)})
             </li>
           )}
           <li>Offline since {new Date(connectivity.sinceMillis).toLocaleTimeString()}</li>
