@@ -44,8 +44,9 @@ export function OfflineBanner() {
           {connectivity.lastError && (
             <li>
               Last error
-              {connectivity.lastErrorAtMillis !== null ? ` (${formatRelative(connectivity.lastErrorAtMillis)})` : ''}:{' '}
-              {connectivity.lastError.code} ({describeError(connectivity.lastError)})
+              {connectivity.lastErrorAtMillis !== null
+                ? ` (${formatRelative(connectivity.lastErrorAtMillis)})`
+                : ''}: {connectivity.lastError.code} ({describeError(connectivity.lastError)})
             </li>
           )}
           <li>Offline since {new Date(connectivity.sinceMillis).toLocaleTimeString()}</li>
