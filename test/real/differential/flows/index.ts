@@ -1,6 +1,7 @@
 import type { Flow } from '../flow.js';
 import { anonymousFlow } from './anonymous.js';
 import { adminFlow, miscFlow } from './misc.js';
+import { oauthProviderFlow, ownedApiKeyFlow, receivedInvitationFlow } from './ownResources.js';
 import { authHeadersFlow, projectFlow } from './project.js';
 import { projectPermissionFlow } from './projectPermissions.js';
 import { otpFlow, passwordFlow, sessionFlow } from './signIn.js';
@@ -25,4 +26,7 @@ export const FLOWS: readonly Flow[] = [
   projectPermissionFlow,
   notificationPreferenceFlow,
   connectedAccountFlow,
+  oauthProviderFlow,
+  ownedApiKeyFlow,
+  receivedInvitationFlow,
 ];
