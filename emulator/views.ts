@@ -19,6 +19,7 @@ import type {
   UserRecord,
 } from './state/model.js';
 import { listedProviders } from './state/projects.js';
+import { restrictedReasonOf } from './state/restriction.js';
 import { own } from './state/store.js';
 import { primaryChannel } from './state/users.js';
 
@@ -63,25 +64,23 @@ export function clientUserView(p: ProjectRecord, u: UserRecord): ClientUser {
     oauth_providers: u.oauth_accounts.map((a) => ({ id: a.provider_id, account_id: a.account_id, email: a.email })),
     selected_team_id: selected ? u.selected_team_id : null,
     selected_team: selected ? clientTeamView(selected) : null,
-    ...restrictionView(u),
+    ...restrictionView(p, u),
   };
 }
 
-/**
- * Anonymous users are restricted for that reason; the emulator has no admin restrictions or e-mail verification
- * requirement.
- */
+/** Whether and why the user is restricted (state/restriction.ts); the emulator keeps no restriction by an admin. */
 function restrictionView(
+  p: ProjectRecord,
   u: UserRecord,
 ): Pick<
   ClientUser,
   'is_anonymous' | 'is_restricted' | 'restricted_reason' | 'restricted_by_admin' | 'restricted_by_admin_reason'
 > {
-  const anonymous = u.is_anonymous === true;
+  const reason = restrictedReasonOf(p, u);
   return {
-    is_anonymous: anonymous,
-    is_restricted: anonymous,
-    restricted_reason: anonymous ? { type: 'anonymous' } : null,
+    is_anonymous: u.is_anonymous === true,
+    is_restricted: reason !== null,
+    restricted_reason: reason,
     restricted_by_admin: false,
     restricted_by_admin_reason: null,
   };

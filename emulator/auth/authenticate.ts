@@ -66,8 +66,16 @@ export async function authenticate(headers: Headers, store: Store, now: number):
     if (!check.ok) throw createKnownError('UNPARSABLE_ACCESS_TOKEN');
     if (check.projectId !== projectId) throw createKnownError('INVALID_PROJECT_FOR_ACCESS_TOKEN');
     // An anonymous user's token only counts when the caller says it expects one (the SDKs always do).
-    if (check.anonymous && headers['x-stack-allow-anonymous-user'] !== 'true')
-      throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    const allowAnonymous = headers['x-stack-allow-anonymous-user'] === 'true';
+    if (check.anonymous && !allowAnonymous) throw createKnownError('ANONYMOUS_AUTHENTICATION_NOT_ALLOWED');
+    // So does a restricted user's (allowing anonymous users allows restricted ones too).
+    if (
+      !check.anonymous &&
+      check.restricted !== null &&
+      !allowAnonymous &&
+      headers['x-stack-allow-restricted-user'] !== 'true'
+    )
+      throw createKnownError('RESTRICTED_USER_NOT_ALLOWED', { restricted_reason: { ...check.restricted } });
     tokenUser = { projectId: check.projectId, userId: check.userId, sessionId: check.sessionId };
   }
 
@@ -96,7 +104,7 @@ export async function authenticate(headers: Headers, store: Store, now: number):
     if (!check.ok && check.reason === 'expired')
       throw createKnownError('ADMIN_ACCESS_TOKEN_EXPIRED', { expired_at_millis: check.expiredAtMillis });
     // An anonymous user of the internal project owns no project (the service refuses such tokens here).
-    if (!check.ok || check.anonymous) throw createKnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
+    if (!check.ok || check.restricted !== null) throw createKnownError('UNPARSABLE_ADMIN_ACCESS_TOKEN');
     if (check.projectId !== 'internal') throw createKnownError('ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN');
     const internal = store.project('internal');
     const admin = internal ? own(internal.users, check.userId) : undefined;

@@ -1,5 +1,7 @@
 import { decodeJwt, errors as joseErrors, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from 'jose';
 import type { ProjectRecord, SigningKeyRecord, UserRecord } from '../state/model.js';
+import type { RestrictedReason } from '../../protocol/resources/user.js';
+import { restrictedReasonOf } from '../state/restriction.js';
 import { primaryChannel } from '../state/users.js';
 import type { Store } from '../state/store.js';
 
@@ -8,15 +10,21 @@ export const ACCESS_TOKEN_ISSUER = 'https://access-token.jwt-signature.stack-aut
 
 /**
  * The issuer of the service's access tokens today: its own API URL and the project (anonymous users'
- * under `projects-anonymous-users`, as the service signs them).
+ * under `projects-anonymous-users`, restricted users' under `projects-restricted-users`, as the service signs them).
  */
-export function accessTokenIssuer(baseUrl: string, projectId: string, anonymous = false): string {
-  return `${baseUrl.replace(/\/+$/, '')}${issuerPath(projectId, anonymous)}`;
+export function accessTokenIssuer(baseUrl: string, projectId: string, audience: Audience = 'normal'): string {
+  return `${baseUrl.replace(/\/+$/, '')}${issuerPath(projectId, audience)}`;
 }
 
+const ISSUER_SEGMENTS: Readonly<Record<Audience, string>> = {
+  normal: 'projects',
+  anonymous: 'projects-anonymous-users',
+  restricted: 'projects-restricted-users',
+};
+
 /** The issuer's path, which names the project under any API URL. */
-function issuerPath(projectId: string, anonymous: boolean): string {
-  return `/api/v1/${anonymous ? 'projects-anonymous-users' : 'projects'}/${projectId}`;
+function issuerPath(projectId: string, audience: Audience): string {
+  return `/api/v1/${ISSUER_SEGMENTS[audience]}/${projectId}`;
 }
 
 const keyCache = new WeakMap<JsonWebKey, Promise<CryptoKey | Uint8Array>>();
@@ -33,12 +41,13 @@ function importKey(jwk: JsonWebKey): Promise<CryptoKey | Uint8Array> {
 /**
  * The claims of the service's tokens today (snake_case; v2.7's `branchId` and `refreshTokenId` are
  * gone), which `@stackframe/js` 2.8.41 and later require before they accept a token (and read the
- * signed-in user's name and e-mail from). `signed_up_at` is in seconds, like `iat`. Anonymous users
- * are restricted (reason `anonymous`); the emulator has no other restricted users.
+ * signed-in user's name and e-mail from). `signed_up_at` is in seconds, like `iat`. Whether the user is
+ * restricted, and why, is as of the token's issue (state/restriction.ts).
  */
 function serviceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
   const email = primaryChannel(p, user.id);
   const anonymous = user.is_anonymous === true;
+  const restriction = restrictedReasonOf(p, user);
   return {
     project_id: p.id,
     branch_id: 'main',
@@ -50,8 +59,8 @@ function serviceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
     selected_team_id: user.selected_team_id,
     signed_up_at: Math.floor(user.signed_up_at_millis / 1000),
     is_anonymous: anonymous,
-    is_restricted: anonymous,
-    restricted_reason: anonymous ? { type: 'anonymous' } : null,
+    is_restricted: restriction !== null,
+    restricted_reason: restriction,
     requires_totp_mfa: user.totp_secret_base64 !== null,
   };
 }
@@ -63,12 +72,20 @@ function serviceClaims(p: ProjectRecord, user: UserRecord, sessionId: string) {
 const ANONYMOUS_AUDIENCE_SUFFIX = ':anon';
 const RESTRICTED_AUDIENCE_SUFFIX = ':restricted';
 
-function audienceOf(p: ProjectRecord, user: UserRecord): string {
-  return user.is_anonymous === true ? `${p.id}${ANONYMOUS_AUDIENCE_SUFFIX}` : p.id;
-}
-
 /** Whose tokens an audience is for: the project's users, its anonymous users, or its restricted users. */
 type Audience = 'normal' | 'anonymous' | 'restricted';
+
+/** The audience of a user's tokens now: anonymous users', restricted users' or the project's own. */
+function audienceKindOf(p: ProjectRecord, user: UserRecord): Audience {
+  if (user.is_anonymous === true) return 'anonymous';
+  return restrictedReasonOf(p, user) === null ? 'normal' : 'restricted';
+}
+
+const AUDIENCE_SUFFIXES: Readonly<Record<Audience, string>> = {
+  normal: '',
+  anonymous: ANONYMOUS_AUDIENCE_SUFFIX,
+  restricted: RESTRICTED_AUDIENCE_SUFFIX,
+};
 
 /** The project and the kind of user an audience names (`<id>`, `<id>:anon`, `<id>:restricted`). */
 function parseAudience(aud: unknown): { projectId: string; audience: Audience } | null {
@@ -94,11 +111,12 @@ export async function signAccessToken(
   baseUrl: string,
 ): Promise<string> {
   const iat = Math.floor(now / 1000);
-  const key = keyOf(p, user.is_anonymous === true ? 'anonymous' : 'normal');
+  const audience = audienceKindOf(p, user);
+  const key = keyOf(p, audience);
   return new SignJWT(serviceClaims(p, user, sessionId))
     .setProtectedHeader({ alg: 'ES256', kid: key.kid })
-    .setIssuer(accessTokenIssuer(baseUrl, p.id, user.is_anonymous === true))
-    .setAudience(audienceOf(p, user))
+    .setIssuer(accessTokenIssuer(baseUrl, p.id, audience))
+    .setAudience(`${p.id}${AUDIENCE_SUFFIXES[audience]}`)
     .setSubject(user.id)
     .setIssuedAt(iat)
     .setExpirationTime(iat + Math.max(1, Math.round(ttlMillis / 1000)))
@@ -106,8 +124,19 @@ export async function signAccessToken(
 }
 
 export type TokenCheck =
-  /** `anonymous`: the token is an anonymous user's (its `is_anonymous` claim), whatever the user is now. */
-  | { ok: true; projectId: string; userId: string; sessionId: string | null; anonymous: boolean; payload: JWTPayload }
+  /**
+   * `anonymous`: the token is an anonymous user's (its `is_anonymous` claim), whatever the user is now; `restricted`:
+   * why its user was restricted when it was issued (null: not).
+   */
+  | {
+      ok: true;
+      projectId: string;
+      userId: string;
+      sessionId: string | null;
+      anonymous: boolean;
+      restricted: RestrictedReason | null;
+      payload: JWTPayload;
+    }
   | { ok: false; reason: 'unparsable' }
   | { ok: false; reason: 'expired'; expiredAtMillis: number | null };
 
@@ -133,6 +162,16 @@ const verified = new Map<
 >();
 const VERIFIED_CACHE_SIZE = 2000;
 
+/** A token's restriction claim (`is_restricted` with `restricted_reason`); tokens from before them are unrestricted. */
+function restrictionClaim(payload: JWTPayload): RestrictedReason | null {
+  if (payload.is_restricted !== true) return null;
+  const reason = payload.restricted_reason as { type?: unknown } | null | undefined;
+  const type = reason?.type;
+  return type === 'anonymous' || type === 'email_not_verified' || type === 'restricted_by_administrator'
+    ? { type }
+    : null;
+}
+
 export async function verifyAccessToken(store: Store, token: string, now: number): Promise<TokenCheck> {
   const cached = verified.get(token);
   if (cached) {
@@ -148,8 +187,8 @@ export async function verifyAccessToken(store: Store, token: string, now: number
   if (result.ok) {
     if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
     const exp = result.payload.exp;
-    // A verified token's audience is its user's: anonymous, or the project's own (restricted ones are refused).
-    const audience: Audience = result.anonymous ? 'anonymous' : 'normal';
+    // A verified token's audience is its user's kind when it was issued.
+    const audience: Audience = result.anonymous ? 'anonymous' : result.restricted !== null ? 'restricted' : 'normal';
     verified.set(token, {
       projectId: result.projectId,
       audience,
@@ -170,9 +209,7 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
   }
   // Tokens without an audience would need the service's legacy global key, which we do not have.
   const named = parseAudience(aud);
-  // The emulator has no restricted users (only anonymous ones, whose audience is their own), so it signs no
-  // `:restricted` token.
-  if (named === null || named.audience === 'restricted') return { ok: false, reason: 'unparsable' };
+  if (named === null) return { ok: false, reason: 'unparsable' };
   const project = store.project(named.projectId);
   if (!project) return { ok: false, reason: 'unparsable' };
   const anonymousAudience = named.audience === 'anonymous';
@@ -183,13 +220,15 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
     });
     // Today's issuer names the project under any API URL (the emulator may have moved port since); v2.7's is fixed.
     const issuer = typeof payload.iss === 'string' ? payload.iss : '';
-    const legacy = issuer === ACCESS_TOKEN_ISSUER && !anonymousAudience;
-    if (!legacy && !issuer.endsWith(issuerPath(project.id, anonymousAudience)))
-      return { ok: false, reason: 'unparsable' };
+    const legacy = issuer === ACCESS_TOKEN_ISSUER && named.audience === 'normal';
+    if (!legacy && !issuer.endsWith(issuerPath(project.id, named.audience))) return { ok: false, reason: 'unparsable' };
     if (typeof payload.sub !== 'string') return { ok: false, reason: 'unparsable' };
     const anonymous = payload.is_anonymous === true;
-    // The audience and the claim say the same, or the token is not one the service made.
+    // The audience and the claims say the same, or the token is not one the service made.
     if (anonymous !== anonymousAudience) return { ok: false, reason: 'unparsable' };
+    const restricted = restrictionClaim(payload);
+    if ((named.audience === 'restricted') !== (restricted !== null && !anonymous))
+      return { ok: false, reason: 'unparsable' };
     const session = payload.refresh_token_id ?? payload.refreshTokenId;
     return {
       ok: true,
@@ -197,6 +236,7 @@ async function verifyUncached(store: Store, token: string, now: number): Promise
       userId: payload.sub,
       sessionId: typeof session === 'string' ? session : null,
       anonymous,
+      restricted: anonymous ? { type: 'anonymous' } : restricted,
       payload,
     };
   } catch (error) {

@@ -8,7 +8,7 @@ import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
 import { code45, email, obj, url, userIdOrMe, uuid, validate } from '../http/validate.js';
 import type { ProjectRecord, UserRecord, VerificationCodeRecord } from '../state/model.js';
-import { isAnonymous } from '../state/anonymous.js';
+import { restrictedReasonOf } from '../state/restriction.js';
 import { own } from '../state/store.js';
 import { addMember, findTeam } from '../state/teams.js';
 import { channelsOf, sameEmail } from '../state/users.js';
@@ -37,9 +37,10 @@ function hasVerifiedEmail(p: ProjectRecord, userId: string, address: string): bo
   return channelsOf(p, userId).some((c) => c.type === 'email' && c.is_verified && sameEmail(c.value, address));
 }
 
-/** Restricted users (in the emulator: anonymous ones) may not join teams by invitation. */
-function requireUnrestricted(user: UserRecord): void {
-  if (isAnonymous(user)) throw serviceErrors.teamInvitationRestrictedUserNotAllowed({ type: 'anonymous' });
+/** Restricted users (anonymous, or with an unverified e-mail where the project requires one) may not join by invitation. */
+function requireUnrestricted(p: ProjectRecord, user: UserRecord): void {
+  const reason = restrictedReasonOf(p, user);
+  if (reason !== null) throw serviceErrors.teamInvitationRestrictedUserNotAllowed(reason);
 }
 
 /** The user an invitation call names: a client may name only itself (else CANNOT_GET_OWN_USER_WITHOUT_USER). */
@@ -128,7 +129,7 @@ export function registerInvitationRoutes(router: Router): void {
     });
     const p = auth.project;
     const userId = namedUser(auth, query.user_id);
-    if (auth.type === 'client' && auth.user !== null) requireUnrestricted(auth.user);
+    if (auth.type === 'client' && auth.user !== null) requireUnrestricted(p, auth.user);
     const code = own(p.verification_codes, params.id);
     const pending =
       code !== undefined &&
@@ -173,7 +174,7 @@ export function registerInvitationRoutes(router: Router): void {
     // The code is consumed before the user check (quirk §11.2): a signed-out accept burns it.
     const { auth, teamId } = redeemInvitation(req, 'use');
     const user = requireUser(auth);
-    requireUnrestricted(user);
+    requireUnrestricted(auth.project, user);
     requireTeam(auth.project, teamId);
     addMember(auth.project, teamId, user.id, 'member', req.now);
     return json({});
@@ -194,7 +195,7 @@ export function registerInvitationRoutes(router: Router): void {
     '/team-invitations/accept/details',
     (req) => {
       const { auth, teamId } = redeemInvitation(req, 'details');
-      requireUnrestricted(requireUser(auth));
+      requireUnrestricted(auth.project, requireUser(auth));
       const team = requireTeam(auth.project, teamId);
       return json({ team_id: team.id, team_display_name: team.display_name });
     },

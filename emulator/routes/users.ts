@@ -8,6 +8,7 @@ import { json, success, type ApiRequest } from '../http/types.js';
 import { anyJson, email, nonEmpty, obj, url, userIdOrMe, uuid, validate, yup } from '../http/validate.js';
 import type { ProjectRecord, UserRecord } from '../state/model.js';
 import { isAnonymous, upgradeAnonymousUser } from '../state/anonymous.js';
+import { restrictedReasonOf } from '../state/restriction.js';
 import {
   normalizeEmail,
   preparePrimaryEmailWrite,
@@ -104,8 +105,8 @@ const usersQuery = obj({
   desc: yup.string().oneOf(['true', 'false']),
   query: yup.string(),
   team_id: uuid(),
-  // Anonymous users are left out unless asked for (newer than PROTOCOL.md); the emulator's only restricted users are
-  // anonymous ones, which include_restricted alone does not bring in.
+  // Anonymous users are left out unless asked for (newer than PROTOCOL.md), restricted ones too (include_anonymous
+  // brings both; include_restricted only the restricted users who are not anonymous).
   include_anonymous: yup.string().oneOf(['true', 'false']),
   only_anonymous: yup.string().oneOf(['true', 'false']),
   include_restricted: yup.string().oneOf(['true', 'false']),
@@ -206,12 +207,15 @@ function listUsers(req: ApiRequest) {
   const p = auth.project;
   const onlyAnonymous = query.only_anonymous === 'true';
   const includeAnonymous = query.include_anonymous === 'true';
+  const includeRestricted = query.include_restricted === 'true' || includeAnonymous;
   if (onlyAnonymous && !includeAnonymous)
     throw new StatusError(400, 'only_anonymous=true requires include_anonymous=true');
   const desc = query.desc === 'true';
   const order = (a: UserRecord, b: UserRecord) => (desc ? compareUsers(b, a) : compareUsers(a, b));
   let users = Object.values(p.users)
     .filter((u) => (onlyAnonymous ? u.is_anonymous === true : includeAnonymous || u.is_anonymous !== true))
+    // Restricted users (an unverified e-mail where the project requires one) only when asked for.
+    .filter((u) => includeRestricted || u.is_anonymous === true || restrictedReasonOf(p, u) === null)
     .filter((u) => query.team_id === undefined || findMembership(p, query.team_id, u.id) !== undefined)
     .filter((u) => query.query === undefined || query.query === '' || matchesQuery(p, u, query.query))
     .sort(order);
