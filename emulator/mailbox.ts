@@ -102,7 +102,12 @@ export class Mailbox {
     const vars = { projectDisplayName: p.display_name, userDisplayName: '', ...variables };
     const subject = renderTemplate(custom?.subject ?? defaultEmailSubjects[type], vars);
     const textBody = renderTemplate(bodyTemplate(type, custom?.content), vars);
-    const htmlBody = `<p>${escapeHtml(textBody).replace(/\n/g, '<br>')}</p>${link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : ''}`;
+    // One paragraph per block of the text, so that a code on a line of its own is a paragraph of its own.
+    const paragraphs = textBody
+      .split(/\n{2,}/)
+      .map((block) => `<p>${escapeHtml(block).replace(/\n/g, '<br>')}</p>`)
+      .join('');
+    const htmlBody = `${paragraphs}${link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : ''}`;
     const delivered = this.deliver({
       project_id: p.id,
       to,

@@ -159,13 +159,26 @@ export function documentText(document: TemplateDocument): string {
 
 const PADDED = { padding: { top: 8, bottom: 8, right: 24, left: 24 } };
 
-/** A default document: a heading, a paragraph, a button to the flow's link, a closing line. */
+/**
+ * A default document: a heading, a paragraph, optionally a code on a line of its own (where the service's e-mail shows
+ * the one-time code, which tests read from it), a button to the flow's link, a closing line.
+ */
 function defaultDocument(
   heading: string,
   paragraph: string,
   button: { label: string; url: string },
   closing: string,
+  code?: string,
 ): TemplateDocument {
+  const codeBlock: TemplateDocument =
+    code === undefined
+      ? {}
+      : {
+          code: {
+            type: 'Text',
+            data: { style: { fontSize: 24, fontWeight: 'bold', ...PADDED }, props: { text: code } },
+          },
+        };
   return {
     root: {
       type: 'EmailLayout',
@@ -174,7 +187,7 @@ function defaultDocument(
         canvasColor: '#FFFFFF',
         textColor: '#1F2328',
         fontFamily: 'MODERN_SANS',
-        childrenIds: ['heading', 'paragraph', 'button', 'closing'],
+        childrenIds: ['heading', 'paragraph', ...(code === undefined ? [] : ['code']), 'button', 'closing'],
       },
     },
     heading: {
@@ -182,6 +195,7 @@ function defaultDocument(
       data: { style: { fontWeight: 'bold', ...PADDED }, props: { text: heading, level: 'h2' } },
     },
     paragraph: { type: 'Text', data: { style: { fontSize: 15, ...PADDED }, props: { text: paragraph } } },
+    ...codeBlock,
     button: {
       type: 'Button',
       data: { style: PADDED, props: { text: button.label, url: button.url, buttonStyle: 'rounded', size: 'medium' } },
@@ -211,6 +225,7 @@ export const defaultTemplateDocuments: Readonly<Record<EmailTemplateType, Templa
     'Your sign-in code for {{ projectDisplayName }} is {{ otp }}. You can also sign in with the button below.',
     { label: 'Sign in', url: '{{ magicLink }}' },
     IGNORE,
+    '{{ otp }}',
   ),
   team_invitation: defaultDocument(
     'Join {{ teamDisplayName }}',
