@@ -1,7 +1,7 @@
 import { ClientError, InvalidArgumentError } from '../protocol/errors/errors.js';
 import { checkProjectId, checkPublishableClientKey, refuseSecretsInBrowserOptions } from '../protocol/credentials.js';
 import { assertTokenMargin } from '../protocol/tokenRules.js';
-import { brokerKeyOf, type TokenStore } from '../contract/brokerKey.js';
+import { brokerKeyOf, brokerWorkerName, type TokenStore } from '../contract/brokerKey.js';
 import type { HandlerPaths } from './handlerUrls.js';
 
 /** Where the broker runs: chosen by what the browser has (`auto`, the default), or forced. */
@@ -162,7 +162,10 @@ export function checkConnectOptions(options: ConnectOptions): void {
   }
 }
 
-/** The broker's SharedWorker name: one broker per service, project and token store (brokerKeyOf). */
+/**
+ * The broker's SharedWorker name: one broker per service, project and token store (brokerKeyOf), and a worker of this
+ * name serves no other (contract/brokerKey.ts).
+ */
 export function workerName(options: Pick<ConnectOptions, 'projectId' | 'baseUrl' | 'tokenStore'>): string {
-  return `authbroker:${brokerKeyOf(options)}`;
+  return brokerWorkerName(brokerKeyOf(options));
 }

@@ -21,3 +21,16 @@ export function brokerKeyOf(config: {
 }): string {
   return `${config.projectId}@${normalizeBaseUrl(config.baseUrl)}${config.tokenStore === 'memory' ? ';tokens=memory' : ''}`;
 }
+
+/**
+ * How every broker SharedWorker's name begins: `authbroker:<brokerKey>`, and `#2`, `#3`… for a tab's retries
+ * (contract/wire.ts). A worker named so serves only the config its name gives (worker/hosts/brokerRegistry.ts):
+ * no page can fill it with brokers of made-up configs, which would leave none for the app's. A worker under a name of
+ * the app's own choosing serves several configs.
+ */
+export const BROKER_WORKER_PREFIX = 'authbroker:';
+
+/** The SharedWorker name of the broker of `brokerKey` (`brokerKeyOf`). */
+export function brokerWorkerName(brokerKey: string): string {
+  return `${BROKER_WORKER_PREFIX}${brokerKey}`;
+}

@@ -76,3 +76,30 @@ export const SERVICE_WORKER_CONNECT = 'authbroker:connect';
  * waits for the instance that serves it rather than splitting the tabs between two sessions.
  */
 export const STANDBY: Exclude<Awaited<ReturnType<BrokerEntry['connect']>>, MessagePort> = 'authbroker:standby';
+
+/**
+ * How a worker's refusal begins (a BROKER_UNAVAILABLE) when it serves as many configs as it may: not a refusal of
+ * this tab's config, so the tab tries its next host. Only the service worker, which has no name to bind it to one
+ * config, and a SharedWorker under a name of the app's own choosing can be full: any page of the origin can fill
+ * them with made-up configs (client/connect/openBroker.ts).
+ */
+export const WORKER_FULL = 'This worker already serves';
+
+/*
+ * The names of a broker SharedWorker's instances (contract/brokerKey.ts gives the first, `authbroker:<brokerKey>`):
+ * each retry of a tab starts a new instance under that name with `#2`, `#3`… (client/connect/hosts/sharedWorkerHost.ts),
+ * and a worker bound to a config by its name (worker/hosts/brokerRegistry.ts) is bound under any of them.
+ */
+
+/** The name a tab's attempt gives the SharedWorker of `name` (numbered from 0): the name itself first, then `#2`, `#3`… */
+export function attemptWorkerName(name: string, attempt: number): string {
+  return attempt === 0 ? name : `${name}#${attempt + 1}`;
+}
+
+/**
+ * Whether `name` is `first` or the name of one of its retries. Checked against the name a config would have, never
+ * read back into a config: a service URL may itself end in `#2`.
+ */
+export function isAttemptOf(name: string, first: string): boolean {
+  return name === first || (name.startsWith(`${first}#`) && /^[1-9][0-9]*$/.test(name.slice(first.length + 1)));
+}

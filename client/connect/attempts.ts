@@ -6,11 +6,12 @@
  * `BrokerTarget`, never from an import of a module the main chunk loads.
  */
 import type { TabHello, TabListener } from '../../contract/api.js';
+import { WORKER_FULL } from '../../contract/wire.js';
 import type { AttemptedConnection, BrokerTarget, TabErrors, WatchedConnection } from './brokerChannel.js';
 import { brokerConfigOf } from './brokerConfig.js';
 import { rejectAfter } from './lifetime.js';
 import { failingWhenLost } from './lostHost.js';
-import { connectOverPort, isStandby, refusal } from './rpc.js';
+import { connectOverPort, isRefusal, isStandby, refusal } from './rpc.js';
 
 /** How long the first attempt to reach a broker waits for its answer (see `attemptDeadlines`). */
 export const FIRST_ANSWER_MILLIS = 1000;
@@ -54,7 +55,8 @@ export interface BrokerEntryAttempt {
  * whole timeout. An instance that answers `STANDBY` (another instance serves this config, whose
  * tokens are kept in memory) has the next attempt start at once, the others still waiting; when no
  * attempt is left, that is the answer (a refusal: a weaker host would split the tabs). Any other
- * failure (a refusal, a script that does not load) ends the attempts at once.
+ * failure (a refusal, a script that does not load) ends the attempts at once; a worker that is full is not a refusal
+ * (`notRefusedWhenFull`).
  */
 export function connectWithRetries(
   openEntry: (attempt: number) => BrokerEntryAttempt,
@@ -115,7 +117,7 @@ export function connectWithRetries(
           if (isStandby(error)) {
             standby = true;
             attempt();
-          } else if (error !== silence) return fail(error);
+          } else if (error !== silence) return fail(notRefusedWhenFull(error, target.errors));
           if (unanswered === 0) {
             fail(standby ? standbyRefusal(target.errors, total) : silence);
           }
@@ -124,6 +126,18 @@ export function connectWithRetries(
     };
     attempt();
   });
+}
+
+/**
+ * A worker that serves as many configs as it may (its refusal begins with WORKER_FULL) refused no option of this tab's:
+ * the service worker, which has no name to bind it to one config, and a SharedWorker under a name of the app's own
+ * choosing serve any config a page of the origin asks for, and such a page can fill them with made-up ones. That is
+ * not a broker's answer for this config, so the tab tries its next host (openBroker.ts), rather than being left
+ * without a broker while the page holds the slots.
+ */
+function notRefusedWhenFull(error: unknown, errors: TabErrors): unknown {
+  if (!isRefusal(error) || !(error instanceof Error) || !error.message.startsWith(WORKER_FULL)) return error;
+  return new errors.ClientError('BROKER_UNAVAILABLE', error.message);
 }
 
 /** An attempt that answered after another one won: this broker must not keep a tab nobody uses. */

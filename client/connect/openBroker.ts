@@ -25,10 +25,11 @@ export const openers: Record<BrokerMode, HostOpener> = {
 /**
  * Reaches a broker in the first host that starts, best first (`candidateModes`). A host that did
  * not start is a warning the broker shows in its status (and the console, once). A broker that
- * answered and refused this tab (`isRefusal`: options that differ from the running broker's, a
- * worker serving as many configs as it may) ends it: a weaker host would hide the refusal, split
- * the tabs, and a page that squats the worker could send the app to the in-page host. A forced host is
- * the only one tried. Leaves the `authbroker:connected` mark (`performance.getEntriesByName`), whose
+ * answered and refused this tab (`isRefusal`: options that differ from the running broker's) ends
+ * it: a weaker host would hide the refusal and split the tabs. A worker that serves as many configs
+ * as it may refused nothing of this tab's (any page of the origin can fill the service worker with
+ * made-up ones; the app's SharedWorker, named for its config, serves no other): that is a host that
+ * did not start, and the next one is tried (attempts.ts). A forced host is the only one tried. Leaves the `authbroker:connected` mark (`performance.getEntriesByName`), whose
  * start time is how long this page took to reach its broker: what devtools and the benchmarks read.
  */
 export async function openBroker(target: BrokerTarget, hello: TabHello, listener: TabListener): Promise<BrokerChannel> {

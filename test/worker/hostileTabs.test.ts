@@ -1,5 +1,11 @@
+import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
-import type { BrokerApi } from '../../contract/api.js';
+import { installErrorTransfer } from '../../client/connect/rpc.js';
+import { tabErrors } from '../../client/connect/tabErrors.js';
+import type { BrokerApi, BrokerEntry } from '../../contract/api.js';
+import { PING, PONG, type PingMessage } from '../../contract/wire.js';
+import type { Broker } from '../../worker/broker.js';
+import { exposeBrokerEntry } from '../../worker/rpc/brokerEntry.js';
 import { MAX_TAB_WARNING_LENGTH, MAX_TAB_WARNINGS } from '../../worker/status.js';
 import { LOCKLESS_CHECK_MILLIS, TAB_PING_TIMEOUT_MILLIS } from '../../worker/tabs/liveness.js';
 import { useBrokerScope } from '../support/brokerScope.js';
@@ -16,6 +22,37 @@ import { EmulatorClock, flush } from '../support/scheduler.js';
 const emulator = useEmulator();
 const scope = useBrokerScope(emulator);
 const byHand = useHandMadeConnections();
+
+/**
+ * A page's connection by hand with a hello that names no lock: it answers the broker's questions (each counted) until
+ * it leaves, without a word and without closing its ports, as a page's ports never say that it went.
+ */
+async function locklessPage(broker: Broker): Promise<{ pinged: number[]; leave(): void }> {
+  const pinged: number[] = [];
+  let here = true;
+  installErrorTransfer(tabErrors);
+  const entryPorts = new MessageChannel();
+  exposeBrokerEntry(async () => broker, entryPorts.port2);
+  const listener = new MessageChannel();
+  listener.port1.addEventListener('message', (event: MessageEvent<PingMessage>) => {
+    if (event.data?.type !== PING) return;
+    pinged.push(event.data.id);
+    if (here) listener.port1.postMessage({ type: PONG, id: event.data.id } satisfies PingMessage);
+  });
+  listener.port1.start();
+  const entry = Comlink.wrap<BrokerEntry>(entryPorts.port1);
+  const apiPort = await entry.connect(
+    broker.config,
+    { version: '' },
+    Comlink.transfer(listener.port2, [listener.port2]),
+  );
+  byHand.track(() => {
+    entryPorts.port1.close();
+    listener.port1.close();
+    (apiPort as MessagePort).close();
+  });
+  return { pinged, leave: () => (here = false) };
+}
 
 describe("no page can disconnect another page's tab", () => {
   it("a hello with another tab's id and lock makes a new tab and leaves that one connected", async () => {
@@ -102,5 +139,30 @@ describe('what tabs report, and tabs that are gone, are bounded', () => {
     await clock.advance(TAB_PING_TIMEOUT_MILLIS);
     expect((await app.api.status()).tabsConnected).toBe(2);
     expect(await answered(lockless.api.status())).toMatchObject({ tabsConnected: 2 });
+  });
+
+  it('a lock-less tab that leaves while no other tab connects is found gone: asked again every period (issue 39, item 1)', async () => {
+    const clock = new EmulatorClock(emulator().env.clock);
+    const started = await scope.start({ clock });
+    const app = await scope.tab(started);
+    // A page that names no lock: it answers its first check, then leaves without a word.
+    const page = await locklessPage(started.broker);
+    const pinged = page.pinged;
+    await clock.advance(LOCKLESS_CHECK_MILLIS);
+    await flush();
+    expect(pinged).toHaveLength(1);
+    expect((await app.api.status()).tabsConnected).toBe(2);
+    // Still there a period later: asked once more, not more often.
+    await clock.advance(LOCKLESS_CHECK_MILLIS);
+    await flush();
+    expect(pinged).toHaveLength(2);
+    await clock.advance(LOCKLESS_CHECK_MILLIS / 2);
+    await flush();
+    expect(pinged).toHaveLength(2);
+    // It leaves; nothing else connects. Before, it was asked again only when a new tab connected.
+    page.leave();
+    await clock.advance(LOCKLESS_CHECK_MILLIS / 2);
+    await clock.advance(TAB_PING_TIMEOUT_MILLIS);
+    expect((await app.api.status()).tabsConnected).toBe(1);
   });
 });

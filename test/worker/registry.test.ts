@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STANDBY } from '../../contract/wire.js';
+import { brokerWorkerName } from '../../contract/brokerKey.js';
+import { attemptWorkerName, isAttemptOf, STANDBY, WORKER_FULL } from '../../contract/wire.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import type { Broker } from '../../worker/broker.js';
 import { createBroker } from '../../worker/index.js';
@@ -141,6 +142,70 @@ describe(`one worker serves at most ${MAX_BROKERS_PER_WORKER} configs`, () => {
     await clock.advance(TAB_PING_TIMEOUT_MILLIS + BROKER_IDLE_MILLIS);
     expect(locks.query()).toEqual({ held: [], pending: [] });
     await expect(tabOn(getBroker, locks, configs.at(-1))).resolves.toBeDefined();
+  });
+});
+
+describe('a SharedWorker named for a config serves only that one (issue 39, item 1)', () => {
+  /** An instance of the SharedWorker host under `name`, as worker/hosts/sharedWorker.ts makes it. */
+  function namedInstance(locks: LocalLockManager, clock: EmulatorClock, name: string) {
+    const made: Broker[] = [];
+    const getBroker = brokerRegistry({
+      create: async (config) => {
+        const broker = await createBroker(config, { mode: 'shared-worker', locks, clock });
+        made.push(broker);
+        opened.push(broker);
+        return broker;
+      },
+      locks,
+      clock,
+      workerName: name,
+    });
+    return { getBroker, made };
+  }
+  const madeUp = (i: number) => demoConfig({ projectId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}` });
+
+  it("any other config is refused at once, taking no slot, under its name and its retries' names; the app is served", async () => {
+    const locks = new LocalLockManager();
+    const clock = new EmulatorClock(emulator().env.clock);
+    const appKey = brokerKeyOf(demoConfig());
+    for (const name of [brokerWorkerName(appKey), attemptWorkerName(brokerWorkerName(appKey), 2)]) {
+      const { getBroker, made } = namedInstance(locks, clock, name);
+      for (let i = 0; i < MAX_BROKERS_PER_WORKER + 2; i++) {
+        const refused = await getBroker(madeUp(i)).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(ClientError);
+        expect(refused).toMatchObject({ code: 'BROKER_UNAVAILABLE' });
+        expect((refused as Error).message).toMatch(/name binds it to another project or service/);
+      }
+      // Another token store is another config: refused too.
+      await expect(getBroker(demoConfig({ tokenStore: 'memory' }))).rejects.toMatchObject({
+        code: 'BROKER_UNAVAILABLE',
+      });
+      expect(made).toHaveLength(0);
+      const app = await tabOn(getBroker, locks, demoConfig());
+      expect(app.broker.status().tabsConnected).toBe(1);
+      expect(made).toHaveLength(1);
+    }
+  });
+
+  it(`a name of the app's own binds to nothing: up to ${MAX_BROKERS_PER_WORKER} configs, the next refused as full`, async () => {
+    const locks = new LocalLockManager();
+    const clock = new EmulatorClock(emulator().env.clock);
+    const { getBroker, made } = namedInstance(locks, clock, 'my-app-broker');
+    for (let i = 0; i < MAX_BROKERS_PER_WORKER; i++) await tabOn(getBroker, locks, madeUp(i));
+    const refused = await getBroker(demoConfig()).catch((error: unknown) => error);
+    expect((refused as Error).message).toMatch(new RegExp(`^${WORKER_FULL}`));
+    expect(made).toHaveLength(MAX_BROKERS_PER_WORKER);
+  });
+
+  it('a name binds the worker to the key it was made from, under any retry, whatever that key ends with', () => {
+    const key = brokerKeyOf(demoConfig({ baseUrl: `${emulator().url}/#2` }));
+    const first = brokerWorkerName(key);
+    expect(isAttemptOf(first, first)).toBe(true);
+    expect(isAttemptOf(attemptWorkerName(first, 1), first)).toBe(true);
+    expect(isAttemptOf(attemptWorkerName(first, 11), first)).toBe(true);
+    expect(isAttemptOf(first, brokerWorkerName(brokerKeyOf(demoConfig())))).toBe(false);
+    expect(isAttemptOf(`${first}#0`, first)).toBe(false);
+    expect(isAttemptOf(`${first}#x`, first)).toBe(false);
   });
 });
 

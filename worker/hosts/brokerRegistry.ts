@@ -1,8 +1,10 @@
 /**
  * A worker host's brokers (SharedWorker, service worker): one per service, project and token store
- * (`brokerKeyOf`), made by the first tab that asks for it and freed after its last tab left.
+ * (`brokerKeyOf`), made by the first tab that asks for it and freed after its last tab left. A
+ * SharedWorker named for one config (contract/brokerKey.ts) serves only that one.
  */
-import { STANDBY } from '../../contract/wire.js';
+import { BROKER_WORKER_PREFIX, brokerWorkerName } from '../../contract/brokerKey.js';
+import { isAttemptOf, STANDBY, WORKER_FULL } from '../../contract/wire.js';
 import { systemClock, type Clock } from '../../protocol/clock.js';
 import { ClientError } from '../../protocol/errors/errors.js';
 import type { BrokerMode } from '../../contract/state.js';
@@ -34,6 +36,13 @@ export interface BrokerRegistryOptions {
   clock?: Pick<Clock, 'setTimeout' | 'clearTimeout'>;
   idleMillis?: number;
   maxBrokers?: number;
+  /**
+   * The SharedWorker's name (`self.name`). A name of the form `authbroker:<brokerKey>[#N]` binds the worker to that
+   * key: any other config is refused at once, taking no slot, so that no page of the origin can fill the app's worker
+   * with brokers of made-up configs. A name of the app's own choosing (and the service worker, which has none) binds
+   * to nothing: up to `maxBrokers` configs.
+   */
+  workerName?: string;
 }
 
 /**
@@ -43,12 +52,14 @@ export interface BrokerRegistryOptions {
  * only where its owner lock is free, and held for its life; elsewhere (another instance, or the
  * service worker beside a SharedWorker that serves it) the answer is `STANDBY`, and the tab waits
  * for the instance that serves it. A broker is freed `idleMillis` after its last tab left, and a
- * worker serves at most `maxBrokers` configs at once.
+ * worker serves at most `maxBrokers` configs at once, or only the one its name gives.
  */
 export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown) => Promise<Broker | typeof STANDBY> {
   const { clock = systemClock, idleMillis = BROKER_IDLE_MILLIS, maxBrokers = MAX_BROKERS_PER_WORKER } = options;
   const locks = options.locks === undefined ? browserLocks() : options.locks;
   const brokers = new Map<string, Promise<Broker | typeof STANDBY>>();
+  const { workerName } = options;
+  const bound = workerName !== undefined && workerName.startsWith(BROKER_WORKER_PREFIX);
 
   async function start(key: string, config: ResolvedBrokerConfig): Promise<Broker | typeof STANDBY> {
     const owner =
@@ -87,12 +98,19 @@ export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown
   return async (input) => {
     const config = resolveBrokerConfig(input);
     const key = brokerKeyOf(config);
+    if (bound && !isAttemptOf(workerName, brokerWorkerName(key))) {
+      throw new ClientError(
+        'BROKER_UNAVAILABLE',
+        `This SharedWorker's name binds it to another project or service: it serves no other. Name it authbroker:<project id>@<service URL> for this one (workerName in authbroker/client).`,
+      );
+    }
     let broker = brokers.get(key);
     if (broker === undefined) {
       if (brokers.size >= maxBrokers) {
+        // Worded from WORKER_FULL: the tab tries its next host.
         throw new ClientError(
           'BROKER_UNAVAILABLE',
-          `This worker already serves ${maxBrokers} projects or services, the most it may.`,
+          `${WORKER_FULL} ${maxBrokers} projects or services, the most it may.`,
         );
       }
       broker = start(key, config);
@@ -107,9 +125,11 @@ export function brokerRegistry(options: BrokerRegistryOptions): (config: unknown
 export function brokerFor(
   mode: BrokerMode,
   options: Omit<BrokerHostOptions, 'mode'> & LazyParts,
+  workerName?: string,
 ): (config: unknown) => Promise<Broker | typeof STANDBY> {
   return brokerRegistry({
     create: (config) => createBroker(config, { ...options, mode }),
     ...(options.locks === undefined ? {} : { locks: options.locks }),
+    ...(workerName === undefined ? {} : { workerName }),
   });
 }

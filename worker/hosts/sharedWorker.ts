@@ -12,8 +12,9 @@ import { exposeBrokerEntry } from '../rpc/brokerEntry.js';
 
 declare const self: SharedWorkerGlobalScope;
 
-// A module worker: the service methods and the diagnostics recorder are chunks beside it, fetched on first use.
-const getBroker = brokerFor('shared-worker', lazyParts);
+// A module worker: the service methods and the diagnostics recorder are chunks beside it, fetched on first use. Its
+// name binds it to one config when the tab named it for one (contract/brokerKey.ts).
+const getBroker = brokerFor('shared-worker', lazyParts, self.name);
 
 self.addEventListener('connect', (event) => {
   const port = (event as MessageEvent).ports[0];

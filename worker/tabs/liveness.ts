@@ -3,7 +3,10 @@ import type { LockManagerLike } from '../coordination/locks.js';
 
 /** How long a tab has to answer the broker over its own port before it counts as gone. */
 export const TAB_PING_TIMEOUT_MILLIS = 5000;
-/** A tab that names no held lifetime lock this long after connecting is asked whether it is there. */
+/**
+ * A tab that names no held lifetime lock this long after connecting is asked whether it is there, and again once per
+ * this period while it names none.
+ */
 export const LOCKLESS_CHECK_MILLIS = 10_000;
 
 /** Asks a tab over its own port: true when it answers, false when its port is known to be closed. */
@@ -16,7 +19,7 @@ interface Watched {
   watcher: AbortController | undefined;
   /** Pending until the tab first names a held lock. */
   firstCheck: unknown;
-  /** When the tab last showed it is there (it connected, or answered). */
+  /** When the tab last showed it is there (it connected, or answered a question asked then). */
   confirmedAtMillis: number;
   asking: boolean;
 }
@@ -34,11 +37,13 @@ export interface LivenessOptions<T> {
  * from its holder (`steal`) and let it go. So a freed lock only makes the broker ask the tab over
  * its own port, which no other page can reach, and only silence releases it. A tab that names no
  * held lock (no Web Locks, or a page that never names one) is asked a while after connecting, and
- * again when later tabs connect.
+ * again every LOCKLESS_CHECK_MILLIS while it names none: a page that left while no other tab came
+ * is found gone all the same (issue 39, item 1), and the brokers it made are freed.
  */
 export class TabLiveness<T extends object> {
   private readonly watched = new Map<T, Watched>();
-  private lastSweepMillis = Number.NEGATIVE_INFINITY;
+  /** The periodic check of lock-less tabs, set while there is one. */
+  private locklessTimer: unknown = undefined;
 
   constructor(private readonly options: LivenessOptions<T>) {}
 
@@ -46,7 +51,6 @@ export class TabLiveness<T extends object> {
   add(tab: T, ping: Ping | undefined): void {
     const { clock } = this.options;
     const now = clock.now();
-    this.sweepLockless(now);
     const state: Watched = {
       ping,
       lockName: undefined,
@@ -60,6 +64,7 @@ export class TabLiveness<T extends object> {
       state.firstCheck = clock.setTimeout(() => {
         state.firstCheck = undefined;
         if (state.lockName === undefined) void this.ask(tab);
+        this.checkLocklessLater();
       }, LOCKLESS_CHECK_MILLIS);
     }
   }
@@ -69,7 +74,12 @@ export class TabLiveness<T extends object> {
     if (state === undefined) return;
     this.watched.delete(tab);
     state.watcher?.abort();
-    if (state.firstCheck !== undefined) this.options.clock.clearTimeout(state.firstCheck);
+    const { clock } = this.options;
+    if (state.firstCheck !== undefined) clock.clearTimeout(state.firstCheck);
+    if (this.locklessTimer !== undefined && !this.anyLockless()) {
+      clock.clearTimeout(this.locklessTimer);
+      this.locklessTimer = undefined;
+    }
   }
 
   /**
@@ -102,6 +112,8 @@ export class TabLiveness<T extends object> {
     state.lockName = undefined;
     state.watcher = undefined;
     await this.ask(tab);
+    // Lock-less now, unless it names a fresh lock.
+    this.checkLocklessLater();
   }
 
   /**
@@ -113,10 +125,12 @@ export class TabLiveness<T extends object> {
     if (state === undefined || state.asking) return;
     if (state.ping === undefined) return this.options.release(tab);
     state.asking = true;
+    const askedAtMillis = this.options.clock.now();
     const alive = await this.answered(state.ping);
     state.asking = false;
     if (this.watched.get(tab) !== state) return;
-    if (alive) state.confirmedAtMillis = this.options.clock.now();
+    // There when asked: so the next periodic check asks it again, one period after this one.
+    if (alive) state.confirmedAtMillis = askedAtMillis;
     else this.options.release(tab);
   }
 
@@ -132,21 +146,29 @@ export class TabLiveness<T extends object> {
     });
   }
 
+  /** Whether a tab may answer but names no lock watched now, past its first check. */
+  private static lockless(state: Watched): boolean {
+    return state.ping !== undefined && state.lockName === undefined && state.firstCheck === undefined;
+  }
+
+  private anyLockless(): boolean {
+    for (const state of this.watched.values()) if (TabLiveness.lockless(state)) return true;
+    return false;
+  }
+
   /**
-   * A tab connecting is the hint: tabs without a watched lock, not heard from for a while, are asked again (at most
-   * once per period).
+   * In LOCKLESS_CHECK_MILLIS, asks every lock-less tab not heard from for that long (one question per tab and period),
+   * then again, as long as there is one.
    */
-  private sweepLockless(now: number): void {
-    if (now - this.lastSweepMillis < LOCKLESS_CHECK_MILLIS) return;
-    this.lastSweepMillis = now;
-    for (const [tab, state] of this.watched) {
-      if (
-        state.ping !== undefined &&
-        state.lockName === undefined &&
-        state.firstCheck === undefined &&
-        now - state.confirmedAtMillis >= LOCKLESS_CHECK_MILLIS
-      )
-        void this.ask(tab);
-    }
+  private checkLocklessLater(): void {
+    if (this.locklessTimer !== undefined || !this.anyLockless()) return;
+    const { clock } = this.options;
+    this.locklessTimer = clock.setTimeout(() => {
+      this.locklessTimer = undefined;
+      const now = clock.now();
+      for (const [tab, state] of this.watched)
+        if (TabLiveness.lockless(state) && now - state.confirmedAtMillis >= LOCKLESS_CHECK_MILLIS) void this.ask(tab);
+      this.checkLocklessLater();
+    }, LOCKLESS_CHECK_MILLIS);
   }
 }

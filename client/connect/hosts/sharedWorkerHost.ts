@@ -4,6 +4,7 @@
  * started already come in the `BrokerTarget`.
  */
 import type { TabHello, TabListener } from '../../../contract/api.js';
+import { attemptWorkerName } from '../../../contract/wire.js';
 import { connectWithRetries, type BrokerEntryAttempt } from '../attempts.js';
 import type { BrokerChannel, BrokerTarget } from '../brokerChannel.js';
 
@@ -16,7 +17,7 @@ import type { BrokerChannel, BrokerTarget } from '../brokerChannel.js';
  * Locks and the bus, as two deploys' brokers do; tabs that retry meet in the same one.
  */
 export function sharedWorkerName(brokerName: string, attempt: number): string {
-  return attempt === 0 ? brokerName : `${brokerName}#${attempt + 1}`;
+  return attemptWorkerName(brokerName, attempt);
 }
 
 /** Starts (or joins) the broker's SharedWorker and connects to it, a fresh name per attempt (`sharedWorkerName`). */

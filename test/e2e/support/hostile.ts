@@ -24,14 +24,25 @@ declare global {
       connect(hello: Record<string, unknown>): Promise<number>;
       /**
        * Connects with a config of its own (the app's, changed by `changes`) through the SharedWorker
-       * (by default under the name of the config's service and project; `'app'`: the app's worker) or
-       * the service worker: the connection's number, or the broker's refusal.
+       * (by default under the name of the config's service and project; `'app'`: the app's worker;
+       * `{ name }`: a worker under a name of the page's own choosing) or the service worker: the
+       * connection's number, or the broker's refusal.
        */
       connectAs(
         changes: Record<string, unknown>,
         hello: Record<string, unknown>,
-        via?: 'shared-worker' | 'app' | 'service-worker',
+        via?: 'shared-worker' | 'app' | 'service-worker' | { name: string },
       ): Promise<number | Reply>;
+      /**
+       * Opens `ports` connections, each through a SharedWorker object of its own, and posts `perPort` calls of `method`
+       * on each, 500 per task of the page; resolves when the posting ended (epoch ms). `floodAnswered()` then gives when
+       * each answer arrived.
+       */
+      floodPorts(
+        ports: number,
+        perPort: number,
+        method: string,
+      ): Promise<{ postingAt: number; postedAt: number; refused: number }>;
       /**
        * Calls a method on connection `index` with the arguments of one of the kit's payloads (built in the page), or
        * with arguments of its own.
@@ -142,9 +153,11 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
           const worker = new SharedWorker(url, {
             type: 'module',
             name:
-              via === 'app'
-                ? workerName
-                : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}${asked.tokenStore === 'memory' ? ';tokens=memory' : ''}`,
+              typeof via === 'object'
+                ? via.name
+                : via === 'app'
+                  ? workerName
+                  : `authbroker:${asked.projectId}@${asked.baseUrl.replace(/\/+$/, '')}${asked.tokenStore === 'memory' ? ';tokens=memory' : ''}`,
           });
           keep.push(worker);
           entry = worker.port;
@@ -204,6 +217,44 @@ export async function installHostileKit(page: Page, workerUrl: string): Promise<
         for (let i = 0; i < count; i++)
           port.postMessage({ id: `flood-${i}`, type: 'APPLY', path: [method], argumentList: [] });
         return Promise.resolve({ postingAt, postedAt: now() });
+      },
+      async floodPorts(ports, perPort, method) {
+        const apis: MessagePort[] = [];
+        let refused = 0;
+        for (let i = 0; i < ports; i++) {
+          const index = await window.__hostile.connect({ lockName: 'hostile-life' }).catch(() => -1);
+          if (index < 0 || !(connections[index] instanceof MessagePort)) refused++;
+          else apis.push(connections[index]);
+        }
+        const answeredAt: number[] = [];
+        const now = () => performance.timeOrigin + performance.now();
+        let lastAnswerAt = now();
+        const expected = apis.length * perPort;
+        floodAnswered = new Promise((resolve) => {
+          for (const port of apis) {
+            port.addEventListener('message', (event: MessageEvent) => {
+              if (!String((event.data as { id?: string })?.id).startsWith('flood-')) return;
+              lastAnswerAt = now();
+              answeredAt.push(lastAnswerAt);
+              if (answeredAt.length === expected) resolve(answeredAt);
+            });
+            port.start();
+          }
+        });
+        floodQuiet = (quietMillis) =>
+          new Promise((resolve) => {
+            const check = () => (now() - lastAnswerAt >= quietMillis ? resolve(answeredAt) : setTimeout(check, 50));
+            check();
+          });
+        const postingAt = now();
+        let posted = 0;
+        for (let p = 0; p < apis.length; p++)
+          for (let i = 0; i < perPort; i++) {
+            apis[p]!.postMessage({ id: `flood-${p}-${i}`, type: 'APPLY', path: [method], argumentList: [] });
+            if (++posted % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+          }
+        lastAnswerAt = now();
+        return { postingAt, postedAt: now(), refused };
       },
       floodAnswered: (quietMillis) =>
         quietMillis === undefined ? floodAnswered : Promise.race([floodAnswered, floodQuiet(quietMillis)]),
