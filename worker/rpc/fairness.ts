@@ -1,30 +1,52 @@
 /**
- * Time on the broker's thread, shared fairly between the ports it serves (issue 32, item 1). Every
- * tab of the origin shares this one thread: served in arrival order, one page posting 100,000 cheap
- * calls on its own port held another tab's cached read for 2.6 s (5.6 s measured here under load).
+ * Time on the broker's thread, shared fairly between the ports it serves (issue 32, item 1; issue 39, item 2). Every
+ * tab of the origin shares this one thread: served in arrival order, one page posting 100,000 cheap calls on its own
+ * port held another tab's cached read for 2.6 s; spread over 400 ports of 250 calls each (each port within its own
+ * budget, none over its cap), for 1.9–2.6 s.
  *
- * Each served port is a lane. A message is worked on at once when its lane has nothing waiting and
- * has used less than LANE_BUDGET_MILLIS of the thread in the current LANE_WINDOW_MILLIS: every tab's
- * ordinary calls, with no added wait. Beyond that it waits in its lane, and the waiting lanes are
- * served round-robin, one message each in turn, in slices between which the thread goes back to
- * the browser: the messages that arrived meanwhile are taken in (a lane within its budget served at
- * once), so a lane's backlog delays another lane's message by one message per waiting lane and a
- * slice at most. Within a lane the order never changes.
+ * Each served port is a lane; the lanes of one entry port (a `new SharedWorker` object of a page, or a port a service
+ * worker was sent) are a group. A message is worked on at once when its lane has nothing waiting, its group has used
+ * less than GROUP_BUDGET_MILLIS of the thread in the current WINDOW_MILLIS, and the thread itself is not busy (less
+ * than THREAD_BUSY_MILLIS used in the window, by every lane together): every tab's ordinary calls, with no added wait.
+ * Otherwise it waits in its lane, and the waiting lanes are served one message each in turn, in slices between which
+ * the thread goes back to the browser (the messages that arrived meanwhile are taken in). A lane that had nothing
+ * waiting is served before the lanes with a backlog, so that a tab that asks now and then waits for at most one slice,
+ * however many lanes a page keeps busy; the backlogged lanes are served round-robin. While the thread is busy, a group
+ * past its budget is not served until its next window: its backlog grows instead (Firefox runs our slices between a
+ * flooding port's messages, which would otherwise never wait here, and never be closed). Within a lane the order
+ * never changes.
  *
- * What this cannot spare: the browser dispatches every message and deserializes it (`event.data`)
- * on this thread, in the order they arrive, before any of our code can look. A page posting faster
- * than the browser dispatches here builds a queue in the browser that every other port's message
- * waits behind (a Chrome trace: one task per message in the worker's one task queue, 1,800 to
- * 16,000 deep during a 100,000-call flood, another tab's message behind all of them). So the
- * slices shorten while messages keep arriving, and a lane with more than MAX_WAITING_PER_LANE
- * messages waiting has its port closed, which drops what the browser still holds for it. A lane keeps the plain data,
- * not the event (a backlog of a hundred thousand
- * events held the browser's own garbage collector for tens of ms at a time).
+ * What this cannot spare: the browser dispatches every message and deserializes it (`event.data`) on this thread, in
+ * the order they arrive, before any of our code can look. A page posting faster than the browser dispatches here
+ * builds a queue in the browser that every other port's message waits behind (a Chrome trace: one task per message in
+ * the worker's one task queue, 1,800 to 16,000 deep during a 100,000-call flood). Only closing a port drops what the
+ * browser still holds for it. So: a lane with more than MAX_WAITING_PER_LANE messages waiting has its port closed (more
+ * than PRESSED_WAITING_PER_LANE, while the thread is pressed and its group past its budget); and when the lanes
+ * together hold more than MAX_WAITING_ON_THREAD, the ports with the longest backlogs (the newest first among equals)
+ * are closed until they hold three quarters of it, however many ports a page spreads its calls over.
+ * A lane keeps the plain data, not the event (a backlog of a hundred thousand events held the browser's own garbage
+ * collector for tens of ms at a time).
  */
 
-/** How long one lane may use the thread on arrival per window before its messages wait their turn. */
-export const LANE_BUDGET_MILLIS = 10;
-export const LANE_WINDOW_MILLIS = 100;
+import { Turns, type Budget, type LaneState } from './turns.js';
+
+/** How long the lanes of one entry port may use the thread per window before their messages wait their turn. */
+export const GROUP_BUDGET_MILLIS = 10;
+/** The same for one lane, as it was named before lanes had groups (a lane alone in its group). */
+export const LANE_BUDGET_MILLIS = GROUP_BUDGET_MILLIS;
+export const WINDOW_MILLIS = 100;
+/**
+ * Past this much use of the thread in a window, by all lanes together, no message is worked on at once: every message
+ * waits its lane's turn, and a lane that had nothing waiting goes first. Without it, each of 400 ports spent its own
+ * budget at once, and together they held the thread for seconds.
+ */
+export const THREAD_BUSY_MILLIS = 25;
+/**
+ * What each message is charged besides the time our code spends on it: the browser's own work to dispatch and
+ * deserialize it, which no code of ours can time. A page posting messages that cost us nothing (no id: no answer) still
+ * spends its budget.
+ */
+export const MESSAGE_COST_MILLIS = 0.02;
 /** How long the waiting lanes are served before the thread goes back to the browser. */
 export const SLICE_MILLIS = 4;
 /**
@@ -46,6 +68,18 @@ export const SHORT_SLICE_MILLIS = 0.5;
  * it cost the service worker's bundle 24 bytes, of a budget it meets by a few dozen.
  */
 export const MAX_WAITING_PER_LANE = 256;
+/**
+ * The most messages a lane past its group's budget may have waiting while the thread is pressed (busy, with more than
+ * a tab's worth waiting in all): a page spreading a flood over many ports builds no long backlog on any one of them,
+ * but each of its ports is closed early, with what the browser still holds for it, rather than dispatched whole. A tab
+ * that asks now and then stays within its budget, and its cap is MAX_WAITING_PER_LANE.
+ */
+export const PRESSED_WAITING_PER_LANE = 32;
+/**
+ * The most messages all lanes together may have waiting: sixteen ports at their cap, or 32 tabs each with every call
+ * it may have unanswered. More is a page spreading a flood over many ports, none over its own cap.
+ */
+export const MAX_WAITING_ON_THREAD = 4096;
 
 export interface Lane<T> {
   /** Has `item` handled now, or in this lane's turn (after the lane's earlier items). */
@@ -54,24 +88,23 @@ export interface Lane<T> {
   close(): void;
 }
 
-export interface FairScheduler {
-  /**
-   * A lane whose items `handle` takes, one at a time. `onOverflow`: more than MAX_WAITING_PER_LANE
-   * items waited (the lane is closed first).
-   */
-  lane<T>(handle: (item: T) => void, onOverflow?: () => void): Lane<T>;
+/** The lanes of one entry port: they share one budget. Opaque outside this file. */
+export interface LaneGroup {
+  readonly kind: 'lane group';
 }
 
-interface LaneState<T = unknown> extends Lane<T> {
-  handle(item: T): void;
+export interface FairScheduler {
+  /** A new group: the lanes of one entry port. */
+  group(): LaneGroup;
   /**
-   * At most MAX_WAITING_PER_LANE: small enough for `shift` to take constant time (V8 trims the array's front in place).
+   * A lane whose items `handle` takes, one at a time. `onOverflow`: its port is closed for the sake of the others (more
+   * than MAX_WAITING_PER_LANE items waited, or it had the longest backlog past MAX_WAITING_ON_THREAD); the lane is
+   * closed first. `group`: the lanes it shares a budget with (default: a group of its own).
    */
-  waiting: T[];
-  spentMillis: number;
-  windowStartMillis: number;
-  closed: boolean;
+  lane<T>(handle: (item: T) => void, onOverflow?: () => void, group?: LaneGroup): Lane<T>;
 }
+
+interface GroupState extends LaneGroup, Budget {}
 
 /** Runs `task` in a task of its own, after what the browser has queued already (messages included). */
 function macrotaskScheduler(): (task: () => void) => void {
@@ -88,81 +121,127 @@ function macrotaskScheduler(): (task: () => void) => void {
 }
 
 export function createFairScheduler(now: () => number = () => performance.now()): FairScheduler {
-  /** Lanes with work waiting, in turn order. */
-  const turns: LaneState[] = [];
+  const turns = new Turns();
+  const thread: Budget = { spentMillis: 0, windowStartMillis: now() };
+  let serials = 0;
   let askedAt: number | null = null;
+  let waking: ReturnType<typeof setTimeout> | null = null;
   const later = macrotaskScheduler();
 
-  /** The lane's use of the thread in the current window (a new window starts at zero). */
-  const spent = (lane: LaneState, at = now()) => {
-    if (at - lane.windowStartMillis >= LANE_WINDOW_MILLIS) {
-      lane.windowStartMillis = at;
-      lane.spentMillis = 0;
+  /** A budget's use of the thread in the current window (a new window starts at zero). */
+  const spent = (budget: Budget, at: number) => {
+    if (at - budget.windowStartMillis >= WINDOW_MILLIS) {
+      budget.windowStartMillis = at;
+      budget.spentMillis = 0;
     }
-    return lane.spentMillis;
+    return budget.spentMillis;
   };
-  const handleIn = (lane: LaneState, item: unknown, since: number) => {
+  const charge = (lane: LaneState, since: number, at: number) => {
+    const cost = at - since + MESSAGE_COST_MILLIS;
+    lane.group.spentMillis = spent(lane.group, at) + cost;
+    thread.spentMillis = spent(thread, at) + cost;
+  };
+  /** How many messages `lane` may have waiting now (see PRESSED_WAITING_PER_LANE). */
+  const capOf = (lane: LaneState) => {
+    if (lane.waiting.length < PRESSED_WAITING_PER_LANE || turns.count < MAX_WAITING_PER_LANE)
+      return MAX_WAITING_PER_LANE;
+    const at = now();
+    return spent(thread, at) >= THREAD_BUSY_MILLIS && spent(lane.group, at) >= GROUP_BUDGET_MILLIS
+      ? PRESSED_WAITING_PER_LANE
+      : MAX_WAITING_PER_LANE;
+  };
+  /** Whether a lane's turn may come now: its group within its budget, or the thread not busy. */
+  const mayGo = (lane: LaneState, at: number) =>
+    spent(lane.group, at) < GROUP_BUDGET_MILLIS || spent(thread, at) < THREAD_BUSY_MILLIS;
+  const handleIn = (lane: LaneState, item: unknown) => {
     try {
       lane.handle(item);
     } catch {
       // The handler answers its own failures; one that throws anyway must not stop the others.
     }
-    return since;
   };
   const drainSoon = () => {
     if (askedAt !== null) return;
+    if (waking !== null) clearTimeout(waking);
+    waking = null;
     askedAt = now();
     later(drain);
   };
+  /** Every waiting lane is past its budget: served again when the first window ends. */
+  const drainAfterWindow = (at: number) => {
+    let first = thread.windowStartMillis + WINDOW_MILLIS;
+    for (const lane of turns.lanes()) first = Math.min(first, lane.group.windowStartMillis + WINDOW_MILLIS);
+    if (waking !== null) clearTimeout(waking);
+    waking = setTimeout(
+      () => {
+        waking = null;
+        drainSoon();
+      },
+      Math.max(1, first - at),
+    );
+    (waking as { unref?: () => void }).unref?.();
+  };
+  const overflow = (lane: LaneState) => {
+    turns.close(lane);
+    lane.onOverflow?.();
+  };
 
   /**
-   * One slice: the waiting lanes one item each in turn. The answers of the slice's calls go out in
-   * the microtasks right after it, before the thread goes back to the browser.
+   * One slice: the waiting lanes one item each in turn, those that had nothing waiting first. The answers of the
+   * slice's calls go out in the microtasks right after it, before the thread goes back to the browser.
    */
   function drain(): void {
     let at = now();
     const until = at + (at - askedAt! > BEHIND_MILLIS ? SHORT_SLICE_MILLIS : SLICE_MILLIS);
     askedAt = null;
-    while (turns.length > 0 && at < until) {
-      const lane = turns.shift()!;
-      if (lane.closed) continue;
-      const since = handleIn(lane, lane.waiting.shift(), at);
+    while (at < until) {
+      const lane = turns.next((l) => mayGo(l, at));
+      if (lane === undefined) return turns.any ? drainAfterWindow(at) : undefined;
+      const since = at;
+      handleIn(lane, turns.take(lane));
       at = now();
-      lane.spentMillis = spent(lane, at) + at - since;
-      if (lane.waiting.length > 0) turns.push(lane);
+      charge(lane, since, at);
+      turns.requeue(lane);
     }
-    if (turns.length > 0) drainSoon();
+    if (turns.any) drainSoon();
   }
 
+  function push(lane: LaneState, item: unknown): void {
+    if (lane.closed) return;
+    if (lane.waiting.length === 0) {
+      const at = now();
+      if (spent(lane.group, at) < GROUP_BUDGET_MILLIS && spent(thread, at) < THREAD_BUSY_MILLIS) {
+        // Now, charged with its answer too: a settled answer goes out in a microtask queued before this one.
+        handleIn(lane, item);
+        return queueMicrotask(() => charge(lane, at, now()));
+      }
+    } else if (lane.waiting.length >= capOf(lane)) return overflow(lane);
+    turns.add(lane, item);
+    // Past MAX_WAITING_ON_THREAD: the longest backlogs (the newest lane first among equals) go.
+    if (turns.count > MAX_WAITING_ON_THREAD)
+      for (const longest of turns.longestFirst()) {
+        if (turns.count <= (MAX_WAITING_ON_THREAD * 3) / 4) break;
+        overflow(longest);
+      }
+    // While every waiting lane is past its budget, a lane that is too waits for the window's end as they do.
+    if (waking === null || mayGo(lane, now())) drainSoon();
+  }
+
+  const newGroup = (): GroupState => ({ kind: 'lane group', spentMillis: 0, windowStartMillis: now() });
+
   return {
-    lane<T>(handle: (item: T) => void, onOverflow?: () => void) {
-      const lane: LaneState<T> = {
+    group: newGroup,
+    lane<T>(handle: (item: T) => void, onOverflow?: () => void, group?: LaneGroup) {
+      const lane: LaneState<T> & Lane<T> = {
         handle,
         waiting: [],
-        spentMillis: 0,
-        windowStartMillis: now(),
+        group: (group as GroupState | undefined) ?? newGroup(),
+        queued: null,
+        serial: ++serials,
+        onOverflow,
         closed: false,
-        push(item) {
-          if (lane.closed) return;
-          const state = lane as LaneState;
-          if (lane.waiting.length === 0) {
-            if (spent(state) < LANE_BUDGET_MILLIS) {
-              // Now, charged with its answer too: a settled answer goes out in a microtask queued before this one.
-              const since = handleIn(state, item, now());
-              return queueMicrotask(() => (lane.spentMillis = spent(state) + now() - since));
-            }
-            turns.push(state);
-          } else if (lane.waiting.length >= MAX_WAITING_PER_LANE) {
-            lane.close();
-            return onOverflow?.();
-          }
-          lane.waiting.push(item);
-          drainSoon();
-        },
-        close() {
-          lane.closed = true;
-          lane.waiting = [];
-        },
+        push: (item) => push(lane as LaneState, item),
+        close: () => turns.close(lane as LaneState),
       };
       return lane;
     },

@@ -8,7 +8,7 @@ import {
 } from '../../contract/wire.js';
 import { AuthBrokerError, InvalidArgumentError, messageOf } from '../../protocol/errors/errors.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
-import { threadScheduler, type FairScheduler } from './fairness.js';
+import { threadScheduler, type FairScheduler, type LaneGroup } from './fairness.js';
 
 /** The part of a MessagePort the server uses (a worker's, or Node's in tests). */
 export interface ServedPort {
@@ -34,6 +34,8 @@ export interface ServeOptions {
   onRelease?: () => void;
   /** Shares the thread between ports (worker/rpc/fairness.ts); default the one of this thread. */
   scheduler?: FairScheduler;
+  /** The ports this one shares a budget with (those of one entry port), made by `scheduler`; default none. */
+  group?: LaneGroup;
 }
 
 /**
@@ -60,11 +62,15 @@ export function serveMethods(
   };
   // This port's turn on the thread: its messages in order, and no port's backlog holds another's. A
   // port with more calls waiting than a tab ever has is a page flooding the broker: closed.
-  const lane = (options.scheduler ?? threadScheduler()).lane(answer, () => {
-    stop();
-    port.close?.();
-    options.onRelease?.();
-  });
+  const lane = (options.scheduler ?? threadScheduler()).lane(
+    answer,
+    () => {
+      stop();
+      port.close?.();
+      options.onRelease?.();
+    },
+    options.group,
+  );
   const stop = () => {
     port.removeEventListener('message', onMessage);
     lane.close();
