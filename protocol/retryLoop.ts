@@ -51,6 +51,12 @@ export interface RetryLoopOptions {
   observer?: TransportObserver | undefined;
   /** Awaited before every attempt (e.g. to hold requests while the network is known to be down). */
   beforeAttempt?: ((event: AttemptEvent, signal: AbortSignal | undefined) => Promise<void>) | undefined;
+  /**
+   * Awaited before every attempt, after `beforeAttempt`: the attempt's turn to be sent (the broker's request
+   * scheduler), resolving with the function that ends the turn once the attempt is over. The deadline starts when the
+   * turn does: time spent waiting for it is not the attempt's.
+   */
+  waitForTurn?: ((signal: AbortSignal | undefined) => Promise<() => void>) | undefined;
   /** The wait before a retry; default the whole delay on the clock. */
   waitBeforeRetry?: WaitBeforeRetry | undefined;
   /** After an attempt that failed without being a known error (the token renewals' count starts again). */
@@ -86,19 +92,27 @@ export async function runWithRetries<T>(options: RetryLoopOptions, attempt: Atte
     const event: AttemptEvent = { method: options.method, path: options.path, attempt: index };
     await options.beforeAttempt?.(event, signal);
     signal?.throwIfAborted();
-    await attempt.prepare?.(event);
-    // Preparing may have taken a renewal; the caller may have given up meanwhile.
-    signal?.throwIfAborted();
-    const started = clock.now();
+    const endTurn = await options.waitForTurn?.(signal);
+    let started: number;
     let result: AttemptResult<T>;
     try {
-      // The deadline covers the whole answer: headers followed by a stalled body must not hold the call either.
-      result = await withDeadline(clock, timeoutMillis, signal, (attemptSignal) => attempt.send(attemptSignal));
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (!(error instanceof TypeError)) throw error;
-      notify(() => observer?.onNetworkError?.({ ...event, error }));
-      result = { ok: false, outcome: { kind: 'network-error' }, error };
+      // After the turn: a token it renews is fresh when the request goes.
+      await attempt.prepare?.(event);
+      // Preparing may have taken a renewal; the caller may have given up meanwhile.
+      signal?.throwIfAborted();
+      started = clock.now();
+      try {
+        // The deadline covers the whole answer: headers followed by a stalled body must not hold the call either.
+        result = await withDeadline(clock, timeoutMillis, signal, (attemptSignal) => attempt.send(attemptSignal));
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (!(error instanceof TypeError)) throw error;
+        notify(() => observer?.onNetworkError?.({ ...event, error }));
+        result = { ok: false, outcome: { kind: 'network-error' }, error };
+      }
+    } finally {
+      // Not held through the wait before a retry.
+      endTurn?.();
     }
     const { status } = result;
     if (status !== undefined) {

@@ -46,6 +46,8 @@ export interface ApiRequest extends RequestSpec {
    * or a transient 5xx. Default: from the method (GET, PUT, PATCH, DELETE yes; POST no).
    */
   idempotent?: boolean;
+  /** Whom the call is for, as the transport's `waitForTurn` reads it (the broker's tabs); opaque here. */
+  onBehalfOf?: unknown;
 }
 
 export type { AttemptEvent, TransportObserver } from './retryLoop.js';
@@ -74,6 +76,11 @@ export interface TransportOptions<A extends AccessType = AccessType> {
   attemptTimeoutMillis?: number | undefined;
   /** Awaited before every attempt, e.g. to hold requests while the network is known to be down. */
   beforeAttempt?: ((event: AttemptEvent, signal: AbortSignal | undefined) => Promise<void>) | undefined;
+  /**
+   * Each attempt's turn to be sent, for the request's `onBehalfOf` (the broker shares the service between its tabs):
+   * resolves with the function that ends the turn. An attempt's deadline starts with its turn.
+   */
+  waitForTurn?: ((onBehalfOf: unknown, signal: AbortSignal | undefined) => Promise<() => void>) | undefined;
   /**
    * The wait before a retry; default `clock.sleep`. The broker ends a network failure's backoff early when the service
    * is reachable again.
@@ -196,6 +203,7 @@ export function createTransport<A extends AccessType>(options: TransportOptions<
         maxAttempts: request.maxAttempts,
         observer: options.observer,
         beforeAttempt: options.beforeAttempt,
+        waitForTurn: options.waitForTurn && ((signal) => options.waitForTurn!(request.onBehalfOf, signal)),
         waitBeforeRetry: options.waitBeforeRetry,
         onOtherFailure: () => (renewals.user.inARow = renewals.admin.inARow = 0),
         networkFailure,

@@ -3,6 +3,7 @@
  * part is a folder of its own (session/, connectivity/, cache/, tabs/, storage/, lazy/, coordination/).
  */
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
+import type { CauseVia } from '../contract/diagnostics.js';
 import { Emitter, type Watchable } from '../contract/events.js';
 import type { LiveContext, QueryScope, QuerySpec } from '../contract/queries.js';
 import type { BrokerMode, BrokerStatus } from '../contract/state.js';
@@ -28,6 +29,8 @@ import type { LazyParts } from './lazy/parts.js';
 import { createRecording, type Recording } from './lazy/recording.js';
 import { lazyTokenGrant, type LazyTokenGrant } from './lazy/refreshGrant.js';
 import { lazyServices } from './lazy/services.js';
+import { tabCause } from './requests/onBehalfOf.js';
+import { servicesByTab } from './requests/tabActions.js';
 import { createOutbox, type Outbox } from './session/outbox.js';
 import { Session } from './session/session.js';
 import { watchSession } from './session/watch.js';
@@ -211,7 +214,9 @@ export async function createBroker(
   // What nobody attributed (the outbox, fetches started before recording) is the broker's own work.
   const transports = recording.brokerWork(baseTransports, 'broker');
   const { queries, liveContext, ownerOf, isSignedIn, setStatus } = createQueries(base, sessions, transports);
-  const tabs = new Tabs(queries, locks, (tab, via, kind) => recording.trace({ tab, via, name: kind }), clock);
+  // A tab's fetches name it, recorded or not: they go out in its turn (requests/scheduler.ts).
+  const causeOf = (tab: number, via: CauseVia, name: string) => recording.trace({ tab, via, name }) ?? tabCause(tab);
+  const tabs = new Tabs(queries, locks, causeOf, clock);
   tabs.released.subscribe((tab) => warnings.forgetTab(tab));
   // Kept current while someone looks at it; nothing is asked of the service while nobody does.
   tabs.changed.subscribe(() => connectivity.setWatched(tabs.someoneWatchesConnectivity()));
@@ -295,14 +300,13 @@ export async function createBroker(
   };
   // The service methods load on their first call (lazy/services.ts).
   const servicesOf = lazyServices(host.services);
-  // While recording, each call runs with its own attributed copy of what the methods use.
+  // While recording, each call runs with its own attributed copy; a tab's actions go out in its turn either way.
   const trace: TabTrace = {
-    cause: (tab, via, name) => recording.trace({ tab: tab.label, via, name }),
-    services(tab, method) {
-      const own = recording.trace({ tab: tab.label, via: 'action', name: method });
-      const context = own && recording.recorder?.actionContext(apiContext, own);
-      return context && servicesOf(context);
-    },
+    cause: (tab, via, name) => causeOf(tab.label, via, name),
+    services: servicesByTab(servicesOf, apiContext, tabs.released, (tab, method) => {
+      const own = recording.trace({ tab, via: 'action', name: method });
+      return own && recording.recorder?.actionContext(apiContext, own);
+    }),
   };
   const configProblems = configCheck({
     config,

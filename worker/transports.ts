@@ -14,6 +14,7 @@ import {
 import type { ApiTransports } from './api/context.js';
 import type { ResolvedBrokerConfig } from './config.js';
 import type { Connectivity } from './connectivity/connectivity.js';
+import { RequestScheduler, type OnBehalfOf } from './requests/scheduler.js';
 import { serviceUnreachableMessage } from '../protocol/diagnostics.js';
 
 export interface TransportsOptions {
@@ -53,6 +54,10 @@ export function createTransports(options: TransportsOptions): Transports {
       0,
     );
   };
+  // One broker's requests take turns to go out, fairly between its tabs (requests/scheduler.ts).
+  const scheduler = new RequestScheduler();
+  const waitForTurn = (onBehalfOf: unknown, signal: AbortSignal | undefined) =>
+    scheduler.turn(onBehalfOf as OnBehalfOf, signal);
   const make = <A extends AccessType>(accessType: A, projectId: string, credentials: Partial<TransportOptions<A>>) =>
     createTransport<A>({
       baseUrl: config.baseUrl,
@@ -62,6 +67,7 @@ export function createTransports(options: TransportsOptions): Transports {
       clock,
       observer,
       beforeAttempt,
+      waitForTurn,
       waitBeforeRetry: retryWaitFor(connectivity, clock),
       extraRequestHeaders: config.extraRequestHeaders,
       navigatorOnline: () => connectivity.snapshot().browserOnline,

@@ -1,35 +1,52 @@
 /**
  * How an entry's fetches are scheduled: one at a time; a new fetch starts no sooner than REFETCH_THROTTLE_MILLIS
  * after the previous one started; callers that arrive while a fetch waits its turn share that fetch. Each fetch
- * carries the cause of the caller that started it, told of every caller that joins (diagnostics).
+ * carries the cause of the caller that started it, told of every caller that joins (diagnostics), and a claim naming
+ * the tab of every caller, whose turns its requests may go out in (worker/requests/scheduler.ts).
  */
 import type { Clock } from '../../protocol/clock.js';
+import { partyOf } from '../requests/onBehalfOf.js';
+import { Claim } from '../requests/scheduler.js';
 import { REFETCH_THROTTLE_MILLIS, type FetchCause } from './cacheEntry.js';
 
 export class FetchQueue {
   private lastStartMillis = Number.NEGATIVE_INFINITY;
   /** The fetch under way, and who started it. */
   running: Promise<void> | null = null;
-  runningCause: FetchCause | undefined;
-  /** The fetch waiting its turn, and who started it. */
+  private runningCause: FetchCause | undefined;
+  private runningClaim: Claim | undefined;
+  /** The fetch waiting its turn, who started it, and the tabs it is for. */
   private queued: Promise<void> | null = null;
   private queuedCause: FetchCause | undefined;
+  private queuedClaim: Claim | undefined;
 
   constructor(
     private readonly clock: Pick<Clock, 'now' | 'setTimeout'>,
-    /** One fetch; `cause` is its starter's (forked, so that joiners are counted on it). */
-    private readonly run: (cause: FetchCause | undefined) => Promise<void>,
+    /**
+     * One fetch; `cause` is its starter's (forked, so that joiners are counted on it), `claim` the tabs of every
+     * caller that shares it.
+     */
+    private readonly run: (cause: FetchCause | undefined, claim: Claim) => Promise<void>,
     /** After each fetch, answered or failed. */
     private readonly settled: () => void,
   ) {}
 
+  /** A caller shares the fetch under way (`cause`: its own). */
+  joinRunning(cause: FetchCause | undefined): void {
+    this.runningCause?.join();
+    this.runningClaim?.add(partyOf(cause));
+  }
+
   fetch(cause?: FetchCause): Promise<void> {
     if (this.queued) {
       this.queuedCause?.join();
+      this.queuedClaim?.add(partyOf(cause));
       return this.queued;
     }
     const own = cause?.fork();
+    const claim = new Claim(partyOf(cause));
     this.queuedCause = own;
+    this.queuedClaim = claim;
     // Started a microtask later, so that `queued` is stored before the body can clear it.
     const queued: Promise<void> = Promise.resolve().then(async () => {
       if (this.running) await this.running.catch(() => undefined);
@@ -38,8 +55,9 @@ export class FetchQueue {
       // From here on, newcomers queue the next fetch: this one may already be out of date for them.
       if (this.queued === queued) this.queued = null;
       this.runningCause = own;
+      this.runningClaim = claim;
       this.lastStartMillis = this.clock.now();
-      const run = this.run(own);
+      const run = this.run(own, claim);
       this.running = run;
       try {
         await run;

@@ -2,13 +2,15 @@ import type { QueryScope, QuerySpec } from '../../contract/queries.js';
 import { pendingSnapshot, type QuerySnapshot } from '../../contract/snapshot.js';
 import type { Clock } from '../../protocol/clock.js';
 import { serializeError } from '../../protocol/errors/serialize.js';
+import type { Claim } from '../requests/scheduler.js';
 import type { CacheEntry, FetchCause } from './cacheEntry.js';
 import { FetchQueue } from './fetchQueue.js';
 import { Watchers } from './watchers.js';
 
 /**
  * Service data in the cache: its value, whether it is stale, and who watches it. Fetches run one at a time,
- * throttled, shared by the callers that arrive while one waits its turn (fetchQueue.ts).
+ * throttled, shared by the callers that arrive while one waits its turn (fetchQueue.ts); the fetcher is told the tabs
+ * of every caller (its `Claim`), whose turns its requests go out in (worker/requests/scheduler.ts).
  */
 export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   private snap: QuerySnapshot<T> = pendingSnapshot();
@@ -33,7 +35,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     readonly spec: QuerySpec,
     readonly scope: QueryScope,
     readonly owner: string,
-    private readonly fetcher: (cause: FetchCause | undefined) => Promise<T>,
+    private readonly fetcher: (cause: FetchCause | undefined, claim: Claim) => Promise<T>,
     private readonly clock: Clock,
     onGarbage: () => void,
     /** Whose data this is, when it is the signed-in user's (tagged on every snapshot). */
@@ -45,7 +47,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     // A fetch nobody watches (a refetch of an unwatched query) must not leave the entry forever.
     this.fetches = new FetchQueue(
       clock,
-      (cause) => this.run(cause),
+      (cause, claim) => this.run(cause, claim),
       () => this.watchers.scheduleGcIfUnwatched(),
     );
   }
@@ -71,7 +73,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     const remove = this.watchers.add(listener);
     if (this.snap.status !== 'success') {
       // The fetch under way answers this subscriber too.
-      if (this.snap.isFetching) this.fetches.runningCause?.join();
+      if (this.snap.isFetching) this.fetches.joinRunning(cause);
       else void this.fetch(cause).catch(() => undefined);
     }
     return remove;
@@ -84,7 +86,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     if (this.snap.status !== 'success' || this.invalidated) {
       const running = this.fetches.running;
       if (running !== null && this.runningSince === this.invalidations) {
-        this.fetches.runningCause?.join();
+        this.fetches.joinRunning(cause);
         await running.catch(() => undefined);
       } else await this.fetch(cause);
     }
@@ -98,7 +100,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
     return this.fetches.fetch(cause);
   }
 
-  private async run(cause: FetchCause | undefined): Promise<void> {
+  private async run(cause: FetchCause | undefined, claim: Claim): Promise<void> {
     const generation = this.generation;
     const since = this.invalidations;
     this.runningSince = since;
@@ -109,7 +111,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
       this.freshAsOf = Math.max(this.freshAsOf, since);
     };
     try {
-      const data = await this.fetcher(cause);
+      const data = await this.fetcher(cause, claim);
       answered();
       if (generation !== this.generation) return this.set({ ...this.snap, isFetching: false });
       this.set({ status: 'success', data, error: null, updatedAtMillis: this.clock.now(), isFetching: false });

@@ -7,6 +7,8 @@ import {
   type QuerySpec,
 } from '../../contract/queries.js';
 import type { Clock } from '../../protocol/clock.js';
+import { fetchContextOnBehalfOf } from '../requests/onBehalfOf.js';
+import type { Claim } from '../requests/scheduler.js';
 import type { CacheEntry, FetchCause } from './cacheEntry.js';
 import { LiveValue } from './liveValue.js';
 import { FetchedQuery } from './query.js';
@@ -75,8 +77,9 @@ export class QueryClient {
       if (!('fetch' in definition)) throw new TypeError(`${spec.kind} has no fetch.`);
       const { fetchContext, fetchContextFor } = this.options;
       const userId = definition.scope === 'user' ? this.options.currentUserId() : undefined;
-      const fetcher = (cause: FetchCause | undefined) =>
-        definition.fetch(fetchContextFor?.(cause) ?? fetchContext, spec as never);
+      // Its requests go out in the turns of the tabs that asked (worker/requests/scheduler.ts).
+      const fetcher = (cause: FetchCause | undefined, claim: Claim) =>
+        definition.fetch(fetchContextOnBehalfOf(fetchContextFor?.(cause) ?? fetchContext, claim), spec as never);
       return new FetchedQuery(key, spec, definition.scope, owner, fetcher, clock, onGarbage, userId, onUpdate);
     });
   }
