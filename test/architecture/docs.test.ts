@@ -76,18 +76,17 @@ describe("the getting-started guide's app runs against the emulator as it is wri
     ).not.toThrow();
   });
 
-  it('says how to get the emulator before it is on the registry, with the tarball this repository packs', () => {
+  it('says how to get both packages before they are on the registry, with the tarballs this repository packs', () => {
     const readme = guide();
-    const emulatorPackage = JSON.parse(read('emulator/package.json')) as {
-      name: string;
-      version: string;
-      scripts: Record<string, string>;
-    };
-    expect(readme).toContain('`npm install --save-dev authbroker-emulator` and `npx authbroker-emulator` answer 404');
-    expect(readme).toContain('`npm pack --workspace emulator`');
-    expect(readme).toContain(`${emulatorPackage.name}-${emulatorPackage.version}.tgz`);
-    // npm pack builds it first.
-    expect(emulatorPackage.scripts.prepack).toMatch(/build\.mjs authbroker-emulator/);
+    const version = (path: string) => (JSON.parse(read(path)) as { name: string; version: string }).version;
+    const rootPackage = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    expect(readme).toContain('`npm install authbroker` answers 404');
+    expect(readme).toContain('npm run pack:local');
+    expect(rootPackage.scripts['pack:local']).toBeDefined();
+    expect(readme).toContain(`npm install ../authbroker/.packs/authbroker-${version('package.json')}.tgz`);
+    expect(readme).toContain(
+      `npm install --save-dev ../authbroker/.packs/authbroker-emulator-${version('emulator/package.json')}.tgz`,
+    );
   });
 
   it('names the hook that gives isStale and updatedAt, and shows it in the example', () => {
@@ -101,7 +100,10 @@ describe("the getting-started guide's app runs against the emulator as it is wri
   it('shows a connectivity banner with useConnectivity and its states', () => {
     const main = files()['src/main.tsx']!;
     expect(main).toContain('const connectivity = useConnectivity();');
-    expect(main).toMatch(/connectivity\.state === 'online'[\s\S]*connectivity\.state === 'offline'/);
+    // The three states, and offline told apart from a service that does not answer (issue 40, item 2).
+    expect(main).toMatch(
+      /connectivity\.state === 'online'[\s\S]*connectivity\.state === 'degraded'[\s\S]*connectivity\.browserOnline === false[\s\S]*connectivity\.lastError\?\.message/,
+    );
     expect(main).toContain('<ConnectivityBanner />');
     expect(guide()).toMatch(/`online` \(answers arrive\), `degraded` \(.*\) or `offline` \(/);
   });
