@@ -15,6 +15,7 @@ import {
   requireEmailFlags,
   requireEmailFreeForAuth,
 } from '../state/primaryEmail.js';
+import { newOAuthAccount } from '../state/oauthAccounts.js';
 import { findMembership } from '../state/teams.js';
 import { revokeSessionsOfUser } from '../state/sessions.js';
 import { channelsOf, createUser, deleteUser, findUser, primaryChannel } from '../state/users.js';
@@ -277,12 +278,9 @@ export async function createUserFromBody(
   const primaryEmail = body.primary_email ? normalizeEmail(body.primary_email) : null;
   requireEmailFlags(primaryEmail, body.primary_email_auth_enabled === true, body.primary_email_verified === true);
   if (primaryEmail !== null && body.primary_email_auth_enabled === true) requireEmailFreeForAuth(p, primaryEmail);
-  const accounts = (body.oauth_providers ?? []).map((a) => ({
-    provider_id: a.id,
-    account_id: a.account_id,
-    email: a.email ?? null,
-    tokens: [],
-  }));
+  const accounts = (body.oauth_providers ?? []).map((a) =>
+    newOAuthAccount({ provider_id: a.id, account_id: a.account_id, email: a.email ?? null }, req.now),
+  );
   for (const account of accounts) {
     if (!p.config.oauth_providers.some((o) => o.id === account.provider_id))
       throw new StatusError(400, `OAuth provider ${account.provider_id} not found`);
