@@ -10,6 +10,7 @@ import type { QuerySnapshot } from '../contract/snapshot.js';
 import type { BrokerMode } from '../contract/state.js';
 import type { HandlerPaths, HandlerUrls } from './handlerUrls.js';
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
+import type { PasskeyOptions } from './passkeys/passkeys.js';
 
 /** The broker methods an app calls directly (their role in the contract is `action`). */
 export type BrokerActions = Pick<BrokerApi, ActionName>;
@@ -36,11 +37,14 @@ export interface BrokerClient extends BrokerActions {
   readonly passkeysAvailable: boolean;
   /**
    * Registers a passkey for the signed-in user: the browser asks them to create one. `PASSKEYS_UNAVAILABLE` without
-   * WebAuthn.
+   * WebAuthn. `hostname` makes it a passkey of a domain above the page's (`example.com` on `app.example.com`).
    */
-  registerPasskey(): Promise<void>;
-  /** Signs in with a passkey: the browser asks the user to pick one. `PASSKEYS_UNAVAILABLE` without WebAuthn. */
-  signInWithPasskey(): Promise<SignInResult>;
+  registerPasskey(options?: PasskeyOptions): Promise<void>;
+  /**
+   * Signs in with a passkey: the browser asks the user to pick one. `PASSKEYS_UNAVAILABLE` without WebAuthn. A passkey
+   * registered with `hostname` signs in with the same `hostname`.
+   */
+  signInWithPasskey(options?: PasskeyOptions): Promise<SignInResult>;
   /**
    * Leaves for the provider's sign-in page (`google`, `github`, …); the provider sends the user back to the
    * OAuth callback page, where {@link BrokerClient.handleOAuthCallback} finishes.

@@ -6,6 +6,7 @@
  */
 import { actionNames } from '../contract/actions.js';
 import { normalizeBaseUrl } from '../protocol/credentials.js';
+import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { KnownError } from '../protocol/errors/knownError.js';
 import type { BrokerClient, ClientHost, ClientParts } from './brokerClient.js';
 import { forwardCalls, OAUTH_STEPS } from './clientActions.js';
@@ -14,6 +15,7 @@ import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 import { persistedSnapshots } from './kept/keptCopyReader.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
 import { linkToBroker } from './connect/brokerLink.js';
+import type { PasskeyOptions } from './passkeys/passkeys.js';
 
 /**
  * The client, on the page's own hosts (`host` null: a SharedWorker, a service worker or the page)
@@ -58,6 +60,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
       origin,
     );
 
+  const passkeyErrors = { KnownError, InvalidArgumentError };
   const client = {
     get mode() {
       return link.mode;
@@ -81,8 +84,10 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
     get passkeysAvailable() {
       return parts.passkeysAvailable();
     },
-    registerPasskey: async () => (await parts.passkeys()).registerPasskey(await api(), KnownError),
-    signInWithPasskey: async () => (await parts.passkeys()).signInWithPasskey(await api(), KnownError),
+    registerPasskey: async (options?: PasskeyOptions) =>
+      (await parts.passkeys()).registerPasskey(await api(), passkeyErrors, options),
+    signInWithPasskey: async (options?: PasskeyOptions) =>
+      (await parts.passkeys()).signInWithPasskey(await api(), passkeyErrors, options),
     close: link.close,
   };
   forwardCalls(client, actionNames, api);

@@ -15,6 +15,12 @@ export interface HandlerPaths {
   accountSettings: string;
   error: string;
   teamInvitation: string;
+  /** Where a CLI or desktop app's sign-in is confirmed (`login_code` in the query): `client.confirmCliLogin`. */
+  cliAuthConfirm: string;
+  /** The second factor of a sign-in (TOTP), for apps that give it a page of its own. */
+  mfa: string;
+  /** Where a restricted user completes what the project requires (e.g. verifies their e-mail). */
+  onboarding: string;
   home: string;
   afterSignIn: string;
   afterSignUp: string;
@@ -34,6 +40,9 @@ const HANDLER_PAGES = [
   'accountSettings',
   'error',
   'teamInvitation',
+  'cliAuthConfirm',
+  'mfa',
+  'onboarding',
 ] as const;
 /** Fails to compile when a page of HandlerPaths is neither under `handler` nor one of the others. */
 const everyPageListed: Exclude<

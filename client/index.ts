@@ -16,9 +16,12 @@ export {
   checkRedirectTarget,
   readReturnTo,
   safeRedirectTarget,
+  redirectTo,
   RETURN_TO_PARAM,
   type RedirectRules,
 } from './redirects.js';
+export type { HandlerPage, RedirectOptions } from './navigation/handlerRedirect.js';
+export type { PasskeyOptions } from './passkeys/passkeys.js';
 export { isKnownError, KnownError, type AnyKnownError } from '../protocol/errors/knownError.js';
 export {
   AuthBrokerError,

@@ -1,4 +1,5 @@
 import { ClientError } from '../protocol/errors/errors.js';
+import type { HandlerPage, RedirectClient, RedirectOptions } from './navigation/handlerRedirect.js';
 
 /**
  * A URL's origin, also where `URL.origin` is "null": an extension page's (`chrome-extension://<id>`
@@ -103,4 +104,20 @@ function isSafeLocalPath(pathname: string): boolean {
   }
   // eslint-disable-next-line no-control-regex
   return [pathname, decoded.replace(/[\u0000-\u0020\u007f]/g, '')].every((path) => /^\/(?![/\\])/.test(path));
+}
+
+/**
+ * Goes to one of the app's handler pages (`signIn`, `signUp`, `afterSignIn`, `afterSignOut`,
+ * `accountSettings`, `emailVerification`, `passwordReset`, `onboarding`, `mfa`…), keeping the way
+ * back as the official SDK's `redirectToSignIn()` and the others do: sign-in, sign-up, sign-out and
+ * onboarding come back here (or where this page was to go back to); `afterSignIn` goes back there.
+ * Loaded when first called.
+ */
+export async function redirectTo(client: RedirectClient, page: HandlerPage, options?: RedirectOptions): Promise<void> {
+  (await import('./navigation/handlerRedirect.js')).goToHandler(
+    client,
+    page,
+    { read: readReturnTo, param: RETURN_TO_PARAM },
+    options,
+  );
 }

@@ -195,6 +195,19 @@ export const queries = {
     params: none,
     fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listSessions(client, 'me'))),
   }),
+  /**
+   * The user as the session's access token names it (its claims), read by the broker without a
+   * request; null when signed out. Anonymous users are in it: the hook leaves them out unless asked.
+   */
+  partialUser: fetched({
+    scope: 'user',
+    params: none,
+    fetch: whenSignedIn(null, async ({ client }) => {
+      const token = (await client.options.userTokens?.getAccessToken()) ?? null;
+      // Its reader loads with the first read: most pages never ask for the partial user.
+      return token === null ? null : (await import('../protocol/partialUser.js')).partialUserOfAccessToken(token);
+    }),
+  }),
   project: fetched({
     scope: 'project',
     params: none,

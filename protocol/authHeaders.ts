@@ -8,9 +8,7 @@
 export const AUTH_HEADER = 'x-stack-auth';
 
 /** What `getAuthHeaders()` answers: the SDK's `{ 'x-stack-auth': JSON }`, without the refresh token. */
-export interface AuthHeaders {
-  'x-stack-auth': string;
-}
+export type AuthHeaders = { 'x-stack-auth': string };
 
 /** The headers for a call made as the user of `accessToken` (null: nobody signed in, as the SDK sends it then). */
 export function authHeadersFor(accessToken: string | null): AuthHeaders {

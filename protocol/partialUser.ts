@@ -27,25 +27,13 @@ export interface PartialUser {
   requiresTotpMfa: boolean;
 }
 
-const RESTRICTED_REASONS: ReadonlySet<string> = new Set([
-  'anonymous',
-  'email_not_verified',
-  'restricted_by_administrator',
-]);
-
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-function restrictedReasonOf(value: unknown): RestrictedReason | null {
-  const type = (value as { type?: unknown } | null)?.type;
-  return typeof type === 'string' && RESTRICTED_REASONS.has(type) ? { type: type as RestrictedReason['type'] } : null;
-}
 
 /** The user the claims name, or null when they name none (no `sub`). */
 export function partialUserFromClaims(claims: JWTPayload): PartialUser | null {
   if (typeof claims.sub !== 'string' || claims.sub === '') return null;
   const isAnonymous = claims.is_anonymous === true;
-  // Tokens of services before restricted users say nothing of it: an anonymous user is restricted all the same.
-  const restrictedReason = restrictedReasonOf(claims.restricted_reason) ?? (isAnonymous ? { type: 'anonymous' } : null);
+  const reason = text((claims.restricted_reason as { type?: unknown } | null | undefined)?.type);
   return {
     id: claims.sub,
     displayName: text(claims.name),
@@ -55,7 +43,9 @@ export function partialUserFromClaims(claims: JWTPayload): PartialUser | null {
     signedUpAtMillis: typeof claims.signed_up_at === 'number' ? claims.signed_up_at * 1000 : null,
     isAnonymous,
     isRestricted: claims.is_restricted === true || isAnonymous,
-    restrictedReason,
+    // Tokens of services before restricted users say nothing of it: an anonymous user is restricted all the same.
+    restrictedReason:
+      reason !== null ? ({ type: reason } as RestrictedReason) : isAnonymous ? { type: 'anonymous' } : null,
     requiresTotpMfa: claims.requires_totp_mfa === true,
   };
 }

@@ -10,17 +10,51 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
+import type { InvalidArgumentError } from '../../protocol/errors/errors.js';
 import type { KnownError } from '../../protocol/errors/knownError.js';
 import { PASSKEY_RP_ID_PLACEHOLDER } from '../../protocol/resources/passkey.js';
 import type { Json } from '../../protocol/resources/common.js';
 import type { BrokerApi, SignInResult } from '../../contract/api.js';
 
-/** The service sends a placeholder RP id; the page's own hostname is the real one (PROTOCOL.md §6.8). */
-function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp' | 'rpId'): T {
-  if (field === 'rpId')
-    return options.rpId === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rpId: location.hostname } : options;
+/** Where a passkey belongs (`registerPasskey({ hostname })`): by default the page's own host name. */
+export interface PasskeyOptions {
+  /**
+   * The relying party's id: the page's host name or a domain it is under (`example.com` on
+   * `app.example.com`), so that a passkey registered on one subdomain signs in on the others. Sign in
+   * with the same `hostname` as it was registered with.
+   */
+  hostname?: string;
+}
+
+/** The classes the ceremonies fail with, handed in so that this chunk shares no module with the tab's main one. */
+export interface PasskeyErrors {
+  KnownError: typeof KnownError;
+  InvalidArgumentError: typeof InvalidArgumentError;
+}
+
+/**
+ * The relying party id: the page's host name, or a domain it is under. Anything else the browser
+ * would refuse with a SecurityError halfway through; it is refused here first, saying why.
+ */
+function relyingPartyId(options: PasskeyOptions | undefined, errors: PasskeyErrors): string {
+  const here = location.hostname;
+  const wanted = options?.hostname;
+  if (wanted === undefined) return here;
+  // A domain above the page's, with a dot of its own (never a bare top-level domain, which no browser takes).
+  const under = typeof wanted === 'string' && wanted.includes('.') && here.endsWith(`.${wanted}`);
+  if (wanted !== here && !under)
+    throw new errors.InvalidArgumentError(
+      'hostname',
+      `hostname must be this page's host name (${here}) or a domain it is under, got ${JSON.stringify(wanted)}.`,
+    );
+  return wanted;
+}
+
+/** The service sends a placeholder RP id; the page's own hostname (or the one asked for) is the real one (§6.8). */
+function withHostname<T extends Record<string, unknown>>(options: T, field: 'rp' | 'rpId', rpId: string): T {
+  if (field === 'rpId') return options.rpId === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rpId } : options;
   const rp = options.rp as { id?: string; name: string };
-  return rp.id === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rp: { ...rp, id: location.hostname } } : options;
+  return rp.id === PASSKEY_RP_ID_PLACEHOLDER ? { ...options, rp: { ...rp, id: rpId } } : options;
 }
 
 /**
@@ -42,28 +76,34 @@ function webAuthnError(error: unknown, KnownErrorClass: typeof KnownError): Know
   return new KnownErrorClass('PASSKEY_WEBAUTHN_ERROR', { message, code }, message, 400, ['PASSKEY_WEBAUTHN_ERROR']);
 }
 
-export async function registerPasskey(api: BrokerApi, KnownErrorClass: typeof KnownError): Promise<void> {
+export async function registerPasskey(api: BrokerApi, errors: PasskeyErrors, options?: PasskeyOptions): Promise<void> {
+  const rpId = relyingPartyId(options, errors);
   const { optionsJson, code } = await api.beginPasskeyRegistration();
   let credential;
   try {
     credential = await startRegistration({
-      optionsJSON: withHostname(optionsJson, 'rp') as unknown as PublicKeyCredentialCreationOptionsJSON,
+      optionsJSON: withHostname(optionsJson, 'rp', rpId) as unknown as PublicKeyCredentialCreationOptionsJSON,
     });
   } catch (error) {
-    throw webAuthnError(error, KnownErrorClass);
+    throw webAuthnError(error, errors.KnownError);
   }
   await api.finishPasskeyRegistration({ credential: credential as unknown as Record<string, Json>, code });
 }
 
-export async function signInWithPasskey(api: BrokerApi, KnownErrorClass: typeof KnownError): Promise<SignInResult> {
+export async function signInWithPasskey(
+  api: BrokerApi,
+  errors: PasskeyErrors,
+  options?: PasskeyOptions,
+): Promise<SignInResult> {
+  const rpId = relyingPartyId(options, errors);
   const { optionsJson, code } = await api.beginPasskeySignIn();
   let response;
   try {
     response = await startAuthentication({
-      optionsJSON: withHostname(optionsJson, 'rpId') as unknown as PublicKeyCredentialRequestOptionsJSON,
+      optionsJSON: withHostname(optionsJson, 'rpId', rpId) as unknown as PublicKeyCredentialRequestOptionsJSON,
     });
   } catch (error) {
-    throw webAuthnError(error, KnownErrorClass);
+    throw webAuthnError(error, errors.KnownError);
   }
   return api.finishPasskeySignIn({ response: response as unknown as Record<string, Json>, code });
 }

@@ -1,5 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
+import type { PartialUser } from '../../protocol/partialUser.js';
 import type {
   ConnectedAccountModel,
   NotificationPreferenceModel,
@@ -85,6 +86,15 @@ export const useConnectedAccounts = (): ConnectedAccountModel[] =>
 /** `useConnectedAccounts`, suspending until the list is known. */
 export const useSuspenseConnectedAccounts = (): ConnectedAccountModel[] =>
   useSuspenseQuery({ kind: 'connectedAccounts' });
+/**
+ * The user as the session's access token names it (id, name, e-mail, anonymous or restricted…), read by
+ * the broker without a request: undefined until known, null when signed out, and for an anonymous user
+ * unless `includeAnonymous`. The claims are as of the token's issue; `useUser()` reads the user itself.
+ */
+export function usePartialUser(options: { includeAnonymous?: boolean } = {}): PartialUser | null | undefined {
+  const user = useQuery({ kind: 'partialUser' }).data;
+  return user?.isAnonymous && !options.includeAnonymous ? null : user;
+}
 /** The signed-in user's e-mail addresses. */
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 /** {@link useContactChannels}, suspending until they are known. */

@@ -15,3 +15,5 @@ export {
 } from './query.js';
 export * from './hooks.js';
 export * from './user.js';
+export { useCliLoginConfirmation } from './cliConfirmation.js';
+export type { CliLoginConfirmationState } from './cliConfirmationChunk.js';

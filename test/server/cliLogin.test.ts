@@ -79,7 +79,7 @@ describe('CLI login, the CLI side', () => {
     expect(session.user).toMatchObject({ id: browser.user_id, primaryEmail: browser.email, isAnonymous: false });
     // The session works on its own: its access token reads the user, and its token source renews.
     const me = await endpoints.getCurrentUser(userTransport(em, { access_token: session.accessToken }));
-    expect(me.id).toBe(browser.user_id);
+    expect(me?.id).toBe(browser.user_id);
     expect(await session.tokens.getAccessToken()).toBe(session.accessToken);
   });
 

@@ -78,7 +78,7 @@ export async function aSignedInBrowserConfirmsAndTheCliGetsTheSession(target: Se
     const me = await endpoints.getCurrentUser(
       clientTransport(target, (await session.tokens.getAccessToken()) ?? undefined),
     );
-    expect(me.id).toBe(user.id);
+    expect(me?.id).toBe(user.id);
     await other!.subscribe('me', { kind: 'currentUser' });
     await other!.waitFor('me', (snapshot) => userOf(snapshot)?.id === user.id);
 

@@ -56,6 +56,15 @@ export async function thePartialUserIsReadFromTheTokenWithoutARequest(target: Se
       requiresTotpMfa: false,
     });
     for (const other of read.slice(1)) expect(other).toEqual(read[0]);
+    // The hook's query (`usePartialUser`): every tab watching it sees the same user, and the service is asked nothing.
+    const watched = await Promise.all(
+      browser.tabs.map(async (tab) => {
+        await tab.subscribe('partial', { kind: 'partialUser' });
+        return (await tab.waitFor('partial', (snapshot) => snapshot.data !== undefined)).data;
+      }),
+    );
+    expect(watched).toEqual(browser.tabs.map(() => read[0]));
+    expect(requests.slice(before)).toEqual([]);
 
     await first!.api.signOut();
     expect(await first!.api.getPartialUser()).toBeNull();
