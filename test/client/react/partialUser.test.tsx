@@ -10,7 +10,11 @@ afterEach(resetBrowser);
 
 function Partial({ includeAnonymous }: { includeAnonymous?: boolean }) {
   const user = usePartialUser({ includeAnonymous });
-  return <p data-testid={includeAnonymous ? 'with-guests' : 'plain'}>{user === undefined ? 'undefined' : JSON.stringify(user)}</p>;
+  return (
+    <p data-testid={includeAnonymous ? 'with-guests' : 'plain'}>
+      {user === undefined ? 'undefined' : JSON.stringify(user)}
+    </p>
+  );
 }
 
 const shown = (testId: string) => screen.getByTestId(testId).textContent;
