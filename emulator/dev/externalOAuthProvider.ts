@@ -193,14 +193,15 @@ export function createExternalOAuthProvider(options: ExternalOAuthProviderOption
     async authorizationUrl(params) {
       const target = new URL((await metadata()).authorization_endpoint);
       const scopes = [...new Set([...BASE_SCOPES, ...(params.extraScope ?? '').split(/\s+/).filter(Boolean)])];
+      // In the order the service's OAuth client writes them (tests compare the whole URL).
       for (const [name, value] of Object.entries({
         client_id: params.providerId,
-        redirect_uri: params.redirectUri,
         scope: scopes.join(' '),
+        response_type: 'code',
+        redirect_uri: params.redirectUri,
         code_challenge_method: 'S256',
         code_challenge: params.codeChallenge,
         state: params.state,
-        response_type: 'code',
         access_type: 'offline',
         prompt: 'consent',
       }))

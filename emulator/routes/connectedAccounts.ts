@@ -7,6 +7,7 @@ import type { Router } from '../http/router.js';
 import { json, type ApiRequest, type Reply } from '../http/types.js';
 import { obj, userIdOrMe, validate, yup } from '../http/validate.js';
 import { allowsConnectedAccounts } from '../state/oauthAccounts.js';
+import type { OAuthAccountRecord, ProviderTokenRecord } from '../state/model.js';
 import { findUser } from '../state/users.js';
 import { enabledProvider, extractScopes } from './oauth.js';
 
@@ -20,13 +21,57 @@ const body = obj({ scope: yup.string() }).defined();
  */
 type AccountChoice = { providerAccountId: string } | 'any-of-provider';
 
-function accessToken(
+/** The provider behind a connected account's tokens: whether one is still good, and a refresh-token grant. */
+interface TokenProvider {
+  stillValid(accessToken: string): Promise<boolean>;
+  refresh(
+    accountId: string,
+    token: ProviderTokenRecord,
+    scope: string | undefined,
+  ): Promise<{ access_token: string; refresh_token: string | null; expires_at_millis: number } | null>;
+}
+
+/**
+ * The external OpenID provider when one plays the shared providers (the service's development setup, where shared keys
+ * also give provider tokens); otherwise the emulator's own mock provider, whose tokens stay good and whose refresh
+ * tokens do not rotate.
+ */
+function tokenProviderFor(req: ApiRequest, providerId: string, shared: boolean): TokenProvider {
+  const external = shared ? req.env.externalOAuthProvider : null;
+  if (external !== null)
+    return {
+      stillValid: (accessToken) => external.accessTokenIsValid(accessToken),
+      refresh: async (_accountId, token, scope) => {
+        const answer = await external.refresh({
+          providerId,
+          refreshToken: token.refresh_token ?? '',
+          ...(scope === undefined ? {} : { scope }),
+          now: req.now,
+        });
+        return answer.ok ? answer : null;
+      },
+    };
+  return {
+    stillValid: () => Promise.resolve(true),
+    refresh: (accountId, token) => {
+      const minted = mintProviderAccessToken(req.env, providerId, accountId, token.scopes);
+      return Promise.resolve({ ...minted, refresh_token: null });
+    },
+  };
+}
+
+/**
+ * A provider access token for the user, as the service finds one: a stored token with enough life left and the scopes
+ * asked for, once the provider says it is still good (one it refuses is not tried again); else a refresh-token grant at
+ * the provider with each refresh token that covers the scopes (one it refuses is dropped).
+ */
+async function accessToken(
   req: ApiRequest,
   userIdParam: string,
   providerId: string,
   scope: string | undefined,
   choice: AccountChoice = 'any-of-provider',
-): Reply {
+): Promise<Reply> {
   const auth = requireAccess(req);
   const userId = resolveUserId(auth, userIdParam);
   if (auth.type === 'client' && userId !== auth.user?.id)
@@ -34,8 +79,11 @@ function accessToken(
   const p = auth.project;
   const provider = enabledProvider(p, providerId);
   if (!provider) throw createKnownError('OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED');
-  // Shared keys belong to the service, so their tokens are never handed to the app.
-  if (provider.type === 'shared') throw createKnownError('OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
+  // Shared keys belong to the service, so their tokens are not handed to the app, but in its development setup, where
+  // a mock OpenID provider plays them (here: an external provider, --oauth-provider-url).
+  const shared = provider.type === 'shared';
+  if (shared && req.env.externalOAuthProvider === null)
+    throw createKnownError('OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS');
   const user = findUser(p, userId);
   if (!user) throw new StatusError(404, 'User not found');
   const accounts = user.oauth_accounts.filter(
@@ -46,26 +94,44 @@ function accessToken(
   if (accounts.length === 0) throw createKnownError('OAUTH_CONNECTION_NOT_CONNECTED_TO_USER');
   const wanted = extractScopes(scope);
   const covers = (granted: string[]) => wanted.every((s) => granted.includes(s));
+  const source = tokenProviderFor(req, providerId, shared);
 
-  const live = accounts
-    .flatMap((a) => a.tokens)
-    .find((t) => t.expires_at_millis > req.now + MIN_REMAINING_MILLIS && covers(t.scopes));
-  if (live) return json({ access_token: live.access_token }, 201);
+  const live = accounts.flatMap((account) =>
+    account.tokens.filter((t) => t.expires_at_millis > req.now + MIN_REMAINING_MILLIS && covers(t.scopes)),
+  );
+  for (const token of live) {
+    if (await source.stillValid(token.access_token)) return json({ access_token: token.access_token }, 201);
+    token.expires_at_millis = 0;
+  }
 
-  const account = accounts.find((a) => a.tokens.some((t) => t.refresh_token !== null && covers(t.scopes)));
-  const refreshable = account?.tokens.find((t) => t.refresh_token !== null && covers(t.scopes));
-  if (!account || !refreshable) throw createKnownError('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE');
-  // The provider's refresh grant: a new access token with the refresh token's scopes.
-  const minted = mintProviderAccessToken(req.env, providerId, account.account_id, refreshable.scopes);
-  account.tokens.push({
-    access_token: minted.access_token,
-    refresh_token: null,
-    scopes: [...refreshable.scopes],
-    expires_at_millis: minted.expires_at_millis,
-  });
-  // Expired tokens without a refresh token are of no further use.
-  account.tokens = account.tokens.filter((t) => t.refresh_token !== null || t.expires_at_millis > req.now);
-  return json({ access_token: minted.access_token }, 201);
+  const refreshable = accounts.flatMap((account) =>
+    account.tokens.filter((t) => t.refresh_token !== null && covers(t.scopes)).map((token) => ({ account, token })),
+  );
+  if (refreshable.length === 0) throw createKnownError('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE');
+  for (const { account, token } of refreshable) {
+    const minted = await source.refresh(account.account_id, token, scope);
+    if (minted === null) {
+      token.refresh_token = null;
+      continue;
+    }
+    // A rotated refresh token replaces the old one; the new access token has the refresh token's scopes.
+    if (minted.refresh_token !== null) token.refresh_token = null;
+    account.tokens.push({
+      access_token: minted.access_token,
+      refresh_token: minted.refresh_token,
+      scopes: [...token.scopes],
+      expires_at_millis: minted.expires_at_millis,
+    });
+    pruneTokens(account, req.now);
+    return json({ access_token: minted.access_token }, 201);
+  }
+  for (const account of accounts) pruneTokens(account, req.now);
+  throw createKnownError('OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE');
+}
+
+/** Tokens with neither a refresh token nor a live access token are of no further use. */
+function pruneTokens(account: OAuthAccountRecord, now: number): void {
+  account.tokens = account.tokens.filter((t) => t.refresh_token !== null || t.expires_at_millis > now);
 }
 
 /** Connected accounts (PROTOCOL.md §5.6, §6.10; the list is newer). */
