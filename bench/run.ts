@@ -15,6 +15,7 @@ import { extensionBench } from './extension.js';
 import { fanIn } from './fanIn.js';
 import { floodFairness } from './flood.js';
 import { idleCost } from './idleCost.js';
+import { manyReads } from './manyReads.js';
 import { machineInfo, packageVersion, parseFlags, type BenchResult, type Flags } from './harness.js';
 import { nodeRpc } from './nodeRpc.js';
 import { refreshStorm } from './refreshStorm.js';
@@ -77,7 +78,13 @@ const benchmarks: Benchmark[] = [
   {
     id: 'flood',
     title: '11. A flood of cheap valid calls from one page',
-    run: async (flags, kit) => floodFairness(flags, (await kit()).browser, (await kit()).pages),
+    // Its own Chromium and Firefox (puppeteer-core); the kit's page server.
+    run: async (flags, kit) => floodFairness(flags, (await kit()).pages),
+  },
+  {
+    id: 'many-reads',
+    title: "12. Many reads from one page, and the app's refetch",
+    run: async (flags, kit) => manyReads(flags, (await kit()).pages),
   },
   // Launches its own browsers, one engine at a time.
   { id: 'engine-reloads', title: '10. Reloading the only tab, per engine', run: (flags) => engineReloads(flags) },
@@ -138,7 +145,7 @@ async function main(): Promise<void> {
     // Node-only benchmarks run with the browser closed, so it takes no CPU from them.
     if (
       kit !== null &&
-      !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory', 'flood'].includes(benchmark.id)
+      !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory', 'flood', 'many-reads'].includes(benchmark.id)
     ) {
       const open = kit as BrowserKit;
       browserVersion = open.browser.version();

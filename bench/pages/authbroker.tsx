@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrokerClient, type BrokerClient } from '../../client/index.js';
 import { AuthProvider, useContactChannels, useQuery, useTeams, useUserState } from '../../client/react/index.js';
 import { marks, readConfig, Screen, settle } from './common.js';
+import { hostileKit } from './hostile.js';
 
 Object.assign(marks, scriptStart);
 
@@ -148,61 +149,6 @@ function startReads(everyMillis: number): void {
   };
 }
 
-/**
- * What a hostile page of the origin can do (bench 11): a port of its own to the broker's SharedWorker,
- * spoken by hand in the wire format with a lifetime lock named as a tab would, and `count` status()
- * calls posted on it at once. Resolves when all are answered, or none was for `quietMillis` (the
- * broker closes a port with too many calls waiting); times are epoch ms.
- */
-async function flood(
-  count: number,
-  quietMillis: number,
-): Promise<{ postingAt: number; postedAt: number; answeredAt: number[] }> {
-  const worker = new SharedWorker('/broker-worker.js', {
-    type: 'module',
-    name: `authbroker:${config.projectId}@${config.api.replace(/\/+$/, '')}`,
-  });
-  const now = () => performance.timeOrigin + performance.now();
-  const raw = (value: unknown) => ({ type: 'RAW', value });
-  await new Promise<void>(
-    (held) => void navigator.locks.request('bench-flood-life', () => (held(), new Promise(() => undefined))),
-  );
-  const { port1: listener, port2: brokerSide } = new MessageChannel();
-  listener.start();
-  const api = await new Promise<MessagePort>((resolve) => {
-    worker.port.onmessage = (event) => resolve((event.data as { value: MessagePort }).value);
-    worker.port.postMessage(
-      {
-        id: 'connect',
-        type: 'APPLY',
-        path: ['connect'],
-        argumentList: [
-          raw({ baseUrl: config.api, projectId: config.projectId, publishableClientKey: config.publishableClientKey }),
-          raw({ version: '', lockName: 'bench-flood-life' }),
-          raw(brokerSide),
-        ],
-      },
-      [brokerSide],
-    );
-  });
-  const answeredAt: number[] = [];
-  let last = now();
-  api.onmessage = () => {
-    last = now();
-    answeredAt.push(last);
-  };
-  const postingAt = now();
-  for (let i = 0; i < count; i++)
-    api.postMessage({ id: `flood-${i}`, type: 'APPLY', path: ['status'], argumentList: [] });
-  const postedAt = now();
-  await new Promise<void>((resolve) => {
-    const check = () =>
-      answeredAt.length === count || now() - last >= quietMillis ? resolve() : void setTimeout(check, 50);
-    check();
-  });
-  return { postingAt, postedAt, answeredAt };
-}
-
 window.__bench = {
   marks,
   ready: async () => void (await client.connect()),
@@ -221,7 +167,17 @@ window.__bench = {
   readUser: () => client.read({ kind: 'currentUser' }),
   startReads,
   stopReads: () => readLoop!.stop(),
-  flood,
+  /** How long a refetch of the user takes (ms), and whether it failed. */
+  async refetchUser(): Promise<{ millis: number; error: string | null }> {
+    const started = performance.now();
+    try {
+      await client.refetch({ kind: 'currentUser' });
+      return { millis: performance.now() - started, error: null };
+    } catch (error) {
+      return { millis: performance.now() - started, error: (error as { code?: string }).code ?? String(error) };
+    }
+  },
+  hostile: hostileKit(config),
 };
 
 marks.scriptEnd = performance.now();
