@@ -31,6 +31,8 @@ type Progress = Pick<CliLoginConfirmationState, 'status' | 'error'>;
 type RedirectTo = (client: BrokerClient, page: HandlerPage, options?: RedirectOptions) => Promise<void>;
 
 const asked = (code: string) => `authbroker:cli-login:${code}`;
+/** The codes being confirmed now, in this page. */
+const running = new Set<string>();
 
 function storage(): Storage | null {
   try {
@@ -52,7 +54,14 @@ async function confirmHere(
   redirectTo: RedirectTo,
 ): Promise<void> {
   const store = storage();
-  if (resume && store?.getItem(asked(code)) == null) return;
+  // One confirmation of a code at a time (a double click, StrictMode's second effect): the later ones do nothing.
+  if (running.has(code)) return;
+  if (resume) {
+    if (store?.getItem(asked(code)) == null) return;
+    // Taken at once, so that a second resume (another mount, StrictMode) finds nothing to finish.
+    store.removeItem(asked(code));
+  }
+  running.add(code);
   report({ status: 'confirming', error: null });
   try {
     const answer = await client.confirmCliLogin(code);
@@ -71,6 +80,8 @@ async function confirmHere(
   } catch (error) {
     store?.removeItem(asked(code));
     report({ status: 'failed', error });
+  } finally {
+    running.delete(code);
   }
 }
 

@@ -12,6 +12,7 @@ import { ForgotPassword } from './pages/auth/ForgotPassword.js';
 import { SignIn } from './pages/auth/SignIn.js';
 import { SignOut } from './pages/auth/SignOut.js';
 import { SignUp } from './pages/auth/SignUp.js';
+import { CliAuthConfirm } from './pages/handler/CliAuthConfirm.js';
 import { EmailVerification } from './pages/handler/EmailVerification.js';
 import { ErrorPage } from './pages/handler/ErrorPage.js';
 import { MagicLinkCallback } from './pages/handler/MagicLinkCallback.js';
@@ -44,6 +45,7 @@ function routesFor(paths: HandlerPaths): Route[] {
     { path: paths.magicLinkCallback, title: 'Signing in', render: () => <MagicLinkCallback /> },
     { path: paths.oauthCallback, title: 'Signing in', render: () => <OAuthCallback /> },
     { path: paths.teamInvitation, title: 'Team invitation', render: () => <TeamInvitation /> },
+    { path: paths.cliAuthConfirm, title: 'Sign in a command-line app', render: () => <CliAuthConfirm /> },
     { path: paths.error, title: 'Something went wrong', render: () => <ErrorPage /> },
     { path: '/teams', title: 'Teams', render: () => <Teams /> },
     { path: '/teams/:teamId', title: 'Team', render: ({ teamId }) => <TeamPage teamId={teamId!} /> },

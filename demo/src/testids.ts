@@ -21,6 +21,7 @@
  *             sign-out-status, error-page (data-state = code), error-page-message, error-page-code,
  *             team-invitation-status,
  *             team-invitation-team-name, team-invitation-accept, team-invitation-sign-in
+ *             cli-confirm-status (data-state: ready, confirmed, failed, no-code), cli-confirm-authorize
  *             (status elements carry data-state)
  * Account:    account-nav-{section} (accountNav(section)), account-section-{section}
  *             (accountSection(section)); sections: profile, emails, password, passkeys, mfa,
@@ -144,6 +145,8 @@ export const T = {
   teamInvitationTeamName: 'team-invitation-team-name',
   teamInvitationAccept: 'team-invitation-accept',
   teamInvitationSignIn: 'team-invitation-sign-in',
+  cliConfirmStatus: 'cli-confirm-status',
+  cliConfirmAuthorize: 'cli-confirm-authorize',
 
   profileForm: 'profile-form',
   profileDisplayName: 'profile-display-name',

@@ -49,6 +49,7 @@ export const E2E_SUITES: readonly SuitePlan[] = [
       '11b. SharedWorker and service workers unavailable': `${CLOCK}, and ${STATS}`,
     },
   },
+  { file: 'cliLogin.test.ts' },
   { file: 'features.test.ts' },
   { file: 'hostilePage.test.ts', skipped: { "the brokers' channel takes hints": STATS } },
   { file: 'instantBoot.test.ts', notRunning: STOPS },

@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { Suspense } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthProvider, useCliLoginConfirmation } from '../../../client/react/index.js';
 import { startCliLogin, type CliLogin } from '../../../protocol/server.js';
@@ -39,17 +39,18 @@ function cliLogin(): Promise<CliLogin> {
   });
 }
 
-function openPage(login: CliLogin, navigate = vi.fn()) {
+function openPage(login: CliLogin, navigate = vi.fn(), strict = false) {
   const url = new URL(login.url);
   history.replaceState(null, '', `${url.pathname}${url.search}`);
   const client = newClient(emulator(), { navigate });
-  const view = render(
+  const tree = (
     <AuthProvider client={client}>
       <Suspense fallback={<p data-testid="status">loading</p>}>
         <ConfirmPage />
       </Suspense>
-    </AuthProvider>,
+    </AuthProvider>
   );
+  const view = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
   return { client, navigate, view };
 }
 
@@ -77,17 +78,22 @@ describe('useCliLoginConfirmation', () => {
     await waitFor(() => expect(status()).toBe('ready'));
     await act(async () => screen.getByText('Authorize').click());
     await waitFor(() => expect(status()).toBe('leaving'));
+    await waitFor(() => expect(first.navigate).toHaveBeenCalled());
     const signInPath = first.navigate.mock.calls.at(-1)![0] as string;
     const back = new URL(signInPath, PAGE_ORIGIN).searchParams.get('after_auth_return_to');
     expect(signInPath).toMatch(/^\/handler\/sign-in\?after_auth_return_to=/);
     expect(back).toBe(`/handler/cli-auth-confirm?login_code=${login.loginCode}`);
     first.view.unmount();
 
-    // Signed in on the sign-in page, the person comes back: the confirmation finishes by itself.
+    // Signed in on the sign-in page, the person comes back: the confirmation finishes by itself, once (StrictMode
+    // runs the page's effect twice).
     await first.client.signInWithPassword({ email: account.email, password: account.password });
-    openPage(login);
+    openPage(login, vi.fn(), true);
     await waitFor(() => expect(status()).toBe('confirmed'));
     expect((await login.waitForSession()).user.id).toBe(account.id);
+    // A second confirmation would have failed (the code is spent) and said so.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(status()).toBe('confirmed');
   });
 
   it('a link alone never confirms, and a code the service no longer takes says so', async () => {

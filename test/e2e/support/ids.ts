@@ -110,6 +110,8 @@ export const T = {
   teamCreateSubmit: 'team-create-submit',
   teamInvitationAccept: 'team-invitation-accept',
   teamInvitationStatus: 'team-invitation-status',
+  cliConfirmStatus: 'cli-confirm-status',
+  cliConfirmAuthorize: 'cli-confirm-authorize',
   teamInvitationTeamName: 'team-invitation-team-name',
   teamName: 'team-name',
   teamProfileInput: 'team-profile-input',
