@@ -68,7 +68,7 @@ export function clientUserView(p: ProjectRecord, u: UserRecord): ClientUser {
   };
 }
 
-/** Whether and why the user is restricted (state/restriction.ts); the emulator keeps no restriction by an admin. */
+/** Whether and why the user is restricted (state/restriction.ts), and what an administrator told them of it. */
 function restrictionView(
   p: ProjectRecord,
   u: UserRecord,
@@ -81,8 +81,8 @@ function restrictionView(
     is_anonymous: u.is_anonymous === true,
     is_restricted: reason !== null,
     restricted_reason: reason,
-    restricted_by_admin: false,
-    restricted_by_admin_reason: null,
+    restricted_by_admin: u.restricted_by_admin === true,
+    restricted_by_admin_reason: u.restricted_by_admin_reason ?? null,
   };
 }
 
@@ -96,7 +96,7 @@ export function serverUserView(p: ProjectRecord, u: UserRecord): ServerUser {
     last_active_at_millis: u.last_active_at_millis ?? u.signed_up_at_millis,
     server_metadata: u.server_metadata,
     selected_team: selected ? serverTeamView(selected) : null,
-    restricted_by_admin_private_details: null,
+    restricted_by_admin_private_details: u.restricted_by_admin_private_details ?? null,
     // The emulator has no risk engine: no risk unless the server set some.
     country_code: u.country_code ?? null,
     risk_scores: { sign_up: u.risk_scores ?? { bot: 0, free_trial_abuse: 0 } },

@@ -90,6 +90,7 @@ const configSchema = obj({
   user_default_permissions: permissionListSchema,
   allow_user_api_keys: yup.boolean(),
   allow_team_api_keys: yup.boolean(),
+  require_email_verification: yup.boolean(),
 });
 
 /** `config.id`, `created_at_millis` and `user_count` are absent, so sending them is a SCHEMA_ERROR. */

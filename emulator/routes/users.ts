@@ -16,6 +16,7 @@ import {
   requireEmailFreeForAuth,
 } from '../state/primaryEmail.js';
 import { newOAuthAccount } from '../state/oauthAccounts.js';
+import { writeAdminRestriction, type AdminRestrictionWrite } from '../state/restriction.js';
 import { findMembership } from '../state/teams.js';
 import { revokeSessionsOfUser } from '../state/sessions.js';
 import { channelsOf, createUser, deleteUser, findUser, primaryChannel } from '../state/users.js';
@@ -75,26 +76,44 @@ const serverFields = {
   password_hash: nonEmpty(yup.string()),
   country_code: countryCode(),
   risk_scores: riskScores(),
+  restricted_by_admin: yup.boolean(),
+  restricted_by_admin_reason: yup.string().nullable(),
+  restricted_by_admin_private_details: yup.string().nullable(),
 };
+
+/** The service's rule: a reason or private details of a restriction only with `restricted_by_admin: true` beside them. */
+function withAdminRestrictionRule<S extends yup.AnyObjectSchema>(schema: S): S {
+  return schema.test('restricted_by_admin_consistency', 'restricted_by_admin', function (value: AdminRestrictionWrite) {
+    if (value === undefined || value.restricted_by_admin === true) return true;
+    for (const field of ['restricted_by_admin_reason', 'restricted_by_admin_private_details'] as const)
+      if (value[field] != null)
+        return this.createError({ message: `${field} must be null when restricted_by_admin is not true` });
+    return true;
+  }) as S;
+}
 
 export const clientUpdateSchema = obj({
   ...clientFields,
   primary_email: serverFields.primary_email,
   selected_team_id: uuid().nullable(),
 }).defined();
-export const serverUpdateSchema = obj({
-  ...serverFields,
-  selected_team_id: uuid().nullable(),
-  // An anonymous user may be made a regular one; never the other way.
-  is_anonymous: yup.boolean().oneOf([false]),
-}).defined();
-export const serverCreateSchema = obj({
-  ...serverFields,
-  is_anonymous: yup.boolean(),
-  oauth_providers: yup.array(
-    obj({ id: yup.string().defined(), account_id: yup.string().defined(), email: email().nullable() }).defined(),
-  ),
-}).defined();
+export const serverUpdateSchema = withAdminRestrictionRule(
+  obj({
+    ...serverFields,
+    selected_team_id: uuid().nullable(),
+    // An anonymous user may be made a regular one; never the other way.
+    is_anonymous: yup.boolean().oneOf([false]),
+  }).defined(),
+);
+export const serverCreateSchema = withAdminRestrictionRule(
+  obj({
+    ...serverFields,
+    is_anonymous: yup.boolean(),
+    oauth_providers: yup.array(
+      obj({ id: yup.string().defined(), account_id: yup.string().defined(), email: email().nullable() }).defined(),
+    ),
+  }).defined(),
+);
 
 export type ServerUserWrite = yup.InferType<typeof serverUpdateSchema>;
 export type ServerUserCreateBody = yup.InferType<typeof serverCreateSchema>;
@@ -292,7 +311,7 @@ export async function createUserFromBody(
   if (passwordHash) requirePasswordAllowed(p, primaryEmail !== null);
   if (body.otp_auth_enabled === true && !p.config.magic_link_enabled)
     throw new StatusError(400, 'OTP auth not enabled in the project');
-  return createUser(
+  const user = createUser(
     p,
     {
       display_name: body.display_name ?? null,
@@ -313,6 +332,8 @@ export async function createUserFromBody(
     },
     req.now,
   );
+  writeAdminRestriction(user, body);
+  return user;
 }
 
 export async function updateUserRecord(
@@ -352,6 +373,7 @@ export async function updateUserRecord(
   if (body.server_metadata !== undefined) user.server_metadata = body.server_metadata as Json;
   if (body.country_code !== undefined) user.country_code = body.country_code;
   if (body.risk_scores !== undefined) user.risk_scores = { ...body.risk_scores.sign_up };
+  writeAdminRestriction(user, body);
   if (body.is_anonymous === false && isAnonymous(user))
     upgradeAnonymousUser(p, user, body.display_name ?? null, body.primary_email ?? null, req.now);
   return user;

@@ -158,6 +158,12 @@ export interface UserRecord {
   country_code?: string | null;
   /** Sign-up risk scores (0–100) as the server set them; absent: both 0 (the emulator has no risk engine). */
   risk_scores?: { bot: number; free_trial_abuse: number };
+  /** Restricted by an administrator (the server); absent: false, with no reason or private details. */
+  restricted_by_admin?: boolean;
+  /** What the user is told of it. */
+  restricted_by_admin_reason?: string | null;
+  /** What the admin noted for themselves (server views only). */
+  restricted_by_admin_private_details?: string | null;
 }
 
 export type ContactChannelRecord = ContactChannel & { created_at_millis: number };

@@ -166,6 +166,7 @@ export function applyConfigUpdate(config: ProjectConfigRecord, update: ProjectCo
     'create_team_on_sign_up',
     'allow_user_api_keys',
     'allow_team_api_keys',
+    'require_email_verification',
   ] as const;
   for (const key of booleans) {
     const value = update[key];

@@ -153,6 +153,11 @@ export interface ProjectConfigUpdate {
   user_default_permissions?: Array<{ id: string }>;
   allow_user_api_keys?: boolean;
   allow_team_api_keys?: boolean;
+  /**
+   * Users whose primary e-mail is not verified are restricted (`restricted_reason: email_not_verified`) until they
+   * verify it. Written here; the service's admin view does not show it back.
+   */
+  require_email_verification?: boolean;
 }
 
 /** `PATCH /internal/projects/current` (admin). */

@@ -85,6 +85,12 @@ export interface ServerUserUpdate extends ClientUserUpdate {
   password?: string | null;
   /** A bcrypt hash in Modular Crypt Format ($2a$/$2b$/$2y$, cost ≤ 16). */
   password_hash?: string;
+  /** Restricts the user (`restricted_by_administrator`), or lifts it (which clears the reason and the details). */
+  restricted_by_admin?: boolean;
+  /** What the user is told; only beside `restricted_by_admin: true` in the same write (else a SCHEMA_ERROR). */
+  restricted_by_admin_reason?: string | null;
+  /** What the admin notes for themselves (server views only); only beside `restricted_by_admin: true`. */
+  restricted_by_admin_private_details?: string | null;
 }
 
 /** `POST /users` (server or admin). */
