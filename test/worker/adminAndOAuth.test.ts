@@ -123,9 +123,11 @@ describe("a project owner's admin session", () => {
       c!.api.read({ kind: 'admin.permissionDefinitions' }),
     ]);
     expect(reads.every((r) => Array.isArray(r))).toBe(true);
-    expect((await tokenRequests(em)) - before).toBe(1);
+    // This broker's own token requests, as its fetch saw them: the emulator's counter is shared by every broker
+    // this file started, and one still settling from an earlier test could land in this window on a busy machine.
     const grants = net.attempts.filter((x) => x.call === '/auth/oauth/token');
-    expect(grants).toHaveLength(1);
+    expect(grants, JSON.stringify(net.attempts.map((x) => [x.method, x.call, x.outcome]))).toHaveLength(1);
+    expect((await tokenRequests(em)) - before).toBeGreaterThanOrEqual(1);
     const form = new URLSearchParams(grants[0]!.requestBody ?? '');
     expect(form.get('grant_type')).toBe('refresh_token');
     expect(form.get('client_id')).toBe('internal');
