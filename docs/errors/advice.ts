@@ -53,7 +53,7 @@ export const advice = {
   BROKER_UNAVAILABLE: {
     means:
       'The tab could not reach a broker: a worker script answered 404 or is not JavaScript, a forced `mode` cannot start, or the worker died before answering a call.',
-    do: "Check the worker script URLs (`sharedWorker`, `serviceWorker`) load as JavaScript with `script-src 'self'`; reload the page. A call the old worker never answered that changes nothing (a read, a refetch, `status`, `getAccessToken`, a code check) was already asked again of the next broker, once; one that changes something (a sign-in, an update) is yours to retry: the old worker may have done it.",
+    do: "Check the worker script URLs (`sharedWorker`, `serviceWorker`) load as JavaScript with `script-src 'self'`; reload the page. A call the old worker never answered that changes nothing at the service (a read, a refetch, `status`, `getAccessToken`) was already asked again of the next broker, once; one that changes something (a sign-in, an update, and a code check, which uses one of the code's attempts) is yours to retry: the old worker may have done it.",
   },
   BROKER_CLOSED: {
     means: 'The client was closed (`client.close()`) and then used.',
@@ -122,6 +122,21 @@ export const advice = {
     means:
       "A CLI login's session was handed to an earlier poll of it: its answer was lost on the way, or another process polled the same login.",
     do: 'Start the login again. The session handed out was the browser’s own: signing out in that browser ends it wherever it went.',
+  },
+  ORIGIN_NOT_ALLOWED: {
+    means:
+      "`client.fetch` was asked to send the user's access token to an origin the app did not allow: only the page's own origin, and those in `appRequests.origins`, get it. Nothing was sent.",
+    do: "Add the origin of your API to `appRequests.origins` (in every tab's options), or call a URL of an allowed origin. A plain `fetch` sends no token anywhere.",
+  },
+  TOKEN_WITHHELD: {
+    means:
+      "With `appRequests.attachInServiceWorker`, the broker never gives an access token to a page: the service worker attaches it to the page's own requests instead, so no script in the page can take it away.",
+    do: 'Call your API with a plain `fetch` (or `client.fetch`): the token is attached on the way. Turn the option off if some code of yours must hold the token.',
+  },
+  WRITE_DROPPED: {
+    means:
+      "A change made while offline or while the service could not be reached was waiting to be sent, and the user signed out (or another user signed in) first: it was not sent, since it was the other session's.",
+    do: 'Tell the user the change was not saved (`usePendingChanges()` lists it with this error until you dismiss it), and let them make it again after signing in.',
   },
   PASSKEYS_UNAVAILABLE: {
     means: 'A passkey ceremony was started in a browser without WebAuthn (WebKitGTK, some WebViews).',
