@@ -153,35 +153,31 @@ export const queries = {
     params: none,
     fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listConnectedAccounts(client, 'me'))),
   }),
-  // ── the user's own API keys, its teams' keys, its OAuth providers and the invitations it received: the fetches
-  // load with their module (accountQueries.ts) on the first of these queries.
   /** The signed-in user's own API keys, newest first (never the keys themselves: their last four characters). */
   userApiKeys: fetched({
     scope: 'user',
     params: none,
-    fetch: whenSignedIn([], async ({ client }) => (await import('./accountQueries.js')).fetchUserApiKeys(client)),
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listUserApiKeys(client, 'me'))),
   }),
   /** A team's API keys, newest first (needs `$manage_api_keys` in the team). */
   teamApiKeys: fetched({
     scope: 'user',
     params: team,
     fetch: whenSignedIn([], async ({ client }, { teamId }: { teamId: string }) =>
-      (await import('./accountQueries.js')).fetchTeamApiKeys(client, teamId),
+      camelize(await endpoints.listTeamApiKeys(client, teamId)),
     ),
   }),
   /** The user's OAuth providers: each linked provider account, whether it signs in and whether it gives tokens. */
   oauthProviders: fetched({
     scope: 'user',
     params: none,
-    fetch: whenSignedIn([], async ({ client }) => (await import('./accountQueries.js')).fetchOAuthProviders(client)),
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listOAuthProviders(client, 'me'))),
   }),
   /** Pending invitations sent to the user's verified e-mail addresses, to accept by id. */
   receivedTeamInvitations: fetched({
     scope: 'user',
     params: none,
-    fetch: whenSignedIn([], async ({ client }) =>
-      (await import('./accountQueries.js')).fetchReceivedTeamInvitations(client),
-    ),
+    fetch: whenSignedIn([], async ({ client }) => camelize(await endpoints.listReceivedTeamInvitations(client, 'me'))),
   }),
   contactChannels: fetched({
     scope: 'user',
