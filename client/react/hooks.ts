@@ -4,8 +4,12 @@ import type { PartialUser } from '../../protocol/partialUser.js';
 import type {
   ConnectedAccountModel,
   NotificationPreferenceModel,
+  OAuthProviderModel,
   ProjectPermissionModel,
+  TeamApiKeyModel,
+  TeamInvitationModel,
   TeamPermissionModel,
+  UserApiKeyModel,
 } from '../../protocol/models.js';
 import { passkeysAvailable } from '../passkeys/passkeySupport.js';
 import { noop, useQuery, useSuspenseQuery } from './query.js';
@@ -95,6 +99,37 @@ export function usePartialUser(options: { includeAnonymous?: boolean } = {}): Pa
   const user = useQuery({ kind: 'partialUser' }).data;
   return user?.isAnonymous && !options.includeAnonymous ? null : user;
 }
+// The user's own API keys, its teams' keys, its OAuth providers and the invitations it received.
+/**
+ * The signed-in user's API keys, newest first, revoked and expired ones included: `value.lastFour` only, never the
+ * key (`client.createUserApiKey` shows it once). [] while loading or signed out; an error when the project does not
+ * allow user API keys (`useProject()?.config.allowUserApiKeys`).
+ */
+export const useUserApiKeys = (): UserApiKeyModel[] => useQuery({ kind: 'userApiKeys' }).data ?? EMPTY;
+/** {@link useUserApiKeys}, suspending until they are known. */
+export const useSuspenseUserApiKeys = (): UserApiKeyModel[] => useSuspenseQuery({ kind: 'userApiKeys' });
+/** A team's API keys, newest first (needs `$manage_api_keys` in it); [] while loading, or for a null id. */
+export const useTeamApiKeys = (teamId: string | null): TeamApiKeyModel[] =>
+  useQuery(teamId === null ? null : { kind: 'teamApiKeys', teamId }).data ?? EMPTY;
+/** {@link useTeamApiKeys}, suspending until they are known. */
+export const useSuspenseTeamApiKeys = (teamId: string): TeamApiKeyModel[] =>
+  useSuspenseQuery({ kind: 'teamApiKeys', teamId });
+/**
+ * The user's OAuth providers: each linked provider account (`type`, `email`), whether it signs them in
+ * (`allowSignIn`) and gives the app provider tokens (`allowConnectedAccounts`), oldest first; [] signed out.
+ */
+export const useOAuthProviders = (): OAuthProviderModel[] => useQuery({ kind: 'oauthProviders' }).data ?? EMPTY;
+/** {@link useOAuthProviders}, suspending until they are known. */
+export const useSuspenseOAuthProviders = (): OAuthProviderModel[] => useSuspenseQuery({ kind: 'oauthProviders' });
+/**
+ * Pending invitations sent to the user's verified e-mail addresses (`teamDisplayName`, `recipientEmail`,
+ * `expiresAtMillis`), to accept with `client.acceptTeamInvitationById(id)`; [] signed out.
+ */
+export const useReceivedTeamInvitations = (): TeamInvitationModel[] =>
+  useQuery({ kind: 'receivedTeamInvitations' }).data ?? EMPTY;
+/** {@link useReceivedTeamInvitations}, suspending until they are known. */
+export const useSuspenseReceivedTeamInvitations = (): TeamInvitationModel[] =>
+  useSuspenseQuery({ kind: 'receivedTeamInvitations' });
 /** The signed-in user's e-mail addresses. */
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 /** {@link useContactChannels}, suspending until they are known. */

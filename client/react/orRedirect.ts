@@ -1,7 +1,8 @@
 /**
  * What `or: 'redirect'` does (`useUser`, `useConnectedAccount`) and `redirectToSignIn`: send the
- * page to sign in, or to link an account, once. Part of the user hooks' lazy chunk (`userChunk.ts`),
- * so it imports nothing the tab's main chunk imports: the return path's reader comes from the caller.
+ * page to sign in, to onboarding, or to link an account, once. Part of the user hooks' lazy chunk
+ * (`userChunk.ts`), so it imports nothing the tab's main chunk imports: the return path's reader and
+ * `redirectTo` come from the caller.
  */
 import type { BrokerClient } from '../brokerClient.js';
 
@@ -32,6 +33,11 @@ function leaveOnce(client: BrokerClient, purpose: string, go: () => boolean | vo
   throw forever;
 }
 
+/** Whether the browser is on the page of `url` (its query and trailing slashes aside). */
+function isHere(url: URL, here: URL): boolean {
+  return here.origin === url.origin && here.pathname.replace(/\/+$/, '') === url.pathname.replace(/\/+$/, '');
+}
+
 /**
  * Sends the browser to the sign-in page, with a way back. Never from the sign-in page to itself (an
  * app without a sign-in page there would loop), and never nesting `after_auth_return_to`: a page
@@ -40,7 +46,7 @@ function leaveOnce(client: BrokerClient, purpose: string, go: () => boolean | vo
 export function goToSignIn(client: BrokerClient, returnTo: ReturnTo): boolean {
   const signIn = new URL(client.urls.signIn);
   const here = new URL(location.href);
-  if (here.origin === signIn.origin && here.pathname.replace(/\/+$/, '') === signIn.pathname.replace(/\/+$/, '')) {
+  if (isHere(signIn, here)) {
     console.error(
       `useUser({ or: 'redirect' }) rendered on the sign-in page itself (${signIn.pathname}): render a sign-in form there, or set handlerPaths.signIn.`,
     );
@@ -60,6 +66,26 @@ export function goToSignIn(client: BrokerClient, returnTo: ReturnTo): boolean {
  */
 export function signInFirst(client: BrokerClient, returnTo: ReturnTo): never {
   leaveOnce(client, 'sign-in', () => goToSignIn(client, returnTo));
+}
+
+/**
+ * `useUser({ or: 'redirect' })` with a restricted user: the page goes to the onboarding page (once), replacing this
+ * one as the official SDK does, with the way back; the render suspends for good. `redirectTo` comes from the caller.
+ */
+export function onboardingFirst(
+  client: BrokerClient,
+  redirectTo: (client: BrokerClient, page: 'onboarding', options: { replace: boolean }) => Promise<void>,
+): never {
+  leaveOnce(client, 'onboarding', () => {
+    const onboarding = new URL(client.urls.onboarding);
+    if (isHere(onboarding, new URL(location.href))) {
+      console.error(
+        `useUser({ or: 'redirect' }) found a restricted user on the onboarding page itself (${onboarding.pathname}): give it includeRestricted: true, or set handlerPaths.onboarding.`,
+      );
+      return false;
+    }
+    void redirectTo(client, 'onboarding', { replace: true });
+  });
 }
 
 /**

@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import type { User } from '../../protocol/models.js';
-import { ClientError } from '../../protocol/errors/errors.js';
+import { ClientError, InvalidArgumentError } from '../../protocol/errors/errors.js';
 import type { BrokerClient } from '../brokerClient.js';
 import { lazyChunk } from './lazyChunk.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
-import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
+import { readReturnTo, redirectTo, RETURN_TO_PARAM } from '../redirects.js';
 import { SUSPENSE_HOLD_MILLIS } from '../queryStore.js';
 
 /** The options of {@link useUser}. */
@@ -23,17 +23,27 @@ export interface UseUserOptions {
    * it. `or: 'anonymous'` implies true.
    */
   includeAnonymous?: boolean;
+  /**
+   * Whether a restricted user counts as signed in: one who signed up but has not done what the project
+   * requires yet (`restrictedReason`: `email_not_verified` where the project requires verified e-mail,
+   * `restricted_by_administrator`), and anonymous users. By default it does not, as in the official SDK:
+   * `useUser()` is then null for them, and `or: 'redirect'` goes to the onboarding page (`handlerPaths.onboarding`)
+   * rather than to sign-in. `includeAnonymous` and `or: 'anonymous'` imply true, which `false` here contradicts.
+   */
+  includeRestricted?: boolean;
 }
 
 /**
  * The user, or why there is none: read loading explicitly, without Suspense. An anonymous user
  * (see `client.signUpAnonymously`) is `'anonymous'`, not `'signed-in'`: a sign-in page that sends
- * signed-in visitors away keeps serving it, so that it can sign up and be upgraded.
+ * signed-in visitors away keeps serving it, so that it can sign up and be upgraded. A restricted one
+ * (`user.restrictedReason` says why) is `'restricted'`: the onboarding page serves it.
  */
 export type UserState =
   | { status: 'loading'; user: null }
   | { status: 'signed-out'; user: null }
   | { status: 'anonymous'; user: User }
+  | { status: 'restricted'; user: User }
   | { status: 'signed-in'; user: User };
 
 /**
@@ -60,17 +70,19 @@ export function useUserState(): UserState {
   return useMemo(() => {
     if (query.data === undefined) return { status: 'loading', user: null };
     if (query.data === null) return { status: 'signed-out', user: null };
-    return { status: query.data.isAnonymous ? 'anonymous' : 'signed-in', user: query.data };
+    const status = query.data.isAnonymous ? 'anonymous' : query.data.isRestricted ? 'restricted' : 'signed-in';
+    return { status, user: query.data };
   }, [query.data]);
 }
 
 /**
  * The signed-in user. Suspends until it is known (not when the tab already has it, e.g. from the
  * last visit's snapshot), then: the user, or what `or` says when nobody is signed in. An anonymous
- * user counts as nobody unless `includeAnonymous` (or `or: 'anonymous'`) says otherwise.
+ * user counts as nobody unless `includeAnonymous` (or `or: 'anonymous'`) says otherwise, and a
+ * restricted one unless `includeRestricted` does.
  */
-export function useUser(options: { or: 'redirect' | 'throw' | 'anonymous'; includeAnonymous?: boolean }): User;
-export function useUser(options?: { or?: 'return-null'; includeAnonymous?: boolean }): User | null;
+export function useUser(options: { or: 'redirect' | 'throw' | 'anonymous' } & Omit<UseUserOptions, 'or'>): User;
+export function useUser(options?: { or?: 'return-null' } & Omit<UseUserOptions, 'or'>): User | null;
 export function useUser(options?: UseUserOptions): User | null;
 export function useUser(options: UseUserOptions = {}): User | null {
   const client = useBrokerClient();
@@ -79,13 +91,26 @@ export function useUser(options: UseUserOptions = {}): User | null {
   if ((options.or === 'redirect' || options.or === 'anonymous') && typeof window !== 'undefined') chunk.preload();
   const current = useSuspenseQuery({ kind: 'currentUser' });
   const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
-  const user = current !== null && current.isAnonymous && !includeAnonymous ? null : current;
+  if (includeAnonymous && options.includeRestricted === false)
+    throw new InvalidArgumentError(
+      'includeRestricted',
+      'Anonymous users are restricted ones: include both or neither.',
+    );
+  const includeRestricted = options.includeRestricted === true || includeAnonymous;
+  const user =
+    current !== null && ((current.isAnonymous && !includeAnonymous) || (current.isRestricted && !includeRestricted))
+      ? null
+      : current;
   if (user === null && options.or === 'anonymous') chunk.read().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
   if (user === null && options.or === 'throw')
     throw new ClientError('NOT_SIGNED_IN', 'This page needs a signed-in user.');
   // Never null for 'redirect': the page is going away (or, on the sign-in page itself, waits for a
   // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
-  if (user === null && options.or === 'redirect') chunk.read().signInFirst(client, returnTo);
+  if (user === null && options.or === 'redirect') {
+    // A restricted user has signed in: what they lack is the project's onboarding, not a sign-in.
+    if (current !== null && !current.isAnonymous) chunk.read().onboardingFirst(client, redirectTo);
+    chunk.read().signInFirst(client, returnTo);
+  }
   return user;
 }
 

@@ -3,5 +3,5 @@
  * the user, which most pages never need. One chunk for all of it, loaded once. Like every lazy
  * chunk of the tab, it imports nothing the main chunk imports (docs/decisions/0031-lazy-chunks-share-nothing.md).
  */
-export { goToSignIn, linkedAccount, signInFirst } from './orRedirect.js';
+export { goToSignIn, linkedAccount, onboardingFirst, signInFirst } from './orRedirect.js';
 export { suspendForAnonymousSignUp } from './anonymousSignUp.js';

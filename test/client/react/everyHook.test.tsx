@@ -19,7 +19,10 @@ let teamId = '';
 beforeAll(async () => {
   const em = emulator();
   // A linked account, a project permission and a changed preference, so that no list is empty.
-  const owner = await createUser(em, { oauth_providers: [{ id: 'github', account_id: `every-hook-${Date.now()}` }] });
+  const owner = await createUser(em, {
+    oauth_providers: [{ id: 'github', account_id: `every-hook-${Date.now()}` }],
+    primary_email_verified: true,
+  });
   const team = await endpoints.createTeam(transportFor(em, 'server'), {
     display_name: 'Every hook',
     creator_user_id: owner.id,
@@ -34,6 +37,19 @@ beforeAll(async () => {
     { enabled: false },
   );
   account = owner;
+  // Keys of the user and the team, and an invitation the user received (to its verified address).
+  await endpoints.updateCurrentProject(transportFor(em, 'admin'), {
+    config: { allow_user_api_keys: true, allow_team_api_keys: true },
+  });
+  const server = transportFor(em, 'server');
+  await endpoints.createUserApiKey(server, { user_id: owner.id, description: 'every hook', expires_at_millis: null });
+  await endpoints.createTeamApiKey(server, { team_id: team.id, description: 'every hook', expires_at_millis: null });
+  const inviting = await endpoints.createTeam(server, { display_name: 'Inviting every hook' });
+  await endpoints.sendTeamInvitation(server, {
+    team_id: inviting.id,
+    email: owner.email,
+    callback_url: 'http://localhost:3000/handler/team-invitation',
+  });
 });
 let account: { id: string; email: string; password: string };
 
@@ -76,6 +92,18 @@ const cases: Case[] = [
   ],
   ['useConnectedAccounts', () => hooks.useConnectedAccounts(), () => ({ kind: 'connectedAccounts' })],
   ['useSuspenseConnectedAccounts', () => hooks.useSuspenseConnectedAccounts(), () => ({ kind: 'connectedAccounts' })],
+  ['useUserApiKeys', () => hooks.useUserApiKeys(), () => ({ kind: 'userApiKeys' })],
+  ['useSuspenseUserApiKeys', () => hooks.useSuspenseUserApiKeys(), () => ({ kind: 'userApiKeys' })],
+  ['useTeamApiKeys', () => hooks.useTeamApiKeys(teamId), () => ({ kind: 'teamApiKeys', teamId })],
+  ['useSuspenseTeamApiKeys', () => hooks.useSuspenseTeamApiKeys(teamId), () => ({ kind: 'teamApiKeys', teamId })],
+  ['useOAuthProviders', () => hooks.useOAuthProviders(), () => ({ kind: 'oauthProviders' })],
+  ['useSuspenseOAuthProviders', () => hooks.useSuspenseOAuthProviders(), () => ({ kind: 'oauthProviders' })],
+  ['useReceivedTeamInvitations', () => hooks.useReceivedTeamInvitations(), () => ({ kind: 'receivedTeamInvitations' })],
+  [
+    'useSuspenseReceivedTeamInvitations',
+    () => hooks.useSuspenseReceivedTeamInvitations(),
+    () => ({ kind: 'receivedTeamInvitations' }),
+  ],
   ['useContactChannels', () => hooks.useContactChannels(), () => ({ kind: 'contactChannels' })],
   ['useSuspenseContactChannels', () => hooks.useSuspenseContactChannels(), () => ({ kind: 'contactChannels' })],
   ['useSessions', () => hooks.useSessions(), () => ({ kind: 'sessions' })],
@@ -123,6 +151,14 @@ const FILLED = new Set([
   'useSuspenseNotificationPreferences',
   'useConnectedAccounts',
   'useSuspenseConnectedAccounts',
+  'useUserApiKeys',
+  'useSuspenseUserApiKeys',
+  'useTeamApiKeys',
+  'useSuspenseTeamApiKeys',
+  'useOAuthProviders',
+  'useSuspenseOAuthProviders',
+  'useReceivedTeamInvitations',
+  'useSuspenseReceivedTeamInvitations',
 ]);
 
 /** What the hook showed, as JSON (volatile figures of live values left out). */
