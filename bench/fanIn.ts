@@ -1,11 +1,13 @@
 /**
  * 1. Fan-in: N tabs of one browser context, each mounting the user, teams and contact-channels
- * hooks; how many requests reach the emulator, for each client kind side by side.
+ * hooks; how many requests reach the emulator, for each client kind side by side. Then the same with
+ * the user's own API keys shown too, authbroker only (fanInApiKeys.ts).
  */
 import { CLIENT_KINDS, CLIENT_LABELS, Stage, type ClientKind } from './browser.js';
 import { fmt, median, sleep, startBenchEmulator, type BenchResult, type Flags } from './harness.js';
 import type { Browser } from 'playwright-core';
 import type { PageServer } from './browser.js';
+import { apiKeyListRequests, apiKeysFanIn, apiKeysRequests, type ApiKeysRun } from './fanInApiKeys.js';
 
 interface Run {
   kind: ClientKind;
@@ -26,6 +28,9 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
   const stage = await Stage.open(emulator, browser, pages);
   let external: string[] = [];
   const runs: Run[] = [];
+  // The API-keys row (issue 42): the fewest and the most tabs, authbroker only.
+  const keyTabCounts = [tabCounts[0]!, tabCounts.at(-1)!];
+  let keyRuns: ApiKeysRun[] = [];
   try {
     for (let repeat = 0; repeat < repeats; repeat++) {
       for (const tabs of tabCounts) {
@@ -53,6 +58,7 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
         }
       }
     }
+    keyRuns = await apiKeysFanIn(stage, emulator, keyTabCounts, repeats, settleMillis);
   } finally {
     external = stage.externalNote();
     await stage.close();
@@ -76,6 +82,11 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
       : '';
   };
   const errors = runs.flatMap((r) => r.pageErrors.map((e) => `${r.kind} N=${r.tabs}: ${e}`));
+  const keyCounts = keyTabCounts.map((n) => apiKeysRequests(keyRuns, n));
+  const keyLists = keyTabCounts.map((n) => apiKeyListRequests(keyRuns, n));
+  const keyRoutes = Object.entries(keyRuns.filter((r) => r.tabs === keyTabCounts[1]).at(-1)?.byRoute ?? {})
+    .map(([route, count]) => `${route} ×${count}`)
+    .join(', ');
   return {
     id: 'fan-in',
     title: '1. Fan-in: requests reaching the emulator for N tabs',
@@ -124,6 +135,17 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
         ]),
       },
       {
+        caption:
+          "With the user's own API keys shown too (`useQuery({ kind: 'userApiKeys' })`): the page's data requests, connectivity checks aside / of them GET /user-api-keys (medians)",
+        columns: ['client', ...keyTabCounts.map((n) => `N=${n}`)],
+        rows: [
+          [
+            CLIENT_LABELS.authbroker,
+            ...keyTabCounts.map((_, i) => `${fmt(keyCounts[i]!, 0)} / ${fmt(keyLists[i]!, 0)}`),
+          ],
+        ],
+      },
+      {
         caption: 'Context only: wall time from opening the N tabs until all show user, teams and channels (ms, median)',
         columns: ['client', ...tabCounts.map((n) => `N=${n}`)],
         rows: CLIENT_KINDS.map((kind) => [
@@ -143,14 +165,22 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
         measured: tabCounts.map((n, i) => `N=${n}: ${fmt(ours[i], 0)}`).join(', '),
         met: !grows,
       },
+      {
+        goal: `N = ${keyTabCounts[1]} tabs showing the user's API keys cost the data requests of N = ${keyTabCounts[0]} (the keys fetched once)`,
+        measured: keyTabCounts
+          .map((n, i) => `N=${n}: ${fmt(keyCounts[i]!, 0)} (GET /user-api-keys ×${fmt(keyLists[i]!, 0)})`)
+          .join(', '),
+        met: keyCounts[1]! <= keyCounts[0]! && keyLists[1]! <= 1,
+      },
     ],
     notes: [
       ...CLIENT_KINDS.map(
         (kind) => `Routes at N=${tabCounts.at(-1)} (${CLIENT_LABELS[kind]}, last run): ${routes(kind) || 'none'}.`,
       ),
+      `Routes at N=${keyTabCounts[1]} with API keys (authbroker, last run): ${keyRoutes || 'none'}.`,
       ...external,
       ...(errors.length ? [`Page errors: ${[...new Set(errors)].slice(0, 10).join('; ')}`] : []),
     ],
-    data: { tabCounts, repeats, settleMillis, runs },
+    data: { tabCounts, repeats, settleMillis, runs, apiKeys: { tabCounts: keyTabCounts, runs: keyRuns } },
   };
 }

@@ -1,5 +1,6 @@
 /** The authbroker bench page: the SharedWorker broker, the React hooks, and the RPC timing loop. */
 import { scriptStart } from './t0.js';
+import { useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrokerClient, type BrokerClient } from '../../client/index.js';
 import { AuthProvider, useContactChannels, useQuery, useTeams, useUserState } from '../../client/react/index.js';
@@ -43,10 +44,21 @@ function App() {
   );
 }
 
+// ?apiKeys=1 (fan-in's API-keys row): the user's own API keys too, as an app's key settings show them.
+const showApiKeys = new URLSearchParams(location.search).get('apiKeys') === '1';
+function ApiKeys() {
+  const keys = useQuery({ kind: 'userApiKeys' });
+  useLayoutEffect(() => {
+    if (keys.data !== undefined && marks.apiKeys === undefined) marks.apiKeys = performance.now();
+  });
+  return <p>{keys.data === undefined ? 'loading keys' : `${keys.data.length} key(s)`}</p>;
+}
+
 if (config.mode === 'hooks') {
   createRoot(document.getElementById('root')!).render(
     <AuthProvider client={client}>
       <App />
+      {showApiKeys && <ApiKeys />}
     </AuthProvider>,
   );
 }

@@ -42,6 +42,8 @@ export interface Marks {
   scriptEnd?: number;
   /** When React first committed the screen (with or without the user): the end of the page's own start-up. */
   firstCommit?: number;
+  /** authbroker with `?apiKeys=1` (fan-in's API-keys row): when the user's own API keys were in the DOM. */
+  apiKeys?: number;
   /** authbroker only: when the client was connected to its broker. */
   connected?: number;
   /** The client-only page (no React): see bench/pages/clientOnly.ts. */
