@@ -75,6 +75,7 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Beyond the browser tab',
     items: [
       { text: 'Server code', link: '/guide/server' },
+      { text: 'Sign in from a CLI', link: '/guide/cli-login' },
       { text: 'Project administration', link: '/guide/administration' },
       ...whenWritten('In a browser extension', '/guide/browser-extension'),
     ],
