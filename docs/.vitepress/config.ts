@@ -66,6 +66,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       { text: 'Contact channels', link: '/guide/contact-channels' },
       { text: 'API keys', link: '/guide/api-keys' },
       ...whenWritten('Anonymous users', '/guide/anonymous-users'),
+      ...whenWritten('Restricted users', '/guide/restricted-users'),
       ...whenWritten('Project permissions', '/guide/project-permissions'),
       ...whenWritten('Notification preferences', '/guide/notification-preferences'),
       ...whenWritten('Connected accounts', '/guide/connected-accounts'),
