@@ -49,6 +49,7 @@ export const actionNames = [
   'getPartialUser',
   'getAuthHeaders',
   'confirmCliLogin',
+  'dismissPendingChange',
   'createUserApiKey',
   'revokeUserApiKey',
   'createTeamApiKey',

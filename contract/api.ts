@@ -24,6 +24,7 @@ import type {
   User,
   UserApiKeyModel,
 } from '../protocol/models.js';
+import type { AppRequest, AppResponse, AppToken } from './appRequests.js';
 import type { AuthHeaders } from '../protocol/authHeaders.js';
 import type { PartialUser } from '../protocol/partialUser.js';
 import type { DataOf, QuerySpec } from './queries.js';
@@ -307,6 +308,22 @@ export interface BrokerApi {
    * when the code is unknown, expired or confirmed already.
    */
   confirmCliLogin(loginCode: string): Promise<CliLoginConfirmation>;
+
+  // ── the app's own API (`client.fetch`) and writes that wait out an outage (`offlineWrites`)
+  /**
+   * The access token for a `client.fetch` call, with how long the tab may reuse it. `refused`: the app's API answered
+   * 401 to this token: it is renewed (once, however many tabs say so at once) unless it is brand new. TOKEN_WITHHELD
+   * when the service worker attaches tokens itself (`appRequests.attachInServiceWorker`).
+   */
+  appToken(refused?: string): Promise<AppToken>;
+  /**
+   * A queueable `client.fetch` call, sent by the broker: now, or, while the device is offline or the service
+   * unreachable, kept in IndexedDB and sent in order once the service answers again (`offlineWrites`); the answer
+   * comes when it was sent.
+   */
+  sendAppRequest(request: AppRequest): Promise<AppResponse>;
+  /** Forgets a refused or dropped change of `usePendingChanges()`, once the app has shown it. */
+  dismissPendingChange(id: string): Promise<void>;
 
   // ── the user's own API keys, its teams' keys, its OAuth providers and the invitations it received
   /**

@@ -127,6 +127,34 @@ const permissionFields = { description: optional(text()), containedPermissionIds
 const apiKeyInput = () =>
   fields({ description: text(), expiresAtMillis: nullable(finiteNumber()), isPublic: optional(bool()) });
 
+/** A token the app's API refused, as long as a stored one may be. */
+const MAX_APP_TOKEN_LENGTH = 8192;
+/** The largest body a queued `client.fetch` call may have: it is kept whole, in IndexedDB, until it is sent. */
+export const MAX_APP_REQUEST_BODY_BYTES = 1_048_576;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,200}$/;
+/** A queueable `client.fetch` call (contract/appRequests.ts); the broker checks its origin against the app's. */
+const appRequest = () =>
+  fields({
+    url: redirectTarget(),
+    method: pipe(nonEmpty(), regex(/^[A-Za-z]{1,20}$/, 'must be an HTTP method')),
+    headers: array(
+      pipe(
+        array(pipe(text(), maxLength(8192))),
+        check((pair) => pair.length === 2 && HEADER_NAME.test(pair[0]!), 'must be a [name, value] header'),
+        transform((pair) => pair as [string, string]),
+      ),
+    ),
+    body: nullable(
+      pipe(
+        instance(Uint8Array, 'must be bytes (a Uint8Array)'),
+        check((b) => b.length <= MAX_APP_REQUEST_BODY_BYTES, `must be at most ${MAX_APP_REQUEST_BODY_BYTES} bytes`),
+      ),
+    ),
+    idempotencyKey: pipe(nonEmpty(), maxLength(200)),
+    label: optional(pipe(text(), maxLength(200))),
+    requireUser: optional(bool()),
+  });
+
 type Rules = { [K in MethodName]: ArgumentList<Parameters<BrokerApi[K]>> };
 
 export const argumentRules = {
@@ -240,6 +268,9 @@ export const argumentRules = {
   getPartialUser: args(['options', optional(fields({ includeAnonymous: optional(bool()) }))]),
   getAuthHeaders: args(),
   confirmCliLogin: args(['loginCode', code()]),
+  appToken: args(['refused', optional(pipe(nonEmpty(), maxLength(MAX_APP_TOKEN_LENGTH)))]),
+  sendAppRequest: args(['request', appRequest()]),
+  dismissPendingChange: args(['id', pipe(nonEmpty(), maxLength(100))]),
 
   createUserApiKey: args(['input', apiKeyInput()]),
   revokeUserApiKey: args(['apiKeyId', uuid()]),

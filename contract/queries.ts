@@ -10,6 +10,7 @@ import * as endpoints from '../protocol/endpoints/index.js';
 import { ClientError } from '../protocol/errors/errors.js';
 import { camelize } from '../protocol/models.js';
 import type { Transport } from '../protocol/transport.js';
+import type { PendingChange } from './appRequests.js';
 import type { BrokerFacts, CacheEntryFacts } from './diagnostics.js';
 import type { Watchable } from './events.js';
 import { bool, fields, optional, segment, uuid, type Output, type Rule } from './schema.js';
@@ -37,6 +38,8 @@ export interface LiveContext {
   readonly connectivity: Watchable<ConnectivitySnapshot>;
   readonly status: Watchable<BrokerStatus>;
   readonly diagnostics: Watchable<BrokerDiagnostics>;
+  /** The writes waiting out an outage, and those refused or dropped (`offlineWrites`). */
+  readonly pendingChanges: Watchable<PendingChange[]>;
 }
 
 type ParamsSchema = Rule<Record<string, unknown>>;
@@ -256,6 +259,8 @@ export const queries = {
   adminSession: live((context) => context.adminSession),
   connectivity: live((context) => context.connectivity),
   status: live((context) => context.status),
+  /** The writes waiting out an outage (what, since when, where), and those refused or dropped: `usePendingChanges()`. */
+  pendingChanges: live((context) => context.pendingChanges),
   /**
    * What the broker is doing, for devtools: read only and token-free (contract/diagnostics.ts).
    * `panel` names the devtools panel watching, so that it can find its own tab in the list.

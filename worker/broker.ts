@@ -3,13 +3,14 @@
  * part is a folder of its own (session/, connectivity/, cache/, tabs/, storage/, lazy/, coordination/).
  */
 import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
+import type { PendingChange } from '../contract/appRequests.js';
 import type { CauseVia } from '../contract/diagnostics.js';
 import { Emitter, type Watchable } from '../contract/events.js';
 import type { LiveContext, QueryScope, QuerySpec } from '../contract/queries.js';
 import type { BrokerMode, BrokerStatus } from '../contract/state.js';
 import { systemClock, type Clock } from '../protocol/clock.js';
 import { messageOf } from '../protocol/errors/errors.js';
-import type { ApiContext } from './api/context.js';
+import type { ApiContext, ServiceMethods } from './api/context.js';
 import { QueryClient } from './cache/queryClient.js';
 import { configCheck } from './cache/configCheck.js';
 import { refetchOnReturn } from './cache/refetchOnReturn.js';
@@ -32,6 +33,8 @@ import { lazyServices } from './lazy/services.js';
 import { tabCause } from './requests/onBehalfOf.js';
 import { servicesByTab } from './requests/tabActions.js';
 import { createOutbox, type Outbox } from './session/outbox.js';
+import { checkAttachingHost, withholdTokens } from './appRequests/tokenGuard.js';
+import { offlineWrites, type OfflineWrites } from './writes/offlineWrites.js';
 import { Session } from './session/session.js';
 import { watchSession } from './session/watch.js';
 import { createStatus, Warnings } from './status.js';
@@ -135,7 +138,12 @@ function createSessions(base: Base, tokenGrant: LazyTokenGrant): { session: Sess
 }
 
 /** The shared cache, told of mutations in other brokers (other deploys, in-page brokers of other tabs) too. */
-function createQueries(base: Base, sessions: ReturnType<typeof createSessions>, transports: Transports) {
+function createQueries(
+  base: Base,
+  sessions: ReturnType<typeof createSessions>,
+  transports: Transports,
+  pendingChanges: Watchable<PendingChange[]>,
+) {
   const { session, adminSession } = sessions;
   const ownerOf = (scope: QueryScope): string => {
     if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
@@ -165,6 +173,7 @@ function createQueries(base: Base, sessions: ReturnType<typeof createSessions>, 
       if (recording.recorder === null) throw new TypeError('diagnostics read before the recorder loaded');
       return recording.recorder.diagnostics;
     },
+    pendingChanges,
   };
   const queries = new QueryClient({
     clock: base.clock,
@@ -197,6 +206,7 @@ export async function createBroker(
   configInput: BrokerConfig | unknown,
   host: BrokerHostOptions & LazyParts,
 ): Promise<Broker> {
+  checkAttachingHost(configInput, host.attachesTokens);
   const base = await openBase(configInput, host);
   const { config, clock, connectivity, recording, warnings, storage, bus, locks } = base;
   const brokerId = crypto.randomUUID();
@@ -213,7 +223,13 @@ export async function createBroker(
   });
   // What nobody attributed (the outbox, fetches started before recording) is the broker's own work.
   const transports = recording.brokerWork(baseTransports, 'broker');
-  const { queries, liveContext, ownerOf, isSignedIn, setStatus } = createQueries(base, sessions, transports);
+  const writes = offlineWrites(config.offlineWrites, host.writes);
+  const { queries, liveContext, ownerOf, isSignedIn, setStatus } = createQueries(
+    base,
+    sessions,
+    transports,
+    writes.pending,
+  );
   // A tab's fetches name it, recorded or not: they go out in its turn (requests/scheduler.ts).
   const causeOf = (tab: number, via: CauseVia, name: string) => recording.trace({ tab, via, name }) ?? tabCause(tab);
   const tabs = new Tabs(queries, locks, causeOf, clock);
@@ -297,23 +313,27 @@ export async function createBroker(
     connectivity,
     oauthFlows: storage,
     outbox,
+    appRequests: { config: config.appRequests, marginMillis: config.tokenMarginMillis, session, writes },
   };
   // The service methods load on their first call (lazy/services.ts).
   const servicesOf = lazyServices(host.services);
   // While recording, each call runs with its own attributed copy; a tab's actions go out in its turn either way.
   const trace: TabTrace = {
     cause: (tab, via, name) => causeOf(tab.label, via, name),
-    services: servicesByTab(servicesOf, apiContext, tabs.released, (tab, method) => {
-      const own = recording.trace({ tab, via: 'action', name: method });
-      return own && recording.recorder?.actionContext(apiContext, own);
-    }),
+    // Writes kept while offline go through their queue when the app asked for it (`offlineWrites`).
+    services: writes.wrap(
+      servicesByTab(servicesOf, apiContext, tabs.released, (tab, method) => {
+        const own = recording.trace({ tab, via: 'action', name: method });
+        return own && recording.recorder?.actionContext(apiContext, own);
+      }),
+    ),
   };
   const configProblems = configCheck({
     config,
     readProject: () => transports.client.request({ method: 'GET', path: '/projects/current', user: 'none' }),
     onProblem: (problem) => warnings.add(problem),
   });
-  const connect = tabConnector({
+  const tabApi = tabConnector({
     tabs,
     queries,
     session,
@@ -327,6 +347,8 @@ export async function createBroker(
     trace,
     ready: (query) => readyFor(recording, query),
   });
+  const connect = withholdTokens(config.appRequests, tabApi);
+  startWrites(writes, base, { session, connectivity, queries, services: servicesOf(apiContext), baseTransports });
   const parts = { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, ...sessions, queries };
   return {
     config,
@@ -339,6 +361,7 @@ export async function createBroker(
     },
     status: () => status.current(),
     close() {
+      writes.close();
       session.close();
       adminSession?.close();
       ownLock?.release();
@@ -425,4 +448,31 @@ function onConnectivity(connectivity: Connectivity, on: { online(): void; back()
     if (snapshot.state === 'online' && lastState !== 'online') on.back();
     lastState = snapshot.state;
   });
+}
+
+/** The write queue's parts, once the broker is assembled (it loads now when the app keeps writes). */
+function startWrites(
+  writes: OfflineWrites,
+  base: Base,
+  parts: Pick<BrokerParts, 'session' | 'connectivity' | 'queries'> & {
+    services: ServiceMethods;
+    baseTransports: Transports;
+  },
+): void {
+  const { config, clock, locks, recording, warnings } = base;
+  writes.start(() => ({
+    key: base.brokerKey,
+    inMemory: config.tokenStore === 'memory',
+    appRequests: config.appRequests,
+    marginMillis: config.tokenMarginMillis,
+    clock,
+    fetch: base.fetch,
+    locks,
+    session: parts.session,
+    connectivity: parts.connectivity,
+    queries: parts.queries,
+    services: parts.services,
+    client: recording.brokerWork(parts.baseTransports, 'offline writes').client,
+    warn: (warning) => warnings.add(warning),
+  }));
 }

@@ -8,6 +8,8 @@ import {
 import type { TokenStore } from '../contract/brokerKey.js';
 import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { assertTokenMargin, DEFAULT_TOKEN_MARGIN_MILLIS } from '../protocol/validation.js';
+import type { AppRequestOptions } from '../contract/appRequests.js';
+import { appRequestsText, resolveAppRequests, type ResolvedAppRequests } from './appRequests/appRequestOptions.js';
 
 /** What a broker serves: one project of one service. Plain data, so tabs can send it over RPC. */
 export interface BrokerConfig {
@@ -30,6 +32,10 @@ export interface BrokerConfig {
    * tab connects or comes into view). Default 4000.
    */
   connectivityCheckMillis?: number | undefined;
+  /** Where `client.fetch` may send the user's token, in which header, and who attaches it (contract/appRequests.ts). */
+  appRequests?: AppRequestOptions | undefined;
+  /** Writes made while offline or the service is unreachable wait in IndexedDB and are sent once back. Default false. */
+  offlineWrites?: boolean | undefined;
 }
 
 export interface ResolvedBrokerConfig extends BrokerConfig {
@@ -37,6 +43,8 @@ export interface ResolvedBrokerConfig extends BrokerConfig {
   refetchOnReturn: boolean;
   tokenStore: TokenStore;
   connectivityCheckMillis: number;
+  appRequests: ResolvedAppRequests;
+  offlineWrites: boolean;
 }
 
 /** How often a watched, shown broker confirms the service by default: a stopped service is seen within about this. */
@@ -68,6 +76,8 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
     'refetchOnReturn',
     'tokenStore',
     'connectivityCheckMillis',
+    'appRequests',
+    'offlineWrites',
   ]);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) {
@@ -101,6 +111,10 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
   if (c.tokenStore !== undefined && c.tokenStore !== 'indexeddb' && c.tokenStore !== 'memory') {
     throw new InvalidArgumentError('config.tokenStore', "tokenStore must be 'indexeddb' or 'memory'.");
   }
+  if (c.offlineWrites !== undefined && typeof c.offlineWrites !== 'boolean')
+    throw new InvalidArgumentError('config.offlineWrites', 'offlineWrites must be true or false.');
+  const tokenStore = (c.tokenStore as TokenStore | undefined) ?? 'indexeddb';
+  const ownOrigin = (globalThis as { location?: { origin?: string } }).location?.origin ?? null;
   const checkMillis = c.connectivityCheckMillis ?? DEFAULT_CONNECTIVITY_CHECK_MILLIS;
   if (
     typeof checkMillis !== 'number' ||
@@ -121,8 +135,10 @@ export function resolveBrokerConfig(value: unknown): ResolvedBrokerConfig {
       : { internalPublishableClientKey: c.internalPublishableClientKey as string }),
     tokenMarginMillis: margin,
     refetchOnReturn: c.refetchOnReturn ?? true,
-    tokenStore: c.tokenStore ?? 'indexeddb',
+    tokenStore,
     connectivityCheckMillis: checkMillis,
+    appRequests: resolveAppRequests(c.appRequests, ownOrigin === 'null' ? null : ownOrigin, tokenStore),
+    offlineWrites: c.offlineWrites === true,
     ...(c.extraRequestHeaders === undefined
       ? {}
       : { extraRequestHeaders: { ...(c.extraRequestHeaders as Record<string, string>) } }),
@@ -140,6 +156,8 @@ const CONFIG_FIELDS = [
   'refetchOnReturn',
   'connectivityCheckMillis',
   'extraRequestHeaders',
+  'appRequests',
+  'offlineWrites',
 ] as const;
 
 /**
@@ -149,6 +167,7 @@ const CONFIG_FIELDS = [
 function shown(field: (typeof CONFIG_FIELDS)[number], value: unknown): string {
   if (value === undefined) return 'none';
   if (field === 'extraRequestHeaders') return Object.keys(value as object).join(', ') || 'none';
+  if (field === 'appRequests') return appRequestsText(value as ResolvedAppRequests);
   return field.endsWith('Key') ? `${String(value).slice(0, 8)}…` : String(value);
 }
 
@@ -172,7 +191,9 @@ export function configMismatch(broker: ResolvedBrokerConfig, tab: ResolvedBroker
     const same =
       field === 'extraRequestHeaders'
         ? headersText(broker[field]) === headersText(tab[field])
-        : broker[field] === tab[field];
+        : field === 'appRequests'
+          ? appRequestsText(broker[field]) === appRequestsText(tab[field])
+          : broker[field] === tab[field];
     if (!same)
       return new InvalidArgumentError(
         `config.${field}`,

@@ -27,4 +27,9 @@ export interface BrokerHostOptions extends Partial<LazyParts> {
    * session. Refused in browsers.
    */
   superSecretAdminKey?: string;
+  /**
+   * The host attaches the user's token to the pages' own requests (the service worker with app requests): only then
+   * may a config ask for it (`appRequests.attachInServiceWorker`).
+   */
+  attachesTokens?: boolean;
 }

@@ -30,6 +30,7 @@ export async function createBroker(config: unknown, host: BrokerHostOptions): Pr
     services: host.services ?? lazyParts.services,
     memoryTokens,
     tokenGrant: host.tokenGrant ?? lazyParts.tokenGrant,
+    writes: host.writes ?? lazyParts.writes,
   });
 }
 export { createInProcessBroker } from './hosts/inProcess.js';

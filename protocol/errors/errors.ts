@@ -179,7 +179,13 @@ export type ClientErrorCode =
   /** A CLI login nobody confirmed in a browser before it expired. */
   | 'CLI_LOGIN_EXPIRED'
   /** A CLI login whose session an earlier poll of it took (its answer lost on the way, or another process). */
-  | 'CLI_LOGIN_USED';
+  | 'CLI_LOGIN_USED'
+  /** `client.fetch` to an origin the app did not allow (`appRequests.origins`): nothing was sent. */
+  | 'ORIGIN_NOT_ALLOWED'
+  /** An access token asked of a broker that never gives one to a page (`appRequests.attachInServiceWorker`). */
+  | 'TOKEN_WITHHELD'
+  /** A write kept while offline was not sent: the user signed out, or another user signed in, first. */
+  | 'WRITE_DROPPED';
 
 /** Failures on our side of the wire (the broker, the tab, the OAuth dance) rather than the service's. */
 export class ClientError extends AuthBrokerError {

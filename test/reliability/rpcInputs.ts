@@ -113,6 +113,21 @@ export const RPC_TEMPLATES: Record<
     {},
   ],
   adminCreateSvixToken: [{}],
+  appToken: ['not-a-token'],
+  sendAppRequest: [
+    {
+      url: `${APP}/api/notes/1`,
+      method: 'PUT',
+      headers: [['content-type', 'text/plain']],
+      body: null,
+      idempotencyKey: 'k1',
+    },
+  ],
+  dismissPendingChange: ['no-such-change'],
+  createCheckoutUrl: [{ userId: UUID }, { productId: 'credit_pack', returnUrl: 'http://localhost:5173/shop' }],
+  cancelSubscription: [{ teamId: UUID }, { productId: 'pro' }],
+  switchSubscription: [{ userId: UUID }, { fromProductId: 'starter', toProductId: 'pro', priceId: 'monthly' }],
+  refreshPayments: [{ customCustomerId: 'shop-42' }],
 };
 
 const leaves = fc.oneof(

@@ -10,6 +10,7 @@ import type { TokenEndpointOptions } from '../../protocol/tokens.js';
 import type { Transport } from '../../protocol/transport.js';
 import type { QueryFilter } from '../cache/queryClient.js';
 import type { StoredOAuthFlow } from '../storage/types.js';
+import type { AppRequestsContext } from '../appRequests/appRequestsContext.js';
 
 export type ApiSessionState =
   { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; userId: string | null };
@@ -89,4 +90,6 @@ export interface ApiContext {
   readonly connectivity: { readonly isOffline: boolean };
   readonly oauthFlows: OAuthFlowStore;
   readonly outbox: SignOutOutbox;
+  /** The app's own requests: `client.fetch`'s token, and writes kept while offline. */
+  readonly appRequests: AppRequestsContext;
 }

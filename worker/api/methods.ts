@@ -4,6 +4,7 @@
  * broker whose tabs only read never downloads it; a service worker, which cannot import() once
  * installed, gets it with its script.
  */
+import { appRequestMethods } from '../appRequests/appRequestMethods.js';
 import { accountMethods } from './account.js';
 import { adminMethods } from './admin.js';
 import { anonymousMethods } from './anonymous.js';
@@ -31,6 +32,7 @@ export function createServices(context: ApiContext): ServiceMethods {
     ...oauthProviderMethods(context),
     ...tokenUseMethods(context),
     ...cliLoginMethods(context),
+    ...appRequestMethods(context),
   };
 }
 

@@ -24,6 +24,7 @@ const inPageParts: LazyParts = {
   services: async () => ({ createServices }),
   memoryTokens: async () => sharedWithPeers(),
   tokenGrant: async () => ({ refreshAccessToken }),
+  writes: () => import('../writes/queue.js'),
 };
 
 /** A broker in this page (or in Node, for tests): the last fallback when no worker can host one. */
@@ -38,6 +39,7 @@ export async function createInProcessBroker(
     services: options.services ?? inPageParts.services,
     memoryTokens: options.memoryTokens ?? inPageParts.memoryTokens,
     tokenGrant: options.tokenGrant ?? inPageParts.tokenGrant,
+    writes: options.writes ?? inPageParts.writes,
     mode: 'in-process',
   });
 }

@@ -12,4 +12,5 @@ export const lazyParts: LazyParts = {
   services: () => import('../api/methods.js'),
   memoryTokens: () => import('../storage/memoryTokens.js'),
   tokenGrant: () => import('../../protocol/tokenGrant.js'),
+  writes: () => import('../writes/queue.js'),
 };

@@ -7,6 +7,7 @@ import type { refreshAccessToken } from '../../protocol/tokenGrant.js';
 import type { LoadServices } from '../api/methods.js';
 import type { LoadRecorder } from '../diagnostics/recorder.js';
 import type { MemoryTokenStore } from '../storage/memoryTokens.js';
+import type { LoadWrites } from '../writes/writeQueueParts.js';
 
 export interface LazyParts {
   /** How the diagnostics recorder loads, on the first diagnostics query. */
@@ -17,6 +18,11 @@ export interface LazyParts {
   tokenGrant: LoadTokenGrant;
   /** How the memory token store loads, for a broker with `tokenStore: 'memory'`. */
   memoryTokens: LoadMemoryTokens;
+  /**
+   * How the write queue loads, at the start of a broker that keeps writes while offline (`offlineWrites`); a host
+   * without it has none (the service worker's default script).
+   */
+  writes?: LoadWrites | undefined;
 }
 
 /**
