@@ -4,10 +4,12 @@ import { createCode, linkWithCode, redeemCode } from '../codes.js';
 import type { AuthContext } from '../auth/authenticate.js';
 import { requireAccess, requireUser, resolveUserId } from '../http/access.js';
 import { serviceErrors, StatusError } from '../errors.js';
+import { paymentErrors } from '../paymentErrors.js';
 import type { Router } from '../http/router.js';
 import { json, success, type ApiRequest } from '../http/types.js';
 import { code45, email, obj, url, userIdOrMe, uuid, validate } from '../http/validate.js';
 import type { ProjectRecord, UserRecord, VerificationCodeRecord } from '../state/model.js';
+import { itemQuantity } from '../state/payments.js';
 import { restrictedReasonOf } from '../state/restriction.js';
 import { own } from '../state/store.js';
 import { addMember, findTeam } from '../state/teams.js';
@@ -41,6 +43,17 @@ function hasVerifiedEmail(p: ProjectRecord, userId: string, address: string): bo
 function requireUnrestricted(p: ProjectRecord, user: UserRecord): void {
   const reason = restrictedReasonOf(p, user);
   if (reason !== null) throw serviceErrors.teamInvitationRestrictedUserNotAllowed(reason);
+}
+
+/**
+ * The service's dashboard project (`internal`) sells team seats: joining one of its teams needs a `dashboard_admins`
+ * item for every member, the new one included (counted before it checks whether the user is a member already).
+ */
+function requireDashboardSeat(p: ProjectRecord, teamId: string, now: number): void {
+  if (p.id !== 'internal') return;
+  const members = p.memberships.filter((m) => m.team_id === teamId).length;
+  const seats = itemQuantity(p, { customer_type: 'team', customer_id: teamId }, 'dashboard_admins', now);
+  if (members + 1 > seats) throw paymentErrors.itemQuantityInsufficientAmount('dashboard_admins', teamId, -1);
 }
 
 /** The user an invitation call names: a client may name only itself (else CANNOT_GET_OWN_USER_WITHOUT_USER). */
@@ -142,6 +155,7 @@ export function registerInvitationRoutes(router: Router): void {
     code.used_at_millis = req.now;
     const teamId = String(code.data.team_id);
     requireTeam(p, teamId);
+    requireDashboardSeat(p, teamId, req.now);
     addMember(p, teamId, userId, 'member', req.now);
     return json({});
   });
@@ -176,6 +190,7 @@ export function registerInvitationRoutes(router: Router): void {
     const user = requireUser(auth);
     requireUnrestricted(auth.project, user);
     requireTeam(auth.project, teamId);
+    requireDashboardSeat(auth.project, teamId, req.now);
     addMember(auth.project, teamId, user.id, 'member', req.now);
     return json({});
   });

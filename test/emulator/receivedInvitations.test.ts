@@ -127,3 +127,33 @@ describe('received team invitations', () => {
     expect(accepted.body).toMatchObject({ details: { restricted_reason: { type: 'anonymous' } } });
   });
 });
+
+describe('the dashboard project’s seats', () => {
+  it('joining a team of the internal project needs a dashboard_admins seat per member', async () => {
+    const em = emulator();
+    const internal = { access: 'server' as const, project: 'internal' as const };
+    const owner = (await api(em, 'POST', '/users', { ...internal, body: {} })).body as { id: string };
+    const team = (
+      await api(em, 'POST', '/teams', { ...internal, body: { display_name: 'Seats', creator_user_id: owner.id } })
+    ).body as { id: string };
+    const email = uniqueEmail('seat');
+    const invited = (
+      await api(em, 'POST', '/users', { ...internal, body: { primary_email: email, primary_email_verified: true } })
+    ).body as { id: string };
+    await api(em, 'POST', '/team-invitations/send-code', {
+      ...internal,
+      body: { team_id: team.id, email, callback_url: 'http://localhost:5173/handler/team-invitation' },
+    });
+    const [invitation] = itemsOf(await api(em, 'GET', `/team-invitations?user_id=${invited.id}`, internal));
+    const accepted = await api(
+      em,
+      'POST',
+      `/team-invitations/${String(invitation!.id)}/accept?user_id=${invited.id}`,
+      internal,
+    );
+    expectKnownError(accepted, 'ITEM_QUANTITY_INSUFFICIENT_AMOUNT', 400);
+    expect(accepted.body).toMatchObject({
+      details: { item_id: 'dashboard_admins', customer_id: team.id, quantity: -1 },
+    });
+  });
+});
