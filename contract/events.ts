@@ -4,27 +4,27 @@
  * effect from the next event.
  */
 export class Emitter<T = void> {
-  private listeners = new Set<(value: T) => void>();
+  #listeners = new Set<(value: T) => void>();
 
   subscribe(listener: (value: T) => void): () => void {
     // Wrapped so that the same function subscribed twice is two subscriptions.
     const entry = (value: T) => listener(value);
-    this.listeners.add(entry);
+    this.#listeners.add(entry);
     return () => {
-      this.listeners.delete(entry);
+      this.#listeners.delete(entry);
     };
   }
 
   emit(value: T): void {
-    for (const listener of [...this.listeners]) listener(value);
+    for (const listener of [...this.#listeners]) listener(value);
   }
 
   get size(): number {
-    return this.listeners.size;
+    return this.#listeners.size;
   }
 
   clear(): void {
-    this.listeners.clear();
+    this.#listeners.clear();
   }
 }
 

@@ -17,14 +17,14 @@ export const MAX_TAB_WARNINGS = 10;
  * theirs are bounded, shown once each whoever said them, and forgotten when the tab goes.
  */
 export class Warnings {
-  private own: string[] = [];
-  private fromTabs = new Map<number, string[]>();
+  #own: string[] = [];
+  #fromTabs = new Map<number, string[]>();
   readonly changed = new Emitter();
 
   add(warning: string): void {
-    if (this.own.includes(warning)) return;
-    this.own.push(warning);
-    if (this.own.length > MAX_OWN_WARNINGS) this.own.shift();
+    if (this.#own.includes(warning)) return;
+    this.#own.push(warning);
+    if (this.#own.length > MAX_OWN_WARNINGS) this.#own.shift();
     this.changed.emit();
   }
 
@@ -38,18 +38,18 @@ export class Warnings {
       if (kept.length === MAX_WARNINGS_PER_TAB) break;
     }
     if (kept.length === 0) return;
-    this.fromTabs.set(tab, kept);
+    this.#fromTabs.set(tab, kept);
     this.changed.emit();
   }
 
   forgetTab(tab: number): void {
-    if (this.fromTabs.delete(tab)) this.changed.emit();
+    if (this.#fromTabs.delete(tab)) this.changed.emit();
   }
 
   all(): string[] {
-    const out = [...this.own];
+    const out = [...this.#own];
     let fromTabs = 0;
-    for (const warnings of this.fromTabs.values()) {
+    for (const warnings of this.#fromTabs.values()) {
       for (const warning of warnings) {
         if (fromTabs === MAX_TAB_WARNINGS) return out;
         if (out.includes(warning)) continue;

@@ -10,63 +10,70 @@ import { Claim } from '../requests/scheduler.js';
 import { REFETCH_THROTTLE_MILLIS, type FetchCause } from './cacheEntry.js';
 
 export class FetchQueue {
-  private lastStartMillis = Number.NEGATIVE_INFINITY;
+  #lastStartMillis = Number.NEGATIVE_INFINITY;
   /** The fetch under way, and who started it. */
   running: Promise<void> | null = null;
-  private runningCause: FetchCause | undefined;
-  private runningClaim: Claim | undefined;
+  #runningCause: FetchCause | undefined;
+  #runningClaim: Claim | undefined;
   /** The fetch waiting its turn, who started it, and the tabs it is for. */
-  private queued: Promise<void> | null = null;
-  private queuedCause: FetchCause | undefined;
-  private queuedClaim: Claim | undefined;
+  #queued: Promise<void> | null = null;
+  #queuedCause: FetchCause | undefined;
+  #queuedClaim: Claim | undefined;
 
+  readonly #settled: () => void;
+  readonly #run: (cause: FetchCause | undefined, claim: Claim) => Promise<void>;
+  readonly #clock: Pick<Clock, 'now' | 'setTimeout'>;
   constructor(
-    private readonly clock: Pick<Clock, 'now' | 'setTimeout'>,
+    clock: Pick<Clock, 'now' | 'setTimeout'>,
     /**
      * One fetch; `cause` is its starter's (forked, so that joiners are counted on it), `claim` the tabs of every
      * caller that shares it.
      */
-    private readonly run: (cause: FetchCause | undefined, claim: Claim) => Promise<void>,
+    run: (cause: FetchCause | undefined, claim: Claim) => Promise<void>,
     /** After each fetch, answered or failed. */
-    private readonly settled: () => void,
-  ) {}
+    settled: () => void,
+  ) {
+    this.#settled = settled;
+    this.#run = run;
+    this.#clock = clock;
+  }
 
   /** A caller shares the fetch under way (`cause`: its own). */
   joinRunning(cause: FetchCause | undefined): void {
-    this.runningCause?.join();
-    this.runningClaim?.add(partyOf(cause));
+    this.#runningCause?.join();
+    this.#runningClaim?.add(partyOf(cause));
   }
 
   fetch(cause?: FetchCause): Promise<void> {
-    if (this.queued) {
-      this.queuedCause?.join();
-      this.queuedClaim?.add(partyOf(cause));
-      return this.queued;
+    if (this.#queued) {
+      this.#queuedCause?.join();
+      this.#queuedClaim?.add(partyOf(cause));
+      return this.#queued;
     }
     const own = cause?.fork();
     const claim = new Claim(partyOf(cause));
-    this.queuedCause = own;
-    this.queuedClaim = claim;
+    this.#queuedCause = own;
+    this.#queuedClaim = claim;
     // Started a microtask later, so that `queued` is stored before the body can clear it.
     const queued: Promise<void> = Promise.resolve().then(async () => {
       if (this.running) await this.running.catch(() => undefined);
-      const wait = this.lastStartMillis + REFETCH_THROTTLE_MILLIS - this.clock.now();
-      if (wait > 0) await new Promise<void>((resolve) => this.clock.setTimeout(resolve, wait));
+      const wait = this.#lastStartMillis + REFETCH_THROTTLE_MILLIS - this.#clock.now();
+      if (wait > 0) await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, wait));
       // From here on, newcomers queue the next fetch: this one may already be out of date for them.
-      if (this.queued === queued) this.queued = null;
-      this.runningCause = own;
-      this.runningClaim = claim;
-      this.lastStartMillis = this.clock.now();
-      const run = this.run(own, claim);
+      if (this.#queued === queued) this.#queued = null;
+      this.#runningCause = own;
+      this.#runningClaim = claim;
+      this.#lastStartMillis = this.#clock.now();
+      const run = this.#run(own, claim);
       this.running = run;
       try {
         await run;
       } finally {
         if (this.running === run) this.running = null;
-        this.settled();
+        this.#settled();
       }
     });
-    this.queued = queued;
+    this.#queued = queued;
     return queued;
   }
 }

@@ -11,41 +11,45 @@ import { Watchers } from './watchers.js';
  * while someone watches.
  */
 export class LiveValue<T = unknown> implements CacheEntry<T> {
-  private readonly watchers: Watchers<QuerySnapshot<T>>;
-  private last: { value: T; snapshot: QuerySnapshot<T> } | null = null;
-  private unfollow: (() => void) | null = null;
+  readonly #watchers: Watchers<QuerySnapshot<T>>;
+  #last: { value: T; snapshot: QuerySnapshot<T> } | null = null;
+  #unfollow: (() => void) | null = null;
 
+  readonly #clock: Clock;
+  readonly #source: Watchable<T>;
   constructor(
     readonly key: string,
     readonly spec: QuerySpec,
     readonly scope: QueryScope,
     readonly owner: string,
-    private readonly source: Watchable<T>,
-    private readonly clock: Clock,
+    source: Watchable<T>,
+    clock: Clock,
     onGarbage: () => void,
   ) {
-    this.watchers = new Watchers(clock, onGarbage);
+    this.#clock = clock;
+    this.#source = source;
+    this.#watchers = new Watchers(clock, onGarbage);
   }
 
   snapshot(): QuerySnapshot<T> {
-    return this.snapshotOf(this.source.current());
+    return this.#snapshotOf(this.#source.current());
   }
 
   get subscriberCount(): number {
-    return this.watchers.size;
+    return this.#watchers.size;
   }
 
   subscribe(listener: (snapshot: QuerySnapshot<T>) => void): () => void {
-    this.unfollow ??= this.source.subscribe((value) => this.watchers.notify(this.snapshotOf(value)));
-    return this.watchers.add(listener, () => {
-      this.unfollow?.();
-      this.unfollow = null;
+    this.#unfollow ??= this.#source.subscribe((value) => this.#watchers.notify(this.#snapshotOf(value)));
+    return this.#watchers.add(listener, () => {
+      this.#unfollow?.();
+      this.#unfollow = null;
     });
   }
 
   async read(): Promise<T> {
-    this.watchers.scheduleGcIfUnwatched();
-    return this.source.current();
+    this.#watchers.scheduleGcIfUnwatched();
+    return this.#source.current();
   }
 
   async fetch(): Promise<void> {
@@ -64,20 +68,26 @@ export class LiveValue<T = unknown> implements CacheEntry<T> {
   readonly lastFailure = null;
 
   /** The same snapshot object while the value is the same, as tabs compare by identity. */
-  private snapshotOf(value: T): QuerySnapshot<T> {
-    if (this.last?.value !== value) {
-      this.last = {
+  #snapshotOf(value: T): QuerySnapshot<T> {
+    if (this.#last?.value !== value) {
+      this.#last = {
         value,
-        snapshot: { status: 'success', data: value, error: null, updatedAtMillis: this.clock.now(), isFetching: false },
+        snapshot: {
+          status: 'success',
+          data: value,
+          error: null,
+          updatedAtMillis: this.#clock.now(),
+          isFetching: false,
+        },
       };
     }
-    return this.last.snapshot;
+    return this.#last.snapshot;
   }
 
   dispose(): void {
-    this.unfollow?.();
-    this.unfollow = null;
-    this.watchers.dispose();
+    this.#unfollow?.();
+    this.#unfollow = null;
+    this.#watchers.dispose();
   }
 }
 

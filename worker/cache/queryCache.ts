@@ -14,12 +14,12 @@ export type EntryFactory = (key: string, onGarbage: () => void, onUpdate: () => 
  * query, scope and owner as fields.
  */
 export class QueryCache {
-  private entries = new Map<string, CacheEntry>();
+  #entries = new Map<string, CacheEntry>();
   /** Entries were added or removed. */
   readonly changed = new Emitter();
   /** A fetched entry's snapshot changed (for diagnostics; nothing else listens). */
   readonly updated = new Emitter();
-  private readonly emitUpdated = () => this.updated.emit();
+  readonly #emitUpdated = () => this.updated.emit();
 
   static keyOf(owner: string, spec: QuerySpec): string {
     // The owner as a JSON string ends at its closing quote, so no owner and query run into another.
@@ -27,32 +27,32 @@ export class QueryCache {
   }
 
   get(owner: string, spec: QuerySpec): CacheEntry | undefined {
-    return this.entries.get(QueryCache.keyOf(owner, spec));
+    return this.#entries.get(QueryCache.keyOf(owner, spec));
   }
 
   /** The entry for `identity`, built with `create` when missing. */
   ensure(identity: EntryIdentity, create: EntryFactory): CacheEntry {
     const key = QueryCache.keyOf(identity.owner, identity.spec);
-    let entry = this.entries.get(key);
+    let entry = this.#entries.get(key);
     if (!entry) {
-      const created = create(key, () => this.remove(created), this.emitUpdated);
+      const created = create(key, () => this.remove(created), this.#emitUpdated);
       entry = created;
-      this.entries.set(key, created);
+      this.#entries.set(key, created);
       this.changed.emit();
     }
     return entry;
   }
 
   remove(entry: CacheEntry): void {
-    if (this.entries.get(entry.key) !== entry) return;
-    this.entries.delete(entry.key);
+    if (this.#entries.get(entry.key) !== entry) return;
+    this.#entries.delete(entry.key);
     entry.dispose();
     this.changed.emit();
   }
 
   /** The entries that `predicate` selects. */
   filter(predicate: (entry: CacheEntry) => boolean): CacheEntry[] {
-    return [...this.entries.values()].filter(predicate);
+    return [...this.#entries.values()].filter(predicate);
   }
 
   /** Invalidates the selected entries someone watches: they refetch now; unwatched ones are left to expire. */
@@ -68,12 +68,12 @@ export class QueryCache {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.#entries.size;
   }
 
   clear(): void {
-    for (const entry of this.entries.values()) entry.dispose();
-    this.entries.clear();
+    for (const entry of this.#entries.values()) entry.dispose();
+    this.#entries.clear();
     this.changed.emit();
   }
 }

@@ -50,17 +50,20 @@ export type QueryFilter = { kind: QueryKind } & Record<string, unknown>;
 export class QueryClient {
   readonly cache = new QueryCache();
 
-  constructor(private readonly options: QueryClientOptions) {}
+  readonly #options: QueryClientOptions;
+  constructor(options: QueryClientOptions) {
+    this.#options = options;
+  }
 
   ownerOf(scope: QueryScope): string {
-    return this.options.ownerOf(scope);
+    return this.#options.ownerOf(scope);
   }
 
   /** The entry a tab watching `spec` watches now. */
   entryFor(spec: QuerySpec): CacheEntry {
     const definition = queryDefinition(spec.kind);
-    const owner = this.options.ownerOf(definition.scope);
-    const { clock } = this.options;
+    const owner = this.#options.ownerOf(definition.scope);
+    const { clock } = this.#options;
     return this.cache.ensure({ spec, scope: definition.scope, owner }, (key, onGarbage, onUpdate) => {
       if (definition.scope === 'broker') {
         if (!('watch' in definition)) throw new TypeError(`${spec.kind} is a broker value without a source.`);
@@ -69,14 +72,14 @@ export class QueryClient {
           spec,
           definition.scope,
           owner,
-          definition.watch(this.options.liveContext),
+          definition.watch(this.#options.liveContext),
           clock,
           onGarbage,
         );
       }
       if (!('fetch' in definition)) throw new TypeError(`${spec.kind} has no fetch.`);
-      const { fetchContext, fetchContextFor } = this.options;
-      const userId = definition.scope === 'user' ? this.options.currentUserId() : undefined;
+      const { fetchContext, fetchContextFor } = this.#options;
+      const userId = definition.scope === 'user' ? this.#options.currentUserId() : undefined;
       // Its requests go out in the turns of the tabs that asked (worker/requests/scheduler.ts).
       const fetcher = (cause: FetchCause | undefined, claim: Claim) =>
         definition.fetch(fetchContextOnBehalfOf(fetchContextFor?.(cause) ?? fetchContext, claim), spec as never);
@@ -87,25 +90,25 @@ export class QueryClient {
   /** A mutation's answer: into the current session's entry here; other brokers refetch it. */
   setQueryData(spec: QuerySpec, value: unknown): void {
     const { kind, ...params } = spec;
-    const owner = this.options.ownerOf(queryDefinition(kind).scope);
+    const owner = this.#options.ownerOf(queryDefinition(kind).scope);
     this.cache.get(owner, spec)?.setData(value);
-    this.options.broadcast({ type: 'cache-invalidate', owner, kind, params });
+    this.#options.broadcast({ type: 'cache-invalidate', owner, kind, params });
   }
 
   /** Marks matching queries of the current session stale, here and in every other broker. */
   invalidate(filter: QueryFilter, cause?: FetchCause): void {
     const { kind, ...params } = filter;
-    const owner = this.options.ownerOf(queryDefinition(kind).scope);
-    this.invalidateOwned(owner, kind, params, cause);
-    this.options.broadcast({ type: 'cache-invalidate', owner, kind, params });
+    const owner = this.#options.ownerOf(queryDefinition(kind).scope);
+    this.#invalidateOwned(owner, kind, params, cause);
+    this.#options.broadcast({ type: 'cache-invalidate', owner, kind, params });
   }
 
   /** What another broker (or any page) sent: the entries it names are refetched if watched. */
   receive(message: CacheMessage, cause?: FetchCause): void {
-    this.invalidateOwned(message.owner, message.kind, message.params, cause);
+    this.#invalidateOwned(message.owner, message.kind, message.params, cause);
   }
 
-  private invalidateOwned(owner: string, kind: QueryKind, params: Record<string, unknown>, cause?: FetchCause): void {
+  #invalidateOwned(owner: string, kind: QueryKind, params: Record<string, unknown>, cause?: FetchCause): void {
     const matches = (entry: CacheEntry) => {
       if (entry.owner !== owner || entry.spec.kind !== kind) return false;
       const own = entry.spec as unknown as Record<string, unknown>;

@@ -57,38 +57,41 @@ export interface CheckOptions {
  * probes): a check may go once this is past, or, for an `online` after an `offline`, up to one interval before it.
  */
 class ReportRate {
-  private paidUntilMillis = Number.NEGATIVE_INFINITY;
+  #paidUntilMillis = Number.NEGATIVE_INFINITY;
 
   earliest(now: number, back: boolean): number {
-    return Math.max(now, back ? this.paidUntilMillis - REPORT_CHECK_INTERVAL_MILLIS : this.paidUntilMillis);
+    return Math.max(now, back ? this.#paidUntilMillis - REPORT_CHECK_INTERVAL_MILLIS : this.#paidUntilMillis);
   }
 
   pay(atMillis: number): void {
-    this.paidUntilMillis = Math.max(this.paidUntilMillis, atMillis) + REPORT_CHECK_INTERVAL_MILLIS;
+    this.#paidUntilMillis = Math.max(this.#paidUntilMillis, atMillis) + REPORT_CHECK_INTERVAL_MILLIS;
   }
 }
 
 export class ConnectivityChecks {
-  private closed = false;
+  #closed = false;
   /** A check is under way. */
   checking = false;
   /** The next check: a probe's backoff step, or the moment the last contact grows old. */
-  private planned: { cancel: AbortController; atMillis: number; madeAtMillis: number } | null = null;
+  #planned: { cancel: AbortController; atMillis: number; madeAtMillis: number } | null = null;
   /** Probing with backoff, after a failure, until the API answers. */
   recovering = false;
-  private probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
+  #probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
   lastCheckAtMillis = Number.NEGATIVE_INFINITY;
-  private readonly reportRate = new ReportRate();
+  readonly #reportRate = new ReportRate();
   /**
    * A tab said "online" during a check: if that check finds the service unreachable, one more soon (rate-limited as
    * reports are; `back`: after its own `offline`).
    */
-  private recheckAfterCheck: { back: boolean } | null = null;
+  #recheckAfterCheck: { back: boolean } | null = null;
 
   /** The next confirmation while someone watches, or null. */
-  private watchTimer: unknown = null;
+  #watchTimer: unknown = null;
 
-  constructor(private readonly options: CheckOptions) {}
+  readonly #options: CheckOptions;
+  constructor(options: CheckOptions) {
+    this.#options = options;
+  }
 
   /**
    * Whether a shown tab watches connectivity. While one does, the service is confirmed every watch interval unless
@@ -96,47 +99,47 @@ export class ConnectivityChecks {
    * one interval, and a busy one costs nothing more. Nobody watching, or every tab hidden: no confirmations at all.
    */
   setWatched(watched: boolean): void {
-    const interval = this.options.watchIntervalMillis ?? 0;
-    if (!watched || interval <= 0 || this.closed) return this.stopWatching();
-    if (this.watchTimer === null) this.scheduleWatch(interval);
+    const interval = this.#options.watchIntervalMillis ?? 0;
+    if (!watched || interval <= 0 || this.#closed) return this.#stopWatching();
+    if (this.#watchTimer === null) this.#scheduleWatch(interval);
   }
 
-  private scheduleWatch(interval: number): void {
-    const { clock } = this.options;
-    const due = () => Math.max(this.options.lastHeardAtMillis(), this.lastCheckAtMillis) + interval;
-    this.watchTimer = clock.setTimeout(
+  #scheduleWatch(interval: number): void {
+    const { clock } = this.#options;
+    const due = () => Math.max(this.#options.lastHeardAtMillis(), this.lastCheckAtMillis) + interval;
+    this.#watchTimer = clock.setTimeout(
       () => {
-        this.watchTimer = null;
-        if (this.closed) return;
+        this.#watchTimer = null;
+        if (this.#closed) return;
         // Known to be down: the whole check (its first probe would only fail); else the one light request.
-        if (clock.now() >= due()) this.recovering ? this.checkNow() : this.confirmNow();
-        this.scheduleWatch(interval);
+        if (clock.now() >= due()) this.recovering ? this.checkNow() : this.#confirmNow();
+        this.#scheduleWatch(interval);
       },
       Math.max(0, Math.min(interval, due() - clock.now())),
     );
   }
 
-  private stopWatching(): void {
-    if (this.watchTimer !== null) this.options.clock.clearTimeout(this.watchTimer);
-    this.watchTimer = null;
+  #stopWatching(): void {
+    if (this.#watchTimer !== null) this.#options.clock.clearTimeout(this.#watchTimer);
+    this.#watchTimer = null;
   }
 
   /** One `GET /api/v1`; only when it finds no answer, the whole check (the API root and `/health`). */
-  private confirmNow(): void {
-    if (this.checking || this.closed) return;
+  #confirmNow(): void {
+    if (this.checking || this.#closed) return;
     this.checking = true;
-    const { clock } = this.options;
+    const { clock } = this.#options;
     this.lastCheckAtMillis = clock.now();
     void probeApiRoot({
-      baseUrl: this.options.baseUrl,
-      fetch: this.options.fetch,
+      baseUrl: this.#options.baseUrl,
+      fetch: this.#options.fetch,
       timeoutMillis: CHECK_TIMEOUT_MILLIS,
       now: () => clock.now(),
     }).then(
       (probe) => {
         this.checking = false;
-        if (this.closed) return;
-        if (probe.reachable) this.options.heard(probe.status ?? 200);
+        if (this.#closed) return;
+        if (probe.reachable) this.#options.heard(probe.status ?? 200);
         else this.checkNow();
       },
       () => {
@@ -149,15 +152,15 @@ export class ConnectivityChecks {
   startRecovering(): void {
     if (this.recovering) return;
     this.recovering = true;
-    this.probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
+    this.#probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
     this.checkNow();
   }
 
   /** The API answered: probing ends. */
   recovered(): void {
     this.recovering = false;
-    this.probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
-    this.cancelPlan();
+    this.#probeIntervalMillis = FIRST_PROBE_INTERVAL_MILLIS;
+    this.#cancelPlan();
   }
 
   /** A tab reported the browser's word (`before`: its previous report); see the rules at the top of this file. */
@@ -165,35 +168,35 @@ export class ConnectivityChecks {
     if (!online) this.checkSoon(false);
     else if (before === undefined || state === 'online') return;
     else if (this.checking)
-      this.recheckAfterCheck = { back: before === false || this.recheckAfterCheck?.back === true };
+      this.#recheckAfterCheck = { back: before === false || this.#recheckAfterCheck?.back === true };
     else this.checkSoon(before === false);
   }
 
   /** Checks now if the last word from the service (or the last check) is old, else when it will be. */
   verifyContact(): void {
     if (this.checking) return;
-    const freshUntil = Math.max(this.options.lastHeardAtMillis(), this.lastCheckAtMillis) + CONTACT_FRESH_MILLIS;
-    if (this.options.clock.now() >= freshUntil) this.checkNow();
+    const freshUntil = Math.max(this.#options.lastHeardAtMillis(), this.lastCheckAtMillis) + CONTACT_FRESH_MILLIS;
+    if (this.#options.clock.now() >= freshUntil) this.checkNow();
     else this.plan(freshUntil);
   }
 
   /** The check found the service reachable: a recheck asked for during it is moot. */
   reachable(): void {
-    this.recheckAfterCheck = null;
+    this.#recheckAfterCheck = null;
   }
 
   /** The check found the service unreachable: probe again after the backoff, and recheck if a tab asked. */
   unreachable(now: number): void {
     this.recovering = true;
-    const recheck = this.recheckAfterCheck;
-    this.plan(now + this.probeIntervalMillis);
+    const recheck = this.#recheckAfterCheck;
+    this.plan(now + this.#probeIntervalMillis);
     if (recheck !== null) {
-      this.recheckAfterCheck = null;
+      this.#recheckAfterCheck = null;
       return this.checkSoon(recheck.back);
     }
-    this.probeIntervalMillis = Math.min(
-      this.probeIntervalMillis * 2,
-      this.options.maxProbeIntervalMillis ?? MAX_PROBE_INTERVAL_MILLIS,
+    this.#probeIntervalMillis = Math.min(
+      this.#probeIntervalMillis * 2,
+      this.#options.maxProbeIntervalMillis ?? MAX_PROBE_INTERVAL_MILLIS,
     );
   }
 
@@ -203,11 +206,11 @@ export class ConnectivityChecks {
    * serves this report too.
    */
   checkSoon(back: boolean): void {
-    if (this.closed || this.checking) return;
-    const now = this.options.clock.now();
-    const atMillis = this.reportRate.earliest(now, back);
-    if (this.planned !== null && this.planned.atMillis <= atMillis) return;
-    this.reportRate.pay(atMillis);
+    if (this.#closed || this.checking) return;
+    const now = this.#options.clock.now();
+    const atMillis = this.#reportRate.earliest(now, back);
+    if (this.#planned !== null && this.#planned.atMillis <= atMillis) return;
+    this.#reportRate.pay(atMillis);
     if (atMillis <= now) this.checkNow();
     else this.plan(atMillis);
   }
@@ -217,17 +220,17 @@ export class ConnectivityChecks {
    * answered meanwhile, unless probing after a failure.
    */
   plan(atMillis: number): void {
-    if (this.closed || (this.planned !== null && this.planned.atMillis <= atMillis)) return;
-    this.cancelPlan();
-    const { clock } = this.options;
+    if (this.#closed || (this.#planned !== null && this.#planned.atMillis <= atMillis)) return;
+    this.#cancelPlan();
+    const { clock } = this.#options;
     const madeAtMillis = clock.now();
     const cancel = new AbortController();
-    this.planned = { cancel, atMillis, madeAtMillis };
+    this.#planned = { cancel, atMillis, madeAtMillis };
     clock.sleep(Math.max(0, atMillis - madeAtMillis), cancel.signal).then(
       () => {
-        if (this.planned?.cancel !== cancel) return;
-        this.planned = null;
-        if (this.recovering || this.options.lastHeardAtMillis() <= madeAtMillis) this.checkNow();
+        if (this.#planned?.cancel !== cancel) return;
+        this.#planned = null;
+        if (this.recovering || this.#options.lastHeardAtMillis() <= madeAtMillis) this.checkNow();
       },
       () => undefined,
     );
@@ -235,21 +238,21 @@ export class ConnectivityChecks {
 
   /** Checks `/api/v1` and `/health` once; the answer decides the state. */
   checkNow(): void {
-    if (this.checking || this.closed) return;
-    this.cancelPlan();
+    if (this.checking || this.#closed) return;
+    this.#cancelPlan();
     this.checking = true;
-    const { clock } = this.options;
+    const { clock } = this.#options;
     this.lastCheckAtMillis = clock.now();
     void diagnoseNetwork({
-      baseUrl: this.options.baseUrl,
-      fetch: this.options.fetch,
-      navigatorOnline: this.options.browserOnline(),
+      baseUrl: this.#options.baseUrl,
+      fetch: this.#options.fetch,
+      navigatorOnline: this.#options.browserOnline(),
       timeoutMillis: CHECK_TIMEOUT_MILLIS,
       now: () => clock.now(),
     }).then(
       (diagnostics) => {
         this.checking = false;
-        if (!this.closed) this.options.settle(diagnostics);
+        if (!this.#closed) this.#options.settle(diagnostics);
       },
       () => {
         this.checking = false;
@@ -258,14 +261,14 @@ export class ConnectivityChecks {
   }
 
   close(): void {
-    this.closed = true;
-    this.cancelPlan();
-    this.stopWatching();
+    this.#closed = true;
+    this.#cancelPlan();
+    this.#stopWatching();
   }
 
-  private cancelPlan(): void {
-    if (this.planned === null) return;
-    this.planned.cancel.abort();
-    this.planned = null;
+  #cancelPlan(): void {
+    if (this.#planned === null) return;
+    this.#planned.cancel.abort();
+    this.#planned = null;
   }
 }

@@ -27,19 +27,21 @@ export interface ConnectivityOptions {
 export { CONTACT_FRESH_MILLIS } from './checks.js';
 
 export class Connectivity {
-  private snap: ConnectivitySnapshot;
-  private readonly changes = new Emitter<ConnectivitySnapshot>();
-  private readonly closing = new Emitter();
+  #snap: ConnectivitySnapshot;
+  readonly #changes = new Emitter<ConnectivitySnapshot>();
+  readonly #closing = new Emitter();
   closed = false;
-  private readonly checks: ConnectivityChecks;
+  readonly #checks: ConnectivityChecks;
   /** The service's last answer of any kind; the broker's start counts as one (it starts "online"). */
-  private lastHeardAtMillis: number;
+  #lastHeardAtMillis: number;
   /** Each connected tab's last report. */
-  private readonly reports = new BrowserReports();
+  readonly #reports = new BrowserReports();
 
-  constructor(private readonly options: ConnectivityOptions) {
-    this.lastHeardAtMillis = options.clock.now();
-    this.snap = {
+  readonly #options: ConnectivityOptions;
+  constructor(options: ConnectivityOptions) {
+    this.#options = options;
+    this.#lastHeardAtMillis = options.clock.now();
+    this.#snap = {
       state: 'online',
       sinceMillis: options.clock.now(),
       browserOnline: null,
@@ -49,40 +51,40 @@ export class Connectivity {
       consecutiveFailures: 0,
       diagnostics: null,
     };
-    this.checks = new ConnectivityChecks({
+    this.#checks = new ConnectivityChecks({
       ...options,
-      browserOnline: () => this.snap.browserOnline,
-      lastHeardAtMillis: () => this.lastHeardAtMillis,
-      settle: (diagnostics) => this.settle(diagnostics),
+      browserOnline: () => this.#snap.browserOnline,
+      lastHeardAtMillis: () => this.#lastHeardAtMillis,
+      settle: (diagnostics) => this.#settle(diagnostics),
       heard: (status) => this.recordResponse(status),
     });
   }
 
   snapshot(): ConnectivitySnapshot {
-    return this.snap;
+    return this.#snap;
   }
 
   subscribe(listener: (snapshot: ConnectivitySnapshot) => void): () => void {
-    return this.changes.subscribe(listener);
+    return this.#changes.subscribe(listener);
   }
 
   onClose(listener: () => void): () => void {
-    return this.closing.subscribe(listener);
+    return this.#closing.subscribe(listener);
   }
 
   /** The service answered (any status). 5xx/429/508 count as trouble, not as being offline. */
   recordResponse(status: number): void {
-    const now = this.options.clock.now();
-    this.lastHeardAtMillis = now;
-    const patch = afterResponse(this.snap, status, now);
-    if (patch.state === 'online') this.recovered(now);
-    this.update(patch);
+    const now = this.#options.clock.now();
+    this.#lastHeardAtMillis = now;
+    const patch = afterResponse(this.#snap, status, now);
+    if (patch.state === 'online') this.#recovered(now);
+    this.#update(patch);
   }
 
   /** A request got no answer: check whether the service is reachable at all. */
   recordNetworkFailure(error: unknown): void {
-    this.update(afterNetworkFailure(this.snap, error, this.options.clock.now()));
-    this.checks.startRecovering();
+    this.#update(afterNetworkFailure(this.#snap, error, this.#options.clock.now()));
+    this.#checks.startRecovering();
   }
 
   /**
@@ -91,26 +93,26 @@ export class Connectivity {
    * or to do harm) cannot stop writes or hold reads while the service answers.
    */
   reportBrowser(tab: number, online: boolean): void {
-    const before = this.reports.report(tab, online, this.options.clock.now());
-    this.updateBrowserOnline();
-    this.checks.afterReport(online, before, this.snap.state);
+    const before = this.#reports.report(tab, online, this.#options.clock.now());
+    this.#updateBrowserOnline();
+    this.#checks.afterReport(online, before, this.#snap.state);
   }
 
   /** A tab went away: its report goes with it. */
   forgetTab(tab: number): void {
-    if (this.reports.forget(tab)) this.updateBrowserOnline();
+    if (this.#reports.forget(tab)) this.#updateBrowserOnline();
   }
 
   /**
    * A tab connected or came back into view: it must not show a state older than CONTACT_FRESH_MILLIS (checks.ts).
    */
   verifyContact(): void {
-    if (!this.closed) this.checks.verifyContact();
+    if (!this.closed) this.#checks.verifyContact();
   }
 
   /** Whether a shown tab watches connectivity: then the service is confirmed at the watch interval (checks.ts). */
   setWatched(watched: boolean): void {
-    this.checks.setWatched(watched);
+    this.#checks.setWatched(watched);
   }
 
   /** Resolves when requests may go: at once unless offline. */
@@ -120,17 +122,17 @@ export class Connectivity {
 
   /** A retry's backoff, cut short when the service is reachable again after an outage (waits.ts). */
   backoff(millis: number, signal?: AbortSignal): Promise<void> {
-    return backoff(this, this.options.clock, millis, signal);
+    return backoff(this, this.#options.clock, millis, signal);
   }
 
   get isOffline(): boolean {
-    return this.snap.state === 'offline';
+    return this.#snap.state === 'offline';
   }
 
   close(): void {
     this.closed = true;
-    this.checks.close();
-    this.closing.emit();
+    this.#checks.close();
+    this.#closing.emit();
   }
 
   /**
@@ -138,41 +140,41 @@ export class Connectivity {
    * browser's word); bookkeeping such as the time of the last success changes silently, or every
    * answer from the service would wake every tab.
    */
-  private update(patch: Partial<ConnectivitySnapshot>): void {
-    const previous = this.snap;
+  #update(patch: Partial<ConnectivitySnapshot>): void {
+    const previous = this.#snap;
     const next = { ...previous, ...patch };
-    if (next.state !== previous.state) next.sinceMillis = this.options.clock.now();
-    this.snap = next;
+    if (next.state !== previous.state) next.sinceMillis = this.#options.clock.now();
+    this.#snap = next;
     const notable = (['state', 'lastError', 'diagnostics', 'browserOnline'] as const).some(
       (key) => key in patch && patch[key] !== previous[key],
     );
-    if (notable) this.changes.emit(next);
+    if (notable) this.#changes.emit(next);
   }
 
   /** The browser's word as the snapshot shows it: the latest report of a tab still connected. */
-  private updateBrowserOnline(): void {
-    this.update({ browserOnline: this.reports.latest() });
+  #updateBrowserOnline(): void {
+    this.#update({ browserOnline: this.#reports.latest() });
   }
 
   /** The API answered: probing ends, and reports of "offline" made before the answer no longer count. */
-  private recovered(now: number): void {
-    this.checks.recovered();
-    if (this.reports.dropOfflineUntil(now)) this.updateBrowserOnline();
+  #recovered(now: number): void {
+    this.#checks.recovered();
+    if (this.#reports.dropOfflineUntil(now)) this.#updateBrowserOnline();
   }
 
   /** What a check found decides the state; unreachable, the probes go on with their backoff. */
-  private settle(diagnostics: NetworkDiagnostics): void {
-    const now = this.options.clock.now();
+  #settle(diagnostics: NetworkDiagnostics): void {
+    const now = this.#options.clock.now();
     if (diagnostics.apiRoot.reachable) {
-      this.checks.reachable();
-      this.lastHeardAtMillis = now;
-      const wasDown = this.checks.recovering || this.snap.state === 'offline';
-      this.recovered(now);
-      this.update(afterCheck(this.snap, diagnostics, wasDown, now, this.options.baseUrl));
+      this.#checks.reachable();
+      this.#lastHeardAtMillis = now;
+      const wasDown = this.#checks.recovering || this.#snap.state === 'offline';
+      this.#recovered(now);
+      this.#update(afterCheck(this.#snap, diagnostics, wasDown, now, this.#options.baseUrl));
       return;
     }
-    this.checks.recovering = true;
-    this.update(afterCheck(this.snap, diagnostics, false, now, this.options.baseUrl));
-    this.checks.unreachable(now);
+    this.#checks.recovering = true;
+    this.#update(afterCheck(this.#snap, diagnostics, false, now, this.#options.baseUrl));
+    this.#checks.unreachable(now);
   }
 }

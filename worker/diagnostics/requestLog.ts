@@ -18,18 +18,21 @@ import { Ring } from './ring.js';
 export class Trace implements FetchCause {
   callers = 1;
 
+  readonly #changed: () => void;
   constructor(
     readonly cause: RequestCause,
-    private readonly changed: () => void,
-  ) {}
+    changed: () => void,
+  ) {
+    this.#changed = changed;
+  }
 
   fork(): Trace {
-    return new Trace(this.cause, this.changed);
+    return new Trace(this.cause, this.#changed);
   }
 
   join(): void {
     this.callers++;
-    this.changed();
+    this.#changed();
   }
 }
 
@@ -53,49 +56,49 @@ export interface OpenRequest {
  * request is wrapped or kept, and the only cost is a flag read per request.
  */
 export class RequestLog {
-  private readonly ring: Ring<OpenRequest>;
-  private nextId = 1;
-  private on = false;
-  private sinceMillis = 0;
+  readonly #ring: Ring<OpenRequest>;
+  #nextId = 1;
+  #on = false;
+  #sinceMillis = 0;
   /** A request began, changed or ended, or a caller joined one. */
   readonly changed: Emitter;
-  private readonly emitChanged = () => this.changed.emit();
+  readonly #emitChanged = () => this.changed.emit();
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly kit: Pick<RecorderKit, 'Emitter' | 'serializeError'>,
-    capacity = REQUEST_LOG_SIZE,
-  ) {
-    this.ring = new Ring(capacity);
+  readonly #kit: Pick<RecorderKit, 'Emitter' | 'serializeError'>;
+  readonly #clock: Clock;
+  constructor(clock: Clock, kit: Pick<RecorderKit, 'Emitter' | 'serializeError'>, capacity = REQUEST_LOG_SIZE) {
+    this.#kit = kit;
+    this.#clock = clock;
+    this.#ring = new Ring(capacity);
     this.changed = new kit.Emitter();
   }
 
   get recording(): boolean {
-    return this.on;
+    return this.#on;
   }
 
   get recordingSinceMillis(): number {
-    return this.sinceMillis;
+    return this.#sinceMillis;
   }
 
   get dropped(): number {
-    return this.ring.dropped;
+    return this.#ring.dropped;
   }
 
   start(): void {
-    if (this.on) return;
-    this.on = true;
-    this.sinceMillis = this.clock.now();
+    if (this.#on) return;
+    this.#on = true;
+    this.#sinceMillis = this.#clock.now();
   }
 
   /** A trace for work that `cause` starts; undefined while not recording (nothing is attributed then). */
   trace(cause: RequestCause): Trace | undefined {
-    return this.on ? new Trace(cause, this.emitChanged) : undefined;
+    return this.#on ? new Trace(cause, this.#emitChanged) : undefined;
   }
 
-  begin(method: string, path: string, trace: Trace, startedAtMillis = this.clock.now()): OpenRequest {
+  begin(method: string, path: string, trace: Trace, startedAtMillis = this.#clock.now()): OpenRequest {
     const record: OpenRequest = {
-      id: this.nextId++,
+      id: this.#nextId++,
       method,
       path,
       startedAtMillis,
@@ -106,7 +109,7 @@ export class RequestLog {
       attempts: [],
       trace,
     };
-    this.ring.push(record);
+    this.#ring.push(record);
     this.changed.emit();
     return record;
   }
@@ -123,7 +126,7 @@ export class RequestLog {
       record.code = code;
       if (settlesOnAnswer) {
         record.outcome = attempt.status !== null && attempt.status < 400 ? 'success' : 'error';
-        record.endedAtMillis = this.clock.now();
+        record.endedAtMillis = this.#clock.now();
       }
       this.changed.emit();
     };
@@ -150,11 +153,11 @@ export class RequestLog {
     if (failure !== undefined) {
       record.outcome = 'error';
       // The code of what it threw, as the tab would see it (ours and the service's errors carry one).
-      record.code = this.kit.serializeError(failure.error).code;
+      record.code = this.#kit.serializeError(failure.error).code;
     } else {
       record.outcome = record.code === null ? 'success' : 'error';
     }
-    record.endedAtMillis ??= this.clock.now();
+    record.endedAtMillis ??= this.#clock.now();
     this.changed.emit();
   }
 
@@ -178,7 +181,7 @@ export class RequestLog {
 
   /** Plain copies, oldest first. */
   records(): RequestRecord[] {
-    return this.ring.toArray().map((r) => ({
+    return this.#ring.toArray().map((r) => ({
       id: r.id,
       method: r.method,
       path: r.path,

@@ -39,27 +39,27 @@ export const MAX_WAITING_PER_TAB = 500;
 
 /** The parties sharing one fetch; more join while it waits. */
 export class Claim {
-  private readonly members = new Set<Party>();
-  private readonly listeners = new Set<(party: Party) => void>();
+  readonly #members = new Set<Party>();
+  readonly #listeners = new Set<(party: Party) => void>();
 
   constructor(first: Party) {
-    this.members.add(first);
+    this.#members.add(first);
   }
 
   get parties(): ReadonlySet<Party> {
-    return this.members;
+    return this.#members;
   }
 
   add(party: Party): void {
-    if (this.members.has(party)) return;
-    this.members.add(party);
-    for (const listener of this.listeners) listener(party);
+    if (this.#members.has(party)) return;
+    this.#members.add(party);
+    for (const listener of this.#listeners) listener(party);
   }
 
   /** `listener` hears of each party that joins, until the returned function is called. */
   onJoin(listener: (party: Party) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 }
 
@@ -86,25 +86,25 @@ export interface SchedulerLimits {
 }
 
 export class RequestScheduler {
-  private readonly lanes = new Map<Party, Lane>();
-  private readonly fresh: Lane[] = [];
-  private readonly backlogged: Lane[] = [];
-  private out = 0;
-  private readonly atOnce: number;
-  private readonly perTabAtOnce: number;
-  private readonly waitingPerTab: number;
+  readonly #lanes = new Map<Party, Lane>();
+  readonly #fresh: Lane[] = [];
+  readonly #backlogged: Lane[] = [];
+  #out = 0;
+  readonly #atOnce: number;
+  readonly #perTabAtOnce: number;
+  readonly #waitingPerTab: number;
 
   constructor(limits: SchedulerLimits = {}) {
-    this.atOnce = limits.atOnce ?? MAX_REQUESTS_AT_ONCE;
-    this.perTabAtOnce = limits.perTabAtOnce ?? MAX_REQUESTS_PER_TAB_AT_ONCE;
-    this.waitingPerTab = limits.waitingPerTab ?? MAX_WAITING_PER_TAB;
+    this.#atOnce = limits.atOnce ?? MAX_REQUESTS_AT_ONCE;
+    this.#perTabAtOnce = limits.perTabAtOnce ?? MAX_REQUESTS_PER_TAB_AT_ONCE;
+    this.#waitingPerTab = limits.waitingPerTab ?? MAX_WAITING_PER_TAB;
   }
 
   /** Requests out now, and waiting (diagnostics, tests). */
   get load(): { out: number; waiting: number } {
     let waiting = 0;
-    for (const lane of this.lanes.values()) waiting += lane.waiting.length;
-    return { out: this.out, waiting };
+    for (const lane of this.#lanes.values()) waiting += lane.waiting.length;
+    return { out: this.#out, waiting };
   }
 
   /**
@@ -116,13 +116,13 @@ export class RequestScheduler {
     signal?.throwIfAborted();
     const claim = onBehalfOf instanceof Claim ? onBehalfOf : undefined;
     const parties = claim?.parties ?? new Set([onBehalfOf === undefined ? BROKER_PARTY : (onBehalfOf as Party)]);
-    const own = [...parties].map((party) => this.lane(party));
+    const own = [...parties].map((party) => this.#lane(party));
     // A free slot with nothing waiting: out at once (with nobody else waiting, a tab may use every slot).
-    if (this.out < this.atOnce && this.fresh.length === 0 && this.backlogged.length === 0)
-      return Promise.resolve(this.begin(own[0]!));
-    if (own.every((lane) => lane.waiting.length >= this.waitingPerTab)) {
-      for (const lane of own) if (lane.queued === null && lane.out === 0) this.lanes.delete(lane.party);
-      return Promise.reject(this.refusal(own[0]!.party));
+    if (this.#out < this.#atOnce && this.#fresh.length === 0 && this.#backlogged.length === 0)
+      return Promise.resolve(this.#begin(own[0]!));
+    if (own.every((lane) => lane.waiting.length >= this.#waitingPerTab)) {
+      for (const lane of own) if (lane.queued === null && lane.out === 0) this.#lanes.delete(lane.party);
+      return Promise.reject(this.#refusal(own[0]!.party));
     }
     return new Promise((resolve, reject) => {
       let stopJoining = () => undefined as unknown;
@@ -130,7 +130,7 @@ export class RequestScheduler {
         lanes: new Set(),
         start: (lane) => {
           // Counted out before it leaves its lanes, so that a lane it empties is kept for its count.
-          const end = this.begin(lane);
+          const end = this.#begin(lane);
           cleanUp();
           resolve(end);
         },
@@ -142,86 +142,86 @@ export class RequestScheduler {
       const cleanUp = () => {
         stopJoining();
         signal?.removeEventListener('abort', onAbort);
-        for (const lane of ticket.lanes) this.leave(lane, ticket);
+        for (const lane of ticket.lanes) this.#leave(lane, ticket);
         ticket.lanes.clear();
       };
-      for (const lane of own) this.enter(lane, ticket);
-      stopJoining = claim?.onJoin((party) => this.enter(this.lane(party), ticket)) ?? stopJoining;
+      for (const lane of own) this.#enter(lane, ticket);
+      stopJoining = claim?.onJoin((party) => this.#enter(this.#lane(party), ticket)) ?? stopJoining;
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
-  private lane(party: Party): Lane {
-    let lane = this.lanes.get(party);
-    if (lane === undefined) this.lanes.set(party, (lane = { party, waiting: [], out: 0, queued: null }));
+  #lane(party: Party): Lane {
+    let lane = this.#lanes.get(party);
+    if (lane === undefined) this.#lanes.set(party, (lane = { party, waiting: [], out: 0, queued: null }));
     return lane;
   }
 
-  private refusal(party: Party): ClientError {
+  #refusal(party: Party): ClientError {
     const who = party === BROKER_PARTY ? "The broker's own work has" : 'This tab has';
     return new ClientError(
       'BROKER_UNAVAILABLE',
-      `${who} ${this.waitingPerTab} requests waiting for the service, the most it may: this one was not sent.`,
+      `${who} ${this.#waitingPerTab} requests waiting for the service, the most it may: this one was not sent.`,
     );
   }
 
-  private enter(lane: Lane, ticket: Ticket): void {
+  #enter(lane: Lane, ticket: Ticket): void {
     if (ticket.lanes.has(lane)) return;
     ticket.lanes.add(lane);
     lane.waiting.push(ticket);
     if (lane.queued === null) {
       lane.queued = 'fresh';
-      this.fresh.push(lane);
+      this.#fresh.push(lane);
     }
   }
 
-  private leave(lane: Lane, ticket: Ticket): void {
+  #leave(lane: Lane, ticket: Ticket): void {
     const at = lane.waiting.indexOf(ticket);
     if (at >= 0) lane.waiting.splice(at, 1);
-    if (lane.waiting.length === 0) this.dequeue(lane);
+    if (lane.waiting.length === 0) this.#dequeue(lane);
   }
 
-  private dequeue(lane: Lane): void {
-    const list = lane.queued === 'fresh' ? this.fresh : lane.queued === 'backlogged' ? this.backlogged : null;
+  #dequeue(lane: Lane): void {
+    const list = lane.queued === 'fresh' ? this.#fresh : lane.queued === 'backlogged' ? this.#backlogged : null;
     if (list !== null) list.splice(list.indexOf(lane), 1);
     lane.queued = null;
-    if (lane.out === 0) this.lanes.delete(lane.party);
+    if (lane.out === 0) this.#lanes.delete(lane.party);
   }
 
   /** A request of `lane` goes out now; the function given back ends it. */
-  private begin(lane: Lane): () => void {
-    this.out++;
+  #begin(lane: Lane): () => void {
+    this.#out++;
     lane.out++;
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      this.out--;
+      this.#out--;
       lane.out--;
-      if (lane.out === 0 && lane.queued === null) this.lanes.delete(lane.party);
-      this.next();
+      if (lane.out === 0 && lane.queued === null) this.#lanes.delete(lane.party);
+      this.#next();
     };
   }
 
   /** Fills the free slots from the lanes in turn: fresh ones first, then the backlogged, each under its share first. */
-  private next(): void {
-    while (this.out < this.atOnce) {
-      const lane = this.pick((l) => l.out < this.perTabAtOnce) ?? this.pick(() => true);
+  #next(): void {
+    while (this.#out < this.#atOnce) {
+      const lane = this.#pick((l) => l.out < this.#perTabAtOnce) ?? this.#pick(() => true);
       if (lane === undefined) return;
       const ticket = lane.waiting[0]!;
       // Served in this turn: the lane goes to the end of the backlogged ones, if it has more.
-      const list = lane.queued === 'fresh' ? this.fresh : this.backlogged;
+      const list = lane.queued === 'fresh' ? this.#fresh : this.#backlogged;
       list.splice(list.indexOf(lane), 1);
       lane.queued = null;
       ticket.start(lane);
       if (lane.waiting.length > 0) {
         lane.queued = 'backlogged';
-        this.backlogged.push(lane);
-      } else if (lane.out === 0) this.lanes.delete(lane.party);
+        this.#backlogged.push(lane);
+      } else if (lane.out === 0) this.#lanes.delete(lane.party);
     }
   }
 
-  private pick(eligible: (lane: Lane) => boolean): Lane | undefined {
-    return this.fresh.find(eligible) ?? this.backlogged.find(eligible);
+  #pick(eligible: (lane: Lane) => boolean): Lane | undefined {
+    return this.#fresh.find(eligible) ?? this.#backlogged.find(eligible);
   }
 }

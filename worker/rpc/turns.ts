@@ -28,18 +28,18 @@ export interface LaneState<T = unknown> {
 }
 
 export class Turns {
-  private readonly fresh: LaneState[] = [];
-  private readonly backlogged: LaneState[] = [];
+  readonly #fresh: LaneState[] = [];
+  readonly #backlogged: LaneState[] = [];
   /** Messages waiting, all lanes together. */
   count = 0;
 
   get any(): boolean {
-    return this.fresh.length > 0 || this.backlogged.length > 0;
+    return this.#fresh.length > 0 || this.#backlogged.length > 0;
   }
 
   /** Every lane with something waiting. */
   lanes(): LaneState[] {
-    return [...this.fresh, ...this.backlogged];
+    return [...this.#fresh, ...this.#backlogged];
   }
 
   /** `item` waits in `lane`, after its earlier ones; a lane that had nothing waiting is fresh. */
@@ -48,18 +48,18 @@ export class Turns {
     this.count++;
     if (lane.queued === null) {
       lane.queued = 'fresh';
-      this.fresh.push(lane);
+      this.#fresh.push(lane);
     }
   }
 
   /** The lane whose turn is next among those that `mayGo`: fresh ones first. */
   next(mayGo: (lane: LaneState) => boolean): LaneState | undefined {
-    return this.fresh.find(mayGo) ?? this.backlogged.find(mayGo);
+    return this.#fresh.find(mayGo) ?? this.#backlogged.find(mayGo);
   }
 
   /** The lane's first item, in its turn: the lane then waits at the back of the backlogged ones, if it has more. */
   take(lane: LaneState): unknown {
-    this.unqueue(lane);
+    this.#unqueue(lane);
     this.count--;
     return lane.waiting.shift();
   }
@@ -68,7 +68,7 @@ export class Turns {
   requeue(lane: LaneState): void {
     if (lane.closed || lane.waiting.length === 0 || lane.queued !== null) return;
     lane.queued = 'backlogged';
-    this.backlogged.push(lane);
+    this.#backlogged.push(lane);
   }
 
   /** Drops what the lane has waiting; it is not used again. */
@@ -77,7 +77,7 @@ export class Turns {
     lane.closed = true;
     this.count -= lane.waiting.length;
     lane.waiting = [];
-    this.unqueue(lane);
+    this.#unqueue(lane);
   }
 
   /** The lanes with the longest backlogs first, the newest first among equals. */
@@ -85,9 +85,9 @@ export class Turns {
     return this.lanes().sort((a, b) => b.waiting.length - a.waiting.length || b.serial - a.serial);
   }
 
-  private unqueue(lane: LaneState): void {
+  #unqueue(lane: LaneState): void {
     if (lane.queued === null) return;
-    const list = lane.queued === 'fresh' ? this.fresh : this.backlogged;
+    const list = lane.queued === 'fresh' ? this.#fresh : this.#backlogged;
     list.splice(list.indexOf(lane), 1);
     lane.queued = null;
   }

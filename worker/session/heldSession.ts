@@ -36,42 +36,45 @@ export interface HeldSessionOptions {
 export class HeldSession {
   /** The session held now, or null. */
   live: StoredSession | null = null;
-  private lastEnd: SessionEnd | null = null;
+  #lastEnd: SessionEnd | null = null;
   /** The stored session was read (or could not be). */
   loaded = false;
-  private readonly changes = new Emitter<{ state: SessionState; previous: SessionState }>();
+  readonly #changes = new Emitter<{ state: SessionState; previous: SessionState }>();
   /** Sessions that ended here or in another broker; a copy of them still in storage is never adopted. */
-  private readonly endedKeys = new Set<string>();
-  private readonly refused = new Set<string>();
+  readonly #endedKeys = new Set<string>();
+  readonly #refused = new Set<string>();
 
-  constructor(private readonly options: HeldSessionOptions) {}
+  readonly #options: HeldSessionOptions;
+  constructor(options: HeldSessionOptions) {
+    this.#options = options;
+  }
 
   state(): SessionState {
     if (!this.loaded) return { status: 'loading' };
     return this.live
       ? { status: 'signed-in', sessionKey: this.live.sessionKey, userId: this.live.userId }
-      : { status: 'signed-out', lastEnd: this.lastEnd };
+      : { status: 'signed-out', lastEnd: this.#lastEnd };
   }
 
   subscribe(listener: (state: SessionState, previous: SessionState) => void): () => void {
-    return this.changes.subscribe(({ state, previous }) => listener(state, previous));
+    return this.#changes.subscribe(({ state, previous }) => listener(state, previous));
   }
 
   /** Whether a record's access token can be sent as it is (not refused, not due for renewal). */
   usable(record: StoredSession): record is StoredSession & { accessToken: string } {
-    return isStoredTokenUsable(record, this.refused, this.options.clock.now(), this.options.marginMillis);
+    return isStoredTokenUsable(record, this.#refused, this.#options.clock.now(), this.#options.marginMillis);
   }
 
   /** The service refused `token`: it is never sent again, nor adopted again from storage, where it may still sit. */
   refuse(token: string): void {
-    remember(this.refused, token, REFUSED_TOKENS_KEPT);
+    remember(this.#refused, token, REFUSED_TOKENS_KEPT);
     if (this.live?.accessToken === token) this.live = { ...this.live, accessToken: null };
   }
 
   /** When to renew a token that just arrived; tells the app once when tokens look wrong. */
   renewAtFor(accessToken: string): number | null {
-    const judged = judgeArrivedAccessToken(accessToken, this.options.clock.now(), this.options.marginMillis);
-    if (judged.problem !== null) this.options.onWarning?.(ARRIVAL_WARNINGS[judged.problem]);
+    const judged = judgeArrivedAccessToken(accessToken, this.#options.clock.now(), this.#options.marginMillis);
+    if (judged.problem !== null) this.#options.onWarning?.(ARRIVAL_WARNINGS[judged.problem]);
     return judged.renewAtMillis;
   }
 
@@ -84,12 +87,12 @@ export class HeldSession {
     if (live === null || live.accessToken === null) return null;
     const renewAt = live.accessTokenRenewAtMillis;
     if (renewAt === undefined) return accessTokenExpiry(live.accessToken);
-    return renewAt === null ? null : renewAt + this.options.marginMillis;
+    return renewAt === null ? null : renewAt + this.#options.marginMillis;
   }
 
   /** `sessionKey` ended: a copy of it in storage is never adopted again. */
   rememberEnded(sessionKey: string): void {
-    remember(this.endedKeys, sessionKey, ENDED_KEYS_KEPT);
+    remember(this.#endedKeys, sessionKey, ENDED_KEYS_KEPT);
   }
 
   /** A new session from a sign-in response, held from now on (it replaces whatever session the slot had). */
@@ -102,7 +105,7 @@ export class HeldSession {
       accessToken: tokens.access_token,
       accessTokenRenewAtMillis: this.renewAtFor(tokens.access_token),
       userId,
-      updatedAtMillis: this.options.clock.now(),
+      updatedAtMillis: this.#options.clock.now(),
     };
     this.hold(record);
     return record;
@@ -119,7 +122,7 @@ export class HeldSession {
   apply(record: SessionRecord | null): void {
     const previous = this.state();
     // A session that ended is over even if storage still holds it (its end could not be written).
-    if (record?.status === 'active' && this.endedKeys.has(record.sessionKey)) {
+    if (record?.status === 'active' && this.#endedKeys.has(record.sessionKey)) {
       if (this.live?.sessionKey === record.sessionKey) this.live = null;
       return this.emit(previous);
     }
@@ -127,7 +130,7 @@ export class HeldSession {
       const heldUserId = this.live?.sessionKey === record.sessionKey ? this.live.userId : null;
       if (!isSameUser(heldUserId, record)) {
         // Another user's tokens under a session this broker holds: never taken for it.
-        if (heldUserId !== null) return this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
+        if (heldUserId !== null) return this.#options.onWarning?.(FOREIGN_TOKENS_WARNING);
         // A record whose access token names another user than the record does: the token is not this
         // session's, so it is never sent; the refresh token renews it, and the renewal's user is checked.
         record = { ...record, accessToken: null, accessTokenRenewAtMillis: null };
@@ -135,14 +138,14 @@ export class HeldSession {
       if (
         this.live?.sessionKey === record.sessionKey &&
         (this.live.accessToken === record.accessToken ||
-          (record.accessToken !== null && this.refused.has(record.accessToken)))
+          (record.accessToken !== null && this.#refused.has(record.accessToken)))
       )
         return;
       this.live = { ...record };
     } else {
-      if (!this.live && (record === null || record.end.atMillis === this.lastEnd?.atMillis) && this.loaded) return;
+      if (!this.live && (record === null || record.end.atMillis === this.#lastEnd?.atMillis) && this.loaded) return;
       this.live = null;
-      this.lastEnd = record?.status === 'ended' ? record.end : this.lastEnd;
+      this.#lastEnd = record?.status === 'ended' ? record.end : this.#lastEnd;
     }
     this.emit(previous);
   }
@@ -157,7 +160,7 @@ export class HeldSession {
   endLocally(end: SessionEnd): void {
     const previous = this.state();
     this.live = null;
-    this.lastEnd = end;
+    this.#lastEnd = end;
     this.emit(previous);
   }
 
@@ -169,6 +172,6 @@ export class HeldSession {
       (next.status !== 'signed-in' || (previous.status === 'signed-in' && previous.sessionKey === next.sessionKey)) &&
       (next.status !== 'signed-out' || (previous.status === 'signed-out' && previous.lastEnd === next.lastEnd));
     if (same) return;
-    this.changes.emit({ state: next, previous });
+    this.#changes.emit({ state: next, previous });
   }
 }

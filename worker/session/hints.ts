@@ -42,43 +42,48 @@ export function coalesced(task: () => Promise<void>): () => Promise<void> {
  * Anyone on the origin can make claims: this bounds what they cost the service and the broker.
  */
 export class EndChecks {
-  private running = false;
-  private later: unknown = null;
-  private lastMillis = Number.NEGATIVE_INFINITY;
-  private closed = false;
+  #running = false;
+  #later: unknown = null;
+  #lastMillis = Number.NEGATIVE_INFINITY;
+  #closed = false;
 
+  readonly #check: (claimed: ClaimedEnd) => Promise<unknown>;
+  readonly #clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
   constructor(
-    private readonly clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>,
-    private readonly check: (claimed: ClaimedEnd) => Promise<unknown>,
-  ) {}
+    clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>,
+    check: (claimed: ClaimedEnd) => Promise<unknown>,
+  ) {
+    this.#check = check;
+    this.#clock = clock;
+  }
 
   /** `stillHeld` says whether the session claimed ended is still the one held (when the check would run). */
   claim(claimed: ClaimedEnd, stillHeld: () => boolean): void {
-    if (this.closed || !stillHeld()) return;
-    const wait = this.lastMillis + CHECK_ENDED_MILLIS - this.clock.now();
-    if (this.running || wait > 0) {
-      this.later ??= this.clock.setTimeout(
+    if (this.#closed || !stillHeld()) return;
+    const wait = this.#lastMillis + CHECK_ENDED_MILLIS - this.#clock.now();
+    if (this.#running || wait > 0) {
+      this.#later ??= this.#clock.setTimeout(
         () => {
-          this.later = null;
+          this.#later = null;
           this.claim(claimed, stillHeld);
         },
         Math.max(wait, 0),
       );
       return;
     }
-    this.lastMillis = this.clock.now();
-    this.running = true;
+    this.#lastMillis = this.#clock.now();
+    this.#running = true;
     // A check that cannot reach the service (offline) leaves the session: its next renewal tells.
-    void this.check(claimed)
+    void this.#check(claimed)
       .catch(() => undefined)
       .finally(() => {
-        this.running = false;
+        this.#running = false;
       });
   }
 
   close(): void {
-    this.closed = true;
-    if (this.later !== null) this.clock.clearTimeout(this.later);
+    this.#closed = true;
+    if (this.#later !== null) this.#clock.clearTimeout(this.#later);
   }
 }
 

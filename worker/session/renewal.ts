@@ -48,23 +48,25 @@ export interface RenewedSession {
 type RenewalOutcome = { token: string | null } | { changed: true };
 
 export class Renewal {
-  private inFlight: Promise<string | null> | null = null;
+  #inFlight: Promise<string | null> | null = null;
   /** Token requests this session made (not those of other brokers). */
   count = 0;
 
-  constructor(
-    private readonly options: RenewalOptions,
-    private readonly session: RenewedSession,
-  ) {}
+  readonly #session: RenewedSession;
+  readonly #options: RenewalOptions;
+  constructor(options: RenewalOptions, session: RenewedSession) {
+    this.#session = session;
+    this.#options = options;
+  }
 
   /** Every caller in every tab shares one renewal. */
   renew(caller?: unknown): Promise<string | null> {
-    const joined = this.inFlight !== null;
-    this.inFlight ??= this.renewOnce().finally(() => {
-      this.inFlight = null;
+    const joined = this.#inFlight !== null;
+    this.#inFlight ??= this.renewOnce().finally(() => {
+      this.#inFlight = null;
     });
-    this.options.onRefreshCall?.({ caller, joined, refresh: this.inFlight });
-    return this.inFlight;
+    this.#options.onRefreshCall?.({ caller, joined, refresh: this.#inFlight });
+    return this.#inFlight;
   }
 
   /**
@@ -73,21 +75,21 @@ export class Renewal {
    * stored token is still good, and a refusal ends the session here for the reason given.
    */
   async renewOnce(ifEnded?: ClaimedEnd): Promise<string | null> {
-    const started = this.session.held.live;
+    const started = this.#session.held.live;
     if (!started) return null;
     const { value } = await withLock(
-      this.options.locks,
-      `authbroker:refresh:${this.options.slot}`,
-      this.options.lockTimeoutMillis ?? RENEWAL_LOCK_TIMEOUT_MILLIS,
-      () => this.underLock(started, ifEnded),
+      this.#options.locks,
+      `authbroker:refresh:${this.#options.slot}`,
+      this.#options.lockTimeoutMillis ?? RENEWAL_LOCK_TIMEOUT_MILLIS,
+      () => this.#underLock(started, ifEnded),
     );
-    return 'token' in value ? value.token : (this.session.held.live?.accessToken ?? null);
+    return 'token' in value ? value.token : (this.#session.held.live?.accessToken ?? null);
   }
 
-  private async underLock(started: StoredSession, ifEnded: ClaimedEnd | undefined): Promise<RenewalOutcome> {
-    const { held } = this.session;
+  async #underLock(started: StoredSession, ifEnded: ClaimedEnd | undefined): Promise<RenewalOutcome> {
+    const { held } = this.#session;
     // Another broker may have renewed or ended the session while we waited for the lock.
-    const stored = await this.options.storage.loadSession(this.options.slot).catch(() => undefined);
+    const stored = await this.#options.storage.loadSession(this.#options.slot).catch(() => undefined);
     if (stored !== undefined && liveKey(stored) !== started.sessionKey) {
       held.apply(stored);
       return { changed: true };
@@ -103,25 +105,25 @@ export class Renewal {
     }
     let accessToken: string;
     try {
-      accessToken = (await this.options.refreshAccessToken(this.options.tokenEndpoint, started.refreshToken))
+      accessToken = (await this.#options.refreshAccessToken(this.#options.tokenEndpoint, started.refreshToken))
         .access_token;
     } catch (error) {
-      return this.refused(error, started, ifEnded);
+      return this.#refused(error, started, ifEnded);
     }
     this.count++;
-    this.options.onRefreshed?.();
-    return this.renewed(accessToken, started);
+    this.#options.onRefreshed?.();
+    return this.#renewed(accessToken, started);
   }
 
   /** The service gave a new access token: held, stored and told to other brokers, if the session is still this one. */
-  private async renewed(accessToken: string, started: StoredSession): Promise<RenewalOutcome> {
-    const { held } = this.session;
-    const { clock, slot } = this.options;
+  async #renewed(accessToken: string, started: StoredSession): Promise<RenewalOutcome> {
+    const { held } = this.#session;
+    const { clock, slot } = this.#options;
     if (held.live?.sessionKey !== started.sessionKey) return { changed: true };
     if (!isSameUser(started.userId, { accessToken, userId: null })) {
       // The refresh token held was another user's: this session is not the one it claims to be.
-      this.options.onWarning?.(FOREIGN_TOKENS_WARNING);
-      await this.session.end(sessionEnd('refresh-rejected', clock.now()), started.sessionKey);
+      this.#options.onWarning?.(FOREIGN_TOKENS_WARNING);
+      await this.#session.end(sessionEnd('refresh-rejected', clock.now()), started.sessionKey);
       return { token: null };
     }
     const next: StoredSession = {
@@ -131,26 +133,22 @@ export class Renewal {
       updatedAtMillis: clock.now(),
     };
     held.live = next;
-    const stillOurs = await this.options.storage.replaceSession(next, started.sessionKey).catch((error: unknown) => {
-      this.options.onStorageError?.(error);
+    const stillOurs = await this.#options.storage.replaceSession(next, started.sessionKey).catch((error: unknown) => {
+      this.#options.onStorageError?.(error);
       return true;
     });
     if (!stillOurs) {
-      await this.session.reload();
+      await this.#session.reload();
       return { changed: true };
     }
-    this.options.bus.post({ type: 'tokens', slot, sessionKey: started.sessionKey });
+    this.#options.bus.post({ type: 'tokens', slot, sessionKey: started.sessionKey });
     return { token: accessToken };
   }
 
   /** The request failed: the service's refusal ends the session; connectivity and server trouble keep it. */
-  private async refused(
-    error: unknown,
-    started: StoredSession,
-    ifEnded: ClaimedEnd | undefined,
-  ): Promise<RenewalOutcome> {
-    const { held } = this.session;
-    const { clock } = this.options;
+  async #refused(error: unknown, started: StoredSession, ifEnded: ClaimedEnd | undefined): Promise<RenewalOutcome> {
+    const { held } = this.#session;
+    const { clock } = this.#options;
     if (!isKnownError(error, 'REFRESH_TOKEN_ERROR')) throw error;
     if (ifEnded !== undefined) {
       // The broker that ended it stores the end (or keeps trying to): this one only holds it.
@@ -160,7 +158,7 @@ export class Renewal {
       return { token: null };
     }
     const reason = isKnownError(error, 'REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED') ? 'session-revoked' : 'refresh-rejected';
-    await this.session.end(sessionEnd(reason, clock.now(), error.code), started.sessionKey);
+    await this.#session.end(sessionEnd(reason, clock.now(), error.code), started.sessionKey);
     return { token: null };
   }
 }

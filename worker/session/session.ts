@@ -25,39 +25,41 @@ export interface SessionOptions extends RenewalOptions {
 export class Session implements TokenSource {
   readonly renewable = true;
   readonly held: HeldSession;
-  private ready: Promise<void> | null = null;
+  #ready: Promise<void> | null = null;
   /** Where a session's end is stored, retried while storage refuses it. */
-  private readonly ends: EndRecords;
-  private readonly renewal: Renewal;
+  readonly #ends: EndRecords;
+  readonly #renewal: Renewal;
   /**
    * Another broker says the session held here ended, and storage does not say so: asked of the
    * service (a token request). Refused, the session is over here too; granted, the message was
    * not true and changes nothing.
    */
-  private readonly endChecks: EndChecks;
+  readonly #endChecks: EndChecks;
 
-  constructor(private readonly options: SessionOptions) {
+  readonly #options: SessionOptions;
+  constructor(options: SessionOptions) {
+    this.#options = options;
     this.held = new HeldSession(options);
-    this.renewal = new Renewal(options, this);
-    this.endChecks = new EndChecks(options.clock, (claimed) => this.renewal.renewOnce(claimed));
-    this.ends = endRecords(options);
-    listenToOtherBrokers(options, this, this.endChecks);
+    this.#renewal = new Renewal(options, this);
+    this.#endChecks = new EndChecks(options.clock, (claimed) => this.#renewal.renewOnce(claimed));
+    this.#ends = endRecords(options);
+    listenToOtherBrokers(options, this, this.#endChecks);
   }
 
   /** Loads the stored session once; later calls return the same promise. */
   start(): Promise<void> {
-    this.ready ??= this.options.storage.loadSession(this.options.slot).then(
+    this.#ready ??= this.#options.storage.loadSession(this.#options.slot).then(
       (record) => {
         this.held.apply(record);
         this.held.loaded = true;
       },
       (error: unknown) => {
         this.held.loaded = true;
-        this.options.onStorageError?.(error);
+        this.#options.onStorageError?.(error);
         this.held.emit({ status: 'loading' });
       },
     );
-    return this.ready;
+    return this.#ready;
   }
 
   state(): SessionState {
@@ -66,7 +68,7 @@ export class Session implements TokenSource {
 
   /** The storage slot this session lives in (the broker key, or `admin:` and the broker key). */
   get slot(): string {
-    return this.options.slot;
+    return this.#options.slot;
   }
 
   get sessionKey(): string | null {
@@ -75,7 +77,7 @@ export class Session implements TokenSource {
 
   /** Token requests this session made (not those of other brokers). */
   get refreshCount(): number {
-    return this.renewal.count;
+    return this.#renewal.count;
   }
 
   subscribe(listener: (state: SessionState, previous: SessionState) => void): () => void {
@@ -90,7 +92,7 @@ export class Session implements TokenSource {
       const live = this.held.live;
       if (!live) return null;
       if (this.held.usable(live)) return live.accessToken;
-      const token = await this.renewal.renew(caller);
+      const token = await this.#renewal.renew(caller);
       if (token !== null || !this.held.live) return token;
     }
     return this.held.live?.accessToken ?? null;
@@ -124,9 +126,9 @@ export class Session implements TokenSource {
   /** Starts a new session from a sign-in response; replaces whatever session the slot had. */
   async signIn(tokens: { access_token: string; refresh_token: string }, userId?: string | null): Promise<void> {
     await this.start();
-    const record = this.held.signIn(tokens, userId ?? userIdOf(tokens.access_token), this.options.slot);
-    await this.options.storage.saveSession(record).catch((error: unknown) => this.options.onStorageError?.(error));
-    this.options.bus.post({ type: 'session', slot: this.options.slot, sessionKey: record.sessionKey, end: null });
+    const record = this.held.signIn(tokens, userId ?? userIdOf(tokens.access_token), this.#options.slot);
+    await this.#options.storage.saveSession(record).catch((error: unknown) => this.#options.onStorageError?.(error));
+    this.#options.bus.post({ type: 'session', slot: this.#options.slot, sessionKey: record.sessionKey, end: null });
   }
 
   /**
@@ -135,7 +137,7 @@ export class Session implements TokenSource {
    */
   async end(end: SessionEnd, expectedKey?: string): Promise<void> {
     await this.start();
-    await endHeldSession(this.held, this.ends, this.options, end, expectedKey, () => this.reload());
+    await endHeldSession(this.held, this.#ends, this.#options, end, expectedKey, () => this.reload());
   }
 
   /**
@@ -146,18 +148,18 @@ export class Session implements TokenSource {
   confirmAlive(): void {
     const key = this.held.live?.sessionKey;
     if (key !== undefined)
-      this.endChecks.claim({ reason: 'signed-out', atMillis: null }, () => this.held.live?.sessionKey === key);
+      this.#endChecks.claim({ reason: 'signed-out', atMillis: null }, () => this.held.live?.sessionKey === key);
   }
 
   /** The broker is stopping: no more retries of a sign-out its closed storage could not take anyway. */
   close(): void {
-    this.ends.close();
-    this.endChecks.close();
+    this.#ends.close();
+    this.#endChecks.close();
   }
 
   /** Whether this broker is still trying to record a sign-out (storage refused it so far). */
   get endPending(): boolean {
-    return this.ends.pending();
+    return this.#ends.pending();
   }
 
   /** Re-reads storage (another broker changed something) and adopts it. */
@@ -165,10 +167,10 @@ export class Session implements TokenSource {
     await this.start();
     let record: SessionRecord | null;
     try {
-      record = await this.options.storage.loadSession(this.options.slot);
+      record = await this.#options.storage.loadSession(this.#options.slot);
     } catch {
       return;
     }
-    this.held.adoptReloaded(record, this.options.clock.now());
+    this.held.adoptReloaded(record, this.#options.clock.now());
   }
 }

@@ -41,15 +41,18 @@ export interface LivenessOptions<T> {
  * is found gone all the same (issue 39, item 1), and the brokers it made are freed.
  */
 export class TabLiveness<T extends object> {
-  private readonly watched = new Map<T, Watched>();
+  readonly #watched = new Map<T, Watched>();
   /** The periodic check of lock-less tabs, set while there is one. */
-  private locklessTimer: unknown = undefined;
+  #locklessTimer: unknown = undefined;
 
-  constructor(private readonly options: LivenessOptions<T>) {}
+  readonly #options: LivenessOptions<T>;
+  constructor(options: LivenessOptions<T>) {
+    this.#options = options;
+  }
 
   /** A tab connected; `ping` is how to ask it (none for a tab in the broker's own page). */
   add(tab: T, ping: Ping | undefined): void {
-    const { clock } = this.options;
+    const { clock } = this.#options;
     const now = clock.now();
     const state: Watched = {
       ping,
@@ -59,26 +62,26 @@ export class TabLiveness<T extends object> {
       confirmedAtMillis: now,
       asking: false,
     };
-    this.watched.set(tab, state);
+    this.#watched.set(tab, state);
     if (ping !== undefined) {
       state.firstCheck = clock.setTimeout(() => {
         state.firstCheck = undefined;
-        if (state.lockName === undefined) void this.ask(tab);
-        this.checkLocklessLater();
+        if (state.lockName === undefined) void this.#ask(tab);
+        this.#checkLocklessLater();
       }, LOCKLESS_CHECK_MILLIS);
     }
   }
 
   remove(tab: T): void {
-    const state = this.watched.get(tab);
+    const state = this.#watched.get(tab);
     if (state === undefined) return;
-    this.watched.delete(tab);
+    this.#watched.delete(tab);
     state.watcher?.abort();
-    const { clock } = this.options;
+    const { clock } = this.#options;
     if (state.firstCheck !== undefined) clock.clearTimeout(state.firstCheck);
-    if (this.locklessTimer !== undefined && !this.anyLockless()) {
-      clock.clearTimeout(this.locklessTimer);
-      this.locklessTimer = undefined;
+    if (this.#locklessTimer !== undefined && !this.#anyLockless()) {
+      clock.clearTimeout(this.#locklessTimer);
+      this.#locklessTimer = undefined;
     }
   }
 
@@ -87,8 +90,8 @@ export class TabLiveness<T extends object> {
    * another page took that. A lock nobody holds changes nothing: it would read as a tab already gone.
    */
   async watch(tab: T, lockName: string): Promise<void> {
-    const { locks } = this.options;
-    const state = this.watched.get(tab);
+    const { locks } = this.#options;
+    const state = this.#watched.get(tab);
     if (locks === null || state === undefined || state.lockName === lockName) return;
     let held: boolean;
     try {
@@ -96,7 +99,7 @@ export class TabLiveness<T extends object> {
     } catch {
       return;
     }
-    if (!held || this.watched.get(tab) !== state) return;
+    if (!held || this.#watched.get(tab) !== state) return;
     state.watcher?.abort();
     const watcher = new AbortController();
     state.lockName = lockName;
@@ -107,35 +110,35 @@ export class TabLiveness<T extends object> {
       // Aborted: the tab named another lock, or it was released.
       return;
     }
-    if (state.watcher !== watcher || this.watched.get(tab) !== state) return;
+    if (state.watcher !== watcher || this.#watched.get(tab) !== state) return;
     // Freed: the tab is gone, or another page took the lock from a tab that is still there.
     state.lockName = undefined;
     state.watcher = undefined;
-    await this.ask(tab);
+    await this.#ask(tab);
     // Lock-less now, unless it names a fresh lock.
-    this.checkLocklessLater();
+    this.#checkLocklessLater();
   }
 
   /**
    * Asks the tab over its own port; releases it unless it answers in time. With no way to ask, a freed lock is the last
    * word.
    */
-  private async ask(tab: T): Promise<void> {
-    const state = this.watched.get(tab);
+  async #ask(tab: T): Promise<void> {
+    const state = this.#watched.get(tab);
     if (state === undefined || state.asking) return;
-    if (state.ping === undefined) return this.options.release(tab);
+    if (state.ping === undefined) return this.#options.release(tab);
     state.asking = true;
-    const askedAtMillis = this.options.clock.now();
-    const alive = await this.answered(state.ping);
+    const askedAtMillis = this.#options.clock.now();
+    const alive = await this.#answered(state.ping);
     state.asking = false;
-    if (this.watched.get(tab) !== state) return;
+    if (this.#watched.get(tab) !== state) return;
     // There when asked: so the next periodic check asks it again, one period after this one.
     if (alive) state.confirmedAtMillis = askedAtMillis;
-    else this.options.release(tab);
+    else this.#options.release(tab);
   }
 
-  private answered(ping: Ping): Promise<boolean> {
-    const { clock } = this.options;
+  #answered(ping: Ping): Promise<boolean> {
+    const { clock } = this.#options;
     return new Promise((resolve) => {
       const timer = clock.setTimeout(() => resolve(false), TAB_PING_TIMEOUT_MILLIS);
       const settle = (alive: boolean) => {
@@ -147,12 +150,12 @@ export class TabLiveness<T extends object> {
   }
 
   /** Whether a tab may answer but names no lock watched now, past its first check. */
-  private static lockless(state: Watched): boolean {
+  static #lockless(state: Watched): boolean {
     return state.ping !== undefined && state.lockName === undefined && state.firstCheck === undefined;
   }
 
-  private anyLockless(): boolean {
-    for (const state of this.watched.values()) if (TabLiveness.lockless(state)) return true;
+  #anyLockless(): boolean {
+    for (const state of this.#watched.values()) if (TabLiveness.#lockless(state)) return true;
     return false;
   }
 
@@ -160,15 +163,15 @@ export class TabLiveness<T extends object> {
    * In LOCKLESS_CHECK_MILLIS, asks every lock-less tab not heard from for that long (one question per tab and period),
    * then again, as long as there is one.
    */
-  private checkLocklessLater(): void {
-    if (this.locklessTimer !== undefined || !this.anyLockless()) return;
-    const { clock } = this.options;
-    this.locklessTimer = clock.setTimeout(() => {
-      this.locklessTimer = undefined;
+  #checkLocklessLater(): void {
+    if (this.#locklessTimer !== undefined || !this.#anyLockless()) return;
+    const { clock } = this.#options;
+    this.#locklessTimer = clock.setTimeout(() => {
+      this.#locklessTimer = undefined;
       const now = clock.now();
-      for (const [tab, state] of this.watched)
-        if (TabLiveness.lockless(state) && now - state.confirmedAtMillis >= LOCKLESS_CHECK_MILLIS) void this.ask(tab);
-      this.checkLocklessLater();
+      for (const [tab, state] of this.#watched)
+        if (TabLiveness.#lockless(state) && now - state.confirmedAtMillis >= LOCKLESS_CHECK_MILLIS) void this.#ask(tab);
+      this.#checkLocklessLater();
     }, LOCKLESS_CHECK_MILLIS);
   }
 }

@@ -49,37 +49,41 @@ export type SubscriptionCause = (tab: number, via: 'subscribe' | 'session', kind
  * for its lifetime and a question over the tab's own port, and the tab's subscriptions are released.
  */
 export class Tabs {
-  private tabs = new Map<number, TabState>();
-  private labels = 0;
-  private readonly liveness: TabLiveness<TabState>;
+  #tabs = new Map<number, TabState>();
+  #labels = 0;
+  readonly #liveness: TabLiveness<TabState>;
   /** A tab came or went, or a subscription changed. */
   readonly changed = new Emitter();
   /** A tab went (its number). */
   readonly released = new Emitter<number>();
 
+  readonly #causeOf: SubscriptionCause;
+  readonly #queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>;
   constructor(
-    private readonly queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>,
+    queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>,
     locks: LockManagerLike | null,
-    private readonly causeOf: SubscriptionCause = () => undefined,
+    causeOf: SubscriptionCause = () => undefined,
     clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = systemClock,
   ) {
-    this.liveness = new TabLiveness({ locks, clock, release: (tab) => this.release(tab) });
+    this.#causeOf = causeOf;
+    this.#queries = queries;
+    this.#liveness = new TabLiveness({ locks, clock, release: (tab) => this.release(tab) });
   }
 
   get count(): number {
-    return this.tabs.size;
+    return this.#tabs.size;
   }
 
   get subscriptionCount(): number {
     let total = 0;
-    for (const tab of this.tabs.values()) total += tab.subscriptions.size;
+    for (const tab of this.#tabs.values()) total += tab.subscriptions.size;
     return total;
   }
 
   /** A new connection is always a new tab: what its hello says never touches another connection. */
   register(hello: Pick<TabHello, 'lockName'>, listener: TabListener, onRelease?: () => void): Tab {
     const tab: TabState = {
-      label: ++this.labels,
+      label: ++this.#labels,
       listener,
       onRelease,
       subscriptions: new Map(),
@@ -88,8 +92,8 @@ export class Tabs {
       released: false,
       visible: undefined,
     };
-    this.tabs.set(tab.label, tab);
-    this.liveness.add(tab, listener.ping?.bind(listener));
+    this.#tabs.set(tab.label, tab);
+    this.#liveness.add(tab, listener.ping?.bind(listener));
     if (hello.lockName !== undefined) this.watchLifetime(tab, hello.lockName);
     this.changed.emit();
     return tab;
@@ -97,20 +101,20 @@ export class Tabs {
 
   /** Releases the tab when its lifetime lock is freed and it does not answer over its own port. */
   watchLifetime(tab: Tab, lockName: string): void {
-    const state = this.tabs.get(tab.label);
+    const state = this.#tabs.get(tab.label);
     if (state === undefined || state !== tab) return;
-    void this.liveness.watch(state, lockName);
+    void this.#liveness.watch(state, lockName);
   }
 
   release(tab: Tab): void {
-    const state = this.tabs.get(tab.label);
+    const state = this.#tabs.get(tab.label);
     if (state === undefined || state !== tab) return;
     state.released = true;
-    this.liveness.remove(state);
+    this.#liveness.remove(state);
     for (const subscription of state.subscriptions.values()) subscription.detach();
     state.subscriptions.clear();
     state.pending.clear();
-    this.tabs.delete(state.label);
+    this.#tabs.delete(state.label);
     // After the goodbye answer (if any) has gone out.
     if (state.onRelease) setTimeout(state.onRelease, 0);
     this.released.emit(state.label);
@@ -118,7 +122,7 @@ export class Tabs {
   }
 
   subscribe(tab: Tab, subscriptionId: string, spec: QuerySpec): QuerySnapshot {
-    const state = this.state(tab);
+    const state = this.#state(tab);
     if (!state.subscriptions.has(subscriptionId) && state.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_TAB) {
       throw new InvalidArgumentError(
         'subscriptionId',
@@ -126,14 +130,14 @@ export class Tabs {
       );
     }
     state.subscriptions.get(subscriptionId)?.detach();
-    const subscription = this.attach(state, subscriptionId, spec, 'subscribe');
+    const subscription = this.#attach(state, subscriptionId, spec, 'subscribe');
     state.subscriptions.set(subscriptionId, subscription);
     this.changed.emit();
     return subscription.entry.snapshot();
   }
 
   unsubscribe(tab: Tab, subscriptionId: string): void {
-    const state = this.state(tab);
+    const state = this.#state(tab);
     state.subscriptions.get(subscriptionId)?.detach();
     state.subscriptions.delete(subscriptionId);
     state.pending.delete(subscriptionId);
@@ -142,37 +146,32 @@ export class Tabs {
 
   /** After a sign-in or sign-out, queries of that scope belong to a new owner: move every subscription over. */
   repoint(scope: QueryScope): void {
-    const owner = this.queries.ownerOf(scope);
-    for (const tab of this.tabs.values()) {
+    const owner = this.#queries.ownerOf(scope);
+    for (const tab of this.#tabs.values()) {
       for (const [id, subscription] of tab.subscriptions) {
         if (subscription.entry.scope !== scope || subscription.entry.owner === owner) continue;
         subscription.detach();
-        const moved = this.attach(tab, id, subscription.entry.spec, 'session');
+        const moved = this.#attach(tab, id, subscription.entry.spec, 'session');
         tab.subscriptions.set(id, moved);
         queueDelivery(tab, id, moved.entry.snapshot());
       }
     }
     // Entries of the old session nobody watches any more are dropped now rather than in 5 s.
-    this.queries.cache.removeUnwatched((entry) => entry.scope === scope && entry.owner !== owner);
+    this.#queries.cache.removeUnwatched((entry) => entry.scope === scope && entry.owner !== owner);
   }
 
-  private attach(
-    tab: TabState,
-    subscriptionId: string,
-    spec: QuerySpec,
-    via: 'subscribe' | 'session',
-  ): ActiveSubscription {
-    const entry = this.queries.entryFor(spec);
+  #attach(tab: TabState, subscriptionId: string, spec: QuerySpec, via: 'subscribe' | 'session'): ActiveSubscription {
+    const entry = this.#queries.entryFor(spec);
     const detach = entry.subscribe(
       (snapshot) => queueDelivery(tab, subscriptionId, snapshot),
-      this.causeOf(tab.label, via, spec.kind),
+      this.#causeOf(tab.label, via, spec.kind),
     );
     return { entry, detach };
   }
 
   /** The tab says whether it is shown. */
   setVisible(tab: Tab, visible: boolean): void {
-    const state = this.state(tab);
+    const state = this.#state(tab);
     if (state.visible === visible) return;
     state.visible = visible;
     this.changed.emit();
@@ -180,7 +179,7 @@ export class Tabs {
 
   /** Whether a shown tab watches what connectivity looks like (its state, the broker's status, diagnostics). */
   someoneWatchesConnectivity(): boolean {
-    for (const tab of this.tabs.values()) {
+    for (const tab of this.#tabs.values()) {
       if (tab.visible !== true) continue;
       for (const { entry } of tab.subscriptions.values()) if (SHOWS_CONNECTIVITY.has(entry.spec.kind)) return true;
     }
@@ -189,19 +188,19 @@ export class Tabs {
 
   /** Each tab by number, with the entries it watches (diagnostics). */
   describe(): Array<{ tab: number; entries: CacheEntry[] }> {
-    return [...this.tabs.values()].map((tab) => ({
+    return [...this.#tabs.values()].map((tab) => ({
       tab: tab.label,
       entries: [...tab.subscriptions.values()].map((s) => s.entry),
     }));
   }
 
-  private state(tab: Tab): TabState {
-    const state = this.tabs.get(tab.label);
+  #state(tab: Tab): TabState {
+    const state = this.#tabs.get(tab.label);
     if (!state || state !== tab) throw new InvalidArgumentError('tab', 'This connection was closed; connect again.');
     return state;
   }
 
   releaseAll(): void {
-    for (const tab of [...this.tabs.values()]) this.release(tab);
+    for (const tab of [...this.#tabs.values()]) this.release(tab);
   }
 }
