@@ -27,6 +27,7 @@ import type {
 import type { AppRequest, AppResponse, AppToken } from './appRequests.js';
 import type { AuthHeaders } from '../protocol/authHeaders.js';
 import type { PartialUser } from '../protocol/partialUser.js';
+import type { BillableCustomer, Customer } from '../protocol/paymentModels.js';
 import type { DataOf, QuerySpec } from './queries.js';
 import type { QuerySnapshot } from './snapshot.js';
 import type { BrokerStatus } from './state.js';
@@ -352,6 +353,30 @@ export interface BrokerApi {
    * to one of their verified addresses (else VERIFICATION_CODE_NOT_FOUND); restricted users may not join.
    */
   acceptTeamInvitationById(invitationId: string): Promise<void>;
+
+  // ── payments: a customer is `{ userId }`, `{ teamId }` or `{ customCustomerId }`; a client reaches its own user and the
+  // teams where it holds `team_admin`. The queries `item`, `products`, `billing` and `invoices` show what it has.
+  /**
+   * A checkout URL for a product of the project's configuration: the service's purchase page (the emulator's own in
+   * test mode), which comes back to `returnUrl` (a trusted domain) when done; call `refreshPayments` there.
+   * PRODUCT_ALREADY_GRANTED (as UNSUPPORTED_ERROR's `originalErrorCode`) when the customer owns it and it does not stack.
+   */
+  createCheckoutUrl(customer: BillableCustomer, options: { productId: string; returnUrl?: string }): Promise<string>;
+  /** Cancels a subscription: the product stays the customer's until the end of the period paid for. */
+  cancelSubscription(
+    customer: BillableCustomer,
+    options: { productId: string; subscriptionId?: string },
+  ): Promise<void>;
+  /** Moves a subscription to another plan of its product line (the service charges the card Stripe holds). */
+  switchSubscription(
+    customer: BillableCustomer,
+    options: { fromProductId: string; toProductId: string; priceId?: string; quantity?: number },
+  ): Promise<void>;
+  /**
+   * Refetches, in every tab at once, what is shown of a customer's items, products, billing and invoices: on the page a
+   * checkout returns to, or after the app's server changed a quantity.
+   */
+  refreshPayments(customer: Customer): Promise<void>;
 
   // ── project administration (a project owner signed in to the `internal` project)
   /**

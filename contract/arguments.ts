@@ -8,6 +8,7 @@ import { InvalidArgumentError } from '../protocol/errors/errors.js';
 import { emailTemplateTypes } from '../protocol/resources/admin.js';
 import type { Json } from '../protocol/resources/common.js';
 import type { ProjectUpdateModel } from '../protocol/models.js';
+import type { BillableCustomer, Customer } from '../protocol/paymentModels.js';
 import type { BrokerApi } from './api.js';
 import { checkPlainValues } from './plainData.js';
 import type { MethodName } from './methods.js';
@@ -123,6 +124,23 @@ const mfa = () => fields({ attemptCode: code(), totp: totp() });
 const channelUpdate = () =>
   fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
 const permissionFields = { description: optional(text()), containedPermissionIds: optional(stringList()) };
+/** A payments customer: exactly one of its ids (users' and teams' are UUIDs). */
+const oneCustomer = <T>(entries: Parameters<typeof fields>[0], names: string) =>
+  pipe(
+    fields(entries),
+    check(
+      (c: Record<string, unknown>) => Object.values(c).filter((id) => id !== undefined).length === 1,
+      `must name exactly one of ${names}`,
+    ),
+    transform((c) => c as T),
+  );
+const customer = () =>
+  oneCustomer<Customer>(
+    { userId: optional(uuid()), teamId: optional(uuid()), customCustomerId: optional(segment()) },
+    'userId, teamId or customCustomerId',
+  );
+const billableCustomer = () =>
+  oneCustomer<BillableCustomer>({ userId: optional(uuid()), teamId: optional(uuid()) }, 'userId or teamId');
 
 const apiKeyInput = () =>
   fields({ description: text(), expiresAtMillis: nullable(finiteNumber()), isPublic: optional(bool()) });
@@ -282,6 +300,28 @@ export const argumentRules = {
   ),
   deleteOAuthProvider: args(['oauthProviderId', uuid()]),
   acceptTeamInvitationById: args(['invitationId', uuid()]),
+
+  createCheckoutUrl: args(
+    ['customer', billableCustomer()],
+    ['options', fields({ productId: segment(), returnUrl: optional(redirectTarget()) })],
+  ),
+  cancelSubscription: args(
+    ['customer', billableCustomer()],
+    ['options', fields({ productId: segment(), subscriptionId: optional(segment()) })],
+  ),
+  switchSubscription: args(
+    ['customer', billableCustomer()],
+    [
+      'options',
+      fields({
+        fromProductId: segment(),
+        toProductId: segment(),
+        priceId: optional(segment()),
+        quantity: optional(finiteNumber()),
+      }),
+    ],
+  ),
+  refreshPayments: args(['customer', customer()]),
 
   adminSignInWithPassword: args(['input', signIn()]),
   adminSignInWithMfa: args(['input', mfa()]),

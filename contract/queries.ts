@@ -13,7 +13,7 @@ import type { Transport } from '../protocol/transport.js';
 import type { PendingChange } from './appRequests.js';
 import type { BrokerFacts, CacheEntryFacts } from './diagnostics.js';
 import type { Watchable } from './events.js';
-import { bool, fields, optional, segment, uuid, type Output, type Rule } from './schema.js';
+import { bool, fields, finiteNumber, oneOf, optional, segment, uuid, type Output, type Rule } from './schema.js';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from './state.js';
 
 import type { QueryScope } from './scope.js';
@@ -68,6 +68,12 @@ const live = <D>(watch: (context: LiveContext) => Watchable<D>): LiveQueryDefini
 const none = fields({});
 const team = fields({ teamId: uuid() });
 const ofProject = fields({ projectId: optional(segment()) });
+/** A payments customer's fields; `types` those the service serves for the query. */
+const customer = <const T extends readonly [string, ...string[]]>(types: T) => ({
+  customerType: oneOf(types),
+  customerId: segment(),
+});
+const page = { cursor: optional(segment()), limit: optional(finiteNumber()) };
 
 /** Lists of a signed-out user are empty without asking the service. */
 const whenSignedIn =
@@ -211,6 +217,36 @@ export const queries = {
     scope: 'project',
     params: none,
     fetch: async ({ client }) => camelize(await endpoints.getCurrentProject(client)),
+  }),
+  // ── payments: a customer (`customerType`: user, team or custom; `customerId`) as the signed-in user may see it. The
+  // fetches load with their module (paymentQueries.ts) on the first payments query.
+  /** A customer's quantity of an item (`{ id, displayName, quantity, nonNegativeQuantity }`); null signed out. */
+  item: fetched({
+    scope: 'user',
+    params: fields({ ...customer(['user', 'team', 'custom']), itemId: segment() }),
+    fetch: async (context, params) =>
+      (await import('./paymentQueries.js')).fetchItem(context.client, context.isSignedIn(), params),
+  }),
+  /** A page of the products a customer owns, with their prices, subscriptions and plans to switch to. */
+  products: fetched({
+    scope: 'user',
+    params: fields({ ...customer(['user', 'team', 'custom']), ...page }),
+    fetch: async (context, params) =>
+      (await import('./paymentQueries.js')).fetchProducts(context.client, context.isSignedIn(), params),
+  }),
+  /** Whether a user or team has a Stripe customer, and its card on file; null signed out. */
+  billing: fetched({
+    scope: 'user',
+    params: fields(customer(['user', 'team'])),
+    fetch: async (context, params) =>
+      (await import('./paymentQueries.js')).fetchBilling(context.client, context.isSignedIn(), params),
+  }),
+  /** A page of a user's or team's subscription invoices, newest first. */
+  invoices: fetched({
+    scope: 'user',
+    params: fields({ ...customer(['user', 'team']), ...page }),
+    fetch: async (context, params) =>
+      (await import('./paymentQueries.js')).fetchInvoices(context.client, context.isSignedIn(), params),
   }),
   'admin.ownedProjects': fetched({
     scope: 'admin',

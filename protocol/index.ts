@@ -31,6 +31,7 @@ export * as endpoints from './endpoints/index.js';
 export { isUuid } from './args.js';
 export * from './models.js';
 export type {
+  BillableCustomer,
   BillingModel,
   Customer,
   CustomerPageModel,

@@ -22,6 +22,9 @@ import type {
 /** Whose items and products: the SDK's three forms (`{ userId }`, `{ teamId }`, `{ customCustomerId }`). */
 export type Customer = { userId: string } | { teamId: string } | { customCustomerId: string };
 
+/** A customer with a Stripe customer of its own (billing, invoices, subscriptions a client manages): a user or a team. */
+export type BillableCustomer = { userId: string } | { teamId: string };
+
 /** A customer as the wire names it. */
 export interface CustomerRef {
   customerType: CustomerType;

@@ -15,6 +15,7 @@ import { oauthMethods } from './oauth.js';
 import { oauthProviderMethods } from './oauthProviders.js';
 import { ownedApiKeyMethods } from './ownedApiKeys.js';
 import { passwordMethods } from './password.js';
+import { paymentMethods } from './payments.js';
 import { teamMethods } from './teams.js';
 import { tokenUseMethods } from './tokenUses.js';
 
@@ -28,6 +29,7 @@ export function createServices(context: ApiContext): ServiceMethods {
     ...accountMethods(context),
     ...teamMethods(context),
     ...adminMethods(context),
+    ...paymentMethods(context),
     ...ownedApiKeyMethods(context),
     ...oauthProviderMethods(context),
     ...tokenUseMethods(context),
