@@ -68,10 +68,14 @@ function summaryRow(target: 'real' | 'emulator', run: RunResults | null, reason:
   if (run === null) return `| ${TARGET_NAMES[target]} | not run${reason ? `: ${reason}` : ''} | | | | | |`;
   const c = counts(run.files);
   const when = `${run.startedAt.slice(0, 16).replace('T', ' ')} UTC, authbroker ${code(run.authbrokerCommit ?? 'unknown')}`;
-  const timedOut = run.files
-    .flatMap((file) => file.tests)
-    .filter((test) => test.failure?.message.startsWith('Test timed out')).length;
-  const failed = timedOut === 0 ? `${c.failed}` : `${c.failed} (${timedOut} timed out)`;
+  const failures = run.files.flatMap((file) => file.tests).map((test) => test.failure?.message ?? '');
+  const timedOut = failures.filter((message) => message.startsWith('Test timed out')).length;
+  const serverErrors = failures.filter((message) => message.startsWith('API threw ISE')).length;
+  const notes = [
+    ...(timedOut === 0 ? [] : [`${timedOut} timed out`]),
+    ...(serverErrors === 0 ? [] : [`${serverErrors} answered 500`]),
+  ];
+  const failed = notes.length === 0 ? `${c.failed}` : `${c.failed} (${notes.join(', ')})`;
   return `| ${TARGET_NAMES[target]} | ${when} | ${c.passed} of ${c.total} | ${failed} | ${c.skipped} | ${minutes(run.setupSeconds)} | ${minutes(run.testSeconds)} |`;
 }
 
@@ -163,12 +167,14 @@ export function writeReport(file: URL, all: Results, realNotRunReason: string | 
   if (real !== null && emulator !== null) {
     const realPassed = counts(real.files).passed;
     const both = realPassed - gaps.count;
-    const percent = realPassed === 0 ? 0 : Math.round((both / realPassed) * 100);
+    const percent = realPassed === 0 ? 0 : Math.floor((both / realPassed) * 1000) / 10;
     lines.push(
       `**Of the ${realPassed} tests the real backend passes, the emulator passes ${both} (${percent} %).**`,
       `"Set-up" is starting the target (and exporting and installing the suite when it was not yet); "tests ran" is the`,
-      `suite itself. A test that timed out (limit ${(real.testTimeoutMillis ?? 50_000) / 1000} s on the real backend) says nothing of the answers:`,
-      'on a busy two-core machine the real backend in development mode takes seconds a request.',
+      `suite itself. A test that timed out (limit ${(real.testTimeoutMillis ?? 50_000) / 1000} s on the real backend unless said otherwise) or that the`,
+      'real backend answered with a 500 says little of its answers: on a busy two-core machine, the backend in development',
+      "mode takes seconds a request, its database transactions time out, and its development mode's injected retryable",
+      'errors can outlast their retries.',
       '',
     );
   }

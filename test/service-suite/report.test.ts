@@ -123,7 +123,7 @@ describe('the report', () => {
     expect(text).toContain(
       '| emulator | 2026-11-29 06:00 UTC, authbroker `abcdef123456` | 3 of 4 | 1 | 0 | 6 s | 80 s |',
     );
-    expect(text).toContain('**Of the 3 tests the real backend passes, the emulator passes 2 (67 %).**');
+    expect(text).toContain('**Of the 3 tests the real backend passes, the emulator passes 2 (66.6 %).**');
     expect(text).toContain('| users.test.ts | 3 | 2 | 2 |');
     expect(text).toContain('| teams.test.ts | 1 | 1 | 1 |');
     expect(text).toContain('## Tests the real backend passes and the emulator fails (1)');
