@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { startMailSink, type RunningMailSink } from '../../test/real/support/mailSink.js';
 import { createDemoProject } from '../../test/real/support/realProject.js';
+import { startStripeStandIn, type RunningStripeStandIn } from '../../test/real/support/stripeStandIn.js';
 import { writeLaneReport, type LaneTimings } from '../../test/real/support/report.js';
 import type { RealTargetFile } from '../../test/support/serviceTarget.js';
 import { EMAIL_RENDERING_MODULES, startRenderSandbox, type RenderSandbox } from './renderSandbox.js';
@@ -25,6 +26,7 @@ const ARTIFACTS = new URL('.artifacts/real/', ROOT);
 const PORT = Number(process.env.PORT ?? 8202);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const MAIL_HTTP_PORT = 8130;
+const STRIPE_PORT = 8223;
 const INTERNAL_PUBLISHABLE_KEY = 'this-publishable-client-key-is-for-local-development-only';
 
 const seconds = (from: number) => Math.round((performance.now() - from) / 100) / 10;
@@ -112,6 +114,21 @@ async function renderSandbox(): Promise<RenderSandbox | null> {
   return sandbox;
 }
 
+/**
+ * The backend asks Stripe (its development setup's `stripe-mock`, on port 8223 for the lane's prefix 82) for the
+ * bookkeeping around a purchase URL, even in test mode: the lane's stand-in (test/real/support/stripeStandIn.ts),
+ * unless something answers there already.
+ */
+async function stripeStandIn(): Promise<RunningStripeStandIn | null> {
+  if (await answers(`http://127.0.0.1:${STRIPE_PORT}/`)) {
+    log(`something answers on ${STRIPE_PORT} already; using it as Stripe`);
+    return null;
+  }
+  const stripe = await startStripeStandIn({ port: STRIPE_PORT });
+  log(`Stripe stand-in for the backend's test-mode payments: ${stripe.url}`);
+  return stripe;
+}
+
 /** The backend's resident memory (every process of its session) and the disk its work folder takes. */
 function measureCost(timings: LaneTimings): void {
   const work = realBackendWorkFolder();
@@ -154,6 +171,7 @@ async function main(): Promise<void> {
   await startBackend(timings);
   const { url: mailboxUrl, sink } = await mailSink();
   const sandbox = await renderSandbox();
+  const stripe = await stripeStandIn();
   const emails = pumpEmailQueue(BASE_URL);
   try {
     const projectStarted = performance.now();
@@ -197,6 +215,7 @@ async function main(): Promise<void> {
   } finally {
     await emails.stop();
     await sandbox?.stop();
+    await stripe?.stop();
     await sink?.stop();
   }
 }
