@@ -173,7 +173,7 @@ async function browserFollows(authorizeUrl: string, email: string): Promise<stri
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
   const atCallback = await consent({ consentUrl, cookie } as StartedFlow, { email, display_name: 'Ada Broker' });
   const back = await callback(atCallback, cookie);
-  expect(back.status, back.text).toBe(307);
+  expect(back.status, back.text).toBe(303);
   return back.location!;
 }
 

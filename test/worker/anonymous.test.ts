@@ -79,7 +79,7 @@ describe('an anonymous user signed in by the broker', () => {
       { email, display_name: 'Ada Upgraded' },
     );
     const back = await callback(atCallback, cookie);
-    expect(back.status, back.text).toBe(307);
+    expect(back.status, back.text).toBe(303);
     const result = await tab.api.completeOAuth({ callbackUrl: back.location! });
     expect(result).toMatchObject({ status: 'signed-in', userId, isNewUser: true, type: 'authenticate' });
     await tab.waitFor('user', (s) => (s.data as User | null)?.primaryEmail === email);
