@@ -16,6 +16,7 @@ import { CliAuthConfirm } from './pages/handler/CliAuthConfirm.js';
 import { EmailVerification } from './pages/handler/EmailVerification.js';
 import { ErrorPage } from './pages/handler/ErrorPage.js';
 import { MagicLinkCallback } from './pages/handler/MagicLinkCallback.js';
+import { Onboarding } from './pages/handler/Onboarding.js';
 import { OAuthCallback } from './pages/handler/OAuthCallback.js';
 import { PasswordReset } from './pages/handler/PasswordReset.js';
 import { TeamInvitation } from './pages/handler/TeamInvitation.js';
@@ -46,6 +47,7 @@ function routesFor(paths: HandlerPaths): Route[] {
     { path: paths.oauthCallback, title: 'Signing in', render: () => <OAuthCallback /> },
     { path: paths.teamInvitation, title: 'Team invitation', render: () => <TeamInvitation /> },
     { path: paths.cliAuthConfirm, title: 'Sign in a command-line app', render: () => <CliAuthConfirm /> },
+    { path: paths.onboarding, title: 'Finish signing up', render: () => <Onboarding /> },
     { path: paths.error, title: 'Something went wrong', render: () => <ErrorPage /> },
     { path: '/teams', title: 'Teams', render: () => <Teams /> },
     { path: '/teams/:teamId', title: 'Team', render: ({ teamId }) => <TeamPage teamId={teamId!} /> },

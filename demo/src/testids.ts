@@ -22,10 +22,12 @@
  *             team-invitation-status,
  *             team-invitation-team-name, team-invitation-accept, team-invitation-sign-in
  *             cli-confirm-status (data-state: ready, confirmed, failed, no-code), cli-confirm-authorize
+ *             onboarding-status (data-state: the restricted reason, or none), onboarding-resend,
+ *             restricted-notice (a page's guard, for a restricted user)
  *             (status elements carry data-state)
  * Account:    account-nav-{section} (accountNav(section)), account-section-{section}
  *             (accountSection(section)); sections: profile, emails, password, passkeys, mfa,
- *             connected-accounts, notifications, permissions, sessions, delete
+ *             connected-accounts, api-keys, notifications, permissions, sessions, delete
  *   profile:  profile-form, profile-display-name, profile-save, avatar-image, avatar-input, avatar-remove
  *   e-mails:  contact-channel-add-form, contact-channel-email, contact-channel-used-for-auth,
  *             contact-channel-add, contact-channel-row (data-email), contact-channel-make-primary,
@@ -36,7 +38,12 @@
  *             mfa-setup-enable, mfa-setup-cancel, mfa-disable
  *   linked:   connected-account-row (data-provider), connected-account-link,
  *             connected-account-scope, connected-account-get-token, connected-account-token,
- *             connected-account-relink, connected-account-usable (data-provider, data-account-id)
+ *             connected-account-relink, connected-account-usable (data-provider, data-account-id),
+ *             oauth-provider-row (data-provider, data-sign-in, data-connected), oauth-provider-sign-in,
+ *             oauth-provider-connected, oauth-provider-remove
+ *   api keys (the user's; a team's the same): owned-api-key-form, owned-api-key-description, owned-api-key-create,
+ *             owned-api-key-value, owned-api-key-value-text, owned-api-key-value-dismiss,
+ *             owned-api-key-row (data-key-id, data-state), owned-api-key-revoke
  *   notifications: notification-preference-row (data-category, data-enabled), notification-preference-toggle
  *   permissions: project-permission-row (data-permission), project-permissions-empty
  *   sessions: session-row (data-current), session-revoke, sessions-revoke-others
@@ -45,6 +52,7 @@
  *             data-team-name), team-name, team-rename-input, team-rename-submit, team-delete,
  *             team-delete-confirm, team-leave, member-row (data-user-id), member-remove, invite-form,
  *             invite-email, invite-submit, invitation-row (data-email), invitation-revoke,
+ *             received-invitation-row (data-team-name), received-invitation-accept,
  *             permission-row (data-permission), team-profile-name, team-profile-input, team-profile-save
  * Admin:      admin-sign-in-form, admin-email, admin-password, admin-sign-in-submit, admin-sign-out,
  *             admin-project-select, admin-project-create, admin-project-create-name,
@@ -146,6 +154,9 @@ export const T = {
   teamInvitationAccept: 'team-invitation-accept',
   teamInvitationSignIn: 'team-invitation-sign-in',
   cliConfirmStatus: 'cli-confirm-status',
+  onboardingStatus: 'onboarding-status',
+  onboardingResend: 'onboarding-resend',
+  restrictedNotice: 'restricted-notice',
   cliConfirmAuthorize: 'cli-confirm-authorize',
 
   profileForm: 'profile-form',
@@ -187,6 +198,18 @@ export const T = {
   connectedAccountToken: 'connected-account-token',
   connectedAccountRelink: 'connected-account-relink',
   connectedAccountUsable: 'connected-account-usable',
+  oauthProviderRow: 'oauth-provider-row',
+  oauthProviderSignIn: 'oauth-provider-sign-in',
+  oauthProviderConnected: 'oauth-provider-connected',
+  oauthProviderRemove: 'oauth-provider-remove',
+  ownedApiKeyForm: 'owned-api-key-form',
+  ownedApiKeyDescription: 'owned-api-key-description',
+  ownedApiKeyCreate: 'owned-api-key-create',
+  ownedApiKeyValue: 'owned-api-key-value',
+  ownedApiKeyValueText: 'owned-api-key-value-text',
+  ownedApiKeyValueDismiss: 'owned-api-key-value-dismiss',
+  ownedApiKeyRow: 'owned-api-key-row',
+  ownedApiKeyRevoke: 'owned-api-key-revoke',
   notificationPreferenceRow: 'notification-preference-row',
   notificationPreferenceToggle: 'notification-preference-toggle',
   projectPermissionRow: 'project-permission-row',
@@ -214,6 +237,8 @@ export const T = {
   inviteSubmit: 'invite-submit',
   invitationRow: 'invitation-row',
   invitationRevoke: 'invitation-revoke',
+  receivedInvitationRow: 'received-invitation-row',
+  receivedInvitationAccept: 'received-invitation-accept',
   permissionRow: 'permission-row',
   teamProfileName: 'team-profile-name',
   teamProfileInput: 'team-profile-input',
@@ -287,6 +312,7 @@ export const accountSections = [
   'passkeys',
   'mfa',
   'connected-accounts',
+  'api-keys',
   'notifications',
   'permissions',
   'sessions',

@@ -9,11 +9,13 @@ import { ContactChannels } from './ContactChannels.js';
 import { DeleteAccount } from './DeleteAccount.js';
 import { Mfa } from './Mfa.js';
 import { NotificationPreferences } from './NotificationPreferences.js';
+import { OAuthProviders } from './OAuthProviders.js';
 import { Passkeys } from './Passkeys.js';
 import { PasswordSection } from './PasswordSection.js';
 import { Profile } from './Profile.js';
 import { ProjectPermissions } from './ProjectPermissions.js';
 import { Sessions } from './Sessions.js';
+import { UserApiKeys } from './UserApiKeys.js';
 
 const labels: Record<AccountSectionId, string> = {
   profile: 'Profile',
@@ -22,6 +24,7 @@ const labels: Record<AccountSectionId, string> = {
   passkeys: 'Passkeys',
   mfa: 'Two-factor',
   'connected-accounts': 'Connected accounts',
+  'api-keys': 'API keys',
   notifications: 'Notifications',
   permissions: 'Permissions',
   sessions: 'Active sessions',
@@ -41,7 +44,14 @@ function Section({ id, user }: { id: AccountSectionId; user: User }) {
     case 'mfa':
       return <Mfa user={user} />;
     case 'connected-accounts':
-      return <ConnectedAccounts user={user} />;
+      return (
+        <div className="stack">
+          <ConnectedAccounts user={user} />
+          <OAuthProviders />
+        </div>
+      );
+    case 'api-keys':
+      return <UserApiKeys />;
     case 'notifications':
       return <NotificationPreferences />;
     case 'permissions':

@@ -18,7 +18,9 @@ type Flags =
   | 'passkeyEnabled'
   | 'clientTeamCreationEnabled'
   | 'clientUserDeletionEnabled'
-  | 'allowLocalhost';
+  | 'allowLocalhost'
+  | 'allowUserApiKeys'
+  | 'allowTeamApiKeys';
 
 const toggles: Array<{ flag: Flags; label: string; description: string; testid?: string }> = [
   {
@@ -46,6 +48,12 @@ const toggles: Array<{ flag: Flags; label: string; description: string; testid?:
     flag: 'allowLocalhost',
     label: 'Allow localhost',
     description: 'Trust any localhost address for callbacks (development).',
+  },
+  { flag: 'allowUserApiKeys', label: 'User API keys', description: 'People may make API keys of their own.' },
+  {
+    flag: 'allowTeamApiKeys',
+    label: 'Team API keys',
+    description: 'Team members with $manage_api_keys may make keys for the team.',
   },
 ];
 

@@ -5,6 +5,7 @@ import { Avatar } from '../../components/Avatar.js';
 import { Card, Loading } from '../../components/Card.js';
 import { Link } from '../../router.js';
 import { T } from '../../testids.js';
+import { TeamApiKeys } from './TeamApiKeys.js';
 import { TeamInvitations } from './TeamInvitations.js';
 import { TeamMembers } from './TeamMembers.js';
 import { TeamPermissions } from './TeamPermissions.js';
@@ -47,6 +48,7 @@ function TeamView({ teamId, user }: { teamId: string; user: User }) {
           <TeamProfile teamId={teamId} user={user} />
           <TeamPermissions permissions={permissions} />
           <TeamSettings team={team.data} canUpdate={can('$update_team')} canDelete={can('$delete_team')} />
+          <TeamApiKeys teamId={teamId} canManage={can('$manage_api_keys')} />
         </div>
       </div>
     </div>

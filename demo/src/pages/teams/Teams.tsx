@@ -9,6 +9,7 @@ import { RequireUser } from '../../components/RequireUser.js';
 import { useAction } from '../../lib/useAction.js';
 import { Link, navigate } from '../../router.js';
 import { T } from '../../testids.js';
+import { ReceivedInvitations } from './ReceivedInvitations.js';
 
 function CreateTeam() {
   const client = useBrokerClient();
@@ -64,6 +65,7 @@ export function Teams() {
               <CreateTeam />
             </Card>
           )}
+          <ReceivedInvitations />
           <Card title="Your teams">
             {teams.isLoading ? (
               <Loading />
