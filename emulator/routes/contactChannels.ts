@@ -61,6 +61,12 @@ function requireNoDuplicate(p: ProjectRecord, userId: string, value: string, exc
 
 /** Contact channels (§5.5, §6.5). */
 export function registerContactChannelRoutes(router: Router): void {
+  registerContactChannelCrudRoutes(router);
+  registerContactChannelVerificationRoutes(router);
+}
+
+/** A user's contact channels: create, list, read, update, delete. */
+function registerContactChannelCrudRoutes(router: Router): void {
   router.add('POST', '/contact-channels', (req) => {
     const auth = requireAccess(req);
     const { body } = validate(req, { body: auth.type === 'client' ? schemas.create.client : schemas.create.server });
@@ -158,7 +164,10 @@ export function registerContactChannelRoutes(router: Router): void {
     delete auth.project.contact_channels[channel.id];
     return success();
   });
+}
 
+/** Verifying a contact channel: sending the code, checking it, using it. */
+function registerContactChannelVerificationRoutes(router: Router): void {
   router.add('POST', '/contact-channels/:user_id/:contact_channel_id/send-verification-code', (req) => {
     const auth = requireAccess(req);
     const v = validate(req, { params, body: obj({ callback_url: url().defined() }).defined() });

@@ -58,6 +58,12 @@ export function sendVerificationEmail(
 
 /** Password sign-up, sign-in, reset, update and set (PROTOCOL.md §5.2). */
 export function registerPasswordRoutes(router: Router): void {
+  registerPasswordSignInRoutes(router);
+  registerPasswordChangeRoutes(router);
+}
+
+/** Signing up and in with a password. */
+function registerPasswordSignInRoutes(router: Router): void {
   router.add('POST', '/auth/password/sign-up', async (req) => {
     const auth = requireAccess(req);
     const { body } = validate(req, {
@@ -126,7 +132,10 @@ export function registerPasswordRoutes(router: Router): void {
     const tokens = await issueTokens(req.env, p, user, req.now, { method: 'password' });
     return json({ access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id });
   });
+}
 
+/** Resetting, updating and setting a password. */
+function registerPasswordChangeRoutes(router: Router): void {
   router.add('POST', '/auth/password/send-reset-code', async (req) => {
     const auth = requireAccess(req);
     const { body } = validate(req, {
