@@ -124,23 +124,16 @@ const mfa = () => fields({ attemptCode: code(), totp: totp() });
 const channelUpdate = () =>
   fields({ email: optional(email()), usedForAuth: optional(bool()), isPrimary: optional(bool()) });
 const permissionFields = { description: optional(text()), containedPermissionIds: optional(stringList()) };
-/** A payments customer: exactly one of its ids (users' and teams' are UUIDs). */
-const oneCustomer = <T>(entries: Parameters<typeof fields>[0], names: string) =>
+/**
+ * A payments customer: exactly one of its ids (users' and teams' UUIDs). One rule for every method; where the service
+ * takes only users and teams, it refuses a custom customer itself.
+ */
+const customer = <T extends Customer>() =>
   pipe(
-    fields(entries),
-    check(
-      (c: Record<string, unknown>) => Object.values(c).filter((id) => id !== undefined).length === 1,
-      `must name exactly one of ${names}`,
-    ),
+    fields({ userId: optional(uuid()), teamId: optional(uuid()), customCustomerId: optional(segment()) }),
+    check((c) => Object.values(c).filter((id) => id !== undefined).length === 1, 'must name exactly one customer id'),
     transform((c) => c as T),
   );
-const customer = () =>
-  oneCustomer<Customer>(
-    { userId: optional(uuid()), teamId: optional(uuid()), customCustomerId: optional(segment()) },
-    'userId, teamId or customCustomerId',
-  );
-const billableCustomer = () =>
-  oneCustomer<BillableCustomer>({ userId: optional(uuid()), teamId: optional(uuid()) }, 'userId or teamId');
 
 const apiKeyInput = () =>
   fields({ description: text(), expiresAtMillis: nullable(finiteNumber()), isPublic: optional(bool()) });
@@ -302,15 +295,15 @@ export const argumentRules = {
   acceptTeamInvitationById: args(['invitationId', uuid()]),
 
   createCheckoutUrl: args(
-    ['customer', billableCustomer()],
+    ['customer', customer<BillableCustomer>()],
     ['options', fields({ productId: segment(), returnUrl: optional(redirectTarget()) })],
   ),
   cancelSubscription: args(
-    ['customer', billableCustomer()],
+    ['customer', customer<BillableCustomer>()],
     ['options', fields({ productId: segment(), subscriptionId: optional(segment()) })],
   ),
   switchSubscription: args(
-    ['customer', billableCustomer()],
+    ['customer', customer<BillableCustomer>()],
     [
       'options',
       fields({
@@ -321,7 +314,7 @@ export const argumentRules = {
       }),
     ],
   ),
-  refreshPayments: args(['customer', customer()]),
+  refreshPayments: args(['customer', customer<Customer>()]),
 
   adminSignInWithPassword: args(['input', signIn()]),
   adminSignInWithMfa: args(['input', mfa()]),

@@ -12,6 +12,7 @@ import { camelize } from '../protocol/models.js';
 import type { Transport } from '../protocol/transport.js';
 import type { PendingChange } from './appRequests.js';
 import type { BrokerFacts, CacheEntryFacts } from './diagnostics.js';
+import type * as PaymentQueries from './paymentQueries.js';
 import type { Watchable } from './events.js';
 import { bool, fields, finiteNumber, oneOf, optional, segment, uuid, type Output, type Rule } from './schema.js';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from './state.js';
@@ -74,6 +75,18 @@ const customer = <const T extends readonly [string, ...string[]]>(types: T) => (
   customerId: segment(),
 });
 const page = { cursor: optional(segment()), limit: optional(finiteNumber()) };
+type PaymentFetches = typeof PaymentQueries;
+/**
+ * A payments query of the signed-in user: its fetch loads with its module (paymentQueries.ts) on the first one, so a
+ * broker whose tabs show no payments never loads it.
+ */
+const payments = <S extends ParamsSchema, N extends keyof PaymentFetches>(params: S, name: N) =>
+  fetched({
+    scope: 'user',
+    params,
+    fetch: async (context, query: Output<S>): Promise<Awaited<ReturnType<PaymentFetches[N]>>> =>
+      (await import('./paymentQueries.js'))[name](context.client, context.isSignedIn(), query as never) as never,
+  });
 
 /** Lists of a signed-out user are empty without asking the service. */
 const whenSignedIn =
@@ -218,36 +231,15 @@ export const queries = {
     params: none,
     fetch: async ({ client }) => camelize(await endpoints.getCurrentProject(client)),
   }),
-  // ── payments: a customer (`customerType`: user, team or custom; `customerId`) as the signed-in user may see it. The
-  // fetches load with their module (paymentQueries.ts) on the first payments query.
+  // ── payments: a customer (`customerType`: user, team or custom; `customerId`) as the signed-in user may see it.
   /** A customer's quantity of an item (`{ id, displayName, quantity, nonNegativeQuantity }`); null signed out. */
-  item: fetched({
-    scope: 'user',
-    params: fields({ ...customer(['user', 'team', 'custom']), itemId: segment() }),
-    fetch: async (context, params) =>
-      (await import('./paymentQueries.js')).fetchItem(context.client, context.isSignedIn(), params),
-  }),
+  item: payments(fields({ ...customer(['user', 'team', 'custom']), itemId: segment() }), 'fetchItem'),
   /** A page of the products a customer owns, with their prices, subscriptions and plans to switch to. */
-  products: fetched({
-    scope: 'user',
-    params: fields({ ...customer(['user', 'team', 'custom']), ...page }),
-    fetch: async (context, params) =>
-      (await import('./paymentQueries.js')).fetchProducts(context.client, context.isSignedIn(), params),
-  }),
+  products: payments(fields({ ...customer(['user', 'team', 'custom']), ...page }), 'fetchProducts'),
   /** Whether a user or team has a Stripe customer, and its card on file; null signed out. */
-  billing: fetched({
-    scope: 'user',
-    params: fields(customer(['user', 'team'])),
-    fetch: async (context, params) =>
-      (await import('./paymentQueries.js')).fetchBilling(context.client, context.isSignedIn(), params),
-  }),
+  billing: payments(fields(customer(['user', 'team'])), 'fetchBilling'),
   /** A page of a user's or team's subscription invoices, newest first. */
-  invoices: fetched({
-    scope: 'user',
-    params: fields({ ...customer(['user', 'team']), ...page }),
-    fetch: async (context, params) =>
-      (await import('./paymentQueries.js')).fetchInvoices(context.client, context.isSignedIn(), params),
-  }),
+  invoices: payments(fields({ ...customer(['user', 'team']), ...page }), 'fetchInvoices'),
   'admin.ownedProjects': fetched({
     scope: 'admin',
     params: none,

@@ -11,6 +11,15 @@ import type {
   TeamPermissionModel,
   UserApiKeyModel,
 } from '../../protocol/models.js';
+import type {
+  BillableCustomer,
+  BillingModel,
+  Customer,
+  CustomerPageModel,
+  CustomerProductModel,
+  InvoiceModel,
+  ItemModel,
+} from '../../protocol/paymentModels.js';
 import { passkeysAvailable } from '../passkeys/passkeySupport.js';
 import { noop, useQuery, useSuspenseQuery } from './query.js';
 
@@ -130,6 +139,54 @@ export const useReceivedTeamInvitations = (): TeamInvitationModel[] =>
 /** {@link useReceivedTeamInvitations}, suspending until they are known. */
 export const useSuspenseReceivedTeamInvitations = (): TeamInvitationModel[] =>
   useSuspenseQuery({ kind: 'receivedTeamInvitations' });
+// Payments: a customer is `{ userId }`, `{ teamId }` or `{ customCustomerId }` (a client reaches its own user and the
+// teams where it holds `team_admin`). Buying is `client.createCheckoutUrl`, then `client.refreshPayments` on return.
+/** A customer as the payments queries name it. */
+const customerOf = <C extends Customer>(customer: C) =>
+  ('userId' in customer
+    ? { customerType: 'user', customerId: customer.userId }
+    : 'teamId' in customer
+      ? { customerType: 'team', customerId: customer.teamId }
+      : { customerType: 'custom', customerId: customer.customCustomerId }) as {
+    customerType: C extends BillableCustomer ? 'user' | 'team' : 'user' | 'team' | 'custom';
+    customerId: string;
+  };
+/** A page of a list: `cursor` from the last page's `nextCursor`, `limit` 1–100 (default 10). */
+export interface PageOptions {
+  cursor?: string;
+  limit?: number;
+}
+const NO_PAGE: CustomerPageModel<never> = { items: [], nextCursor: null };
+/**
+ * A customer's quantity of an item (`quantity`, which may be negative, and `nonNegativeQuantity`), the same in every
+ * tab; null while loading, signed out, or for a null customer.
+ */
+export const useItem = (customer: Customer | null, itemId: string): ItemModel | null =>
+  useQuery(customer === null ? null : { kind: 'item', ...customerOf(customer), itemId }).data ?? null;
+/** {@link useItem}, suspending until the item is known. */
+export const useSuspenseItem = (customer: Customer, itemId: string) =>
+  useSuspenseQuery({ kind: 'item', ...customerOf(customer), itemId });
+/**
+ * A page of the products a customer owns: each with its prices and included items, its active `subscription`
+ * (`currentPeriodEndMillis`, `cancelAtPeriodEnd`) and the plans it may switch to; empty while loading.
+ */
+export const useProducts = (
+  customer: Customer | null,
+  options: PageOptions = {},
+): CustomerPageModel<CustomerProductModel> =>
+  useQuery(customer === null ? null : { kind: 'products', ...customerOf(customer), ...options }).data ?? NO_PAGE;
+/** {@link useProducts}, suspending until they are known. */
+export const useSuspenseProducts = (customer: Customer, options: PageOptions = {}) =>
+  useSuspenseQuery({ kind: 'products', ...customerOf(customer), ...options });
+/** Whether a user or team has a Stripe customer, and its card on file; null while loading. */
+export const useBilling = (customer: BillableCustomer | null): BillingModel | null =>
+  useQuery(customer === null ? null : { kind: 'billing', ...customerOf(customer) }).data ?? null;
+/** A page of a user's or team's subscription invoices, newest first; empty while loading. */
+export const useInvoices = (
+  customer: BillableCustomer | null,
+  options: PageOptions = {},
+): CustomerPageModel<InvoiceModel> =>
+  useQuery(customer === null ? null : { kind: 'invoices', ...customerOf(customer), ...options }).data ?? NO_PAGE;
 /** The signed-in user's e-mail addresses. */
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 /** {@link useContactChannels}, suspending until they are known. */
