@@ -34,3 +34,14 @@ export {
 export { deserializeError } from '../protocol/errors/serialize.js';
 export type * from '../contract/index.js';
 export type * from '../protocol/models.js';
+export type {
+  BillableCustomer,
+  BillingModel,
+  Customer,
+  CustomerPageModel,
+  CustomerProductModel,
+  IncludedItemModel,
+  InvoiceModel,
+  ItemModel,
+  PriceModel,
+} from '../protocol/paymentModels.js';
