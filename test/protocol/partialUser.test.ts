@@ -61,7 +61,11 @@ describe('the partial user of an access token', () => {
       displayName: null,
     });
     expect(partialUserFromClaims({ sub: 'x', restricted_reason: 42 })?.restrictedReason).toBeNull();
+    // UTF-8 in the claims, base64url without padding, as the service writes them.
+    expect(partialUserOfAccessToken(tokenWith({ sub: 'u-3', name: 'Zoë 🦊 Ågren' }))?.displayName).toBe('Zoë 🦊 Ågren');
     expect(partialUserFromClaims({})).toBeNull();
+    expect(partialUserOfAccessToken('a.bm90IGpzb24.c')).toBeNull();
+    expect(partialUserOfAccessToken(tokenWith([1, 2] as unknown as Record<string, unknown>))).toBeNull();
     expect(partialUserOfAccessToken('not a token')).toBeNull();
   });
 });
