@@ -1,8 +1,8 @@
 /**
  * What `or: 'redirect'` does (`useUser`, `useConnectedAccount`) and `redirectToSignIn`: send the
  * page to sign in, to onboarding, or to link an account, once. Part of the user hooks' lazy chunk
- * (`userChunk.ts`), so it imports nothing the tab's main chunk imports: the return path's reader and
- * `redirectTo` come from the caller.
+ * (`userChunk.ts`), so it imports nothing the tab's main chunk imports: the return path's reader comes
+ * from the caller.
  */
 import type { BrokerClient } from '../brokerClient.js';
 
@@ -70,21 +70,26 @@ export function signInFirst(client: BrokerClient, returnTo: ReturnTo): never {
 
 /**
  * `useUser({ or: 'redirect' })` with a restricted user: the page goes to the onboarding page (once), replacing this
- * one as the official SDK does, with the way back; the render suspends for good. `redirectTo` comes from the caller.
+ * one as the official SDK's `redirectToOnboarding({ replace: true })` does, with the way back; the render suspends for
+ * good. Never from the onboarding page to itself.
  */
-export function onboardingFirst(
-  client: BrokerClient,
-  redirectTo: (client: BrokerClient, page: 'onboarding', options: { replace: boolean }) => Promise<void>,
-): never {
+export function onboardingFirst(client: BrokerClient, returnTo: ReturnTo): never {
   leaveOnce(client, 'onboarding', () => {
     const onboarding = new URL(client.urls.onboarding);
-    if (isHere(onboarding, new URL(location.href))) {
+    const here = new URL(location.href);
+    if (isHere(onboarding, here)) {
       console.error(
         `useUser({ or: 'redirect' }) found a restricted user on the onboarding page itself (${onboarding.pathname}): give it includeRestricted: true, or set handlerPaths.onboarding.`,
       );
       return false;
     }
-    void redirectTo(client, 'onboarding', { replace: true });
+    onboarding.searchParams.set(
+      returnTo.param,
+      returnTo.read(here.href, { origin: here.origin }) ?? `${here.pathname}${here.search}${here.hash}`,
+    );
+    location.replace(
+      onboarding.origin === here.origin ? `${onboarding.pathname}${onboarding.search}` : onboarding.href,
+    );
   });
 }
 

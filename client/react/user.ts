@@ -1,11 +1,11 @@
 import { useMemo } from 'react';
 import type { User } from '../../protocol/models.js';
-import { ClientError, InvalidArgumentError } from '../../protocol/errors/errors.js';
+import { ClientError } from '../../protocol/errors/errors.js';
 import type { BrokerClient } from '../brokerClient.js';
 import { lazyChunk } from './lazyChunk.js';
 import { useBrokerClient } from './provider.js';
 import { useQuery, useSuspenseQuery } from './query.js';
-import { readReturnTo, redirectTo, RETURN_TO_PARAM } from '../redirects.js';
+import { readReturnTo, RETURN_TO_PARAM } from '../redirects.js';
 import { SUSPENSE_HOLD_MILLIS } from '../queryStore.js';
 
 /** The options of {@link useUser}. */
@@ -26,9 +26,9 @@ export interface UseUserOptions {
   /**
    * Whether a restricted user counts as signed in: one who signed up but has not done what the project
    * requires yet (`restrictedReason`: `email_not_verified` where the project requires verified e-mail,
-   * `restricted_by_administrator`), and anonymous users. By default it does not, as in the official SDK:
-   * `useUser()` is then null for them, and `or: 'redirect'` goes to the onboarding page (`handlerPaths.onboarding`)
-   * rather than to sign-in. `includeAnonymous` and `or: 'anonymous'` imply true, which `false` here contradicts.
+   * `restricted_by_administrator`). By default it does not, as in the official SDK: `useUser()` is then null for
+   * them, and `or: 'redirect'` goes to the onboarding page (`handlerPaths.onboarding`) rather than to sign-in.
+   * Anonymous users, restricted too, follow `includeAnonymous` (and `or: 'anonymous'`) alone.
    */
   includeRestricted?: boolean;
 }
@@ -91,14 +91,10 @@ export function useUser(options: UseUserOptions = {}): User | null {
   if ((options.or === 'redirect' || options.or === 'anonymous') && typeof window !== 'undefined') chunk.preload();
   const current = useSuspenseQuery({ kind: 'currentUser' });
   const includeAnonymous = options.includeAnonymous === true || options.or === 'anonymous';
-  if (includeAnonymous && options.includeRestricted === false)
-    throw new InvalidArgumentError(
-      'includeRestricted',
-      'Anonymous users are restricted ones: include both or neither.',
-    );
-  const includeRestricted = options.includeRestricted === true || includeAnonymous;
+  // Anonymous users are restricted ones: including them includes them, whatever includeRestricted says.
   const user =
-    current !== null && ((current.isAnonymous && !includeAnonymous) || (current.isRestricted && !includeRestricted))
+    current !== null &&
+    (current.isAnonymous ? !includeAnonymous : current.isRestricted && options.includeRestricted !== true)
       ? null
       : current;
   if (user === null && options.or === 'anonymous') chunk.read().suspendForAnonymousSignUp(client, SUSPENSE_HOLD_MILLIS);
@@ -108,7 +104,7 @@ export function useUser(options: UseUserOptions = {}): User | null {
   // sign-in). It suspends, so no effect would ever run: the navigation starts here, once per page.
   if (user === null && options.or === 'redirect') {
     // A restricted user has signed in: what they lack is the project's onboarding, not a sign-in.
-    if (current !== null && !current.isAnonymous) chunk.read().onboardingFirst(client, redirectTo);
+    if (current !== null && !current.isAnonymous) chunk.read().onboardingFirst(client, returnTo);
     chunk.read().signInFirst(client, returnTo);
   }
   return user;
