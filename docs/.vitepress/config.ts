@@ -70,6 +70,7 @@ const guide: DefaultTheme.SidebarItem[] = [
       ...whenWritten('Project permissions', '/guide/project-permissions'),
       ...whenWritten('Notification preferences', '/guide/notification-preferences'),
       ...whenWritten('Connected accounts', '/guide/connected-accounts'),
+      ...whenWritten('Payments', '/guide/payments'),
     ],
   },
   {

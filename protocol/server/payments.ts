@@ -113,19 +113,24 @@ export function serverPayments(t: Transport<ServerAccess>) {
       });
       return { subscriptionId: granted.subscription_id ?? null };
     },
-    /** A checkout URL for a customer (any customer, and inline products, from a server). */
-    createCheckoutUrl(customer: Customer, product: ProductChoice, returnUrl?: string): Promise<string> {
+    /**
+     * A checkout URL for a customer (any customer, and inline products, from a server); it comes back to `returnUrl`
+     * (a trusted domain).
+     */
+    createCheckoutUrl(customer: Customer, options: ProductChoice & { returnUrl?: string }): Promise<string> {
       const { customerType, customerId } = customerRef(customer);
+      const { returnUrl } = requireObject(options, 'options');
       return payments.createPurchaseUrl(t, {
         customer_type: customerType,
         customer_id: customerId,
-        ...productBody(product),
-        ...(returnUrl === undefined ? {} : { return_url: returnUrl }),
+        ...productBody(options),
+        ...(returnUrl === undefined ? {} : { return_url: requireNonEmptyString(returnUrl, 'options.returnUrl') }),
       });
     },
     /** Cancels a customer's subscription to a product (owned until its period ends). */
-    cancelSubscription(customer: Customer, productId: string, subscriptionId?: string): Promise<void> {
+    cancelSubscription(customer: Customer, options: { productId: string; subscriptionId?: string }): Promise<void> {
       const { customerType, customerId } = customerRef(customer);
+      const { productId, subscriptionId } = requireObject(options, 'options') as typeof options;
       return payments.cancelSubscription(t, customerType, customerId, productId, subscriptionId);
     },
   };
