@@ -30,27 +30,19 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   #freshAsOf = 0;
   #runningSince = -1;
 
-  readonly #onUpdate: (() => void) | undefined;
-  readonly #userId: string | null | undefined;
-  readonly #clock: Clock;
-  readonly #fetcher: (cause: FetchCause | undefined, claim: Claim) => Promise<T>;
   constructor(
     readonly key: string,
     readonly spec: QuerySpec,
     readonly scope: QueryScope,
     readonly owner: string,
-    fetcher: (cause: FetchCause | undefined, claim: Claim) => Promise<T>,
-    clock: Clock,
+    private readonly fetcher: (cause: FetchCause | undefined, claim: Claim) => Promise<T>,
+    private readonly clock: Clock,
     onGarbage: () => void,
     /** Whose data this is, when it is the signed-in user's (tagged on every snapshot). */
-    userId?: string | null,
+    private readonly userId?: string | null,
     /** Told after every snapshot change (diagnostics follow the cache this way). */
-    onUpdate?: () => void,
+    private readonly onUpdate?: () => void,
   ) {
-    this.#onUpdate = onUpdate;
-    this.#userId = userId;
-    this.#clock = clock;
-    this.#fetcher = fetcher;
     this.#watchers = new Watchers(clock, onGarbage);
     // A fetch nobody watches (a refetch of an unwatched query) must not leave the entry forever.
     this.#fetches = new FetchQueue(
@@ -119,21 +111,21 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
       this.#freshAsOf = Math.max(this.#freshAsOf, since);
     };
     try {
-      const data = await this.#fetcher(cause, claim);
+      const data = await this.fetcher(cause, claim);
       answered();
       if (generation !== this.#generation) return this.#set({ ...this.#snap, isFetching: false });
-      this.#set({ status: 'success', data, error: null, updatedAtMillis: this.#clock.now(), isFetching: false });
+      this.#set({ status: 'success', data, error: null, updatedAtMillis: this.clock.now(), isFetching: false });
     } catch (error) {
       answered();
       this.#lastError = error;
-      this.#lastErrorAtMillis = this.#clock.now();
+      this.#lastErrorAtMillis = this.clock.now();
       if (generation !== this.#generation) return this.#set({ ...this.#snap, isFetching: false });
       // The last good value stays visible next to the error.
       this.#set({
         status: 'error',
         data: this.#snap.data,
         error: serializeError(error),
-        updatedAtMillis: this.#clock.now(),
+        updatedAtMillis: this.clock.now(),
         isFetching: false,
       });
       throw error;
@@ -148,7 +140,7 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
       status: 'success',
       data,
       error: null,
-      updatedAtMillis: this.#clock.now(),
+      updatedAtMillis: this.clock.now(),
       isFetching: this.#snap.isFetching,
     });
   }
@@ -161,9 +153,9 @@ export class FetchedQuery<T = unknown> implements CacheEntry<T> {
   }
 
   #set(next: QuerySnapshot<T>): void {
-    this.#snap = this.#userId === undefined ? next : { ...next, userId: this.#userId };
+    this.#snap = this.userId === undefined ? next : { ...next, userId: this.userId };
     this.#watchers.notify(this.#snap);
-    this.#onUpdate?.();
+    this.onUpdate?.();
   }
 
   dispose(): void {

@@ -12,7 +12,7 @@
  * gets one check a second). A check under way may have started before the network came back: one more follows it.
  * A tab's first report is no news (its arrival has the contact verified anyway), nor is any with the broker online.
  */
-import { diagnoseNetwork, probeApiRoot } from '../../protocol/diagnostics.js';
+import { diagnoseNetwork } from '../../protocol/diagnostics.js';
 import type { NetworkDiagnostics } from '../../protocol/errors/errors.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { ConnectivityState } from '../../contract/state.js';
@@ -33,7 +33,7 @@ export const MAX_PROBE_INTERVAL_MILLIS = 15_000;
  */
 export const CONTACT_FRESH_MILLIS = 2000;
 /** How long one check waits for each of its two answers. */
-const CHECK_TIMEOUT_MILLIS = 5000;
+export const CHECK_TIMEOUT_MILLIS = 5000;
 
 export interface CheckOptions {
   baseUrl: string;
@@ -46,10 +46,6 @@ export interface CheckOptions {
   lastHeardAtMillis(): number;
   /** A check's result: whether the service is reachable is for the state to decide. */
   settle(diagnostics: NetworkDiagnostics): void;
-  /** While watched: the service is confirmed this often (ms) unless heard from meanwhile; 0 never. */
-  watchIntervalMillis?: number | undefined;
-  /** A confirmation got an answer from the API (its status). */
-  heard(status: number): void;
 }
 
 /**
@@ -70,7 +66,7 @@ class ReportRate {
 
 export class ConnectivityChecks {
   #closed = false;
-  /** A check is under way. */
+  /** A check is under way (a confirmation while watched counts: watching.ts). */
   checking = false;
   /** The next check: a probe's backoff step, or the moment the last contact grows old. */
   #planned: { cancel: AbortController; atMillis: number; madeAtMillis: number } | null = null;
@@ -85,67 +81,9 @@ export class ConnectivityChecks {
    */
   #recheckAfterCheck: { back: boolean } | null = null;
 
-  /** The next confirmation while someone watches, or null. */
-  #watchTimer: unknown = null;
-
   readonly #options: CheckOptions;
   constructor(options: CheckOptions) {
     this.#options = options;
-  }
-
-  /**
-   * Whether a shown tab watches connectivity. While one does, the service is confirmed every watch interval unless
-   * it was heard from (or checked) meanwhile: an idle page that shows a banner sees a stopped service within about
-   * one interval, and a busy one costs nothing more. Nobody watching, or every tab hidden: no confirmations at all.
-   */
-  setWatched(watched: boolean): void {
-    const interval = this.#options.watchIntervalMillis ?? 0;
-    if (!watched || interval <= 0 || this.#closed) return this.#stopWatching();
-    if (this.#watchTimer === null) this.#scheduleWatch(interval);
-  }
-
-  #scheduleWatch(interval: number): void {
-    const { clock } = this.#options;
-    const due = () => Math.max(this.#options.lastHeardAtMillis(), this.lastCheckAtMillis) + interval;
-    this.#watchTimer = clock.setTimeout(
-      () => {
-        this.#watchTimer = null;
-        if (this.#closed) return;
-        // Known to be down: the whole check (its first probe would only fail); else the one light request.
-        if (clock.now() >= due()) this.recovering ? this.checkNow() : this.#confirmNow();
-        this.#scheduleWatch(interval);
-      },
-      Math.max(0, Math.min(interval, due() - clock.now())),
-    );
-  }
-
-  #stopWatching(): void {
-    if (this.#watchTimer !== null) this.#options.clock.clearTimeout(this.#watchTimer);
-    this.#watchTimer = null;
-  }
-
-  /** One `GET /api/v1`; only when it finds no answer, the whole check (the API root and `/health`). */
-  #confirmNow(): void {
-    if (this.checking || this.#closed) return;
-    this.checking = true;
-    const { clock } = this.#options;
-    this.lastCheckAtMillis = clock.now();
-    void probeApiRoot({
-      baseUrl: this.#options.baseUrl,
-      fetch: this.#options.fetch,
-      timeoutMillis: CHECK_TIMEOUT_MILLIS,
-      now: () => clock.now(),
-    }).then(
-      (probe) => {
-        this.checking = false;
-        if (this.#closed) return;
-        if (probe.reachable) this.#options.heard(probe.status ?? 200);
-        else this.checkNow();
-      },
-      () => {
-        this.checking = false;
-      },
-    );
   }
 
   /** A request got no answer: probe now, then with backoff, unless probing already (its backoff goes on). */
@@ -263,7 +201,6 @@ export class ConnectivityChecks {
   close(): void {
     this.#closed = true;
     this.#cancelPlan();
-    this.#stopWatching();
   }
 
   #cancelPlan(): void {

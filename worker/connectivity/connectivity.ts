@@ -9,7 +9,8 @@ import type { Clock } from '../../protocol/clock.js';
 import type { NetworkDiagnostics } from '../../protocol/errors/errors.js';
 import { BrowserReports } from './browserReports.js';
 import { ConnectivityChecks } from './checks.js';
-import { afterCheck, afterNetworkFailure, afterResponse } from './transitions.js';
+import { WatchedConfirmations } from './watching.js';
+import { afterCheck, afterNetworkFailure, afterResponse, initialSnapshot } from './transitions.js';
 import { backoff, waitUntilOnline } from './waits.js';
 
 export type { ConnectivitySnapshot, ConnectivityState } from '../../contract/state.js';
@@ -32,6 +33,7 @@ export class Connectivity {
   readonly #closing = new Emitter();
   closed = false;
   readonly #checks: ConnectivityChecks;
+  readonly #watching: WatchedConfirmations;
   /** The service's last answer of any kind; the broker's start counts as one (it starts "online"). */
   #lastHeardAtMillis: number;
   /** Each connected tab's last report. */
@@ -41,21 +43,17 @@ export class Connectivity {
   constructor(options: ConnectivityOptions) {
     this.#options = options;
     this.#lastHeardAtMillis = options.clock.now();
-    this.#snap = {
-      state: 'online',
-      sinceMillis: options.clock.now(),
-      browserOnline: null,
-      lastError: null,
-      lastErrorAtMillis: null,
-      lastSuccessAtMillis: null,
-      consecutiveFailures: 0,
-      diagnostics: null,
-    };
+    this.#snap = initialSnapshot(options.clock.now());
     this.#checks = new ConnectivityChecks({
       ...options,
       browserOnline: () => this.#snap.browserOnline,
       lastHeardAtMillis: () => this.#lastHeardAtMillis,
       settle: (diagnostics) => this.#settle(diagnostics),
+    });
+    this.#watching = new WatchedConfirmations(this.#checks, {
+      ...options,
+      intervalMillis: options.watchIntervalMillis ?? 0,
+      lastHeardAtMillis: () => this.#lastHeardAtMillis,
       heard: (status) => this.recordResponse(status),
     });
   }
@@ -112,7 +110,7 @@ export class Connectivity {
 
   /** Whether a shown tab watches connectivity: then the service is confirmed at the watch interval (checks.ts). */
   setWatched(watched: boolean): void {
-    this.#checks.setWatched(watched);
+    this.#watching.setWatched(watched);
   }
 
   /** Resolves when requests may go: at once unless offline. */
@@ -132,6 +130,7 @@ export class Connectivity {
   close(): void {
     this.closed = true;
     this.#checks.close();
+    this.#watching.close();
     this.#closing.emit();
   }
 

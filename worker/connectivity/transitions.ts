@@ -12,6 +12,20 @@ export const DEGRADED_AFTER = 2;
 
 type Patch = Partial<ConnectivitySnapshot>;
 
+/** A broker starts online: its start counts as a word from the service, until a request or a check says otherwise. */
+export function initialSnapshot(now: number): ConnectivitySnapshot {
+  return {
+    state: 'online',
+    sinceMillis: now,
+    browserOnline: null,
+    lastError: null,
+    lastErrorAtMillis: null,
+    lastSuccessAtMillis: null,
+    consecutiveFailures: 0,
+    diagnostics: null,
+  };
+}
+
 /** The service answered (any status). 5xx/429 count as trouble, not as being offline; anything else is health. */
 export function afterResponse(snap: ConnectivitySnapshot, status: number, now: number): Patch {
   if (status >= 500 || status === 429) {

@@ -116,3 +116,13 @@ export function listenToOtherBrokers(
     if (event.kind === 'changed' && event.slot === options.slot) void reloadForHint();
   });
 }
+
+/**
+ * Asks the service whether the session held is still alive, when an end may have been told and not heard (an in-page
+ * broker back from the back/forward cache, whose tokens only other tabs' memory holds): a token request, at most one
+ * per 30 s; refused, the session ends here.
+ */
+export function askWhetherAlive(held: HeldSession, endChecks: EndChecks): void {
+  const key = held.live?.sessionKey;
+  if (key !== undefined) endChecks.claim({ reason: 'signed-out', atMillis: null }, () => held.live?.sessionKey === key);
+}

@@ -9,7 +9,7 @@ import type { TokenSource } from '../../protocol/transport.js';
 import type { SessionRecord } from '../storage/types.js';
 import { endHeldSession, endRecords, type EndRecords } from './ends.js';
 import { HeldSession, type SessionState } from './heldSession.js';
-import { EndChecks, listenToOtherBrokers } from './hints.js';
+import { askWhetherAlive, EndChecks, listenToOtherBrokers } from './hints.js';
 import { Renewal, type RenewalOptions } from './renewal.js';
 import { userIdOf } from './tokenChecks.js';
 
@@ -140,15 +140,9 @@ export class Session implements TokenSource {
     await endHeldSession(this.held, this.#ends, this.#options, end, expectedKey, () => this.reload());
   }
 
-  /**
-   * Asks the service whether the session held is still alive, when an end may have been told and not
-   * heard (an in-page broker back from the back/forward cache, whose tokens only other tabs' memory
-   * holds): a token request, at most one per 30 s; refused, the session ends here.
-   */
+  /** Asks the service whether the session held is still alive (hints.ts's `askWhetherAlive`). */
   confirmAlive(): void {
-    const key = this.held.live?.sessionKey;
-    if (key !== undefined)
-      this.#endChecks.claim({ reason: 'signed-out', atMillis: null }, () => this.held.live?.sessionKey === key);
+    askWhetherAlive(this.held, this.#endChecks);
   }
 
   /** The broker is stopping: no more retries of a sign-out its closed storage could not take anyway. */

@@ -57,16 +57,12 @@ export class Tabs {
   /** A tab went (its number). */
   readonly released = new Emitter<number>();
 
-  readonly #causeOf: SubscriptionCause;
-  readonly #queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>;
   constructor(
-    queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>,
+    private readonly queries: Pick<QueryClient, 'entryFor' | 'ownerOf' | 'cache'>,
     locks: LockManagerLike | null,
-    causeOf: SubscriptionCause = () => undefined,
+    private readonly causeOf: SubscriptionCause = () => undefined,
     clock: Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'> = systemClock,
   ) {
-    this.#causeOf = causeOf;
-    this.#queries = queries;
     this.#liveness = new TabLiveness({ locks, clock, release: (tab) => this.release(tab) });
   }
 
@@ -75,9 +71,7 @@ export class Tabs {
   }
 
   get subscriptionCount(): number {
-    let total = 0;
-    for (const tab of this.#tabs.values()) total += tab.subscriptions.size;
-    return total;
+    return [...this.#tabs.values()].reduce((total, tab) => total + tab.subscriptions.size, 0);
   }
 
   /** A new connection is always a new tab: what its hello says never touches another connection. */
@@ -146,7 +140,7 @@ export class Tabs {
 
   /** After a sign-in or sign-out, queries of that scope belong to a new owner: move every subscription over. */
   repoint(scope: QueryScope): void {
-    const owner = this.#queries.ownerOf(scope);
+    const owner = this.queries.ownerOf(scope);
     for (const tab of this.#tabs.values()) {
       for (const [id, subscription] of tab.subscriptions) {
         if (subscription.entry.scope !== scope || subscription.entry.owner === owner) continue;
@@ -157,14 +151,14 @@ export class Tabs {
       }
     }
     // Entries of the old session nobody watches any more are dropped now rather than in 5 s.
-    this.#queries.cache.removeUnwatched((entry) => entry.scope === scope && entry.owner !== owner);
+    this.queries.cache.removeUnwatched((entry) => entry.scope === scope && entry.owner !== owner);
   }
 
   #attach(tab: TabState, subscriptionId: string, spec: QuerySpec, via: 'subscribe' | 'session'): ActiveSubscription {
-    const entry = this.#queries.entryFor(spec);
+    const entry = this.queries.entryFor(spec);
     const detach = entry.subscribe(
       (snapshot) => queueDelivery(tab, subscriptionId, snapshot),
-      this.#causeOf(tab.label, via, spec.kind),
+      this.causeOf(tab.label, via, spec.kind),
     );
     return { entry, detach };
   }
