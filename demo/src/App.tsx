@@ -22,6 +22,7 @@ import { PasswordReset } from './pages/handler/PasswordReset.js';
 import { TeamInvitation } from './pages/handler/TeamInvitation.js';
 import { Home } from './pages/Home.js';
 import { NotFound } from './pages/NotFound.js';
+import { Shop } from './pages/shop/Shop.js';
 import { TeamPage } from './pages/teams/TeamPage.js';
 import { Teams } from './pages/teams/Teams.js';
 import { matchPath, useLocation } from './router.js';
@@ -51,6 +52,7 @@ function routesFor(paths: HandlerPaths): Route[] {
     { path: paths.error, title: 'Something went wrong', render: () => <ErrorPage /> },
     { path: '/teams', title: 'Teams', render: () => <Teams /> },
     { path: '/teams/:teamId', title: 'Team', render: ({ teamId }) => <TeamPage teamId={teamId!} /> },
+    { path: '/shop', title: 'Shop', render: () => <Shop /> },
     { path: '/admin', title: 'Project admin', render: () => <Admin section={undefined} /> },
     { path: '/admin/:section', title: 'Project admin', render: ({ section }) => <Admin section={section} /> },
   ];

@@ -76,6 +76,8 @@
  *             permission-definition-delete
  *   metrics:  metrics-total-users, metrics-chart, metrics-login-methods
  *   webhooks: svix-token-create, svix-token
+ * Shop:       nav-shop, shop-credits (data-quantity), shop-product-row (data-product), shop-buy, shop-owned-row
+ *             (data-product), shop-cancel
  */
 export const T = {
   nav: 'nav',
@@ -301,6 +303,12 @@ export const T = {
   metricsLoginMethods: 'metrics-login-methods',
   svixTokenCreate: 'svix-token-create',
   svixToken: 'svix-token',
+  navShop: 'nav-shop',
+  shopCredits: 'shop-credits',
+  shopProductRow: 'shop-product-row',
+  shopBuy: 'shop-buy',
+  shopOwnedRow: 'shop-owned-row',
+  shopCancel: 'shop-cancel',
 } as const;
 
 export const oauthButton = (providerId: string) => `oauth-button-${providerId}`;

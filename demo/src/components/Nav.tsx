@@ -38,6 +38,7 @@ export function Nav() {
         <div className="nav-links">
           <NavLink to={client.paths.home} label="Home" testid={T.navHome} exact />
           <NavLink to="/teams" label="Teams" testid={T.navTeams} />
+          <NavLink to="/shop" label="Shop" testid={T.navShop} />
           <NavLink to={client.paths.accountSettings} label="Account" testid={T.navAccount} />
           <NavLink to="/admin" label="Admin" testid={T.navAdmin} />
         </div>

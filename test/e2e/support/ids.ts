@@ -71,6 +71,7 @@ export const T = {
   navHome: 'nav-home',
   navSignIn: 'nav-sign-in',
   navSignOut: 'nav-sign-out',
+  navShop: 'nav-shop',
   navSignUp: 'nav-sign-up',
   navTeams: 'nav-teams',
   notificationPreferenceRow: 'notification-preference-row',
@@ -117,6 +118,11 @@ export const T = {
   teamProfileInput: 'team-profile-input',
   teamProfileName: 'team-profile-name',
   teamProfileSave: 'team-profile-save',
+  shopBuy: 'shop-buy',
+  shopCancel: 'shop-cancel',
+  shopCredits: 'shop-credits',
+  shopOwnedRow: 'shop-owned-row',
+  shopProductRow: 'shop-product-row',
 } as const;
 
 export const oauthButton = (providerId: string) => `oauth-button-${providerId}`;
