@@ -112,7 +112,7 @@ export function runtimeImports(text: string): string[] {
 /**
  * The broker's lazy parts are chunks loaded on first use: the diagnostics recorder
  * (worker/diagnostics/, on the first diagnostics query) and the service methods (worker/api/, on
- * the first call of one). The broker loads them only with import() (worker/lazyParts.ts), but for
+ * the first call of one). The broker loads them only with import() (worker/lazy/dynamicParts.ts), but for
  * the service worker's copy of them (worker/hosts/staticParts.ts), since a service worker cannot
  * import() once installed, and the service methods inside the in-page host's chunk
  * (worker/hosts/inProcess.ts). The recorder also loads nothing the broker's chunk loads (that

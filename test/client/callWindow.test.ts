@@ -7,7 +7,7 @@ import { callWindow } from '../../client/connect/callWindow.js';
 import { openPort } from '../../client/extension/portCalls.js';
 import { connectOverPort } from '../../client/connect/rpc.js';
 import { tabErrors } from '../../client/connect/tabErrors.js';
-import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/entry.js';
+import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/brokerEntry.js';
 import { MAX_WAITING_PER_LANE } from '../../worker/rpc/fairness.js';
 
 /**

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerApi } from '../../contract/api.js';
 import type { connectOverPort as ConnectOverPort } from '../../client/connect/rpc.js';
 import { tabErrors } from '../../client/connect/tabErrors.js';
-import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/entry.js';
+import { exposeBrokerEntry, type ConnectableBroker } from '../../worker/rpc/brokerEntry.js';
 
 /**
  * The WebKit reload stall (issue 24). Comlink releases a port (it sends RELEASE, and both ends close

@@ -3,8 +3,8 @@ import { candidateModes, createBrokerClient, detectCapabilities, type Capabiliti
 import { workerName } from '../../client/connectOptions.js';
 import type { Broker } from '../../worker/broker.js';
 import { createBroker } from '../../worker/index.js';
-import { brokerRegistry } from '../../worker/registry.js';
-import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
+import { brokerRegistry } from '../../worker/hosts/brokerRegistry.js';
+import { exposeBrokerEntry } from '../../worker/rpc/brokerEntry.js';
 import { useEmulator } from '../support/emulator.js';
 import { createUser, demoOptions, newClient, resetBrowser } from './react/helpers.js';
 

@@ -73,7 +73,7 @@ describe('tokens kept in memory: one session whatever instance a tab reaches fir
     Object.defineProperty(navigator, 'locks', { value: locks, configurable: true });
     onTestFinished(() => void Reflect.deleteProperty(navigator, 'locks'));
     // A worker's broker holds the config's owner lock (worker/registry.ts); this tab's instances never answer.
-    const { ownerLockName } = await import('../../worker/registry.js');
+    const { ownerLockName } = await import('../../worker/storage/tokenStore.js');
     const { brokerKeyOf } = await import('../../worker/config.js');
     let release!: () => void;
     void locks.request(

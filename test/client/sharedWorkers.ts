@@ -1,8 +1,8 @@
 import { vi } from 'vitest';
 import { createBroker } from '../../worker/index.js';
-import type { BrokerHostOptions } from '../../worker/host.js';
-import { brokerRegistry } from '../../worker/registry.js';
-import { exposeBrokerEntry } from '../../worker/rpc/entry.js';
+import type { BrokerHostOptions } from '../../worker/hostOptions.js';
+import { brokerRegistry } from '../../worker/hosts/brokerRegistry.js';
+import { exposeBrokerEntry } from '../../worker/rpc/brokerEntry.js';
 
 /**
  * SharedWorkers by name, as a browser keeps them: one instance per name, its broker made by the
