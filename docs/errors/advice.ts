@@ -298,6 +298,28 @@ export const advice = {
     means: 'No API key set has this id in the project.',
     do: 'List the keys again (`useApiKeys`, `listApiKeys`).',
   },
+  API_KEY_EXPIRED: {
+    means: "The user's or team's API key passed its expiry date: the service no longer accepts it.",
+    do: 'Create a new key (`createUserApiKey`, `createTeamApiKey`) and give it to whatever used the old one.',
+  },
+  API_KEY_REVOKED: {
+    means: 'The API key was revoked (by its owner, a team admin or the project): it no longer works.',
+    do: 'Create a new key if the client still needs one; revoking cannot be undone.',
+  },
+  WRONG_API_KEY_TYPE: {
+    means: "A user's API key was given where a team's was expected, or the other way round.",
+    do: "Check the key at the right route: `/user-api-keys/check` for a user's, `/team-api-keys/check` for a team's.",
+  },
+  OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: {
+    means:
+      'Sign-in was switched on for a linked provider account whose account id already signs someone in (the service refuses this while any other account of the project signs in with it).',
+    do: 'Leave sign-in off for this account, or switch it off on the other account first.',
+  },
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: {
+    means:
+      'A restricted user (a guest, an unverified e-mail the project requires, or held by an administrator) tried to accept a team invitation.',
+    do: 'Finish the onboarding first (`redirectTo(client, "onboarding")`), then accept the invitation again.',
+  },
   PROJECT_NOT_FOUND: {
     means: 'No project has this id.',
     do: "Check `projectId` (a UUID from the dashboard, or the emulator's banner).",

@@ -41,6 +41,8 @@ export const knownErrorDetails = {
   PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: { project_id: 'string|null' },
   BRANCH_DOES_NOT_EXIST: { branch_id: 'string' },
   RESTRICTED_USER_NOT_ALLOWED: { restricted_reason: 'object' },
+  WRONG_API_KEY_TYPE: { expected_type: 'string', actual_type: 'string' },
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: { restricted_reason: 'object' },
   PERMISSION_ID_ALREADY_EXISTS: { permission_id: 'string' },
   SIGN_UP_REJECTED: { message: 'string' },
   BOT_CHALLENGE_FAILED: { message: 'string' },

@@ -103,6 +103,12 @@ export const knownErrorLineage = {
   CLI_AUTH_ERROR: [400, null],
   CLI_AUTH_EXPIRED_ERROR: [400, null],
   CLI_AUTH_USED_ERROR: [400, null],
+  // Sent by the 2026-04 backend's user and team API keys, OAuth providers and received invitations.
+  API_KEY_EXPIRED: [401, null],
+  API_KEY_REVOKED: [401, null],
+  WRONG_API_KEY_TYPE: [400, null],
+  OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: [400, null],
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: [403, null],
 } as const satisfies Record<string, readonly [number, KnownErrorFamily | null]>;
 
 /** The code of any known error of the service (PROTOCOL.md §8), e.g. `USER_EMAIL_ALREADY_EXISTS`. */

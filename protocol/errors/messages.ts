@@ -87,6 +87,14 @@ export const knownErrorMessages: { [C in KnownErrorCode]: MessageTemplate<C> } =
   USER_ID_DOES_NOT_EXIST: (d) => `The given user with the ID ${d.user_id} does not exist.`,
   USER_NOT_FOUND: 'User not found.',
   API_KEY_NOT_FOUND: 'API key not found.',
+  API_KEY_EXPIRED: 'API key has expired.',
+  API_KEY_REVOKED: 'API key has been revoked.',
+  WRONG_API_KEY_TYPE: (d) =>
+    `This endpoint is for ${d.expected_type} API keys, but a ${d.actual_type} API key was provided.`,
+  OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN:
+    'A provider with the same account ID is already used for signing in.',
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: (d) =>
+    `Restricted users cannot accept team invitations. Reason: ${String((d.restricted_reason as { type?: unknown }).type ?? 'unknown')}. Please complete the onboarding process before accepting team invitations.`,
   PROJECT_NOT_FOUND: (d) => `Project ${d.project_id} not found or is not accessible with the current user.`,
   SIGN_UP_NOT_ENABLED:
     'Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.',

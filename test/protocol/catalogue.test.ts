@@ -103,6 +103,11 @@ const TABLE: Record<string, [number, KnownErrorFamily | null]> = {
   CLI_AUTH_ERROR: [400, null],
   CLI_AUTH_EXPIRED_ERROR: [400, null],
   CLI_AUTH_USED_ERROR: [400, null],
+  API_KEY_EXPIRED: [401, null],
+  API_KEY_REVOKED: [401, null],
+  WRONG_API_KEY_TYPE: [400, null],
+  OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: [400, null],
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: [403, null],
 };
 
 /** PROTOCOL.md §8.2: each abstract family and its parent. */
@@ -120,12 +125,12 @@ const FAMILY_TREE: Record<KnownErrorFamily, KnownErrorFamily | null> = {
 };
 
 describe('catalogue shape', () => {
-  it("has 96 concrete codes (v2.7's 83 and 13 added since) and 10 families, 106 unique codes in all", () => {
+  it("has 101 concrete codes (v2.7's 83 and 18 added since) and 10 families, 111 unique codes in all", () => {
     const families = Object.keys(knownErrorFamilies);
-    expect(knownErrorCodes).toHaveLength(96);
+    expect(knownErrorCodes).toHaveLength(101);
     expect(families).toHaveLength(10);
     const all = new Set<string>([...knownErrorCodes, ...families]);
-    expect(all.size).toBe(106);
+    expect(all.size).toBe(111);
     for (const code of all) expect(code).toMatch(/^[A-Z][A-Z_]*[A-Z]$/);
   });
 
@@ -150,10 +155,11 @@ describe('catalogue shape', () => {
     expect(statusOf('CANNOT_DELETE_CURRENT_SESSION')).toBe(400);
     expect(statusOf('OUTER_OAUTH_TIMEOUT')).toBe(408);
     expect(statusOf('UNSUPPORTED_ERROR')).toBe(500);
-    // No v2.7 known error used 403 (§2.2); two added since do.
+    // No v2.7 known error used 403 (§2.2); three added since do.
     expect(knownErrorCodes.filter((c) => statusOf(c) === 403)).toEqual([
       'RESTRICTED_USER_NOT_ALLOWED',
       'SIGN_UP_REJECTED',
+      'TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED',
     ]);
   });
 
