@@ -8,6 +8,7 @@ import { fmt, median, sleep, startBenchEmulator, type BenchResult, type Flags } 
 import type { Browser } from 'playwright-core';
 import type { PageServer } from './browser.js';
 import { apiKeyListRequests, apiKeysFanIn, apiKeysRequests, type ApiKeysRun } from './fanInApiKeys.js';
+import { paymentsFanIn, paymentsPageRequests, paymentsRequests, type PaymentsRun } from './fanInPayments.js';
 
 interface Run {
   kind: ClientKind;
@@ -31,6 +32,7 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
   // The API-keys row (issue 42): the fewest and the most tabs, authbroker only.
   const keyTabCounts = [tabCounts[0]!, tabCounts.at(-1)!];
   let keyRuns: ApiKeysRun[] = [];
+  let paymentRuns: PaymentsRun[] = [];
   try {
     for (let repeat = 0; repeat < repeats; repeat++) {
       for (const tabs of tabCounts) {
@@ -59,6 +61,7 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
       }
     }
     keyRuns = await apiKeysFanIn(stage, emulator, keyTabCounts, repeats, settleMillis);
+    paymentRuns = await paymentsFanIn(stage, emulator, keyTabCounts, repeats, settleMillis);
   } finally {
     external = stage.externalNote();
     await stage.close();
@@ -84,6 +87,11 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
   const errors = runs.flatMap((r) => r.pageErrors.map((e) => `${r.kind} N=${r.tabs}: ${e}`));
   const keyCounts = keyTabCounts.map((n) => apiKeysRequests(keyRuns, n));
   const keyLists = keyTabCounts.map((n) => apiKeyListRequests(keyRuns, n));
+  const paymentCounts = keyTabCounts.map((n) => paymentsPageRequests(paymentRuns, n));
+  const paymentFetches = keyTabCounts.map((n) => paymentsRequests(paymentRuns, n));
+  const paymentRoutes = Object.entries(paymentRuns.filter((r) => r.tabs === keyTabCounts[1]).at(-1)?.byRoute ?? {})
+    .map(([route, count]) => `${route} ×${count}`)
+    .join(', ');
   const keyRoutes = Object.entries(keyRuns.filter((r) => r.tabs === keyTabCounts[1]).at(-1)?.byRoute ?? {})
     .map(([route, count]) => `${route} ×${count}`)
     .join(', ');
@@ -146,6 +154,17 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
         ],
       },
       {
+        caption:
+          "With the user's credits and products shown too (`useItem({ userId }, 'credits')`, `useProducts({ userId })`): the page's data requests, connectivity checks aside / of them the item's and the products' (medians)",
+        columns: ['client', ...keyTabCounts.map((n) => `N=${n}`)],
+        rows: [
+          [
+            CLIENT_LABELS.authbroker,
+            ...keyTabCounts.map((_, i) => `${fmt(paymentCounts[i]!, 0)} / ${fmt(paymentFetches[i]!, 0)}`),
+          ],
+        ],
+      },
+      {
         caption: 'Context only: wall time from opening the N tabs until all show user, teams and channels (ms, median)',
         columns: ['client', ...tabCounts.map((n) => `N=${n}`)],
         rows: CLIENT_KINDS.map((kind) => [
@@ -172,15 +191,30 @@ export async function fanIn(flags: Flags, browser: Browser, pages: PageServer): 
           .join(', '),
         met: keyCounts[1]! <= keyCounts[0]! && keyLists[1]! <= 1,
       },
+      {
+        goal: `N = ${keyTabCounts[1]} tabs showing the user's credits and products cost the data requests of N = ${keyTabCounts[0]} (each fetched once)`,
+        measured: keyTabCounts
+          .map((n, i) => `N=${n}: ${fmt(paymentCounts[i]!, 0)} (item and products ×${fmt(paymentFetches[i]!, 0)})`)
+          .join(', '),
+        met: paymentCounts[1]! <= paymentCounts[0]! && paymentFetches[1]! <= 2,
+      },
     ],
     notes: [
       ...CLIENT_KINDS.map(
         (kind) => `Routes at N=${tabCounts.at(-1)} (${CLIENT_LABELS[kind]}, last run): ${routes(kind) || 'none'}.`,
       ),
       `Routes at N=${keyTabCounts[1]} with API keys (authbroker, last run): ${keyRoutes || 'none'}.`,
+      `Routes at N=${keyTabCounts[1]} with items and products (authbroker, last run): ${paymentRoutes || 'none'}.`,
       ...external,
       ...(errors.length ? [`Page errors: ${[...new Set(errors)].slice(0, 10).join('; ')}`] : []),
     ],
-    data: { tabCounts, repeats, settleMillis, runs, apiKeys: { tabCounts: keyTabCounts, runs: keyRuns } },
+    data: {
+      tabCounts,
+      repeats,
+      settleMillis,
+      runs,
+      apiKeys: { tabCounts: keyTabCounts, runs: keyRuns },
+      payments: { tabCounts: keyTabCounts, runs: paymentRuns },
+    },
   };
 }

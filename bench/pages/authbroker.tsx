@@ -54,11 +54,34 @@ function ApiKeys() {
   return <p>{keys.data === undefined ? 'loading keys' : `${keys.data.length} key(s)`}</p>;
 }
 
+// ?payments=1 (fan-in's payments row): the user's credits and products too, as an app's shop shows them.
+const showPayments = new URLSearchParams(location.search).get('payments') === '1';
+// The queries themselves (as `useItem` and `useProducts` ask them), so that the page also builds on the bench's
+// earlier library copy.
+function Payments() {
+  const userId = useUserState().user?.id;
+  const customer = userId === undefined ? null : ({ customerType: 'user', customerId: userId } as const);
+  const credits = useQuery(customer === null ? null : { kind: 'item', ...customer, itemId: 'credits' });
+  const products = useQuery(customer === null ? null : { kind: 'products', ...customer });
+  useLayoutEffect(() => {
+    if (credits.data != null && products.data !== undefined && marks.payments === undefined)
+      marks.payments = performance.now();
+  });
+  return (
+    <p>
+      {credits.data == null
+        ? 'loading credits'
+        : `${credits.data.quantity} credits, ${products.data?.items.length ?? '…'} product(s)`}
+    </p>
+  );
+}
+
 if (config.mode === 'hooks') {
   createRoot(document.getElementById('root')!).render(
     <AuthProvider client={client}>
       <App />
       {showApiKeys && <ApiKeys />}
+      {showPayments && <Payments />}
     </AuthProvider>,
   );
 }

@@ -44,6 +44,8 @@ export interface Marks {
   firstCommit?: number;
   /** authbroker with `?apiKeys=1` (fan-in's API-keys row): when the user's own API keys were in the DOM. */
   apiKeys?: number;
+  /** authbroker with `?payments=1` (fan-in's payments row): when the user's credits and products were in the DOM. */
+  payments?: number;
   /** authbroker only: when the client was connected to its broker. */
   connected?: number;
   /** The client-only page (no React): see bench/pages/clientOnly.ts. */
