@@ -44,6 +44,8 @@ beforeAll(async () => {
   const server = transportFor(em, 'server');
   await endpoints.createUserApiKey(server, { user_id: owner.id, description: 'every hook', expires_at_millis: null });
   await endpoints.createTeamApiKey(server, { team_id: team.id, description: 'every hook', expires_at_millis: null });
+  // A pack of the demo project's credits, so that the payments hooks have something to show.
+  await endpoints.grantProduct(server, 'user', owner.id, { product_id: 'credit_pack' });
   const inviting = await endpoints.createTeam(server, { display_name: 'Inviting every hook' });
   await endpoints.sendTeamInvitation(server, {
     team_id: inviting.id,
@@ -103,6 +105,36 @@ const cases: Case[] = [
     'useSuspenseReceivedTeamInvitations',
     () => hooks.useSuspenseReceivedTeamInvitations(),
     () => ({ kind: 'receivedTeamInvitations' }),
+  ],
+  [
+    'useItem',
+    () => hooks.useItem({ userId: account.id }, 'credits'),
+    () => ({ kind: 'item', customerType: 'user', customerId: account.id, itemId: 'credits' }),
+  ],
+  [
+    'useSuspenseItem',
+    () => hooks.useSuspenseItem({ userId: account.id }, 'credits'),
+    () => ({ kind: 'item', customerType: 'user', customerId: account.id, itemId: 'credits' }),
+  ],
+  [
+    'useProducts',
+    () => hooks.useProducts({ userId: account.id }),
+    () => ({ kind: 'products', customerType: 'user', customerId: account.id }),
+  ],
+  [
+    'useSuspenseProducts',
+    () => hooks.useSuspenseProducts({ userId: account.id }),
+    () => ({ kind: 'products', customerType: 'user', customerId: account.id }),
+  ],
+  [
+    'useBilling',
+    () => hooks.useBilling({ userId: account.id }),
+    () => ({ kind: 'billing', customerType: 'user', customerId: account.id }),
+  ],
+  [
+    'useInvoices',
+    () => hooks.useInvoices({ userId: account.id }),
+    () => ({ kind: 'invoices', customerType: 'user', customerId: account.id }),
   ],
   ['useContactChannels', () => hooks.useContactChannels(), () => ({ kind: 'contactChannels' })],
   ['useSuspenseContactChannels', () => hooks.useSuspenseContactChannels(), () => ({ kind: 'contactChannels' })],
