@@ -11,6 +11,7 @@ import type { BrokerMode } from '../contract/state.js';
 import type { HandlerPaths, HandlerUrls } from './handlerUrls.js';
 import type { OAuthFlowOptions, OAuthSignInOptions } from './oauth.js';
 import type { PasskeyOptions } from './passkeys/passkeys.js';
+import type { AppFetchOptions } from './appRequests/appFetch.js';
 
 /** The broker methods an app calls directly (their role in the contract is `action`). */
 export type BrokerActions = Pick<BrokerApi, ActionName>;
@@ -67,6 +68,14 @@ export interface BrokerClient extends BrokerActions {
    * Finishes a flow `startOAuthFlow` started, from the URL the provider sent the browser back to (its code and state).
    */
   completeOAuthFlow(callbackUrl: string): Promise<OAuthResult>;
+  /**
+   * A `fetch` for your own API, with the user's access token attached (`Authorization: Bearer`, or the header
+   * `appRequests.tokenHeader` names), only to your own origins (the page's, and `appRequests.origins`; any other is
+   * refused with ORIGIN_NOT_ALLOWED). A 401 renews the token once, for every tab, and sends the request again; streamed
+   * bodies and answers and `init.signal` work as with `fetch`. Nobody signed in: sent without a token, or refused with
+   * `requireUser`. `queue`: a write that waits out an outage (`offlineWrites`).
+   */
+  fetch(input: RequestInfo | URL, init?: RequestInit, options?: AppFetchOptions): Promise<Response>;
   /** Releases this tab's subscriptions and connection. */
   close(): void;
 }
@@ -78,6 +87,8 @@ export type ConnectionModule = Pick<
 >;
 /** OAuth's browser steps (`oauth.ts`). */
 export type OAuthModule = Pick<typeof import('./oauth.js'), 'oauthMethods'>;
+/** `client.fetch` (`appRequests/appFetch.ts`). */
+export type AppRequestsModule = Pick<typeof import('./appRequests/appFetch.js'), 'appFetch'>;
 /** The passkey ceremonies (`passkeys/passkeys.ts`, with @simplewebauthn/browser). */
 export type PasskeyModule = Pick<typeof import('./passkeys/passkeys.js'), 'registerPasskey' | 'signInWithPasskey'>;
 
@@ -102,6 +113,8 @@ export interface ClientParts {
    * before the lazy module, the WebAuthn library or the broker are asked anything.
    */
   passkeys(): Promise<PasskeyModule>;
+  /** `client.fetch`'s module (a content script, which has no `client.fetch`, has none). */
+  appRequests?(): Promise<AppRequestsModule>;
 }
 
 /** How a client reaches a broker that is not the page's own choice (a browser extension's background). */

@@ -3,6 +3,7 @@ import { checkProjectId, checkPublishableClientKey, refuseSecretsInBrowserOption
 import { assertTokenMargin } from '../protocol/tokenRules.js';
 import { brokerKeyOf, brokerWorkerName, type TokenStore } from '../contract/brokerKey.js';
 import type { HandlerPaths } from './handlerUrls.js';
+import type { AppRequestOptions } from '../contract/appRequests.js';
 
 /** Where the broker runs: chosen by what the browser has (`auto`, the default), or forced. */
 export type BrokerModeChoice = 'auto' | 'shared-worker' | 'service-worker' | 'in-process';
@@ -85,6 +86,19 @@ export interface ConnectOptions {
    * closes (or the only one reloads) it is gone, and the user signs in again.
    */
   tokenStore?: TokenStore;
+  /**
+   * Your own API, as `client.fetch` calls it: the origins it may send the user's token to (default: the page's own),
+   * the header it goes in (default `Authorization: Bearer`), and whether the service worker attaches it instead, so
+   * that the page never holds one (`attachInServiceWorker`). Every tab must pass the same.
+   */
+  appRequests?: AppRequestOptions;
+  /**
+   * Writes made while the device is offline or the service unreachable (`updateUser`, contact channels, team changes,
+   * and `client.fetch` calls marked `queue`) wait in IndexedDB and are sent, in order, once it answers; every tab sees
+   * them (`usePendingChanges()`). Default false: such a write fails at once (NETWORK_OFFLINE, NETWORK_UNREACHABLE).
+   * Every tab must pass the same.
+   */
+  offlineWrites?: boolean;
 }
 
 const SECRET_OPTIONS = ['secretServerKey', 'superSecretAdminKey'];

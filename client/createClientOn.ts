@@ -15,6 +15,7 @@ import { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 import { persistedSnapshots } from './kept/keptCopyReader.js';
 import { checkRedirectTarget, safeRedirectTarget } from './redirects.js';
 import { linkToBroker } from './connect/brokerLink.js';
+import { tabErrors } from './connect/tabErrors.js';
 import type { PasskeyOptions } from './passkeys/passkeys.js';
 
 /**
@@ -92,5 +93,7 @@ export function createClientOn(options: ConnectOptions, host: ClientHost | null,
   };
   forwardCalls(client, actionNames, api);
   forwardCalls(client, OAUTH_STEPS, oauth);
+  // `client.fetch`: its chunk loads on the first call (and keeps one `fetch` per client).
+  forwardCalls(client, ['fetch'], () => parts.appRequests!().then((m) => m.appFetch(client, api, options, tabErrors)));
   return client as unknown as BrokerClient;
 }

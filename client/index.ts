@@ -12,6 +12,7 @@ export { handlerPaths, handlerUrls, type HandlerPaths, type HandlerUrls } from '
 export { candidateModes, detectCapabilities, type Capabilities } from './connect/mode.js';
 export { passkeysAvailable } from './passkeys/passkeySupport.js';
 export type { OAuthSignInOptions } from './oauth.js';
+export type { AppFetchOptions } from './appRequests/appFetch.js';
 export {
   checkRedirectTarget,
   readReturnTo,

@@ -39,6 +39,7 @@ function pageParts(extension: ExtensionApi | null): ClientParts {
       return connection;
     },
     oauth: () => import('./oauth.js'),
+    appRequests: () => import('./appRequests/appFetch.js'),
     passkeysAvailable,
     async passkeys() {
       if (!passkeysAvailable()) throw passkeysUnavailable();

@@ -2,13 +2,16 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { WORKER_CONTENT_SECURITY_POLICY } from '../protocol/workerPolicy.js';
+import { notesApi } from './notesApi.js';
 
 const serviceWorkerEntry = fileURLToPath(new URL('../worker/hosts/serviceWorkerEntry.ts', import.meta.url));
+/** The service worker with the app's own requests (offline writes, tokens attached by the worker). */
+const serviceWorkerAppEntry = fileURLToPath(new URL('../worker/hosts/serviceWorkerAppEntry.ts', import.meta.url));
 
 /** The service-worker broker as one ES module file (service workers cannot be split into chunks). */
-async function bundleServiceWorker(): Promise<string> {
+async function bundleServiceWorker(entry = serviceWorkerEntry): Promise<string> {
   const result = await build({
-    entryPoints: [serviceWorkerEntry],
+    entryPoints: [entry],
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -36,15 +39,18 @@ export function authbrokerDemoPlugin(): Plugin {
   return {
     name: 'authbroker-demo',
     configureServer(server) {
+      // The demo app's own API, beside it: what its Notes page calls with client.fetch.
+      const notes = notesApi(demoConfig());
       server.middlewares.use(async (req, res, next) => {
         const [path, query = ''] = (req.url ?? '').split('?');
         // The broker's workers run without eval, as they would in production.
-        if (path === '/authbroker-sw.js' || /(^|&)worker_file(&|=|$)/.test(query))
+        if (notes(req, res)) return;
+        if (path === '/authbroker-sw.js' || path === '/authbroker-sw-app.js' || /(^|&)worker_file(&|=|$)/.test(query))
           res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
-        if (path === '/authbroker-sw.js') {
+        if (path === '/authbroker-sw.js' || path === '/authbroker-sw-app.js') {
           res.setHeader('content-type', 'text/javascript');
           res.setHeader('cache-control', 'no-store');
-          res.end(await bundleServiceWorker());
+          res.end(await bundleServiceWorker(path === '/authbroker-sw.js' ? serviceWorkerEntry : serviceWorkerAppEntry));
           return;
         }
         if (path === '/demo-config.json') {
@@ -58,6 +64,11 @@ export function authbrokerDemoPlugin(): Plugin {
     },
     async generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'authbroker-sw.js', source: await bundleServiceWorker() });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'authbroker-sw-app.js',
+        source: await bundleServiceWorker(serviceWorkerAppEntry),
+      });
       this.emitFile({ type: 'asset', fileName: 'demo-config.json', source: JSON.stringify(demoConfig()) });
     },
   };

@@ -348,7 +348,7 @@ export async function createBroker(
     ready: (query) => readyFor(recording, query),
   });
   const connect = withholdTokens(config.appRequests, tabApi);
-  startWrites(writes, base, { session, connectivity, queries, services: servicesOf(apiContext), baseTransports });
+  startWrites(writes, base, { session, connectivity, queries, servicesOf, apiContext, baseTransports });
   const parts = { brokerId, mode: host.mode, clock, storage, bus, locks, connectivity, ...sessions, queries };
   return {
     config,
@@ -455,13 +455,15 @@ function startWrites(
   writes: OfflineWrites,
   base: Base,
   parts: Pick<BrokerParts, 'session' | 'connectivity' | 'queries'> & {
-    services: ServiceMethods;
+    servicesOf: (context: ApiContext) => ServiceMethods;
+    apiContext: ApiContext;
     baseTransports: Transports;
   },
 ): void {
   const { config, clock, locks, recording, warnings } = base;
   writes.start(() => ({
     key: base.brokerKey,
+    baseUrl: config.baseUrl,
     inMemory: config.tokenStore === 'memory',
     appRequests: config.appRequests,
     marginMillis: config.tokenMarginMillis,
@@ -471,7 +473,7 @@ function startWrites(
     session: parts.session,
     connectivity: parts.connectivity,
     queries: parts.queries,
-    services: parts.services,
+    services: (wrap) => parts.servicesOf({ ...parts.apiContext, transports: wrap(parts.apiContext.transports) }),
     client: recording.brokerWork(parts.baseTransports, 'offline writes').client,
     warn: (warning) => warnings.add(warning),
   }));

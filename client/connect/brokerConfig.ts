@@ -9,6 +9,14 @@ import type { BrokerTarget } from './brokerChannel.js';
  * the first frame): a bad one fails the connection with an InvalidArgumentError naming it, before any host starts.
  */
 export function checkBrokerOptions({ options, errors }: Pick<BrokerTarget, 'options' | 'errors'>): void {
+  if (options.appRequests?.attachInServiceWorker === true && options.mode !== 'service-worker')
+    throw errors.deserializeError({
+      kind: 'invalid-argument',
+      code: 'INVALID_ARGUMENT',
+      argument: 'options.appRequests.attachInServiceWorker',
+      message:
+        "options.appRequests.attachInServiceWorker needs mode: 'service-worker' (only a service worker sees the page's requests) and tokenStore: 'memory'.",
+    });
   const millis = options.connectivityCheckMillis;
   if (millis === undefined || millis === 0 || (Number.isInteger(millis) && millis >= 1000 && millis <= 3_600_000))
     return;
@@ -36,5 +44,7 @@ export function brokerConfigOf({ options, baseUrl }: Pick<BrokerTarget, 'options
     ...(options.connectivityCheckMillis === undefined
       ? {}
       : { connectivityCheckMillis: options.connectivityCheckMillis }),
+    ...(options.appRequests === undefined ? {} : { appRequests: options.appRequests }),
+    ...(options.offlineWrites === undefined ? {} : { offlineWrites: options.offlineWrites }),
   };
 }

@@ -7,6 +7,7 @@ import { hostReason } from './hostReason.js';
 import { Fact, Section } from './parts.js';
 import * as s from './styles.js';
 import { CacheTable, ConnectivityHistory, RequestTable } from './tables.js';
+import { PendingChangesTable } from './pendingChangesTable.js';
 import { devtoolsIds as ids } from './testIds.js';
 import { tabOfPanel } from './useBrokerDiagnostics.js';
 
@@ -166,6 +167,7 @@ export function Panel({ client, diagnostics, panelId, onClose }: PanelProps) {
           <>
             <Overview diagnostics={diagnostics} panelId={panelId} now={now} />
             <CacheTable client={client} diagnostics={diagnostics} panelId={panelId} now={now} />
+            <PendingChangesTable client={client} now={now} />
             <RequestTable diagnostics={diagnostics} panelId={panelId} />
             <ConnectivityHistory diagnostics={diagnostics} />
           </>

@@ -26,4 +26,6 @@ export const devtoolsIds = {
   connectivityChange: 'authbroker-devtools-connectivity-change',
   storage: 'authbroker-devtools-storage',
   warnings: 'authbroker-devtools-warnings',
+  /** A write that waits out an outage, or was refused or dropped (`data-state`, `data-label`). */
+  pendingRow: 'authbroker-devtools-pending-row',
 } as const;

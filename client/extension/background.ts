@@ -14,6 +14,7 @@ import { receiving } from '../connect/deliveries.js';
 import type { HandlerUrls } from '../handlerUrls.js';
 import { keepSnapshots } from '../kept/keptCopyWriter.js';
 import { oauthMethods } from '../oauth.js';
+import { appFetch } from '../appRequests/appFetch.js';
 import { withWebAuthFlow, type ExtensionClient } from './extensionClient.js';
 import { readOAuthInput, signInWithWebAuthFlow } from './identity.js';
 import {
@@ -88,6 +89,7 @@ export function startExtensionBroker(options: ExtensionBrokerOptions): Extension
   const parts = {
     connection: async () => inContext(host),
     oauth: async () => ({ oauthMethods }),
+    appRequests: async () => ({ appFetch }),
     ...NO_PASSKEYS_IN_EXTENSIONS,
   };
   // The web-auth window may stay open for minutes (a password, a second factor): the background stays up meanwhile.

@@ -5,6 +5,7 @@ import { ClientError } from '../../protocol/errors/errors.js';
 import type { OAuthResult } from '../../contract/api.js';
 import { createClientOn } from '../createClientOn.js';
 import { oauthMethods } from '../oauth.js';
+import { appFetch } from '../appRequests/appFetch.js';
 import { withWebAuthFlow, type ExtensionClient } from './extensionClient.js';
 import {
   connectOptionsOf,
@@ -40,6 +41,7 @@ export function createExtensionClient(options: ExtensionOptions): ExtensionClien
   const parts = {
     connection: async () => connection,
     oauth: async () => ({ oauthMethods }),
+    appRequests: async () => ({ appFetch }),
     ...NO_PASSKEYS_IN_EXTENSIONS,
   };
   const client = createClientOn(connectOptionsOf(options, {}), { origin: location.origin }, parts);

@@ -1,5 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from '../../contract/state.js';
+import type { PendingChange } from '../../contract/appRequests.js';
 import type { PartialUser } from '../../protocol/partialUser.js';
 import type {
   ConnectedAccountModel,
@@ -201,6 +202,12 @@ export const useProject = () => useQuery({ kind: 'project' }).data ?? null;
 export const useSuspenseProject = () => useSuspenseQuery({ kind: 'project' });
 
 const unknownSession: SessionInfo = { status: 'loading' };
+/**
+ * The writes waiting out an outage (`offlineWrites`), in every tab: what (`label`), since when, and where
+ * (`waiting`, `sending`), and those the service refused or signing out dropped, with why, until
+ * `client.dismissPendingChange(id)`. Empty while loading and without the option.
+ */
+export const usePendingChanges = (): PendingChange[] => useQuery({ kind: 'pendingChanges' }).data ?? EMPTY;
 /** Whether someone is signed in, and why the last session ended. */
 export const useSession = (): SessionInfo => useQuery({ kind: 'session' }).data ?? unknownSession;
 /** Online / degraded / offline, with the last error and the diagnostics. */

@@ -23,6 +23,7 @@ import { TeamInvitation } from './pages/handler/TeamInvitation.js';
 import { Home } from './pages/Home.js';
 import { NotFound } from './pages/NotFound.js';
 import { Shop } from './pages/shop/Shop.js';
+import { Notes } from './pages/notes/Notes.js';
 import { TeamPage } from './pages/teams/TeamPage.js';
 import { Teams } from './pages/teams/Teams.js';
 import { matchPath, useLocation } from './router.js';
@@ -53,6 +54,7 @@ function routesFor(paths: HandlerPaths): Route[] {
     { path: '/teams', title: 'Teams', render: () => <Teams /> },
     { path: '/teams/:teamId', title: 'Team', render: ({ teamId }) => <TeamPage teamId={teamId!} /> },
     { path: '/shop', title: 'Shop', render: () => <Shop /> },
+    { path: '/notes', title: 'Notes', render: () => <Notes /> },
     { path: '/admin', title: 'Project admin', render: () => <Admin section={undefined} /> },
     { path: '/admin/:section', title: 'Project admin', render: ({ section }) => <Admin section={section} /> },
   ];

@@ -14,11 +14,16 @@ import { staticParts } from './staticParts.js';
 /** The message a tab sends the service worker, with a port, to connect to its broker. */
 export const CONNECT_MESSAGE = SERVICE_WORKER_CONNECT;
 
-/** Hosts the broker in your own service worker: call it once from its script, with `self`. */
-export function installAuthBroker(scope: ServiceWorkerGlobalScope): void {
+/**
+ * Hosts the broker in your own service worker: call it once from its script, with `self`. `getBroker`: the worker's
+ * brokers, when made otherwise (the script with app requests, worker/hosts/serviceWorkerApp.ts).
+ */
+export function installAuthBroker(
+  scope: ServiceWorkerGlobalScope,
   // A service worker may not import() once installed: the service methods and the diagnostics
   // recorder come with the script.
-  const getBroker = brokerFor('service-worker', staticParts);
+  getBroker: Parameters<typeof exposeBrokerEntry>[0] = brokerFor('service-worker', staticParts),
+): void {
   scope.addEventListener('message', (event) => {
     const data = event.data as { type?: unknown } | null;
     const port = event.ports[0];

@@ -21,14 +21,23 @@ import { openWriteStore } from './store.js';
 import { overlayShower } from './writeOverlays.js';
 import { WriteRecords } from './writeRecords.js';
 import { WriteSender } from './writeSender.js';
+import type { Transport } from '../../protocol/transport.js';
+import type { ApiTransports } from '../api/context.js';
 import type { WriteQueue, WriteQueueParts } from './writeQueueParts.js';
 
-/** While writes wait and the service is away, it is asked about this often (one check for every tab). */
+/**
+ * While writes wait and the service is away, its API root is asked this often (one request a second for every tab,
+ * only then): a write goes within about this long of the service's return, where the broker's own probes back off to
+ * 15 s.
+ */
 export const CHECK_WHILE_WAITING_MILLIS = 1000;
-/** A round that had to stop is tried again after this; after RETRIES_AT_FIRST_PACE rounds, after the slower pace. */
-const RETRY_MILLIS = 1000;
+/**
+ * A round that had to stop (the app's API or the service away) is tried again after this, for RETRIES_AT_FIRST_PACE
+ * rounds (a minute), then at the slower pace: a write goes soon after a short outage, and a long one costs little.
+ */
+const RETRY_MILLIS = 500;
 const SLOW_RETRY_MILLIS = 10_000;
-const RETRIES_AT_FIRST_PACE = 60;
+const RETRIES_AT_FIRST_PACE = 120;
 
 export async function createWriteQueue(parts: WriteQueueParts): Promise<WriteQueue> {
   const { session, connectivity, queries, clock, kit } = parts;
@@ -44,15 +53,19 @@ export async function createWriteQueue(parts: WriteQueueParts): Promise<WriteQue
     showOverlays(records.writes, userId());
     checkWhileAway();
   });
-  const sender = new WriteSender(parts, records, userId);
+  const sender = new WriteSender(parts, parts.services(sentOnce), records, userId);
 
-  /** While writes wait and the service is away, asks about it every CHECK_WHILE_WAITING_MILLIS. */
+  /** While writes wait and the service is away, asks it every CHECK_WHILE_WAITING_MILLIS; its answer is news. */
   function checkWhileAway(): void {
     const user = userId();
     if (closed || user === null || !records.waitsFor(user) || timers.check !== null) return;
     timers.check = clock.setTimeout(() => {
       timers.check = null;
-      if (connectivity.isOffline) connectivity.verifyContact();
+      if (connectivity.isOffline)
+        void parts.fetch(`${parts.baseUrl}/api/v1`, { cache: 'no-store' }).then(
+          (answer) => connectivity.recordResponse(answer.status),
+          () => undefined,
+        );
       checkWhileAway();
     }, CHECK_WHILE_WAITING_MILLIS);
   }
@@ -189,4 +202,19 @@ async function sendAppRequest(
   }
   const label = request.label ?? `${request.method.toUpperCase()} ${new URL(request.url).pathname}`;
   return (await keep({ kind: 'request', userId: user, label, request, uncertain })) as AppResponse;
+}
+
+/**
+ * The broker's calls as a kept write makes them: a write goes once per send, never again inside the transport after a
+ * network failure (which it does for PATCH, PUT and DELETE: repeating them changes nothing). The answer of a send may
+ * be lost after the service applied it: the queue then asks the service what it holds before it sends the write again
+ * (actions.ts), so that a write is applied once.
+ */
+function sentOnce(own: ApiTransports): ApiTransports {
+  const once = (transport: Transport<'client'>): Transport<'client'> => ({
+    ...transport,
+    request: (request) => transport.request(request.method === 'GET' ? request : { ...request, idempotent: false }),
+    withUserTokens: (tokens) => once(transport.withUserTokens(tokens)),
+  });
+  return { ...own, client: once(own.client) };
 }

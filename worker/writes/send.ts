@@ -12,6 +12,7 @@ import { sendWithToken } from '../appRequests/sendWithToken.js';
 import { queueableAction, type ServiceReader } from './actions.js';
 import type { StoredWrite } from './store.js';
 import type { WriteKit } from './writeKit.js';
+import type { ServiceMethods } from '../api/context.js';
 import type { WriteQueueParts } from './writeQueueParts.js';
 
 export type Sent =
@@ -86,7 +87,7 @@ export function serviceReader(parts: Pick<WriteQueueParts, 'client' | 'kit'>): S
 }
 
 /** Sends `write` once (checking first, for an action whose last send may have reached the service). */
-export async function sendWrite(write: StoredWrite, parts: WriteQueueParts): Promise<Sent> {
+export async function sendWrite(write: StoredWrite, parts: WriteQueueParts, services: ServiceMethods): Promise<Sent> {
   const { kit } = parts;
   try {
     if (write.action !== undefined) {
@@ -98,7 +99,7 @@ export async function sendWrite(write: StoredWrite, parts: WriteQueueParts): Pro
         for (const filter of action!.affected(args)) parts.queries.invalidate(filter);
         return { outcome: 'applied', result: held.result };
       }
-      const call = (parts.services as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
+      const call = (services as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
       return { outcome: 'applied', result: await call(...args) };
     }
     const response = await readResponse(await sendAppRequestNow(write.request!, parts), true);

@@ -6,7 +6,7 @@ import type { AppRequest, AppResponse, PendingChange } from '../../contract/appR
 import type { QuerySpec } from '../../contract/queries.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { Transport } from '../../protocol/transport.js';
-import type { ServiceMethods } from '../api/context.js';
+import type { ApiTransports, ServiceMethods } from '../api/context.js';
 import type { AppSession } from '../appRequests/appTokens.js';
 import type { ResolvedAppRequests } from '../appRequests/appRequestOptions.js';
 import type { QueryFilter } from '../cache/queryClient.js';
@@ -32,6 +32,8 @@ export interface WriteCache {
 export interface WriteQueueParts {
   /** The broker key: the queue's name in storage, its lock's and its channel's. */
   key: string;
+  /** The service's base URL (without `/api/v1`), whose API root the queue probes while writes wait for it. */
+  baseUrl: string;
   /** Tokens kept in memory: so are the writes. */
   inMemory: boolean;
   appRequests: ResolvedAppRequests;
@@ -43,12 +45,15 @@ export interface WriteQueueParts {
   connectivity: {
     readonly isOffline: boolean;
     subscribe(listener: (snapshot: { state: string }) => void): () => void;
-    /** Asks the service now if it has not been heard from lately (a write waits for it). */
-    verifyContact(): void;
+    /** The service answered (a probe of the queue's, while writes wait for it). */
+    recordResponse(status: number): void;
   };
   queries: WriteCache;
-  /** The broker's own service methods: a kept write goes out as the broker's work, in its turns of the scheduler. */
-  services: ServiceMethods;
+  /**
+   * The broker's own service methods, their calls made through `transports(own)`: a kept write goes out as the broker's
+   * work, in its turns of the scheduler, and once per send (queue.ts).
+   */
+  services(transports: (own: ApiTransports) => ApiTransports): ServiceMethods;
   /** The broker's own calls, for asking the service whether it holds a write already. */
   client: Transport<'client'>;
   warn(message: string): void;

@@ -9,6 +9,7 @@ import { queueableAction } from './actions.js';
 import { sendWrite, type Sent } from './send.js';
 import type { StoredWrite } from './store.js';
 import { isWaiting, type WriteRecords } from './writeRecords.js';
+import type { ServiceMethods } from '../api/context.js';
 import type { WriteQueueParts } from './writeQueueParts.js';
 
 /** Sends the service answered with a failure (5xx, 429) before a write is given up, reported as refused. */
@@ -17,6 +18,8 @@ export const MAX_FAILED_SENDS = 5;
 export class WriteSender {
   constructor(
     private readonly parts: WriteQueueParts,
+    /** The broker's service methods, each write sent once per send. */
+    private readonly services: ServiceMethods,
     private readonly records: WriteRecords,
     private readonly userId: () => string | null,
   ) {}
@@ -47,9 +50,10 @@ export class WriteSender {
   private async sendWaiting(): Promise<boolean> {
     const { session, connectivity } = this.parts;
     let confirmed = false;
+    // Read once; every change after is read back as it is saved (writeRecords.ts).
+    await this.records.reload();
     for (;;) {
       if (connectivity.isOffline) return false;
-      await this.records.reload();
       const next = this.records.writes.find(isWaiting);
       if (next === undefined) return true;
       await session.start();
@@ -84,7 +88,7 @@ export class WriteSender {
     const write = stored.state === 'sending' ? { ...stored, uncertain: true } : stored;
     const sending = { ...write, state: 'sending' as const, attempts: write.attempts + 1, updatedAtMillis: clock.now() };
     await this.records.save(sending);
-    const sent = await sendWrite(write, this.parts);
+    const sent = await sendWrite(write, this.parts, this.services);
     if (sent.outcome === 'applied') await this.settle(sending, 'applied', null, sent.result);
     else if (sent.outcome === 'refused') await this.refuse(sending, sent.error, sent.result);
     else if (sent.outcome === 'dropped') await this.settle(sending, 'dropped', sent.error);

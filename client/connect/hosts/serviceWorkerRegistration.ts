@@ -85,6 +85,14 @@ export async function startServiceWorker(
     check();
   });
   const connection = await connector.connect(sw, replaced);
+  // The worker attaches tokens only to the pages it controls: it takes this one now rather than at the next load.
+  if (options.appRequests?.attachInServiceWorker === true && navigator.serviceWorker.controller === null) {
+    const taken = new Promise((resolve) =>
+      navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+    );
+    sw.postMessage({ type: 'authbroker:claim' });
+    await connector.withinTimeout(taken, 'The service worker taking this page (appRequests.attachInServiceWorker)');
+  }
   const keepAlive = setInterval(() => sw.postMessage({ type: 'authbroker:ping' }), SERVICE_WORKER_KEEPALIVE_MILLIS);
   return {
     mode: 'service-worker',

@@ -39,6 +39,7 @@ export function Nav() {
           <NavLink to={client.paths.home} label="Home" testid={T.navHome} exact />
           <NavLink to="/teams" label="Teams" testid={T.navTeams} />
           <NavLink to="/shop" label="Shop" testid={T.navShop} />
+          <NavLink to="/notes" label="Notes" testid="nav-notes" />
           <NavLink to={client.paths.accountSettings} label="Account" testid={T.navAccount} />
           <NavLink to="/admin" label="Admin" testid={T.navAdmin} />
         </div>

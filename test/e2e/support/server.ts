@@ -1,5 +1,5 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import type { RunningEmulator } from '../../../emulator/index.js';
@@ -54,6 +54,8 @@ export interface ServeDemoOptions {
    * back/forward cache keeps no page that was sent with it.
    */
   cacheable?: boolean;
+  /** The app's own API on the demo's origin (`/api/*`): answers and returns true for the requests it serves. */
+  api?: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
 const PAGE_SCRIPT_PATH = '/__test-page-script.js';
@@ -91,6 +93,7 @@ export async function serveDemoFor(config: DemoServiceConfig, options: ServeDemo
   let deploys = 0;
   let serviceWorkerMissing = false;
   const server: Server = createServer((req, res) => {
+    if (options.api?.(req, res) === true) return;
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     if (options.pageScript !== undefined && path === PAGE_SCRIPT_PATH) {
       res.writeHead(200, { 'content-type': types['.js']!, 'cache-control': 'no-store' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../../emulator/index.js';
-import { serveDemo, type DemoServer } from '../../e2e/support/server.js';
+import { serveDemo, type DemoServer, type ServeDemoOptions } from '../../e2e/support/server.js';
 import { skipEngine, launchEngine } from './browsers.js';
 import { ENGINE_NAMES, type Engine, type EngineName, type EngineProfile, type EngineTab } from './engine.js';
 
@@ -19,6 +19,8 @@ export interface ScenarioOptions {
   emulator?: EmulatorOptions;
   /** A script every page runs before the app (e.g. removing SharedWorker). */
   pageScript?: string;
+  /** The app's own API on the demo's origin (serveDemo's `api`). */
+  api?: ServeDemoOptions['api'];
   timeout?: number;
 }
 
@@ -78,7 +80,7 @@ export function inEveryEngine(define: (scenario: DefineScenario, engineName: Eng
         name,
         async () => {
           const emulator = await startEmulator({ port: 0, host: '127.0.0.1', ...options.emulator });
-          const demo = await serveDemo(emulator, { pageScript: options.pageScript });
+          const demo = await serveDemo(emulator, { pageScript: options.pageScript, api: options.api });
           const profiles: EngineProfile[] = [];
           const stage: EngineStage = {
             engine: engine!,
