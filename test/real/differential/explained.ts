@@ -45,4 +45,10 @@ export const EXPLANATIONS: readonly Explanation[] = [
     reason:
       "The dashboard's metrics grew into analytics, auth, e-mail and payment overviews fed by ClickHouse, which the emulator does not keep; it answers v2.7's shape, which authbroker/server's getProjectMetrics types (README: metrics).",
   },
+  {
+    flow: /^payments$/,
+    label: /^change a quantity \(server\)$/,
+    reason:
+      "A server's update-quantity is a 500 on the backend (`Cannot use $replica inside of a transaction`: it reads the ledger from the read replica inside its own transaction); the emulator changes the quantity, as the route is meant to (README: payments).",
+  },
 ];

@@ -3,6 +3,7 @@ import { anonymousFlow } from './anonymous.js';
 import { adminFlow, miscFlow } from './misc.js';
 import { oauthProviderFlow, ownedApiKeyFlow, receivedInvitationFlow } from './ownResources.js';
 import { authHeadersFlow, projectFlow } from './project.js';
+import { paymentsFlow } from './payments.js';
 import { projectPermissionFlow } from './projectPermissions.js';
 import { otpFlow, passwordFlow, sessionFlow } from './signIn.js';
 import { permissionFlow, teamFlow } from './teams.js';
@@ -29,4 +30,5 @@ export const FLOWS: readonly Flow[] = [
   oauthProviderFlow,
   ownedApiKeyFlow,
   receivedInvitationFlow,
+  paymentsFlow,
 ];
