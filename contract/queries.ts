@@ -30,6 +30,11 @@ export interface FetchContext {
   internal(): Transport<'client'>;
   /** Admin calls for a project (default: the broker's). */
   admin(projectId?: string): Transport<'admin'>;
+  /**
+   * The payments queries' fetches (paymentQueries.ts). The broker loads them with its service methods, so that they
+   * share that chunk's copy of the protocol: a chunk of their own would cut the up-front chunk in two.
+   */
+  paymentQueries(): Promise<PaymentFetches>;
 }
 
 /** The broker's own values that tabs can watch. */
@@ -44,6 +49,8 @@ export interface LiveContext {
 }
 
 type ParamsSchema = Rule<Record<string, unknown>>;
+/** The payments queries' fetches, by name. */
+export type PaymentFetches = typeof PaymentQueries;
 
 export interface FetchedQueryDefinition<S extends ParamsSchema = ParamsSchema, D = unknown> {
   readonly scope: 'user' | 'admin' | 'project';
@@ -75,17 +82,16 @@ const customer = <const T extends readonly [string, ...string[]]>(types: T) => (
   customerId: segment(),
 });
 const page = { cursor: optional(segment()), limit: optional(finiteNumber()) };
-type PaymentFetches = typeof PaymentQueries;
 /**
- * A payments query of the signed-in user: its fetch loads with its module (paymentQueries.ts) on the first one, so a
- * broker whose tabs show no payments never loads it.
+ * A payments query of the signed-in user: its fetch loads on the first one (`FetchContext.paymentQueries`), so a
+ * broker whose tabs show no payments and do nothing never loads it.
  */
 const payments = <S extends ParamsSchema, N extends keyof PaymentFetches>(params: S, name: N) =>
   fetched({
     scope: 'user',
     params,
     fetch: async (context, query: Output<S>): Promise<Awaited<ReturnType<PaymentFetches[N]>>> =>
-      (await import('./paymentQueries.js'))[name](context.client, context.isSignedIn(), query as never) as never,
+      (await context.paymentQueries())[name](context.client, context.isSignedIn(), query as never) as never,
   });
 
 /** Lists of a signed-out user are empty without asking the service. */

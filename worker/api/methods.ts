@@ -4,6 +4,8 @@
  * broker whose tabs only read never downloads it; a service worker, which cannot import() once
  * installed, gets it with its script.
  */
+import { fetchBilling, fetchInvoices, fetchItem, fetchProducts } from '../../contract/paymentQueries.js';
+import type { PaymentFetches } from '../../contract/queries.js';
 import { appRequestMethods } from '../appRequests/appRequestMethods.js';
 import { accountMethods } from './account.js';
 import { adminMethods } from './admin.js';
@@ -38,5 +40,14 @@ export function createServices(context: ApiContext): ServiceMethods {
   };
 }
 
+/**
+ * The payments queries' fetches travel with the methods (contract/queries.ts, `FetchContext.paymentQueries`). A plain
+ * object, not `export * as`: esbuild's namespace helper would be one more chunk that every lazy part imports.
+ */
+export const paymentQueries: PaymentFetches = { fetchItem, fetchProducts, fetchBilling, fetchInvoices };
+
 /** How a host hands the service methods to its brokers: a dynamic import where the host allows one. */
-export type LoadServices = () => Promise<{ createServices: typeof createServices }>;
+export type LoadServices = () => Promise<{
+  createServices: typeof createServices;
+  paymentQueries: PaymentFetches;
+}>;

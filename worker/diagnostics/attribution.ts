@@ -169,11 +169,14 @@ export function contextFor(
   };
 }
 
+/** A cache fetch's transports; the rest of its context is the broker's. */
+export type AttributedFetchContext = Omit<FetchContext, 'paymentQueries'>;
+
 /** What a cache fetch gets: its requests are the fetch's trace's (undefined for a fetch without one). */
 export function fetchContextFor(
   cause: FetchCause | undefined,
   parts: { transports: ApiTransports; recording: Recording; isSignedIn(): boolean },
-): FetchContext | undefined {
+): AttributedFetchContext | undefined {
   if (!(cause instanceof Trace)) return undefined;
   const transports = recordedTransports(parts.transports, parts.recording, cause, cause.cause);
   return {

@@ -6,12 +6,18 @@
  */
 import type { RequestCause } from '../../contract/diagnostics.js';
 import type { Watchable } from '../../contract/events.js';
-import type { BrokerDiagnostics, FetchContext } from '../../contract/queries.js';
+import type { BrokerDiagnostics } from '../../contract/queries.js';
 import type { Clock } from '../../protocol/clock.js';
 import type { TransportObserver } from '../../protocol/transport.js';
 import type { ApiContext, ApiTransports } from '../api/context.js';
 import type { FetchCause } from '../cache/cacheEntry.js';
-import { contextFor, fetchContextFor, recordedTransports, type AttributableCacheWriter } from './attribution.js';
+import {
+  contextFor,
+  fetchContextFor,
+  type AttributedFetchContext,
+  recordedTransports,
+  type AttributableCacheWriter,
+} from './attribution.js';
 import { createDiagnostics, type DiagnosticsSources } from './collect.js';
 import type { RecorderKit } from './kit.js';
 import { refreshRecords, type RefreshCall } from './refreshLog.js';
@@ -39,7 +45,7 @@ export interface Recorder {
   /** What an action's API modules get: everything it does attributed to `cause` (one of `trace`'s). */
   actionContext(context: ApiContext, cause: FetchCause): ApiContext | undefined;
   /** What a cache fetch gets when it has a cause: its requests are that cause's. */
-  fetchContext(cause: FetchCause | undefined): FetchContext | undefined;
+  fetchContext(cause: FetchCause | undefined): AttributedFetchContext | undefined;
 }
 
 export function createRecorder(sources: RecorderSources, kit: RecorderKit): Recorder {
