@@ -6,7 +6,7 @@ import type { BrokerApi, TabHello, TabListener } from '../contract/api.js';
 import type { PendingChange } from '../contract/appRequests.js';
 import type { CauseVia } from '../contract/diagnostics.js';
 import { Emitter, type Watchable } from '../contract/events.js';
-import type { LiveContext, QueryScope, QuerySpec } from '../contract/queries.js';
+import type { FetchContext, LiveContext, QueryScope, QuerySpec } from '../contract/queries.js';
 import type { BrokerMode, BrokerStatus } from '../contract/state.js';
 import { systemClock, type Clock } from '../protocol/clock.js';
 import { messageOf } from '../protocol/errors/errors.js';
@@ -29,6 +29,7 @@ import type { RecorderSources } from './diagnostics/recorder.js';
 import type { LazyParts } from './lazy/parts.js';
 import { createRecording, type Recording } from './lazy/recording.js';
 import { lazyTokenGrant, type LazyTokenGrant } from './lazy/refreshGrant.js';
+import { loadOnDemand } from './lazy/loadOnDemand.js';
 import { lazyServices } from './lazy/services.js';
 import { tabCause } from './requests/onBehalfOf.js';
 import { servicesByTab } from './requests/tabActions.js';
@@ -145,6 +146,7 @@ function createQueries(
   pendingChanges: Watchable<PendingChange[]>,
 ) {
   const { session, adminSession } = sessions;
+  const paymentQueries = loadOnDemand(async () => (await base.host.services()).paymentQueries, 'payments queries');
   const ownerOf = (scope: QueryScope): string => {
     if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
     if (scope === 'admin')
@@ -152,11 +154,12 @@ function createQueries(
     return scope;
   };
   const isSignedIn = () => session.sessionKey !== null;
-  const fetchContext = {
+  const fetchContext: FetchContext = {
     client: transports.client,
     isSignedIn,
     internal: () => transports.internal(),
     admin: (projectId?: string) => transports.admin(projectId),
+    paymentQueries,
   };
   const { connectivity, recording } = base;
   let status: Watchable<BrokerStatus> | null = null;
@@ -178,7 +181,10 @@ function createQueries(
   const queries = new QueryClient({
     clock: base.clock,
     fetchContext,
-    fetchContextFor: (cause) => recording.recorder?.fetchContext(cause) ?? fetchContext,
+    fetchContextFor: (cause) => {
+      const attributed = recording.recorder?.fetchContext(cause);
+      return attributed === undefined ? fetchContext : { ...attributed, paymentQueries };
+    },
     liveContext,
     ownerOf,
     currentUserId: () => {
@@ -250,42 +256,12 @@ export async function createBroker(
       ),
   });
   const status = setStatus(
-    createStatus({
-      mode: host.mode,
-      brokerId,
-      startedAtMillis,
-      storageKind: storage.kind,
-      tabs,
-      cache: queries.cache,
-      session: liveContext.session,
-      adminSession: liveContext.adminSession,
-      connectivity: liveContext.connectivity,
-      tokenRefreshes: {
-        count: () => session.refreshCount + (adminSession?.refreshCount ?? 0),
-        changed: base.refreshed,
-      },
-      warnings,
-    }),
+    describeBroker(
+      base,
+      { brokerId, startedAtMillis, tabs, queries, ownerOf, isSignedIn, liveContext, sessions },
+      baseTransports,
+    ),
   );
-  // Its sources are read when it loads, once every part above exists.
-  base.recorderSources(() => ({
-    mode: host.mode,
-    brokerId,
-    startedAtMillis,
-    storageKind: storage.kind,
-    clock,
-    tabs,
-    cache: queries.cache,
-    ownerOf,
-    session,
-    adminSession,
-    refreshed: base.refreshed,
-    connectivity: liveContext.connectivity,
-    warnings,
-    transports: baseTransports,
-    queries,
-    isSignedIn,
-  }));
   const onReturn = refetchOnReturn(config.refetchOnReturn, clock, queries);
   const prefetchGrantIfSignedIn = followSessions(sessions, tabs, tokenGrant);
   onConnectivity(connectivity, {
@@ -373,6 +349,60 @@ export async function createBroker(
       storage.close();
     },
   };
+}
+
+/** The broker's status for the tabs, and what the recorder reads when it loads (once every part exists). */
+function describeBroker(
+  base: Base,
+  parts: {
+    brokerId: string;
+    startedAtMillis: number;
+    tabs: Tabs;
+    queries: QueryClient;
+    ownerOf: (scope: QueryScope) => string;
+    isSignedIn: () => boolean;
+    liveContext: LiveContext;
+    sessions: ReturnType<typeof createSessions>;
+  },
+  baseTransports: Transports,
+): Watchable<BrokerStatus> {
+  const { brokerId, startedAtMillis, tabs, queries, liveContext } = parts;
+  const { session, adminSession } = parts.sessions;
+  const { host, storage, warnings } = base;
+  base.recorderSources(() => ({
+    mode: host.mode,
+    brokerId,
+    startedAtMillis,
+    storageKind: storage.kind,
+    clock: base.clock,
+    tabs,
+    cache: queries.cache,
+    ownerOf: parts.ownerOf,
+    session,
+    adminSession,
+    refreshed: base.refreshed,
+    connectivity: liveContext.connectivity,
+    warnings,
+    transports: baseTransports,
+    queries,
+    isSignedIn: parts.isSignedIn,
+  }));
+  return createStatus({
+    mode: host.mode,
+    brokerId,
+    startedAtMillis,
+    storageKind: storage.kind,
+    tabs,
+    cache: queries.cache,
+    session: liveContext.session,
+    adminSession: liveContext.adminSession,
+    connectivity: liveContext.connectivity,
+    tokenRefreshes: {
+      count: () => session.refreshCount + (adminSession?.refreshCount ?? 0),
+      changed: base.refreshed,
+    },
+    warnings,
+  });
 }
 
 /** The config, the runtime's facilities and the storage every part is made from. */
