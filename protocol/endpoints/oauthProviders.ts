@@ -15,7 +15,9 @@ export type UserOAuthProviderFor<A extends AccessType> = A extends 'client'
   ? UserOAuthProvider
   : ServerUserOAuthProvider;
 
-const path = (userId: string, id: string) => `/oauth-providers/${seg(requireUserId(userId))}/${requireUuid(id, 'id')}`;
+function path(userId: string, id: string): string {
+  return `/oauth-providers/${seg(requireUserId(userId))}/${requireUuid(id, 'id')}`;
+}
 
 /** The switches an update may carry, checked for their type (anything else is the service's to refuse). */
 function checkedUpdate<U extends UserOAuthProviderUpdate>(update: U): U {
