@@ -2,6 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthbrokerDevtools, devtoolsIds as ids } from '../../client/devtools/index.js';
 import type { BrokerClient, BrokerDiagnostics, QuerySnapshot, QuerySpec } from '../../client/index.js';
+import type { PendingChange } from '../../contract/appRequests.js';
 import { AuthProvider } from '../../client/react/index.js';
 
 afterEach(() => {
@@ -126,14 +127,22 @@ function diagnostics(panel: string, change: Partial<BrokerDiagnostics> = {}): Br
   };
 }
 
-/** A client that only answers the diagnostics query, as the broker would push it. */
-function stubClient() {
+/** A client that answers the diagnostics and pending-changes queries, as the broker would push them. */
+function stubClient(pending: PendingChange[] = []) {
   const listeners = new Set<() => void>();
   let snapshot: QuerySnapshot | undefined;
   let panel = '';
   const subscribedPanels: string[] = [];
+  const pendingSnapshot: QuerySnapshot = {
+    status: 'success',
+    data: pending,
+    error: null,
+    updatedAtMillis: NOW,
+    isFetching: false,
+  };
   const client = {
     subscribe: vi.fn((query: QuerySpec, listener: () => void) => {
+      if (query.kind === 'pendingChanges') return () => undefined;
       expect(query.kind).toBe('diagnostics');
       // A closed devtools watches without naming a panel; an open one names itself (the broker then lists its tab).
       const named = (query as { panel?: string }).panel ?? '';
@@ -150,7 +159,7 @@ function stubClient() {
       listeners.add(listener);
       return () => listeners.delete(listener);
     }),
-    getSnapshot: vi.fn(() => snapshot),
+    getSnapshot: vi.fn((query: QuerySpec) => (query.kind === 'pendingChanges' ? pendingSnapshot : snapshot)),
     refetch: vi.fn(async () => undefined),
   };
   return {
@@ -230,6 +239,41 @@ describe('<AuthbrokerDevtools />', () => {
         .getAllByTestId(ids.connectivityChange)
         .map((row) => row.dataset.state),
     ).toEqual(['online', 'offline']);
+  });
+
+  it('lists the writes that wait out an outage, and why one was refused', async () => {
+    const { client } = stubClient([
+      {
+        id: 'a',
+        kind: 'action',
+        label: 'updateUser',
+        createdAtMillis: NOW - 5_000,
+        state: 'waiting',
+        attempts: 0,
+        error: null,
+      },
+      {
+        id: 'b',
+        kind: 'request',
+        label: 'PUT /api/notes/1',
+        createdAtMillis: NOW - 2_000,
+        state: 'refused',
+        attempts: 1,
+        error: { kind: 'http-status', code: 'HTTP_STATUS_ERROR', message: 'Conflict', status: 409, body: '' },
+      },
+    ]);
+    render(
+      <AuthProvider client={client}>
+        <AuthbrokerDevtools />
+      </AuthProvider>,
+    );
+    const panel = await openPanel();
+    const rows = within(panel).getAllByTestId(ids.pendingRow);
+    expect(rows.map((row) => [row.dataset.label, row.dataset.state])).toEqual([
+      ['updateUser', 'waiting'],
+      ['PUT /api/notes/1', 'refused'],
+    ]);
+    expect(rows[1]!.textContent).toContain('409');
   });
 
   it('follows what the broker pushes, and remembers whether it was open', async () => {

@@ -195,7 +195,7 @@ inEveryEngine((scenario, engineName) => {
             ),
           null,
         ),
-      ).toBe('NETWORK_OFFLINE');
+      ).toBe('NETWORK_UNREACHABLE');
       expect((await status(tab)).session.status).toBe('signed-in');
       await waitInTab(
         tab,
