@@ -77,6 +77,8 @@ const guide: DefaultTheme.SidebarItem[] = [
     text: 'Beyond the browser tab',
     items: [
       { text: 'Server code', link: '/guide/server' },
+      ...whenWritten('Calling your own API', '/guide/own-api'),
+      ...whenWritten('Offline writes', '/guide/offline-writes'),
       { text: 'Sign in from a CLI', link: '/guide/cli-login' },
       { text: 'Project administration', link: '/guide/administration' },
       ...whenWritten('In a browser extension', '/guide/browser-extension'),
