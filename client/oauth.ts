@@ -46,6 +46,19 @@ export function oauthMethods(
   origin: string | null = null,
 ) {
   const rules = () => ({ origin: origin ?? location.origin, allowedOrigins });
+  /**
+   * The service sends a failed callback back to the callback page with its `errorCode`; once the broker has matched it
+   * to a flow of this browser (and thrown it), the error page shows it, as it would an error sent there directly.
+   */
+  const showOnErrorPage = (error: unknown, callbackUrl: string, navigate: boolean): never => {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (navigate && typeof code === 'string' && new URL(callbackUrl).searchParams.get('errorCode') === code) {
+      const target = new URL(urls.error, location.href);
+      target.searchParams.set('errorCode', code);
+      location.replace(target.href);
+    }
+    throw error;
+  };
   return {
     async startOAuthFlow(providerId: string, given: OAuthFlowOptions): Promise<{ url: string }> {
       // The broker checks every field (a missing redirectUri is its INVALID_ARGUMENT, naming it).
@@ -99,7 +112,11 @@ export function oauthMethods(
       const callbackUrl = location.href;
       // The code and state leave the address bar (and the history) before anything else happens.
       history.replaceState(history.state, '', stripOAuthCallbackParams(callbackUrl));
-      const result = await (await api()).completeOAuth({ callbackUrl });
+      const result = await (
+        await api()
+      )
+        .completeOAuth({ callbackUrl })
+        .catch((error: unknown) => showOnErrorPage(error, callbackUrl, options.navigate !== false));
       if (result.status === 'signed-in' && options.navigate !== false) {
         // The target the app stored when the flow started wins; whatever it is, only a same-origin
         // (or allowed) URL is followed, else the app's own page.

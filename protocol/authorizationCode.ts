@@ -149,6 +149,18 @@ export interface AuthorizeUrlParams {
   afterCallbackRedirectUrl?: string;
 }
 
+/**
+ * The redirect URI a flow sends (and sends again at the token endpoint): the callback URL with the flow's state in
+ * its query. The service sends a failed callback to it with `errorCode` but without the OAuth `state`, so the state
+ * must ride in the URI for the error to be matched to a flow this browser started; a success's own `state` replaces
+ * it with the same value.
+ */
+export function redirectUriOfFlow(callbackUrl: string, state: string): string {
+  const url = new URL(stripOAuthCallbackParams(callbackUrl));
+  url.searchParams.set('state', state);
+  return url.href;
+}
+
 /** The authorize URL the browser navigates to (PROTOCOL.md §6.9 step 2). */
 export function buildAuthorizeUrl(
   options: Pick<TokenEndpointOptions, 'baseUrl' | 'projectId' | 'publishableClientKey'>,
@@ -160,7 +172,7 @@ export function buildAuthorizeUrl(
   const search = url.searchParams;
   search.set('client_id', options.projectId);
   search.set('client_secret', options.publishableClientKey);
-  search.set('redirect_uri', stripOAuthCallbackParams(params.redirectUri));
+  search.set('redirect_uri', redirectUriOfFlow(params.redirectUri, params.state));
   search.set('scope', OAUTH_SCOPE);
   search.set('state', params.state);
   search.set('grant_type', 'authorization_code');

@@ -183,8 +183,8 @@ describe('the whole flow against the emulator, with the in-page broker', () => {
   it('an error the service redirects (errorCode, message, details) is a typed KnownError', async () => {
     const client = newClient(emulator());
     const { assign, replace } = recordNavigations();
-    // The app sends errors to its callback page too, so handleOAuthCallback sees them.
-    await client.signInWithOAuth('github', { errorRedirectUrl: client.urls.oauthCallback });
+    // The service sends a failed callback to the redirect URI, so handleOAuthCallback sees it.
+    await client.signInWithOAuth('github');
     const flow = await providerPage(assign.mock.calls[0]![0] as string);
     const back = await callback(await consent(flow, { action: 'deny' }), flow.cookie);
     const landing = new URL(back.location!);
@@ -201,10 +201,14 @@ describe('the whole flow against the emulator, with the in-page broker', () => {
       code: 'OAUTH_PROVIDER_ACCESS_DENIED',
       message: 'The sign-in did not finish (OAUTH_PROVIDER_ACCESS_DENIED).',
     });
-    // The flow's state came back in the error URL, which is how the broker knew it for its own.
+    // The flow's state came back in the redirect URI, which is how the broker knew it for its own.
     expect(landing.searchParams.get('state')).toMatch(/.{16,}/);
     expect(describeError(error)).toBe('Sign-in was cancelled at the provider.');
-    expect(replace).not.toHaveBeenCalled();
+    // And the error page shows it, by its code only.
+    expect(replace).toHaveBeenCalledTimes(1);
+    const shown = new URL(replace.mock.calls[0]![0] as string);
+    expect(shown.pathname).toBe(new URL(client.urls.error).pathname);
+    expect(Object.fromEntries(shown.searchParams)).toEqual({ errorCode: 'OAUTH_PROVIDER_ACCESS_DENIED' });
     expect(await client.read({ kind: 'currentUser' })).toBeNull();
   });
 });

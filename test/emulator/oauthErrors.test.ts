@@ -138,8 +138,10 @@ describe('callback errors', () => {
     const result = await callback(atCallback, flow.cookie);
     expect(result.status).toBe(307);
     const target = new URL(result.location!);
-    expect(target.origin + target.pathname).toBe(flow.redirectUri);
+    expect(target.origin + target.pathname + `?state=${flow.state}`).toBe(flow.redirectUri);
+    // The redirect URI's own query (the flow's state, there) is kept; the service adds its error fields.
     expect(Object.fromEntries(target.searchParams)).toEqual({
+      state: flow.state,
       error: 'server_error',
       error_description: 'The OAuth provider denied access to the user.',
       errorCode: 'OAUTH_PROVIDER_ACCESS_DENIED',

@@ -140,7 +140,8 @@ describe('PKCE and authorize URL', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: PROJECT,
       client_secret: 'pck_abc',
-      redirect_uri: 'https://app.test/oauth/callback?keep=1',
+      // The flow's state rides in the redirect URI: the service sends a failed callback there without `state`.
+      redirect_uri: 'https://app.test/oauth/callback?keep=1&state=st4te',
       scope: 'legacy',
       state: 'st4te',
       grant_type: 'authorization_code',

@@ -5,6 +5,7 @@ import {
   createOAuthState,
   createPkcePair,
   exchangeAuthorizationCode,
+  redirectUriOfFlow,
   type AuthorizeUrlParams,
 } from '../../protocol/authorizationCode.js';
 import type { AuthorizationCodeTokens } from '../../protocol/resources/session.js';
@@ -51,7 +52,8 @@ export async function authorizeUrl(em: RunningEmulator, options: StartOptions = 
       ? {}
       : { afterCallbackRedirectUrl: options.afterCallbackRedirectUrl }),
   });
-  return { url, state, codeVerifier: pkce.codeVerifier, redirectUri };
+  // What the URL sent as redirect_uri (with the flow's state in it), as the token endpoint must get it again.
+  return { url, state, codeVerifier: pkce.codeVerifier, redirectUri: redirectUriOfFlow(redirectUri, state) };
 }
 
 /** `GET /auth/oauth/authorize/{provider}` → 307 to the consent page, with the inner cookie. */

@@ -194,7 +194,6 @@ describe('OAuth through the broker', () => {
     expect(authorize.origin + authorize.pathname).toBe(`${em.url}/api/v1/auth/oauth/authorize/github`);
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
       client_id: em.projects.demo.id,
-      redirect_uri: REDIRECT,
       code_challenge_method: 'S256',
       response_type: 'code',
       grant_type: 'authorization_code',
@@ -203,6 +202,8 @@ describe('OAuth through the broker', () => {
     // The PKCE verifier stays in the broker: the URL carries only its challenge.
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    // The old code and state are gone; the flow's own state rides in the redirect URI (failed callbacks lack one).
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${REDIRECT}?state=${authorize.searchParams.get('state')}`);
 
     const email = uniqueEmail('oauth');
     const callbackUrl = await browserFollows(url, email);

@@ -3,12 +3,12 @@ import { ClientError } from '../../protocol/errors/errors.js';
 import { isKnownError } from '../../protocol/errors/knownError.js';
 import {
   buildAuthorizeUrl,
+  redirectUriOfFlow,
   createOAuthState,
   createPkcePair,
   exchangeAuthorizationCode,
   knownErrorFromRedirect,
 } from '../../protocol/authorizationCode.js';
-import { stripOAuthCallbackParams } from '../../protocol/validation.js';
 import { anonymousAccessToken } from './anonymous.js';
 import type { ApiContext } from './context.js';
 
@@ -33,7 +33,6 @@ export function oauthMethods({
   return {
     async startOAuth(input) {
       const providerId = input.providerId.toLowerCase();
-      const redirectUri = stripOAuthCallbackParams(input.redirectUri);
       const type = input.type ?? 'authenticate';
       let token: string | undefined;
       if (type === 'link') {
@@ -44,6 +43,7 @@ export function oauthMethods({
         token = (await anonymousAccessToken(session)) ?? undefined;
       }
       const [{ codeVerifier, codeChallenge }, state] = [await createPkcePair(), createOAuthState()];
+      const redirectUri = redirectUriOfFlow(input.redirectUri, state);
       const now = clock.now();
       const after = input.afterCallbackRedirectUrl ?? null;
       await oauthFlows.pruneOAuthFlows(now - OAUTH_FLOW_LIFETIME_MILLIS).catch(() => undefined);
@@ -133,8 +133,8 @@ export function oauthMethods({
 }
 
 /**
- * The error URL the service redirects a failed flow to, with the flow's state added: the service
- * keeps the URL's own query and adds `errorCode` to it, so the callback page can tell an error of
+ * The error URL the service redirects a failed flow to when it cannot use the redirect URI, with the flow's state
+ * added: the service keeps the URL's own query and adds `errorCode` to it, so the callback page can tell an error of
  * a flow this browser started from a crafted link.
  */
 function withFlowState(errorRedirectUrl: string, state: string): string {
