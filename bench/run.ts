@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import type { Browser } from 'playwright-core';
+import { appFetchBench } from './appFetch.js';
 import { brokerLoad } from './brokerLoad.js';
 import { brokerMemory } from './brokerMemory.js';
 import { buildPages, launchBrowser, servePages, type PageServer } from './browser.js';
@@ -86,6 +87,11 @@ const benchmarks: Benchmark[] = [
     title: "12. Many reads from one page, and the app's refetch",
     run: async (flags, kit) => manyReads(flags, (await kit()).pages),
   },
+  {
+    id: 'app-fetch',
+    title: "13. The app's own requests: client.fetch over fetch, and 20 tabs after expiry",
+    run: async (flags, kit) => appFetchBench(flags, (await kit()).browser, (await kit()).pages),
+  },
   // Launches its own browsers, one engine at a time.
   { id: 'engine-reloads', title: '10. Reloading the only tab, per engine', run: (flags) => engineReloads(flags) },
   // Launches its own Chromium with the demo extension.
@@ -145,7 +151,9 @@ async function main(): Promise<void> {
     // Node-only benchmarks run with the browser closed, so it takes no CPU from them.
     if (
       kit !== null &&
-      !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory', 'flood', 'many-reads'].includes(benchmark.id)
+      !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory', 'flood', 'many-reads', 'app-fetch'].includes(
+        benchmark.id,
+      )
     ) {
       const open = kit as BrowserKit;
       browserVersion = open.browser.version();

@@ -6,6 +6,7 @@ import { createBrokerClient, type BrokerClient } from '../../client/index.js';
 import { AuthProvider, useContactChannels, useQuery, useTeams, useUserState } from '../../client/react/index.js';
 import { marks, readConfig, Screen, settle } from './common.js';
 import { hostileKit } from './hostile.js';
+import { appFetchKit, appRequestsOption } from './appFetch.js';
 
 Object.assign(marks, scriptStart);
 
@@ -18,6 +19,8 @@ const options = {
   publishableClientKey: config.publishableClientKey,
   sharedWorker: '/broker-worker.js',
   persistSnapshot,
+  // ?appApi=<origin> (benchmark 13): client.fetch may send the user's token there.
+  ...appRequestsOption(),
 };
 const client = createBrokerClient(options);
 // When the connection was there: from the client's own User Timing mark, read by the harness (a
@@ -213,6 +216,7 @@ window.__bench = {
     }
   },
   hostile: hostileKit(config),
+  appFetch: appFetchKit(client),
 };
 
 marks.scriptEnd = performance.now();
