@@ -40,7 +40,7 @@ const COMPILED_AHEAD = [
 /**
  * What is left to compile at its first call, on purpose: the public functions, which stay function
  * declarations, the link's small closures (apiSoon and its promise's executor), the loop that gives
- * the client its forwarded methods, forcedHost's one line and fitsShape's every() callbacks: each
+ * the client its forwarded methods, forcedHost's and brokerWorkerName's one line, and fitsShape's every() callbacks: each
  * wrapper would cost bytes up front, where every export is within its 10 kB by a few bytes. (The
  * handler paths are not on the path at all: worked out when first read.)
  */
@@ -54,6 +54,7 @@ const LEFT_LAZY = [
   'forcedHost in client/connect/mode.ts',
   'apiSoon in client/connect/brokerLink.ts',
   '(anonymous) in client/connect/brokerLink.ts',
+  'brokerWorkerName in contract/brokerKey.ts',
 ];
 
 interface FunctionEvent {

@@ -170,6 +170,8 @@ describe('offline boot', () => {
     vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
       online ? realFetch(input, init) : Promise.reject(new TypeError('Failed to fetch')),
     );
+    // The browser knows it has no network (a service that does not answer would be NETWORK_UNREACHABLE instead).
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockImplementation(() => online);
     const next = newClient(emulator());
     const errors: unknown[] = [];
     function Profile() {
@@ -194,6 +196,7 @@ describe('offline boot', () => {
     await waitFor(() => expect(screen.getByTestId('name').textContent).toBe(`${account.email}|Renamed while offline`), {
       timeout: 3000,
     });
+    onLine.mockRestore();
   });
 });
 

@@ -320,7 +320,7 @@ console.log(JSON.stringify({ garbage, userOfGarbage: await userIdOf(withToken('g
     expect(out.emails).toContain(DEMO.email);
   });
   // Last: it stops the file's emulator (connection refused) and starts another on its port.
-  it("the guide's connectivity banner says offline while the service cannot be reached, and goes when it is back", async () => {
+  it("the guide's connectivity banner names the service while it cannot be reached, and goes when it is back", async () => {
     const em = emulator();
     const context = await browser.newContext();
     let back: RunningEmulator | undefined;
@@ -337,7 +337,10 @@ console.log(JSON.stringify({ garbage, userOfGarbage: await userIdOf(withToken('g
       await page.reload();
       await page.locator('[data-connectivity="offline"]').waitFor({ timeout: 5000 });
       expect(Date.now() - goneAt).toBeLessThan(5000);
-      expect(await page.getByRole('status').textContent()).toMatch(/^Offline: /);
+      // The browser is online: the service does not answer, and the banner says which one and how to start it.
+      expect(await page.getByRole('status').textContent()).toMatch(
+        /^The service at http:\/\/127\.0\.0\.1:\d+ could not be reached.*Is it running\? .*authbroker-emulator/,
+      );
       back = await startEmulator({ port: em.port });
       await page.reload();
       await page.locator('[data-connectivity]').waitFor({ state: 'detached', timeout: 5000 });

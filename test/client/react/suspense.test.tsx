@@ -206,6 +206,12 @@ describe('every data hook has a Suspense variant', () => {
     'useBrokerStatus',
     'useUserState',
     'usePasskeysAvailable',
+    // Read from the access token the broker already holds: nothing to wait for from the service.
+    'usePartialUser',
+    // The writes waiting out an outage: the broker's own list.
+    'usePendingChanges',
+    // Confirms a CLI login on the page that shows its code: an action's state, not a read.
+    'useCliLoginConfirmation',
   ]);
 
   it('useX comes with useSuspenseX', () => {
