@@ -182,12 +182,18 @@ export const useSuspenseProducts = (customer: Customer, options: PageOptions = {
 /** Whether a user or team has a Stripe customer, and its card on file; null while loading. */
 export const useBilling = (customer: BillableCustomer | null): BillingModel | null =>
   useQuery(customer === null ? null : { kind: 'billing', ...customerOf(customer) }).data ?? null;
+/** {@link useBilling}, suspending until it is known. */
+export const useSuspenseBilling = (customer: BillableCustomer) =>
+  useSuspenseQuery({ kind: 'billing', ...customerOf(customer) });
 /** A page of a user's or team's subscription invoices, newest first; empty while loading. */
 export const useInvoices = (
   customer: BillableCustomer | null,
   options: PageOptions = {},
 ): CustomerPageModel<InvoiceModel> =>
   useQuery(customer === null ? null : { kind: 'invoices', ...customerOf(customer), ...options }).data ?? NO_PAGE;
+/** {@link useInvoices}, suspending until they are known. */
+export const useSuspenseInvoices = (customer: BillableCustomer, options: PageOptions = {}) =>
+  useSuspenseQuery({ kind: 'invoices', ...customerOf(customer), ...options });
 /** The signed-in user's e-mail addresses. */
 export const useContactChannels = () => useQuery({ kind: 'contactChannels' }).data ?? EMPTY;
 /** {@link useContactChannels}, suspending until they are known. */
