@@ -65,6 +65,7 @@ async function buildBrowserPackage() {
   const written = { outdir: 'dist', sourcemap: true, sourcesContent: true };
   await buildWorker({ ...workerBundles.sharedWorker, ...written });
   await buildWorker({ ...workerBundles.serviceWorker, ...written });
+  await buildWorker({ ...workerBundles.serviceWorkerApp, ...written });
   // The in-page broker the tab loads as its last fallback (client/connect/hosts/inProcessHost.ts
   // imports worker/hosts/inPage.ts): a bundle of its own in place of tsc's module (see inPageBundle.mjs).
   await build({

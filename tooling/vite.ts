@@ -21,13 +21,21 @@ export const SERVICE_WORKER_FILE = 'authbroker-service-worker.js';
 export interface AuthbrokerViteOptions {
   /** The file name under the app's base URL. Default `authbroker-service-worker.js`. */
   serviceWorkerFile?: string;
+  /**
+   * Serve the service worker with the app's own requests (`authbroker/worker/service-app-bundle`): writes kept while
+   * offline in the worker, and `appRequests.attachInServiceWorker`. Default false: the smaller script without them.
+   */
+  appRequests?: boolean;
 }
 
-/** The prebuilt bundle beside this file's folder in `dist/`. */
-const bundleUrl = new URL(`../${SERVICE_WORKER_FILE}`, import.meta.url);
+/** The prebuilt bundles beside this file's folder in `dist/`. */
+const bundleUrls = {
+  default: new URL(`../${SERVICE_WORKER_FILE}`, import.meta.url),
+  appRequests: new URL('../authbroker-service-worker-app.js', import.meta.url),
+};
 
 /** The prebuilt script without its own source-map comment, and its map. */
-async function readBundle(): Promise<{ script: string; map: string }> {
+async function readBundle(bundleUrl: URL): Promise<{ script: string; map: string }> {
   const [script, map] = await Promise.all([
     readFile(fileURLToPath(bundleUrl), 'utf8'),
     readFile(fileURLToPath(new URL(`${bundleUrl.href}.map`)), 'utf8'),
@@ -78,6 +86,12 @@ export function serviceWorkerFiles(
  */
 export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
   const fileName = options.serviceWorkerFile ?? SERVICE_WORKER_FILE;
+  if (options.appRequests !== undefined && typeof options.appRequests !== 'boolean')
+    throw new InvalidArgumentError(
+      'appRequests',
+      `appRequests must be true or false; got ${JSON.stringify(options.appRequests)}.`,
+    );
+  const bundleUrl = options.appRequests === true ? bundleUrls.appRequests : bundleUrls.default;
   if (typeof fileName !== 'string' || !/^[\w.-]+(\/[\w.-]+)*\.js$/.test(fileName)) {
     throw new InvalidArgumentError(
       'serviceWorkerFile',
@@ -103,7 +117,7 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
           res.setHeader('content-security-policy', WORKER_CONTENT_SECURITY_POLICY);
         const wanted = path === `${base}${fileName}` ? 'script' : path === `${base}${fileName}.map` ? 'map' : null;
         if (wanted === null) return next();
-        readBundle().then(
+        readBundle(bundleUrl).then(
           (bundle) => {
             // Development always names its map, as Vite's own dev server does.
             const [script, map] = serviceWorkerFiles(bundle, fileName, true);
@@ -122,7 +136,7 @@ export function authbroker(options: AuthbrokerViteOptions = {}): Plugin {
     },
     async generateBundle() {
       if (serverBuild) return;
-      for (const file of serviceWorkerFiles(await readBundle(), fileName, sourcemap))
+      for (const file of serviceWorkerFiles(await readBundle(bundleUrl), fileName, sourcemap))
         this.emitFile({ type: 'asset', ...file });
     },
   };

@@ -116,8 +116,8 @@ describe('the authbroker tarball', () => {
       .filter(
         (path) =>
           !/^dist\/(protocol|contract|worker|client|tooling)\/.+\.(js|js\.map|d\.ts)$/.test(path) &&
-          !/^dist\/authbroker-(shared|service)-worker\.js(\.map)?$/.test(path) &&
-          !/^dist\/authbroker-shared-worker-(recorder|services|memoryTokens|tokenGrant|chunk)-\w+\.js(\.map)?$/.test(
+          !/^dist\/authbroker-(shared-worker|service-worker|service-worker-app)\.js(\.map)?$/.test(path) &&
+          !/^dist\/authbroker-shared-worker-(recorder|methods|memoryTokens|tokenGrant|queue|partialUser|chunk)-\w+\.js(\.map)?$/.test(
             path,
           ),
       );

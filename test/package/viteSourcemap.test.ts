@@ -26,11 +26,14 @@ describe('authbroker/vite in vite build follows the app’s build.sourcemap', ()
   });
 
   /** Builds the app with `sourcemap` into its own folder; what the service worker became there. */
-  async function buildWith(sourcemap: string): Promise<{ script: string; map: string | null; files: string[] }> {
-    const outDir = `dist-${sourcemap.replace(/\W/g, '')}`;
+  async function buildWith(
+    sourcemap: string,
+    pluginOptions = '',
+  ): Promise<{ script: string; map: string | null; files: string[] }> {
+    const outDir = `dist-${sourcemap.replace(/\W/g, '')}${pluginOptions === '' ? '' : '-options'}`;
     writeFiles(app, {
       [`vite.${outDir}.config.js`]: `import { authbroker } from 'authbroker/vite';
-export default { plugins: [authbroker()], logLevel: 'warn', build: { outDir: '${outDir}', sourcemap: ${sourcemap} } };
+export default { plugins: [authbroker(${pluginOptions})], logLevel: 'warn', build: { outDir: '${outDir}', sourcemap: ${sourcemap} } };
 `,
     });
     const built = await run(
@@ -74,5 +77,16 @@ export default { plugins: [authbroker()], logLevel: 'warn', build: { outDir: '${
     expect(map).toBeNull();
     const inline = /\/\/# sourceMappingURL=data:application\/json;charset=utf-8;base64,(\S+)\s*$/.exec(script);
     expect(Buffer.from(inline![1]!, 'base64').toString('utf8')).toBe(shipped());
+  });
+
+  it('appRequests: true emits the service worker with the app’s own requests under the same name', async () => {
+    const { script } = await buildWith('false', '{ appRequests: true }');
+    const appBundle = readFileSync(join(app, 'node_modules/authbroker/dist/authbroker-service-worker-app.js'), 'utf8');
+    expect(script.trim()).toBe(appBundle.replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '').trim());
+    expect(script.trim()).not.toBe(
+      readFileSync(join(app, 'node_modules/authbroker/dist/authbroker-service-worker.js'), 'utf8')
+        .replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '')
+        .trim(),
+    );
   });
 });
