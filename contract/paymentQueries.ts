@@ -1,7 +1,7 @@
 /**
  * How the payments queries of queries.ts fetch: a customer's item, products, billing and invoices, as the
- * app's models (protocol/paymentModels.ts). A module of its own, loaded with import() on the first payments
- * query, so that a broker whose tabs show no payments never loads it (the SharedWorker's up-front budget).
+ * app's models (protocol/paymentModels.ts). The broker loads it with its service methods on the first payments
+ * query (`FetchContext.lazyFetches`), so that a broker whose tabs show no payments never loads it.
  * It takes the transport, not the registry's fetch context, so that it never imports queries.ts back.
  */
 import * as payments from '../protocol/endpoints/payments.js';

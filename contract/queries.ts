@@ -13,6 +13,7 @@ import type { Transport } from '../protocol/transport.js';
 import type { PendingChange } from './appRequests.js';
 import type { BrokerFacts, CacheEntryFacts } from './diagnostics.js';
 import type * as PaymentQueries from './paymentQueries.js';
+import type { partialUserOfAccessToken } from '../protocol/partialUser.js';
 import type { Watchable } from './events.js';
 import { bool, fields, finiteNumber, oneOf, optional, segment, uuid, type Output, type Rule } from './schema.js';
 import type { BrokerStatus, ConnectivitySnapshot, SessionInfo } from './state.js';
@@ -31,10 +32,11 @@ export interface FetchContext {
   /** Admin calls for a project (default: the broker's). */
   admin(projectId?: string): Transport<'admin'>;
   /**
-   * The payments queries' fetches (paymentQueries.ts). The broker loads them with its service methods, so that they
-   * share that chunk's copy of the protocol: a chunk of their own would cut the up-front chunk in two.
+   * The fetches few pages need (payments, the partial user's reader). The broker loads them with its service methods,
+   * so that they share that chunk's copy of the protocol: a chunk of their own would cut the up-front chunk in two, and
+   * an import() here would put one in every host's bundle (an extension's background may not import()).
    */
-  paymentQueries(): Promise<PaymentFetches>;
+  lazyFetches(): Promise<LazyFetches>;
 }
 
 /** The broker's own values that tabs can watch. */
@@ -51,6 +53,8 @@ export interface LiveContext {
 type ParamsSchema = Rule<Record<string, unknown>>;
 /** The payments queries' fetches, by name. */
 export type PaymentFetches = typeof PaymentQueries;
+/** What `FetchContext.lazyFetches` loads. */
+export type LazyFetches = PaymentFetches & { partialUserOfAccessToken: typeof partialUserOfAccessToken };
 
 export interface FetchedQueryDefinition<S extends ParamsSchema = ParamsSchema, D = unknown> {
   readonly scope: 'user' | 'admin' | 'project';
@@ -83,7 +87,7 @@ const customer = <const T extends readonly [string, ...string[]]>(types: T) => (
 });
 const page = { cursor: optional(segment()), limit: optional(finiteNumber()) };
 /**
- * A payments query of the signed-in user: its fetch loads on the first one (`FetchContext.paymentQueries`), so a
+ * A payments query of the signed-in user: its fetch loads on the first one (`FetchContext.lazyFetches`), so a
  * broker whose tabs show no payments and do nothing never loads it.
  */
 const payments = <S extends ParamsSchema, N extends keyof PaymentFetches>(params: S, name: N) =>
@@ -91,7 +95,7 @@ const payments = <S extends ParamsSchema, N extends keyof PaymentFetches>(params
     scope: 'user',
     params,
     fetch: async (context, query: Output<S>): Promise<Awaited<ReturnType<PaymentFetches[N]>>> =>
-      (await context.paymentQueries())[name](context.client, context.isSignedIn(), query as never) as never,
+      (await context.lazyFetches())[name](context.client, context.isSignedIn(), query as never) as never,
   });
 
 /** Lists of a signed-out user are empty without asking the service. */
@@ -226,10 +230,10 @@ export const queries = {
   partialUser: fetched({
     scope: 'user',
     params: none,
-    fetch: whenSignedIn(null, async ({ client }) => {
+    fetch: whenSignedIn(null, async ({ client, lazyFetches }) => {
       const token = (await client.options.userTokens?.getAccessToken()) ?? null;
       // Its reader loads with the first read: most pages never ask for the partial user.
-      return token === null ? null : (await import('../protocol/partialUser.js')).partialUserOfAccessToken(token);
+      return token === null ? null : (await lazyFetches()).partialUserOfAccessToken(token);
     }),
   }),
   project: fetched({

@@ -146,7 +146,7 @@ function createQueries(
   pendingChanges: Watchable<PendingChange[]>,
 ) {
   const { session, adminSession } = sessions;
-  const paymentQueries = loadOnDemand(async () => (await base.host.services()).paymentQueries, 'payments queries');
+  const lazyFetches = loadOnDemand(async () => (await base.host.services()).lazyFetches, 'lazy queries');
   const ownerOf = (scope: QueryScope): string => {
     if (scope === 'user') return `user:${session.sessionKey ?? 'anonymous'}`;
     if (scope === 'admin')
@@ -159,7 +159,7 @@ function createQueries(
     isSignedIn,
     internal: () => transports.internal(),
     admin: (projectId?: string) => transports.admin(projectId),
-    paymentQueries,
+    lazyFetches,
   };
   const { connectivity, recording } = base;
   let status: Watchable<BrokerStatus> | null = null;
@@ -183,7 +183,7 @@ function createQueries(
     fetchContext,
     fetchContextFor: (cause) => {
       const attributed = recording.recorder?.fetchContext(cause);
-      return attributed === undefined ? fetchContext : { ...attributed, paymentQueries };
+      return attributed === undefined ? fetchContext : { ...attributed, lazyFetches };
     },
     liveContext,
     ownerOf,

@@ -5,7 +5,8 @@
  * installed, gets it with its script.
  */
 import { fetchBilling, fetchInvoices, fetchItem, fetchProducts } from '../../contract/paymentQueries.js';
-import type { PaymentFetches } from '../../contract/queries.js';
+import type { LazyFetches } from '../../contract/queries.js';
+import { partialUserOfAccessToken } from '../../protocol/partialUser.js';
 import { appRequestMethods } from '../appRequests/appRequestMethods.js';
 import { accountMethods } from './account.js';
 import { adminMethods } from './admin.js';
@@ -41,13 +42,19 @@ export function createServices(context: ApiContext): ServiceMethods {
 }
 
 /**
- * The payments queries' fetches travel with the methods (contract/queries.ts, `FetchContext.paymentQueries`). A plain
+ * The fetches few pages need travel with the methods (contract/queries.ts, `FetchContext.lazyFetches`). A plain
  * object, not `export * as`: esbuild's namespace helper would be one more chunk that every lazy part imports.
  */
-export const paymentQueries: PaymentFetches = { fetchItem, fetchProducts, fetchBilling, fetchInvoices };
+export const lazyFetches: LazyFetches = {
+  fetchItem,
+  fetchProducts,
+  fetchBilling,
+  fetchInvoices,
+  partialUserOfAccessToken,
+};
 
 /** How a host hands the service methods to its brokers: a dynamic import where the host allows one. */
 export type LoadServices = () => Promise<{
   createServices: typeof createServices;
-  paymentQueries: PaymentFetches;
+  lazyFetches: LazyFetches;
 }>;

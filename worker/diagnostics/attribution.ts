@@ -170,7 +170,7 @@ export function contextFor(
 }
 
 /** A cache fetch's transports; the rest of its context is the broker's. */
-export type AttributedFetchContext = Omit<FetchContext, 'paymentQueries'>;
+export type AttributedFetchContext = Omit<FetchContext, 'lazyFetches'>;
 
 /** What a cache fetch gets: its requests are the fetch's trace's (undefined for a fetch without one). */
 export function fetchContextFor(

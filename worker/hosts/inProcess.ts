@@ -4,7 +4,7 @@
  * through Web Locks, BroadcastChannel and the shared IndexedDB.
  */
 import { assertNotInBrowser } from '../../protocol/environment.js';
-import { createServices, paymentQueries } from '../api/methods.js';
+import { createServices, lazyFetches } from '../api/methods.js';
 import { createBroker, type Broker } from '../broker.js';
 import type { BrokerConfig } from '../config.js';
 import type { BrokerHostOptions } from '../hostOptions.js';
@@ -21,7 +21,7 @@ import { sharedWithPeers } from '../storage/memoryPeers.js';
  */
 const inPageParts: LazyParts = {
   recorder: () => import('../diagnostics/recorder.js'),
-  services: async () => ({ createServices, paymentQueries }),
+  services: async () => ({ createServices, lazyFetches }),
   memoryTokens: async () => sharedWithPeers(),
   tokenGrant: async () => ({ refreshAccessToken }),
   writes: () => import('../writes/queue.js'),

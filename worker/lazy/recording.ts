@@ -2,7 +2,7 @@
  * The broker's side of its diagnostics. The recorder (worker/diagnostics/) loads when a tab first
  * asks for the `diagnostics` query; until then nothing is traced, wrapped or kept, and a module
  * worker never downloads it. Where it loads from is the host's (`BrokerHostOptions.recorder`,
- * worker/lazyParts.ts).
+ * worker/lazy/parts.ts).
  */
 import type { RequestCause } from '../../contract/diagnostics.js';
 import { Emitter } from '../../contract/events.js';

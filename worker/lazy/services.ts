@@ -2,7 +2,7 @@
  * The broker's side of its service methods (worker/api/). They load on the first call of one, where
  * the host can import() (a module SharedWorker, the page): until then a broker holds a stub per
  * method, and a broker whose tabs only read never downloads them. Where they load from is the
- * host's (`BrokerHostOptions.services`, worker/lazyParts.ts).
+ * host's (`BrokerHostOptions.services`, worker/lazy/parts.ts).
  */
 import { argumentRules } from '../../contract/arguments.js';
 import type { ApiContext, PlumbingMethod, ServiceMethods } from '../api/context.js';

@@ -48,6 +48,6 @@ export function fetchContextOnBehalfOf(context: FetchContext, who: OnBehalfOf): 
     isSignedIn: () => context.isSignedIn(),
     internal: () => transportOnBehalfOf(context.internal(), who),
     admin: (projectId) => transportOnBehalfOf(context.admin(projectId), who),
-    paymentQueries: () => context.paymentQueries(),
+    lazyFetches: () => context.lazyFetches(),
   };
 }
