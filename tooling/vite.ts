@@ -28,10 +28,13 @@ export interface AuthbrokerViteOptions {
   appRequests?: boolean;
 }
 
-/** The prebuilt bundles beside this file's folder in `dist/`. */
+/** The prebuilt service worker with the app's own requests (`appRequests: true`), served under the same name. */
+const APP_REQUESTS_BUNDLE = 'authbroker-service-worker-app.js';
+
+/** The prebuilt bundles beside this file's folder in `dist/` (assets read from disk, not modules imported). */
 const bundleUrls = {
   default: new URL(`../${SERVICE_WORKER_FILE}`, import.meta.url),
-  appRequests: new URL('../authbroker-service-worker-app.js', import.meta.url),
+  appRequests: new URL(`../${APP_REQUESTS_BUNDLE}`, import.meta.url),
 };
 
 /** The prebuilt script without its own source-map comment, and its map. */

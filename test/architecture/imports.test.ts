@@ -464,6 +464,7 @@ describe('package entries', () => {
       const bundles: Record<string, string> = {
         'authbroker-shared-worker': 'worker/hosts/sharedWorker',
         'authbroker-service-worker': 'worker/hosts/serviceWorkerEntry',
+        'authbroker-service-worker-app': 'worker/hosts/serviceWorkerAppEntry',
       };
       const source = bundles[base] ?? base;
       const exists = ['.ts', '.tsx'].some((ext) => {
