@@ -3,6 +3,7 @@ import type { EmulatorState, ProjectRecord } from './model.js';
 import { STATE_VERSION } from './model.js';
 import { createApiKeyRecord, createProjectRecord } from './projects.js';
 import { createUser } from './users.js';
+import { seedDashboardPlans } from './dashboardPlans.js';
 import { seedDemoShop } from './demoShop.js';
 
 /** Keys of a seeded project; development values, printed at start. */
@@ -178,6 +179,7 @@ export async function seedState(options: SeedOptions): Promise<EmulatorState> {
     );
   }
   narrowDashboardTeamPermissions(internal);
+  seedDashboardPlans(internal);
   seedDemoShop(demo);
   createUser(
     internal,

@@ -1,5 +1,6 @@
 import type { Json } from '../../protocol/resources/common.js';
 import type { MembershipRecord, ProjectRecord, TeamRecord } from './model.js';
+import { startOnFreePlan } from './dashboardPlans.js';
 import { forgetTeamInProjectFeatures } from './projectFeatures.js';
 import { own } from './store.js';
 
@@ -28,6 +29,7 @@ export function createTeamRecord(
     created_at_millis: now,
   };
   p.teams[team.id] = team;
+  startOnFreePlan(p, team.id, now);
   return team;
 }
 

@@ -156,4 +156,21 @@ describe('the dashboard project’s seats', () => {
       details: { item_id: 'dashboard_admins', customer_id: team.id, quantity: -1 },
     });
   });
+
+  it('a team made in the internal project starts on its free plan: one seat, its creator’s; another team has none', async () => {
+    const em = emulator();
+    const internal = { access: 'server' as const, project: 'internal' as const };
+    const team = (await api(em, 'POST', '/teams', { ...internal, body: { display_name: 'Plans' } })).body as {
+      id: string;
+    };
+    const products = itemsOf(await api(em, 'GET', `/payments/products/team/${team.id}`, internal));
+    expect(products.map((owned) => owned.id)).toEqual(['free']);
+    const seats = await api(em, 'GET', `/payments/items/team/${team.id}/dashboard_admins`, internal);
+    expect(seats.body).toMatchObject({ id: 'dashboard_admins', quantity: 1 });
+    // The demo project has no such plans: its teams own nothing.
+    const demoTeam = (await api(em, 'POST', '/teams', { access: 'server', body: { display_name: 'Plain' } })).body as {
+      id: string;
+    };
+    expect(itemsOf(await api(em, 'GET', `/payments/products/team/${demoTeam.id}`, { access: 'server' }))).toEqual([]);
+  });
 });
