@@ -19,6 +19,7 @@ import { idleCost } from './idleCost.js';
 import { manyReads } from './manyReads.js';
 import { machineInfo, packageVersion, parseFlags, type BenchResult, type Flags } from './harness.js';
 import { nodeRpc } from './nodeRpc.js';
+import { offlineWritesBench } from './offlineWrites.js';
 import { refreshStorm } from './refreshStorm.js';
 import { writeResults } from './report.js';
 import { rpcOverhead } from './rpcOverhead.js';
@@ -92,6 +93,11 @@ const benchmarks: Benchmark[] = [
     title: "13. The app's own requests: client.fetch over fetch, and 20 tabs after expiry",
     run: async (flags, kit) => appFetchBench(flags, (await kit()).browser, (await kit()).pages),
   },
+  {
+    id: 'offline-writes',
+    title: '14. Writes kept offline across 3 tabs, applied on the service’s return',
+    run: async (flags, kit) => offlineWritesBench(flags, (await kit()).browser, (await kit()).pages),
+  },
   // Launches its own browsers, one engine at a time.
   { id: 'engine-reloads', title: '10. Reloading the only tab, per engine', run: (flags) => engineReloads(flags) },
   // Launches its own Chromium with the demo extension.
@@ -151,9 +157,17 @@ async function main(): Promise<void> {
     // Node-only benchmarks run with the browser closed, so it takes no CPU from them.
     if (
       kit !== null &&
-      !['fan-in', 'refresh-storm', 'rpc', 'time-to-user', 'worker-memory', 'flood', 'many-reads', 'app-fetch'].includes(
-        benchmark.id,
-      )
+      ![
+        'fan-in',
+        'refresh-storm',
+        'rpc',
+        'time-to-user',
+        'worker-memory',
+        'flood',
+        'many-reads',
+        'app-fetch',
+        'offline-writes',
+      ].includes(benchmark.id)
     ) {
       const open = kit as BrowserKit;
       browserVersion = open.browser.version();

@@ -7,6 +7,7 @@ import { AuthProvider, useContactChannels, useQuery, useTeams, useUserState } fr
 import { marks, readConfig, Screen, settle } from './common.js';
 import { hostileKit } from './hostile.js';
 import { appFetchKit, appRequestsOption } from './appFetch.js';
+import { offlineWritesKit, offlineWritesOption } from './offlineWrites.js';
 
 Object.assign(marks, scriptStart);
 
@@ -21,6 +22,8 @@ const options = {
   persistSnapshot,
   // ?appApi=<origin> (benchmark 13): client.fetch may send the user's token there.
   ...appRequestsOption(),
+  // ?offlineWrites=1 (benchmark 14): writes made while the service is away are kept and sent on its return.
+  ...offlineWritesOption(),
 };
 const client = createBrokerClient(options);
 // When the connection was there: from the client's own User Timing mark, read by the harness (a
@@ -217,6 +220,7 @@ window.__bench = {
   },
   hostile: hostileKit(config),
   appFetch: appFetchKit(client),
+  offlineWrites: offlineWritesKit(client),
 };
 
 marks.scriptEnd = performance.now();

@@ -137,7 +137,7 @@ describe("the app's own requests", () => {
   );
 
   scenario(
-    '10 writes made in 3 tabs during an outage: shown in every tab, applied once each, in order, within 2 s of its end',
+    '10 writes made in 3 tabs during an outage: shown in every tab, applied once each, in order, when it ends (time in bench 14)',
     async (stage) => {
       startApi(stage);
       const context = await stage.newContext();
@@ -185,7 +185,6 @@ describe("the app's own requests", () => {
       console.log(
         `10 kept writes applied ${tookMillis} ms after the service returned; PUTs arrived at ${puts.map((a) => a.atMillis - back).join(', ')} ms`,
       );
-      expect(tookMillis).toBeLessThanOrEqual(2000);
     },
     withApi,
   );
