@@ -114,7 +114,10 @@ describe('what a page makes the broker keep', () => {
       // The app's tabs are served meanwhile, and a new one connects to the app's worker.
       const second = await stage.openTab(context);
       await waitForSignedIn(second, DEMO.email);
-      expect(await second.evaluate(() => window.__authbroker.mode)).toBe('shared-worker');
+      // Shown from the kept copy first: the connection comes after the first frame.
+      expect(await second.evaluate(() => window.__authbroker.connect().then((client) => client.mode))).toBe(
+        'shared-worker',
+      );
 
       await hostile.close();
       const leftAt = Date.now();
