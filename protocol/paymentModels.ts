@@ -66,6 +66,7 @@ export interface PriceModel {
   freeTrial: DayInterval | null;
 }
 
+/** An item a product includes: how many, and how often it is granted again and when it lapses. */
 export interface IncludedItemModel {
   quantity: number;
   repeat: DayInterval | 'never';
@@ -104,6 +105,7 @@ export interface CustomerPageModel<T> {
   nextCursor: string | null;
 }
 
+/** Whether a user or team has a Stripe customer, and the card on file (`useBilling`). */
 export interface BillingModel {
   hasCustomer: boolean;
   defaultPaymentMethod: {
@@ -115,6 +117,7 @@ export interface BillingModel {
   } | null;
 }
 
+/** One invoice of a customer's subscriptions (`useInvoices`). */
 export interface InvoiceModel {
   createdAtMillis: number;
   status: CustomerInvoice['status'];

@@ -21,6 +21,7 @@ import type { Transport } from '../transport.js';
 
 const CUSTOMER_TYPES: readonly CustomerType[] = ['user', 'team', 'custom'];
 
+/** `value` if it is a customer type (`user`, `team` or `custom`); INVALID_ARGUMENT naming `argument` otherwise. */
 export function requireCustomerType(value: unknown, argument = 'customerType'): CustomerType {
   if (!CUSTOMER_TYPES.includes(value as CustomerType))
     throw new InvalidArgumentError(

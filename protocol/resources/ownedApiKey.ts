@@ -18,16 +18,19 @@ interface OwnedApiKeyBase {
   value: { last_four: string };
 }
 
+/** An API key a user owns (`/user-api-keys`): it acts as that user. */
 export interface UserApiKey extends OwnedApiKeyBase {
   type: 'user';
   user_id: string;
 }
 
+/** An API key a team owns (`/team-api-keys`): it acts for the team. */
 export interface TeamApiKey extends OwnedApiKeyBase {
   type: 'team';
   team_id: string;
 }
 
+/** A user's or a team's API key, as the service lists it (never its whole value). */
 export type OwnedApiKey = UserApiKey | TeamApiKey;
 
 /** The answer of the create call: the whole key, this once. */

@@ -11,7 +11,11 @@ import { MAX_ACCESS_TOKEN_LENGTH, type AccessTokenAllowance, type VerifiedAccess
 
 /** A `Headers` (fetch, Next.js, Hono…) or Node's `IncomingMessage.headers`. */
 export type RequestHeaders =
-  { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | undefined>>;
+  | {
+      /** The header's value, or null when the request has none. */
+      get(name: string): string | null;
+    }
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** A request as servers have one: a `Request`, Node's `IncomingMessage`, or anything with its headers. */
 export interface RequestLike {

@@ -30,7 +30,6 @@ export const EXPECTATIONS: readonly Expectation[] = [
       ['broker', '/concepts/broker'],
       ['token store', '/concepts/sessions'],
       ['kept copy', '/concepts/kept-copy'],
-      ['offline', '/concepts/connectivity'],
       ['connectivity', '/concepts/connectivity'],
       ['threat model', '/concepts/threat-model'],
       ['passkeys', '/sign-in/passkeys'],
@@ -45,15 +44,24 @@ export const EXPECTATIONS: readonly Expectation[] = [
       ['devtools', '/guide/devtools'],
       ['browser extension', '/guide/browser-extension'],
       ['BROKER_UNAVAILABLE', '/guide/troubleshooting'],
+      ['offline writes', '/guide/offline-writes'],
+      ['own API', '/guide/own-api'],
+      ['payments', '/guide/payments'],
     ] as const
   ).map(([query, page]) => ({ query, page, within: 1 })),
+  // Two guides answer "offline": what the broker does then, and the writes that wait it out.
+  { query: 'offline', page: '/concepts/connectivity', within: 2 },
   { query: 'useUser', page: '/reference/authbroker/react/functions/useUser', within: 2 },
   { query: 'createBrokerClient', page: '/reference/authbroker/client/functions/createBrokerClient', within: 2 },
   { query: 'signInWithPassword', page: '/reference/authbroker/client/interfaces/BrokerClient', within: 3 },
 ];
 
-/** The largest index the browser should load at the first search, in bytes. */
-export const INDEX_BUDGET_BYTES = 500_000;
+/**
+ * The largest index the browser should load at the first search, in bytes. 500,000 when the site had 466 kB of it;
+ * the guides of issues 42 and 43 (payments, own and team API keys, providers, invitations, restricted users, CLI login,
+ * calling your own API, offline writes) added about a third more text.
+ */
+export const INDEX_BUDGET_BYTES = 650_000;
 
 /** What of MiniSearch this check uses: the index as the search box loads it. */
 interface SearchIndex {
