@@ -23,6 +23,7 @@ import { offlineWritesBench } from './offlineWrites.js';
 import { refreshStorm } from './refreshStorm.js';
 import { writeResults } from './report.js';
 import { rpcOverhead } from './rpcOverhead.js';
+import { serviceStoppedBench } from './serviceStopped.js';
 import { timeToUser } from './timeToUser.js';
 import { workerMemory } from './workerMemory.js';
 
@@ -98,6 +99,11 @@ const benchmarks: Benchmark[] = [
     title: '14. Writes kept offline across 3 tabs, applied on the service’s return',
     run: async (flags, kit) => offlineWritesBench(flags, (await kit()).browser, (await kit()).pages),
   },
+  {
+    id: 'service-stopped',
+    title: '15. The service stopped while a tab is idle',
+    run: async (flags, kit) => serviceStoppedBench(flags, (await kit()).browser, (await kit()).pages),
+  },
   // Launches its own browsers, one engine at a time.
   { id: 'engine-reloads', title: '10. Reloading the only tab, per engine', run: (flags) => engineReloads(flags) },
   // Launches its own Chromium with the demo extension.
@@ -167,6 +173,7 @@ async function main(): Promise<void> {
         'many-reads',
         'app-fetch',
         'offline-writes',
+        'service-stopped',
       ].includes(benchmark.id)
     ) {
       const open = kit as BrowserKit;

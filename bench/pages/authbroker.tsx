@@ -8,6 +8,7 @@ import { marks, readConfig, Screen, settle } from './common.js';
 import { hostileKit } from './hostile.js';
 import { appFetchKit, appRequestsOption } from './appFetch.js';
 import { offlineWritesKit, offlineWritesOption } from './offlineWrites.js';
+import { ConnectivityBanner, connectivityKit, showConnectivityBanner } from './connectivity.js';
 
 Object.assign(marks, scriptStart);
 
@@ -88,6 +89,7 @@ if (config.mode === 'hooks') {
       <App />
       {showApiKeys && <ApiKeys />}
       {showPayments && <Payments />}
+      {showConnectivityBanner && <ConnectivityBanner />}
     </AuthProvider>,
   );
 }
@@ -221,6 +223,8 @@ window.__bench = {
   hostile: hostileKit(config),
   appFetch: appFetchKit(client),
   offlineWrites: offlineWritesKit(client),
+  // ?connectivity=1 (benchmark 15): the banner's changes.
+  connectivity: connectivityKit(),
 };
 
 marks.scriptEnd = performance.now();
