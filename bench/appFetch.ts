@@ -5,7 +5,6 @@
  * `authbroker/server` (test/support/appApi.ts, as test/e2e/appRequests.test.ts does).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { createAppApi, type AppApi } from '../test/support/appApi.js';
 import { Stage, type PageServer } from './browser.js';
@@ -18,6 +17,7 @@ import {
   type BenchResult,
   type Flags,
   type Summary,
+  listenOnLoopback,
 } from './harness.js';
 
 interface BenchApiServer {
@@ -48,15 +48,7 @@ async function serveBenchApi(pageOrigin: string, api: () => AppApi): Promise<Ben
     if (!api().handle(request, response)) response.writeHead(404).end();
   });
   server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 type Variant = 'client' | 'plain';

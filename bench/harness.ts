@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import diagnosticsChannel from 'node:diagnostics_channel';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -341,4 +342,17 @@ export function spawnEmulator(
       reject(new Error(`The emulator process exited (${code}) before it was ready: ${out}`)),
     );
   });
+}
+
+/** Starts `server` on a free loopback port: its origin, and how to stop it (open keep-alive connections too). */
+export async function listenOnLoopback(server: Server): Promise<{ origin: string; stop(): Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    stop: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -5,12 +5,19 @@
  * each was applied exactly once, in the order made. Then the same with a fifth of the replay's requests failing.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { createAppApi, type AppApi } from '../test/support/appApi.js';
 import { setServiceReachable } from '../test/support/emulator.js';
 import { Stage, type PageServer } from './browser.js';
-import { fmt, median, startBenchEmulator, type BenchEmulator, type BenchResult, type Flags } from './harness.js';
+import {
+  fmt,
+  listenOnLoopback,
+  median,
+  startBenchEmulator,
+  type BenchEmulator,
+  type BenchResult,
+  type Flags,
+} from './harness.js';
 
 const TABS = 3;
 const WRITES = 10;
@@ -42,15 +49,7 @@ async function serveApi(pageOrigin: string, api: AppApi): Promise<{ origin: stri
     }
     if (!api.handle(request, response)) response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 async function waitFor<T>(what: string, read: () => Promise<T> | T, done: (value: T) => boolean, timeout = 30_000) {
